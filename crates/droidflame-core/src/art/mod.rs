@@ -1,0 +1,392 @@
+//! ART / Dalvik method traces, every layout: regular (text key + `SLOW` records, v1-v3),
+//! streaming (0xF1-0xF3), and V2 (4/5, 0xF4/0xF5). Bytes in, `ProfileBuilder` calls out.
+//! Format reference: `shared/docs/art-trace-format.md`.
+
+mod key;
+mod names;
+mod v1;
+mod v2;
+
+use crate::profile::{ClockSet, FormatInfo, ProfileBuilder};
+use crate::profile::FinishSpec;
+use crate::{Error, ErrorKind, Result};
+use key::KeyParser;
+use v1::{RecordLayout, StreamEnd};
+use v2::{V2Decoder, V2Step};
+
+pub use v1::MAGIC;
+
+/// A text line longer than this in the key section is taken as corruption.
+const MAX_KEY_LINE: usize = 16 << 20;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    /// Regular files: the text key, up to `*end`.
+    Key,
+    /// Regular files: the `SLOW` header after `*end`.
+    DataHeader,
+    /// Files that start with `SLOW`: streaming or V2 header.
+    SlowHeader,
+    Records,
+    Stream,
+    V2Packets,
+    /// After the summary (or damage): nothing more is read.
+    Trailing,
+}
+
+#[derive(Debug)]
+pub struct ArtDecoder {
+    stage: Stage,
+    /// The key of a regular file, or the summary of a streaming/V2 file.
+    key: KeyParser,
+    summary_seen: bool,
+    layout: Option<RecordLayout>,
+    v2: Option<V2Decoder>,
+    version: u32,
+    streaming: bool,
+    header_version_mismatch: Option<(u32, u32)>,
+    trailing_bytes: u64,
+    damage: Option<String>,
+    pub split: bool,
+}
+
+impl ArtDecoder {
+    /// For input that starts with `*version`.
+    pub fn regular() -> Self {
+        Self::with_stage(Stage::Key)
+    }
+
+    /// For input that starts with `SLOW`.
+    pub fn slow() -> Self {
+        Self::with_stage(Stage::SlowHeader)
+    }
+
+    fn with_stage(stage: Stage) -> Self {
+        ArtDecoder {
+            stage,
+            key: KeyParser::new(),
+            summary_seen: false,
+            layout: None,
+            v2: None,
+            version: 0,
+            streaming: false,
+            header_version_mismatch: None,
+            trailing_bytes: 0,
+            damage: None,
+            split: false,
+        }
+    }
+
+    /// Consumes every complete item of `data` (which starts at absolute `offset`) and
+    /// returns how many bytes that was.
+    pub fn decode(&mut self, data: &[u8], offset: u64, builder: &mut ProfileBuilder) -> Result<usize> {
+        let mut at = 0;
+        loop {
+            let rest = &data[at..];
+            match self.stage {
+                Stage::Key => {
+                    let Some(end) = rest.iter().position(|&b| b == b'\n') else {
+                        if rest.len() > MAX_KEY_LINE {
+                            return Err(Error::at(
+                                ErrorKind::Corrupt,
+                                offset + at as u64,
+                                "a line of the text key section is longer than 16 MiB",
+                            ));
+                        }
+                        return Ok(at);
+                    };
+                    self.key.line(&rest[..=end], builder);
+                    at += end + 1;
+                    if self.key.is_done() {
+                        self.stage = Stage::DataHeader;
+                    }
+                }
+                Stage::DataHeader => {
+                    let Some(header) = v1::parse_data_header(rest, offset + at as u64)? else { return Ok(at) };
+                    self.start_v1(header, builder);
+                    at += header.data_offset as usize;
+                }
+                Stage::SlowHeader => {
+                    if rest.len() < 6 {
+                        return Ok(at);
+                    }
+                    let raw = u16::from_le_bytes([rest[4], rest[5]]);
+                    match raw {
+                        0x04 | 0x05 | 0xF4 | 0xF5 => {
+                            if rest.len() < v2::HEADER_SIZE {
+                                return Ok(at);
+                            }
+                            self.start_v2(rest, offset + at as u64)?;
+                            at += v2::HEADER_SIZE;
+                        }
+                        0x06 | 0xF6 => {
+                            return Err(Error::at(
+                                ErrorKind::Unsupported,
+                                offset + 4,
+                                "this is an ART long-running (low-overhead, version 6) method trace, which droidflame \
+                                 does not read yet",
+                            ))
+                        }
+                        0x01..=0x03 => {
+                            return Err(Error::at(
+                                ErrorKind::Unsupported,
+                                offset,
+                                format!(
+                                    "this is only the .data half of a split method trace (SLOW version {raw} with no \
+                                     text key); pass the matching .key file too, key first: \
+                                     droidflame summary FILE.key FILE.data"
+                                ),
+                            ))
+                        }
+                        _ => {
+                            let Some(header) = v1::parse_data_header(rest, offset + at as u64)? else {
+                                return Ok(at);
+                            };
+                            self.start_v1(header, builder);
+                            at += header.data_offset as usize;
+                        }
+                    }
+                }
+                Stage::Records => {
+                    let layout = self.layout.expect("layout is set with the Records stage");
+                    return Ok(at + v1::decode_records(rest, layout, builder));
+                }
+                Stage::Stream => {
+                    let layout = self.layout.expect("layout is set with the Stream stage");
+                    let (used, end) = v1::decode_stream(rest, layout, &mut self.key, builder);
+                    at += used;
+                    if end == StreamEnd::NeedMore {
+                        return Ok(at);
+                    }
+                    self.summary_seen = true;
+                    self.stage = Stage::Trailing;
+                }
+                Stage::V2Packets => {
+                    let v2 = self.v2.as_mut().expect("v2 decoder is set with the V2Packets stage");
+                    match v2.packet(rest, &mut self.key, builder) {
+                        V2Step::NeedMore => return Ok(at),
+                        V2Step::Packet(used) => at += used,
+                        V2Step::Summary(used) => {
+                            at += used;
+                            self.summary_seen = true;
+                            self.stage = Stage::Trailing;
+                        }
+                        V2Step::BadPacket(kind) => {
+                            let where_ = offset + at as u64;
+                            if builder.records() == 0 {
+                                return Err(Error::at(
+                                    ErrorKind::Corrupt,
+                                    where_,
+                                    format!("unknown V2 packet type {kind} (expected 0-3)"),
+                                ));
+                            }
+                            self.damage = Some(format!(
+                                "unknown V2 packet type {kind} at byte {where_}: the rest of the file was not read"
+                            ));
+                            self.stage = Stage::Trailing;
+                        }
+                    }
+                }
+                Stage::Trailing => {
+                    self.trailing_bytes += rest.len() as u64;
+                    return Ok(data.len());
+                }
+            }
+        }
+    }
+
+    fn start_v1(&mut self, header: v1::DataHeader, builder: &mut ProfileBuilder) {
+        self.version = u32::from(header.version);
+        self.streaming = header.streaming;
+        if let Some(key_version) = self.key.version {
+            if key_version != self.version && self.key.started() {
+                self.header_version_mismatch = Some((key_version, self.version));
+            }
+        }
+        let size = header.record_size as usize;
+        let declared = self.key.option("clock").map(str::to_owned);
+        let dual = if header.streaming {
+            size >= 14
+        } else {
+            match declared.as_deref() {
+                Some("dual") => size >= 14,
+                Some(_) => false,
+                None => size >= 14,
+            }
+        };
+        if declared.as_deref() == Some("dual") && !dual {
+            builder.warn(format!("the trace says clock=dual but its records are {size} bytes: read as one clock"));
+        }
+        self.layout = Some(RecordLayout { size, wide_tid: header.version >= 2 || header.streaming, dual });
+        self.stage = if header.streaming { Stage::Stream } else { Stage::Records };
+    }
+
+    fn start_v2(&mut self, header: &[u8], offset: u64) -> Result<()> {
+        let raw = u16::from_le_bytes([header[4], header[5]]);
+        if header[14..v2::HEADER_SIZE].iter().any(|&b| b != 0) {
+            return Err(Error::at(
+                ErrorKind::Unsupported,
+                offset + 14,
+                "this V2 method trace uses the newer \"time-first\" layout (clock-counter fields in its header), \
+                 which droidflame does not read yet",
+            ));
+        }
+        self.version = u32::from(raw & 0x0F);
+        self.streaming = raw & 0xF0 == 0xF0;
+        self.v2 = Some(V2Decoder::new(self.version == 5));
+        self.stage = Stage::V2Packets;
+        Ok(())
+    }
+
+    /// The input ended; `rest` (at absolute `offset`) is what `decode` could not use.
+    pub fn finish(self, rest: &[u8], offset: u64, gzip: bool, builder: &mut ProfileBuilder) -> Result<FinishSpec> {
+        let end = offset + rest.len() as u64;
+        let mut truncated = None;
+        match self.stage {
+            Stage::Key => {
+                let what = if self.key.started() { "the text key section has no *end line" } else { "no *version line" };
+                return Err(Error::at(ErrorKind::Truncated, end, what));
+            }
+            Stage::DataHeader | Stage::SlowHeader if rest.is_empty() && self.stage == Stage::DataHeader => {
+                return Err(Error::at(
+                    ErrorKind::Truncated,
+                    end,
+                    "the text key section is complete but the binary data part (SLOW header and records) is missing",
+                ));
+            }
+            Stage::DataHeader | Stage::SlowHeader => {
+                return Err(Error::at(
+                    ErrorKind::Truncated,
+                    end,
+                    format!("the binary data header is incomplete ({} bytes)", rest.len()),
+                ));
+            }
+            Stage::Records => {
+                if !rest.is_empty() {
+                    let size = self.layout.map_or(0, |l| l.size);
+                    truncated = Some(format!(
+                        "the last record is partial ({} of {size} bytes at byte {offset}): the trace was cut short",
+                        rest.len()
+                    ));
+                }
+            }
+            Stage::Stream | Stage::V2Packets => {
+                truncated = Some(format!(
+                    "the trace ends at byte {end} without its closing summary{}: it was cut short (or the app \
+                     stopped before tracing did)",
+                    if rest.is_empty() { String::new() } else { format!(", in the middle of an item at byte {offset}") }
+                ));
+            }
+            Stage::Trailing => {}
+        }
+        if let Some(damage) = &self.damage {
+            truncated = Some(damage.clone());
+        }
+        if truncated.is_some() && builder.records() == 0 {
+            return Err(Error::at(
+                ErrorKind::Truncated,
+                end,
+                "the trace ends before its first complete method record",
+            ));
+        }
+        if let Some(message) = truncated {
+            builder.repairs.truncated = true;
+            builder.warn(message);
+        }
+        self.finish_notes(builder);
+        let clocks = self.clocks(builder);
+        let tick_ns = self.tick_ns(builder);
+        let layout_name = if self.v2.is_some() {
+            "v2"
+        } else if self.streaming {
+            "streaming"
+        } else {
+            "regular"
+        };
+        let format = FormatInfo {
+            family: "art",
+            layout: layout_name,
+            version: self.version,
+            streaming: self.streaming,
+            vm: self.key.option("vm").map(str::to_owned),
+            gzip,
+            split: self.split,
+            record_size: self.layout.map(|l| l.size as u32),
+        };
+        Ok(FinishSpec { format, header: self.key.options, clocks, tick_ns })
+    }
+
+    fn finish_notes(&self, builder: &mut ProfileBuilder) {
+        if self.key.option("data-file-overflow") == Some("true") {
+            builder.repairs.overflow = true;
+            builder.warn(
+                "the trace buffer overflowed while recording (data-file-overflow=true): events after that point \
+                 were dropped, so the end of each thread is missing; record with a larger buffer",
+            );
+        }
+        if let Some((key, header)) = self.header_version_mismatch {
+            builder.warn(format!("the key says version {key} but the data header says {header}; the header was used"));
+        }
+        if self.key.bad_lines > 0 {
+            builder.warn(format!("{} malformed lines in the text sections were skipped", self.key.bad_lines));
+        }
+        if self.trailing_bytes > 0 && self.damage.is_none() {
+            builder.warn(format!("{} bytes after the closing summary were ignored", self.trailing_bytes));
+        }
+        if let Some(v2) = &self.v2 {
+            if v2.carried_blocks > 0 {
+                builder.warn(format!(
+                    "{} V2 entry blocks continued the previous block's deltas (an ART writer bug) and were decoded so",
+                    v2.carried_blocks
+                ));
+            }
+            if v2.damaged_blocks > 0 {
+                builder.warn(format!("{} V2 entry blocks ended in a damaged record; the rest of each was skipped", v2.damaged_blocks));
+            }
+        }
+    }
+
+    fn clocks(&self, builder: &mut ProfileBuilder) -> ClockSet {
+        let dual = match (&self.layout, &self.v2) {
+            (Some(layout), _) => layout.dual,
+            (None, Some(v2)) => v2.dual,
+            _ => false,
+        };
+        if dual {
+            return ClockSet::Dual;
+        }
+        match self.key.option("clock") {
+            Some("wall") => ClockSet::Wall,
+            Some("thread-cpu") => ClockSet::Cpu,
+            other => {
+                // E9: ART starts every thread's CPU clock at 0 at its first event.
+                let all_zero = builder.first_primary_values().all(|v| v == 0);
+                let guess = if all_zero && builder.records() > 0 { ClockSet::Cpu } else { ClockSet::Wall };
+                let said = match other {
+                    Some(value) => format!("an unknown clock={value}"),
+                    None => "no clock".to_owned(),
+                };
+                builder.warn(format!(
+                    "the trace names {said}; read its single clock as {} because {}",
+                    guess.name(),
+                    if guess == ClockSet::Cpu { "every thread starts at 0" } else { "threads do not all start at 0" }
+                ));
+                guess
+            }
+        }
+    }
+
+    fn tick_ns(&self, builder: &mut ProfileBuilder) -> u64 {
+        if self.v2.is_none() {
+            return 1000;
+        }
+        if self.key.option("elapsed-time-nsec").is_some() {
+            1
+        } else if self.key.option("elapsed-time-usec").is_some() {
+            1000
+        } else {
+            builder.warn("this V2 trace has no summary to say its time unit; nanoseconds (ART 2025+) were assumed");
+            1
+        }
+    }
+}

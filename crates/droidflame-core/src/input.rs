@@ -1,0 +1,246 @@
+//! `Analyzer`: the incremental entry point. Bytes arrive in chunks of any size; the first
+//! bytes decide the format (never the file name), gzip is undone on the fly, and the
+//! format decoder feeds the profile builder. Memory holds the profile, not the records.
+
+use crate::art::ArtDecoder;
+use crate::feed::ChunkFeeder;
+use crate::profile::{Profile, ProfileBuilder};
+use crate::text::describe_bytes;
+use crate::{Error, ErrorKind, Options, Result};
+use flate2::write::MultiGzDecoder;
+use std::io::Write;
+
+/// Compressed input is inflated this much at a time, which bounds the output of one step.
+const GZIP_STEP: usize = 16 << 10;
+/// Bytes needed to recognise a format.
+const SNIFF_BYTES: usize = 8;
+
+/// Analyses one trace: `push` its bytes in order, then `finish`.
+pub struct Analyzer {
+    options: Options,
+    builder: ProfileBuilder,
+    outer: Outer,
+    inner: Inner,
+    input_bytes: u64,
+    split: bool,
+    failed: Option<Error>,
+}
+
+enum Outer {
+    /// The first bytes, until we know whether they are gzip.
+    Sniffing(Vec<u8>),
+    Plain,
+    Gzip { decoder: Box<MultiGzDecoder<Vec<u8>>>, inflated: u64 },
+}
+
+/// The (decompressed) trace bytes: sniffed, then decoded.
+struct Inner {
+    head: Vec<u8>,
+    decoder: Option<ArtDecoder>,
+    feeder: ChunkFeeder,
+}
+
+impl Default for Analyzer {
+    fn default() -> Self {
+        Analyzer::new(Options::default())
+    }
+}
+
+impl Analyzer {
+    pub fn new(options: Options) -> Self {
+        Analyzer {
+            builder: ProfileBuilder::new(options.max_stack_depth),
+            options,
+            outer: Outer::Sniffing(Vec::new()),
+            inner: Inner { head: Vec::new(), decoder: None, feeder: ChunkFeeder::default() },
+            input_bytes: 0,
+            split: false,
+            failed: None,
+        }
+    }
+
+    /// Input bytes pushed so far (compressed, if the input is compressed).
+    pub fn bytes_read(&self) -> u64 {
+        self.input_bytes
+    }
+
+    /// Feeds the next chunk. After an error, every later call returns the same error.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<()> {
+        if let Some(error) = &self.failed {
+            return Err(error.clone());
+        }
+        let result = self.push_outer(chunk);
+        if let Err(error) = &result {
+            self.failed = Some(error.clone());
+        }
+        result
+    }
+
+    /// For a split trace: call after the whole `.key` file was pushed, before the `.data`
+    /// file. The two halves then read as one regular trace.
+    pub fn end_of_key_file(&mut self) -> Result<()> {
+        self.split = true;
+        let ends_in_newline = match &self.inner.decoder {
+            None => self.inner.head.last() == Some(&b'\n'),
+            Some(_) => self.inner.feeder.rest().0.last().is_none_or(|&b| b == b'\n'),
+        };
+        if !ends_in_newline {
+            self.push(b"\n")?;
+        }
+        Ok(())
+    }
+
+    fn push_outer(&mut self, chunk: &[u8]) -> Result<()> {
+        self.input_bytes += chunk.len() as u64;
+        if let Outer::Sniffing(head) = &mut self.outer {
+            head.extend_from_slice(chunk);
+            if head.len() < 2 {
+                return Ok(());
+            }
+            let head = std::mem::take(head);
+            self.outer = if head.starts_with(&[0x1F, 0x8B]) {
+                Outer::Gzip { decoder: Box::new(MultiGzDecoder::new(Vec::new())), inflated: 0 }
+            } else {
+                Outer::Plain
+            };
+            return self.push_plain_or_gzip(&head);
+        }
+        self.push_plain_or_gzip(chunk)
+    }
+
+    fn push_plain_or_gzip(&mut self, chunk: &[u8]) -> Result<()> {
+        match &mut self.outer {
+            Outer::Gzip { .. } => {
+                for piece in chunk.chunks(GZIP_STEP) {
+                    let inflated = self.inflate(piece)?;
+                    self.push_inner(&inflated)?;
+                }
+                Ok(())
+            }
+            _ => self.push_inner(chunk),
+        }
+    }
+
+    fn inflate(&mut self, piece: &[u8]) -> Result<Vec<u8>> {
+        let Outer::Gzip { decoder, inflated } = &mut self.outer else { return Ok(Vec::new()) };
+        decoder
+            .write_all(piece)
+            .map_err(|e| Error::new(ErrorKind::Corrupt, format!("the gzip data is damaged ({e})")))?;
+        let out = std::mem::take(decoder.get_mut());
+        *inflated += out.len() as u64;
+        if *inflated > self.options.max_decompressed_bytes {
+            return Err(Error::new(
+                ErrorKind::Limit,
+                format!(
+                    "the gzip data inflates to more than {} bytes (the decompressed-size limit)",
+                    self.options.max_decompressed_bytes
+                ),
+            ));
+        }
+        Ok(out)
+    }
+
+    fn push_inner(&mut self, bytes: &[u8]) -> Result<()> {
+        let inner = &mut self.inner;
+        if inner.decoder.is_none() {
+            inner.head.extend_from_slice(bytes);
+            if inner.head.len() < SNIFF_BYTES {
+                return Ok(());
+            }
+            let head = std::mem::take(&mut inner.head);
+            inner.decoder = Some(sniff(&head)?);
+            return self.feed(&head);
+        }
+        self.feed(bytes)
+    }
+
+    fn feed(&mut self, bytes: &[u8]) -> Result<()> {
+        let Inner { decoder, feeder, .. } = &mut self.inner;
+        let decoder = decoder.as_mut().expect("sniffed before feeding");
+        let builder = &mut self.builder;
+        feeder.push(bytes, |data, offset| decoder.decode(data, offset, builder))?;
+        if builder.depth_exceeded() {
+            return Err(Error::new(
+                ErrorKind::Limit,
+                format!(
+                    "a thread's stack is deeper than {} frames (the stack-depth limit)",
+                    self.options.max_stack_depth
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Ends the input and returns the profile.
+    pub fn finish(mut self) -> Result<Profile> {
+        if let Some(error) = self.failed.take() {
+            return Err(error);
+        }
+        let gzip = matches!(self.outer, Outer::Gzip { .. });
+        match std::mem::replace(&mut self.outer, Outer::Plain) {
+            Outer::Sniffing(head) => {
+                if head.is_empty() {
+                    return Err(Error::new(ErrorKind::NotATrace, "the input is empty"));
+                }
+                self.push_inner(&head)?;
+            }
+            Outer::Gzip { mut decoder, .. } => {
+                if let Err(e) = decoder.try_finish() {
+                    self.builder.repairs.truncated = true;
+                    self.builder.warn(format!("the gzip data ends early ({e}); everything before that point was read"));
+                }
+                let out = std::mem::take(decoder.get_mut());
+                self.push_inner(&out)?;
+            }
+            Outer::Plain => {}
+        }
+        if self.inner.decoder.is_none() {
+            let head = std::mem::take(&mut self.inner.head);
+            if head.is_empty() {
+                return Err(Error::new(ErrorKind::NotATrace, "the compressed input is empty"));
+            }
+            self.inner.decoder = Some(sniff(&head)?);
+            self.feed(&head)?;
+        }
+        let mut decoder = self.inner.decoder.take().expect("decoder was set above");
+        decoder.split = self.split;
+        let (rest, offset) = self.inner.feeder.rest();
+        let spec = decoder.finish(rest, offset, gzip, &mut self.builder)?;
+        Ok(self.builder.finish(spec))
+    }
+}
+
+/// Recognises the format from the first bytes.
+fn sniff(head: &[u8]) -> Result<ArtDecoder> {
+    if head.starts_with(b"*version") {
+        return Ok(ArtDecoder::regular());
+    }
+    if head.starts_with(crate::art::MAGIC) {
+        return Ok(ArtDecoder::slow());
+    }
+    Err(not_a_method_trace(head))
+}
+
+fn not_a_method_trace(head: &[u8]) -> Error {
+    let text = String::from_utf8_lossy(&head[..head.len().min(64)]);
+    let looks_like = if head.starts_with(b"TRACE:") || text.contains("# tracer") || head.starts_with(&[0x78, 0x9C]) {
+        Some("an atrace/systrace capture; droidflame reads Android method traces only for now")
+    } else if text.trim_start().to_ascii_lowercase().starts_with("<!doctype html") || text.trim_start().starts_with("<html") {
+        Some("an HTML file (a systrace report?); droidflame reads Android method traces only for now")
+    } else if head.starts_with(b"PK\x03\x04") {
+        Some("a zip archive; unzip it and open the .trace file inside")
+    } else if head.starts_with(&[0x1F, 0x8B]) {
+        Some("gzip data inside gzip data; decompress it once first")
+    } else {
+        None
+    };
+    let kind = if looks_like.is_some() && !head.starts_with(b"PK") { ErrorKind::Unsupported } else { ErrorKind::NotATrace };
+    let message = match looks_like {
+        Some(what) => format!("this looks like {what}"),
+        None => format!(
+            "expected a method trace (starting with \"*version\" or \"SLOW\"), found \"{}\"",
+            describe_bytes(head)
+        ),
+    };
+    Error::at(kind, 0, message)
+}

@@ -1,0 +1,80 @@
+//! droidflame-core: Android method traces in, a profile and flame graphs out.
+//!
+//! Data flows one way: bytes (in chunks) -> sniff + gunzip ([`Analyzer`]) -> format decoder
+//! (`art`) -> [`ProfileBuilder`](profile) -> [`Profile`] -> products ([`products`]).
+//! Nothing here does I/O, so the same code runs natively and in wasm32.
+//!
+//! ```no_run
+//! let bytes = std::fs::read("app.trace").unwrap();
+//! let profile = droidflame_core::analyze(&bytes).unwrap();
+//! let folded = droidflame_core::products::folded(&profile, &Default::default()).unwrap();
+//! ```
+
+mod art;
+mod error;
+mod feed;
+mod input;
+pub mod products;
+pub mod profile;
+mod text;
+#[cfg(target_arch = "wasm32")]
+mod wasm_entropy;
+
+pub use error::{Error, ErrorKind, Result};
+pub use input::Analyzer;
+pub use profile::{Clock, ClockSet, Profile};
+
+/// Limits and settings of one analysis. The defaults suit any real trace.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// A deeper stack is refused with an error (real Java stacks stay far below this).
+    pub max_stack_depth: usize,
+    /// Compressed input that inflates to more than this is refused.
+    pub max_decompressed_bytes: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { max_stack_depth: 1 << 20, max_decompressed_bytes: 16 << 30 }
+    }
+}
+
+/// Analyses a whole trace held in memory.
+pub fn analyze(bytes: &[u8]) -> Result<Profile> {
+    analyze_with(bytes, Options::default())
+}
+
+pub fn analyze_with(bytes: &[u8], options: Options) -> Result<Profile> {
+    let mut analyzer = Analyzer::new(options);
+    analyzer.push(bytes)?;
+    analyzer.finish()
+}
+
+/// Analyses a split trace (`.key` + `.data`), given in either order.
+pub fn analyze_split(first: &[u8], second: &[u8]) -> Result<Profile> {
+    let (key, data) = split_order(first, second)?;
+    let mut analyzer = Analyzer::default();
+    analyzer.push(key)?;
+    analyzer.end_of_key_file()?;
+    analyzer.push(data)?;
+    analyzer.finish()
+}
+
+/// Which of two files is the `.key` half of a split trace: `Ok(true)` when the second is.
+pub fn split_key_is_second(first_head: &[u8], second_head: &[u8]) -> Result<bool> {
+    let is_key = |h: &[u8]| h.starts_with(b"*version");
+    let is_data = |h: &[u8]| h.starts_with(art::MAGIC);
+    match (is_key(first_head), is_data(first_head), is_key(second_head), is_data(second_head)) {
+        (true, _, _, true) => Ok(false),
+        (_, true, true, _) => Ok(true),
+        _ => Err(Error::new(
+            ErrorKind::NotATrace,
+            "two files make a split trace only as a .key file (starting with \"*version\") and a .data file \
+             (starting with \"SLOW\")",
+        )),
+    }
+}
+
+fn split_order<'a>(first: &'a [u8], second: &'a [u8]) -> Result<(&'a [u8], &'a [u8])> {
+    Ok(if split_key_is_second(first, second)? { (second, first) } else { (first, second) })
+}

@@ -1,0 +1,570 @@
+//! `ProfileBuilder`: the one place where records become call trees. Decoders hand it
+//! thread/method definitions and enter/exit records; it keeps a stack per thread, folds
+//! every exit straight into that thread's `CallTree`, and makes every repair (and counts
+//! it) the same way for every format.
+
+use super::tree::{CallTree, TreeBuilder, NONE};
+use super::{ClockSet, FormatInfo, Method, Profile, Repairs, ThreadProfile};
+use rustc_hash::FxHashMap;
+
+pub const ENTER: u8 = 0;
+pub const EXIT: u8 = 1;
+pub const UNWIND: u8 = 2;
+
+/// A method definition as a decoder read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MethodInfo {
+    pub class: String,
+    pub name: String,
+    pub signature: String,
+    pub source: Option<String>,
+    pub line: Option<i32>,
+}
+
+/// Method ids below this (after dropping the two action bits) use a direct table: ART
+/// numbers its methods 0, 4, 8, ... so the common case never hashes.
+const DENSE_METHOD_LIMIT: u64 = 1 << 20;
+/// Thread ids below this use a direct table (V1 ids are u16).
+const DENSE_THREAD_LIMIT: u32 = 1 << 16;
+/// At most this many warnings are kept; the rest are counted.
+const MAX_WARNINGS: usize = 50;
+
+#[derive(Debug, Clone, Copy)]
+struct Open {
+    node: u32,
+    method: u32,
+    enter: [u64; 2],
+}
+
+/// Unwraps a u32 tick counter that wraps every 2^32 ticks (71.6 min in µs).
+#[derive(Debug, Clone, Copy, Default)]
+struct Unwrap {
+    last: u32,
+    high: u64,
+}
+
+impl Unwrap {
+    #[inline]
+    fn next(&mut self, raw: u32, wraps: &mut u64) -> u64 {
+        if raw < self.last && self.last - raw > 1 << 31 {
+            self.high += 1 << 32;
+            *wraps += 1;
+        } else if raw > self.last && raw - self.last > 1 << 31 && self.high > 0 {
+            // A late value from just before the wrap: place it there, keep the state.
+            return self.high - (1 << 32) + u64::from(raw);
+        }
+        self.last = raw;
+        self.high + u64::from(raw)
+    }
+}
+
+#[derive(Debug, Clone)]
+struct ThreadState {
+    tid: u32,
+    name: Option<String>,
+    records: u64,
+    started: bool,
+    stack: Vec<Open>,
+    tree: TreeBuilder,
+    first: [u64; 2],
+    last: [u64; 2],
+    unwrap: [Unwrap; 2],
+}
+
+impl ThreadState {
+    fn new(tid: u32, name: Option<String>) -> Self {
+        ThreadState {
+            tid,
+            name,
+            records: 0,
+            started: false,
+            stack: Vec::new(),
+            tree: TreeBuilder::new(),
+            first: [0; 2],
+            last: [0; 2],
+            unwrap: [Unwrap::default(); 2],
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+struct MethodSlot {
+    id: u64,
+    info: Option<MethodInfo>,
+}
+
+/// What only the decoder knows, handed over when the input ends.
+#[derive(Debug, Clone)]
+pub(crate) struct FinishSpec {
+    pub format: FormatInfo,
+    pub header: Vec<(String, String)>,
+    pub clocks: ClockSet,
+    pub tick_ns: u64,
+}
+
+#[derive(Debug)]
+pub(crate) struct ProfileBuilder {
+    threads: Vec<ThreadState>,
+    thread_dense: Vec<u32>,
+    thread_sparse: FxHashMap<u32, u32>,
+    /// Thread names from lists (`*threads`, summaries), by the id the list gives.
+    listed: Vec<(u32, String)>,
+    method_dense: Vec<u32>,
+    method_sparse: FxHashMap<u64, u32>,
+    methods: Vec<MethodSlot>,
+    pub repairs: Repairs,
+    warnings: Vec<String>,
+    dropped_warnings: usize,
+    records: u64,
+    max_depth: usize,
+    depth_exceeded: bool,
+}
+
+impl ProfileBuilder {
+    pub fn new(max_depth: usize) -> Self {
+        ProfileBuilder {
+            threads: Vec::new(),
+            thread_dense: vec![NONE; DENSE_THREAD_LIMIT as usize],
+            thread_sparse: FxHashMap::default(),
+            listed: Vec::new(),
+            method_dense: Vec::new(),
+            method_sparse: FxHashMap::default(),
+            methods: Vec::new(),
+            repairs: Repairs::default(),
+            warnings: Vec::new(),
+            dropped_warnings: 0,
+            records: 0,
+            max_depth,
+            depth_exceeded: false,
+        }
+    }
+
+    pub fn warn(&mut self, message: impl Into<String>) {
+        if self.warnings.len() < MAX_WARNINGS {
+            self.warnings.push(message.into());
+        } else {
+            self.dropped_warnings += 1;
+        }
+    }
+
+    pub fn records(&self) -> u64 {
+        self.records
+    }
+
+    pub fn depth_exceeded(&self) -> bool {
+        self.depth_exceeded
+    }
+
+    // ---- methods -------------------------------------------------------------------
+
+    /// The slot of a method id, creating an (as yet) unknown one if needed. Hot path.
+    #[inline]
+    pub fn method(&mut self, id: u64) -> u32 {
+        let dense = id >> 2;
+        if id & 3 == 0 && dense < DENSE_METHOD_LIMIT {
+            if let Some(&slot) = self.method_dense.get(dense as usize) {
+                if slot != NONE {
+                    return slot;
+                }
+            }
+        } else if let Some(&slot) = self.method_sparse.get(&id) {
+            return slot;
+        }
+        self.new_method_slot(id, None)
+    }
+
+    #[cold]
+    fn new_method_slot(&mut self, id: u64, info: Option<MethodInfo>) -> u32 {
+        let slot = self.methods.len() as u32;
+        self.methods.push(MethodSlot { id, info });
+        let dense = id >> 2;
+        if id & 3 == 0 && dense < DENSE_METHOD_LIMIT {
+            let want = dense as usize + 1;
+            if self.method_dense.len() < want {
+                let grown = want.max(self.method_dense.len() * 2).min(DENSE_METHOD_LIMIT as usize);
+                self.method_dense.resize(grown, NONE);
+            }
+            self.method_dense[dense as usize] = slot;
+        } else {
+            self.method_sparse.insert(id, slot);
+        }
+        slot
+    }
+
+    fn lookup_method(&self, id: u64) -> Option<u32> {
+        let dense = id >> 2;
+        if id & 3 == 0 && dense < DENSE_METHOD_LIMIT {
+            self.method_dense.get(dense as usize).copied().filter(|&s| s != NONE)
+        } else {
+            self.method_sparse.get(&id).copied()
+        }
+    }
+
+    /// Defines (or redefines: the last definition wins) a method id.
+    pub fn define_method(&mut self, id: u64, info: MethodInfo) {
+        match self.lookup_method(id) {
+            Some(slot) => self.methods[slot as usize].info = Some(info),
+            None => {
+                self.new_method_slot(id, Some(info));
+            }
+        }
+    }
+
+    pub fn is_method_defined(&self, id: u64) -> bool {
+        self.lookup_method(id).is_some_and(|s| self.methods[s as usize].info.is_some())
+    }
+
+    pub fn defined_methods(&self) -> usize {
+        self.methods.iter().filter(|m| m.info.is_some()).count()
+    }
+
+    // ---- threads -------------------------------------------------------------------
+
+    /// The logical thread for a thread id as records carry it. Hot path.
+    #[inline]
+    pub fn thread(&mut self, id: u32) -> u32 {
+        if id < DENSE_THREAD_LIMIT {
+            let slot = self.thread_dense[id as usize];
+            if slot != NONE {
+                return slot;
+            }
+        } else if let Some(&slot) = self.thread_sparse.get(&id) {
+            return slot;
+        }
+        self.new_thread(id, None)
+    }
+
+    #[cold]
+    fn new_thread(&mut self, id: u32, name: Option<String>) -> u32 {
+        let slot = self.threads.len() as u32;
+        self.threads.push(ThreadState::new(id, name));
+        self.map_thread(id, slot);
+        slot
+    }
+
+    fn map_thread(&mut self, id: u32, slot: u32) {
+        if id < DENSE_THREAD_LIMIT {
+            self.thread_dense[id as usize] = slot;
+        } else {
+            self.thread_sparse.insert(id, slot);
+        }
+    }
+
+    fn lookup_thread(&self, id: u32) -> Option<u32> {
+        if id < DENSE_THREAD_LIMIT {
+            Some(self.thread_dense[id as usize]).filter(|&s| s != NONE)
+        } else {
+            self.thread_sparse.get(&id).copied()
+        }
+    }
+
+    /// A thread named in a list (`*threads`, a summary). Lists name threads by their full
+    /// id, while older ART records carry it truncated to 16 bits; names are matched to
+    /// record ids when the profile is finished. A repeated id means the id was reused.
+    pub fn list_thread(&mut self, id: u32, name: String) {
+        if let Some(entry) = self.listed.iter_mut().find(|(i, _)| *i == id) {
+            if entry.1 != name {
+                let merged = format!("{} / {}", entry.1, name);
+                let message = format!(
+                    "thread id {id} is listed twice ({:?} and {:?}): the id was reused and the \
+                     trace cannot tell their records apart, so they are shown as one thread",
+                    entry.1, name
+                );
+                entry.1 = merged;
+                self.repairs.reused_thread_ids += 1;
+                self.warn(message);
+            }
+        } else {
+            self.listed.push((id, name));
+        }
+    }
+
+    /// A thread defined in the record stream (kOpNewThread, a V2 thread packet). A new
+    /// name for an id whose stack is empty starts a new logical thread (the id was reused).
+    pub fn define_thread(&mut self, id: u32, name: String) {
+        let Some(slot) = self.lookup_thread(id) else {
+            self.new_thread(id, Some(name));
+            return;
+        };
+        let state = &mut self.threads[slot as usize];
+        if state.name.as_deref() == Some(name.as_str()) {
+            return;
+        }
+        if state.records == 0 || state.name.is_none() {
+            state.name = Some(name);
+        } else if state.stack.is_empty() {
+            let slot = self.threads.len() as u32;
+            self.threads.push(ThreadState::new(id, Some(name)));
+            self.map_thread(id, slot);
+            self.repairs.reused_thread_ids += 1;
+        } else {
+            let old = state.name.clone().unwrap_or_default();
+            state.name = Some(format!("{old} / {name}"));
+            self.repairs.reused_thread_ids += 1;
+            self.warn(format!(
+                "thread id {id} was renamed from {old:?} to {name:?} while it had methods \
+                 running; its records are kept as one thread"
+            ));
+        }
+    }
+
+    // ---- records -------------------------------------------------------------------
+
+    /// A record with 32-bit times (V1 formats): times are unwrapped per thread and clock.
+    #[inline]
+    pub fn record32(&mut self, thread: u32, method: u32, action: u8, times: [u32; 2]) {
+        let state = &mut self.threads[thread as usize];
+        let wraps = &mut self.repairs.time_wraps;
+        let t = [state.unwrap[0].next(times[0], wraps), state.unwrap[1].next(times[1], wraps)];
+        self.record(thread, method, action, t);
+    }
+
+    /// A record with full-width times. `times[0]` is wall (or the only clock), `[1]` CPU.
+    #[inline]
+    pub fn record(&mut self, thread: u32, method: u32, action: u8, t: [u64; 2]) {
+        self.records += 1;
+        let state = &mut self.threads[thread as usize];
+        state.records += 1;
+        if action > UNWIND {
+            self.repairs.invalid_records += 1;
+            return;
+        }
+        if !state.started {
+            state.started = true;
+            state.first = t;
+        }
+        state.last = t;
+        if action == ENTER {
+            if state.stack.len() >= self.max_depth {
+                self.depth_exceeded = true;
+                return;
+            }
+            let parent = state.stack.last().map_or(CallTree::ROOT, |open| open.node);
+            let node = state.tree.child(parent, method);
+            state.stack.push(Open { node, method, enter: t });
+            return;
+        }
+        if let Some(&top) = state.stack.last() {
+            if top.method == method {
+                state.stack.pop();
+                close(&mut state.tree, top, t);
+                return;
+            }
+        }
+        exit_below_top(state, &mut self.repairs, method, t);
+    }
+
+    // ---- the end -------------------------------------------------------------------
+
+    /// The first value of each thread's primary clock, for guessing an unnamed clock.
+    pub fn first_primary_values(&self) -> impl Iterator<Item = u64> + '_ {
+        self.threads.iter().filter(|t| t.started).map(|t| t.first[0])
+    }
+
+    pub fn finish(mut self, spec: FinishSpec) -> Profile {
+        for state in &mut self.threads {
+            let last = state.last;
+            self.repairs.open_at_end += state.stack.len() as u64;
+            while let Some(open) = state.stack.pop() {
+                close(&mut state.tree, open, last);
+            }
+        }
+        self.name_threads();
+        if self.dropped_warnings > 0 {
+            let n = self.dropped_warnings;
+            self.warnings.push(format!("{n} more warnings not shown"));
+        }
+        let (methods, canonical) = canonical_methods(&self.methods, &self.threads);
+        self.repairs.unknown_methods = methods.iter().filter(|m| m.unknown).count() as u64;
+        let (frames, frame_of) = frames_of(&methods);
+        let swap = spec.clocks == ClockSet::Cpu;
+        let threads = self
+            .threads
+            .into_iter()
+            .filter(|t| t.records > 0)
+            .map(|t| finish_thread(t, &canonical, swap))
+            .collect();
+        Profile {
+            format: spec.format,
+            header: spec.header,
+            clocks: spec.clocks,
+            tick_ns: spec.tick_ns,
+            threads,
+            methods,
+            frame_of,
+            frames,
+            repairs: self.repairs,
+            warnings: self.warnings,
+            records: self.records,
+        }
+    }
+
+    /// Gives every thread a name: its own, one listed for its id, or one listed for a
+    /// full id whose low 16 bits it is (older ART truncates ids in records).
+    fn name_threads(&mut self) {
+        let listed = std::mem::take(&mut self.listed);
+        let mut unknown = 0;
+        for state in &mut self.threads {
+            if let Some((_, name)) = listed.iter().find(|(id, _)| *id == state.tid) {
+                if state.name.is_none() {
+                    state.name = Some(name.clone());
+                }
+                continue;
+            }
+            if state.tid < DENSE_THREAD_LIMIT {
+                let mut wide = listed.iter().filter(|(id, _)| *id & 0xFFFF == state.tid && *id > 0xFFFF);
+                if let Some((full, name)) = wide.next() {
+                    let named_alike = state.name.as_ref().is_none_or(|n| n == name);
+                    if wide.next().is_none() && named_alike {
+                        state.tid = *full;
+                        state.name = Some(name.clone());
+                        continue;
+                    }
+                }
+            }
+            if state.name.is_none() && state.records > 0 {
+                state.name = Some(format!("Thread {}", state.tid));
+                unknown += 1;
+            }
+        }
+        self.repairs.unknown_threads = unknown;
+    }
+}
+
+#[inline]
+fn close(tree: &mut TreeBuilder, open: Open, t: [u64; 2]) {
+    let node = tree.node_mut(open.node);
+    node.calls += 1;
+    node.incl[0] += t[0].saturating_sub(open.enter[0]);
+    node.incl[1] += t[1].saturating_sub(open.enter[1]);
+}
+
+/// An exit whose method is not on top: either deeper in the stack (close the frames above
+/// it at this time) or not on the stack at all (it was running before tracing began).
+#[cold]
+fn exit_below_top(state: &mut ThreadState, repairs: &mut Repairs, method: u32, t: [u64; 2]) {
+    if let Some(at) = state.stack.iter().rposition(|open| open.method == method) {
+        repairs.mismatched_exits += 1;
+        while state.stack.len() > at {
+            let open = state.stack.pop().expect("stack is longer than `at`");
+            close(&mut state.tree, open, t);
+        }
+        return;
+    }
+    repairs.unmatched_exits += 1;
+    let node = state.tree.adopt_top_level(method);
+    state.stack.insert(0, Open { node, method, enter: state.first });
+    while let Some(open) = state.stack.pop() {
+        close(&mut state.tree, open, t);
+    }
+}
+
+/// Merges method slots that name the same method (class, name, signature) and keeps only
+/// those some record used. Returns the methods and the slot -> method map.
+fn canonical_methods(slots: &[MethodSlot], threads: &[ThreadState]) -> (Vec<Method>, Vec<u32>) {
+    let mut used = vec![false; slots.len()];
+    for state in threads {
+        for node in state.tree_nodes().iter().skip(1) {
+            used[node.method as usize] = true;
+        }
+    }
+    let mut methods = Vec::new();
+    let mut canonical = vec![NONE; slots.len()];
+    let mut by_identity: FxHashMap<(&str, &str, &str), u32> = FxHashMap::default();
+    for (slot, entry) in slots.iter().enumerate() {
+        if !used[slot] {
+            continue;
+        }
+        let index = match &entry.info {
+            Some(info) => *by_identity
+                .entry((&info.class, &info.name, &info.signature))
+                .or_insert_with(|| push_method(&mut methods, entry)),
+            None => push_method(&mut methods, entry),
+        };
+        canonical[slot] = index;
+    }
+    (methods, canonical)
+}
+
+fn push_method(methods: &mut Vec<Method>, slot: &MethodSlot) -> u32 {
+    let method = match &slot.info {
+        Some(info) => Method {
+            class: info.class.clone(),
+            name: info.name.clone(),
+            signature: info.signature.clone(),
+            source: info.source.clone(),
+            line: info.line,
+            id: slot.id,
+            unknown: false,
+        },
+        None => Method {
+            class: String::new(),
+            name: String::new(),
+            signature: String::new(),
+            source: None,
+            line: None,
+            id: slot.id,
+            unknown: true,
+        },
+    };
+    methods.push(method);
+    (methods.len() - 1) as u32
+}
+
+fn frames_of(methods: &[Method]) -> (Vec<String>, Vec<u32>) {
+    let mut frames = Vec::new();
+    let mut index: FxHashMap<String, u32> = FxHashMap::default();
+    let frame_of = methods
+        .iter()
+        .map(|m| {
+            let name = m.frame_name();
+            *index.entry(name).or_insert_with_key(|name| {
+                frames.push(name.clone());
+                (frames.len() - 1) as u32
+            })
+        })
+        .collect();
+    (frames, frame_of)
+}
+
+fn finish_thread(state: ThreadState, canonical: &[u32], swap_clocks: bool) -> ThreadProfile {
+    let mut tree = state.tree.into_tree();
+    let nodes = tree.nodes_mut();
+    let mut children_incl = vec![[0u64; 2]; nodes.len()];
+    for node in nodes.iter().skip(1) {
+        let sum = &mut children_incl[node.parent as usize];
+        sum[0] += node.incl[0];
+        sum[1] += node.incl[1];
+    }
+    for (index, node) in nodes.iter_mut().enumerate().skip(1) {
+        node.method = canonical[node.method as usize];
+        let children = children_incl[index];
+        node.self_time = [
+            node.incl[0].saturating_sub(children[0]),
+            node.incl[1].saturating_sub(children[1]),
+        ];
+        if swap_clocks {
+            node.incl.swap(0, 1);
+            node.self_time.swap(0, 1);
+        }
+    }
+    let (mut first, mut last) = (state.first, state.last);
+    if swap_clocks {
+        first.swap(0, 1);
+        last.swap(0, 1);
+    }
+    ThreadProfile {
+        tid: state.tid,
+        name: state.name.unwrap_or_else(|| format!("Thread {}", state.tid)),
+        records: state.records,
+        tree,
+        first,
+        last,
+    }
+}
+
+impl ThreadState {
+    fn tree_nodes(&self) -> &[super::Node] {
+        self.tree.nodes()
+    }
+}

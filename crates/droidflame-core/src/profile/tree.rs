@@ -1,0 +1,200 @@
+//! `CallTree`: one node per unique stack (path of methods from the thread's root), with
+//! call counts and inclusive/self time for both clock slots. Memory grows with unique
+//! stacks, never with the number of records.
+
+use rustc_hash::FxHashMap;
+
+/// Marks "no node" in the intrusive child/sibling links.
+pub const NONE: u32 = u32::MAX;
+
+/// One unique stack. Times are raw trace ticks; `Profile` knows the unit.
+#[derive(Debug, Clone)]
+pub struct Node {
+    pub parent: u32,
+    /// Index into `Profile::methods` (a builder slot until the profile is finished).
+    pub method: u32,
+    pub first_child: u32,
+    pub next_sibling: u32,
+    pub calls: u64,
+    /// Inclusive time, `[wall, cpu]` once the profile is finished.
+    pub incl: [u64; 2],
+    /// Self time = inclusive minus the children's inclusive; filled in by `finish`.
+    pub self_time: [u64; 2],
+}
+
+#[derive(Debug, Clone)]
+pub struct CallTree {
+    nodes: Vec<Node>,
+}
+
+impl CallTree {
+    /// The root is a pseudo node for the thread itself; it has no method and no calls.
+    pub const ROOT: u32 = 0;
+
+    fn new() -> Self {
+        let root = Node {
+            parent: NONE,
+            method: NONE,
+            first_child: NONE,
+            next_sibling: NONE,
+            calls: 0,
+            incl: [0; 2],
+            self_time: [0; 2],
+        };
+        CallTree { nodes: vec![root] }
+    }
+
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    pub fn node(&self, index: u32) -> &Node {
+        &self.nodes[index as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.len() == 1
+    }
+
+    pub fn children(&self, index: u32) -> Children<'_> {
+        Children { tree: self, next: self.nodes[index as usize].first_child }
+    }
+
+    /// Visits every node except the root in depth-first pre-order, without recursion
+    /// (stacks can be a million frames deep). `visit(node, depth)`; depth 1 = top frame.
+    pub fn walk(&self, mut visit: impl FnMut(u32, usize)) {
+        let mut stack: Vec<(u32, usize)> = self.children(Self::ROOT).map(|c| (c, 1)).collect();
+        stack.reverse();
+        while let Some((node, depth)) = stack.pop() {
+            visit(node, depth);
+            let start = stack.len();
+            stack.extend(self.children(node).map(|c| (c, depth + 1)));
+            stack[start..].reverse();
+        }
+    }
+
+    pub fn max_depth(&self) -> usize {
+        let mut depth = vec![0usize; self.nodes.len()];
+        let mut max = 0;
+        // Parents are always created before their children, except after a re-rooting
+        // (see `TreeBuilder::adopt_top_level`), so walk instead of scanning in order.
+        self.walk(|n, d| {
+            depth[n as usize] = d;
+            max = max.max(d);
+        });
+        max
+    }
+
+    pub(crate) fn nodes_mut(&mut self) -> &mut [Node] {
+        &mut self.nodes
+    }
+}
+
+pub struct Children<'a> {
+    tree: &'a CallTree,
+    next: u32,
+}
+
+impl Iterator for Children<'_> {
+    type Item = u32;
+    fn next(&mut self) -> Option<u32> {
+        if self.next == NONE {
+            return None;
+        }
+        let current = self.next;
+        self.next = self.tree.nodes[current as usize].next_sibling;
+        Some(current)
+    }
+}
+
+/// Builds a `CallTree`; finds or creates the child of a node for a method in O(1).
+#[derive(Debug, Clone)]
+pub(crate) struct TreeBuilder {
+    tree: CallTree,
+    index: FxHashMap<u64, u32>,
+}
+
+#[inline]
+fn key(parent: u32, method: u32) -> u64 {
+    (u64::from(parent) << 32) | u64::from(method)
+}
+
+impl TreeBuilder {
+    pub fn new() -> Self {
+        TreeBuilder { tree: CallTree::new(), index: FxHashMap::default() }
+    }
+
+    #[inline]
+    pub fn child(&mut self, parent: u32, method: u32) -> u32 {
+        let next = self.tree.nodes.len() as u32;
+        let index = *self.index.entry(key(parent, method)).or_insert(next);
+        if index == next {
+            self.push_node(parent, method);
+        }
+        index
+    }
+
+    fn push_node(&mut self, parent: u32, method: u32) -> u32 {
+        let index = self.tree.nodes.len() as u32;
+        let first = self.tree.nodes[parent as usize].first_child;
+        self.tree.nodes.push(Node {
+            parent,
+            method,
+            first_child: NONE,
+            next_sibling: first,
+            calls: 0,
+            incl: [0; 2],
+            self_time: [0; 2],
+        });
+        self.tree.nodes[parent as usize].first_child = index;
+        index
+    }
+
+    /// Re-roots the thread under a new top frame for `method`: every current top-level
+    /// node becomes its child. Used when a method exits that was already running when
+    /// tracing began: it was below everything recorded so far.
+    pub fn adopt_top_level(&mut self, method: u32) -> u32 {
+        let root = CallTree::ROOT;
+        let adopted = std::mem::replace(&mut self.tree.nodes[root as usize].first_child, NONE);
+        let mut child = adopted;
+        while child != NONE {
+            let node = &self.tree.nodes[child as usize];
+            self.index.remove(&key(root, node.method));
+            child = node.next_sibling;
+        }
+        let top = self.push_node(root, method);
+        self.index.insert(key(root, method), top);
+        self.tree.nodes[top as usize].first_child = adopted;
+        let mut child = adopted;
+        while child != NONE {
+            let node = &mut self.tree.nodes[child as usize];
+            node.parent = top;
+            self.index.insert(key(top, node.method), child);
+            child = node.next_sibling;
+        }
+        top
+    }
+
+    #[inline]
+    pub fn node_mut(&mut self, index: u32) -> &mut Node {
+        &mut self.tree.nodes[index as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.tree.nodes.len()
+    }
+
+    pub fn into_tree(self) -> CallTree {
+        self.tree
+    }
+}
+
+impl TreeBuilder {
+    pub fn nodes(&self) -> &[Node] {
+        &self.tree.nodes
+    }
+}
