@@ -1,1 +1,159 @@
-fn main() {}
+//! `droidflame`: Android traces in, folded stacks, summary JSON or a rendered report out.
+//! Only translation between files and `droidflame-core`; no trace knowledge lives here.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use droidflame_core::products::{self, FoldedOptions};
+use droidflame_core::{Analyzer, Clock, Profile};
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Read size: the core takes chunks of any size, so files of any size stream through.
+const CHUNK: usize = 1 << 20;
+
+#[derive(Parser)]
+#[command(name = "droidflame", version, about = "Flame graphs and profiles from Android method traces, on your machine.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print folded stacks (`frame;frame;frame value`, value = self time in µs).
+    Folded {
+        /// The trace, or a split trace's .key and .data files.
+        #[arg(required = true, num_args = 1..=2)]
+        trace: Vec<PathBuf>,
+        /// Clock to measure with (default: wall where the trace has it).
+        #[arg(long, value_enum)]
+        clock: Option<ClockArg>,
+        /// Only this thread id, without the thread frame.
+        #[arg(long)]
+        thread: Option<u32>,
+    },
+    /// Print the summary JSON (schema 1).
+    Summary {
+        #[arg(required = true, num_args = 1..=2)]
+        trace: Vec<PathBuf>,
+    },
+    /// Write summary.json, one flame-graph SVG per thread and an index.html into DIR.
+    Render {
+        #[arg(required = true, num_args = 1..=2)]
+        trace: Vec<PathBuf>,
+        /// Output folder (created if missing).
+        #[arg(short, long)]
+        output: PathBuf,
+        #[arg(long, value_enum)]
+        clock: Option<ClockArg>,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ClockArg {
+    Wall,
+    Cpu,
+}
+
+impl From<ClockArg> for Clock {
+    fn from(c: ClockArg) -> Clock {
+        match c {
+            ClockArg::Wall => Clock::Wall,
+            ClockArg::Cpu => Clock::Cpu,
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("droidflame: internal error: {info} (please report this with the trace that caused it)");
+    }));
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("droidflame: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        Command::Folded { trace, clock, thread } => {
+            let profile = analyze(&trace)?;
+            let options = FoldedOptions { clock: clock.map(Into::into), thread };
+            let text = products::folded(&profile, &options).map_err(|e| e.to_string())?;
+            print(&text)
+        }
+        Command::Summary { trace } => {
+            let profile = analyze(&trace)?;
+            print(&(products::summary_json(&profile) + "\n"))
+        }
+        Command::Render { trace, output, clock } => {
+            let profile = analyze(&trace)?;
+            let files = products::render_site(&profile, clock.map(Into::into)).map_err(|e| e.to_string())?;
+            std::fs::create_dir_all(&output).map_err(|e| format!("cannot create {}: {e}", output.display()))?;
+            for file in &files {
+                let path = output.join(&file.name);
+                std::fs::write(&path, &file.contents).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            }
+            eprintln!("wrote {} files to {}; open {}", files.len(), output.display(), output.join("index.html").display());
+            Ok(())
+        }
+    }
+}
+
+fn print(text: &str) -> Result<(), String> {
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        // A closed pipe (`| head`) is not an error.
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(format!("cannot write output: {e}")),
+        _ => Ok(()),
+    }
+}
+
+fn analyze(paths: &[PathBuf]) -> Result<Profile, String> {
+    let mut analyzer = Analyzer::default();
+    match paths {
+        [one] => stream(&mut analyzer, one)?,
+        [a, b] => {
+            let (key, data) = if droidflame_core::split_key_is_second(&head(a)?, &head(b)?).map_err(|e| e.to_string())? {
+                (b, a)
+            } else {
+                (a, b)
+            };
+            stream(&mut analyzer, key)?;
+            analyzer.end_of_key_file().map_err(|e| format!("{}: {e}", key.display()))?;
+            stream(&mut analyzer, data)?;
+        }
+        _ => return Err("give one trace file, or a .key and a .data file".into()),
+    }
+    let name = paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" + ");
+    analyzer.finish().map_err(|e| format!("{name}: {e}"))
+}
+
+fn open(path: &Path) -> Result<File, String> {
+    File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))
+}
+
+fn head(path: &Path) -> Result<Vec<u8>, String> {
+    let mut buf = Vec::new();
+    open(path)?.take(16).read_to_end(&mut buf).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Ok(buf)
+}
+
+fn stream(analyzer: &mut Analyzer, path: &Path) -> Result<(), String> {
+    let mut file = open(path)?;
+    let mut buf = vec![0u8; CHUNK];
+    loop {
+        let n = match file.read(&mut buf) {
+            Ok(0) => return Ok(()),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+        };
+        analyzer.push(&buf[..n]).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+}

@@ -1,1 +1,14 @@
-//! Products.
+//! Everything made from a `Profile`: folded stacks, the method table, the summary JSON,
+//! flame-graph SVGs (inferno) and the files of a rendered report.
+
+mod flame;
+mod folded;
+mod methods;
+mod render;
+mod summary;
+
+pub use flame::{flame_svg, FlameOptions, GraphScope};
+pub use folded::{folded, thread_stacks, FoldedOptions};
+pub use methods::{method_table, Edge, MethodRow, MethodTable};
+pub use render::{render_site, RenderedFile};
+pub use summary::{summary, summary_json};

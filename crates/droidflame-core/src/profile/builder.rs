@@ -8,7 +8,6 @@ use super::{ClockSet, FormatInfo, Method, Profile, Repairs, ThreadProfile};
 use rustc_hash::FxHashMap;
 
 pub const ENTER: u8 = 0;
-pub const EXIT: u8 = 1;
 pub const UNWIND: u8 = 2;
 
 /// A method definition as a decoder read it.

@@ -184,10 +184,6 @@ impl TreeBuilder {
         &mut self.tree.nodes[index as usize]
     }
 
-    pub fn len(&self) -> usize {
-        self.tree.nodes.len()
-    }
-
     pub fn into_tree(self) -> CallTree {
         self.tree
     }

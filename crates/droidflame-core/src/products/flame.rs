@@ -1,0 +1,113 @@
+//! Flame-graph SVGs through inferno: one per thread, or all threads under their thread
+//! frames. Stacks reach inferno already aggregated (one line per unique stack).
+
+use super::folded::{sanitize, thread_stacks};
+use crate::profile::{Clock, Profile};
+use crate::{Error, ErrorKind, Result};
+use inferno::flamegraph::{self, color::MultiPalette, Palette};
+
+/// Which stacks a graph shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GraphScope {
+    /// One thread, by its index in `Profile::threads`.
+    Thread(usize),
+    /// Every thread, each under a root frame `name [tid]`.
+    AllThreads,
+}
+
+#[derive(Debug, Clone)]
+pub struct FlameOptions {
+    /// `None`: wall where the trace has it, else its only clock.
+    pub clock: Option<Clock>,
+    /// Frames narrower than this many pixels are left out of the picture (their time
+    /// stays in their parents' widths). inferno's default.
+    pub min_width: f64,
+    /// Picture width in pixels; `None` lets the SVG scale to its container.
+    pub image_width: Option<usize>,
+}
+
+impl Default for FlameOptions {
+    fn default() -> Self {
+        FlameOptions { clock: None, min_width: 0.1, image_width: None }
+    }
+}
+
+/// Renders one flame graph as SVG text.
+pub fn flame_svg(profile: &Profile, scope: GraphScope, options: &FlameOptions) -> Result<String> {
+    let clock = options.clock.unwrap_or(profile.clocks.default_clock());
+    profile.require(clock)?;
+    let (title, lines) = match scope {
+        GraphScope::Thread(index) => {
+            let thread = profile.threads.get(index).ok_or_else(|| {
+                Error::new(ErrorKind::Request, format!("thread index {index} is out of range ({} threads)", profile.threads.len()))
+            })?;
+            let lines: Vec<String> =
+                thread_stacks(profile, thread, clock).into_iter().map(|(stack, v)| format!("{stack} {v}")).collect();
+            (format!("{} — {} clock", thread.label(), clock), lines)
+        }
+        GraphScope::AllThreads => {
+            let mut lines = Vec::new();
+            for thread in &profile.threads {
+                let label = sanitize(&thread.label());
+                lines.extend(thread_stacks(profile, thread, clock).into_iter().map(|(s, v)| format!("{label};{s} {v}")));
+            }
+            (format!("All threads — {} clock", clock), lines)
+        }
+    };
+    if lines.is_empty() {
+        return Ok(empty_svg(&title, clock));
+    }
+    let total: u64 = lines.iter().filter_map(|l| l.rsplit(' ').next()?.parse::<u64>().ok()).sum();
+    let mut opts = flamegraph::Options::default();
+    opts.colors = Palette::Multi(MultiPalette::Java);
+    opts.title = title;
+    opts.subtitle = Some(format!("{} µs of self time on the {clock} clock", group_digits(total)));
+    opts.count_name = "µs".to_owned();
+    opts.name_type = "Method:".to_owned();
+    opts.min_width = options.min_width;
+    opts.image_width = options.image_width;
+    opts.hash = true;
+    opts.deterministic = true;
+    let mut svg = Vec::new();
+    flamegraph::from_lines(&mut opts, lines.iter().map(String::as_str), &mut svg)
+        .map_err(|e| Error::new(ErrorKind::Request, format!("the flame graph could not be drawn: {e}")))?;
+    Ok(String::from_utf8(svg).expect("inferno writes UTF-8"))
+}
+
+fn empty_svg(title: &str, clock: Clock) -> String {
+    format!(
+        "<?xml version=\"1.0\" standalone=\"no\"?>\n<svg version=\"1.1\" width=\"1200\" height=\"80\" \
+         xmlns=\"http://www.w3.org/2000/svg\"><text x=\"600\" y=\"30\" text-anchor=\"middle\" \
+         font-family=\"Verdana\" font-size=\"17\">{}</text><text x=\"600\" y=\"60\" text-anchor=\"middle\" \
+         font-family=\"Verdana\" font-size=\"12\">No time was recorded on the {clock} clock.</text></svg>\n",
+        escape_xml(title)
+    )
+}
+
+pub(crate) fn escape_xml(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c if (c as u32) < 0x20 && c != '\t' && c != '\n' => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+pub(crate) fn group_digits(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

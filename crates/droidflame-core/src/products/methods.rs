@@ -1,0 +1,96 @@
+//! The method table (Traceview's profile panel): per method, calls, recursive calls and
+//! inclusive/exclusive time on each clock, with callers and callees. Inclusive time counts
+//! only the outermost activation of a method, so recursion is not counted twice;
+//! exclusive time and calls count every activation.
+
+use crate::profile::{CallTree, Profile, NONE};
+use rustc_hash::FxHashMap;
+
+/// One method's totals over all threads. Times are in ticks (`Profile::micros`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MethodRow {
+    pub method: u32,
+    pub calls: u64,
+    pub recursive_calls: u64,
+    pub incl: [u64; 2],
+    pub excl: [u64; 2],
+}
+
+/// Calls from one method (or a thread's top level, `caller == NONE`) to another.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Edge {
+    pub caller: u32,
+    pub callee: u32,
+    pub calls: u64,
+    /// The callee's inclusive time in these calls (outermost activations only).
+    pub incl: [u64; 2],
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct MethodTable {
+    /// Methods with at least one call, by `method` index order of first appearance.
+    pub rows: Vec<MethodRow>,
+    pub edges: Vec<Edge>,
+}
+
+impl MethodTable {
+    pub fn callers(&self, method: u32) -> impl Iterator<Item = &Edge> {
+        self.edges.iter().filter(move |e| e.callee == method)
+    }
+
+    pub fn callees(&self, method: u32) -> impl Iterator<Item = &Edge> {
+        self.edges.iter().filter(move |e| e.caller == method)
+    }
+}
+
+pub fn method_table(profile: &Profile) -> MethodTable {
+    let mut rows: Vec<MethodRow> =
+        (0..profile.methods.len() as u32).map(|method| MethodRow { method, ..Default::default() }).collect();
+    let mut edges: FxHashMap<(u32, u32), Edge> = FxHashMap::default();
+    let mut on_path = vec![0u32; profile.methods.len()];
+    for thread in &profile.threads {
+        add_thread(&thread.tree, &mut rows, &mut edges, &mut on_path);
+    }
+    let rows = rows.into_iter().filter(|r| r.calls > 0).collect();
+    let mut edges: Vec<Edge> = edges.into_values().collect();
+    edges.sort_unstable_by_key(|e| (e.caller, e.callee));
+    MethodTable { rows, edges }
+}
+
+fn add_thread(
+    tree: &CallTree,
+    rows: &mut [MethodRow],
+    edges: &mut FxHashMap<(u32, u32), Edge>,
+    on_path: &mut [u32],
+) {
+    let mut path: Vec<u32> = Vec::new();
+    tree.walk(|index, depth| {
+        while path.len() >= depth {
+            let left = path.pop().expect("path is at least `depth` long");
+            on_path[left as usize] -= 1;
+        }
+        let node = tree.node(index);
+        let method = node.method;
+        let outermost = on_path[method as usize] == 0;
+        let caller = if node.parent == CallTree::ROOT { NONE } else { tree.node(node.parent).method };
+        let row = &mut rows[method as usize];
+        row.calls += node.calls;
+        row.excl[0] += node.self_time[0];
+        row.excl[1] += node.self_time[1];
+        let edge = edges.entry((caller, method)).or_insert_with(|| Edge { caller, callee: method, ..Default::default() });
+        edge.calls += node.calls;
+        if outermost {
+            row.incl[0] += node.incl[0];
+            row.incl[1] += node.incl[1];
+            edge.incl[0] += node.incl[0];
+            edge.incl[1] += node.incl[1];
+        } else {
+            row.recursive_calls += node.calls;
+        }
+        on_path[method as usize] += 1;
+        path.push(method);
+    });
+    for left in path {
+        on_path[left as usize] -= 1;
+    }
+}

@@ -1,0 +1,173 @@
+//! The summary JSON (`"schema": 1`), the contract scripts and the web app read.
+//! A clock the trace lacks is `null`, never 0.
+
+use super::folded::thread_stacks;
+use super::methods::method_table;
+use crate::profile::{Clock, Profile, Repairs};
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
+
+#[derive(Debug, Serialize)]
+pub struct Summary<'a> {
+    pub schema: u32,
+    pub format: FormatJson<'a>,
+    #[serde(serialize_with = "ordered_map")]
+    pub header: &'a [(String, String)],
+    pub records: u64,
+    pub threads: Vec<ThreadJson<'a>>,
+    pub methods: Vec<MethodJson<'a>>,
+    pub repairs: RepairsJson,
+    pub warnings: &'a [String],
+}
+
+#[derive(Debug, Serialize)]
+pub struct FormatJson<'a> {
+    pub family: &'a str,
+    pub layout: &'a str,
+    pub version: u32,
+    pub streaming: bool,
+    pub clock: &'a str,
+    pub vm: Option<&'a str>,
+    pub gzip: bool,
+    pub split: bool,
+    pub record_size: Option<u32>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ThreadJson<'a> {
+    pub tid: u32,
+    pub name: &'a str,
+    pub records: u64,
+    pub wall_us: Option<u64>,
+    pub cpu_us: Option<u64>,
+    pub max_depth: usize,
+}
+
+#[derive(Debug, Serialize)]
+pub struct MethodJson<'a> {
+    pub name: String,
+    pub class: &'a str,
+    pub method: &'a str,
+    pub signature: &'a str,
+    pub source: Option<&'a str>,
+    pub calls: u64,
+    pub recursive_calls: u64,
+    pub incl_wall_us: Option<u64>,
+    pub excl_wall_us: Option<u64>,
+    pub incl_cpu_us: Option<u64>,
+    pub excl_cpu_us: Option<u64>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct RepairsJson {
+    pub unmatched_exits: u64,
+    pub mismatched_exits: u64,
+    pub open_at_end: u64,
+    pub unknown_methods: u64,
+    pub unknown_threads: u64,
+    pub truncated: bool,
+    pub overflow: bool,
+    pub invalid_records: u64,
+    pub time_wraps: u64,
+    pub reused_thread_ids: u64,
+}
+
+impl From<&Repairs> for RepairsJson {
+    fn from(r: &Repairs) -> Self {
+        RepairsJson {
+            unmatched_exits: r.unmatched_exits,
+            mismatched_exits: r.mismatched_exits,
+            open_at_end: r.open_at_end,
+            unknown_methods: r.unknown_methods,
+            unknown_threads: r.unknown_threads,
+            truncated: r.truncated,
+            overflow: r.overflow,
+            invalid_records: r.invalid_records,
+            time_wraps: r.time_wraps,
+            reused_thread_ids: r.reused_thread_ids,
+        }
+    }
+}
+
+fn ordered_map<S: Serializer>(pairs: &&[(String, String)], s: S) -> Result<S::Ok, S::Error> {
+    let mut map = s.serialize_map(Some(pairs.len()))?;
+    for (k, v) in pairs.iter() {
+        map.serialize_entry(k, v)?;
+    }
+    map.end()
+}
+
+/// The summary of a profile. Methods are sorted by inclusive time on the default clock.
+pub fn summary(profile: &Profile) -> Summary<'_> {
+    let in_clock = |clock: Clock, ticks: u64| profile.has(clock).then(|| profile.micros(ticks));
+    let thread_total = |thread, clock: Clock| {
+        profile
+            .has(clock)
+            .then(|| thread_stacks(profile, thread, clock).iter().map(|(_, v)| v).sum::<u64>())
+    };
+    let threads = profile
+        .threads
+        .iter()
+        .map(|t| ThreadJson {
+            tid: t.tid,
+            name: &t.name,
+            records: t.records,
+            wall_us: thread_total(t, Clock::Wall),
+            cpu_us: thread_total(t, Clock::Cpu),
+            max_depth: t.tree.max_depth(),
+        })
+        .collect();
+    let table = method_table(profile);
+    let mut rows = table.rows;
+    let slot = profile.clocks.default_clock().slot();
+    rows.sort_by(|a, b| {
+        b.incl[slot]
+            .cmp(&a.incl[slot])
+            .then_with(|| profile.frame(a.method).cmp(profile.frame(b.method)))
+    });
+    let methods = rows
+        .iter()
+        .map(|row| {
+            let m = &profile.methods[row.method as usize];
+            MethodJson {
+                name: m.frame_name(),
+                class: &m.class,
+                method: &m.name,
+                signature: &m.signature,
+                source: m.source.as_deref(),
+                calls: row.calls,
+                recursive_calls: row.recursive_calls,
+                incl_wall_us: in_clock(Clock::Wall, row.incl[0]),
+                excl_wall_us: in_clock(Clock::Wall, row.excl[0]),
+                incl_cpu_us: in_clock(Clock::Cpu, row.incl[1]),
+                excl_cpu_us: in_clock(Clock::Cpu, row.excl[1]),
+            }
+        })
+        .collect();
+    let f = &profile.format;
+    Summary {
+        schema: 1,
+        format: FormatJson {
+            family: f.family,
+            layout: f.layout,
+            version: f.version,
+            streaming: f.streaming,
+            clock: profile.clocks.name(),
+            vm: f.vm.as_deref(),
+            gzip: f.gzip,
+            split: f.split,
+            record_size: f.record_size,
+        },
+        header: &profile.header,
+        records: profile.records,
+        threads,
+        methods,
+        repairs: (&profile.repairs).into(),
+        warnings: &profile.warnings,
+    }
+}
+
+/// The summary as pretty-printed JSON text.
+pub fn summary_json(profile: &Profile) -> String {
+    serde_json::to_string_pretty(&summary(profile)).expect("the summary serialises to JSON")
+}
