@@ -262,11 +262,18 @@ impl ArtDecoder {
                 ));
             }
             Stage::Records => {
+                let announced = self.key.option("num-method-calls").and_then(|n| n.trim().parse::<u64>().ok());
                 if !rest.is_empty() {
                     let size = self.layout.map_or(0, |l| l.size);
                     truncated = Some(format!(
                         "the last record is partial ({} of {size} bytes at byte {offset}): the trace was cut short",
                         rest.len()
+                    ));
+                } else if let Some(announced) = announced.filter(|&n| n > builder.records()) {
+                    truncated = Some(format!(
+                        "the key announces {announced} records but the file ends after {} (at byte {end}): the \
+                         trace was cut short",
+                        builder.records()
                     ));
                 }
             }

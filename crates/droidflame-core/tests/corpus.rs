@@ -1,0 +1,230 @@
+//! Every ART trace of the shared corpus, checked against the facts in traces/SOURCES.md and
+//! the expected call trees of perflib's own tests.
+
+use droidflame_core::products::{self, FoldedOptions};
+use droidflame_core::profile::{CallTree, Profile};
+use droidflame_core::{analyze, Analyzer, ClockSet, ErrorKind};
+use droidflame_testkit::corpus_file;
+
+struct Facts {
+    file: &'static str,
+    layout: &'static str,
+    version: u32,
+    clocks: ClockSet,
+    records: u64,
+    /// Threads with at least one record.
+    threads: usize,
+    /// Enter records, where SOURCES.md states them.
+    enters: Option<u64>,
+}
+
+const FACTS: &[Facts] = &[
+    Facts { file: "ffprof-art-regular.trace", layout: "regular", version: 3, clocks: ClockSet::Dual, records: 13295, threads: 40, enters: Some(6777) },
+    Facts { file: "ffprof-art-streaming.trace", layout: "streaming", version: 3, clocks: ClockSet::Dual, records: 39377, threads: 52, enters: Some(19885) },
+    Facts { file: "toolsbase-streaming.trace", layout: "streaming", version: 3, clocks: ClockSet::Dual, records: 44339, threads: 19, enters: Some(22229) },
+    Facts { file: "toolsbase-char_2_bytes.trace", layout: "regular", version: 3, clocks: ClockSet::Dual, records: 70341, threads: 17, enters: None },
+    Facts { file: "tracereader-test1.trace", layout: "regular", version: 3, clocks: ClockSet::Dual, records: 247266, threads: 7, enters: None },
+    Facts { file: "perflib-basic.trace", layout: "regular", version: 3, clocks: ClockSet::Dual, records: 9, threads: 1, enters: None },
+    Facts { file: "perflib-mismatched.trace", layout: "regular", version: 3, clocks: ClockSet::Dual, records: 9, threads: 1, enters: Some(3) },
+    Facts { file: "perflib-exception.trace", layout: "regular", version: 3, clocks: ClockSet::Dual, records: 23, threads: 1, enters: None },
+    Facts { file: "perflib-basic-api10.trace", layout: "regular", version: 1, clocks: ClockSet::Cpu, records: 10, threads: 1, enters: None },
+];
+
+fn profile_of(file: &str) -> Profile {
+    analyze(&corpus_file(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+#[test]
+fn every_art_file_has_its_documented_counts() {
+    for facts in FACTS {
+        let profile = profile_of(facts.file);
+        assert_eq!(profile.format.family, "art", "{}", facts.file);
+        assert_eq!(profile.format.layout, facts.layout, "{}", facts.file);
+        assert_eq!(profile.format.version, facts.version, "{}", facts.file);
+        assert_eq!(profile.clocks, facts.clocks, "{}", facts.file);
+        assert_eq!(profile.records, facts.records, "{}", facts.file);
+        assert_eq!(profile.threads.iter().map(|t| t.records).sum::<u64>(), facts.records, "{}", facts.file);
+        assert_eq!(profile.threads.len(), facts.threads, "{}", facts.file);
+    }
+}
+
+#[test]
+fn enters_exits_and_unwinds_add_up_to_calls() {
+    // Every enter is a call; calls without an enter are the unmatched-exit repairs.
+    for facts in FACTS {
+        let Some(enters) = facts.enters else { continue };
+        let profile = profile_of(facts.file);
+        let calls: u64 = profile.threads.iter().flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum();
+        assert_eq!(calls, enters + profile.repairs.unmatched_exits, "{}", facts.file);
+    }
+}
+
+#[test]
+fn firefox_fixtures_match_the_format_reference() {
+    // shared/docs/art-trace-format.md §9.1.
+    let regular = profile_of("ffprof-art-regular.trace");
+    assert_eq!(regular.repairs.unknown_methods, 18);
+    assert_eq!(regular.repairs.open_at_end, 259);
+    assert_eq!((regular.repairs.unmatched_exits, regular.repairs.mismatched_exits), (0, 0));
+    assert_eq!(regular.header_value("pid"), Some("21491"));
+    assert_eq!(regular.header_value("num-method-calls"), Some("13295"));
+    assert_eq!(regular.format.vm.as_deref(), Some("art"));
+    assert!(regular.methods.iter().filter(|m| m.source.is_none() && !m.unknown).count() <= 2);
+
+    let streaming = profile_of("ffprof-art-streaming.trace");
+    assert_eq!(streaming.repairs.unknown_methods, 9);
+    assert_eq!(streaming.repairs.open_at_end, 393);
+    assert_eq!((streaming.repairs.unmatched_exits, streaming.repairs.mismatched_exits), (0, 0));
+    assert!(!streaming.repairs.truncated);
+    assert_eq!(streaming.header_value("pid"), Some("15983"));
+    assert_eq!(streaming.header_value("elapsed-time-usec"), Some("9561246"));
+}
+
+#[test]
+fn gzip_copies_give_identical_results() {
+    for name in ["ffprof-art-regular.trace", "ffprof-art-streaming.trace"] {
+        let plain = profile_of(name);
+        let gz = profile_of(&format!("{name}.gz"));
+        assert!(gz.format.gzip && !plain.format.gzip);
+        let opts = FoldedOptions::default();
+        assert_eq!(products::folded(&plain, &opts).unwrap(), products::folded(&gz, &opts).unwrap());
+        assert_eq!(plain.records, gz.records);
+    }
+}
+
+#[test]
+fn chunk_size_never_changes_the_result() {
+    let bytes = corpus_file("ffprof-art-streaming.trace.gz");
+    let whole = products::summary_json(&analyze(&bytes).unwrap());
+    for size in [1, 7, 4096, 65_537] {
+        let mut analyzer = Analyzer::default();
+        for chunk in bytes.chunks(size) {
+            analyzer.push(chunk).unwrap();
+        }
+        assert_eq!(products::summary_json(&analyzer.finish().unwrap()), whole, "chunk size {size}");
+    }
+}
+
+/// Each root-to-leaf path of a thread's tree as `Class.method: signature` joined by " -> ",
+/// in the slash form perflib's tests print.
+fn leaf_paths(profile: &Profile, tree: &CallTree) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut path: Vec<String> = Vec::new();
+    tree.walk(|index, depth| {
+        path.truncate(depth - 1);
+        let m = &profile.methods[tree.node(index).method as usize];
+        path.push(format!("{}.{}: {}", m.class.replace('.', "/"), m.name, m.signature));
+        if tree.children(index).next().is_none() {
+            out.push(path.join(" -> "));
+        }
+    });
+    out.sort();
+    out
+}
+
+#[test]
+fn perflib_basic_call_tree() {
+    let p = profile_of("perflib-basic.trace");
+    assert_eq!(p.threads[0].name, "AsyncTask #1");
+    assert_eq!(
+        leaf_paths(&p, &p.threads[0].tree),
+        [
+            "android/os/Debug.startMethodTracing: (Ljava/lang/String;)V -> android/os/Debug.startMethodTracing: (Ljava/lang/String;II)V -> dalvik/system/VMDebug.startMethodTracing: (Ljava/lang/String;II)V",
+            "android/os/Debug.stopMethodTracing: ()V -> dalvik/system/VMDebug.stopMethodTracing: ()V",
+            "com/test/android/traceview/Basic.foo: ()V -> com/test/android/traceview/Basic.bar: ()I",
+        ]
+    );
+}
+
+#[test]
+fn perflib_mismatched_call_tree() {
+    let p = profile_of("perflib-mismatched.trace");
+    assert_eq!(
+        leaf_paths(&p, &p.threads[0].tree),
+        [
+            "android/os/Debug.stopMethodTracing: ()V -> dalvik/system/VMDebug.stopMethodTracing: ()V",
+            "com/test/android/traceview/MisMatched.foo: ()V -> com/test/android/traceview/MisMatched.bar: ()V -> android/os/Debug.startMethodTracing: (Ljava/lang/String;)V -> android/os/Debug.startMethodTracing: (Ljava/lang/String;II)V -> dalvik/system/VMDebug.startMethodTracing: (Ljava/lang/String;II)V",
+            "com/test/android/traceview/MisMatched.foo: ()V -> com/test/android/traceview/MisMatched.bar: ()V -> com/test/android/traceview/MisMatched.baz: ()I",
+        ]
+    );
+    assert_eq!(p.repairs.unmatched_exits, 5);
+}
+
+#[test]
+fn perflib_exception_call_tree() {
+    let p = profile_of("perflib-exception.trace");
+    let exc = "com/test/android/traceview/Exceptions.foo: ()V -> com/test/android/traceview/Exceptions.bar: ()V -> com/test/android/traceview/Exceptions.baz: ()V -> java/lang/RuntimeException.<init>: ()V -> java/lang/Exception.<init>: ()V -> java/lang/Throwable.<init>: ()V";
+    assert_eq!(
+        leaf_paths(&p, &p.threads[0].tree),
+        [
+            "android/os/Debug.startMethodTracing: (Ljava/lang/String;)V -> android/os/Debug.startMethodTracing: (Ljava/lang/String;II)V -> dalvik/system/VMDebug.startMethodTracing: (Ljava/lang/String;II)V".to_string(),
+            "android/os/Debug.stopMethodTracing: ()V -> dalvik/system/VMDebug.stopMethodTracing: ()V".to_string(),
+            format!("{exc} -> java/lang/Throwable.fillInStackTrace: ()Ljava/lang/Throwable; -> java/lang/Throwable.nativeFillInStackTrace: ()Ljava/lang/Object;"),
+            format!("{exc} -> java/util/Collections.emptyList: ()Ljava/util/List;"),
+        ]
+    );
+}
+
+#[test]
+fn perflib_api10_is_a_version_1_thread_cpu_trace() {
+    let p = profile_of("perflib-basic-api10.trace");
+    assert_eq!(p.format.record_size, Some(9));
+    assert!(!p.has(droidflame_core::Clock::Wall));
+    // A clock the trace lacks is refused with a message naming the clock it has.
+    let err = products::folded(&p, &FoldedOptions { clock: Some(droidflame_core::Clock::Wall), thread: None }).unwrap_err();
+    assert!(err.to_string().contains("no wall clock"), "{err}");
+    assert!(err.to_string().contains("thread-cpu"), "{err}");
+    assert!(!products::folded(&p, &FoldedOptions::default()).unwrap().is_empty());
+}
+
+#[test]
+fn perflib_header_only_file_is_a_clear_error() {
+    let err = analyze(&corpus_file("perflib-header.trace")).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Corrupt);
+    assert_eq!(err.offset(), Some(557 + 4));
+    assert!(err.to_string().contains("version field is 0x640a"), "{err}");
+}
+
+#[test]
+fn text_resaved_file_is_a_clear_error_with_the_likely_cause() {
+    let err = analyze(&corpus_file("toolsbase-basic-special_char.trace")).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Corrupt);
+    let text = err.to_string();
+    assert!(text.contains("record size is 1186"), "{text}");
+    assert!(text.contains("saved as text"), "{text}");
+}
+
+#[test]
+fn utf8_method_names_survive() {
+    let p = profile_of("toolsbase-char_2_bytes.trace");
+    assert!(p.methods.iter().any(|m| m.name.chars().any(|c| !c.is_ascii())));
+}
+
+#[test]
+fn every_truncation_of_a_real_trace_gives_a_result_or_a_clear_error() {
+    let bytes = corpus_file("perflib-exception.trace");
+    for cut in 0..bytes.len() {
+        match analyze(&bytes[..cut]) {
+            Ok(p) => assert!(p.repairs.truncated || cut == bytes.len(), "cut {cut}"),
+            Err(e) => assert!(
+                matches!(e.kind(), ErrorKind::Truncated | ErrorKind::NotATrace | ErrorKind::Corrupt),
+                "cut {cut}: {e}"
+            ),
+        }
+    }
+    let streaming = corpus_file("toolsbase-streaming.trace");
+    for cut in (0..streaming.len()).step_by(9973) {
+        if let Ok(p) = analyze(&streaming[..cut]) {
+            assert!(p.repairs.truncated, "cut {cut}");
+            assert!(p.warnings.iter().any(|w| w.contains("without its closing summary")), "cut {cut}");
+        }
+    }
+}
+
+#[test]
+fn non_method_traces_in_the_corpus_are_refused_with_exit_style_errors() {
+    for name in ["toolsbase-atrace.ctrace", "tracecompass-atrace-test.txt", "tracecompass-android_trace.html", "SOURCES.md"] {
+        let err = analyze(&corpus_file(name)).unwrap_err();
+        assert!(matches!(err.kind(), ErrorKind::Unsupported | ErrorKind::NotATrace), "{name}: {err}");
+    }
+}
