@@ -60,6 +60,8 @@ pub struct Config {
     pub chunked: bool,
     /// Thread ids must fit in a byte (version 1 files).
     pub narrow_tids: bool,
+    /// Method ids are 64-bit pointers (V2) instead of ART's `index << 2`.
+    pub pointer_ids: bool,
 }
 
 impl Default for Config {
@@ -77,6 +79,7 @@ impl Default for Config {
             wrap: false,
             chunked: false,
             narrow_tids: false,
+            pointer_ids: false,
         }
     }
 }
@@ -126,8 +129,10 @@ struct Interval {
 
 pub fn generate(seed: u64, config: &Config) -> Scenario {
     let mut rng = Rng::new(seed);
-    let methods = method_defs(config.methods);
-    let unknown: Vec<u64> = if config.unknown_methods { vec![0x7FFF_0000, 0x7FFF_0004] } else { vec![] };
+    let id_of = |i: u64| if config.pointer_ids { 0x7A3C_0000_0000 + i * 0x28 } else { i << 2 };
+    let methods = method_defs(config.methods, id_of);
+    let unknown: Vec<u64> =
+        if config.unknown_methods { vec![id_of(0x10_0000), id_of(0x10_0001)] } else { vec![] };
     let mut all_ids: Vec<u64> = methods.iter().map(|m| m.id).collect();
     all_ids.extend(&unknown);
     let mut trace = Trace { clocks: config.clocks, ..Trace::default() };
@@ -154,8 +159,11 @@ pub fn generate(seed: u64, config: &Config) -> Scenario {
         let mut first: Option<[u64; 2]> = None;
         let events = config.events_per_thread / 2 + rng.below(config.events_per_thread as u64 / 2 + 1) as usize;
         for _ in 0..events {
-            let dw = rng.below(40);
-            now = [now[0] + dw, now[1] + rng.below(dw + 1)];
+            // A thread's first record is at its start (ART starts its CPU clock there).
+            if !records.is_empty() {
+                let dw = rng.below(40);
+                now = [now[0] + dw, now[1] + rng.below(dw + 1)];
+            }
             let open_entered = stack.iter().filter(|f| f.entered).count();
             let emit = |records: &mut Vec<Record>, method: u64, action: u8| {
                 records.push(Record { tid, method, action, wall: now[0], cpu: now[1] });
@@ -222,13 +230,13 @@ pub fn generate(seed: u64, config: &Config) -> Scenario {
     Scenario { trace, expected }
 }
 
-fn method_defs(n: usize) -> Vec<MethodDef> {
+fn method_defs(n: usize, id_of: impl Fn(u64) -> u64) -> Vec<MethodDef> {
     (0..n)
         .map(|i| {
             let class = format!("com.example.C{}", i / 3);
             // Every third method is an overload of the one before: same frame, other signature.
             let (name, sig) = if i % 3 == 2 { (format!("m{}", i - 1), "(I)V".to_string()) } else { (format!("m{i}"), "()V".to_string()) };
-            MethodDef::new((i as u64) << 2, &class, &name, &sig)
+            MethodDef::new(id_of(i as u64), &class, &name, &sig)
         })
         .collect()
 }
