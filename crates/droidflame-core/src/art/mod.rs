@@ -303,6 +303,14 @@ impl ArtDecoder {
         self.finish_notes(builder);
         let clocks = self.clocks(builder);
         let tick_ns = self.tick_ns(builder);
+        let sampling = if clocks.has(crate::Clock::Wall) { builder.sampling_interval(tick_ns) } else { None };
+        let sampling_interval_us = sampling.map(|ticks| ticks * tick_ns / 1000);
+        if let Some(us) = sampling_interval_us {
+            builder.warn(format!(
+                "this looks like a sampling trace (records about every {us} µs, not at each call): times are \
+                 approximate and calls are counted per sample"
+            ));
+        }
         let layout_name = if self.v2.is_some() {
             "v2"
         } else if self.streaming {
@@ -319,6 +327,7 @@ impl ArtDecoder {
             gzip,
             split: self.split,
             record_size: self.layout.map(|l| l.size as u32),
+            sampling_interval_us,
         };
         Ok(FinishSpec { format, header: self.key.options, clocks, tick_ns })
     }

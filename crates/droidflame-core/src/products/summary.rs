@@ -31,6 +31,7 @@ pub struct FormatJson<'a> {
     pub gzip: bool,
     pub split: bool,
     pub record_size: Option<u32>,
+    pub sampling_interval_us: Option<u64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -157,6 +158,7 @@ pub fn summary(profile: &Profile) -> Summary<'_> {
             gzip: f.gzip,
             split: f.split,
             record_size: f.record_size,
+            sampling_interval_us: f.sampling_interval_us,
         },
         header: &profile.header,
         records: profile.records,

@@ -27,6 +27,8 @@ const DENSE_METHOD_LIMIT: u64 = 1 << 20;
 const DENSE_THREAD_LIMIT: u32 = 1 << 16;
 /// At most this many warnings are kept; the rest are counted.
 const MAX_WARNINGS: usize = 50;
+/// Records per thread looked at to tell a sampling trace from a tracing one (E29).
+const SAMPLING_WINDOW: u64 = 500;
 
 #[derive(Debug, Clone, Copy)]
 struct Open {
@@ -68,6 +70,8 @@ struct ThreadState {
     first: [u64; 2],
     last: [u64; 2],
     unwrap: [Unwrap; 2],
+    /// Non-zero gaps between the first records on the primary clock (E29).
+    gaps: Vec<u64>,
 }
 
 impl ThreadState {
@@ -82,6 +86,7 @@ impl ThreadState {
             first: [0; 2],
             last: [0; 2],
             unwrap: [Unwrap::default(); 2],
+            gaps: Vec::new(),
         }
     }
 }
@@ -331,6 +336,8 @@ impl ProfileBuilder {
         if !state.started {
             state.started = true;
             state.first = t;
+        } else if state.records <= SAMPLING_WINDOW && t[0] > state.last[0] {
+            state.gaps.push(t[0] - state.last[0]);
         }
         state.last = t;
         if action == ENTER {
@@ -358,6 +365,20 @@ impl ProfileBuilder {
     /// The first value of each thread's primary clock, for guessing an unnamed clock.
     pub fn first_primary_values(&self) -> impl Iterator<Item = u64> + '_ {
         self.threads.iter().filter(|t| t.started).map(|t| t.first[0])
+    }
+
+    /// Sampling traces look like tracing ones; only their rhythm tells (E29). Firefox's
+    /// rule: the mean of the smallest 20% of non-zero gaps between a thread's first 500
+    /// records is at least 100 µs. Returns that mean, in ticks, for a sampling trace.
+    pub fn sampling_interval(&self, tick_ns: u64) -> Option<u64> {
+        let mut gaps: Vec<u64> = self.threads.iter().flat_map(|t| t.gaps.iter().copied()).collect();
+        if gaps.len() < 20 {
+            return None;
+        }
+        gaps.sort_unstable();
+        let lowest = &gaps[..gaps.len() / 5];
+        let mean = lowest.iter().sum::<u64>() / lowest.len() as u64;
+        (mean * tick_ns >= 100_000).then_some(mean)
     }
 
     pub fn finish(mut self, spec: FinishSpec) -> Profile {
@@ -403,6 +424,7 @@ impl ProfileBuilder {
     fn name_threads(&mut self) {
         let listed = std::mem::take(&mut self.listed);
         let mut unknown = 0;
+        let mut collisions = Vec::new();
         for state in &mut self.threads {
             if let Some((_, name)) = listed.iter().find(|(id, _)| *id == state.tid) {
                 if state.name.is_none() {
@@ -414,10 +436,14 @@ impl ProfileBuilder {
                 let mut wide = listed.iter().filter(|(id, _)| *id & 0xFFFF == state.tid && *id > 0xFFFF);
                 if let Some((full, name)) = wide.next() {
                     let named_alike = state.name.as_ref().is_none_or(|n| n == name);
-                    if wide.next().is_none() && named_alike {
-                        state.tid = *full;
-                        state.name = Some(name.clone());
-                        continue;
+                    match wide.next() {
+                        None if named_alike => {
+                            state.tid = *full;
+                            state.name = Some(name.clone());
+                            continue;
+                        }
+                        Some((other, _)) => collisions.push((state.tid, *full, *other)),
+                        None => {}
                     }
                 }
             }
@@ -427,6 +453,12 @@ impl ProfileBuilder {
             }
         }
         self.repairs.unknown_threads = unknown;
+        for (short, a, b) in collisions {
+            self.warn(format!(
+                "records use thread id {short}, which is the low 16 bits of both listed threads {a} and {b} \
+                 (older ART truncates thread ids): its records cannot be attributed and are shown as Thread {short}"
+            ));
+        }
     }
 }
 

@@ -98,6 +98,9 @@ pub struct FormatInfo {
     pub split: bool,
     /// Bytes per record for fixed-size layouts.
     pub record_size: Option<u32>,
+    /// The trace looks sampled (E29): the estimated interval in µs. Times are then
+    /// quantised to it.
+    pub sampling_interval_us: Option<u64>,
 }
 
 /// Every repair the builder made; non-zero counters mean the numbers were reconstructed.
