@@ -1,0 +1,232 @@
+//! The `droidflame` binary as scripts use it: exit codes, one-line errors, outputs.
+
+use droidflame_testkit::{corpus_dir, Layout, MethodDef, Record, ThreadDef, Trace};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+fn droidflame(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_droidflame")).args(args).output().expect("the binary runs")
+}
+
+fn corpus(name: &str) -> String {
+    corpus_dir().join(name).display().to_string()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir()
+        .join(format!("droidflame-cli-{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed)));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn stderr_line(out: &Output) -> String {
+    let text = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(text.lines().count(), 1, "one line on stderr, got: {text}");
+    text
+}
+
+fn summary(path: &str) -> serde_json::Value {
+    let out = droidflame(&["summary", path]);
+    assert!(out.status.success(), "{path}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn summary_reports_the_documented_record_counts() {
+    let facts = [
+        ("ffprof-art-regular.trace", 13295),
+        ("ffprof-art-regular.trace.gz", 13295),
+        ("ffprof-art-streaming.trace", 39377),
+        ("ffprof-art-streaming.trace.gz", 39377),
+        ("toolsbase-streaming.trace", 44339),
+        ("toolsbase-char_2_bytes.trace", 70341),
+        ("tracereader-test1.trace", 247266),
+        ("perflib-basic.trace", 9),
+        ("perflib-mismatched.trace", 9),
+        ("perflib-exception.trace", 23),
+        ("perflib-basic-api10.trace", 10),
+    ];
+    for (file, records) in facts {
+        let json = summary(&corpus(file));
+        assert_eq!(json["schema"], 1);
+        assert_eq!(json["records"], records, "{file}");
+        let per_thread: u64 = json["threads"].as_array().unwrap().iter().map(|t| t["records"].as_u64().unwrap()).sum();
+        assert_eq!(per_thread, records, "{file}");
+    }
+}
+
+#[test]
+fn summary_json_follows_schema_1() {
+    let json = summary(&corpus("perflib-basic-api10.trace"));
+    let format = &json["format"];
+    for key in ["family", "layout", "version", "streaming", "clock", "vm"] {
+        assert!(format.get(key).is_some(), "format.{key}");
+    }
+    assert_eq!(format["clock"], "thread-cpu");
+    assert_eq!(json["header"]["vm"], "dalvik");
+    let thread = &json["threads"][0];
+    for key in ["tid", "name", "records", "wall_us", "cpu_us", "max_depth"] {
+        assert!(thread.get(key).is_some(), "threads[].{key}");
+    }
+    // A clock the trace lacks is null, never 0.
+    assert!(thread["wall_us"].is_null());
+    assert!(thread["cpu_us"].as_u64().unwrap() > 0);
+    let method = &json["methods"][0];
+    for key in ["name", "class", "method", "signature", "source", "calls", "recursive_calls"] {
+        assert!(method.get(key).is_some(), "methods[].{key}");
+    }
+    assert!(method["incl_wall_us"].is_null() && method["excl_wall_us"].is_null());
+    assert!(method["incl_cpu_us"].is_u64());
+    for key in ["unmatched_exits", "mismatched_exits", "open_at_end", "unknown_methods", "unknown_threads", "truncated", "overflow"] {
+        assert!(json["repairs"].get(key).is_some(), "repairs.{key}");
+    }
+}
+
+#[test]
+fn thread_wall_time_is_the_sum_of_its_folded_values() {
+    let path = corpus("ffprof-art-regular.trace");
+    let json = summary(&path);
+    let thread = &json["threads"][0];
+    let tid = thread["tid"].as_u64().unwrap().to_string();
+    let out = droidflame(&["folded", &path, "--thread", &tid]);
+    let sum: u64 = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.rsplit_once(' ').unwrap().1.parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(thread["wall_us"].as_u64().unwrap(), sum);
+}
+
+#[test]
+fn folded_has_thread_frames_unless_one_thread_is_asked_for() {
+    let path = corpus("perflib-basic.trace");
+    let all = String::from_utf8(droidflame(&["folded", &path]).stdout).unwrap();
+    assert!(all.lines().all(|l| l.starts_with("AsyncTask #1 [11];")), "{all}");
+    let one = String::from_utf8(droidflame(&["folded", &path, "--thread", "11", "--clock", "cpu"]).stdout).unwrap();
+    assert!(!one.is_empty() && one.lines().all(|l| !l.contains("AsyncTask")), "{one}");
+    assert!(one.lines().all(|l| l.rsplit_once(' ').unwrap().1.parse::<u64>().is_ok()));
+}
+
+#[test]
+fn asking_for_a_missing_clock_or_thread_is_exit_2() {
+    let out = droidflame(&["folded", &corpus("perflib-basic-api10.trace"), "--clock", "wall"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_line(&out).contains("no wall clock"));
+    let out = droidflame(&["folded", &corpus("perflib-basic.trace"), "--thread", "4"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_line(&out).contains("no thread with id 4"));
+}
+
+#[test]
+fn bad_input_is_exit_2_with_one_line_naming_the_problem_and_where() {
+    let junk = scratch("junk.bin");
+    std::fs::write(&junk, b"\x00\x01not a trace at all").unwrap();
+    let out = droidflame(&["summary", junk.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_line(&out).contains("not an Android trace at byte 0"));
+
+    let bytes = std::fs::read(corpus("perflib-basic.trace")).unwrap();
+    let cut = scratch("cut.trace");
+    std::fs::write(&cut, &bytes[..840]).unwrap();
+    let out = droidflame(&["summary", cut.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_line(&out).contains("truncated at byte 840"));
+
+    let out = droidflame(&["summary", "/nonexistent/x.trace"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_line(&out).contains("cannot open /nonexistent/x.trace"));
+}
+
+#[test]
+fn a_cut_trace_still_gives_what_it_holds() {
+    let bytes = std::fs::read(corpus("ffprof-art-streaming.trace")).unwrap();
+    let cut = scratch("cut-streaming.trace");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    let json = summary(cut.to_str().unwrap());
+    assert_eq!(json["repairs"]["truncated"], true);
+    assert_eq!(json["format"]["clock"], "dual");
+    assert!(json["records"].as_u64().unwrap() > 10_000);
+}
+
+fn files_below(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files_below(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn no_corpus_file_crashes_the_cli() {
+    let mut files = Vec::new();
+    files_below(&corpus_dir(), &mut files);
+    assert!(files.len() > 30);
+    for file in files {
+        let path = file.to_str().unwrap();
+        for command in ["summary", "folded"] {
+            let out = droidflame(&[command, path]);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            match out.status.code() {
+                Some(0) => assert!(!out.stdout.is_empty(), "{path}"),
+                Some(2) => assert_eq!(stderr.lines().count(), 1, "{path}: {stderr}"),
+                other => panic!("{path}: exit {other:?}: {stderr}"),
+            }
+            assert!(!stderr.contains("panicked") && !stderr.contains("internal error"), "{path}: {stderr}");
+        }
+    }
+}
+
+#[test]
+fn render_writes_summary_svgs_and_an_offline_index() {
+    let dir = scratch("report");
+    let out = droidflame(&["render", &corpus("ffprof-art-regular.trace"), "-o", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let svgs: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.starts_with("thread-") && n.ends_with(".svg"))
+        .collect();
+    assert_eq!(svgs.len(), 40);
+    let index = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    for svg in &svgs {
+        assert!(index.contains(&format!("href=\"{svg}\"")), "index links {svg}");
+    }
+    assert!(!index.contains("http://") && !index.contains("https://"), "the index loads nothing from the network");
+    let main = std::fs::read_to_string(dir.join("thread-001-21491.svg")).unwrap();
+    assert!(main.contains("main [21491] — wall clock"));
+    assert!(main.contains("µs"));
+    assert!(dir.join("summary.json").is_file() && dir.join("all-threads.svg").is_file());
+}
+
+#[test]
+fn split_key_and_data_files_are_one_trace() {
+    let trace = Trace {
+        threads: vec![ThreadDef { tid: 3, name: "main".into() }],
+        methods: vec![MethodDef::new(4, "com/a/B", "c", "()V")],
+        records: vec![
+            Record { tid: 3, method: 4, action: 0, wall: 10, cpu: 0 },
+            Record { tid: 3, method: 4, action: 1, wall: 25, cpu: 9 },
+        ],
+        ..Trace::default()
+    };
+    let (key, data) = trace.write_split();
+    let key_path = scratch("app.key");
+    let data_path = key_path.with_file_name("app.data");
+    std::fs::write(&key_path, key).unwrap();
+    std::fs::write(&data_path, data).unwrap();
+    for args in [[key_path.to_str().unwrap(), data_path.to_str().unwrap()], [data_path.to_str().unwrap(), key_path.to_str().unwrap()]] {
+        let out = droidflame(&["folded", args[0], args[1]]);
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "main [3];com.a.B.c 15\n");
+    }
+    let out = droidflame(&["summary", data_path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_line(&out).contains(".key"));
+    let streaming = scratch("s.trace");
+    std::fs::write(&streaming, trace.write(&Layout::ART_STREAMING)).unwrap();
+    assert_eq!(summary(streaming.to_str().unwrap())["format"]["layout"], "streaming");
+}
