@@ -1,0 +1,70 @@
+//! Golden outputs: the products of small corpus traces, byte for byte. A change to any of
+//! them is a change users see; review the diff, then re-bless with
+//! `DROIDFLAME_BLESS=1 cargo test -p droidflame-tests`.
+
+use droidflame_core::products::{self, FlameOptions, FoldedOptions, GraphScope};
+use droidflame_core::{analyze, Clock};
+use droidflame_testkit::corpus_file;
+use std::path::PathBuf;
+
+fn check(name: &str, actual: &str) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("golden").join(name);
+    if std::env::var_os("DROIDFLAME_BLESS").is_some() {
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (bless with DROIDFLAME_BLESS=1)", path.display()));
+    if expected != actual {
+        let line = expected.lines().zip(actual.lines()).position(|(a, b)| a != b).unwrap_or(0);
+        panic!(
+            "{name} differs from its golden file at line {}:\n  golden: {:?}\n  actual: {:?}",
+            line + 1,
+            expected.lines().nth(line),
+            actual.lines().nth(line)
+        );
+    }
+}
+
+#[test]
+fn folded_stacks() {
+    for (trace, clock) in [
+        ("perflib-basic.trace", Clock::Wall),
+        ("perflib-mismatched.trace", Clock::Wall),
+        ("perflib-exception.trace", Clock::Cpu),
+        ("perflib-basic-api10.trace", Clock::Cpu),
+    ] {
+        let profile = analyze(&corpus_file(trace)).unwrap();
+        let folded = products::folded(&profile, &FoldedOptions { clock: Some(clock), thread: None }).unwrap();
+        check(&format!("{trace}.{clock}.folded"), &folded);
+    }
+}
+
+#[test]
+fn thread_table_of_a_real_app() {
+    for trace in ["ffprof-art-streaming.trace.gz", "ffprof-art-regular.trace"] {
+        let profile = analyze(&corpus_file(trace)).unwrap();
+        let summary = products::summary(&profile);
+        let mut table = String::from("tid\trecords\twall_us\tcpu_us\tmax_depth\tname\n");
+        for t in &summary.threads {
+            let (wall, cpu) = (t.wall_us.unwrap(), t.cpu_us.unwrap());
+            table.push_str(&format!("{}\t{}\t{wall}\t{cpu}\t{}\t{}\n", t.tid, t.records, t.max_depth, t.name));
+        }
+        check(&format!("{trace}.threads.tsv"), &table);
+    }
+}
+
+#[test]
+fn summary_json() {
+    for trace in ["perflib-exception.trace", "perflib-basic-api10.trace"] {
+        let profile = analyze(&corpus_file(trace)).unwrap();
+        check(&format!("{trace}.summary.json"), &(products::summary_json(&profile) + "\n"));
+    }
+}
+
+#[test]
+fn flame_graph_svg() {
+    let profile = analyze(&corpus_file("perflib-exception.trace")).unwrap();
+    let svg = products::flame_svg(&profile, GraphScope::Thread(0), &FlameOptions::default()).unwrap();
+    check("perflib-exception.wall.svg", &svg);
+}
