@@ -18,7 +18,11 @@ pub struct ChunkFeeder {
 impl ChunkFeeder {
     /// Feeds `chunk`. `decode(data, offset)` must consume a prefix of whole items and
     /// return its length; it must consume the same prefix whatever follows it.
-    pub fn push(&mut self, mut chunk: &[u8], mut decode: impl FnMut(&[u8], u64) -> Result<usize>) -> Result<()> {
+    pub fn push(
+        &mut self,
+        mut chunk: &[u8],
+        mut decode: impl FnMut(&[u8], u64) -> Result<usize>,
+    ) -> Result<()> {
         while !self.pending.is_empty() && !chunk.is_empty() {
             let old = self.pending.len();
             let take = chunk.len().min(old.max(FIRST_TAKE));
@@ -57,7 +61,9 @@ mod tests {
     fn items(data: &[u8], offset: u64, out: &mut Vec<(u64, Vec<u8>)>) -> usize {
         let mut at = 0;
         while let Some(&len) = data.get(at) {
-            let Some(item) = data.get(at + 1..at + 1 + len as usize) else { break };
+            let Some(item) = data.get(at + 1..at + 1 + len as usize) else {
+                break;
+            };
             out.push((offset + at as u64, item.to_vec()));
             at += 1 + len as usize;
         }
@@ -78,7 +84,9 @@ mod tests {
             let mut feeder = ChunkFeeder::default();
             let mut got = Vec::new();
             for chunk in input.chunks(size) {
-                feeder.push(chunk, |d, o| Ok(items(d, o, &mut got))).unwrap();
+                feeder
+                    .push(chunk, |d, o| Ok(items(d, o, &mut got)))
+                    .unwrap();
             }
             assert_eq!(got, whole, "chunk size {size}");
             assert!(feeder.rest().0.is_empty());

@@ -10,6 +10,10 @@ use droidflame_testkit::{gzip, Clocks, Layout};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 
+/// (class, name, signature) and (calls, recursive calls, inclusive, exclusive).
+type MethodKey = (String, String, String);
+type MethodNumbers = (u64, u64, [u64; 2], [u64; 2]);
+
 fn read(bytes: &[u8], chunk: usize) -> Profile {
     let mut analyzer = Analyzer::default();
     for piece in bytes.chunks(chunk.max(1)) {
@@ -27,15 +31,28 @@ fn check(profile: &Profile, scenario: &Scenario, tick_ns: u64, clocks: Clocks) {
         Clocks::Wall => vec![Clock::Wall],
         Clocks::Cpu => vec![Clock::Cpu],
     };
-    assert_eq!(profile.repairs.unmatched_exits, expected.unmatched_exits, "unmatched exits");
-    assert_eq!(profile.repairs.mismatched_exits, expected.mismatched_exits, "mismatched exits");
-    assert_eq!(profile.repairs.open_at_end, expected.open_at_end, "open at end");
-    assert_eq!(profile.repairs.unknown_methods, expected.unknown_methods, "unknown methods");
+    assert_eq!(
+        profile.repairs.unmatched_exits, expected.unmatched_exits,
+        "unmatched exits"
+    );
+    assert_eq!(
+        profile.repairs.mismatched_exits, expected.mismatched_exits,
+        "mismatched exits"
+    );
+    assert_eq!(
+        profile.repairs.open_at_end, expected.open_at_end,
+        "open at end"
+    );
+    assert_eq!(
+        profile.repairs.unknown_methods, expected.unknown_methods,
+        "unknown methods"
+    );
     let records: BTreeMap<u32, u64> = profile.threads.iter().map(|t| (t.tid, t.records)).collect();
     assert_eq!(records, expected.records, "records per thread");
     for clock in &present {
         for thread in &profile.threads {
-            let got: BTreeMap<String, u64> = thread_stacks(profile, thread, *clock).into_iter().collect();
+            let got: BTreeMap<String, u64> =
+                thread_stacks(profile, thread, *clock).into_iter().collect();
             let want: BTreeMap<String, u64> = expected
                 .stacks
                 .get(&thread.tid)
@@ -44,11 +61,15 @@ fn check(profile: &Profile, scenario: &Scenario, tick_ns: u64, clocks: Clocks) {
                 .map(|(stack, t)| (stack.clone(), micros(t[clock.slot()])))
                 .filter(|(_, v)| *v > 0)
                 .collect();
-            assert_eq!(got, want, "folded stacks of thread {} on the {clock} clock", thread.tid);
+            assert_eq!(
+                got, want,
+                "folded stacks of thread {} on the {clock} clock",
+                thread.tid
+            );
         }
     }
     let table = method_table(profile);
-    let got: BTreeMap<(String, String, String), (u64, u64, [u64; 2], [u64; 2])> = table
+    let got: BTreeMap<MethodKey, MethodNumbers> = table
         .rows
         .iter()
         .map(|row| {

@@ -93,7 +93,11 @@ pub enum Layout {
     /// Text key + `SLOW` records. `version` 1 (9-byte records, u8 tid), 2 (10 bytes) or
     /// 3 (14 bytes dual, or `record_size`). `data_offset` is 32 from ART, 16 from
     /// dmtracedump's test writer.
-    Regular { version: u16, data_offset: u16, record_size: Option<u16> },
+    Regular {
+        version: u16,
+        data_offset: u16,
+        record_size: Option<u16>,
+    },
     /// `SLOW` 0xF2/0xF3 with inline method and thread packets.
     Streaming {
         /// Write the closing summary (a truncated stream has none).
@@ -116,10 +120,22 @@ pub enum Layout {
 }
 
 impl Layout {
-    pub const ART_REGULAR: Layout = Layout::Regular { version: 3, data_offset: 32, record_size: None };
-    pub const ART_STREAMING: Layout = Layout::Streaming { summary: true, summary_threads: true };
-    pub const V2_FILE: Layout =
-        Layout::V2 { streaming: false, nanos: true, summary: true, block_records: 1000, carry_state: false };
+    pub const ART_REGULAR: Layout = Layout::Regular {
+        version: 3,
+        data_offset: 32,
+        record_size: None,
+    };
+    pub const ART_STREAMING: Layout = Layout::Streaming {
+        summary: true,
+        summary_threads: true,
+    };
+    pub const V2_FILE: Layout = Layout::V2 {
+        streaming: false,
+        nanos: true,
+        summary: true,
+        block_records: 1000,
+        carry_state: false,
+    };
 }
 
 fn format_id(id: u64) -> String {
@@ -133,8 +149,19 @@ fn format_id(id: u64) -> String {
 
 impl Trace {
     fn method_line(&self, m: &MethodDef) -> String {
-        let source = if m.source.is_empty() { "(null)" } else { &m.source };
-        let mut line = format!("{}\t{}\t{}\t{}\t{}", format_id(m.id), m.class, m.name, m.signature, source);
+        let source = if m.source.is_empty() {
+            "(null)"
+        } else {
+            &m.source
+        };
+        let mut line = format!(
+            "{}\t{}\t{}\t{}\t{}",
+            format_id(m.id),
+            m.class,
+            m.name,
+            m.signature,
+            source
+        );
         if let Some(n) = m.line {
             line.push_str(&format!("\t{n}"));
         }
@@ -143,13 +170,19 @@ impl Trace {
     }
 
     fn options_text(&self, version: u16, records: Option<usize>, elapsed_key: &str) -> String {
-        let mut text = format!("*version\n{version}\ndata-file-overflow=false\nclock={}\n", self.clocks.key());
+        let mut text = format!(
+            "*version\n{version}\ndata-file-overflow=false\nclock={}\n",
+            self.clocks.key()
+        );
         let elapsed = self.records.iter().map(|r| r.wall).max().unwrap_or(0);
         text.push_str(&format!("{elapsed_key}={elapsed}\n"));
         if let Some(n) = records {
             text.push_str(&format!("num-method-calls={n}\n"));
         }
-        text.push_str(&format!("clock-call-overhead-nsec=500\nvm={}\npid=4242\n", self.vm));
+        text.push_str(&format!(
+            "clock-call-overhead-nsec=500\nvm={}\npid=4242\n",
+            self.vm
+        ));
         for (k, v) in &self.options {
             text.push_str(&format!("{k}={v}\n"));
         }
@@ -173,14 +206,25 @@ impl Trace {
 
     pub fn write(&self, layout: &Layout) -> Vec<u8> {
         match *layout {
-            Layout::Regular { version, data_offset, record_size } => {
+            Layout::Regular {
+                version,
+                data_offset,
+                record_size,
+            } => {
                 let (key, data) = self.write_split_with(version, data_offset, record_size);
                 [key, data].concat()
             }
-            Layout::Streaming { summary, summary_threads } => self.write_streaming(summary, summary_threads),
-            Layout::V2 { streaming, nanos, summary, block_records, carry_state } => {
-                self.write_v2(streaming, nanos, summary, block_records.max(1), carry_state)
-            }
+            Layout::Streaming {
+                summary,
+                summary_threads,
+            } => self.write_streaming(summary, summary_threads),
+            Layout::V2 {
+                streaming,
+                nanos,
+                summary,
+                block_records,
+                carry_state,
+            } => self.write_v2(streaming, nanos, summary, block_records.max(1), carry_state),
         }
     }
 
@@ -189,7 +233,12 @@ impl Trace {
         self.write_split_with(3, 32, None)
     }
 
-    fn write_split_with(&self, version: u16, data_offset: u16, record_size: Option<u16>) -> (Vec<u8>, Vec<u8>) {
+    fn write_split_with(
+        &self,
+        version: u16,
+        data_offset: u16,
+        record_size: Option<u16>,
+    ) -> (Vec<u8>, Vec<u8>) {
         let dual = self.clocks == Clocks::Dual && version >= 3;
         let size = record_size.unwrap_or(match version {
             1 => 9,
@@ -197,14 +246,26 @@ impl Trace {
             _ if dual => 14,
             _ => 10,
         });
-        let mut data = header(version, data_offset, self.start_us, (version >= 3).then_some(size));
+        let mut data = header(
+            version,
+            data_offset,
+            self.start_us,
+            (version >= 3).then_some(size),
+        );
         for r in &self.records {
             self.push_v1_record(&mut data, r, version == 1, dual, size);
         }
         (self.key_text(version), data)
     }
 
-    fn push_v1_record(&self, out: &mut Vec<u8>, r: &Record, narrow_tid: bool, dual: bool, size: u16) {
+    fn push_v1_record(
+        &self,
+        out: &mut Vec<u8>,
+        r: &Record,
+        narrow_tid: bool,
+        dual: bool,
+        size: u16,
+    ) {
         let start = out.len();
         if narrow_tid {
             out.push(r.tid as u8);
@@ -216,7 +277,11 @@ impl Trace {
             out.extend_from_slice(&(r.cpu as u32).to_le_bytes());
             out.extend_from_slice(&(r.wall as u32).to_le_bytes());
         } else {
-            let t = if self.clocks == Clocks::Cpu { r.cpu } else { r.wall };
+            let t = if self.clocks == Clocks::Cpu {
+                r.cpu
+            } else {
+                r.wall
+            };
             out.extend_from_slice(&(t as u32).to_le_bytes());
         }
         out.resize(start + size as usize, 0);
@@ -263,7 +328,14 @@ impl Trace {
         out
     }
 
-    fn write_v2(&self, streaming: bool, nanos: bool, summary: bool, block_records: usize, carry: bool) -> Vec<u8> {
+    fn write_v2(
+        &self,
+        streaming: bool,
+        nanos: bool,
+        summary: bool,
+        block_records: usize,
+        carry: bool,
+    ) -> Vec<u8> {
         let dual = self.clocks == Clocks::Dual;
         let version: u16 = if dual { 5 } else { 4 };
         let mut out = Vec::new();
@@ -343,8 +415,13 @@ impl Trace {
             i = end;
         }
         if summary {
-            let key = if nanos { "elapsed-time-nsec" } else { "elapsed-time-usec" };
-            let mut text = self.options_text(version, (!streaming).then_some(self.records.len()), key);
+            let key = if nanos {
+                "elapsed-time-nsec"
+            } else {
+                "elapsed-time-usec"
+            };
+            let mut text =
+                self.options_text(version, (!streaming).then_some(self.records.len()), key);
             text.push_str("*end\n");
             out.push(3);
             out.extend_from_slice(&(text.len() as u16).to_le_bytes());
@@ -394,6 +471,8 @@ fn write_sleb(out: &mut Vec<u8>, mut v: i64) {
 /// Gzip-compresses bytes (as users often ship traces).
 pub fn gzip(bytes: &[u8]) -> Vec<u8> {
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    encoder.write_all(bytes).expect("writing to a Vec cannot fail");
+    encoder
+        .write_all(bytes)
+        .expect("writing to a Vec cannot fail");
     encoder.finish().expect("writing to a Vec cannot fail")
 }

@@ -1,1 +1,100 @@
+//! Thin wasm-bindgen bindings over droidflame-core: chunks in, JSON text and SVG out.
+//! No trace knowledge here; every decision is the core's.
 
+use droidflame_core::products::{self, FlameOptions, FoldedOptions, GraphScope};
+use droidflame_core::{Analyzer, Clock, Profile};
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(start)]
+fn start() {
+    console_error_panic_hook::set_once();
+}
+
+fn js_error(error: droidflame_core::Error) -> JsError {
+    JsError::new(&error.to_string())
+}
+
+fn clock(name: Option<String>) -> Result<Option<Clock>, JsError> {
+    match name.as_deref() {
+        None | Some("") => Ok(None),
+        Some(text) => Clock::parse(text)
+            .map(Some)
+            .ok_or_else(|| JsError::new(&format!("unknown clock {text:?}; use wall or cpu"))),
+    }
+}
+
+/// One analysis: `push` chunks (always `Uint8Array`), `finish`, then ask for products.
+#[wasm_bindgen]
+pub struct Session {
+    analyzer: Option<Analyzer>,
+    profile: Option<Profile>,
+}
+
+#[wasm_bindgen]
+impl Session {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Session {
+        Session {
+            analyzer: Some(Analyzer::default()),
+            profile: None,
+        }
+    }
+
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), JsError> {
+        let analyzer = self
+            .analyzer
+            .as_mut()
+            .ok_or_else(|| JsError::new("this session is finished"))?;
+        analyzer.push(chunk).map_err(js_error)
+    }
+
+    pub fn finish(&mut self) -> Result<(), JsError> {
+        let analyzer = self
+            .analyzer
+            .take()
+            .ok_or_else(|| JsError::new("this session is finished"))?;
+        self.profile = Some(analyzer.finish().map_err(js_error)?);
+        Ok(())
+    }
+
+    fn profile(&self) -> Result<&Profile, JsError> {
+        self.profile
+            .as_ref()
+            .ok_or_else(|| JsError::new("call finish() first"))
+    }
+
+    /// The summary JSON (schema 1) as text.
+    #[wasm_bindgen(js_name = summaryJson)]
+    pub fn summary_json(&self) -> Result<String, JsError> {
+        Ok(products::summary_json(self.profile()?))
+    }
+
+    /// One thread's flame graph (index into the summary's threads), or all threads for -1.
+    #[wasm_bindgen(js_name = flameSvg)]
+    pub fn flame_svg(&self, thread: i32, clock_name: Option<String>) -> Result<String, JsError> {
+        let scope = if thread < 0 {
+            GraphScope::AllThreads
+        } else {
+            GraphScope::Thread(thread as usize)
+        };
+        let options = FlameOptions {
+            clock: clock(clock_name)?,
+            ..FlameOptions::default()
+        };
+        products::flame_svg(self.profile()?, scope, &options).map_err(js_error)
+    }
+
+    pub fn folded(&self, clock_name: Option<String>) -> Result<String, JsError> {
+        let options = FoldedOptions {
+            clock: clock(clock_name)?,
+            thread: None,
+        };
+        products::folded(self.profile()?, &options).map_err(js_error)
+    }
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new()
+    }
+}

@@ -7,8 +7,8 @@ mod names;
 mod v1;
 mod v2;
 
-use crate::profile::{ClockSet, FormatInfo, ProfileBuilder};
 use crate::profile::FinishSpec;
+use crate::profile::{ClockSet, FormatInfo, ProfileBuilder};
 use crate::{Error, ErrorKind, Result};
 use key::KeyParser;
 use v1::{RecordLayout, StreamEnd};
@@ -79,7 +79,12 @@ impl ArtDecoder {
 
     /// Consumes every complete item of `data` (which starts at absolute `offset`) and
     /// returns how many bytes that was.
-    pub fn decode(&mut self, data: &[u8], offset: u64, builder: &mut ProfileBuilder) -> Result<usize> {
+    pub fn decode(
+        &mut self,
+        data: &[u8],
+        offset: u64,
+        builder: &mut ProfileBuilder,
+    ) -> Result<usize> {
         let mut at = 0;
         loop {
             let rest = &data[at..];
@@ -102,7 +107,9 @@ impl ArtDecoder {
                     }
                 }
                 Stage::DataHeader => {
-                    let Some(header) = v1::parse_data_header(rest, offset + at as u64)? else { return Ok(at) };
+                    let Some(header) = v1::parse_data_header(rest, offset + at as u64)? else {
+                        return Ok(at);
+                    };
                     self.start_v1(header, builder);
                     at += header.data_offset as usize;
                 }
@@ -162,7 +169,10 @@ impl ArtDecoder {
                     self.stage = Stage::Trailing;
                 }
                 Stage::V2Packets => {
-                    let v2 = self.v2.as_mut().expect("v2 decoder is set with the V2Packets stage");
+                    let v2 = self
+                        .v2
+                        .as_mut()
+                        .expect("v2 decoder is set with the V2Packets stage");
                     match v2.packet(rest, &mut self.key, builder) {
                         V2Step::NeedMore => return Ok(at),
                         V2Step::Packet(used) => at += used,
@@ -215,10 +225,20 @@ impl ArtDecoder {
             }
         };
         if declared.as_deref() == Some("dual") && !dual {
-            builder.warn(format!("the trace says clock=dual but its records are {size} bytes: read as one clock"));
+            builder.warn(format!(
+                "the trace says clock=dual but its records are {size} bytes: read as one clock"
+            ));
         }
-        self.layout = Some(RecordLayout { size, wide_tid: header.version >= 2 || header.streaming, dual });
-        self.stage = if header.streaming { Stage::Stream } else { Stage::Records };
+        self.layout = Some(RecordLayout {
+            size,
+            wide_tid: header.version >= 2 || header.streaming,
+            dual,
+        });
+        self.stage = if header.streaming {
+            Stage::Stream
+        } else {
+            Stage::Records
+        };
     }
 
     fn start_v2(&mut self, header: &[u8], offset: u64) -> Result<()> {
@@ -239,15 +259,27 @@ impl ArtDecoder {
     }
 
     /// The input ended; `rest` (at absolute `offset`) is what `decode` could not use.
-    pub fn finish(self, rest: &[u8], offset: u64, gzip: bool, builder: &mut ProfileBuilder) -> Result<FinishSpec> {
+    pub fn finish(
+        self,
+        rest: &[u8],
+        offset: u64,
+        gzip: bool,
+        builder: &mut ProfileBuilder,
+    ) -> Result<FinishSpec> {
         let end = offset + rest.len() as u64;
         let mut truncated = None;
         match self.stage {
             Stage::Key => {
-                let what = if self.key.started() { "the text key section has no *end line" } else { "no *version line" };
+                let what = if self.key.started() {
+                    "the text key section has no *end line"
+                } else {
+                    "no *version line"
+                };
                 return Err(Error::at(ErrorKind::Truncated, end, what));
             }
-            Stage::DataHeader | Stage::SlowHeader if rest.is_empty() && self.stage == Stage::DataHeader => {
+            Stage::DataHeader | Stage::SlowHeader
+                if rest.is_empty() && self.stage == Stage::DataHeader =>
+            {
                 return Err(Error::at(
                     ErrorKind::Truncated,
                     end,
@@ -258,11 +290,17 @@ impl ArtDecoder {
                 return Err(Error::at(
                     ErrorKind::Truncated,
                     end,
-                    format!("the binary data header is incomplete ({} bytes)", rest.len()),
+                    format!(
+                        "the binary data header is incomplete ({} bytes)",
+                        rest.len()
+                    ),
                 ));
             }
             Stage::Records => {
-                let announced = self.key.option("num-method-calls").and_then(|n| n.trim().parse::<u64>().ok());
+                let announced = self
+                    .key
+                    .option("num-method-calls")
+                    .and_then(|n| n.trim().parse::<u64>().ok());
                 if !rest.is_empty() {
                     let size = self.layout.map_or(0, |l| l.size);
                     truncated = Some(format!(
@@ -303,7 +341,11 @@ impl ArtDecoder {
         self.finish_notes(builder);
         let clocks = self.clocks(builder);
         let tick_ns = self.tick_ns(builder);
-        let sampling = if clocks.has(crate::Clock::Wall) { builder.sampling_interval(tick_ns) } else { None };
+        let sampling = if clocks.has(crate::Clock::Wall) {
+            builder.sampling_interval(tick_ns)
+        } else {
+            None
+        };
         let sampling_interval_us = sampling.map(|ticks| ticks * tick_ns / 1000);
         if let Some(us) = sampling_interval_us {
             builder.warn(format!(
@@ -329,7 +371,12 @@ impl ArtDecoder {
             record_size: self.layout.map(|l| l.size as u32),
             sampling_interval_us,
         };
-        Ok(FinishSpec { format, header: self.key.options, clocks, tick_ns })
+        Ok(FinishSpec {
+            format,
+            header: self.key.options,
+            clocks,
+            tick_ns,
+        })
     }
 
     fn finish_notes(&self, builder: &mut ProfileBuilder) {
@@ -341,13 +388,21 @@ impl ArtDecoder {
             );
         }
         if let Some((key, header)) = self.header_version_mismatch {
-            builder.warn(format!("the key says version {key} but the data header says {header}; the header was used"));
+            builder.warn(format!(
+                "the key says version {key} but the data header says {header}; the header was used"
+            ));
         }
         if self.key.bad_lines > 0 {
-            builder.warn(format!("{} malformed lines in the text sections were skipped", self.key.bad_lines));
+            builder.warn(format!(
+                "{} malformed lines in the text sections were skipped",
+                self.key.bad_lines
+            ));
         }
         if self.trailing_bytes > 0 && self.damage.is_none() {
-            builder.warn(format!("{} bytes after the closing summary were ignored", self.trailing_bytes));
+            builder.warn(format!(
+                "{} bytes after the closing summary were ignored",
+                self.trailing_bytes
+            ));
         }
         if let Some(v2) = &self.v2 {
             if v2.carried_blocks > 0 {
@@ -357,7 +412,10 @@ impl ArtDecoder {
                 ));
             }
             if v2.damaged_blocks > 0 {
-                builder.warn(format!("{} V2 entry blocks ended in a damaged record; the rest of each was skipped", v2.damaged_blocks));
+                builder.warn(format!(
+                    "{} V2 entry blocks ended in a damaged record; the rest of each was skipped",
+                    v2.damaged_blocks
+                ));
             }
         }
     }
@@ -377,7 +435,11 @@ impl ArtDecoder {
             other => {
                 // E9: ART starts every thread's CPU clock at 0 at its first event.
                 let all_zero = builder.first_primary_values().all(|v| v == 0);
-                let guess = if all_zero && builder.records() > 0 { ClockSet::Cpu } else { ClockSet::Wall };
+                let guess = if all_zero && builder.records() > 0 {
+                    ClockSet::Cpu
+                } else {
+                    ClockSet::Wall
+                };
                 let said = match other {
                     Some(value) => format!("an unknown clock={value}"),
                     None => "no clock".to_owned(),
@@ -385,7 +447,11 @@ impl ArtDecoder {
                 builder.warn(format!(
                     "the trace names {said}; read its single clock as {} because {}",
                     guess.name(),
-                    if guess == ClockSet::Cpu { "every thread starts at 0" } else { "threads do not all start at 0" }
+                    if guess == ClockSet::Cpu {
+                        "every thread starts at 0"
+                    } else {
+                        "threads do not all start at 0"
+                    }
                 ));
                 guess
             }

@@ -41,12 +41,19 @@ pub fn parse_data_header(bytes: &[u8], offset: u64) -> Result<Option<DataHeader>
     }
     let raw_version = u16::from_le_bytes([bytes[4], bytes[5]]);
     let streaming = raw_version & 0xF0 == 0xF0 && raw_version <= 0xFF;
-    let version = if streaming { raw_version & 0x0F } else { raw_version };
+    let version = if streaming {
+        raw_version & 0x0F
+    } else {
+        raw_version
+    };
     if !(1..=3).contains(&version) {
         return Err(Error::at(
             ErrorKind::Corrupt,
             offset + 4,
-            format!("the data header's version field is {raw_version:#06x}; expected 1, 2 or 3{}", reencoded_hint(bytes)),
+            format!(
+                "the data header's version field is {raw_version:#06x}; expected 1, 2 or 3{}",
+                reencoded_hint(bytes)
+            ),
         ));
     }
     let data_offset = u16::from_le_bytes([bytes[6], bytes[7]]);
@@ -71,7 +78,11 @@ pub fn parse_data_header(bytes: &[u8], offset: u64) -> Result<Option<DataHeader>
         _ => u16::from_le_bytes([bytes[16], bytes[17]]),
     };
     let min = if version == 1 { 9 } else { 10 };
-    let record_size = if record_size == 0 && streaming { default_size(version) } else { record_size };
+    let record_size = if record_size == 0 && streaming {
+        default_size(version)
+    } else {
+        record_size
+    };
     if record_size < min || record_size > MAX_RECORD_SIZE {
         return Err(Error::at(
             ErrorKind::Corrupt,
@@ -83,7 +94,13 @@ pub fn parse_data_header(bytes: &[u8], offset: u64) -> Result<Option<DataHeader>
             ),
         ));
     }
-    Ok(Some(DataHeader { version, streaming, data_offset, start_us, record_size }))
+    Ok(Some(DataHeader {
+        version,
+        streaming,
+        data_offset,
+        start_us,
+        record_size,
+    }))
 }
 
 fn default_size(version: u16) -> u16 {
@@ -131,7 +148,11 @@ pub fn decode_records(data: &[u8], layout: RecordLayout, builder: &mut ProfileBu
 }
 
 /// The per-record loop: no allocation, no strings, no hashing of names.
-fn records<const TID: usize, const DUAL: bool>(data: &[u8], size: usize, builder: &mut ProfileBuilder) -> usize {
+fn records<const TID: usize, const DUAL: bool>(
+    data: &[u8],
+    size: usize,
+    builder: &mut ProfileBuilder,
+) -> usize {
     let mut consumed = 0;
     for record in data.chunks_exact(size) {
         decode_record::<TID, DUAL>(record, builder);
@@ -147,10 +168,18 @@ fn u32_at(b: &[u8], at: usize) -> u32 {
 
 #[inline(always)]
 fn decode_record<const TID: usize, const DUAL: bool>(record: &[u8], builder: &mut ProfileBuilder) {
-    let tid = if TID == 2 { u32::from(u16::from_le_bytes([record[0], record[1]])) } else { u32::from(record[0]) };
+    let tid = if TID == 2 {
+        u32::from(u16::from_le_bytes([record[0], record[1]]))
+    } else {
+        u32::from(record[0])
+    };
     let word = u32_at(record, TID);
     // V1 order for dual clocks is CPU then wall; slot 0 is always wall (or the only clock).
-    let times = if DUAL { [u32_at(record, TID + 8), u32_at(record, TID + 4)] } else { [u32_at(record, TID + 4), 0] };
+    let times = if DUAL {
+        [u32_at(record, TID + 8), u32_at(record, TID + 4)]
+    } else {
+        [u32_at(record, TID + 4), 0]
+    };
     let thread = builder.thread(tid);
     let method = builder.method(u64::from(word & !3));
     builder.record32(thread, method, (word & 3) as u8, times);
@@ -242,12 +271,17 @@ enum Escape {
 fn escape(rest: &[u8]) -> Escape {
     match rest[2] {
         1 => {
-            let Some(len) = u16_at(rest, 3) else { return Escape::NeedMore };
+            let Some(len) = u16_at(rest, 3) else {
+                return Escape::NeedMore;
+            };
             if rest.len() < 5 + len {
                 return Escape::NeedMore;
             }
             let payload = &rest[5..5 + len];
-            let id_digits = payload.iter().take_while(|b| b.is_ascii_alphanumeric()).count();
+            let id_digits = payload
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric())
+                .count();
             if len > 2 && payload.get(id_digits) == Some(&b'\t') && payload.last() == Some(&b'\n') {
                 Escape::Method(len)
             } else {
@@ -255,7 +289,9 @@ fn escape(rest: &[u8]) -> Escape {
             }
         }
         2 => {
-            let (Some(id), Some(len)) = (u16_at(rest, 3), u16_at(rest, 5)) else { return Escape::NeedMore };
+            let (Some(id), Some(len)) = (u16_at(rest, 3), u16_at(rest, 5)) else {
+                return Escape::NeedMore;
+            };
             if rest.len() < 7 + len {
                 return Escape::NeedMore;
             }

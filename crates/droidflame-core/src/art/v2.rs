@@ -38,34 +38,62 @@ pub enum V2Step {
 
 impl V2Decoder {
     pub fn new(dual: bool) -> Self {
-        V2Decoder { dual, last_block: None, carried_blocks: 0, damaged_blocks: 0 }
+        V2Decoder {
+            dual,
+            last_block: None,
+            carried_blocks: 0,
+            damaged_blocks: 0,
+        }
     }
 
     /// Reads one packet from the start of `data`.
-    pub fn packet(&mut self, data: &[u8], summary: &mut KeyParser, builder: &mut ProfileBuilder) -> V2Step {
-        let Some(&kind) = data.first() else { return V2Step::NeedMore };
+    pub fn packet(
+        &mut self,
+        data: &[u8],
+        summary: &mut KeyParser,
+        builder: &mut ProfileBuilder,
+    ) -> V2Step {
+        let Some(&kind) = data.first() else {
+            return V2Step::NeedMore;
+        };
         match kind {
             0 => {
-                let (Some(tid), Some(len)) = (u32_at(data, 1), u16_at(data, 5)) else { return V2Step::NeedMore };
-                let Some(name) = data.get(7..7 + len) else { return V2Step::NeedMore };
+                let (Some(tid), Some(len)) = (u32_at(data, 1), u16_at(data, 5)) else {
+                    return V2Step::NeedMore;
+                };
+                let Some(name) = data.get(7..7 + len) else {
+                    return V2Step::NeedMore;
+                };
                 builder.define_thread(tid, decode_java(name));
                 V2Step::Packet(7 + len)
             }
             1 => {
-                let (Some(id), Some(len)) = (u64_at(data, 1), u16_at(data, 9)) else { return V2Step::NeedMore };
-                let Some(line) = data.get(11..11 + len) else { return V2Step::NeedMore };
+                let (Some(id), Some(len)) = (u64_at(data, 1), u16_at(data, 9)) else {
+                    return V2Step::NeedMore;
+                };
+                let Some(line) = data.get(11..11 + len) else {
+                    return V2Step::NeedMore;
+                };
                 builder.define_method(id, parse_method_fields(line));
                 V2Step::Packet(11 + len)
             }
             2 => {
-                let (Some(tid), Some(size)) = (u32_at(data, 1), u32_at(data, 8)) else { return V2Step::NeedMore };
-                let Some(payload) = data.get(12..12 + size as usize) else { return V2Step::NeedMore };
+                let (Some(tid), Some(size)) = (u32_at(data, 1), u32_at(data, 8)) else {
+                    return V2Step::NeedMore;
+                };
+                let Some(payload) = data.get(12..12 + size as usize) else {
+                    return V2Step::NeedMore;
+                };
                 self.block(tid, payload, builder);
                 V2Step::Packet(12 + size as usize)
             }
             3 => {
-                let Some(len) = u16_at(data, 1) else { return V2Step::NeedMore };
-                let Some(text) = data.get(3..3 + len) else { return V2Step::NeedMore };
+                let Some(len) = u16_at(data, 1) else {
+                    return V2Step::NeedMore;
+                };
+                let Some(text) = data.get(3..3 + len) else {
+                    return V2Step::NeedMore;
+                };
                 summary.parse_all(text, builder);
                 V2Step::Summary(3 + len)
             }
@@ -106,14 +134,23 @@ impl V2Decoder {
     fn first_method_resolves(&self, payload: &[u8], builder: &ProfileBuilder) -> bool {
         let mut at = 0;
         match read_sleb(payload, &mut at) {
-            Some(first) => builder.defined_methods() == 0 || builder.is_method_defined(first as u64 & !3),
+            Some(first) => {
+                builder.defined_methods() == 0 || builder.is_method_defined(first as u64 & !3)
+            }
             None => true,
         }
     }
 
     #[inline]
-    fn read_record(&self, payload: &[u8], at: &mut usize, state: &mut DeltaState) -> Option<[u64; 2]> {
-        state.method_action = state.method_action.wrapping_add(read_sleb(payload, at)? as u64);
+    fn read_record(
+        &self,
+        payload: &[u8],
+        at: &mut usize,
+        state: &mut DeltaState,
+    ) -> Option<[u64; 2]> {
+        state.method_action = state
+            .method_action
+            .wrapping_add(read_sleb(payload, at)? as u64);
         state.wall = state.wall.wrapping_add(read_uleb(payload, at)?);
         if self.dual {
             state.cpu = state.cpu.wrapping_add(read_uleb(payload, at)?);

@@ -28,7 +28,11 @@ pub struct FlameOptions {
 
 impl Default for FlameOptions {
     fn default() -> Self {
-        FlameOptions { clock: None, min_width: 0.1, image_width: None }
+        FlameOptions {
+            clock: None,
+            min_width: 0.1,
+            image_width: None,
+        }
     }
 }
 
@@ -39,17 +43,29 @@ pub fn flame_svg(profile: &Profile, scope: GraphScope, options: &FlameOptions) -
     let (title, lines) = match scope {
         GraphScope::Thread(index) => {
             let thread = profile.threads.get(index).ok_or_else(|| {
-                Error::new(ErrorKind::Request, format!("thread index {index} is out of range ({} threads)", profile.threads.len()))
+                Error::new(
+                    ErrorKind::Request,
+                    format!(
+                        "thread index {index} is out of range ({} threads)",
+                        profile.threads.len()
+                    ),
+                )
             })?;
-            let lines: Vec<String> =
-                thread_stacks(profile, thread, clock).into_iter().map(|(stack, v)| format!("{stack} {v}")).collect();
+            let lines: Vec<String> = thread_stacks(profile, thread, clock)
+                .into_iter()
+                .map(|(stack, v)| format!("{stack} {v}"))
+                .collect();
             (format!("{} — {} clock", thread.label(), clock), lines)
         }
         GraphScope::AllThreads => {
             let mut lines = Vec::new();
             for thread in &profile.threads {
                 let label = sanitize(&thread.label());
-                lines.extend(thread_stacks(profile, thread, clock).into_iter().map(|(s, v)| format!("{label};{s} {v}")));
+                lines.extend(
+                    thread_stacks(profile, thread, clock)
+                        .into_iter()
+                        .map(|(s, v)| format!("{label};{s} {v}")),
+                );
             }
             (format!("All threads — {} clock", clock), lines)
         }
@@ -57,11 +73,17 @@ pub fn flame_svg(profile: &Profile, scope: GraphScope, options: &FlameOptions) -
     if lines.is_empty() {
         return Ok(empty_svg(&title, clock));
     }
-    let total: u64 = lines.iter().filter_map(|l| l.rsplit(' ').next()?.parse::<u64>().ok()).sum();
+    let total: u64 = lines
+        .iter()
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<u64>().ok())
+        .sum();
     let mut opts = flamegraph::Options::default();
     opts.colors = Palette::Multi(MultiPalette::Java);
     opts.title = title;
-    opts.subtitle = Some(format!("{} µs of self time on the {clock} clock", group_digits(total)));
+    opts.subtitle = Some(format!(
+        "{} µs of self time on the {clock} clock",
+        group_digits(total)
+    ));
     opts.count_name = "µs".to_owned();
     opts.name_type = "Method:".to_owned();
     opts.min_width = options.min_width;
@@ -69,8 +91,12 @@ pub fn flame_svg(profile: &Profile, scope: GraphScope, options: &FlameOptions) -
     opts.hash = true;
     opts.deterministic = true;
     let mut svg = Vec::new();
-    flamegraph::from_lines(&mut opts, lines.iter().map(String::as_str), &mut svg)
-        .map_err(|e| Error::new(ErrorKind::Request, format!("the flame graph could not be drawn: {e}")))?;
+    flamegraph::from_lines(&mut opts, lines.iter().map(String::as_str), &mut svg).map_err(|e| {
+        Error::new(
+            ErrorKind::Request,
+            format!("the flame graph could not be drawn: {e}"),
+        )
+    })?;
     Ok(String::from_utf8(svg).expect("inferno writes UTF-8"))
 }
 

@@ -44,8 +44,12 @@ impl MethodTable {
 }
 
 pub fn method_table(profile: &Profile) -> MethodTable {
-    let mut rows: Vec<MethodRow> =
-        (0..profile.methods.len() as u32).map(|method| MethodRow { method, ..Default::default() }).collect();
+    let mut rows: Vec<MethodRow> = (0..profile.methods.len() as u32)
+        .map(|method| MethodRow {
+            method,
+            ..Default::default()
+        })
+        .collect();
     let mut edges: FxHashMap<(u32, u32), Edge> = FxHashMap::default();
     let mut on_path = vec![0u32; profile.methods.len()];
     for thread in &profile.threads {
@@ -72,12 +76,20 @@ fn add_thread(
         let node = tree.node(index);
         let method = node.method;
         let outermost = on_path[method as usize] == 0;
-        let caller = if node.parent == CallTree::ROOT { NONE } else { tree.node(node.parent).method };
+        let caller = if node.parent == CallTree::ROOT {
+            NONE
+        } else {
+            tree.node(node.parent).method
+        };
         let row = &mut rows[method as usize];
         row.calls += node.calls;
         row.excl[0] += node.self_time[0];
         row.excl[1] += node.self_time[1];
-        let edge = edges.entry((caller, method)).or_insert_with(|| Edge { caller, callee: method, ..Default::default() });
+        let edge = edges.entry((caller, method)).or_insert_with(|| Edge {
+            caller,
+            callee: method,
+            ..Default::default()
+        });
         edge.calls += node.calls;
         if outermost {
             row.incl[0] += node.incl[0];

@@ -18,23 +18,42 @@ pub struct RenderedFile {
 pub fn render_site(profile: &Profile, clock: Option<Clock>) -> Result<Vec<RenderedFile>> {
     let clock = clock.unwrap_or(profile.clocks.default_clock());
     profile.require(clock)?;
-    let options = FlameOptions { clock: Some(clock), ..FlameOptions::default() };
-    let mut files = vec![RenderedFile { name: "summary.json".into(), contents: summary_json(profile).into_bytes() }];
+    let options = FlameOptions {
+        clock: Some(clock),
+        ..FlameOptions::default()
+    };
+    let mut files = vec![RenderedFile {
+        name: "summary.json".into(),
+        contents: summary_json(profile).into_bytes(),
+    }];
     let mut rows = Vec::new();
     for (index, thread) in profile.threads.iter().enumerate() {
         let name = format!("thread-{:03}-{}.svg", index + 1, thread.tid);
         let svg = flame_svg(profile, GraphScope::Thread(index), &options)?;
-        files.push(RenderedFile { name: name.clone(), contents: svg.into_bytes() });
-        let total: u64 = thread_stacks(profile, thread, clock).iter().map(|(_, v)| v).sum();
+        files.push(RenderedFile {
+            name: name.clone(),
+            contents: svg.into_bytes(),
+        });
+        let total: u64 = thread_stacks(profile, thread, clock)
+            .iter()
+            .map(|(_, v)| v)
+            .sum();
         rows.push((total, name, thread));
     }
     let all = flame_svg(profile, GraphScope::AllThreads, &options)?;
-    files.push(RenderedFile { name: "all-threads.svg".into(), contents: all.into_bytes() });
+    files.push(RenderedFile {
+        name: "all-threads.svg".into(),
+        contents: all.into_bytes(),
+    });
     rows.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
     let grand: u64 = rows.iter().map(|r| r.0).sum();
     let mut list = String::new();
     for (total, file, thread) in &rows {
-        let share = if grand > 0 { *total as f64 * 100.0 / grand as f64 } else { 0.0 };
+        let share = if grand > 0 {
+            *total as f64 * 100.0 / grand as f64
+        } else {
+            0.0
+        };
         list.push_str(&format!(
             "<tr><td><a href=\"{file}\" target=\"graph\">{}</a></td><td class=n>{}</td><td class=n>{}</td><td \
              class=n>{share:.1}%</td><td class=n>{}</td></tr>\n",
@@ -54,15 +73,29 @@ pub fn render_site(profile: &Profile, clock: Option<Clock>) -> Result<Vec<Render
         group_digits(profile.records),
         profile.threads.len()
     );
-    let warnings: String =
-        profile.warnings.iter().map(|w| format!("<li>{}</li>", escape_xml(w))).collect::<Vec<_>>().join("\n");
+    let warnings: String = profile
+        .warnings
+        .iter()
+        .map(|w| format!("<li>{}</li>", escape_xml(w)))
+        .collect::<Vec<_>>()
+        .join("\n");
     let html = INDEX
         .replace("{facts}", &escape_xml(&facts))
         .replace("{clock}", clock.name())
         .replace("{rows}", &list)
         .replace("{first}", first)
-        .replace("{warnings}", &if warnings.is_empty() { String::new() } else { format!("<ul class=warn>{warnings}</ul>") });
-    files.push(RenderedFile { name: "index.html".into(), contents: html.into_bytes() });
+        .replace(
+            "{warnings}",
+            &if warnings.is_empty() {
+                String::new()
+            } else {
+                format!("<ul class=warn>{warnings}</ul>")
+            },
+        );
+    files.push(RenderedFile {
+        name: "index.html".into(),
+        contents: html.into_bytes(),
+    });
     Ok(files)
 }
 

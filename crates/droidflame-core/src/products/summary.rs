@@ -102,9 +102,12 @@ fn ordered_map<S: Serializer>(pairs: &&[(String, String)], s: S) -> Result<S::Ok
 pub fn summary(profile: &Profile) -> Summary<'_> {
     let in_clock = |clock: Clock, ticks: u64| profile.has(clock).then(|| profile.micros(ticks));
     let thread_total = |thread, clock: Clock| {
-        profile
-            .has(clock)
-            .then(|| thread_stacks(profile, thread, clock).iter().map(|(_, v)| v).sum::<u64>())
+        profile.has(clock).then(|| {
+            thread_stacks(profile, thread, clock)
+                .iter()
+                .map(|(_, v)| v)
+                .sum::<u64>()
+        })
     };
     let threads = profile
         .threads

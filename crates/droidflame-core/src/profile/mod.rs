@@ -229,7 +229,11 @@ impl Profile {
     }
 
     pub fn header_value(&self, key: &str) -> Option<&str> {
-        self.header.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+        self.header
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
     }
 
     pub fn frame(&self, method: u32) -> &str {

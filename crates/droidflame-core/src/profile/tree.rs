@@ -61,7 +61,10 @@ impl CallTree {
     }
 
     pub fn children(&self, index: u32) -> Children<'_> {
-        Children { tree: self, next: self.nodes[index as usize].first_child }
+        Children {
+            tree: self,
+            next: self.nodes[index as usize].first_child,
+        }
     }
 
     /// Visits every node except the root in depth-first pre-order, without recursion
@@ -125,7 +128,10 @@ fn key(parent: u32, method: u32) -> u64 {
 
 impl TreeBuilder {
     pub fn new() -> Self {
-        TreeBuilder { tree: CallTree::new(), index: FxHashMap::default() }
+        TreeBuilder {
+            tree: CallTree::new(),
+            index: FxHashMap::default(),
+        }
     }
 
     #[inline]
