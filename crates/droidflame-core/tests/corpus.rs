@@ -324,10 +324,7 @@ fn text_resaved_file_is_a_clear_error_with_the_likely_cause() {
 #[test]
 fn utf8_method_names_survive() {
     let p = profile_of("toolsbase-char_2_bytes.trace");
-    assert!(p
-        .methods
-        .iter()
-        .any(|m| !m.name.is_ascii()));
+    assert!(p.methods.iter().any(|m| !m.name.is_ascii()));
 }
 
 #[test]
