@@ -3,8 +3,9 @@
 //! - `test`: every check CI runs. Formatting, clippy, all workspace tests, and the wasm32
 //!   builds of the core and the bindings. Installs the wasm32 target if it is missing.
 
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::{Command, ExitCode, Stdio};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -80,7 +81,7 @@ fn test() -> Result<(), String> {
             "warnings",
         ],
     )?;
-    run("cargo", &["test", "--workspace"])?;
+    let (passed, failed) = cargo_test(&["test", "--workspace"])?;
     ensure_wasm_target()?;
     // The core must keep building for the browser; the bindings too.
     run(
@@ -97,5 +98,49 @@ fn test() -> Result<(), String> {
         ],
     )?;
     eprintln!("xtask: every check passed");
+    // One closing line for the whole run, in the plain form CI reads.
+    println!("tests: {passed} passed, {failed} failed");
     Ok(())
+}
+
+/// Runs `cargo test`, echoing its output and adding up its "test result" lines.
+fn cargo_test(args: &[&str]) -> Result<(u64, u64), String> {
+    eprintln!("xtask: $ cargo {}", args.join(" "));
+    let mut child = Command::new("cargo")
+        .args(args)
+        .current_dir(root())
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start cargo: {e}"))?;
+    let (mut passed, mut failed) = (0, 0);
+    let stdout = child.stdout.take().expect("stdout is piped");
+    for line in BufReader::new(stdout).lines() {
+        let line = line.map_err(|e| format!("cannot read cargo's output: {e}"))?;
+        println!("{line}");
+        if let Some(rest) = line.strip_prefix("test result: ") {
+            let count = |word: &str| -> u64 {
+                rest.split(';')
+                    .find_map(|part| {
+                        part.trim()
+                            .strip_suffix(word)?
+                            .trim()
+                            .rsplit(' ')
+                            .next()?
+                            .parse()
+                            .ok()
+                    })
+                    .unwrap_or(0)
+            };
+            passed += count("passed");
+            failed += count("failed");
+        }
+    }
+    let status = child
+        .wait()
+        .map_err(|e| format!("cargo did not finish: {e}"))?;
+    if !status.success() {
+        println!("tests: {passed} passed, {failed} failed");
+        return Err(format!("`cargo {}` failed ({status})", args.join(" ")));
+    }
+    Ok((passed, failed))
 }
