@@ -1,7 +1,8 @@
 //! Flame-graph SVGs through inferno: one per thread, or all threads under their thread
 //! frames. Stacks reach inferno already aggregated (one line per unique stack).
 
-use super::folded::{sanitize, thread_stacks};
+use super::folded::{folded_frames, sanitize};
+use super::frames::FrameTree;
 use crate::profile::{Clock, Profile};
 use crate::{Error, ErrorKind, Result};
 use inferno::flamegraph::{self, color::MultiPalette, Palette};
@@ -51,7 +52,9 @@ pub fn flame_svg(profile: &Profile, scope: GraphScope, options: &FlameOptions) -
                     ),
                 )
             })?;
-            let lines: Vec<String> = thread_stacks(profile, thread, clock)
+            let frames = folded_frames(profile);
+            let lines: Vec<String> = FrameTree::of(profile, thread)
+                .stacks(profile, &frames, clock)
                 .into_iter()
                 .map(|(stack, v)| format!("{stack} {v}"))
                 .collect();
@@ -59,13 +62,11 @@ pub fn flame_svg(profile: &Profile, scope: GraphScope, options: &FlameOptions) -
         }
         GraphScope::AllThreads => {
             let mut lines = Vec::new();
+            let frames = folded_frames(profile);
             for thread in &profile.threads {
                 let label = sanitize(&thread.label());
-                lines.extend(
-                    thread_stacks(profile, thread, clock)
-                        .into_iter()
-                        .map(|(s, v)| format!("{label};{s} {v}")),
-                );
+                let stacks = FrameTree::of(profile, thread).stacks(profile, &frames, clock);
+                lines.extend(stacks.into_iter().map(|(s, v)| format!("{label};{s} {v}")));
             }
             (format!("All threads — {} clock", clock), lines)
         }

@@ -1,6 +1,7 @@
 //! Folded stacks (`frame;frame;frame value`): one line per unique stack of frame names,
 //! value = self time in whole microseconds. Overloads share a frame, so their stacks merge.
 
+use super::frames::FrameTree;
 use crate::profile::{Clock, Profile, ThreadProfile};
 use crate::{Error, ErrorKind, Result};
 
@@ -30,9 +31,10 @@ pub fn folded(profile: &Profile, options: &FoldedOptions) -> Result<String> {
         None => profile.threads.iter().collect(),
     };
     let mut lines = Vec::new();
+    let frames = folded_frames(profile);
     for thread in threads {
         let prefix = options.thread.is_none().then(|| sanitize(&thread.label()));
-        for (stack, value) in thread_stacks(profile, thread, clock) {
+        for (stack, value) in FrameTree::of(profile, thread).stacks(profile, &frames, clock) {
             match &prefix {
                 Some(p) => lines.push((format!("{p};{stack}"), value)),
                 None => lines.push((stack, value)),
@@ -83,40 +85,12 @@ pub fn thread_stacks(
     thread: &ThreadProfile,
     clock: Clock,
 ) -> Vec<(String, u64)> {
-    let frames: Vec<String> = profile.frames.iter().map(|f| sanitize(f)).collect();
-    let slot = clock.slot();
-    let tree = &thread.tree;
-    let mut stacks: Vec<(String, u64)> = Vec::new();
-    let mut path = String::new();
-    let mut ends: Vec<usize> = vec![0];
-    tree.walk(|index, depth| {
-        let node = tree.node(index);
-        path.truncate(ends[depth - 1]);
-        if depth > 1 {
-            path.push(';');
-        }
-        path.push_str(&frames[profile.frame_of[node.method as usize] as usize]);
-        ends.truncate(depth);
-        ends.push(path.len());
-        if node.self_time[slot] > 0 {
-            stacks.push((path.clone(), node.self_time[slot]));
-        }
-    });
-    stacks.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    stacks.dedup_by(|later, kept| {
-        let same = later.0 == kept.0;
-        if same {
-            kept.1 += later.1;
-        }
-        same
-    });
-    stacks
-        .into_iter()
-        .filter_map(|(stack, ticks)| {
-            let micros = profile.micros(ticks);
-            (micros > 0).then_some((stack, micros))
-        })
-        .collect()
+    FrameTree::of(profile, thread).stacks(profile, &folded_frames(profile), clock)
+}
+
+/// The profile's frame names made safe for folded text.
+pub(crate) fn folded_frames(profile: &Profile) -> Vec<String> {
+    profile.frames.iter().map(|f| sanitize(f)).collect()
 }
 
 /// Folded text cannot hold `;` inside a frame or a line break; replace them.

@@ -3,6 +3,7 @@
 
 mod flame;
 mod folded;
+mod frames;
 mod methods;
 mod render;
 mod summary;

@@ -2,7 +2,7 @@
 //! `index.html` that lists threads by time and shows each graph, offline, without script.
 
 use super::flame::{escape_xml, flame_svg, group_digits, FlameOptions, GraphScope};
-use super::folded::thread_stacks;
+use super::frames::FrameTree;
 use super::summary::summary_json;
 use crate::profile::{Clock, Profile};
 use crate::Result;
@@ -34,10 +34,7 @@ pub fn render_site(profile: &Profile, clock: Option<Clock>) -> Result<Vec<Render
             name: name.clone(),
             contents: svg.into_bytes(),
         });
-        let total: u64 = thread_stacks(profile, thread, clock)
-            .iter()
-            .map(|(_, v)| v)
-            .sum();
+        let total = FrameTree::of(profile, thread).total_micros(profile, clock);
         rows.push((total, name, thread));
     }
     let all = flame_svg(profile, GraphScope::AllThreads, &options)?;

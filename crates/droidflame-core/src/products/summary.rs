@@ -1,7 +1,7 @@
 //! The summary JSON (`"schema": 1`), the contract scripts and the web app read.
 //! A clock the trace lacks is `null`, never 0.
 
-use super::folded::thread_stacks;
+use super::frames::FrameTree;
 use super::methods::method_table;
 use crate::profile::{Clock, Profile, Repairs};
 use serde::ser::{SerializeMap, Serializer};
@@ -101,24 +101,24 @@ fn ordered_map<S: Serializer>(pairs: &&[(String, String)], s: S) -> Result<S::Ok
 /// The summary of a profile. Methods are sorted by inclusive time on the default clock.
 pub fn summary(profile: &Profile) -> Summary<'_> {
     let in_clock = |clock: Clock, ticks: u64| profile.has(clock).then(|| profile.micros(ticks));
-    let thread_total = |thread, clock: Clock| {
-        profile.has(clock).then(|| {
-            thread_stacks(profile, thread, clock)
-                .iter()
-                .map(|(_, v)| v)
-                .sum::<u64>()
-        })
-    };
     let threads = profile
         .threads
         .iter()
-        .map(|t| ThreadJson {
-            tid: t.tid,
-            name: &t.name,
-            records: t.records,
-            wall_us: thread_total(t, Clock::Wall),
-            cpu_us: thread_total(t, Clock::Cpu),
-            max_depth: t.tree.max_depth(),
+        .map(|t| {
+            let frames = FrameTree::of(profile, t);
+            let total = |clock: Clock| {
+                profile
+                    .has(clock)
+                    .then(|| frames.total_micros(profile, clock))
+            };
+            ThreadJson {
+                tid: t.tid,
+                name: &t.name,
+                records: t.records,
+                wall_us: total(Clock::Wall),
+                cpu_us: total(Clock::Cpu),
+                max_depth: t.tree.max_depth(),
+            }
         })
         .collect();
     let table = method_table(profile);
