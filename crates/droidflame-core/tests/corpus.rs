@@ -371,3 +371,23 @@ fn non_method_traces_in_the_corpus_are_refused_with_exit_style_errors() {
         );
     }
 }
+
+#[test]
+fn sampling_traces_are_told_from_method_tracing() {
+    // No two records of a thread in these files are closer than 1.4 ms: ART's sampling
+    // mode (the sampler's interval), though the format has no marker for it (E29).
+    for (name, sampled) in [
+        ("ffprof-art-regular.trace", true),
+        ("ffprof-art-streaming.trace", true),
+        ("toolsbase-streaming.trace", true),
+        ("toolsbase-char_2_bytes.trace", false),
+        ("tracereader-test1.trace", false),
+        ("perflib-exception.trace", false),
+    ] {
+        let interval = profile_of(name).format.sampling_interval_us;
+        assert_eq!(interval.is_some(), sampled, "{name}: {interval:?}");
+        if let Some(us) = interval {
+            assert!((1000..10_000).contains(&us), "{name}: {us}");
+        }
+    }
+}

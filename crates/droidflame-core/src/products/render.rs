@@ -105,12 +105,13 @@ const INDEX: &str = r#"<!doctype html>
 <title>droidflame report</title>
 <style>
 :root { color-scheme: light dark; font-family: system-ui, sans-serif; }
-body { margin: 0; display: grid; grid-template-columns: minmax(18rem, 28rem) 1fr; height: 100vh; }
+body { margin: 0; display: grid; grid-template-columns: minmax(26rem, 34%) 1fr; height: 100vh; }
 aside { overflow: auto; padding: 0.75rem; border-right: 1px solid #8884; }
 h1 { font-size: 1.1rem; margin: 0 0 0.25rem; }
 p { margin: 0 0 0.5rem; font-size: 0.85rem; }
 table { border-collapse: collapse; width: 100%; font-size: 0.85rem; }
 th, td { text-align: left; padding: 0.2rem 0.35rem; border-bottom: 1px solid #8882; }
+td:first-child { overflow-wrap: anywhere; }
 td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 .warn { color: #b45309; font-size: 0.8rem; padding-left: 1.1rem; }
 iframe { width: 100%; height: 100%; border: 0; background: #fff; }
