@@ -722,3 +722,33 @@ fn stack_depth_limit_is_a_clean_error() {
     assert_eq!(err.kind(), ErrorKind::Limit);
     assert!(err.to_string().contains("deeper than 100 frames"), "{err}");
 }
+
+#[test]
+fn memory_grows_with_unique_stacks_not_records() {
+    // A streaming trace of 2,000,000 records generated chunk by chunk, never held whole:
+    // the profile keeps one node per unique stack (root, A.a, A.a;B.b).
+    let head = trace(vec![rec(1, 0, ENTER, 0, 0), rec(1, 0, EXIT, 1, 1)])
+        .write(&Layout::Streaming { summary: false, summary_threads: false });
+    let mut analyzer = Analyzer::default();
+    analyzer.push(&head).unwrap();
+    let mut t = 2u32;
+    let mut chunk = Vec::with_capacity(14 * 4 * 4096);
+    for _ in 0..122 {
+        chunk.clear();
+        for _ in 0..4096 {
+            for (method, action) in [(0u32, ENTER), (4, ENTER), (4, EXIT), (0, EXIT)] {
+                chunk.extend_from_slice(&1u16.to_le_bytes());
+                chunk.extend_from_slice(&(method | u32::from(action)).to_le_bytes());
+                chunk.extend_from_slice(&t.to_le_bytes());
+                chunk.extend_from_slice(&t.to_le_bytes());
+                t = t.wrapping_add(3);
+            }
+        }
+        analyzer.push(&chunk).unwrap();
+    }
+    let p = analyzer.finish().unwrap();
+    assert_eq!(p.records, 2 + 122 * 4096 * 4);
+    assert_eq!(p.threads[0].tree.len(), 3);
+    let a = method_table(&p).rows.into_iter().find(|r| p.methods[r.method as usize].name == "a").unwrap();
+    assert_eq!(a.calls, 1 + 122 * 4096);
+}
