@@ -727,8 +727,11 @@ fn stack_depth_limit_is_a_clean_error() {
 fn memory_grows_with_unique_stacks_not_records() {
     // A streaming trace of 2,000,000 records generated chunk by chunk, never held whole:
     // the profile keeps one node per unique stack (root, A.a, A.a;B.b).
-    let head = trace(vec![rec(1, 0, ENTER, 0, 0), rec(1, 0, EXIT, 1, 1)])
-        .write(&Layout::Streaming { summary: false, summary_threads: false });
+    let head =
+        trace(vec![rec(1, 0, ENTER, 0, 0), rec(1, 0, EXIT, 1, 1)]).write(&Layout::Streaming {
+            summary: false,
+            summary_threads: false,
+        });
     let mut analyzer = Analyzer::default();
     analyzer.push(&head).unwrap();
     let mut t = 2u32;
@@ -749,6 +752,10 @@ fn memory_grows_with_unique_stacks_not_records() {
     let p = analyzer.finish().unwrap();
     assert_eq!(p.records, 2 + 122 * 4096 * 4);
     assert_eq!(p.threads[0].tree.len(), 3);
-    let a = method_table(&p).rows.into_iter().find(|r| p.methods[r.method as usize].name == "a").unwrap();
+    let a = method_table(&p)
+        .rows
+        .into_iter()
+        .find(|r| p.methods[r.method as usize].name == "a")
+        .unwrap();
     assert_eq!(a.calls, 1 + 122 * 4096);
 }

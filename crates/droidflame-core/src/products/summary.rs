@@ -16,7 +16,7 @@ pub struct Summary<'a> {
     pub records: u64,
     pub threads: Vec<ThreadJson<'a>>,
     pub methods: Vec<MethodJson<'a>>,
-    pub repairs: RepairsJson,
+    pub repairs: &'a Repairs,
     pub warnings: &'a [String],
 }
 
@@ -57,37 +57,6 @@ pub struct MethodJson<'a> {
     pub excl_wall_us: Option<u64>,
     pub incl_cpu_us: Option<u64>,
     pub excl_cpu_us: Option<u64>,
-}
-
-#[derive(Debug, Serialize)]
-pub struct RepairsJson {
-    pub unmatched_exits: u64,
-    pub mismatched_exits: u64,
-    pub open_at_end: u64,
-    pub unknown_methods: u64,
-    pub unknown_threads: u64,
-    pub truncated: bool,
-    pub overflow: bool,
-    pub invalid_records: u64,
-    pub time_wraps: u64,
-    pub reused_thread_ids: u64,
-}
-
-impl From<&Repairs> for RepairsJson {
-    fn from(r: &Repairs) -> Self {
-        RepairsJson {
-            unmatched_exits: r.unmatched_exits,
-            mismatched_exits: r.mismatched_exits,
-            open_at_end: r.open_at_end,
-            unknown_methods: r.unknown_methods,
-            unknown_threads: r.unknown_threads,
-            truncated: r.truncated,
-            overflow: r.overflow,
-            invalid_records: r.invalid_records,
-            time_wraps: r.time_wraps,
-            reused_thread_ids: r.reused_thread_ids,
-        }
-    }
 }
 
 fn ordered_map<S: Serializer>(pairs: &&[(String, String)], s: S) -> Result<S::Ok, S::Error> {
@@ -167,7 +136,7 @@ pub fn summary(profile: &Profile) -> Summary<'_> {
         records: profile.records,
         threads,
         methods,
-        repairs: (&profile.repairs).into(),
+        repairs: &profile.repairs,
         warnings: &profile.warnings,
     }
 }

@@ -104,7 +104,8 @@ pub struct FormatInfo {
 }
 
 /// Every repair the builder made; non-zero counters mean the numbers were reconstructed.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// Serialised as is into the summary's `repairs`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Repairs {
     /// Exits of methods not on the stack: entered before tracing began, rebuilt at the
     /// thread's first record time.
