@@ -277,9 +277,7 @@ impl ArtDecoder {
                 };
                 return Err(Error::at(ErrorKind::Truncated, end, what));
             }
-            Stage::DataHeader | Stage::SlowHeader
-                if rest.is_empty() && self.stage == Stage::DataHeader =>
-            {
+            Stage::DataHeader if rest.is_empty() => {
                 return Err(Error::at(
                     ErrorKind::Truncated,
                     end,
