@@ -538,6 +538,36 @@ fn e24_v2_time_units_follow_the_summary() {
 }
 
 #[test]
+fn e24_v2_time_first_layout_counts_clock_counter_ticks() {
+    // A 19.2 MHz counter (arm64's usual): 192 ticks are 10 µs. Exits carry no method id.
+    let ticks = |us: u64| us * 192 / 10;
+    let records = simple()
+        .into_iter()
+        .map(|r| Record {
+            wall: ticks(r.wall),
+            cpu: ticks(r.cpu),
+            ..r
+        })
+        .collect();
+    let t = v2_trace(records);
+    let bytes = t.write_time_first(&TimeFirst {
+        counter_hz: 19_200_000,
+        block_records: 3,
+    });
+    let p = analyze(&bytes).unwrap();
+    assert_eq!(folded(&p), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
+    // Its CPU field's encoding is undocumented: only the wall clock is offered, and said so.
+    assert_eq!(p.clocks, ClockSet::Wall);
+    assert!(p.warnings.iter().any(|w| w.contains("thread-CPU")));
+    // Without a counter in the header, the first block shows which layout it is.
+    let bytes = v2_trace(simple()).write_time_first(&TimeFirst {
+        counter_hz: 0,
+        block_records: 10,
+    });
+    assert_eq!(analyze(&bytes).unwrap().records, 4);
+}
+
+#[test]
 fn e25_large_method_tables_keep_only_methods_that_ran() {
     let mut t = v2_trace(simple());
     t.methods.extend(

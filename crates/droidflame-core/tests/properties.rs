@@ -6,7 +6,7 @@
 use droidflame_core::products::{method_table, thread_stacks};
 use droidflame_core::{Analyzer, Clock, Profile};
 use droidflame_testkit::scenario::{generate, Config, Scenario};
-use droidflame_testkit::{gzip, Clocks, Layout};
+use droidflame_testkit::{gzip, Clocks, Layout, TimeFirst};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 
@@ -22,10 +22,10 @@ fn read(bytes: &[u8], chunk: usize) -> Profile {
     analyzer.finish().unwrap()
 }
 
-/// Checks a profile against its scenario. `tick_ns`: the unit the layout stores.
-fn check(profile: &Profile, scenario: &Scenario, tick_ns: u64, clocks: Clocks) {
+/// Checks a profile against its scenario. A tick of the layout is `num / den` µs.
+fn check(profile: &Profile, scenario: &Scenario, (num, den): (u64, u64), clocks: Clocks) {
     let expected = &scenario.expected;
-    let micros = |ticks: u64| ticks * tick_ns / 1000;
+    let micros = |ticks: u64| (u128::from(ticks) * u128::from(num) / u128::from(den)) as u64;
     let present: Vec<Clock> = match clocks {
         Clocks::Dual => vec![Clock::Wall, Clock::Cpu],
         Clocks::Wall => vec![Clock::Wall],
@@ -126,7 +126,7 @@ proptest! {
         let profile = read(&bytes, chunk);
         prop_assert_eq!(profile.format.version, u32::from(version));
         prop_assert!(!profile.repairs.truncated);
-        check(&profile, &scenario, 1000, clocks);
+        check(&profile, &scenario, (1, 1), clocks);
     }
 
     #[test]
@@ -146,7 +146,7 @@ proptest! {
         prop_assert_eq!(profile.repairs.truncated, !summary);
         let names_ok = profile.threads.iter().all(|t| t.name.starts_with("worker-"));
         prop_assert!(names_ok);
-        check(&profile, &scenario, 1000, clocks);
+        check(&profile, &scenario, (1, 1), clocks);
     }
 
     #[test]
@@ -164,7 +164,31 @@ proptest! {
         let layout = Layout::V2 { streaming, nanos, summary, block_records: block, carry_state: carry && streaming };
         let profile = read(&scenario.trace.write(&layout), chunk);
         prop_assert_eq!(profile.format.layout, "v2");
-        check(&profile, &scenario, if nanos { 1 } else { 1000 }, clocks);
+        check(&profile, &scenario, if nanos { (1, 1000) } else { (1, 1) }, clocks);
+    }
+
+    #[test]
+    fn v2_time_first_files(seed: u64, threads in 1usize..8, flags: u8, dual: bool, hz in prop_oneof![Just(0u64), 1_000_000u64..40_000_000],
+                           block in 1usize..300, chunk in 1usize..5000) {
+        // Exits name no method in this layout, so every exit closes the top frame: no
+        // frames from before tracing, no mismatched exits. Only the wall clock is read.
+        let mut cfg = config(seed, threads, flags);
+        cfg.clocks = Clocks::Wall;
+        cfg.pointer_ids = true;
+        cfg.pre_existing = false;
+        cfg.mismatched = false;
+        // With no counter in the header the layout is guessed from the first block, which
+        // an undefined method there can leave undecidable (then method-first is assumed).
+        cfg.unknown_methods &= hz != 0;
+        let mut scenario = generate(seed, &cfg);
+        if dual {
+            scenario.trace.clocks = Clocks::Dual;
+        }
+        let bytes = scenario.trace.write_time_first(&TimeFirst { counter_hz: hz, block_records: block });
+        let profile = read(&bytes, chunk);
+        prop_assert_eq!(profile.clocks, droidflame_core::ClockSet::Wall);
+        let unit = if hz == 0 { (1, 1000) } else { (1_000_000, hz) };
+        check(&profile, &scenario, unit, Clocks::Wall);
     }
 
     #[test]
@@ -181,6 +205,6 @@ proptest! {
             analyzer.finish().unwrap()
         };
         prop_assert!(profile.format.split);
-        check(&profile, &scenario, 1000, Clocks::Dual);
+        check(&profile, &scenario, (1, 1), Clocks::Dual);
     }
 }

@@ -5,7 +5,7 @@
 pub mod scenario;
 mod writer;
 
-pub use writer::{gzip, Clocks, Layout, MethodDef, Record, ThreadDef, Trace};
+pub use writer::{gzip, Clocks, Layout, MethodDef, Record, ThreadDef, TimeFirst, Trace};
 
 pub const ENTER: u8 = 0;
 pub const EXIT: u8 = 1;

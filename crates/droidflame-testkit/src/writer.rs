@@ -119,6 +119,16 @@ pub enum Layout {
     },
 }
 
+/// V2's "time-first" record layout (what Perfetto reads): a separate layout because its
+/// records differ, though the version numbers are the same.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TimeFirst {
+    /// Times count ticks of a counter at this frequency, written in the header; 0 writes
+    /// an all-zero header tail and nanosecond times.
+    pub counter_hz: u64,
+    pub block_records: usize,
+}
+
 impl Layout {
     pub const ART_REGULAR: Layout = Layout::Regular {
         version: 3,
@@ -465,6 +475,90 @@ fn write_sleb(out: &mut Vec<u8>, mut v: i64) {
         if done {
             return;
         }
+    }
+}
+
+impl Trace {
+    /// A V2 file in the time-first layout. Exits carry no method id; methods have a line.
+    pub fn write_time_first(&self, layout: &TimeFirst) -> Vec<u8> {
+        let dual = self.clocks == Clocks::Dual;
+        let mut out = Vec::new();
+        out.extend_from_slice(b"SLOW");
+        out.extend_from_slice(&(if dual { 5u16 } else { 4 }).to_le_bytes());
+        out.extend_from_slice(&self.start_us.to_le_bytes());
+        let start_counter: u64 = if layout.counter_hz > 0 {
+            123_456_789
+        } else {
+            0
+        };
+        out.extend_from_slice(&start_counter.to_le_bytes());
+        out.extend_from_slice(&layout.counter_hz.to_le_bytes());
+        out.resize(32, 0);
+        for m in &self.methods {
+            let line = format!(
+                "{}\t{}\t{}\t{}\t{}\n",
+                m.class,
+                m.name,
+                m.signature,
+                m.source,
+                m.line.unwrap_or(1)
+            );
+            out.push(1);
+            out.extend_from_slice(&m.id.to_le_bytes());
+            out.extend_from_slice(&(line.len() as u16).to_le_bytes());
+            out.extend_from_slice(line.as_bytes());
+        }
+        for t in &self.threads {
+            out.push(0);
+            out.extend_from_slice(&t.tid.to_le_bytes());
+            out.extend_from_slice(&(t.name.len() as u16).to_le_bytes());
+            out.extend_from_slice(t.name.as_bytes());
+        }
+        let mut i = 0;
+        while i < self.records.len() {
+            let tid = self.records[i].tid;
+            let mut end = i;
+            while end < self.records.len() && self.records[end].tid == tid {
+                end += 1;
+            }
+            for block in self.records[i..end].chunks(layout.block_records.max(1)) {
+                let (mut time_action, mut cpu, mut method) = (0u64, 0u64, 0u64);
+                let mut payload = Vec::new();
+                for r in block {
+                    let value = (r.wall << 2) | u64::from(r.action);
+                    write_sleb(&mut payload, value.wrapping_sub(time_action) as i64);
+                    time_action = value;
+                    if dual {
+                        write_sleb(&mut payload, r.cpu.wrapping_sub(cpu) as i64);
+                        cpu = r.cpu;
+                    }
+                    if r.action == 0 {
+                        write_sleb(&mut payload, r.method.wrapping_sub(method) as i64);
+                        method = r.method;
+                    }
+                }
+                out.push(2);
+                out.extend_from_slice(&tid.to_le_bytes());
+                out.extend_from_slice(&[
+                    (block.len() & 0xFF) as u8,
+                    ((block.len() >> 8) & 0xFF) as u8,
+                    0,
+                ]);
+                out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+                out.extend_from_slice(&payload);
+            }
+            i = end;
+        }
+        let mut text = self.options_text(
+            if dual { 5 } else { 4 },
+            Some(self.records.len()),
+            "elapsed-time-nsec",
+        );
+        text.push_str("*end\n");
+        out.push(3);
+        out.extend_from_slice(&(text.len() as u16).to_le_bytes());
+        out.extend_from_slice(text.as_bytes());
+        out
     }
 }
 

@@ -8,7 +8,7 @@ mod v1;
 mod v2;
 
 use crate::profile::FinishSpec;
-use crate::profile::{ClockSet, FormatInfo, ProfileBuilder};
+use crate::profile::{ClockSet, FormatInfo, ProfileBuilder, TimeUnit};
 use crate::{Error, ErrorKind, Result};
 use key::KeyParser;
 use v1::{RecordLayout, StreamEnd};
@@ -123,7 +123,7 @@ impl ArtDecoder {
                             if rest.len() < v2::HEADER_SIZE {
                                 return Ok(at);
                             }
-                            self.start_v2(rest, offset + at as u64)?;
+                            self.start_v2(rest);
                             at += v2::HEADER_SIZE;
                         }
                         0x06 | 0xF6 => {
@@ -241,21 +241,12 @@ impl ArtDecoder {
         };
     }
 
-    fn start_v2(&mut self, header: &[u8], offset: u64) -> Result<()> {
+    fn start_v2(&mut self, header: &[u8]) {
         let raw = u16::from_le_bytes([header[4], header[5]]);
-        if header[14..v2::HEADER_SIZE].iter().any(|&b| b != 0) {
-            return Err(Error::at(
-                ErrorKind::Unsupported,
-                offset + 14,
-                "this V2 method trace uses the newer \"time-first\" layout (clock-counter fields in its header), \
-                 which droidflame does not read yet",
-            ));
-        }
         self.version = u32::from(raw & 0x0F);
         self.streaming = raw & 0xF0 == 0xF0;
-        self.v2 = Some(V2Decoder::new(self.version == 5));
+        self.v2 = Some(V2Decoder::new(self.version == 5, header));
         self.stage = Stage::V2Packets;
-        Ok(())
     }
 
     /// The input ended; `rest` (at absolute `offset`) is what `decode` could not use.
@@ -338,13 +329,13 @@ impl ArtDecoder {
         }
         self.finish_notes(builder);
         let clocks = self.clocks(builder);
-        let tick_ns = self.tick_ns(builder);
+        let time_unit = self.time_unit(builder);
         let sampling = if clocks.has(crate::Clock::Wall) {
-            builder.sampling_interval(tick_ns)
+            builder.sampling_interval(time_unit)
         } else {
             None
         };
-        let sampling_interval_us = sampling.map(|ticks| ticks * tick_ns / 1000);
+        let sampling_interval_us = sampling.map(|ticks| time_unit.micros(ticks));
         if let Some(us) = sampling_interval_us {
             builder.warn(format!(
                 "this looks like a sampling trace (records about every {us} µs, not at each call): times are \
@@ -373,7 +364,7 @@ impl ArtDecoder {
             format,
             header: self.key.options,
             clocks,
-            tick_ns,
+            time_unit,
         })
     }
 
@@ -419,6 +410,15 @@ impl ArtDecoder {
     }
 
     fn clocks(&self, builder: &mut ProfileBuilder) -> ClockSet {
+        if let Some(v2) = self.v2.as_ref().filter(|v2| v2.time_first()) {
+            if v2.dual {
+                builder.warn(
+                    "this V2 trace's thread-CPU times use an undocumented encoding and are not read; \
+                     only the wall clock is shown",
+                );
+            }
+            return ClockSet::Wall;
+        }
         let dual = match (&self.layout, &self.v2) {
             (Some(layout), _) => layout.dual,
             (None, Some(v2)) => v2.dual,
@@ -456,17 +456,20 @@ impl ArtDecoder {
         }
     }
 
-    fn tick_ns(&self, builder: &mut ProfileBuilder) -> u64 {
-        if self.v2.is_none() {
-            return 1000;
+    fn time_unit(&self, builder: &mut ProfileBuilder) -> TimeUnit {
+        let Some(v2) = &self.v2 else {
+            return TimeUnit::MICROS;
+        };
+        if let Some(unit) = v2.time_unit() {
+            return unit;
         }
         if self.key.option("elapsed-time-nsec").is_some() {
-            1
+            TimeUnit::NANOS
         } else if self.key.option("elapsed-time-usec").is_some() {
-            1000
+            TimeUnit::MICROS
         } else {
             builder.warn("this V2 trace has no summary to say its time unit; nanoseconds (ART 2025+) were assumed");
-            1
+            TimeUnit::NANOS
         }
     }
 }

@@ -1,10 +1,16 @@
 //! V2 method traces (versions 4/5, 0xF4/0xF5): typed packets with LEB128-delta records and
-//! 64-bit method ids, as ART wrote them from 2024-06.
+//! 64-bit method ids. Two record layouts share these version numbers:
+//! - method-first (ART 2024-06 .. 2025-08): SLEB delta of `method | action`, then ULEB
+//!   deltas of wall and thread-CPU time;
+//! - time-first (what Perfetto reads; newer ART): SLEB delta of `time << 2 | action`, an
+//!   SLEB CPU value for dual clocks, and an SLEB method delta on enters only; exits name
+//!   no method. Its header carries a clock-counter start and frequency at bytes 14 and 22.
 
 use super::key::KeyParser;
 use super::names::parse_method_fields;
-use crate::profile::ProfileBuilder;
+use crate::profile::{MethodInfo, ProfileBuilder, TimeUnit};
 use crate::text::decode_java;
+use rustc_hash::FxHashMap;
 
 pub const HEADER_SIZE: usize = 32;
 
@@ -16,9 +22,28 @@ struct DeltaState {
     cpu: u64,
 }
 
+/// Which record layout the entry blocks use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordLayout {
+    /// The header does not say; the first entry block decides.
+    Undecided,
+    MethodFirst,
+    /// Times count ticks of a counter at this frequency (0: nanoseconds).
+    TimeFirst {
+        counter_hz: u64,
+    },
+}
+
+/// Exits of the time-first layout name no method; one with nothing entered on its thread
+/// gets this pseudo method.
+const UNKNOWN_EXIT: u64 = u64::MAX & !3;
+
 #[derive(Debug)]
 pub struct V2Decoder {
     pub dual: bool,
+    pub layout: RecordLayout,
+    /// Time-first only: the methods entered and not yet exited, per thread.
+    open: FxHashMap<u32, Vec<u64>>,
     /// The last block's thread and final delta state: a streaming writer splits a large
     /// per-thread flush into several blocks without resetting its state (E23).
     last_block: Option<(u32, DeltaState)>,
@@ -37,13 +62,35 @@ pub enum V2Step {
 }
 
 impl V2Decoder {
-    pub fn new(dual: bool) -> Self {
+    /// `header` is the 32-byte file header.
+    pub fn new(dual: bool, header: &[u8]) -> Self {
+        let counter_hz = u64::from_le_bytes(header[22..30].try_into().expect("8 bytes"));
+        let layout = if header[14..HEADER_SIZE].iter().any(|&b| b != 0) {
+            RecordLayout::TimeFirst { counter_hz }
+        } else {
+            RecordLayout::Undecided
+        };
         V2Decoder {
             dual,
+            layout,
+            open: FxHashMap::default(),
             last_block: None,
             carried_blocks: 0,
             damaged_blocks: 0,
         }
+    }
+
+    /// How long a tick is, when the layout itself says (time-first).
+    pub fn time_unit(&self) -> Option<TimeUnit> {
+        match self.layout {
+            RecordLayout::TimeFirst { counter_hz: 0 } => Some(TimeUnit::NANOS),
+            RecordLayout::TimeFirst { counter_hz } => Some(TimeUnit::counter(counter_hz)),
+            _ => None,
+        }
+    }
+
+    pub fn time_first(&self) -> bool {
+        matches!(self.layout, RecordLayout::TimeFirst { .. })
     }
 
     /// Reads one packet from the start of `data`.
@@ -104,6 +151,13 @@ impl V2Decoder {
     /// Decodes an entry block until its payload is used up; the record count in the block
     /// header is ignored (the writer stores it modulo 65536, E23).
     fn block(&mut self, tid: u32, payload: &[u8], builder: &mut ProfileBuilder) {
+        if self.layout == RecordLayout::Undecided {
+            self.layout = self.guess_layout(payload, builder);
+        }
+        if self.time_first() {
+            self.time_first_block(tid, payload, builder);
+            return;
+        }
         let mut start = DeltaState::default();
         if let Some((last_tid, carried)) = self.last_block {
             if last_tid == tid && !self.first_method_resolves(payload, builder) {
@@ -129,6 +183,85 @@ impl V2Decoder {
             builder.record(thread, method, (state.method_action & 3) as u8, step);
         }
         self.last_block = Some((tid, state));
+    }
+
+    /// With a zero header, the first block tells: method ids are pointers and deltas are
+    /// small, so decoded ids resolve to defined methods in the right layout only. Scores up
+    /// to 64 records each way; a tie keeps method-first, the layout whose writer leaves
+    /// the header tail zero.
+    fn guess_layout(&self, payload: &[u8], builder: &ProfileBuilder) -> RecordLayout {
+        const PROBE: usize = 64;
+        let mut method_first = 0;
+        let (mut at, mut state) = (0, DeltaState::default());
+        for _ in 0..PROBE {
+            if at >= payload.len() || self.read_record(payload, &mut at, &mut state).is_none() {
+                break;
+            }
+            method_first += usize::from(builder.is_method_defined(state.method_action & !3));
+        }
+        let mut time_first = 0;
+        let (mut at, mut time_action, mut method) = (0, 0u64, 0u64);
+        for _ in 0..PROBE {
+            let step = (|| {
+                time_action = time_action.wrapping_add(read_sleb(payload, &mut at)? as u64);
+                if self.dual {
+                    read_sleb(payload, &mut at)?;
+                }
+                if time_action & 3 == 0 {
+                    method = method.wrapping_add(read_sleb(payload, &mut at)? as u64);
+                    return Some(builder.is_method_defined(method));
+                }
+                Some(false)
+            })();
+            match step {
+                Some(resolved) => time_first += usize::from(resolved),
+                None => break,
+            }
+            if at >= payload.len() {
+                break;
+            }
+        }
+        if time_first > method_first {
+            RecordLayout::TimeFirst { counter_hz: 0 }
+        } else {
+            RecordLayout::MethodFirst
+        }
+    }
+
+    fn time_first_block(&mut self, tid: u32, payload: &[u8], builder: &mut ProfileBuilder) {
+        let thread = builder.thread(tid);
+        let open = self.open.entry(tid).or_default();
+        let (mut time_action, mut method) = (0u64, 0u64);
+        let mut at = 0;
+        while at < payload.len() {
+            let record = (|| {
+                time_action = time_action.wrapping_add(read_sleb(payload, &mut at)? as u64);
+                if self.dual {
+                    // The thread-CPU value: its encoding is not documented, so it is not used.
+                    read_sleb(payload, &mut at)?;
+                }
+                if time_action & 3 == 0 {
+                    method = method.wrapping_add(read_sleb(payload, &mut at)? as u64);
+                }
+                Some(())
+            })();
+            if record.is_none() {
+                self.damaged_blocks += 1;
+                break;
+            }
+            let action = (time_action & 3) as u8;
+            let id = if action == 0 {
+                open.push(method);
+                method
+            } else {
+                open.pop().unwrap_or(UNKNOWN_EXIT)
+            };
+            if id == UNKNOWN_EXIT && !builder.is_method_defined(UNKNOWN_EXIT) {
+                builder.define_method(UNKNOWN_EXIT, unknown_exit_method());
+            }
+            let slot = builder.method(id);
+            builder.record(thread, slot, action, [time_action >> 2, 0]);
+        }
     }
 
     fn first_method_resolves(&self, payload: &[u8], builder: &ProfileBuilder) -> bool {
@@ -199,6 +332,16 @@ fn read_sleb(b: &[u8], at: &mut usize) -> Option<i64> {
         if shift > 70 {
             return None;
         }
+    }
+}
+
+fn unknown_exit_method() -> MethodInfo {
+    MethodInfo {
+        class: String::new(),
+        name: "<a method entered before tracing began>".into(),
+        signature: String::new(),
+        source: None,
+        line: None,
     }
 }
 

@@ -4,7 +4,7 @@
 //! it) the same way for every format.
 
 use super::tree::{CallTree, TreeBuilder, NONE};
-use super::{ClockSet, FormatInfo, Method, Profile, Repairs, ThreadProfile};
+use super::{ClockSet, FormatInfo, Method, Profile, Repairs, ThreadProfile, TimeUnit};
 use rustc_hash::FxHashMap;
 
 pub const ENTER: u8 = 0;
@@ -103,7 +103,7 @@ pub(crate) struct FinishSpec {
     pub format: FormatInfo,
     pub header: Vec<(String, String)>,
     pub clocks: ClockSet,
-    pub tick_ns: u64,
+    pub time_unit: TimeUnit,
 }
 
 #[derive(Debug)]
@@ -386,7 +386,7 @@ impl ProfileBuilder {
     /// Sampling traces look like tracing ones; only their rhythm tells (E29). Firefox's
     /// rule: the mean of the smallest 20% of non-zero gaps between a thread's first 500
     /// records is at least 100 µs. Returns that mean, in ticks, for a sampling trace.
-    pub fn sampling_interval(&self, tick_ns: u64) -> Option<u64> {
+    pub fn sampling_interval(&self, unit: TimeUnit) -> Option<u64> {
         let mut gaps: Vec<u64> = self
             .threads
             .iter()
@@ -398,7 +398,7 @@ impl ProfileBuilder {
         gaps.sort_unstable();
         let lowest = &gaps[..gaps.len() / 5];
         let mean = lowest.iter().sum::<u64>() / lowest.len() as u64;
-        (mean * tick_ns >= 100_000).then_some(mean)
+        (unit.micros(mean) >= 100).then_some(mean)
     }
 
     pub fn finish(mut self, spec: FinishSpec) -> Profile {
@@ -428,7 +428,7 @@ impl ProfileBuilder {
             format: spec.format,
             header: spec.header,
             clocks: spec.clocks,
-            tick_ns: spec.tick_ns,
+            time_unit: spec.time_unit,
             threads,
             methods,
             frame_of,

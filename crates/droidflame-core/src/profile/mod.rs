@@ -81,6 +81,36 @@ impl ClockSet {
     }
 }
 
+/// The length of one tick of a trace's raw times: `num / den` microseconds. V1 traces
+/// count µs, V2 µs or ns, and V2's counter-based layout counts ticks of a clock counter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeUnit {
+    pub num: u64,
+    pub den: u64,
+}
+
+impl TimeUnit {
+    pub const MICROS: TimeUnit = TimeUnit { num: 1, den: 1 };
+    pub const NANOS: TimeUnit = TimeUnit { num: 1, den: 1000 };
+
+    /// Ticks of a counter running at `hz`.
+    pub fn counter(hz: u64) -> TimeUnit {
+        TimeUnit {
+            num: 1_000_000,
+            den: hz.max(1),
+        }
+    }
+
+    /// Whole microseconds in `ticks` (truncating).
+    pub fn micros(self, ticks: u64) -> u64 {
+        if self == TimeUnit::MICROS {
+            ticks
+        } else {
+            (u128::from(ticks) * u128::from(self.num) / u128::from(self.den)) as u64
+        }
+    }
+}
+
 /// What the input was, as detected from its bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FormatInfo {
@@ -186,8 +216,8 @@ pub struct Profile {
     /// Every `key=value` of the trace's header or summary, in file order.
     pub header: Vec<(String, String)>,
     pub clocks: ClockSet,
-    /// Nanoseconds per tick of the raw times in the call trees.
-    pub tick_ns: u64,
+    /// How long one tick of the raw times in the call trees is.
+    pub time_unit: TimeUnit,
     pub threads: Vec<ThreadProfile>,
     pub methods: Vec<Method>,
     /// `frame_of[method]` indexes `frames`: overloads share one frame.
@@ -202,11 +232,7 @@ pub struct Profile {
 impl Profile {
     /// Whole microseconds for a tick count (truncating).
     pub fn micros(&self, ticks: u64) -> u64 {
-        if self.tick_ns == 1000 {
-            ticks
-        } else {
-            ((u128::from(ticks) * u128::from(self.tick_ns)) / 1000) as u64
-        }
+        self.time_unit.micros(ticks)
     }
 
     pub fn has(&self, clock: Clock) -> bool {
