@@ -36,7 +36,7 @@ pub enum RecordLayout {
 
 /// Exits of the time-first layout name no method; one with nothing entered on its thread
 /// gets this pseudo method.
-const UNKNOWN_EXIT: u64 = u64::MAX & !3;
+const UNKNOWN_EXIT: u64 = !3;
 
 #[derive(Debug)]
 pub struct V2Decoder {
