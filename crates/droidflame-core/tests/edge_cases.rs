@@ -4,7 +4,7 @@
 use droidflame_core::products::{self, method_table, FoldedOptions};
 use droidflame_core::{analyze, Analyzer, Clock, ClockSet, ErrorKind, Profile};
 use droidflame_testkit::{
-    gzip, Clocks, Layout, MethodDef, Record, ThreadDef, Trace, ENTER, EXIT, UNWIND,
+    gzip, Clocks, Layout, MethodDef, Record, ThreadDef, TimeFirst, Trace, ENTER, EXIT, UNWIND,
 };
 
 fn rec(tid: u32, method: u64, action: u8, wall: u64, cpu: u64) -> Record {
