@@ -539,8 +539,8 @@ fn e24_v2_time_units_follow_the_summary() {
 
 #[test]
 fn e24_v2_time_first_layout_counts_clock_counter_ticks() {
-    // A 19.2 MHz counter (arm64's usual): 192 ticks are 10 µs. Exits carry no method id.
-    let ticks = |us: u64| us * 192 / 10;
+    // A 24 MHz counter: 24 ticks are 1 µs. Exits carry no method id.
+    let ticks = |us: u64| us * 24;
     let records = simple()
         .into_iter()
         .map(|r| Record {
@@ -551,7 +551,7 @@ fn e24_v2_time_first_layout_counts_clock_counter_ticks() {
         .collect();
     let t = v2_trace(records);
     let bytes = t.write_time_first(&TimeFirst {
-        counter_hz: 19_200_000,
+        counter_hz: 24_000_000,
         block_records: 3,
     });
     let p = analyze(&bytes).unwrap();
