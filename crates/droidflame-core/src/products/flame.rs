@@ -7,6 +7,10 @@ use crate::profile::{Clock, Profile};
 use crate::{Error, ErrorKind, Result};
 use inferno::flamegraph::{self, color::MultiPalette, Palette};
 
+/// More time than this (2^50 µs, about 35 years) in one graph only comes from damaged
+/// times; inferno would overflow on it.
+const MAX_PLAUSIBLE_MICROS: u64 = 1 << 50;
+
 /// Which stacks a graph shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GraphScope {
@@ -74,10 +78,19 @@ pub fn flame_svg(profile: &Profile, scope: GraphScope, options: &FlameOptions) -
     if lines.is_empty() {
         return Ok(empty_svg(&title, clock));
     }
-    let total: u64 = lines
+    let total = lines
         .iter()
         .filter_map(|l| l.rsplit(' ').next()?.parse::<u64>().ok())
-        .sum();
+        .fold(0u64, u64::saturating_add);
+    if total > MAX_PLAUSIBLE_MICROS {
+        return Err(Error::new(
+            ErrorKind::Corrupt,
+            format!(
+                "the {clock}-clock times add up to more than 35 years, so the trace's times are damaged; \
+                 no flame graph was drawn"
+            ),
+        ));
+    }
     let mut opts = flamegraph::Options::default();
     opts.colors = Palette::Multi(MultiPalette::Java);
     opts.title = title;

@@ -46,7 +46,7 @@ pub fn folded(profile: &Profile, options: &FoldedOptions) -> Result<String> {
     lines.dedup_by(|later, kept| {
         let same = later.0 == kept.0;
         if same {
-            kept.1 += later.1;
+            kept.1 = kept.1.saturating_add(later.1);
         }
         same
     });

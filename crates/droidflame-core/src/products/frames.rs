@@ -50,8 +50,8 @@ impl FrameTree {
                 nodes[parent as usize].first_child = at;
             }
             let target = &mut nodes[at as usize].self_time;
-            target[0] += node.self_time[0];
-            target[1] += node.self_time[1];
+            target[0] = target[0].saturating_add(node.self_time[0]);
+            target[1] = target[1].saturating_add(node.self_time[1]);
             merged[n as usize] = at;
         });
         FrameTree { nodes }
@@ -59,11 +59,10 @@ impl FrameTree {
 
     /// The sum of this thread's folded values on `clock`.
     pub fn total_micros(&self, profile: &Profile, clock: Clock) -> u64 {
-        self.nodes
-            .iter()
-            .skip(1)
-            .map(|n| profile.micros(n.self_time[clock.slot()]))
-            .sum()
+        let slot = clock.slot();
+        self.nodes.iter().skip(1).fold(0, |sum: u64, n| {
+            sum.saturating_add(profile.micros(n.self_time[slot]))
+        })
     }
 
     /// `(frames joined by ';', self µs)` for every stack worth at least 1 µs, sorted.

@@ -83,8 +83,8 @@ fn add_thread(
         };
         let row = &mut rows[method as usize];
         row.calls += node.calls;
-        row.excl[0] += node.self_time[0];
-        row.excl[1] += node.self_time[1];
+        row.excl[0] = row.excl[0].saturating_add(node.self_time[0]);
+        row.excl[1] = row.excl[1].saturating_add(node.self_time[1]);
         let edge = edges.entry((caller, method)).or_insert_with(|| Edge {
             caller,
             callee: method,
@@ -92,10 +92,10 @@ fn add_thread(
         });
         edge.calls += node.calls;
         if outermost {
-            row.incl[0] += node.incl[0];
-            row.incl[1] += node.incl[1];
-            edge.incl[0] += node.incl[0];
-            edge.incl[1] += node.incl[1];
+            row.incl[0] = row.incl[0].saturating_add(node.incl[0]);
+            row.incl[1] = row.incl[1].saturating_add(node.incl[1]);
+            edge.incl[0] = edge.incl[0].saturating_add(node.incl[0]);
+            edge.incl[1] = edge.incl[1].saturating_add(node.incl[1]);
         } else {
             row.recursive_calls += node.calls;
         }

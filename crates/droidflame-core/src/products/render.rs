@@ -43,7 +43,7 @@ pub fn render_site(profile: &Profile, clock: Option<Clock>) -> Result<Vec<Render
         contents: all.into_bytes(),
     });
     rows.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-    let grand: u64 = rows.iter().map(|r| r.0).sum();
+    let grand = rows.iter().fold(0u64, |sum, r| sum.saturating_add(r.0));
     let mut list = String::new();
     for (total, file, thread) in &rows {
         let share = if grand > 0 {

@@ -48,7 +48,7 @@ impl Unwrap {
     #[inline]
     fn next(&mut self, raw: u32, wraps: &mut u64) -> u64 {
         if raw < self.last && self.last - raw > 1 << 31 {
-            self.high += 1 << 32;
+            self.high = self.high.saturating_add(1 << 32);
             *wraps += 1;
         } else if raw > self.last && raw - self.last > 1 << 31 && self.high > 0 {
             // A late value from just before the wrap: place it there, keep the state.
@@ -488,8 +488,8 @@ impl ProfileBuilder {
 fn close(tree: &mut TreeBuilder, open: Open, t: [u64; 2]) {
     let node = tree.node_mut(open.node);
     node.calls += 1;
-    node.incl[0] += t[0].saturating_sub(open.enter[0]);
-    node.incl[1] += t[1].saturating_sub(open.enter[1]);
+    node.incl[0] = node.incl[0].saturating_add(t[0].saturating_sub(open.enter[0]));
+    node.incl[1] = node.incl[1].saturating_add(t[1].saturating_sub(open.enter[1]));
 }
 
 /// An exit whose method is not on top: either deeper in the stack (close the frames above
@@ -593,8 +593,8 @@ fn finish_thread(state: ThreadState, canonical: &[u32], swap_clocks: bool) -> Th
     let mut children_incl = vec![[0u64; 2]; nodes.len()];
     for node in nodes.iter().skip(1) {
         let sum = &mut children_incl[node.parent as usize];
-        sum[0] += node.incl[0];
-        sum[1] += node.incl[1];
+        sum[0] = sum[0].saturating_add(node.incl[0]);
+        sum[1] = sum[1].saturating_add(node.incl[1]);
     }
     for (index, node) in nodes.iter_mut().enumerate().skip(1) {
         node.method = canonical[node.method as usize];
