@@ -1,3 +1,6 @@
+//! Times the phases of one analysis: `cargo run --release -p droidflame-core --example
+//! phases -- TRACE`. A quick look for development; the benchmark suite is `cargo xtask bench`.
+
 use std::time::Instant;
 fn main() {
     let path = std::env::args().nth(1).unwrap();
