@@ -1,5 +1,6 @@
 //! Thin wasm-bindgen bindings over droidflame-core: chunks in, JSON text and SVG out.
-//! No trace knowledge here; every decision is the core's.
+//! No trace knowledge here; every decision is the core's. Always pass `Uint8Array`s: an
+//! `ArrayBuffer` given for `&[u8]` arrives as an empty slice.
 
 use droidflame_core::products::{self, FlameOptions, FoldedOptions, GraphScope};
 use droidflame_core::{Analyzer, Clock, Profile};
@@ -23,7 +24,14 @@ fn clock(name: Option<String>) -> Result<Option<Clock>, JsError> {
     }
 }
 
-/// One analysis: `push` chunks (always `Uint8Array`), `finish`, then ask for products.
+/// For a split trace given as two files: true when the second one is the `.key` half.
+/// Pass the first bytes of each file.
+#[wasm_bindgen(js_name = splitKeyIsSecond)]
+pub fn split_key_is_second(first_head: &[u8], second_head: &[u8]) -> Result<bool, JsError> {
+    droidflame_core::split_key_is_second(first_head, second_head).map_err(js_error)
+}
+
+/// One analysis: `push` chunks, `finish`, then ask for products.
 #[wasm_bindgen]
 pub struct Session {
     analyzer: Option<Analyzer>,
@@ -40,12 +48,20 @@ impl Session {
         }
     }
 
-    pub fn push(&mut self, chunk: &[u8]) -> Result<(), JsError> {
-        let analyzer = self
-            .analyzer
+    fn analyzer(&mut self) -> Result<&mut Analyzer, JsError> {
+        self.analyzer
             .as_mut()
-            .ok_or_else(|| JsError::new("this session is finished"))?;
-        analyzer.push(chunk).map_err(js_error)
+            .ok_or_else(|| JsError::new("this session is finished"))
+    }
+
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), JsError> {
+        self.analyzer()?.push(chunk).map_err(js_error)
+    }
+
+    /// A split trace: call after the whole `.key` file, before the `.data` file.
+    #[wasm_bindgen(js_name = endOfKeyFile)]
+    pub fn end_of_key_file(&mut self) -> Result<(), JsError> {
+        self.analyzer()?.end_of_key_file().map_err(js_error)
     }
 
     pub fn finish(&mut self) -> Result<(), JsError> {
@@ -69,7 +85,13 @@ impl Session {
         Ok(products::summary_json(self.profile()?))
     }
 
-    /// One thread's flame graph (index into the summary's threads), or all threads for -1.
+    /// Calls between methods (indices into the summary's methods) as JSON text.
+    #[wasm_bindgen(js_name = callGraphJson)]
+    pub fn call_graph_json(&self) -> Result<String, JsError> {
+        Ok(products::call_graph_json(self.profile()?))
+    }
+
+    /// One thread's flame graph (its index in the summary's threads), or all threads for -1.
     #[wasm_bindgen(js_name = flameSvg)]
     pub fn flame_svg(&self, thread: i32, clock_name: Option<String>) -> Result<String, JsError> {
         let scope = if thread < 0 {
@@ -84,10 +106,11 @@ impl Session {
         products::flame_svg(self.profile()?, scope, &options).map_err(js_error)
     }
 
-    pub fn folded(&self, clock_name: Option<String>) -> Result<String, JsError> {
+    /// Folded stacks; `tid` narrows them to one thread id (without its thread frame).
+    pub fn folded(&self, clock_name: Option<String>, tid: Option<u32>) -> Result<String, JsError> {
         let options = FoldedOptions {
             clock: clock(clock_name)?,
-            thread: None,
+            thread: tid,
         };
         products::folded(self.profile()?, &options).map_err(js_error)
     }

@@ -1,21 +1,37 @@
-//! `cargo xtask <task>`: the project's build and test entry points.
+//! `cargo xtask <task>`: the project's build, run and test entry points.
 //!
-//! - `test`: every check CI runs. Formatting, clippy, all workspace tests, and the wasm32
-//!   builds of the core and the bindings. Installs the wasm32 target if it is missing.
+//! - `test`: every check CI runs (formatting, clippy, all tests, wasm builds, browser tests).
+//! - `dist`: the web app into `dist/` (hosted site, single offline file, npm package).
+//! - `serve [--port N]`: `dist` served on 127.0.0.1.
+//!
+//! Each task installs what it needs on a fresh machine and skips what is already there.
 
-use std::io::{BufRead, BufReader};
+mod dist;
+mod serve;
+mod test;
+mod tools;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
+use std::process::{Command, ExitCode};
+
+const USAGE: &str = "usage: cargo xtask <task>
+
+tasks:
+  test             run every test and check (what CI runs)
+  dist             build the web app into dist/
+  serve [--port N] build dist/ and serve it on 127.0.0.1 (default port 8080)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
-        Some("test") => test(),
+        Some("test") => test::test(),
+        Some("dist") => dist::dist().map(|_| ()),
+        Some("serve") => port(&args[1..]).and_then(serve::serve),
         Some("help") | Some("--help") | Some("-h") | None => {
-            println!("usage: cargo xtask <task>\n\ntasks:\n  test   run every test and check (what CI runs)");
+            println!("{USAGE}");
             Ok(())
         }
-        Some(other) => Err(format!("unknown task {other:?}; try `cargo xtask help`")),
+        Some(other) => Err(format!("unknown task {other:?}\n\n{USAGE}")),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -26,7 +42,17 @@ fn main() -> ExitCode {
     }
 }
 
-fn root() -> PathBuf {
+fn port(args: &[String]) -> Result<u16, String> {
+    match args {
+        [] => Ok(8080),
+        [flag, value] if flag == "--port" => value
+            .parse()
+            .map_err(|_| format!("--port takes a number, not {value:?}")),
+        _ => Err(format!("serve takes --port N only\n\n{USAGE}")),
+    }
+}
+
+pub(crate) fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .ancestors()
         .nth(2)
@@ -35,11 +61,15 @@ fn root() -> PathBuf {
 }
 
 /// Runs a command in the workspace root; fails with the command line if it fails.
-fn run(program: &str, args: &[&str]) -> Result<(), String> {
+pub(crate) fn run(program: &str, args: &[&str]) -> Result<(), String> {
+    run_in(&root(), program, args)
+}
+
+pub(crate) fn run_in(folder: &Path, program: &str, args: &[&str]) -> Result<(), String> {
     eprintln!("xtask: $ {program} {}", args.join(" "));
     let status = Command::new(program)
         .args(args)
-        .current_dir(root())
+        .current_dir(folder)
         .status()
         .map_err(|e| format!("cannot start {program}: {e}"))?;
     if status.success() {
@@ -49,98 +79,9 @@ fn run(program: &str, args: &[&str]) -> Result<(), String> {
     }
 }
 
-fn output(program: &str, args: &[&str]) -> Option<String> {
+pub(crate) fn output(program: &str, args: &[&str]) -> Option<String> {
     let out = Command::new(program).args(args).output().ok()?;
     out.status
         .success()
         .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
-}
-
-fn ensure_wasm_target() -> Result<(), String> {
-    let installed = output("rustup", &["target", "list", "--installed"]).unwrap_or_default();
-    if installed
-        .lines()
-        .any(|l| l.trim() == "wasm32-unknown-unknown")
-    {
-        return Ok(());
-    }
-    run("rustup", &["target", "add", "wasm32-unknown-unknown"])
-}
-
-fn test() -> Result<(), String> {
-    run("cargo", &["fmt", "--all", "--", "--check"])?;
-    run(
-        "cargo",
-        &[
-            "clippy",
-            "--workspace",
-            "--all-targets",
-            "--quiet",
-            "--",
-            "-D",
-            "warnings",
-        ],
-    )?;
-    let (passed, failed) = cargo_test(&["test", "--workspace"])?;
-    ensure_wasm_target()?;
-    // The core must keep building for the browser; the bindings too.
-    run(
-        "cargo",
-        &[
-            "build",
-            "--release",
-            "--target",
-            "wasm32-unknown-unknown",
-            "-p",
-            "droidflame-core",
-            "-p",
-            "droidflame-wasm",
-        ],
-    )?;
-    eprintln!("xtask: every check passed");
-    // One closing line for the whole run, in the plain form CI reads.
-    println!("tests: {passed} passed, {failed} failed");
-    Ok(())
-}
-
-/// Runs `cargo test`, echoing its output and adding up its "test result" lines.
-fn cargo_test(args: &[&str]) -> Result<(u64, u64), String> {
-    eprintln!("xtask: $ cargo {}", args.join(" "));
-    let mut child = Command::new("cargo")
-        .args(args)
-        .current_dir(root())
-        .stdout(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start cargo: {e}"))?;
-    let (mut passed, mut failed) = (0, 0);
-    let stdout = child.stdout.take().expect("stdout is piped");
-    for line in BufReader::new(stdout).lines() {
-        let line = line.map_err(|e| format!("cannot read cargo's output: {e}"))?;
-        println!("{line}");
-        if let Some(rest) = line.strip_prefix("test result: ") {
-            let count = |word: &str| -> u64 {
-                rest.split(';')
-                    .find_map(|part| {
-                        part.trim()
-                            .strip_suffix(word)?
-                            .trim()
-                            .rsplit(' ')
-                            .next()?
-                            .parse()
-                            .ok()
-                    })
-                    .unwrap_or(0)
-            };
-            passed += count("passed");
-            failed += count("failed");
-        }
-    }
-    let status = child
-        .wait()
-        .map_err(|e| format!("cargo did not finish: {e}"))?;
-    if !status.success() {
-        println!("tests: {passed} passed, {failed} failed");
-        return Err(format!("`cargo {}` failed ({status})", args.join(" ")));
-    }
-    Ok((passed, failed))
 }

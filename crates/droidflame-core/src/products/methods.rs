@@ -28,7 +28,8 @@ pub struct Edge {
 
 #[derive(Debug, Clone, Default)]
 pub struct MethodTable {
-    /// Methods with at least one call, by `method` index order of first appearance.
+    /// Methods with at least one call, by inclusive time on the default clock (most first),
+    /// then by name.
     pub rows: Vec<MethodRow>,
     pub edges: Vec<Edge>,
 }
@@ -55,7 +56,13 @@ pub fn method_table(profile: &Profile) -> MethodTable {
     for thread in &profile.threads {
         add_thread(&thread.tree, &mut rows, &mut edges, &mut on_path);
     }
-    let rows = rows.into_iter().filter(|r| r.calls > 0).collect();
+    let mut rows: Vec<MethodRow> = rows.into_iter().filter(|r| r.calls > 0).collect();
+    let slot = profile.clocks.default_clock().slot();
+    rows.sort_by(|a, b| {
+        b.incl[slot]
+            .cmp(&a.incl[slot])
+            .then_with(|| profile.frame(a.method).cmp(profile.frame(b.method)))
+    });
     let mut edges: Vec<Edge> = edges.into_values().collect();
     edges.sort_unstable_by_key(|e| (e.caller, e.callee));
     MethodTable { rows, edges }

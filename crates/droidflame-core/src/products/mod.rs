@@ -12,4 +12,4 @@ pub use flame::{flame_svg, FlameOptions, GraphScope};
 pub use folded::{folded, thread_stacks, FoldedOptions};
 pub use methods::{method_table, Edge, MethodRow, MethodTable};
 pub use render::{render_site, RenderedFile};
-pub use summary::{summary, summary_json};
+pub use summary::{call_graph_json, summary, summary_json};

@@ -6,6 +6,7 @@ use super::methods::method_table;
 use crate::profile::{Clock, Profile, Repairs};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
+use serde_json::json;
 
 #[derive(Debug, Serialize)]
 pub struct Summary<'a> {
@@ -67,7 +68,8 @@ fn ordered_map<S: Serializer>(pairs: &&[(String, String)], s: S) -> Result<S::Ok
     map.end()
 }
 
-/// The summary of a profile. Methods are sorted by inclusive time on the default clock.
+/// The summary of a profile. Methods are in `method_table` order: by inclusive time on the
+/// default clock.
 pub fn summary(profile: &Profile) -> Summary<'_> {
     let in_clock = |clock: Clock, ticks: u64| profile.has(clock).then(|| profile.micros(ticks));
     let threads = profile
@@ -90,15 +92,8 @@ pub fn summary(profile: &Profile) -> Summary<'_> {
             }
         })
         .collect();
-    let table = method_table(profile);
-    let mut rows = table.rows;
-    let slot = profile.clocks.default_clock().slot();
-    rows.sort_by(|a, b| {
-        b.incl[slot]
-            .cmp(&a.incl[slot])
-            .then_with(|| profile.frame(a.method).cmp(profile.frame(b.method)))
-    });
-    let methods = rows
+    let methods = method_table(profile)
+        .rows
         .iter()
         .map(|row| {
             let m = &profile.methods[row.method as usize];
@@ -139,6 +134,35 @@ pub fn summary(profile: &Profile) -> Summary<'_> {
         repairs: &profile.repairs,
         warnings: &profile.warnings,
     }
+}
+
+/// Calls between methods as JSON: `{"edges": [[caller, callee, calls, incl_wall_us,
+/// incl_cpu_us], ...]}`. Methods are indices into the summary's `methods`; caller -1 is a
+/// thread's top level. A clock the trace lacks is `null`.
+pub fn call_graph_json(profile: &Profile) -> String {
+    let table = method_table(profile);
+    let position: std::collections::HashMap<u32, i64> = table
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.method, i as i64))
+        .collect();
+    let in_clock = |clock: Clock, ticks: u64| profile.has(clock).then(|| profile.micros(ticks));
+    let edges: Vec<_> = table
+        .edges
+        .iter()
+        .map(|e| {
+            let caller = position.get(&e.caller).copied().unwrap_or(-1);
+            json!([
+                caller,
+                position[&e.callee],
+                e.calls,
+                in_clock(Clock::Wall, e.incl[0]),
+                in_clock(Clock::Cpu, e.incl[1])
+            ])
+        })
+        .collect();
+    json!({ "edges": edges }).to_string()
 }
 
 /// The summary as pretty-printed JSON text.

@@ -1,0 +1,220 @@
+//! `cargo xtask dist`: builds the web app into `dist/`:
+//! - the hosted site (`index.html`, `app.js`, `app.css`, `boot.js`, `worker.js`,
+//!   `droidflame_bg.wasm`): relative paths only, so it works from any sub-path;
+//! - `droidflame.html`: one self-contained file (wasm inlined as base64, worker from a Blob
+//!   URL) that works when opened from `file://`;
+//! - `pkg/`: an npm-style ES module package with TypeScript types;
+//! - `examples/`: host pages for each way of embedding.
+
+use crate::tools::{ensure_npm, ensure_wasm_bindgen, ensure_wasm_target, wasm_opt};
+use crate::{root, run};
+use std::path::{Path, PathBuf};
+
+const WASM: &str = "target/wasm32-unknown-unknown/release/droidflame_wasm.wasm";
+
+pub fn dist() -> Result<PathBuf, String> {
+    ensure_wasm_target()?;
+    ensure_wasm_bindgen()?;
+    ensure_npm(&root().join("crates/xtask"))?;
+    run(
+        "cargo",
+        &[
+            "build",
+            "--release",
+            "--target",
+            "wasm32-unknown-unknown",
+            "-p",
+            "droidflame-wasm",
+        ],
+    )?;
+    let root = root();
+    let glue = root.join("target/web");
+    let _ = std::fs::remove_dir_all(&glue);
+    for target in ["web", "no-modules"] {
+        let out = glue.join(target);
+        run(
+            "wasm-bindgen",
+            &[
+                "--target",
+                target,
+                "--out-dir",
+                path(&out),
+                "--out-name",
+                "droidflame",
+                "--no-typescript",
+                path(&root.join(WASM)),
+            ],
+        )?;
+    }
+    run(
+        "wasm-bindgen",
+        &[
+            "--target",
+            "web",
+            "--out-dir",
+            path(&glue.join("types")),
+            "--out-name",
+            "droidflame",
+            path(&root.join(WASM)),
+        ],
+    )?;
+
+    let dist = root.join("dist");
+    let _ = std::fs::remove_dir_all(&dist);
+    std::fs::create_dir_all(dist.join("pkg")).map_err(io("create dist/pkg"))?;
+    let wasm = dist.join("droidflame_bg.wasm");
+    run(
+        path(&wasm_opt()),
+        &[
+            "-Oz",
+            "--enable-bulk-memory",
+            "--enable-nontrapping-float-to-int",
+            "--enable-sign-ext",
+            path(&glue.join("web/droidflame_bg.wasm")),
+            "-o",
+            path(&wasm),
+        ],
+    )?;
+
+    let www = root.join("www");
+    let html = read(&www.join("index.html"))?;
+    let app = read(&www.join("app.js"))?;
+    let css = read(&www.join("app.css"))?;
+    let worker =
+        read(&glue.join("no-modules/droidflame.js"))? + "\n" + &read(&www.join("worker.js"))?;
+
+    // Hosted: separate files, relative paths.
+    write(&dist.join("app.js"), &app)?;
+    write(&dist.join("app.css"), &css)?;
+    write(&dist.join("worker.js"), &worker)?;
+    copy(&www.join("boot-hosted.js"), &dist.join("boot.js"))?;
+    let hosted = html
+        .replace(
+            "<!-- BUILD:STYLE -->",
+            "<link rel=\"stylesheet\" href=\"app.css\">",
+        )
+        .replace(
+            "<!-- BUILD:SCRIPTS -->",
+            "<script src=\"boot.js\"></script>\n<script src=\"app.js\"></script>",
+        );
+    write(&dist.join("index.html"), &hosted)?;
+
+    // Single file: everything inline.
+    let wasm_bytes = std::fs::read(&wasm).map_err(io("read the optimised wasm"))?;
+    let single = html.replace("<!-- BUILD:STYLE -->", &format!("<style>\n{css}</style>")).replace(
+        "<!-- BUILD:SCRIPTS -->",
+        &format!(
+            "<script type=\"application/octet-stream\" id=\"droidflame-wasm\">{}</script>\n\
+             <script type=\"text/plain\" id=\"droidflame-worker\">{}</script>\n<script>{}</script>\n<script>{}</script>",
+            base64(&wasm_bytes),
+            inline_script(&worker),
+            inline_script(&read(&www.join("boot-single.js"))?),
+            inline_script(&app),
+        ),
+    );
+    write(&dist.join("droidflame.html"), &single)?;
+
+    // The package for bundlers.
+    copy(
+        &glue.join("web/droidflame.js"),
+        &dist.join("pkg/droidflame.js"),
+    )?;
+    copy(
+        &glue.join("types/droidflame.d.ts"),
+        &dist.join("pkg/droidflame.d.ts"),
+    )?;
+    copy(&wasm, &dist.join("pkg/droidflame_bg.wasm"))?;
+    for file in ["index.js", "index.d.ts", "package.json", "README.md"] {
+        copy(&www.join("pkg").join(file), &dist.join("pkg").join(file))?;
+    }
+    copy_dir(&www.join("examples"), &dist.join("examples"))?;
+    eprintln!(
+        "xtask: dist/ is ready: index.html (hosted), droidflame.html ({} KB, one file), pkg/, examples/",
+        std::fs::metadata(dist.join("droidflame.html")).map(|m| m.len() / 1024).unwrap_or(0)
+    );
+    Ok(dist)
+}
+
+/// Makes text safe inside an inline `<script>`: no `</script` or `<!--` can end or
+/// confuse it. Both rewrites mean the same inside JavaScript strings.
+fn inline_script(text: &str) -> String {
+    text.replace("</script", "<\\/script")
+        .replace("</SCRIPT", "<\\/SCRIPT")
+        .replace("<!--", "<\\!--")
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const TABLE: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = (u32::from(chunk[0]) << 16)
+            | (u32::from(*chunk.get(1).unwrap_or(&0)) << 8)
+            | u32::from(*chunk.get(2).unwrap_or(&0));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(TABLE[((n >> (18 - 6 * i)) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("paths in this repository are UTF-8")
+}
+
+fn io(what: &'static str) -> impl Fn(std::io::Error) -> String {
+    move |e| format!("cannot {what}: {e}")
+}
+
+fn read(p: &Path) -> Result<String, String> {
+    std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))
+}
+
+fn write(p: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))
+}
+
+fn copy(from: &Path, to: &Path) -> Result<(), String> {
+    std::fs::copy(from, to)
+        .map(|_| ())
+        .map_err(|e| format!("cannot copy {} to {}: {e}", from.display(), to.display()))
+}
+
+fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(to).map_err(|e| format!("cannot create {}: {e}", to.display()))?;
+    for entry in
+        std::fs::read_dir(from).map_err(|e| format!("cannot read {}: {e}", from.display()))?
+    {
+        let entry = entry.map_err(|e| e.to_string())?;
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target)?;
+        } else {
+            copy(&entry.path(), &target)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn base64_matches_the_standard_alphabet() {
+        assert_eq!(super::base64(b""), "");
+        assert_eq!(super::base64(b"f"), "Zg==");
+        assert_eq!(super::base64(b"fo"), "Zm8=");
+        assert_eq!(super::base64(b"foo"), "Zm9v");
+        assert_eq!(super::base64(&[0xFF, 0xEF, 0x00, 0x10]), "/+8AEA==");
+    }
+
+    #[test]
+    fn inline_scripts_cannot_close_their_tag() {
+        assert_eq!(
+            super::inline_script("a = '</script>' // <!--"),
+            "a = '<\\/script>' // <\\!--"
+        );
+    }
+}

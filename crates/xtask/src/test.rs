@@ -1,0 +1,132 @@
+//! `cargo xtask test`: everything CI checks, ending with one line
+//! `tests: N passed, M failed` that adds up every test runner's counts.
+
+use crate::tools::{ensure_chromium, ensure_npm, ensure_wasm_target};
+use crate::{root, run};
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+
+#[derive(Default)]
+struct Counts {
+    passed: u64,
+    failed: u64,
+}
+
+pub fn test() -> Result<(), String> {
+    let mut counts = Counts::default();
+    let result = all(&mut counts);
+    // One closing line for the whole run, in the plain form CI reads.
+    println!("tests: {} passed, {} failed", counts.passed, counts.failed);
+    if result.is_ok() {
+        eprintln!("xtask: every check passed");
+    }
+    result
+}
+
+fn all(counts: &mut Counts) -> Result<(), String> {
+    run("cargo", &["fmt", "--all", "--", "--check"])?;
+    run(
+        "cargo",
+        &[
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--quiet",
+            "--",
+            "-D",
+            "warnings",
+        ],
+    )?;
+    counted("cargo", &["test", "--workspace"], counts, cargo_line)?;
+    ensure_wasm_target()?;
+    // The core must keep building for the browser without wasm-bindgen.
+    run(
+        "cargo",
+        &[
+            "build",
+            "--release",
+            "--target",
+            "wasm32-unknown-unknown",
+            "-p",
+            "droidflame-core",
+        ],
+    )?;
+    crate::dist::dist()?;
+    ensure_chromium()?;
+    let browser = root().join("tests/browser");
+    ensure_npm(&browser)?;
+    counted(
+        "node",
+        &["--test", "--test-reporter=tap", "tests/browser/"],
+        counts,
+        node_line,
+    )
+}
+
+/// Runs a test command, echoing its output and adding up what `parse` finds in it.
+fn counted(
+    program: &str,
+    args: &[&str],
+    counts: &mut Counts,
+    parse: fn(&str, &mut Counts),
+) -> Result<(), String> {
+    eprintln!("xtask: $ {program} {}", args.join(" "));
+    let mut child = Command::new(program)
+        .args(args)
+        .current_dir(root())
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start {program}: {e}"))?;
+    let stdout = child.stdout.take().expect("stdout is piped");
+    for line in BufReader::new(stdout).lines() {
+        let line = line.map_err(|e| format!("cannot read {program}'s output: {e}"))?;
+        println!("{line}");
+        parse(&line, counts);
+    }
+    let status = child
+        .wait()
+        .map_err(|e| format!("{program} did not finish: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`{program} {}` failed ({status})", args.join(" ")))
+    }
+}
+
+/// `test result: ok. 14 passed; 0 failed; ...`
+fn cargo_line(line: &str, counts: &mut Counts) {
+    let Some(rest) = line.strip_prefix("test result: ") else {
+        return;
+    };
+    let count = |word: &str| -> u64 {
+        rest.split(';')
+            .find_map(|part| {
+                part.trim()
+                    .strip_suffix(word)?
+                    .trim()
+                    .rsplit(' ')
+                    .next()?
+                    .parse()
+                    .ok()
+            })
+            .unwrap_or(0)
+    };
+    counts.passed += count("passed");
+    counts.failed += count("failed");
+}
+
+/// node's TAP summary: `# pass 12`, `# fail 0`.
+fn node_line(line: &str, counts: &mut Counts) {
+    if let Some(n) = line
+        .strip_prefix("# pass ")
+        .and_then(|n| n.trim().parse::<u64>().ok())
+    {
+        counts.passed += n;
+    }
+    if let Some(n) = line
+        .strip_prefix("# fail ")
+        .and_then(|n| n.trim().parse::<u64>().ok())
+    {
+        counts.failed += n;
+    }
+}

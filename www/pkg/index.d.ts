@@ -1,0 +1,79 @@
+// Types of the droidflame package. `Session` and `splitKeyIsSecond` come from the
+// generated bindings (droidflame.d.ts).
+export { Session, splitKeyIsSecond } from './droidflame.js';
+
+export type Clock = 'wall' | 'cpu';
+
+export interface AnalyzeOptions {
+  /** Clock of the flame graphs; default: wall where the trace has it. */
+  clock?: Clock;
+  /** false: leave `svg` out (faster when only the summary is needed). */
+  svg?: boolean;
+  /** Where to load the wasm from; default: droidflame_bg.wasm beside this module. */
+  wasm?: string | URL | Response | BufferSource | WebAssembly.Module;
+}
+
+export interface ThreadSummary {
+  tid: number;
+  name: string;
+  records: number;
+  /** Sum of the thread's folded values, µs; null when the trace has no such clock. */
+  wall_us: number | null;
+  cpu_us: number | null;
+  max_depth: number;
+}
+
+export interface MethodSummary {
+  name: string;
+  class: string;
+  method: string;
+  signature: string;
+  source: string | null;
+  calls: number;
+  recursive_calls: number;
+  incl_wall_us: number | null;
+  excl_wall_us: number | null;
+  incl_cpu_us: number | null;
+  excl_cpu_us: number | null;
+}
+
+export interface Summary {
+  schema: 1;
+  format: {
+    family: string;
+    layout: string;
+    version: number;
+    streaming: boolean;
+    clock: 'wall' | 'thread-cpu' | 'dual';
+    vm: string | null;
+    gzip: boolean;
+    split: boolean;
+    record_size: number | null;
+    sampling_interval_us: number | null;
+  };
+  header: Record<string, string>;
+  records: number;
+  threads: ThreadSummary[];
+  methods: MethodSummary[];
+  repairs: {
+    unmatched_exits: number;
+    mismatched_exits: number;
+    open_at_end: number;
+    unknown_methods: number;
+    unknown_threads: number;
+    truncated: boolean;
+    overflow: boolean;
+    invalid_records: number;
+    time_wraps: number;
+    reused_thread_ids: number;
+  };
+  warnings: string[];
+}
+
+export interface Analysis {
+  summary: Summary;
+  threads: { tid: number; name: string; svg?: string }[];
+}
+
+export function initialize(wasm?: AnalyzeOptions['wasm']): Promise<unknown>;
+export function analyze(bytes: Uint8Array | ArrayBuffer | ArrayBufferView, options?: AnalyzeOptions): Promise<Analysis>;
