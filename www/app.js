@@ -271,7 +271,7 @@
     for (const note of notes) {
       if (seen.has(note)) continue;
       seen.add(note);
-      box.append(element('li', { text: note }));
+      box.append(element('li', { text: note.charAt(0).toUpperCase() + note.slice(1) }));
     }
   }
 
@@ -305,8 +305,8 @@
         onclick: () => selectThread(index),
         onkeydown: (event) => threadKey(event, index),
       },
-      element('td', { class: 'name' },
-        element('span', { text: t ? t.name : 'All threads' }),
+      element('td', { class: 'name', title: t ? t.name + ' [' + t.tid + ']' : 'All threads' },
+        element('span', { class: 'label', text: t ? t.name : 'All threads' }),
         element('span', { class: 'share', style: 'width:' + (share * 100).toFixed(2) + '%' })),
       element('td', { class: 'n', text: t ? t.tid : '' }),
       element('td', { class: 'n', text: millis(t ? t.wall_us : clocks().wall ? grandTotal('wall') : null) }),
@@ -364,8 +364,13 @@
     const height = /<svg[^>]*\sheight="(\d+)"/.exec(svg);
     frame.style.height = Math.max(240, height ? Number(height[1]) + 8 : 600) + 'px';
     // The SVG's own script gives zoom and search; the sandbox keeps it away from this page.
-    frame.srcdoc = '<!doctype html><meta charset="utf-8"><style>html,body{margin:0;background:#fff}</style>' +
+    // inferno's fluid mode drops the SVG's width; inline in HTML it must then be told to fill.
+    frame.srcdoc = '<!doctype html><meta charset="utf-8"><style>html,body{margin:0;background:#fff}' +
+      'body>svg{display:block;width:100%}</style>' +
       svg.replace(/^<\?xml[^>]*\?>\s*/, '').replace(/<!DOCTYPE[^>]*>\s*/i, '');
+    // Flame graphs grow upwards: start at the bottom, where the roots are.
+    const scroller = frame.parentElement;
+    requestAnimationFrame(() => { scroller.scrollTop = scroller.scrollHeight; });
     const t = view.thread < 0 ? null : view.summary.threads[view.thread];
     $('graph-title').textContent = (t ? t.name + ' [' + t.tid + ']' : 'All threads') + ' — ' +
       (view.clock === 'cpu' ? 'thread CPU time' : 'wall time');
