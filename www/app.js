@@ -459,9 +459,13 @@
         else if (c.share) text = percent(value, total);
         else if (c.time) text = micros(value);
         else text = grouped.format(value);
-        const cell = element('td', { class: c.text ? 'name' : 'n', text });
-        if (c.text) cell.title = m.name + (m.signature ? ' ' + m.signature : '') + (m.source ? ' (' + m.source + ')' : '');
-        row.append(cell);
+        if (c.text) {
+          // Overloads share a name: the signature tells them apart.
+          row.append(element('td', { class: 'name', title: m.name + ' ' + m.signature + (m.source ? ' (' + m.source + ')' : '') },
+            m.name, ' ', element('span', { class: 'sig', text: m.signature })));
+        } else {
+          row.append(element('td', { class: 'n', text }));
+        }
       }
       body.append(row);
     }

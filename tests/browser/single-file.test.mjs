@@ -1,0 +1,74 @@
+// The single-file build opened from file://: no server, no network, everything inline.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { launch, dist, corpus, pick, drop, shot, shownSvg, watchRequests, foreignRequests } from './support.mjs';
+
+let browser;
+const single = pathToFileURL(path.join(dist, 'droidflame.html')).href;
+
+before(async () => {
+  browser = await launch();
+});
+
+after(async () => {
+  await browser.close();
+});
+
+async function newPage(t) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const requests = watchRequests(page);
+  t.after(async () => {
+    assert.deepEqual(foreignRequests(requests, null), [], 'only file:, blob: and data: URLs');
+    await page.close();
+  });
+  await page.goto(single);
+  return page;
+}
+
+test('the single file is one self-contained file', () => {
+  const html = fs.readFileSync(path.join(dist, 'droidflame.html'), 'utf8');
+  assert.doesNotMatch(html, /<script[^>]+src=/i, 'no external script');
+  assert.doesNotMatch(html, /<link[^>]+href=/i, 'no external stylesheet');
+  assert.doesNotMatch(html, /https?:\/\//i, 'no URL to anywhere');
+  assert.match(html, /id="droidflame-wasm">AGFzbQ/, 'the wasm is inline');
+});
+
+test('from file:// it shows ffprof-art-regular.trace with all 40 active threads', async (t) => {
+  const page = await newPage(t);
+  assert.equal(await pick(page, corpus('ffprof-art-regular.trace')), 'done');
+  assert.equal(await page.locator('#thread-rows tr').count(), 41);
+  assert.match(await shownSvg(page), /main \[21491\]/);
+  await page.frameLocator('#flame').locator('svg').first().waitFor();
+  await shot(page, 'single-file-regular');
+});
+
+test('from file:// a dropped gzip streaming trace works', async (t) => {
+  const page = await newPage(t);
+  assert.equal(await drop(page, [corpus('ffprof-art-streaming.trace.gz')]), 'done');
+  assert.equal(await page.locator('#thread-rows tr').count(), 53);
+});
+
+test('window.droidflame.analyze answers with the summary and one SVG per thread', async (t) => {
+  const page = await newPage(t);
+  const bytes = fs.readFileSync(corpus('perflib-exception.trace')).toString('base64');
+  const result = await page.evaluate(async (base64) => {
+    const binary = atob(base64);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    const { summary, threads } = await window.droidflame.analyze(bytes, { clock: 'cpu' });
+    let error = null;
+    try {
+      await window.droidflame.analyze(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9]));
+    } catch (e) {
+      error = e.message;
+    }
+    return { records: summary.records, threads: threads.map((x) => [x.tid, x.name, x.svg.slice(0, 5)]), title: /cpu clock/.test(threads[0].svg), error };
+  }, bytes);
+  assert.equal(result.records, 23);
+  assert.deepEqual(result.threads, [[11, 'AsyncTask #1', '<?xml']]);
+  assert.equal(result.title, true);
+  assert.match(result.error, /^not an Android trace at byte 0/);
+});

@@ -1,0 +1,154 @@
+// Shared helpers of the browser tests: Debian's Chromium through playwright-core, a local
+// static server that serves dist/ from a sub-path and records every request, and ways to
+// hand the page a trace (file picker, a synthetic drop).
+import { chromium } from 'playwright-core';
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const root = path.resolve(here, '../..');
+export const dist = path.join(root, 'dist');
+export const corpusDir = process.env.DROIDFLAME_TRACES || path.resolve(root, '../shared/traces');
+export const screenshots = path.join(here, 'screenshots');
+
+export function corpus(name) {
+  return path.join(corpusDir, name);
+}
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+  });
+}
+
+const types = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.ts': 'text/plain; charset=utf-8',
+};
+
+// Serves dist/ under `prefix` on 127.0.0.1, like a GitHub Pages project site.
+export async function serve(prefix = '/droidflame/nested/') {
+  const requests = [];
+  const server = http.createServer((request, response) => {
+    requests.push(request.url);
+    const url = new URL(request.url, 'http://localhost');
+    if (!url.pathname.startsWith(prefix)) {
+      response.writeHead(404).end('not under ' + prefix);
+      return;
+    }
+    let file = path.join(dist, decodeURIComponent(url.pathname.slice(prefix.length)));
+    if (!file.startsWith(dist)) {
+      response.writeHead(403).end();
+      return;
+    }
+    if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
+    fs.readFile(file, (error, body) => {
+      if (error) {
+        response.writeHead(404).end('not found');
+        return;
+      }
+      response.writeHead(200, { 'Content-Type': types[path.extname(file)] || 'application/octet-stream' });
+      response.end(body);
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = 'http://127.0.0.1:' + server.address().port;
+  return {
+    origin,
+    url: origin + prefix,
+    requests,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+// Every request a page makes, to prove none leaves the page's own origin.
+export function watchRequests(page) {
+  const urls = [];
+  page.on('request', (request) => urls.push(request.url()));
+  return urls;
+}
+
+export function foreignRequests(urls, origin) {
+  return urls.filter((url) => !(
+    (origin && url.startsWith(origin + '/')) || url.startsWith('file:') || url.startsWith('blob:') ||
+    url.startsWith('data:') || url.startsWith('about:')));
+}
+
+export async function waitForResult(page, timeout = 60000) {
+  await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state), null, { timeout });
+  return page.evaluate(() => document.body.dataset.state);
+}
+
+export async function pick(page, files) {
+  await page.setInputFiles('#picker', files);
+  return waitForResult(page);
+}
+
+// A real drop: a `drop` event whose DataTransfer holds File objects.
+export async function drop(page, files) {
+  const payload = files.map((file) => ({ name: path.basename(file), base64: fs.readFileSync(file).toString('base64') }));
+  await page.evaluate((items) => {
+    const transfer = new DataTransfer();
+    for (const item of items) {
+      const binary = atob(item.base64);
+      const bytes = new Uint8Array(binary.length);
+      for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+      transfer.items.add(new File([bytes], item.name));
+    }
+    document.body.dispatchEvent(new DragEvent('dragenter', { bubbles: true, dataTransfer: transfer }));
+    document.body.dispatchEvent(new DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: transfer }));
+  }, payload);
+  return waitForResult(page);
+}
+
+export async function shot(page, name) {
+  fs.mkdirSync(screenshots, { recursive: true });
+  await page.screenshot({ path: path.join(screenshots, name + '.png') });
+}
+
+export function tempFile(name, bytes) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'droidflame-browser-'));
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, bytes);
+  return file;
+}
+
+// The SVG currently shown in the flame-graph iframe.
+export async function shownSvg(page) {
+  return page.evaluate(() => document.getElementById('flame').srcdoc);
+}
+
+// A regular, dual-clock method trace written here, byte for byte as ART writes them, with
+// whatever thread and method names a test needs.
+export function writeTrace({ threads, methods, records }) {
+  let key = '*version\n3\ndata-file-overflow=false\nclock=dual\nelapsed-time-usec=100\n' +
+    'num-method-calls=' + records.length + '\nvm=art\n*threads\n';
+  for (const [tid, name] of threads) key += tid + '\t' + name + '\n';
+  key += '*methods\n';
+  for (const [id, cls, name, sig, source] of methods) key += '0x' + id.toString(16) + '\t' + cls + '\t' + name + '\t' + sig + '\t' + source + '\n';
+  key += '*end\n';
+  const head = Buffer.alloc(32);
+  head.write('SLOW', 0, 'latin1');
+  head.writeUInt16LE(3, 4);
+  head.writeUInt16LE(32, 6);
+  head.writeUInt16LE(14, 16);
+  const body = Buffer.alloc(records.length * 14);
+  records.forEach(([tid, method, action, time], i) => {
+    body.writeUInt16LE(tid, i * 14);
+    body.writeUInt32LE(method | action, i * 14 + 2);
+    body.writeUInt32LE(time, i * 14 + 6);
+    body.writeUInt32LE(time, i * 14 + 10);
+  });
+  return Buffer.concat([Buffer.from(key, 'utf8'), head, body]);
+}
