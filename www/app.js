@@ -394,7 +394,8 @@
     { id: 'incl%', label: '%', value: (m) => clockValue(m, 'incl'), share: true },
     { id: 'excl', label: 'Exclusive', value: (m) => clockValue(m, 'excl'), time: true },
     { id: 'excl%', label: '%', value: (m) => clockValue(m, 'excl'), share: true },
-    { id: 'other', label: '', value: (m) => clockValue(m, 'incl', true), time: true, other: true },
+    { id: 'other-incl', label: 'Inclusive', value: (m) => clockValue(m, 'incl', true), time: true, other: true },
+    { id: 'other-excl', label: 'Exclusive', value: (m) => clockValue(m, 'excl', true), time: true, other: true },
     { id: 'calls', label: 'Calls', value: (m) => m.calls },
     { id: 'recursive', label: 'Recursive', value: (m) => m.recursive_calls },
   ];
@@ -411,7 +412,7 @@
     head.replaceChildren();
     for (const column of methodColumns) {
       if (column.other && !showOther) continue;
-      const label = column.other ? 'Inclusive ' + (otherClock === 'cpu' ? 'CPU' : 'wall') : column.label;
+      const label = column.other ? column.label + ' ' + (otherClock === 'cpu' ? 'CPU' : 'wall') : column.label;
       const sorted = view.methodSort.column === column.id;
       head.append(element('th', {
         class: column.text ? '' : 'n',

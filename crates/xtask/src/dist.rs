@@ -6,28 +6,28 @@
 //! - `pkg/`: an npm-style ES module package with TypeScript types;
 //! - `examples/`: host pages for each way of embedding.
 
+use crate::settings::WebSettings;
 use crate::tools::{ensure_npm, ensure_wasm_bindgen, ensure_wasm_target, wasm_opt};
 use crate::{root, run};
 use std::path::{Path, PathBuf};
-
-const WASM: &str = "target/wasm32-unknown-unknown/release/droidflame_wasm.wasm";
 
 pub fn dist() -> Result<PathBuf, String> {
     ensure_wasm_target()?;
     ensure_wasm_bindgen()?;
     ensure_npm(&root().join("crates/xtask"))?;
-    run(
-        "cargo",
-        &[
-            "build",
-            "--release",
-            "--target",
-            "wasm32-unknown-unknown",
-            "-p",
-            "droidflame-wasm",
-        ],
-    )?;
+    let settings = WebSettings::load()?;
+    let build = [
+        "build",
+        "--profile",
+        &settings.profile,
+        "--target",
+        "wasm32-unknown-unknown",
+        "-p",
+        &settings.crate_name,
+    ];
+    run("cargo", &build)?;
     let root = root();
+    let wasm_in = root.join(settings.wasm_path());
     let glue = root.join("target/web");
     let _ = std::fs::remove_dir_all(&glue);
     for target in ["web", "no-modules"] {
@@ -42,7 +42,7 @@ pub fn dist() -> Result<PathBuf, String> {
                 "--out-name",
                 "droidflame",
                 "--no-typescript",
-                path(&root.join(WASM)),
+                path(&wasm_in),
             ],
         )?;
     }
@@ -55,7 +55,7 @@ pub fn dist() -> Result<PathBuf, String> {
             path(&glue.join("types")),
             "--out-name",
             "droidflame",
-            path(&root.join(WASM)),
+            path(&wasm_in),
         ],
     )?;
 
@@ -63,18 +63,10 @@ pub fn dist() -> Result<PathBuf, String> {
     let _ = std::fs::remove_dir_all(&dist);
     std::fs::create_dir_all(dist.join("pkg")).map_err(io("create dist/pkg"))?;
     let wasm = dist.join("droidflame_bg.wasm");
-    run(
-        path(&wasm_opt()),
-        &[
-            "-Oz",
-            "--enable-bulk-memory",
-            "--enable-nontrapping-float-to-int",
-            "--enable-sign-ext",
-            path(&glue.join("web/droidflame_bg.wasm")),
-            "-o",
-            path(&wasm),
-        ],
-    )?;
+    let unoptimised = glue.join("web/droidflame_bg.wasm");
+    let mut opt_args: Vec<&str> = settings.wasm_opt_args.iter().map(String::as_str).collect();
+    opt_args.extend([path(&unoptimised), "-o", path(&wasm)]);
+    run(path(&wasm_opt()), &opt_args)?;
 
     let www = root.join("www");
     let html = read(&www.join("index.html"))?;

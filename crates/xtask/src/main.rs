@@ -8,6 +8,7 @@
 
 mod dist;
 mod serve;
+mod settings;
 mod test;
 mod tools;
 

@@ -67,3 +67,20 @@ fn mime(path: &Path) -> &'static str {
         _ => "application/octet-stream",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_files_inside_dist_are_served() {
+        let dist = Path::new("/srv/dist");
+        assert_eq!(
+            file_for(dist, "/app.js"),
+            Some(PathBuf::from("/srv/dist/app.js"))
+        );
+        assert_eq!(file_for(dist, "/../Cargo.toml"), None);
+        assert_eq!(file_for(dist, "/pkg/../../x"), None);
+        assert_eq!(mime(Path::new("a.wasm")), "application/wasm");
+    }
+}
