@@ -178,6 +178,7 @@
         $('progress-bar').value = total ? done / total : 0;
         $('progress-text').textContent = 'Reading ' + name + ': ' + sizeText(done) + ' of ' + sizeText(total);
       });
+      document.body.dataset.wasmBytes = String(result.wasmBytes);
       view.summary = JSON.parse(result.summary);
       view.edges = JSON.parse(result.calls).edges;
       view.name = name;

@@ -7,6 +7,7 @@
 
 const CHUNK = 4 << 20;
 let ready = null;
+let wasmMemory = null;
 const sessions = new Map();
 
 function reply(message, transfer) {
@@ -67,7 +68,8 @@ async function analyze(message) {
     throw error;
   }
   sessions.set(message.key, session);
-  return { summary: session.summaryJson(), calls: session.callGraphJson() };
+  // The wasm heap's size: what a trace costs in memory (it only grows).
+  return { summary: session.summaryJson(), calls: session.callGraphJson(), wasmBytes: wasmMemory.buffer.byteLength };
 }
 
 function session(key) {
@@ -83,7 +85,7 @@ self.onmessage = async (event) => {
     switch (message.type) {
       case 'init':
         ready = wasm_bindgen({ module_or_path: message.module });
-        await ready;
+        wasmMemory = (await ready).memory;
         return;
       case 'analyze':
         result = await analyze(message);

@@ -158,7 +158,7 @@ fn format_id(id: u64) -> String {
 }
 
 impl Trace {
-    fn method_line(&self, m: &MethodDef) -> String {
+    pub(crate) fn method_line(&self, m: &MethodDef) -> String {
         let source = if m.source.is_empty() {
             "(null)"
         } else {
@@ -179,7 +179,12 @@ impl Trace {
         line
     }
 
-    fn options_text(&self, version: u16, records: Option<usize>, elapsed_key: &str) -> String {
+    pub(crate) fn options_text(
+        &self,
+        version: u16,
+        records: Option<usize>,
+        elapsed_key: &str,
+    ) -> String {
         let mut text = format!(
             "*version\n{version}\ndata-file-overflow=false\nclock={}\n",
             self.clocks.key()
@@ -201,7 +206,12 @@ impl Trace {
 
     /// The text key of a regular file (also the `.key` half of a split pair).
     pub fn key_text(&self, version: u16) -> Vec<u8> {
-        let mut text = self.options_text(version, Some(self.records.len()), "elapsed-time-usec");
+        self.key_text_with_count(version, self.records.len() as u64)
+    }
+
+    /// The text key announcing `records` records (for writers that stream records).
+    pub fn key_text_with_count(&self, version: u16, records: u64) -> Vec<u8> {
+        let mut text = self.options_text(version, Some(records as usize), "elapsed-time-usec");
         text.push_str("*threads\n");
         for t in &self.threads {
             text.push_str(&format!("{}\t{}\n", t.tid, t.name));
@@ -441,7 +451,12 @@ impl Trace {
     }
 }
 
-fn header(version: u16, data_offset: u16, start_us: u64, record_size: Option<u16>) -> Vec<u8> {
+pub(crate) fn header(
+    version: u16,
+    data_offset: u16,
+    start_us: u64,
+    record_size: Option<u16>,
+) -> Vec<u8> {
     let mut out = Vec::new();
     out.extend_from_slice(b"SLOW");
     out.extend_from_slice(&version.to_le_bytes());

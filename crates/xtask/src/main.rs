@@ -3,9 +3,11 @@
 //! - `test`: every check CI runs (formatting, clippy, all tests, wasm builds, browser tests).
 //! - `dist`: the web app into `dist/` (hosted site, single offline file, npm package).
 //! - `serve [--port N]`: `dist` served on 127.0.0.1.
+//! - `bench [--quick]`: the benchmark suite (BENCHMARKS.md).
 //!
 //! Each task installs what it needs on a fresh machine and skips what is already there.
 
+mod bench;
 mod dist;
 mod serve;
 mod settings;
@@ -20,7 +22,8 @@ const USAGE: &str = "usage: cargo xtask <task>
 tasks:
   test             run every test and check (what CI runs)
   dist             build the web app into dist/
-  serve [--port N] build dist/ and serve it on 127.0.0.1 (default port 8080)";
+  serve [--port N] build dist/ and serve it on 127.0.0.1 (default port 8080)
+  bench [--quick]  run the benchmark suite; the full run writes BENCHMARKS.md";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -28,6 +31,11 @@ fn main() -> ExitCode {
         Some("test") => test::test(),
         Some("dist") => dist::dist().map(|_| ()),
         Some("serve") => port(&args[1..]).and_then(serve::serve),
+        Some("bench") => match &args[1..] {
+            [] => bench::bench(false),
+            [flag] if flag == "--quick" => bench::bench(true),
+            _ => Err(format!("bench takes --quick only\n\n{USAGE}")),
+        },
         Some("help") | Some("--help") | Some("-h") | None => {
             println!("{USAGE}");
             Ok(())

@@ -1,0 +1,399 @@
+//! `droidflame-bench`: the benchmark suite (run it through `cargo xtask bench`).
+//!
+//! - `report [--quick] [--out FILE]`: generates the traces (cached in target/bench), measures
+//!   each in fresh child processes, in wasm under Node and in headless Chromium, and writes
+//!   the table (BENCHMARKS.md by default).
+//! - `generate regular|streaming RECORDS FILE`: one generated trace.
+//! - `probe analyze|stream|baseline|render FILE`: one measurement, as a JSON line.
+
+mod probe;
+
+use droidflame_testkit::large::{write_large, LargeLayout, Shape};
+use serde_json::Value;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let result = match args.as_slice() {
+        ["probe", kind, file] => probe(kind, file).map(|v| println!("{v}")),
+        ["generate", layout, records, file] => generate(layout, records, file),
+        ["report", rest @ ..] => report(rest),
+        _ => Err("usage: droidflame-bench report [--quick] [--out FILE] | generate regular|streaming RECORDS FILE | \
+                  probe analyze|stream|baseline|render FILE"
+            .into()),
+    };
+    if let Err(message) = result {
+        eprintln!("droidflame-bench: {message}");
+        std::process::exit(2);
+    }
+}
+
+fn probe(kind: &str, file: &str) -> Result<Value, String> {
+    let size = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
+    let runs = if size > 200 << 20 {
+        1
+    } else if size > 100 << 20 {
+        3
+    } else {
+        5
+    };
+    match kind {
+        "analyze" => probe::analyze(file, runs),
+        "stream" => probe::stream(file),
+        "baseline" => probe::baseline(file, runs.min(3)),
+        "render" => probe::render(file),
+        _ => Err(format!("unknown probe {kind}")),
+    }
+}
+
+fn layout_of(name: &str) -> Result<LargeLayout, String> {
+    match name {
+        "regular" => Ok(LargeLayout::Regular),
+        "streaming" => Ok(LargeLayout::Streaming),
+        _ => Err(format!("unknown layout {name}; use regular or streaming")),
+    }
+}
+
+fn generate(layout: &str, records: &str, file: &str) -> Result<(), String> {
+    let records: u64 = records
+        .parse()
+        .map_err(|_| format!("not a record count: {records}"))?;
+    write_file(Path::new(file), layout_of(layout)?, records).map(|_| ())
+}
+
+fn write_file(path: &Path, layout: LargeLayout, records: u64) -> Result<u64, String> {
+    let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+    write_large(&mut out, &Shape::app_start(records), layout)
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// One benchmark input.
+struct Case {
+    name: &'static str,
+    layout: LargeLayout,
+    records: u64,
+    /// Also measured in the browser.
+    browser: bool,
+    /// Small enough for the in-memory and baseline probes.
+    in_memory: bool,
+}
+
+fn cases(quick: bool) -> Vec<Case> {
+    if quick {
+        return vec![
+            Case {
+                name: "quick-regular",
+                layout: LargeLayout::Regular,
+                records: 200_000,
+                browser: true,
+                in_memory: true,
+            },
+            Case {
+                name: "quick-streaming",
+                layout: LargeLayout::Streaming,
+                records: 200_000,
+                browser: false,
+                in_memory: true,
+            },
+        ];
+    }
+    vec![
+        Case {
+            name: "app-start-4M",
+            layout: LargeLayout::Regular,
+            records: 4_000_000,
+            browser: true,
+            in_memory: true,
+        },
+        Case {
+            name: "long-20M",
+            layout: LargeLayout::Regular,
+            records: 20_000_000,
+            browser: false,
+            in_memory: true,
+        },
+        // 2 GiB of 14-byte records and their packets.
+        Case {
+            name: "streaming-2GB",
+            layout: LargeLayout::Streaming,
+            records: 153_000_000,
+            browser: true,
+            in_memory: false,
+        },
+    ]
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .expect("crates/droidflame-bench is two levels down")
+        .into()
+}
+
+/// Runs a measurement in a fresh process and parses its JSON line.
+fn child(program: &str, args: &[&str]) -> Result<Value, String> {
+    eprintln!("bench: {program} {}", args.join(" "));
+    let out = Command::new(program)
+        .args(args)
+        .current_dir(root())
+        .output()
+        .map_err(|e| format!("{program}: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "{program} {}: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text
+        .lines()
+        .rev()
+        .find(|l| l.starts_with('{'))
+        .ok_or_else(|| format!("{program} printed no JSON"))?;
+    serde_json::from_str(line).map_err(|e| format!("{program}: {e}"))
+}
+
+fn report(args: &[&str]) -> Result<(), String> {
+    let quick = args.contains(&"--quick");
+    let out = match args.iter().position(|a| *a == "--out") {
+        Some(i) => PathBuf::from(args.get(i + 1).ok_or("--out takes a file")?),
+        None if quick => root().join("target/bench/BENCHMARKS-quick.md"),
+        None => root().join("BENCHMARKS.md"),
+    };
+    let dir = root().join("target/bench");
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let me = std::env::current_exe().map_err(|e| e.to_string())?;
+    let me = me.to_str().ok_or("the bench binary's path is not UTF-8")?;
+    let mut rows = Vec::new();
+    for case in cases(quick) {
+        let path = dir.join(format!("{}.trace", case.name));
+        if !path.exists() {
+            eprintln!(
+                "bench: generating {} ({} records)",
+                path.display(),
+                case.records
+            );
+            let tmp = path.with_extension("partial");
+            write_file(&tmp, case.layout, case.records)?;
+            std::fs::rename(&tmp, &path).map_err(|e| e.to_string())?;
+        }
+        let file = path.to_str().ok_or("path is not UTF-8")?;
+        let mut row = serde_json::Map::new();
+        row.insert("case".into(), case.name.into());
+        row.insert("layout".into(), format!("{:?}", case.layout).into());
+        row.insert("stream".into(), child(me, &["probe", "stream", file])?);
+        if case.in_memory {
+            row.insert("analyze".into(), child(me, &["probe", "analyze", file])?);
+            if case.layout == LargeLayout::Regular {
+                row.insert("baseline".into(), child(me, &["probe", "baseline", file])?);
+            }
+            row.insert("render".into(), child(me, &["probe", "render", file])?);
+        }
+        let wasm = root().join("crates/droidflame-bench/wasm-node.mjs");
+        row.insert(
+            "wasm".into(),
+            child("node", &[wasm.to_str().unwrap_or_default(), file])?,
+        );
+        if case.browser {
+            let browser = root().join("crates/droidflame-bench/browser.mjs");
+            row.insert(
+                "browser".into(),
+                child("node", &[browser.to_str().unwrap_or_default(), file])?,
+            );
+        }
+        rows.push(Value::Object(row));
+    }
+    let text = markdown(&rows, quick);
+    std::fs::write(&out, &text).map_err(|e| format!("{}: {e}", out.display()))?;
+    println!("{text}");
+    eprintln!("bench: wrote {}", out.display());
+    Ok(())
+}
+
+fn f(v: &Value, path: &[&str]) -> Option<f64> {
+    let mut v = v;
+    for key in path {
+        v = v.get(key)?;
+    }
+    v.as_f64()
+}
+
+fn fmt_s(seconds: Option<f64>) -> String {
+    match seconds {
+        Some(s) if s < 1.0 => format!("{:.1} ms", s * 1000.0),
+        Some(s) => format!("{s:.2} s"),
+        None => "—".into(),
+    }
+}
+
+fn fmt_rate(records: Option<f64>, seconds: Option<f64>) -> String {
+    match (records, seconds) {
+        (Some(r), Some(s)) if s > 0.0 => format!("{:.1} M/s", r / s / 1e6),
+        _ => "—".into(),
+    }
+}
+
+fn fmt_mb(bytes: Option<f64>) -> String {
+    bytes.map_or("—".into(), |b| format!("{:.0} MB", b / 1e6))
+}
+
+fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|c| {
+            c.lines()
+                .find_map(|l| l.strip_prefix("model name"))
+                .map(|v| v.trim_start_matches([' ', '\t', ':']).to_owned())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let memory = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            m.lines()
+                .find_map(|l| l.strip_prefix("MemTotal:"))
+                .map(|v| v.trim().to_owned())
+        })
+        .unwrap_or_default();
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    let version = |p: &str, a: &str| {
+        Command::new(p)
+            .arg(a)
+            .output()
+            .ok()
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+            .unwrap_or_default()
+    };
+    format!(
+        "{cpu}, {cores} cores, {memory} RAM; {}; node {}; {}",
+        version("rustc", "--version"),
+        version("node", "--version"),
+        version("chromium", "--version")
+    )
+}
+
+fn markdown(rows: &[Value], quick: bool) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "# Benchmarks{}\n",
+        if quick {
+            " (quick mode: small sizes, to keep the suite working)"
+        } else {
+            ""
+        }
+    );
+    let _ = writeln!(
+        s,
+        "Written by `cargo xtask bench{}` on {}.\n",
+        if quick { " --quick" } else { "" },
+        machine()
+    );
+    let _ = writeln!(
+        s,
+        "Inputs are generated (`droidflame-testkit::large`): {} threads, {} methods with a fixed call graph, stacks up to {} deep, \
+         records in per-thread chunks of {}, dual clock (14-byte records). Native analysis runs on one core.\n",
+        Shape::app_start(0).threads,
+        Shape::app_start(0).methods,
+        Shape::app_start(0).max_depth,
+        Shape::app_start(0).chunk
+    );
+    let _ = writeln!(s, "## Native analysis (bytes → profile)\n");
+    let _ = writeln!(s, "| case | size | records | in memory | throughput | MB/s | streamed from disk | peak RSS (streamed) | summary JSON | baseline parse | ratio |");
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|");
+    for row in rows {
+        let records = f(row, &["stream", "records"]);
+        let bytes = f(row, &["stream", "bytes"]);
+        let analyze = f(row, &["analyze", "analyze_s"]);
+        let baseline = f(row, &["baseline", "parse_s"]);
+        let ratio = match (analyze, baseline) {
+            (Some(a), Some(b)) => format!("{:.1}x faster", b / a),
+            _ => "—".into(),
+        };
+        let mbs = match (bytes, analyze) {
+            (Some(b), Some(a)) => format!("{:.0}", b / a / 1e6),
+            _ => "—".into(),
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            row["case"].as_str().unwrap_or(""),
+            fmt_mb(bytes),
+            records.map_or("—".into(), |r| format!("{:.1} M", r / 1e6)),
+            fmt_s(analyze),
+            fmt_rate(records, analyze),
+            mbs,
+            fmt_s(f(row, &["stream", "stream_s"])),
+            f(row, &["stream", "peak_kib"])
+                .map_or("—".into(), |k| format!("{:.0} MB", k * 1024.0 / 1e6)),
+            fmt_s(f(row, &["analyze", "summary_s"])),
+            fmt_s(baseline),
+            ratio
+        );
+    }
+    let _ = writeln!(s, "\nBaseline: `android_trace_log` 0.3.0 `parse()` of the same bytes (it reads regular files only).\n");
+    let _ = writeln!(s, "## The same core in wasm (Node, streamed from disk)\n");
+    let _ = writeln!(
+        s,
+        "| case | time | throughput | vs native streamed | wasm heap |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|");
+    for row in rows {
+        let records = f(row, &["stream", "records"]);
+        let wasm = f(row, &["wasm", "analyze_s"]);
+        let native = f(row, &["stream", "stream_s"]);
+        let share = match (wasm, native) {
+            (Some(w), Some(n)) => format!("{:.0}% of native", n / w * 100.0),
+            _ => "—".into(),
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} |",
+            row["case"].as_str().unwrap_or(""),
+            fmt_s(wasm),
+            fmt_rate(records, wasm),
+            share,
+            fmt_mb(f(row, &["wasm", "wasm_bytes"]))
+        );
+    }
+    let _ = writeln!(s, "\n## Rendering (every per-thread SVG, native)\n");
+    let _ = writeln!(s, "| case | SVGs | time | SVG bytes |");
+    let _ = writeln!(s, "|---|---|---|---|");
+    for row in rows.iter().filter(|r| r.get("render").is_some()) {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} |",
+            row["case"].as_str().unwrap_or(""),
+            f(row, &["render", "svgs"]).unwrap_or(0.0),
+            fmt_s(f(row, &["render", "render_s"])),
+            fmt_mb(f(row, &["render", "svg_bytes"]))
+        );
+    }
+    let _ = writeln!(
+        s,
+        "\n## Headless Chromium (hosted build, file picked, worker parses)\n"
+    );
+    let _ = writeln!(s, "| case | completed | open to first flame graph | longest main-thread task | peak JS heap (page) | wasm heap (worker) |");
+    let _ = writeln!(s, "|---|---|---|---|---|---|");
+    for row in rows.iter().filter(|r| r.get("browser").is_some()) {
+        let b = &row["browser"];
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} |",
+            row["case"].as_str().unwrap_or(""),
+            b["state"].as_str().unwrap_or("?"),
+            fmt_s(f(b, &["first_graph_ms"]).map(|ms| ms / 1000.0)),
+            fmt_s(f(b, &["longest_task_ms"]).map(|ms| ms / 1000.0)),
+            fmt_mb(f(b, &["peak_js_heap"])),
+            fmt_mb(f(b, &["wasm_bytes"]))
+        );
+    }
+    s
+}

@@ -1,0 +1,114 @@
+//! The single measurements. Each runs in a fresh child process (`droidflame-bench probe
+//! ...`) so its peak memory is its own, and prints one JSON line.
+
+use droidflame_core::products::{self, FlameOptions, GraphScope};
+use droidflame_core::Analyzer;
+use serde_json::json;
+use std::io::Read;
+use std::time::{Duration, Instant};
+
+const CHUNK: usize = 1 << 20;
+
+/// Peak resident memory of this process so far, in KiB (Linux).
+fn peak_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+fn median(mut times: Vec<Duration>) -> f64 {
+    times.sort();
+    times[times.len() / 2].as_secs_f64()
+}
+
+/// Analysis of a file already in memory, fed in 1 MiB chunks: median of `runs`.
+pub fn analyze(path: &str, runs: usize) -> Result<serde_json::Value, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+    let mut times = Vec::new();
+    let mut summary_times = Vec::new();
+    let mut records = 0;
+    let mut threads = 0;
+    let mut nodes = 0;
+    for _ in 0..runs {
+        let start = Instant::now();
+        let mut analyzer = Analyzer::default();
+        for chunk in bytes.chunks(CHUNK) {
+            analyzer.push(chunk).map_err(|e| e.to_string())?;
+        }
+        let profile = analyzer.finish().map_err(|e| e.to_string())?;
+        times.push(start.elapsed());
+        let start = Instant::now();
+        let summary = products::summary_json(&profile);
+        summary_times.push(start.elapsed());
+        assert!(!summary.is_empty());
+        records = profile.records;
+        threads = profile.threads.len();
+        nodes = profile.threads.iter().map(|t| t.tree.len()).sum::<usize>();
+    }
+    Ok(json!({
+        "bytes": bytes.len(), "records": records, "threads": threads, "nodes": nodes,
+        "analyze_s": median(times), "summary_s": median(summary_times),
+    }))
+}
+
+/// Analysis streamed from disk in 1 MiB reads: time and peak memory of the whole process.
+pub fn stream(path: &str) -> Result<serde_json::Value, String> {
+    let start = Instant::now();
+    let mut file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+    let mut buffer = vec![0u8; CHUNK];
+    let mut analyzer = Analyzer::default();
+    let mut bytes = 0u64;
+    loop {
+        let n = file.read(&mut buffer).map_err(|e| e.to_string())?;
+        if n == 0 {
+            break;
+        }
+        bytes += n as u64;
+        analyzer.push(&buffer[..n]).map_err(|e| e.to_string())?;
+    }
+    let profile = analyzer.finish().map_err(|e| e.to_string())?;
+    let analyze = start.elapsed().as_secs_f64();
+    let summary = products::summary_json(&profile);
+    Ok(json!({
+        "bytes": bytes, "records": profile.records, "stream_s": analyze, "summary_bytes": summary.len(),
+        "peak_kib": peak_kib(),
+    }))
+}
+
+/// The baseline reader on the same bytes: median of `runs` parses.
+pub fn baseline(path: &str, runs: usize) -> Result<serde_json::Value, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+    let mut times = Vec::new();
+    let mut events = 0;
+    for _ in 0..runs {
+        let start = Instant::now();
+        let log = android_trace_log::parse(&bytes)
+            .map_err(|_| "android_trace_log could not parse it".to_string())?;
+        times.push(start.elapsed());
+        events = log.events.len();
+    }
+    Ok(json!({ "events": events, "parse_s": median(times), "peak_kib": peak_kib() }))
+}
+
+/// Every per-thread flame-graph SVG of the file, rendered once.
+pub fn render(path: &str) -> Result<serde_json::Value, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+    let profile = droidflame_core::analyze(&bytes).map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    let mut svg_bytes = 0;
+    for index in 0..profile.threads.len() {
+        let svg = products::flame_svg(
+            &profile,
+            GraphScope::Thread(index),
+            &FlameOptions::default(),
+        )
+        .map_err(|e| e.to_string())?;
+        svg_bytes += svg.len();
+    }
+    Ok(
+        json!({ "svgs": profile.threads.len(), "render_s": start.elapsed().as_secs_f64(), "svg_bytes": svg_bytes }),
+    )
+}
