@@ -20,6 +20,9 @@ pub struct Node {
     pub incl: [u64; 2],
     /// Self time = inclusive minus the children's inclusive; filled in by `finish`.
     pub self_time: [u64; 2],
+    /// The child entered last from here, as `(method, node)`: calls repeat, and this
+    /// spares the hash lookup for them.
+    hint: (u32, u32),
 }
 
 #[derive(Debug, Clone)]
@@ -40,6 +43,7 @@ impl CallTree {
             calls: 0,
             incl: [0; 2],
             self_time: [0; 2],
+            hint: (NONE, NONE),
         };
         CallTree { nodes: vec![root] }
     }
@@ -134,13 +138,23 @@ impl TreeBuilder {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn child(&mut self, parent: u32, method: u32) -> u32 {
+        let hint = self.tree.nodes[parent as usize].hint;
+        if hint.0 == method {
+            return hint.1;
+        }
+        self.child_slow(parent, method)
+    }
+
+    #[inline(never)]
+    fn child_slow(&mut self, parent: u32, method: u32) -> u32 {
         let next = self.tree.nodes.len() as u32;
         let index = *self.index.entry(key(parent, method)).or_insert(next);
         if index == next {
             self.push_node(parent, method);
         }
+        self.tree.nodes[parent as usize].hint = (method, index);
         index
     }
 
@@ -155,6 +169,7 @@ impl TreeBuilder {
             calls: 0,
             incl: [0; 2],
             self_time: [0; 2],
+            hint: (NONE, NONE),
         });
         self.tree.nodes[parent as usize].first_child = index;
         index
@@ -165,6 +180,8 @@ impl TreeBuilder {
     /// tracing began: it was below everything recorded so far.
     pub fn adopt_top_level(&mut self, method: u32) -> u32 {
         let root = CallTree::ROOT;
+        // Hints of the root no longer hold: its children move.
+        self.tree.nodes[root as usize].hint = (NONE, NONE);
         let adopted = std::mem::replace(&mut self.tree.nodes[root as usize].first_child, NONE);
         let mut child = adopted;
         while child != NONE {
