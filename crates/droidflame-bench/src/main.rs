@@ -210,10 +210,25 @@ fn report(args: &[&str]) -> Result<(), String> {
         rows.push(Value::Object(row));
     }
     let text = markdown(&rows, quick);
-    std::fs::write(&out, &text).map_err(|e| format!("{}: {e}", out.display()))?;
+    let document = merge(&std::fs::read_to_string(&out).unwrap_or_default(), &text);
+    std::fs::write(&out, document).map_err(|e| format!("{}: {e}", out.display()))?;
     println!("{text}");
     eprintln!("bench: wrote {}", out.display());
     Ok(())
+}
+
+const START: &str = "<!-- bench:start (written by cargo xtask bench) -->";
+const END: &str = "<!-- bench:end -->";
+
+/// Puts the measured tables between the markers of an existing file, keeping what people
+/// wrote around them (the profile findings); a new file gets just the tables.
+fn merge(existing: &str, tables: &str) -> String {
+    match (existing.find(START), existing.find(END)) {
+        (Some(a), Some(b)) if a < b => {
+            format!("{}{START}\n{tables}{}", &existing[..a], &existing[b..])
+        }
+        _ => format!("{START}\n{tables}{END}\n"),
+    }
 }
 
 fn f(v: &Value, path: &[&str]) -> Option<f64> {
@@ -281,15 +296,12 @@ fn machine() -> String {
 
 fn markdown(rows: &[Value], quick: bool) -> String {
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "# Benchmarks{}\n",
-        if quick {
-            " (quick mode: small sizes, to keep the suite working)"
-        } else {
-            ""
-        }
-    );
+    let title = if quick {
+        "# Benchmarks (quick mode: small sizes, to keep the suite working)"
+    } else {
+        "## Latest run"
+    };
+    let _ = writeln!(s, "{title}\n");
     let _ = writeln!(
         s,
         "Written by `cargo xtask bench{}` on {}.\n",
@@ -305,7 +317,7 @@ fn markdown(rows: &[Value], quick: bool) -> String {
         Shape::app_start(0).max_depth,
         Shape::app_start(0).chunk
     );
-    let _ = writeln!(s, "## Native analysis (bytes → profile)\n");
+    let _ = writeln!(s, "### Native analysis (bytes → profile)\n");
     let _ = writeln!(s, "| case | size | records | in memory | throughput | MB/s | streamed from disk | peak RSS (streamed) | summary JSON | baseline parse | ratio |");
     let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|");
     for row in rows {
@@ -339,7 +351,7 @@ fn markdown(rows: &[Value], quick: bool) -> String {
         );
     }
     let _ = writeln!(s, "\nBaseline: `android_trace_log` 0.3.0 `parse()` of the same bytes (it reads regular files only).\n");
-    let _ = writeln!(s, "## The same core in wasm (Node, streamed from disk)\n");
+    let _ = writeln!(s, "### The same core in wasm (Node, streamed from disk)\n");
     let _ = writeln!(
         s,
         "| case | time | throughput | vs native streamed | wasm heap |"
@@ -363,7 +375,7 @@ fn markdown(rows: &[Value], quick: bool) -> String {
             fmt_mb(f(row, &["wasm", "wasm_bytes"]))
         );
     }
-    let _ = writeln!(s, "\n## Rendering (every per-thread SVG, native)\n");
+    let _ = writeln!(s, "\n### Rendering (every per-thread SVG, native)\n");
     let _ = writeln!(s, "| case | SVGs | time | SVG bytes |");
     let _ = writeln!(s, "|---|---|---|---|");
     for row in rows.iter().filter(|r| r.get("render").is_some()) {
@@ -378,7 +390,7 @@ fn markdown(rows: &[Value], quick: bool) -> String {
     }
     let _ = writeln!(
         s,
-        "\n## Headless Chromium (hosted build, file picked, worker parses)\n"
+        "\n### Headless Chromium (hosted build, file picked, worker parses)\n"
     );
     let _ = writeln!(s, "| case | completed | open to first flame graph | longest main-thread task | peak JS heap (page) | wasm heap (worker) |");
     let _ = writeln!(s, "|---|---|---|---|---|---|");
@@ -396,4 +408,20 @@ fn markdown(rows: &[Value], quick: bool) -> String {
         );
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tables_replace_only_their_region() {
+        let fresh = merge("", "T1\n");
+        assert_eq!(fresh, format!("{START}\nT1\n{END}\n"));
+        let notes = format!("# Notes\n{fresh}more notes\n");
+        assert_eq!(
+            merge(&notes, "T2\n"),
+            format!("# Notes\n{START}\nT2\n{END}\nmore notes\n")
+        );
+    }
 }

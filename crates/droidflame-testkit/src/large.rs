@@ -1,9 +1,10 @@
 //! Large, realistic method traces for benchmarks, written as they are generated so that a
 //! multi-gigabyte file never sits in memory.
 //!
-//! Realistic here means what app traces look like: thousands of methods with a fixed call
-//! graph (so stacks repeat), stacks tens of frames deep, dozens of threads, and records in
-//! per-thread chunks as ART's per-thread buffers write them. Dual clock, 14-byte records.
+//! Realistic here means what app traces look like: thousands of methods, a fixed set of
+//! code paths walked again and again (so unique stacks level off however long the trace
+//! runs), stacks tens of frames deep, dozens of threads, and records in per-thread chunks
+//! as ART's per-thread buffers write them. Dual clock, 14-byte records.
 
 use crate::scenario::Rng;
 use crate::writer::{header, Clocks, MethodDef, ThreadDef, Trace};
@@ -43,36 +44,65 @@ pub enum LargeLayout {
     Streaming,
 }
 
-/// The call graph: each method calls a few methods of higher index (and, rarely, itself).
+/// The app's code paths: a fixed tree of call sites (a method, and the calls its body
+/// makes), shared by all threads. Threads walk it again and again, so a trace of any
+/// length has at most this many unique stacks, as real traces do once their code paths
+/// repeat.
 struct Program {
-    callees: Vec<Vec<u32>>,
+    /// `(method, children)`; node 0 is the root, its children are entry points.
+    sites: Vec<(u32, Vec<u32>)>,
 }
+
+/// Unique call sites in the generated program.
+const CALL_SITES: usize = 150_000;
+const ENTRY_POINTS: usize = 96;
 
 impl Program {
     fn new(shape: &Shape, rng: &mut Rng) -> Program {
-        let n = shape.methods as u64;
-        let callees = (0..n)
-            .map(|m| {
-                let count = 1 + rng.below(6);
-                (0..count)
-                    .map(|_| {
-                        if rng.chance(2) {
-                            m as u32
-                        } else {
-                            (m + 1 + rng.below((n - m).max(2) - 1)).min(n - 1) as u32
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        Program { callees }
+        let mut sites: Vec<(u32, Vec<u32>)> = vec![(u32::MAX, Vec::new())];
+        // Breadth-first growth: each site calls a few others, fewer the deeper it is.
+        let mut frontier: Vec<(u32, usize)> = Vec::new();
+        for _ in 0..ENTRY_POINTS {
+            let method = rng.below(shape.methods as u64) as u32;
+            sites.push((method, Vec::new()));
+            let id = (sites.len() - 1) as u32;
+            sites[0].1.push(id);
+            frontier.push((id, 1));
+        }
+        let mut next = 0;
+        while next < frontier.len() && sites.len() < CALL_SITES {
+            let (site, depth) = frontier[next];
+            next += 1;
+            if depth >= shape.max_depth {
+                continue;
+            }
+            let calls = rng.below(if depth < 6 { 6 } else { 4 });
+            let caller = sites[site as usize].0 as u64;
+            for _ in 0..calls {
+                // Callees cluster near their caller (same class, same feature), with the
+                // odd recursive call.
+                let method = if rng.chance(3) {
+                    caller
+                } else {
+                    (caller + rng.below(200)) % shape.methods as u64
+                };
+                sites.push((method as u32, Vec::new()));
+                let id = (sites.len() - 1) as u32;
+                sites[site as usize].1.push(id);
+                frontier.push((id, depth + 1));
+            }
+        }
+        Program { sites }
     }
 }
 
-/// One thread's state while generating.
+/// One thread's state while generating: where it is in its walk of the program.
 struct ThreadWalk {
     tid: u32,
-    stack: Vec<u32>,
+    /// `(call site, next child to call)`, bottom first.
+    stack: Vec<(u32, usize)>,
+    /// The entry points this thread runs.
+    entries: Vec<u32>,
     wall: u64,
     cpu: u64,
 }
@@ -125,12 +155,16 @@ pub fn write_large(out: &mut impl Write, shape: &Shape, layout: LargeLayout) -> 
         }
         LargeLayout::Streaming => out.write_all(&header(0xF3, 32, trace.start_us, Some(14)))?,
     }
+    let roots = &program.sites[0].1;
     let mut walks: Vec<ThreadWalk> = trace
         .threads
         .iter()
-        .map(|t| ThreadWalk {
-            tid: t.tid,
+        .enumerate()
+        .map(|(t, thread)| ThreadWalk {
+            tid: thread.tid,
             stack: Vec::new(),
+            // Each thread runs a few of the entry points; neighbours share some.
+            entries: (0..4).map(|k| roots[(t * 3 + k) % roots.len()]).collect(),
             wall: 1000 + rng.below(5000),
             cpu: 0,
         })
@@ -154,7 +188,7 @@ pub fn write_large(out: &mut impl Write, shape: &Shape, layout: LargeLayout) -> 
                 buffer.extend_from_slice(name.as_bytes());
             }
             for _ in 0..n {
-                let (method, action) = step(walk, &program, shape, &mut rng);
+                let (method, action) = step(walk, &program, &mut rng);
                 if layout == LargeLayout::Streaming && !defined_methods[method as usize] {
                     defined_methods[method as usize] = true;
                     let line = trace.method_line(&trace.methods[method as usize]);
@@ -180,28 +214,30 @@ pub fn write_large(out: &mut impl Write, shape: &Shape, layout: LargeLayout) -> 
     Ok(out.written)
 }
 
-/// The next record of a thread: enter a callee of the top method, or exit the top.
-fn step(walk: &mut ThreadWalk, program: &Program, shape: &Shape, rng: &mut Rng) -> (u32, u8) {
+/// The next record of a thread: call the next site of the current body (now and then
+/// skipping one, as a branch would), or return when the body is done.
+fn step(walk: &mut ThreadWalk, program: &Program, rng: &mut Rng) -> (u32, u8) {
     let dw = 1 + rng.below(12);
     walk.wall += dw;
     walk.cpu += rng.below(dw + 1);
-    let depth = walk.stack.len();
-    // Deeper stacks return more often: depths settle around a third of the maximum.
-    let enter = depth == 0
-        || (depth < shape.max_depth && rng.below(shape.max_depth as u64) >= depth as u64 * 2);
-    if enter {
-        let method = match walk.stack.last() {
-            None => rng.below(16) as u32,
-            Some(&top) => {
-                let callees = &program.callees[top as usize];
-                callees[rng.below(callees.len() as u64) as usize]
-            }
+    loop {
+        let Some(&(site, next)) = walk.stack.last() else {
+            let entry = walk.entries[rng.below(walk.entries.len() as u64) as usize];
+            walk.stack.push((entry, 0));
+            return (program.sites[entry as usize].0, 0);
         };
-        walk.stack.push(method);
-        (method, 0)
-    } else {
-        let method = walk.stack.pop().expect("depth > 0");
-        (method, 1)
+        let children = &program.sites[site as usize].1;
+        if next >= children.len() {
+            walk.stack.pop();
+            return (program.sites[site as usize].0, 1);
+        }
+        walk.stack.last_mut().expect("checked above").1 += 1;
+        if rng.chance(25) {
+            continue;
+        }
+        let child = children[next];
+        walk.stack.push((child, 0));
+        return (program.sites[child as usize].0, 0);
     }
 }
 
