@@ -8,6 +8,11 @@ use crate::{root, run};
 
 pub fn bench(quick: bool) -> Result<(), String> {
     crate::dist::dist()?;
+    run_suite(quick)
+}
+
+/// The suite, with dist/ already built (as `cargo xtask test` has it by then).
+pub fn run_suite(quick: bool) -> Result<(), String> {
     ensure_chromium()?;
     ensure_npm(&root().join("tests/browser"))?;
     run(
