@@ -60,7 +60,9 @@ fn all(counts: &mut Counts) -> Result<(), String> {
         &["--test", "--test-reporter=tap", "tests/browser/"],
         counts,
         node_line,
-    )
+    )?;
+    // The benchmark suite at small sizes, so it keeps working between full runs.
+    crate::bench::run_suite(true)
 }
 
 /// Runs a test command, echoing its output and adding up what `parse` finds in it.
