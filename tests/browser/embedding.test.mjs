@@ -1,43 +1,32 @@
 // The embedding examples in www/examples, served like the hosted site: the ES module
 // package, the iframe with postMessage, and window.droidflame.analyze from a host page.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, serve, corpus, shot, watchRequests, foreignRequests } from './support.mjs';
+import { corpus, shot, watchRequests, foreignRequests, useBrowser } from './support.mjs';
 
-let browser;
-let server;
-
-before(async () => {
-  browser = await launch();
-  server = await serve();
-});
-
-after(async () => {
-  await browser.close();
-  await server.close();
-});
+const context = useBrowser();
 
 for (const example of ['module', 'iframe', 'global-api']) {
   test(`the ${example} example analyses a trace`, async (t) => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await context.browser.newPage({ viewport: { width: 1280, height: 900 } });
     const requests = watchRequests(page);
     const errors = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(server.url + 'examples/' + example + '.html');
+    await page.goto(context.server.url + 'examples/' + example + '.html');
     await page.setInputFiles('#file', corpus('ffprof-art-regular.trace'));
     await page.waitForFunction(() => ['done', 'error'].includes(document.getElementById('out').dataset.state), null, { timeout: 60000 });
     assert.equal(await page.locator('#out').getAttribute('data-state'), 'done', await page.locator('#out').textContent());
     assert.equal(await page.locator('#out').getAttribute('data-threads'), '40');
     await shot(page, 'example-' + example);
-    assert.deepEqual(foreignRequests(requests, server.origin), []);
+    assert.deepEqual(foreignRequests(requests, context.server.origin), []);
     assert.deepEqual(errors, []);
     await page.close();
   });
 }
 
 test('the iframe mode reports errors back to the host', async () => {
-  const page = await browser.newPage();
-  await page.goto(server.url + 'examples/iframe.html');
+  const page = await context.browser.newPage();
+  await page.goto(context.server.url + 'examples/iframe.html');
   await page.setInputFiles('#file', corpus('SOURCES.md'));
   await page.waitForFunction(() => document.getElementById('out').dataset.state === 'error', null, { timeout: 30000 });
   assert.match(await page.locator('#out').textContent(), /not an Android trace/);

@@ -1,36 +1,23 @@
 // The hosted build, served from a sub-path of a local static server: what a person sees
 // after dropping or picking each kind of trace.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import {
-  launch, serve, corpus, pick, drop, shot, shownSvg, tempFile, watchRequests, foreignRequests, waitForResult,
-} from './support.mjs';
+import { corpus, pick, drop, shot, shownSvg, tempFile, watchRequests, foreignRequests, waitForResult, useBrowser } from './support.mjs';
 
-let browser;
-let server;
-
-before(async () => {
-  browser = await launch();
-  server = await serve();
-});
-
-after(async () => {
-  await browser.close();
-  await server.close();
-});
+const context = useBrowser();
 
 async function newPage(t) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const page = await context.browser.newPage({ viewport: { width: 1280, height: 720 } });
   const requests = watchRequests(page);
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
   t.after(async () => {
-    assert.deepEqual(foreignRequests(requests, server.origin), [], 'no request leaves the page');
+    assert.deepEqual(foreignRequests(requests, context.server.origin), [], 'no request leaves the page');
     assert.deepEqual(errors, [], 'no script error in the page');
     await page.close();
   });
-  await page.goto(server.url);
+  await page.goto(context.server.url);
   return page;
 }
 

@@ -1,21 +1,10 @@
 // Names in traces are chosen by whoever made the trace: they must never run as script in
 // the page or break out of their place.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, serve, pick, shot, shownSvg, tempFile, writeTrace, watchRequests, foreignRequests } from './support.mjs';
+import { pick, shot, shownSvg, tempFile, writeTrace, watchRequests, foreignRequests, useBrowser } from './support.mjs';
 
-let browser;
-let server;
-
-before(async () => {
-  browser = await launch();
-  server = await serve();
-});
-
-after(async () => {
-  await browser.close();
-  await server.close();
-});
+const context = useBrowser();
 
 const hostile = writeTrace({
   threads: [[1, '<script>parent.pwned = "thread"</script>'], [2, '"><img src=x onerror="parent.pwned=\'img\'">']],
@@ -32,7 +21,7 @@ const hostile = writeTrace({
 });
 
 test('hostile names run no script and stay text', async (t) => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const page = await context.browser.newPage({ viewport: { width: 1280, height: 720 } });
   const requests = watchRequests(page);
   const dialogs = [];
   page.on('dialog', (dialog) => {
@@ -40,7 +29,7 @@ test('hostile names run no script and stay text', async (t) => {
     dialog.dismiss();
   });
   t.after(() => page.close());
-  await page.goto(server.url);
+  await page.goto(context.server.url);
   assert.equal(await pick(page, tempFile('hostile.trace', hostile)), 'done');
   for (const thread of [1, 2, 0]) {
     await page.locator('#thread-rows tr').nth(thread).click();
@@ -61,6 +50,6 @@ test('hostile names run no script and stay text', async (t) => {
   assert.match(svg, /&lt;script&gt;|&lt;img/);
   // A 3000-character name does not widen the page.
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1));
-  assert.deepEqual(foreignRequests(requests, server.origin), [], 'no request leaves the page');
+  assert.deepEqual(foreignRequests(requests, context.server.origin), [], 'no request leaves the page');
   await shot(page, 'hostile-names');
 });

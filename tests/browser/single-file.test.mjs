@@ -1,24 +1,16 @@
 // The single-file build opened from file://: no server, no network, everything inline.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { launch, dist, corpus, pick, drop, shot, shownSvg, watchRequests, foreignRequests } from './support.mjs';
+import { dist, corpus, pick, drop, shot, shownSvg, watchRequests, foreignRequests, useBrowser } from './support.mjs';
 
-let browser;
+const context = useBrowser({ server: false });
 const single = pathToFileURL(path.join(dist, 'droidflame.html')).href;
 
-before(async () => {
-  browser = await launch();
-});
-
-after(async () => {
-  await browser.close();
-});
-
 async function newPage(t) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const page = await context.browser.newPage({ viewport: { width: 1280, height: 720 } });
   const requests = watchRequests(page);
   t.after(async () => {
     assert.deepEqual(foreignRequests(requests, null), [], 'only file:, blob: and data: URLs');

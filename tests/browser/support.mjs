@@ -2,6 +2,7 @@
 // static server that serves dist/ from a sub-path and records every request, and ways to
 // hand the page a trace (file picker, a synthetic drop).
 import { chromium } from 'playwright-core';
+import { before, after } from 'node:test';
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -36,6 +37,21 @@ const types = {
   '.json': 'application/json',
   '.ts': 'text/plain; charset=utf-8',
 };
+
+// One browser (and, unless `server` is false, one local server) for a test file: started
+// before its tests, closed after them. Read `.browser` and `.server` inside tests.
+export function useBrowser({ server = true } = {}) {
+  const context = {};
+  before(async () => {
+    context.browser = await launch();
+    if (server) context.server = await serve();
+  });
+  after(async () => {
+    await context.browser.close();
+    if (context.server) await context.server.close();
+  });
+  return context;
+}
 
 // Serves dist/ under `prefix` on 127.0.0.1, like a GitHub Pages project site.
 export async function serve(prefix = '/droidflame/nested/') {
