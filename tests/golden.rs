@@ -8,9 +8,7 @@ use droidflame_testkit::corpus_file;
 use std::path::PathBuf;
 
 fn check(name: &str, actual: &str) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("golden")
-        .join(name);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("golden").join(name);
     if std::env::var_os("DROIDFLAME_BLESS").is_some() {
         std::fs::write(&path, actual).unwrap();
         return;
@@ -18,11 +16,7 @@ fn check(name: &str, actual: &str) {
     let expected = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{}: {e} (bless with DROIDFLAME_BLESS=1)", path.display()));
     if expected != actual {
-        let line = expected
-            .lines()
-            .zip(actual.lines())
-            .position(|(a, b)| a != b)
-            .unwrap_or(0);
+        let line = expected.lines().zip(actual.lines()).position(|(a, b)| a != b).unwrap_or(0);
         panic!(
             "{name} differs from its golden file at line {}:\n  golden: {:?}\n  actual: {:?}",
             line + 1,
@@ -41,14 +35,7 @@ fn folded_stacks() {
         ("perflib-basic-api10.trace", Clock::Cpu),
     ] {
         let profile = analyze(&corpus_file(trace)).unwrap();
-        let folded = products::folded(
-            &profile,
-            &FoldedOptions {
-                clock: Some(clock),
-                thread: None,
-            },
-        )
-        .unwrap();
+        let folded = products::folded(&profile, &FoldedOptions { clock: Some(clock), thread: None }).unwrap();
         check(&format!("{trace}.{clock}.folded"), &folded);
     }
 }
@@ -61,10 +48,7 @@ fn thread_table_of_a_real_app() {
         let mut table = String::from("tid\trecords\twall_us\tcpu_us\tmax_depth\tname\n");
         for t in &summary.threads {
             let (wall, cpu) = (t.wall_us.unwrap(), t.cpu_us.unwrap());
-            table.push_str(&format!(
-                "{}\t{}\t{wall}\t{cpu}\t{}\t{}\n",
-                t.tid, t.records, t.max_depth, t.name
-            ));
+            table.push_str(&format!("{}\t{}\t{wall}\t{cpu}\t{}\t{}\n", t.tid, t.records, t.max_depth, t.name));
         }
         check(&format!("{trace}.threads.tsv"), &table);
     }
@@ -74,17 +58,13 @@ fn thread_table_of_a_real_app() {
 fn summary_json() {
     for trace in ["perflib-exception.trace", "perflib-basic-api10.trace"] {
         let profile = analyze(&corpus_file(trace)).unwrap();
-        check(
-            &format!("{trace}.summary.json"),
-            &(products::summary_json(&profile) + "\n"),
-        );
+        check(&format!("{trace}.summary.json"), &(products::summary_json(&profile) + "\n"));
     }
 }
 
 #[test]
 fn flame_graph_svg() {
     let profile = analyze(&corpus_file("perflib-exception.trace")).unwrap();
-    let svg =
-        products::flame_svg(&profile, GraphScope::Thread(0), &FlameOptions::default()).unwrap();
+    let svg = products::flame_svg(&profile, GraphScope::Thread(0), &FlameOptions::default()).unwrap();
     check("perflib-exception.wall.svg", &svg);
 }

@@ -58,17 +58,14 @@ fn layout_of(name: &str) -> Result<LargeLayout, String> {
 }
 
 fn generate(layout: &str, records: &str, file: &str) -> Result<(), String> {
-    let records: u64 = records
-        .parse()
-        .map_err(|_| format!("not a record count: {records}"))?;
+    let records: u64 = records.parse().map_err(|_| format!("not a record count: {records}"))?;
     write_file(Path::new(file), layout_of(layout)?, records).map(|_| ())
 }
 
 fn write_file(path: &Path, layout: LargeLayout, records: u64) -> Result<u64, String> {
     let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
-    write_large(&mut out, &Shape::app_start(records), layout)
-        .map_err(|e| format!("{}: {e}", path.display()))
+    write_large(&mut out, &Shape::app_start(records), layout).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// One benchmark input.
@@ -102,20 +99,8 @@ fn cases(quick: bool) -> Vec<Case> {
         ];
     }
     vec![
-        Case {
-            name: "app-start-4M",
-            layout: LargeLayout::Regular,
-            records: 4_000_000,
-            browser: true,
-            in_memory: true,
-        },
-        Case {
-            name: "long-20M",
-            layout: LargeLayout::Regular,
-            records: 20_000_000,
-            browser: false,
-            in_memory: true,
-        },
+        Case { name: "app-start-4M", layout: LargeLayout::Regular, records: 4_000_000, browser: true, in_memory: true },
+        Case { name: "long-20M", layout: LargeLayout::Regular, records: 20_000_000, browser: false, in_memory: true },
         // 2 GiB of 14-byte records and their packets.
         Case {
             name: "streaming-2GB",
@@ -128,34 +113,18 @@ fn cases(quick: bool) -> Vec<Case> {
 }
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .nth(2)
-        .expect("crates/droidflame-bench is two levels down")
-        .into()
+    Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("crates/droidflame-bench is two levels down").into()
 }
 
 /// Runs a measurement in a fresh process and parses its JSON line.
 fn child(program: &str, args: &[&str]) -> Result<Value, String> {
     eprintln!("bench: {program} {}", args.join(" "));
-    let out = Command::new(program)
-        .args(args)
-        .current_dir(root())
-        .output()
-        .map_err(|e| format!("{program}: {e}"))?;
+    let out = Command::new(program).args(args).current_dir(root()).output().map_err(|e| format!("{program}: {e}"))?;
     if !out.status.success() {
-        return Err(format!(
-            "{program} {}: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
+        return Err(format!("{program} {}: {}", args.join(" "), String::from_utf8_lossy(&out.stderr).trim()));
     }
     let text = String::from_utf8_lossy(&out.stdout);
-    let line = text
-        .lines()
-        .rev()
-        .find(|l| l.starts_with('{'))
-        .ok_or_else(|| format!("{program} printed no JSON"))?;
+    let line = text.lines().rev().find(|l| l.starts_with('{')).ok_or_else(|| format!("{program} printed no JSON"))?;
     serde_json::from_str(line).map_err(|e| format!("{program}: {e}"))
 }
 
@@ -174,11 +143,7 @@ fn report(args: &[&str]) -> Result<(), String> {
     for case in cases(quick) {
         let path = dir.join(format!("{}.trace", case.name));
         if !path.exists() {
-            eprintln!(
-                "bench: generating {} ({} records)",
-                path.display(),
-                case.records
-            );
+            eprintln!("bench: generating {} ({} records)", path.display(), case.records);
             let tmp = path.with_extension("partial");
             write_file(&tmp, case.layout, case.records)?;
             std::fs::rename(&tmp, &path).map_err(|e| e.to_string())?;
@@ -196,16 +161,10 @@ fn report(args: &[&str]) -> Result<(), String> {
             row.insert("render".into(), child(me, &["probe", "render", file])?);
         }
         let wasm = root().join("crates/droidflame-bench/wasm-node.mjs");
-        row.insert(
-            "wasm".into(),
-            child("node", &[wasm.to_str().unwrap_or_default(), file])?,
-        );
+        row.insert("wasm".into(), child("node", &[wasm.to_str().unwrap_or_default(), file])?);
         if case.browser {
             let browser = root().join("crates/droidflame-bench/browser.mjs");
-            row.insert(
-                "browser".into(),
-                child("node", &[browser.to_str().unwrap_or_default(), file])?,
-            );
+            row.insert("browser".into(), child("node", &[browser.to_str().unwrap_or_default(), file])?);
         }
         rows.push(Value::Object(row));
     }
@@ -269,15 +228,9 @@ fn machine() -> String {
         .unwrap_or_else(|| "unknown CPU".into());
     let memory = std::fs::read_to_string("/proc/meminfo")
         .ok()
-        .and_then(|m| {
-            m.lines()
-                .find_map(|l| l.strip_prefix("MemTotal:"))
-                .map(|v| v.trim().to_owned())
-        })
+        .and_then(|m| m.lines().find_map(|l| l.strip_prefix("MemTotal:")).map(|v| v.trim().to_owned()))
         .unwrap_or_default();
-    let cores = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1);
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
     let version = |p: &str, a: &str| {
         Command::new(p)
             .arg(a)
@@ -296,18 +249,10 @@ fn machine() -> String {
 
 fn markdown(rows: &[Value], quick: bool) -> String {
     let mut s = String::new();
-    let title = if quick {
-        "# Benchmarks (quick mode: small sizes, to keep the suite working)"
-    } else {
-        "## Latest run"
-    };
+    let title =
+        if quick { "# Benchmarks (quick mode: small sizes, to keep the suite working)" } else { "## Latest run" };
     let _ = writeln!(s, "{title}\n");
-    let _ = writeln!(
-        s,
-        "Written by `cargo xtask bench{}` on {}.\n",
-        if quick { " --quick" } else { "" },
-        machine()
-    );
+    let _ = writeln!(s, "Written by `cargo xtask bench{}` on {}.\n", if quick { " --quick" } else { "" }, machine());
     let _ = writeln!(
         s,
         "Inputs are generated (`droidflame-testkit::large`): {} threads, {} methods with a fixed call graph, stacks up to {} deep, \
@@ -343,19 +288,18 @@ fn markdown(rows: &[Value], quick: bool) -> String {
             fmt_rate(records, analyze),
             mbs,
             fmt_s(f(row, &["stream", "stream_s"])),
-            f(row, &["stream", "peak_kib"])
-                .map_or("—".into(), |k| format!("{:.0} MB", k * 1024.0 / 1e6)),
+            f(row, &["stream", "peak_kib"]).map_or("—".into(), |k| format!("{:.0} MB", k * 1024.0 / 1e6)),
             fmt_s(f(row, &["analyze", "summary_s"])),
             fmt_s(baseline),
             ratio
         );
     }
-    let _ = writeln!(s, "\nBaseline: `android_trace_log` 0.3.0 `parse()` of the same bytes (it reads regular files only).\n");
-    let _ = writeln!(s, "### The same core in wasm (Node, streamed from disk)\n");
     let _ = writeln!(
         s,
-        "| case | time | throughput | vs native streamed | wasm heap |"
+        "\nBaseline: `android_trace_log` 0.3.0 `parse()` of the same bytes (it reads regular files only).\n"
     );
+    let _ = writeln!(s, "### The same core in wasm (Node, streamed from disk)\n");
+    let _ = writeln!(s, "| case | time | throughput | vs native streamed | wasm heap |");
     let _ = writeln!(s, "|---|---|---|---|---|");
     for row in rows {
         let records = f(row, &["stream", "records"]);
@@ -388,10 +332,7 @@ fn markdown(rows: &[Value], quick: bool) -> String {
             fmt_mb(f(row, &["render", "svg_bytes"]))
         );
     }
-    let _ = writeln!(
-        s,
-        "\n### Headless Chromium (hosted build, file picked, worker parses)\n"
-    );
+    let _ = writeln!(s, "\n### Headless Chromium (hosted build, file picked, worker parses)\n");
     let _ = writeln!(s, "| case | completed | open to first flame graph | longest main-thread task | peak JS heap (page) | wasm heap (worker) |");
     let _ = writeln!(s, "|---|---|---|---|---|---|");
     for row in rows.iter().filter(|r| r.get("browser").is_some()) {
@@ -419,9 +360,6 @@ mod tests {
         let fresh = merge("", "T1\n");
         assert_eq!(fresh, format!("{START}\nT1\n{END}\n"));
         let notes = format!("# Notes\n{fresh}more notes\n");
-        assert_eq!(
-            merge(&notes, "T2\n"),
-            format!("# Notes\n{START}\nT2\n{END}\nmore notes\n")
-        );
+        assert_eq!(merge(&notes, "T2\n"), format!("# Notes\n{START}\nT2\n{END}\nmore notes\n"));
     }
 }

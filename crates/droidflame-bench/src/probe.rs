@@ -85,8 +85,7 @@ pub fn baseline(path: &str, runs: usize) -> Result<serde_json::Value, String> {
     let mut events = 0;
     for _ in 0..runs {
         let start = Instant::now();
-        let log = android_trace_log::parse(&bytes)
-            .map_err(|_| "android_trace_log could not parse it".to_string())?;
+        let log = android_trace_log::parse(&bytes).map_err(|_| "android_trace_log could not parse it".to_string())?;
         times.push(start.elapsed());
         events = log.events.len();
     }
@@ -100,15 +99,9 @@ pub fn render(path: &str) -> Result<serde_json::Value, String> {
     let start = Instant::now();
     let mut svg_bytes = 0;
     for index in 0..profile.threads.len() {
-        let svg = products::flame_svg(
-            &profile,
-            GraphScope::Thread(index),
-            &FlameOptions::default(),
-        )
-        .map_err(|e| e.to_string())?;
+        let svg = products::flame_svg(&profile, GraphScope::Thread(index), &FlameOptions::default())
+            .map_err(|e| e.to_string())?;
         svg_bytes += svg.len();
     }
-    Ok(
-        json!({ "svgs": profile.threads.len(), "render_s": start.elapsed().as_secs_f64(), "svg_bytes": svg_bytes }),
-    )
+    Ok(json!({ "svgs": profile.threads.len(), "render_s": start.elapsed().as_secs_f64(), "svg_bytes": svg_bytes }))
 }

@@ -71,9 +71,7 @@ impl From<ClockArg> for Clock {
 
 fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
-        eprintln!(
-            "droidflame: internal error: {info} (please report this with the trace that caused it)"
-        );
+        eprintln!("droidflame: internal error: {info} (please report this with the trace that caused it)");
     }));
     let cli = Cli::parse();
     match run(cli) {
@@ -87,16 +85,9 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
-        Command::Folded {
-            trace,
-            clock,
-            thread,
-        } => {
+        Command::Folded { trace, clock, thread } => {
             let profile = analyze(&trace)?;
-            let options = FoldedOptions {
-                clock: clock.map(Into::into),
-                thread,
-            };
+            let options = FoldedOptions { clock: clock.map(Into::into), thread };
             let text = products::folded(&profile, &options).map_err(|e| e.to_string())?;
             print(&text)
         }
@@ -104,20 +95,13 @@ fn run(cli: Cli) -> Result<(), String> {
             let profile = analyze(&trace)?;
             print(&(products::summary_json(&profile) + "\n"))
         }
-        Command::Render {
-            trace,
-            output,
-            clock,
-        } => {
+        Command::Render { trace, output, clock } => {
             let profile = analyze(&trace)?;
-            let files = products::render_site(&profile, clock.map(Into::into))
-                .map_err(|e| e.to_string())?;
-            std::fs::create_dir_all(&output)
-                .map_err(|e| format!("cannot create {}: {e}", output.display()))?;
+            let files = products::render_site(&profile, clock.map(Into::into)).map_err(|e| e.to_string())?;
+            std::fs::create_dir_all(&output).map_err(|e| format!("cannot create {}: {e}", output.display()))?;
             for file in &files {
                 let path = output.join(&file.name);
-                std::fs::write(&path, &file.contents)
-                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                std::fs::write(&path, &file.contents).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             }
             eprintln!(
                 "wrote {} files to {}; open {}",
@@ -144,26 +128,19 @@ fn analyze(paths: &[PathBuf]) -> Result<Profile, String> {
     match paths {
         [one] => stream(&mut analyzer, one)?,
         [a, b] => {
-            let (key, data) = if droidflame_core::split_key_is_second(&head(a)?, &head(b)?)
-                .map_err(|e| e.to_string())?
-            {
-                (b, a)
-            } else {
-                (a, b)
-            };
+            let (key, data) =
+                if droidflame_core::split_key_is_second(&head(a)?, &head(b)?).map_err(|e| e.to_string())? {
+                    (b, a)
+                } else {
+                    (a, b)
+                };
             stream(&mut analyzer, key)?;
-            analyzer
-                .end_of_key_file()
-                .map_err(|e| format!("{}: {e}", key.display()))?;
+            analyzer.end_of_key_file().map_err(|e| format!("{}: {e}", key.display()))?;
             stream(&mut analyzer, data)?;
         }
         _ => return Err("give one trace file, or a .key and a .data file".into()),
     }
-    let name = paths
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect::<Vec<_>>()
-        .join(" + ");
+    let name = paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" + ");
     analyzer.finish().map_err(|e| format!("{name}: {e}"))
 }
 
@@ -173,10 +150,7 @@ fn open(path: &Path) -> Result<File, String> {
 
 fn head(path: &Path) -> Result<Vec<u8>, String> {
     let mut buf = Vec::new();
-    open(path)?
-        .take(16)
-        .read_to_end(&mut buf)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    open(path)?.take(16).read_to_end(&mut buf).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     Ok(buf)
 }
 
@@ -190,8 +164,6 @@ fn stream(analyzer: &mut Analyzer, path: &Path) -> Result<(), String> {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
         };
-        analyzer
-            .push(&buf[..n])
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        analyzer.push(&buf[..n]).map_err(|e| format!("{}: {e}", path.display()))?;
     }
 }

@@ -6,10 +6,7 @@ use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 fn droidflame(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_droidflame"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
+    Command::new(env!("CARGO_BIN_EXE_droidflame")).args(args).output().expect("the binary runs")
 }
 
 fn corpus(name: &str) -> String {
@@ -35,11 +32,7 @@ fn stderr_line(out: &Output) -> String {
 
 fn summary(path: &str) -> serde_json::Value {
     let out = droidflame(&["summary", path]);
-    assert!(
-        out.status.success(),
-        "{path}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{path}: {}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
@@ -62,12 +55,7 @@ fn summary_reports_the_documented_record_counts() {
         let json = summary(&corpus(file));
         assert_eq!(json["schema"], 1);
         assert_eq!(json["records"], records, "{file}");
-        let per_thread: u64 = json["threads"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t["records"].as_u64().unwrap())
-            .sum();
+        let per_thread: u64 = json["threads"].as_array().unwrap().iter().map(|t| t["records"].as_u64().unwrap()).sum();
         assert_eq!(per_thread, records, "{file}");
     }
 }
@@ -89,15 +77,7 @@ fn summary_json_follows_schema_1() {
     assert!(thread["wall_us"].is_null());
     assert!(thread["cpu_us"].as_u64().unwrap() > 0);
     let method = &json["methods"][0];
-    for key in [
-        "name",
-        "class",
-        "method",
-        "signature",
-        "source",
-        "calls",
-        "recursive_calls",
-    ] {
+    for key in ["name", "class", "method", "signature", "source", "calls", "recursive_calls"] {
         assert!(method.get(key).is_some(), "methods[].{key}");
     }
     assert!(method["incl_wall_us"].is_null() && method["excl_wall_us"].is_null());
@@ -134,31 +114,15 @@ fn thread_wall_time_is_the_sum_of_its_folded_values() {
 fn folded_has_thread_frames_unless_one_thread_is_asked_for() {
     let path = corpus("perflib-basic.trace");
     let all = String::from_utf8(droidflame(&["folded", &path]).stdout).unwrap();
-    assert!(
-        all.lines().all(|l| l.starts_with("AsyncTask #1 [11];")),
-        "{all}"
-    );
-    let one = String::from_utf8(
-        droidflame(&["folded", &path, "--thread", "11", "--clock", "cpu"]).stdout,
-    )
-    .unwrap();
-    assert!(
-        !one.is_empty() && one.lines().all(|l| !l.contains("AsyncTask")),
-        "{one}"
-    );
-    assert!(one
-        .lines()
-        .all(|l| l.rsplit_once(' ').unwrap().1.parse::<u64>().is_ok()));
+    assert!(all.lines().all(|l| l.starts_with("AsyncTask #1 [11];")), "{all}");
+    let one = String::from_utf8(droidflame(&["folded", &path, "--thread", "11", "--clock", "cpu"]).stdout).unwrap();
+    assert!(!one.is_empty() && one.lines().all(|l| !l.contains("AsyncTask")), "{one}");
+    assert!(one.lines().all(|l| l.rsplit_once(' ').unwrap().1.parse::<u64>().is_ok()));
 }
 
 #[test]
 fn asking_for_a_missing_clock_or_thread_is_exit_2() {
-    let out = droidflame(&[
-        "folded",
-        &corpus("perflib-basic-api10.trace"),
-        "--clock",
-        "wall",
-    ]);
+    let out = droidflame(&["folded", &corpus("perflib-basic-api10.trace"), "--clock", "wall"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr_line(&out).contains("no wall clock"));
     let out = droidflame(&["folded", &corpus("perflib-basic.trace"), "--thread", "4"]);
@@ -223,10 +187,7 @@ fn no_corpus_file_crashes_the_cli() {
                 Some(2) => assert_eq!(stderr.lines().count(), 1, "{path}: {stderr}"),
                 other => panic!("{path}: exit {other:?}: {stderr}"),
             }
-            assert!(
-                !stderr.contains("panicked") && !stderr.contains("internal error"),
-                "{path}: {stderr}"
-            );
+            assert!(!stderr.contains("panicked") && !stderr.contains("internal error"), "{path}: {stderr}");
         }
     }
 }
@@ -234,17 +195,8 @@ fn no_corpus_file_crashes_the_cli() {
 #[test]
 fn render_writes_summary_svgs_and_an_offline_index() {
     let dir = scratch("report");
-    let out = droidflame(&[
-        "render",
-        &corpus("ffprof-art-regular.trace"),
-        "-o",
-        dir.to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = droidflame(&["render", &corpus("ffprof-art-regular.trace"), "-o", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let svgs: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
@@ -253,15 +205,9 @@ fn render_writes_summary_svgs_and_an_offline_index() {
     assert_eq!(svgs.len(), 40);
     let index = std::fs::read_to_string(dir.join("index.html")).unwrap();
     for svg in &svgs {
-        assert!(
-            index.contains(&format!("href=\"{svg}\"")),
-            "index links {svg}"
-        );
+        assert!(index.contains(&format!("href=\"{svg}\"")), "index links {svg}");
     }
-    assert!(
-        !index.contains("http://") && !index.contains("https://"),
-        "the index loads nothing from the network"
-    );
+    assert!(!index.contains("http://") && !index.contains("https://"), "the index loads nothing from the network");
     let main = std::fs::read_to_string(dir.join("thread-001-21491.svg")).unwrap();
     assert!(main.contains("main [21491] — wall clock"));
     assert!(main.contains("µs"));
@@ -271,26 +217,11 @@ fn render_writes_summary_svgs_and_an_offline_index() {
 #[test]
 fn split_key_and_data_files_are_one_trace() {
     let trace = Trace {
-        threads: vec![ThreadDef {
-            tid: 3,
-            name: "main".into(),
-        }],
+        threads: vec![ThreadDef { tid: 3, name: "main".into() }],
         methods: vec![MethodDef::new(4, "com/a/B", "c", "()V")],
         records: vec![
-            Record {
-                tid: 3,
-                method: 4,
-                action: 0,
-                wall: 10,
-                cpu: 0,
-            },
-            Record {
-                tid: 3,
-                method: 4,
-                action: 1,
-                wall: 25,
-                cpu: 9,
-            },
+            Record { tid: 3, method: 4, action: 0, wall: 10, cpu: 0 },
+            Record { tid: 3, method: 4, action: 1, wall: 25, cpu: 9 },
         ],
         ..Trace::default()
     };
@@ -304,18 +235,12 @@ fn split_key_and_data_files_are_one_trace() {
         [data_path.to_str().unwrap(), key_path.to_str().unwrap()],
     ] {
         let out = droidflame(&["folded", args[0], args[1]]);
-        assert_eq!(
-            String::from_utf8_lossy(&out.stdout),
-            "main [3];com.a.B.c 15\n"
-        );
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "main [3];com.a.B.c 15\n");
     }
     let out = droidflame(&["summary", data_path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr_line(&out).contains(".key"));
     let streaming = scratch("s.trace");
     std::fs::write(&streaming, trace.write(&Layout::ART_STREAMING)).unwrap();
-    assert_eq!(
-        summary(streaming.to_str().unwrap())["format"]["layout"],
-        "streaming"
-    );
+    assert_eq!(summary(streaming.to_str().unwrap())["format"]["layout"], "streaming");
 }

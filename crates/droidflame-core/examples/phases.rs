@@ -15,5 +15,10 @@ fn main() {
     let t = Instant::now();
     let table = droidflame_core::products::method_table(&p);
     let c = t.elapsed();
-    println!("analyze {a:?} ({} records, {nodes} nodes), summary {b:?} ({} bytes), method table {c:?} ({} rows)", p.records, s.len(), table.rows.len());
+    println!(
+        "analyze {a:?} ({} records, {nodes} nodes), summary {b:?} ({} bytes), method table {c:?} ({} rows)",
+        p.records,
+        s.len(),
+        table.rows.len()
+    );
 }

@@ -30,19 +30,11 @@ pub struct Error {
 
 impl Error {
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        Error {
-            kind,
-            offset: None,
-            message: message.into(),
-        }
+        Error { kind, offset: None, message: message.into() }
     }
 
     pub fn at(kind: ErrorKind, offset: u64, message: impl Into<String>) -> Self {
-        Error {
-            kind,
-            offset: Some(offset),
-            message: message.into(),
-        }
+        Error { kind, offset: Some(offset), message: message.into() }
     }
 
     pub fn kind(&self) -> ErrorKind {

@@ -18,11 +18,7 @@ pub struct ChunkFeeder {
 impl ChunkFeeder {
     /// Feeds `chunk`. `decode(data, offset)` must consume a prefix of whole items and
     /// return its length; it must consume the same prefix whatever follows it.
-    pub fn push(
-        &mut self,
-        mut chunk: &[u8],
-        mut decode: impl FnMut(&[u8], u64) -> Result<usize>,
-    ) -> Result<()> {
+    pub fn push(&mut self, mut chunk: &[u8], mut decode: impl FnMut(&[u8], u64) -> Result<usize>) -> Result<()> {
         while !self.pending.is_empty() && !chunk.is_empty() {
             let old = self.pending.len();
             let take = chunk.len().min(old.max(FIRST_TAKE));
@@ -84,9 +80,7 @@ mod tests {
             let mut feeder = ChunkFeeder::default();
             let mut got = Vec::new();
             for chunk in input.chunks(size) {
-                feeder
-                    .push(chunk, |d, o| Ok(items(d, o, &mut got)))
-                    .unwrap();
+                feeder.push(chunk, |d, o| Ok(items(d, o, &mut got))).unwrap();
             }
             assert_eq!(got, whole, "chunk size {size}");
             assert!(feeder.rest().0.is_empty());

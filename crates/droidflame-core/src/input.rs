@@ -55,11 +55,7 @@ impl Analyzer {
             builder: ProfileBuilder::new(options.max_stack_depth),
             options,
             outer: Outer::Sniffing(Vec::new()),
-            inner: Inner {
-                head: Vec::new(),
-                decoder: None,
-                feeder: ChunkFeeder::default(),
-            },
+            inner: Inner { head: Vec::new(), decoder: None, feeder: ChunkFeeder::default() },
             input_bytes: 0,
             split: false,
             failed: None,
@@ -89,13 +85,7 @@ impl Analyzer {
         self.split = true;
         let ends_in_newline = match &self.inner.decoder {
             None => self.inner.head.last() == Some(&b'\n'),
-            Some(_) => self
-                .inner
-                .feeder
-                .rest()
-                .0
-                .last()
-                .is_none_or(|&b| b == b'\n'),
+            Some(_) => self.inner.feeder.rest().0.last().is_none_or(|&b| b == b'\n'),
         };
         if !ends_in_newline {
             self.push(b"\n")?;
@@ -112,10 +102,7 @@ impl Analyzer {
             }
             let head = std::mem::take(head);
             self.outer = if head.starts_with(&[0x1F, 0x8B]) {
-                Outer::Gzip {
-                    decoder: Box::new(MultiGzDecoder::new(Vec::new())),
-                    inflated: 0,
-                }
+                Outer::Gzip { decoder: Box::new(MultiGzDecoder::new(Vec::new())), inflated: 0 }
             } else {
                 Outer::Plain
             };
@@ -141,12 +128,9 @@ impl Analyzer {
         let Outer::Gzip { decoder, inflated } = &mut self.outer else {
             return Ok(Vec::new());
         };
-        decoder.write_all(piece).map_err(|e| {
-            Error::new(
-                ErrorKind::Corrupt,
-                format!("the gzip data is damaged ({e})"),
-            )
-        })?;
+        decoder
+            .write_all(piece)
+            .map_err(|e| Error::new(ErrorKind::Corrupt, format!("the gzip data is damaged ({e})")))?;
         let out = std::mem::take(decoder.get_mut());
         *inflated += out.len() as u64;
         if *inflated > self.options.max_decompressed_bytes {
@@ -176,9 +160,7 @@ impl Analyzer {
     }
 
     fn feed(&mut self, bytes: &[u8]) -> Result<()> {
-        let Inner {
-            decoder, feeder, ..
-        } = &mut self.inner;
+        let Inner { decoder, feeder, .. } = &mut self.inner;
         let decoder = decoder.as_mut().expect("sniffed before feeding");
         let builder = &mut self.builder;
         feeder.push(bytes, |data, offset| decoder.decode(data, offset, builder))?;
@@ -210,9 +192,7 @@ impl Analyzer {
             Outer::Gzip { mut decoder, .. } => {
                 if let Err(e) = decoder.try_finish() {
                     self.builder.repairs.truncated = true;
-                    self.builder.warn(format!(
-                        "the gzip data ends early ({e}); everything before that point was read"
-                    ));
+                    self.builder.warn(format!("the gzip data ends early ({e}); everything before that point was read"));
                 }
                 let out = std::mem::take(decoder.get_mut());
                 self.push_inner(&out)?;
@@ -222,10 +202,7 @@ impl Analyzer {
         if self.inner.decoder.is_none() {
             let head = std::mem::take(&mut self.inner.head);
             if head.is_empty() {
-                return Err(Error::new(
-                    ErrorKind::NotATrace,
-                    "the compressed input is empty",
-                ));
+                return Err(Error::new(ErrorKind::NotATrace, "the compressed input is empty"));
             }
             self.inner.decoder = Some(sniff(&head)?);
             self.feed(&head)?;
@@ -251,15 +228,9 @@ fn sniff(head: &[u8]) -> Result<ArtDecoder> {
 
 fn not_a_method_trace(head: &[u8]) -> Error {
     let text = String::from_utf8_lossy(&head[..head.len().min(64)]);
-    let looks_like = if head.starts_with(b"TRACE:")
-        || text.contains("# tracer")
-        || head.starts_with(&[0x78, 0x9C])
-    {
+    let looks_like = if head.starts_with(b"TRACE:") || text.contains("# tracer") || head.starts_with(&[0x78, 0x9C]) {
         Some("an atrace/systrace capture; droidflame reads Android method traces only for now")
-    } else if text
-        .trim_start()
-        .to_ascii_lowercase()
-        .starts_with("<!doctype html")
+    } else if text.trim_start().to_ascii_lowercase().starts_with("<!doctype html")
         || text.trim_start().starts_with("<html")
     {
         Some("an HTML file (a systrace report?); droidflame reads Android method traces only for now")
@@ -270,11 +241,8 @@ fn not_a_method_trace(head: &[u8]) -> Error {
     } else {
         None
     };
-    let kind = if looks_like.is_some() && !head.starts_with(b"PK") {
-        ErrorKind::Unsupported
-    } else {
-        ErrorKind::NotATrace
-    };
+    let kind =
+        if looks_like.is_some() && !head.starts_with(b"PK") { ErrorKind::Unsupported } else { ErrorKind::NotATrace };
     let message = match looks_like {
         Some(what) => format!("this looks like {what}"),
         None => format!(

@@ -35,10 +35,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options {
-            max_stack_depth: 1 << 20,
-            max_decompressed_bytes: 16 << 30,
-        }
+        Options { max_stack_depth: 1 << 20, max_decompressed_bytes: 16 << 30 }
     }
 }
 
@@ -79,9 +76,5 @@ pub fn split_key_is_second(first_head: &[u8], second_head: &[u8]) -> Result<bool
 }
 
 fn split_order<'a>(first: &'a [u8], second: &'a [u8]) -> Result<(&'a [u8], &'a [u8])> {
-    Ok(if split_key_is_second(first, second)? {
-        (second, first)
-    } else {
-        (first, second)
-    })
+    Ok(if split_key_is_second(first, second)? { (second, first) } else { (first, second) })
 }

@@ -51,9 +51,8 @@ fn surrogate_pair(b: &[u8]) -> Option<char> {
     if b.len() < 6 || b[0] != 0xED || b[3] != 0xED {
         return None;
     }
-    let half = |x: &[u8]| -> u32 {
-        (u32::from(x[0] & 0x0F) << 12) | (u32::from(x[1] & 0x3F) << 6) | u32::from(x[2] & 0x3F)
-    };
+    let half =
+        |x: &[u8]| -> u32 { (u32::from(x[0] & 0x0F) << 12) | (u32::from(x[1] & 0x3F) << 6) | u32::from(x[2] & 0x3F) };
     let (high, low) = (half(&b[0..3]), half(&b[3..6]));
     if !(0xD800..0xDC00).contains(&high) || !(0xDC00..0xE000).contains(&low) {
         return None;

@@ -10,10 +10,7 @@ static STATE: AtomicU64 = AtomicU64::new(0x9E37_79B9_7F4A_7C15);
 /// # Safety
 /// `dest` must be valid for writes of `len` bytes (getrandom's contract).
 #[no_mangle]
-unsafe extern "Rust" fn __getrandom_v03_custom(
-    dest: *mut u8,
-    len: usize,
-) -> Result<(), getrandom::Error> {
+unsafe extern "Rust" fn __getrandom_v03_custom(dest: *mut u8, len: usize) -> Result<(), getrandom::Error> {
     for i in 0..len {
         let x = STATE.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed);
         let mut z = x;

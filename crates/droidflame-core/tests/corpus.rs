@@ -115,12 +115,7 @@ fn every_art_file_has_its_documented_counts() {
         assert_eq!(profile.format.version, facts.version, "{}", facts.file);
         assert_eq!(profile.clocks, facts.clocks, "{}", facts.file);
         assert_eq!(profile.records, facts.records, "{}", facts.file);
-        assert_eq!(
-            profile.threads.iter().map(|t| t.records).sum::<u64>(),
-            facts.records,
-            "{}",
-            facts.file
-        );
+        assert_eq!(profile.threads.iter().map(|t| t.records).sum::<u64>(), facts.records, "{}", facts.file);
         assert_eq!(profile.threads.len(), facts.threads, "{}", facts.file);
     }
 }
@@ -131,18 +126,8 @@ fn enters_exits_and_unwinds_add_up_to_calls() {
     for facts in FACTS {
         let Some(enters) = facts.enters else { continue };
         let profile = profile_of(facts.file);
-        let calls: u64 = profile
-            .threads
-            .iter()
-            .flat_map(|t| t.tree.nodes().iter().skip(1))
-            .map(|n| n.calls)
-            .sum();
-        assert_eq!(
-            calls,
-            enters + profile.repairs.unmatched_exits,
-            "{}",
-            facts.file
-        );
+        let calls: u64 = profile.threads.iter().flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum();
+        assert_eq!(calls, enters + profile.repairs.unmatched_exits, "{}", facts.file);
     }
 }
 
@@ -152,35 +137,16 @@ fn firefox_fixtures_match_the_format_reference() {
     let regular = profile_of("ffprof-art-regular.trace");
     assert_eq!(regular.repairs.unknown_methods, 18);
     assert_eq!(regular.repairs.open_at_end, 259);
-    assert_eq!(
-        (
-            regular.repairs.unmatched_exits,
-            regular.repairs.mismatched_exits
-        ),
-        (0, 0)
-    );
+    assert_eq!((regular.repairs.unmatched_exits, regular.repairs.mismatched_exits), (0, 0));
     assert_eq!(regular.header_value("pid"), Some("21491"));
     assert_eq!(regular.header_value("num-method-calls"), Some("13295"));
     assert_eq!(regular.format.vm.as_deref(), Some("art"));
-    assert!(
-        regular
-            .methods
-            .iter()
-            .filter(|m| m.source.is_none() && !m.unknown)
-            .count()
-            <= 2
-    );
+    assert!(regular.methods.iter().filter(|m| m.source.is_none() && !m.unknown).count() <= 2);
 
     let streaming = profile_of("ffprof-art-streaming.trace");
     assert_eq!(streaming.repairs.unknown_methods, 9);
     assert_eq!(streaming.repairs.open_at_end, 393);
-    assert_eq!(
-        (
-            streaming.repairs.unmatched_exits,
-            streaming.repairs.mismatched_exits
-        ),
-        (0, 0)
-    );
+    assert_eq!((streaming.repairs.unmatched_exits, streaming.repairs.mismatched_exits), (0, 0));
     assert!(!streaming.repairs.truncated);
     assert_eq!(streaming.header_value("pid"), Some("15983"));
     assert_eq!(streaming.header_value("elapsed-time-usec"), Some("9561246"));
@@ -193,10 +159,7 @@ fn gzip_copies_give_identical_results() {
         let gz = profile_of(&format!("{name}.gz"));
         assert!(gz.format.gzip && !plain.format.gzip);
         let opts = FoldedOptions::default();
-        assert_eq!(
-            products::folded(&plain, &opts).unwrap(),
-            products::folded(&gz, &opts).unwrap()
-        );
+        assert_eq!(products::folded(&plain, &opts).unwrap(), products::folded(&gz, &opts).unwrap());
         assert_eq!(plain.records, gz.records);
     }
 }
@@ -210,11 +173,7 @@ fn chunk_size_never_changes_the_result() {
         for chunk in bytes.chunks(size) {
             analyzer.push(chunk).unwrap();
         }
-        assert_eq!(
-            products::summary_json(&analyzer.finish().unwrap()),
-            whole,
-            "chunk size {size}"
-        );
+        assert_eq!(products::summary_json(&analyzer.finish().unwrap()), whole, "chunk size {size}");
     }
 }
 
@@ -226,12 +185,7 @@ fn leaf_paths(profile: &Profile, tree: &CallTree) -> Vec<String> {
     tree.walk(|index, depth| {
         path.truncate(depth - 1);
         let m = &profile.methods[tree.node(index).method as usize];
-        path.push(format!(
-            "{}.{}: {}",
-            m.class.replace('.', "/"),
-            m.name,
-            m.signature
-        ));
+        path.push(format!("{}.{}: {}", m.class.replace('.', "/"), m.name, m.signature));
         if tree.children(index).next().is_none() {
             out.push(path.join(" -> "));
         }
@@ -289,19 +243,11 @@ fn perflib_api10_is_a_version_1_thread_cpu_trace() {
     assert_eq!(p.format.record_size, Some(9));
     assert!(!p.has(droidflame_core::Clock::Wall));
     // A clock the trace lacks is refused with a message naming the clock it has.
-    let err = products::folded(
-        &p,
-        &FoldedOptions {
-            clock: Some(droidflame_core::Clock::Wall),
-            thread: None,
-        },
-    )
-    .unwrap_err();
+    let err =
+        products::folded(&p, &FoldedOptions { clock: Some(droidflame_core::Clock::Wall), thread: None }).unwrap_err();
     assert!(err.to_string().contains("no wall clock"), "{err}");
     assert!(err.to_string().contains("thread-cpu"), "{err}");
-    assert!(!products::folded(&p, &FoldedOptions::default())
-        .unwrap()
-        .is_empty());
+    assert!(!products::folded(&p, &FoldedOptions::default()).unwrap().is_empty());
 }
 
 #[test]
@@ -334,10 +280,7 @@ fn every_truncation_of_a_real_trace_gives_a_result_or_a_clear_error() {
         match analyze(&bytes[..cut]) {
             Ok(p) => assert!(p.repairs.truncated || cut == bytes.len(), "cut {cut}"),
             Err(e) => assert!(
-                matches!(
-                    e.kind(),
-                    ErrorKind::Truncated | ErrorKind::NotATrace | ErrorKind::Corrupt
-                ),
+                matches!(e.kind(), ErrorKind::Truncated | ErrorKind::NotATrace | ErrorKind::Corrupt),
                 "cut {cut}: {e}"
             ),
         }
@@ -346,29 +289,18 @@ fn every_truncation_of_a_real_trace_gives_a_result_or_a_clear_error() {
     for cut in (0..streaming.len()).step_by(9973) {
         if let Ok(p) = analyze(&streaming[..cut]) {
             assert!(p.repairs.truncated, "cut {cut}");
-            assert!(
-                p.warnings
-                    .iter()
-                    .any(|w| w.contains("without its closing summary")),
-                "cut {cut}"
-            );
+            assert!(p.warnings.iter().any(|w| w.contains("without its closing summary")), "cut {cut}");
         }
     }
 }
 
 #[test]
 fn non_method_traces_in_the_corpus_are_refused_with_exit_style_errors() {
-    for name in [
-        "toolsbase-atrace.ctrace",
-        "tracecompass-atrace-test.txt",
-        "tracecompass-android_trace.html",
-        "SOURCES.md",
-    ] {
+    for name in
+        ["toolsbase-atrace.ctrace", "tracecompass-atrace-test.txt", "tracecompass-android_trace.html", "SOURCES.md"]
+    {
         let err = analyze(&corpus_file(name)).unwrap_err();
-        assert!(
-            matches!(err.kind(), ErrorKind::Unsupported | ErrorKind::NotATrace),
-            "{name}: {err}"
-        );
+        assert!(matches!(err.kind(), ErrorKind::Unsupported | ErrorKind::NotATrace), "{name}: {err}");
     }
 }
 

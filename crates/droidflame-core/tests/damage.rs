@@ -13,13 +13,7 @@ fn exercise(bytes: &[u8]) {
     let _ = products::summary_json(&profile);
     let _ = products::method_table(&profile);
     for clock in [Clock::Wall, Clock::Cpu] {
-        let _ = products::folded(
-            &profile,
-            &FoldedOptions {
-                clock: Some(clock),
-                thread: None,
-            },
-        );
+        let _ = products::folded(&profile, &FoldedOptions { clock: Some(clock), thread: None });
     }
     if profile.records < 5_000 {
         let _ = products::flame_svg(&profile, GraphScope::AllThreads, &FlameOptions::default());
@@ -27,48 +21,20 @@ fn exercise(bytes: &[u8]) {
 }
 
 fn samples() -> Vec<Vec<u8>> {
-    let config = Config {
-        threads: 3,
-        events_per_thread: 120,
-        ..Config::default()
-    };
+    let config = Config { threads: 3, events_per_thread: 120, ..Config::default() };
     let trace = generate(7, &config).trace;
-    let v2 = generate(
-        7,
-        &Config {
-            pointer_ids: true,
-            ..config
-        },
-    )
-    .trace;
+    let v2 = generate(7, &Config { pointer_ids: true, ..config }).trace;
     let mut out = vec![
         trace.write(&Layout::ART_REGULAR),
-        trace.write(&Layout::Regular {
-            version: 1,
-            data_offset: 16,
-            record_size: None,
-        }),
+        trace.write(&Layout::Regular { version: 1, data_offset: 16, record_size: None }),
         trace.write(&Layout::ART_STREAMING),
         v2.write(&Layout::V2_FILE),
-        v2.write(&Layout::V2 {
-            streaming: true,
-            nanos: false,
-            summary: true,
-            block_records: 7,
-            carry_state: true,
-        }),
-        v2.write_time_first(&TimeFirst {
-            counter_hz: 19_200_000,
-            block_records: 9,
-        }),
+        v2.write(&Layout::V2 { streaming: true, nanos: false, summary: true, block_records: 7, carry_state: true }),
+        v2.write_time_first(&TimeFirst { counter_hz: 19_200_000, block_records: 9 }),
         gzip(&trace.write(&Layout::ART_REGULAR)),
     ];
-    for name in [
-        "perflib-basic.trace",
-        "perflib-exception.trace",
-        "perflib-basic-api10.trace",
-        "perflib-header.trace",
-    ] {
+    for name in ["perflib-basic.trace", "perflib-exception.trace", "perflib-basic-api10.trace", "perflib-header.trace"]
+    {
         out.push(corpus_file(name));
     }
     out
@@ -130,14 +96,9 @@ fn garbage_appended_or_alone_never_panics() {
             exercise(&damaged);
         }
     }
-    for prefix in [
-        &b"*version\n"[..],
-        b"SLOW\x03\x00",
-        b"SLOW\xf3\x00\x20\x00",
-        b"SLOW\x05\x00",
-        b"SLOW\xf5\x00",
-        b"\x1f\x8b",
-    ] {
+    for prefix in
+        [&b"*version\n"[..], b"SLOW\x03\x00", b"SLOW\xf3\x00\x20\x00", b"SLOW\x05\x00", b"SLOW\xf5\x00", b"\x1f\x8b"]
+    {
         for _ in 0..200 {
             let mut junk = prefix.to_vec();
             junk.extend((0..rng.below(400)).map(|_| rng.next_u64() as u8));

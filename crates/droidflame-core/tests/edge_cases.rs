@@ -3,33 +3,16 @@
 
 use droidflame_core::products::{self, method_table, FoldedOptions};
 use droidflame_core::{analyze, Analyzer, Clock, ClockSet, ErrorKind, Profile};
-use droidflame_testkit::{
-    gzip, Clocks, Layout, MethodDef, Record, ThreadDef, TimeFirst, Trace, ENTER, EXIT, UNWIND,
-};
+use droidflame_testkit::{gzip, Clocks, Layout, MethodDef, Record, ThreadDef, TimeFirst, Trace, ENTER, EXIT, UNWIND};
 
 fn rec(tid: u32, method: u64, action: u8, wall: u64, cpu: u64) -> Record {
-    Record {
-        tid,
-        method,
-        action,
-        wall,
-        cpu,
-    }
+    Record { tid, method, action, wall, cpu }
 }
 
 /// Methods A.a (id 0), B.b (4), C.c (8), D.d (12); threads 1 "main" and 2 "worker".
 fn trace(records: Vec<Record>) -> Trace {
     Trace {
-        threads: vec![
-            ThreadDef {
-                tid: 1,
-                name: "main".into(),
-            },
-            ThreadDef {
-                tid: 2,
-                name: "worker".into(),
-            },
-        ],
+        threads: vec![ThreadDef { tid: 1, name: "main".into() }, ThreadDef { tid: 2, name: "worker".into() }],
         methods: vec![
             MethodDef::new(0, "A", "a", "()V"),
             MethodDef::new(4, "B", "b", "()V"),
@@ -50,45 +33,24 @@ fn folded(p: &Profile) -> String {
 }
 
 fn folded_cpu(p: &Profile) -> String {
-    products::folded(
-        p,
-        &FoldedOptions {
-            clock: Some(Clock::Cpu),
-            thread: None,
-        },
-    )
-    .unwrap()
+    products::folded(p, &FoldedOptions { clock: Some(Clock::Cpu), thread: None }).unwrap()
 }
 
 /// A.a calls B.b: a = [0, 10] wall, b = [2, 6].
 fn simple() -> Vec<Record> {
-    vec![
-        rec(1, 0, ENTER, 0, 0),
-        rec(1, 4, ENTER, 2, 1),
-        rec(1, 4, EXIT, 6, 3),
-        rec(1, 0, EXIT, 10, 5),
-    ]
+    vec![rec(1, 0, ENTER, 0, 0), rec(1, 4, ENTER, 2, 1), rec(1, 4, EXIT, 6, 3), rec(1, 0, EXIT, 10, 5)]
 }
 
 #[test]
 fn e01_method_id_zero_written_bare() {
     let bytes = trace(simple()).write(&Layout::ART_REGULAR);
-    assert!(
-        String::from_utf8_lossy(&bytes).contains("\n0\tA\ta\t()V"),
-        "the writer prints id 0 as ART does"
-    );
-    assert_eq!(
-        folded(&analyze(&bytes).unwrap()),
-        "main [1];A.a 6\nmain [1];A.a;B.b 4\n"
-    );
+    assert!(String::from_utf8_lossy(&bytes).contains("\n0\tA\ta\t()V"), "the writer prints id 0 as ART does");
+    assert_eq!(folded(&analyze(&bytes).unwrap()), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
 }
 
 #[test]
 fn e02_undefined_method_ids_are_kept_and_named() {
-    let p = regular(&trace(vec![
-        rec(1, 0x1a4, ENTER, 0, 0),
-        rec(1, 0x1a4, EXIT, 5, 5),
-    ]));
+    let p = regular(&trace(vec![rec(1, 0x1a4, ENTER, 0, 0), rec(1, 0x1a4, EXIT, 5, 5)]));
     assert_eq!(folded(&p), "main [1];<unknown 0x1a4> 5\n");
     assert_eq!(p.repairs.unknown_methods, 1);
 }
@@ -106,27 +68,14 @@ fn e03_null_source_is_no_source() {
 #[test]
 fn e04_thread_ids_truncated_to_16_bits_match_their_listed_thread() {
     let mut t = trace(vec![rec(70000, 0, ENTER, 0, 0), rec(70000, 0, EXIT, 5, 5)]);
-    t.threads.push(ThreadDef {
-        tid: 70000,
-        name: "RenderThread".into(),
-    });
+    t.threads.push(ThreadDef { tid: 70000, name: "RenderThread".into() });
     let p = regular(&t);
-    assert_eq!(
-        (p.threads[0].tid, p.threads[0].name.as_str()),
-        (70000, "RenderThread")
-    );
+    assert_eq!((p.threads[0].tid, p.threads[0].name.as_str()), (70000, "RenderThread"));
     // Two listed threads share the low 16 bits: say so instead of guessing.
-    t.threads.push(ThreadDef {
-        tid: 70000 + 65536,
-        name: "Other".into(),
-    });
+    t.threads.push(ThreadDef { tid: 70000 + 65536, name: "Other".into() });
     let p = regular(&t);
     assert_eq!(p.threads[0].name, format!("Thread {}", 70000 & 0xFFFF));
-    assert!(
-        p.warnings.iter().any(|w| w.contains("low 16 bits")),
-        "{:?}",
-        p.warnings
-    );
+    assert!(p.warnings.iter().any(|w| w.contains("low 16 bits")), "{:?}", p.warnings);
 }
 
 #[test]
@@ -138,10 +87,7 @@ fn e05_streaming_record_of_thread_zero_is_not_an_escape() {
         rec(65536, 4, EXIT, 3, 2),
         rec(1, 0, EXIT, 9, 9),
     ]);
-    t.threads.push(ThreadDef {
-        tid: 65536,
-        name: "zero".into(),
-    });
+    t.threads.push(ThreadDef { tid: 65536, name: "zero".into() });
     let p = analyze(&t.write(&Layout::ART_STREAMING)).unwrap();
     assert_eq!(p.records, 4);
     assert!(folded(&p).contains(";B.b 2\n"), "{}", folded(&p));
@@ -158,11 +104,8 @@ fn e06_threads_missing_from_the_list_are_named_by_id() {
 #[test]
 fn e07_thread_id_reuse_starts_a_new_thread_when_the_stack_is_empty() {
     // Streaming: a second kOpNewThread for id 2 with a new name after its stack emptied.
-    let mut bytes =
-        trace(vec![rec(2, 0, ENTER, 0, 0), rec(2, 0, EXIT, 4, 4)]).write(&Layout::Streaming {
-            summary: false,
-            summary_threads: false,
-        });
+    let mut bytes = trace(vec![rec(2, 0, ENTER, 0, 0), rec(2, 0, EXIT, 4, 4)])
+        .write(&Layout::Streaming { summary: false, summary_threads: false });
     bytes.extend_from_slice(&[0, 0, 2, 2, 0, 5, 0]);
     bytes.extend_from_slice(b"later");
     for (action, wall) in [(ENTER, 10u32), (EXIT, 17)] {
@@ -177,10 +120,7 @@ fn e07_thread_id_reuse_starts_a_new_thread_when_the_stack_is_empty() {
     assert_eq!(p.repairs.reused_thread_ids, 1);
     // A regular file listing one id twice: one thread, both names, a warning.
     let mut t = trace(simple());
-    t.threads.push(ThreadDef {
-        tid: 1,
-        name: "main-2".into(),
-    });
+    t.threads.push(ThreadDef { tid: 1, name: "main-2".into() });
     let p = regular(&t);
     assert_eq!(p.threads[0].name, "main / main-2");
     assert!(!p.warnings.is_empty());
@@ -188,17 +128,8 @@ fn e07_thread_id_reuse_starts_a_new_thread_when_the_stack_is_empty() {
 
 #[test]
 fn e08_cpu_clock_base_need_not_be_zero() {
-    let shifted: Vec<Record> = simple()
-        .into_iter()
-        .map(|r| Record {
-            cpu: r.cpu + 5_000_000,
-            ..r
-        })
-        .collect();
-    assert_eq!(
-        folded_cpu(&regular(&trace(shifted))),
-        folded_cpu(&regular(&trace(simple())))
-    );
+    let shifted: Vec<Record> = simple().into_iter().map(|r| Record { cpu: r.cpu + 5_000_000, ..r }).collect();
+    assert_eq!(folded_cpu(&regular(&trace(shifted))), folded_cpu(&regular(&trace(simple()))));
 }
 
 #[test]
@@ -215,29 +146,14 @@ fn e09_missing_clock_is_inferred() {
     // 10-byte records, every thread starting at 0: thread-cpu (ART starts CPU there).
     let mut t = trace(simple());
     t.clocks = Clocks::Cpu;
-    let layout = Layout::Regular {
-        version: 2,
-        data_offset: 32,
-        record_size: None,
-    };
+    let layout = Layout::Regular { version: 2, data_offset: 32, record_size: None };
     let p = analyze(&without_clock(t.write(&layout))).unwrap();
     assert_eq!(p.clocks, ClockSet::Cpu);
     assert!(p.warnings.iter().any(|w| w.contains("no clock")));
     // ... starting elsewhere: wall.
-    let mut t = trace(
-        simple()
-            .into_iter()
-            .map(|r| Record {
-                wall: r.wall + 100,
-                ..r
-            })
-            .collect(),
-    );
+    let mut t = trace(simple().into_iter().map(|r| Record { wall: r.wall + 100, ..r }).collect());
     t.clocks = Clocks::Wall;
-    assert_eq!(
-        analyze(&without_clock(t.write(&layout))).unwrap().clocks,
-        ClockSet::Wall
-    );
+    assert_eq!(analyze(&without_clock(t.write(&layout))).unwrap().clocks, ClockSet::Wall);
 }
 
 #[test]
@@ -250,10 +166,7 @@ fn e10_truncated_file_keeps_what_is_complete() {
     assert_eq!(folded(&p), "main [1];A.a 2\n");
     let err = analyze(&bytes[..40]).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Truncated);
-    assert!(
-        err.to_string().starts_with("truncated at byte 40: "),
-        "{err}"
-    );
+    assert!(err.to_string().starts_with("truncated at byte 40: "), "{err}");
 }
 
 #[test]
@@ -295,21 +208,14 @@ fn e14_section_names_inside_names_do_not_end_sections() {
     t.methods[0].class = "SLOW".into();
     t.methods[1].name = "*end".into();
     let p = regular(&t);
-    assert_eq!(
-        folded(&p),
-        "*end SLOW *methods [1];SLOW.a 6\n*end SLOW *methods [1];SLOW.a;B.*end 4\n"
-    );
+    assert_eq!(folded(&p), "*end SLOW *methods [1];SLOW.a 6\n*end SLOW *methods [1];SLOW.a;B.*end 4\n");
 }
 
 #[test]
 fn e15_header_offset_and_record_size_are_honoured() {
     let t = trace(simple());
     let reference = folded(&regular(&t));
-    let layout = Layout::Regular {
-        version: 3,
-        data_offset: 48,
-        record_size: Some(20),
-    };
+    let layout = Layout::Regular { version: 3, data_offset: 48, record_size: Some(20) };
     assert_eq!(folded(&analyze(&t.write(&layout)).unwrap()), reference);
     // The text says version 2, the header 3: warn and trust the header.
     let mut bytes = t.write(&Layout::ART_REGULAR);
@@ -338,20 +244,13 @@ fn e17_mismatched_exit_closes_the_frames_above() {
         rec(1, 0, EXIT, 8, 0),
     ]));
     assert_eq!(p.repairs.mismatched_exits, 1);
-    assert_eq!(
-        folded(&p),
-        "main [1];A.a 2\nmain [1];A.a;B.b 2\nmain [1];A.a;B.b;C.c 4\n"
-    );
+    assert_eq!(folded(&p), "main [1];A.a 2\nmain [1];A.a;B.b 2\nmain [1];A.a;B.b;C.c 4\n");
 }
 
 #[test]
 fn e18_exit_with_empty_stack_rebuilds_the_caller_from_the_first_record() {
     // b runs 2..6 at top level, then a exits at 10: a was running since the first record (2).
-    let p = regular(&trace(vec![
-        rec(1, 4, ENTER, 2, 0),
-        rec(1, 4, EXIT, 6, 0),
-        rec(1, 0, EXIT, 10, 0),
-    ]));
+    let p = regular(&trace(vec![rec(1, 4, ENTER, 2, 0), rec(1, 4, EXIT, 6, 0), rec(1, 0, EXIT, 10, 0)]));
     assert_eq!(p.repairs.unmatched_exits, 1);
     assert_eq!(folded(&p), "main [1];A.a 4\nmain [1];A.a;B.b 4\n");
 }
@@ -367,23 +266,13 @@ fn e19_open_frames_close_at_their_threads_last_record() {
         rec(2, 12, ENTER, 30, 0),
     ]));
     assert_eq!(p.repairs.open_at_end, 3);
-    assert_eq!(
-        folded(&p),
-        "main [1];A.a 3\nmain [1];A.a;C.c 4\nworker [2];B.b 29\n"
-    );
+    assert_eq!(folded(&p), "main [1];A.a 3\nmain [1];A.a;C.c 4\nworker [2];B.b 29\n");
 }
 
 #[test]
 fn e20_u32_times_unwrap() {
     let base = u64::from(u32::MAX) - 3;
-    let records = simple()
-        .into_iter()
-        .map(|r| Record {
-            wall: r.wall + base,
-            cpu: r.cpu + base,
-            ..r
-        })
-        .collect();
+    let records = simple().into_iter().map(|r| Record { wall: r.wall + base, cpu: r.cpu + base, ..r }).collect();
     let p = regular(&trace(records));
     assert_eq!(folded(&p), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
     assert_eq!(p.repairs.time_wraps, 2);
@@ -391,22 +280,10 @@ fn e20_u32_times_unwrap() {
 
 #[test]
 fn e21_per_thread_chunks_are_not_in_global_order() {
-    let interleaved = vec![
-        rec(1, 0, ENTER, 0, 0),
-        rec(2, 4, ENTER, 1, 0),
-        rec(1, 0, EXIT, 5, 0),
-        rec(2, 4, EXIT, 9, 0),
-    ];
-    let chunked = vec![
-        interleaved[0],
-        interleaved[2],
-        interleaved[1],
-        interleaved[3],
-    ];
-    assert_eq!(
-        folded(&regular(&trace(chunked))),
-        folded(&regular(&trace(interleaved)))
-    );
+    let interleaved =
+        vec![rec(1, 0, ENTER, 0, 0), rec(2, 4, ENTER, 1, 0), rec(1, 0, EXIT, 5, 0), rec(2, 4, EXIT, 9, 0)];
+    let chunked = vec![interleaved[0], interleaved[2], interleaved[1], interleaved[3]];
+    assert_eq!(folded(&regular(&trace(chunked))), folded(&regular(&trace(interleaved))));
 }
 
 #[test]
@@ -420,11 +297,7 @@ fn e22_identical_timestamps_and_zero_length_calls() {
         rec(1, 0, EXIT, 8, 0),
     ]));
     let table = method_table(&p);
-    let b = table
-        .rows
-        .iter()
-        .find(|r| p.methods[r.method as usize].name == "b")
-        .unwrap();
+    let b = table.rows.iter().find(|r| p.methods[r.method as usize].name == "b").unwrap();
     assert_eq!((b.calls, b.incl[0]), (2, 0));
     assert_eq!(folded(&p), "main [1];A.a 3\n");
 }
@@ -440,15 +313,7 @@ fn v2_trace(records: Vec<Record>) -> Trace {
             id
         }
     };
-    let mut t = trace(
-        records
-            .into_iter()
-            .map(|r| Record {
-                method: shift(r.method),
-                ..r
-            })
-            .collect(),
-    );
+    let mut t = trace(records.into_iter().map(|r| Record { method: shift(r.method), ..r }).collect());
     for m in &mut t.methods {
         m.id = shift(m.id);
     }
@@ -459,13 +324,7 @@ fn v2_records(n: usize) -> Vec<Record> {
     let base = POINTER_BASE;
     (0..n)
         .map(|i| {
-            rec(
-                1,
-                base + if i % 2 == 0 { 0 } else { 4 },
-                if i % 4 < 2 { ENTER } else { EXIT },
-                i as u64,
-                i as u64,
-            )
+            rec(1, base + if i % 2 == 0 { 0 } else { 4 }, if i % 4 < 2 { ENTER } else { EXIT }, i as u64, i as u64)
         })
         .collect()
 }
@@ -474,118 +333,56 @@ fn v2_records(n: usize) -> Vec<Record> {
 fn e23_v2_blocks_decode_by_size_not_by_the_truncated_count() {
     // 70,000 records in one block: the writer stores the count modulo 65536.
     let t = v2_trace(v2_records(70_000));
-    let layout = Layout::V2 {
-        streaming: false,
-        nanos: false,
-        summary: true,
-        block_records: 100_000,
-        carry_state: false,
-    };
+    let layout =
+        Layout::V2 { streaming: false, nanos: false, summary: true, block_records: 100_000, carry_state: false };
     let p = analyze(&t.write(&layout)).unwrap();
     assert_eq!(p.records, 70_000);
     // Split streaming blocks that carry their delta state over (ART writer bug).
-    let layout = Layout::V2 {
-        streaming: true,
-        nanos: false,
-        summary: true,
-        block_records: 333,
-        carry_state: true,
-    };
+    let layout = Layout::V2 { streaming: true, nanos: false, summary: true, block_records: 333, carry_state: true };
     let p = analyze(&t.write(&layout)).unwrap();
     assert_eq!(p.records, 70_000);
     assert_eq!(p.repairs.unknown_methods, 0);
-    assert!(p
-        .warnings
-        .iter()
-        .any(|w| w.contains("continued the previous block")));
+    assert!(p.warnings.iter().any(|w| w.contains("continued the previous block")));
 }
 
 #[test]
 fn e24_v2_time_units_follow_the_summary() {
-    let t = v2_trace(
-        simple()
-            .into_iter()
-            .map(|r| Record {
-                wall: r.wall * 1000,
-                cpu: r.cpu * 1000,
-                ..r
-            })
-            .collect(),
-    );
-    let ns = Layout::V2 {
-        streaming: false,
-        nanos: true,
-        summary: true,
-        block_records: 10,
-        carry_state: false,
-    };
-    assert_eq!(
-        folded(&analyze(&t.write(&ns)).unwrap()),
-        "main [1];A.a 6\nmain [1];A.a;B.b 4\n"
-    );
+    let t = v2_trace(simple().into_iter().map(|r| Record { wall: r.wall * 1000, cpu: r.cpu * 1000, ..r }).collect());
+    let ns = Layout::V2 { streaming: false, nanos: true, summary: true, block_records: 10, carry_state: false };
+    assert_eq!(folded(&analyze(&t.write(&ns)).unwrap()), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
     let t = v2_trace(simple());
-    let us = Layout::V2 {
-        streaming: false,
-        nanos: false,
-        summary: true,
-        block_records: 10,
-        carry_state: false,
-    };
-    assert_eq!(
-        folded(&analyze(&t.write(&us)).unwrap()),
-        "main [1];A.a 6\nmain [1];A.a;B.b 4\n"
-    );
+    let us = Layout::V2 { streaming: false, nanos: false, summary: true, block_records: 10, carry_state: false };
+    assert_eq!(folded(&analyze(&t.write(&us)).unwrap()), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
 }
 
 #[test]
 fn e24_v2_time_first_layout_counts_clock_counter_ticks() {
     // A 24 MHz counter: 24 ticks are 1 µs. Exits carry no method id.
     let ticks = |us: u64| us * 24;
-    let records = simple()
-        .into_iter()
-        .map(|r| Record {
-            wall: ticks(r.wall),
-            cpu: ticks(r.cpu),
-            ..r
-        })
-        .collect();
+    let records = simple().into_iter().map(|r| Record { wall: ticks(r.wall), cpu: ticks(r.cpu), ..r }).collect();
     let t = v2_trace(records);
-    let bytes = t.write_time_first(&TimeFirst {
-        counter_hz: 24_000_000,
-        block_records: 3,
-    });
+    let bytes = t.write_time_first(&TimeFirst { counter_hz: 24_000_000, block_records: 3 });
     let p = analyze(&bytes).unwrap();
     assert_eq!(folded(&p), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
     // Its CPU field's encoding is undocumented: only the wall clock is offered, and said so.
     assert_eq!(p.clocks, ClockSet::Wall);
     assert!(p.warnings.iter().any(|w| w.contains("thread-CPU")));
     // Without a counter in the header, the first block shows which layout it is.
-    let bytes = v2_trace(simple()).write_time_first(&TimeFirst {
-        counter_hz: 0,
-        block_records: 10,
-    });
+    let bytes = v2_trace(simple()).write_time_first(&TimeFirst { counter_hz: 0, block_records: 10 });
     assert_eq!(analyze(&bytes).unwrap().records, 4);
 }
 
 #[test]
 fn e25_large_method_tables_keep_only_methods_that_ran() {
     let mut t = v2_trace(simple());
-    t.methods.extend(
-        (100..50_100u64).map(|i| MethodDef::new(POINTER_BASE + i * 8, "Unused", "m", "()V")),
-    );
+    t.methods.extend((100..50_100u64).map(|i| MethodDef::new(POINTER_BASE + i * 8, "Unused", "m", "()V")));
     let p = analyze(&t.write(&Layout::V2_FILE)).unwrap();
     assert_eq!(p.methods.len(), 2);
 }
 
 #[test]
 fn e26_64_bit_method_ids() {
-    let micros = Layout::V2 {
-        streaming: true,
-        nanos: false,
-        summary: true,
-        block_records: 2,
-        carry_state: false,
-    };
+    let micros = Layout::V2 { streaming: true, nanos: false, summary: true, block_records: 2, carry_state: false };
     let p = analyze(&v2_trace(simple()).write(&micros)).unwrap();
     assert!(p.methods.iter().all(|m| m.id > u64::from(u32::MAX)));
     assert_eq!(folded(&p), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
@@ -610,19 +407,10 @@ fn e27_split_key_and_data_and_a_lone_data_half() {
 fn e28_dalvik_slash_names_and_line_numbers() {
     let mut t = trace(simple());
     t.vm = "dalvik".into();
-    t.methods[0] = MethodDef {
-        line: Some(42),
-        ..MethodDef::new(0, "com/example/Foo$Bar", "a", "()V")
-    };
-    t.methods[1] = MethodDef {
-        line: Some(-1),
-        ..MethodDef::new(4, "java/lang/String", "b", "()V")
-    };
+    t.methods[0] = MethodDef { line: Some(42), ..MethodDef::new(0, "com/example/Foo$Bar", "a", "()V") };
+    t.methods[1] = MethodDef { line: Some(-1), ..MethodDef::new(4, "java/lang/String", "b", "()V") };
     let p = regular(&t);
-    assert_eq!(
-        folded(&p),
-        "main [1];com.example.Foo$Bar.a 6\nmain [1];com.example.Foo$Bar.a;java.lang.String.b 4\n"
-    );
+    assert_eq!(folded(&p), "main [1];com.example.Foo$Bar.a 6\nmain [1];com.example.Foo$Bar.a;java.lang.String.b 4\n");
     let lines: Vec<_> = p.methods.iter().map(|m| m.line).collect();
     assert_eq!(lines, [Some(42), None]);
     assert_eq!(p.format.vm.as_deref(), Some("dalvik"));
@@ -657,32 +445,16 @@ fn e30_recursion_counts_inclusive_time_once() {
         rec(1, 0, EXIT, 10, 0),
     ]));
     let table = method_table(&p);
-    let a = table
-        .rows
-        .iter()
-        .find(|r| p.methods[r.method as usize].name == "a")
-        .unwrap();
-    assert_eq!(
-        (a.calls, a.recursive_calls, a.incl[0], a.excl[0]),
-        (2, 1, 10, 8)
-    );
-    assert_eq!(
-        folded(&p),
-        "main [1];A.a 4\nmain [1];A.a;A.a 4\nmain [1];A.a;A.a;B.b 2\n"
-    );
+    let a = table.rows.iter().find(|r| p.methods[r.method as usize].name == "a").unwrap();
+    assert_eq!((a.calls, a.recursive_calls, a.incl[0], a.excl[0]), (2, 1, 10, 8));
+    assert_eq!(folded(&p), "main [1];A.a 4\nmain [1];A.a;A.a 4\nmain [1];A.a;A.a;B.b 2\n");
 }
 
 #[test]
 fn e31_start_time_epoch_does_not_change_times() {
     let a = trace(simple());
-    let b = Trace {
-        start_us: 1_500_000_000_000_000,
-        ..a.clone()
-    };
-    assert_eq!(
-        products::summary_json(&regular(&a)),
-        products::summary_json(&regular(&b))
-    );
+    let b = Trace { start_us: 1_500_000_000_000_000, ..a.clone() };
+    assert_eq!(products::summary_json(&regular(&a)), products::summary_json(&regular(&b)));
 }
 
 #[test]
@@ -712,10 +484,7 @@ fn e33_gzip_input_is_detected_from_the_bytes() {
 fn unwind_is_an_exit() {
     let mut records = simple();
     records[2].action = UNWIND;
-    assert_eq!(
-        folded(&regular(&trace(records))),
-        "main [1];A.a 6\nmain [1];A.a;B.b 4\n"
-    );
+    assert_eq!(folded(&regular(&trace(records))), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
 }
 
 #[test]
@@ -723,10 +492,7 @@ fn not_a_trace_names_what_it_found() {
     let err = analyze(b"hello world, not a trace").unwrap_err();
     assert_eq!(err.kind(), ErrorKind::NotATrace);
     assert_eq!(err.to_string(), "not an Android trace at byte 0: expected a method trace (starting with \"*version\" or \"SLOW\"), found \"hello world, not\"");
-    assert_eq!(
-        analyze(b"").unwrap_err().to_string(),
-        "not an Android trace: the input is empty"
-    );
+    assert_eq!(analyze(b"").unwrap_err().to_string(), "not an Android trace: the input is empty");
     let mut zip = b"PK\x03\x04".to_vec();
     zip.extend_from_slice(&[0; 20]);
     assert!(analyze(&zip).unwrap_err().to_string().contains("unzip"));
@@ -743,12 +509,8 @@ fn errors_stick_after_the_first() {
 #[test]
 fn stack_depth_limit_is_a_clean_error() {
     let records: Vec<Record> = (0..300).map(|i| rec(1, 0, ENTER, i, i)).collect();
-    let options = droidflame_core::Options {
-        max_stack_depth: 100,
-        ..Default::default()
-    };
-    let err = droidflame_core::analyze_with(&trace(records).write(&Layout::ART_REGULAR), options)
-        .unwrap_err();
+    let options = droidflame_core::Options { max_stack_depth: 100, ..Default::default() };
+    let err = droidflame_core::analyze_with(&trace(records).write(&Layout::ART_REGULAR), options).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Limit);
     assert!(err.to_string().contains("deeper than 100 frames"), "{err}");
 }
@@ -757,11 +519,8 @@ fn stack_depth_limit_is_a_clean_error() {
 fn memory_grows_with_unique_stacks_not_records() {
     // A streaming trace of 2,000,000 records generated chunk by chunk, never held whole:
     // the profile keeps one node per unique stack (root, A.a, A.a;B.b).
-    let head =
-        trace(vec![rec(1, 0, ENTER, 0, 0), rec(1, 0, EXIT, 1, 1)]).write(&Layout::Streaming {
-            summary: false,
-            summary_threads: false,
-        });
+    let head = trace(vec![rec(1, 0, ENTER, 0, 0), rec(1, 0, EXIT, 1, 1)])
+        .write(&Layout::Streaming { summary: false, summary_threads: false });
     let mut analyzer = Analyzer::default();
     analyzer.push(&head).unwrap();
     let mut t = 2u32;
@@ -782,10 +541,6 @@ fn memory_grows_with_unique_stacks_not_records() {
     let p = analyzer.finish().unwrap();
     assert_eq!(p.records, 2 + 122 * 4096 * 4);
     assert_eq!(p.threads[0].tree.len(), 3);
-    let a = method_table(&p)
-        .rows
-        .into_iter()
-        .find(|r| p.methods[r.method as usize].name == "a")
-        .unwrap();
+    let a = method_table(&p).rows.into_iter().find(|r| p.methods[r.method as usize].name == "a").unwrap();
     assert_eq!(a.calls, 1 + 122 * 4096);
 }

@@ -31,28 +31,15 @@ fn check(profile: &Profile, scenario: &Scenario, (num, den): (u64, u64), clocks:
         Clocks::Wall => vec![Clock::Wall],
         Clocks::Cpu => vec![Clock::Cpu],
     };
-    assert_eq!(
-        profile.repairs.unmatched_exits, expected.unmatched_exits,
-        "unmatched exits"
-    );
-    assert_eq!(
-        profile.repairs.mismatched_exits, expected.mismatched_exits,
-        "mismatched exits"
-    );
-    assert_eq!(
-        profile.repairs.open_at_end, expected.open_at_end,
-        "open at end"
-    );
-    assert_eq!(
-        profile.repairs.unknown_methods, expected.unknown_methods,
-        "unknown methods"
-    );
+    assert_eq!(profile.repairs.unmatched_exits, expected.unmatched_exits, "unmatched exits");
+    assert_eq!(profile.repairs.mismatched_exits, expected.mismatched_exits, "mismatched exits");
+    assert_eq!(profile.repairs.open_at_end, expected.open_at_end, "open at end");
+    assert_eq!(profile.repairs.unknown_methods, expected.unknown_methods, "unknown methods");
     let records: BTreeMap<u32, u64> = profile.threads.iter().map(|t| (t.tid, t.records)).collect();
     assert_eq!(records, expected.records, "records per thread");
     for clock in &present {
         for thread in &profile.threads {
-            let got: BTreeMap<String, u64> =
-                thread_stacks(profile, thread, *clock).into_iter().collect();
+            let got: BTreeMap<String, u64> = thread_stacks(profile, thread, *clock).into_iter().collect();
             let want: BTreeMap<String, u64> = expected
                 .stacks
                 .get(&thread.tid)
@@ -61,11 +48,7 @@ fn check(profile: &Profile, scenario: &Scenario, (num, den): (u64, u64), clocks:
                 .map(|(stack, t)| (stack.clone(), micros(t[clock.slot()])))
                 .filter(|(_, v)| *v > 0)
                 .collect();
-            assert_eq!(
-                got, want,
-                "folded stacks of thread {} on the {clock} clock",
-                thread.tid
-            );
+            assert_eq!(got, want, "folded stacks of thread {} on the {clock} clock", thread.tid);
         }
     }
     let table = method_table(profile);
@@ -82,11 +65,8 @@ fn check(profile: &Profile, scenario: &Scenario, (num, den): (u64, u64), clocks:
             (key, (row.calls, row.recursive_calls, row.incl, row.excl))
         })
         .collect();
-    let want: BTreeMap<_, _> = expected
-        .methods
-        .iter()
-        .map(|(k, s)| (k.clone(), (s.calls, s.recursive_calls, s.incl, s.excl)))
-        .collect();
+    let want: BTreeMap<_, _> =
+        expected.methods.iter().map(|(k, s)| (k.clone(), (s.calls, s.recursive_calls, s.incl, s.excl))).collect();
     assert_eq!(got, want, "method statistics");
 }
 

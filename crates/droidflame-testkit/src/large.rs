@@ -25,14 +25,7 @@ pub struct Shape {
 impl Shape {
     /// An app start as a published walkthrough describes it: 4 million records, ~57 MB.
     pub fn app_start(records: u64) -> Shape {
-        Shape {
-            records,
-            threads: 32,
-            methods: 6000,
-            max_depth: 48,
-            chunk: 4096,
-            seed: 57,
-        }
+        Shape { records, threads: 32, methods: 6000, max_depth: 48, chunk: 4096, seed: 57 }
     }
 }
 
@@ -81,11 +74,7 @@ impl Program {
             for _ in 0..calls {
                 // Callees cluster near their caller (same class, same feature), with the
                 // odd recursive call.
-                let method = if rng.chance(3) {
-                    caller
-                } else {
-                    (caller + rng.below(200)) % shape.methods as u64
-                };
+                let method = if rng.chance(3) { caller } else { (caller + rng.below(200)) % shape.methods as u64 };
                 sites.push((method as u32, Vec::new()));
                 let id = (sites.len() - 1) as u32;
                 sites[site as usize].1.push(id);
@@ -111,12 +100,7 @@ fn definitions(shape: &Shape) -> Trace {
     let methods = (0..shape.methods)
         .map(|i| {
             let class = format!("com.example.app.feature{}.Component{}", i % 97, i / 7);
-            MethodDef::new(
-                (i as u64) << 2,
-                &class,
-                &format!("method{i}"),
-                if i % 5 == 0 { "(I)V" } else { "()V" },
-            )
+            MethodDef::new((i as u64) << 2, &class, &format!("method{i}"), if i % 5 == 0 { "(I)V" } else { "()V" })
         })
         .collect();
     let threads = (0..shape.threads)
@@ -129,20 +113,12 @@ fn definitions(shape: &Shape) -> Trace {
             },
         })
         .collect();
-    Trace {
-        clocks: Clocks::Dual,
-        methods,
-        threads,
-        ..Trace::default()
-    }
+    Trace { clocks: Clocks::Dual, methods, threads, ..Trace::default() }
 }
 
 /// Writes a generated trace; returns the bytes written.
 pub fn write_large(out: &mut impl Write, shape: &Shape, layout: LargeLayout) -> io::Result<u64> {
-    let mut out = CountingWriter {
-        inner: out,
-        written: 0,
-    };
+    let mut out = CountingWriter { inner: out, written: 0 };
     let mut rng = Rng::new(shape.seed);
     let program = Program::new(shape, &mut rng);
     let trace = definitions(shape);
@@ -264,10 +240,7 @@ mod tests {
 
     #[test]
     fn both_layouts_have_the_asked_record_count() {
-        let shape = Shape {
-            records: 50_000,
-            ..Shape::app_start(0)
-        };
+        let shape = Shape { records: 50_000, ..Shape::app_start(0) };
         for layout in [LargeLayout::Regular, LargeLayout::Streaming] {
             let mut bytes = Vec::new();
             let written = write_large(&mut bytes, &shape, layout).unwrap();

@@ -25,10 +25,7 @@ pub fn corpus_dir() -> std::path::PathBuf {
             return candidate;
         }
         if !dir.pop() {
-            panic!(
-                "../shared/traces was not found above {}; set DROIDFLAME_TRACES",
-                env!("CARGO_MANIFEST_DIR")
-            );
+            panic!("../shared/traces was not found above {}; set DROIDFLAME_TRACES", env!("CARGO_MANIFEST_DIR"));
         }
     }
 }

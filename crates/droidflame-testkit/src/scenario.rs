@@ -137,63 +137,32 @@ pub fn generate(seed: u64, config: &Config) -> Scenario {
         }
     };
     let methods = method_defs(config.methods, id_of);
-    let unknown: Vec<u64> = if config.unknown_methods {
-        vec![id_of(0x10_0000), id_of(0x10_0001)]
-    } else {
-        vec![]
-    };
+    let unknown: Vec<u64> = if config.unknown_methods { vec![id_of(0x10_0000), id_of(0x10_0001)] } else { vec![] };
     let mut all_ids: Vec<u64> = methods.iter().map(|m| m.id).collect();
     all_ids.extend(&unknown);
-    let mut trace = Trace {
-        clocks: config.clocks,
-        ..Trace::default()
-    };
+    let mut trace = Trace { clocks: config.clocks, ..Trace::default() };
     let mut expected = Expected::default();
     let mut per_thread: Vec<Vec<Record>> = Vec::new();
     let mut frame_methods: Vec<u64> = Vec::new();
     let mut visible: Vec<bool> = Vec::new();
     let mut intervals: Vec<(u32, Interval)> = Vec::new();
     for t in 0..config.threads {
-        let tid = if config.narrow_tids {
-            1 + t as u32
-        } else {
-            1 + t as u32 * 7 + rng.below(5) as u32
-        };
-        trace.threads.push(ThreadDef {
-            tid,
-            name: format!("worker-{t}"),
-        });
-        let base = if config.wrap {
-            u64::from(u32::MAX) - rng.below(3000)
-        } else {
-            1000 + rng.below(100_000)
-        };
-        let mut now = [
-            base,
-            if config.wrap {
-                u64::from(u32::MAX) - rng.below(2000)
-            } else {
-                0
-            },
-        ];
+        let tid = if config.narrow_tids { 1 + t as u32 } else { 1 + t as u32 * 7 + rng.below(5) as u32 };
+        trace.threads.push(ThreadDef { tid, name: format!("worker-{t}") });
+        let base = if config.wrap { u64::from(u32::MAX) - rng.below(3000) } else { 1000 + rng.below(100_000) };
+        let mut now = [base, if config.wrap { u64::from(u32::MAX) - rng.below(2000) } else { 0 }];
         let mut stack: Vec<Frame> = Vec::new();
         if config.pre_existing {
             for _ in 0..rng.below(3) {
                 let method = all_ids[rng.below(methods.len() as u64) as usize];
-                stack.push(Frame {
-                    method,
-                    start: [0; 2],
-                    entered: false,
-                    id: frame_methods.len(),
-                });
+                stack.push(Frame { method, start: [0; 2], entered: false, id: frame_methods.len() });
                 frame_methods.push(method);
                 visible.push(false);
             }
         }
         let mut records = Vec::new();
         let mut first: Option<[u64; 2]> = None;
-        let events = config.events_per_thread / 2
-            + rng.below(config.events_per_thread as u64 / 2 + 1) as usize;
+        let events = config.events_per_thread / 2 + rng.below(config.events_per_thread as u64 / 2 + 1) as usize;
         for _ in 0..events {
             // A thread's first record is at its start (ART starts its CPU clock there).
             if !records.is_empty() {
@@ -202,24 +171,13 @@ pub fn generate(seed: u64, config: &Config) -> Scenario {
             }
             let open_entered = stack.iter().filter(|f| f.entered).count();
             let emit = |records: &mut Vec<Record>, method: u64, action: u8| {
-                records.push(Record {
-                    tid,
-                    method,
-                    action,
-                    wall: now[0],
-                    cpu: now[1],
-                });
+                records.push(Record { tid, method, action, wall: now[0], cpu: now[1] });
             };
             if stack.is_empty() || (stack.len() < config.max_depth && rng.chance(52)) {
                 let method = all_ids[rng.below(all_ids.len() as u64) as usize];
                 emit(&mut records, method, ENTER);
                 first.get_or_insert(now);
-                stack.push(Frame {
-                    method,
-                    start: now,
-                    entered: true,
-                    id: frame_methods.len(),
-                });
+                stack.push(Frame { method, start: now, entered: true, id: frame_methods.len() });
                 frame_methods.push(method);
                 visible.push(true);
                 continue;
@@ -231,16 +189,11 @@ pub fn generate(seed: u64, config: &Config) -> Scenario {
             if config.mismatched && open_entered >= 2 && rng.chance(8) {
                 let candidate = stack.len() - 1 - (1 + rng.below(open_entered as u64 - 1) as usize);
                 let m = stack[candidate].method;
-                if stack[candidate].entered && stack[candidate + 1..].iter().all(|f| f.method != m)
-                {
+                if stack[candidate].entered && stack[candidate + 1..].iter().all(|f| f.method != m) {
                     target = candidate;
                 }
             }
-            let action = if config.unwinds && rng.chance(10) {
-                UNWIND
-            } else {
-                EXIT
-            };
+            let action = if config.unwinds && rng.chance(10) { UNWIND } else { EXIT };
             emit(&mut records, stack[target].method, action);
             if target < stack.len() - 1 {
                 expected.mismatched_exits += 1;
@@ -251,21 +204,10 @@ pub fn generate(seed: u64, config: &Config) -> Scenario {
             }
             while stack.len() > target {
                 let frame = stack.pop().expect("stack is longer than target");
-                let start = if frame.entered {
-                    frame.start
-                } else {
-                    first.expect("a record was written")
-                };
+                let start = if frame.entered { frame.start } else { first.expect("a record was written") };
                 let mut path: Vec<usize> = stack.iter().map(|f| f.id).collect();
                 path.push(frame.id);
-                intervals.push((
-                    tid,
-                    Interval {
-                        path,
-                        start,
-                        end: now,
-                    },
-                ));
+                intervals.push((tid, Interval { path, start, end: now }));
             }
         }
         let last = records.last().map(|r| [r.wall, r.cpu]);
@@ -276,14 +218,7 @@ pub fn generate(seed: u64, config: &Config) -> Scenario {
                 expected.open_at_end += 1;
                 let mut path: Vec<usize> = stack.iter().map(|f| f.id).collect();
                 path.push(frame.id);
-                intervals.push((
-                    tid,
-                    Interval {
-                        path,
-                        start: frame.start,
-                        end: last,
-                    },
-                ));
+                intervals.push((tid, Interval { path, start: frame.start, end: last }));
             }
             expected.records.insert(tid, records.len() as u64);
         }
@@ -292,18 +227,9 @@ pub fn generate(seed: u64, config: &Config) -> Scenario {
     trace.methods = methods;
     trace.records = interleave(per_thread, config.chunked, &mut rng);
     let names = FrameNames::new(&trace.methods);
-    oracle(
-        &mut expected,
-        &intervals,
-        &frame_methods,
-        &visible,
-        &names,
-        config.clocks,
-    );
-    expected.unknown_methods = unknown
-        .iter()
-        .filter(|id| trace.records.iter().any(|r| r.method == **id))
-        .count() as u64;
+    oracle(&mut expected, &intervals, &frame_methods, &visible, &names, config.clocks);
+    expected.unknown_methods =
+        unknown.iter().filter(|id| trace.records.iter().any(|r| r.method == **id)).count() as u64;
     Scenario { trace, expected }
 }
 
@@ -323,8 +249,7 @@ fn method_defs(n: usize, id_of: impl Fn(u64) -> u64) -> Vec<MethodDef> {
 }
 
 fn interleave(per_thread: Vec<Vec<Record>>, chunked: bool, rng: &mut Rng) -> Vec<Record> {
-    let mut cursors: Vec<std::vec::IntoIter<Record>> =
-        per_thread.into_iter().map(Vec::into_iter).collect();
+    let mut cursors: Vec<std::vec::IntoIter<Record>> = per_thread.into_iter().map(Vec::into_iter).collect();
     let mut out = Vec::new();
     if chunked {
         // Like ART's per-thread buffers: runs of one thread, threads taking turns.
@@ -347,10 +272,7 @@ fn interleave(per_thread: Vec<Vec<Record>>, chunked: bool, rng: &mut Rng) -> Vec
         }
     }
     let mut heads: Vec<Option<Record>> = cursors.iter_mut().map(Iterator::next).collect();
-    while let Some(i) = (0..heads.len())
-        .filter(|&i| heads[i].is_some())
-        .min_by_key(|&i| heads[i].map(|r| r.wall))
-    {
+    while let Some(i) = (0..heads.len()).filter(|&i| heads[i].is_some()).min_by_key(|&i| heads[i].map(|r| r.wall)) {
         out.push(heads[i].take().expect("filtered to Some"));
         heads[i] = cursors[i].next();
     }
@@ -367,29 +289,20 @@ impl FrameNames {
             .iter()
             .map(|m| {
                 let class = m.class.replace('/', ".");
-                (
-                    m.id,
-                    (
-                        format!("{class}.{}", m.name),
-                        (class, m.name.clone(), m.signature.clone()),
-                    ),
-                )
+                (m.id, (format!("{class}.{}", m.name), (class, m.name.clone(), m.signature.clone())))
             })
             .collect();
         FrameNames { by_id }
     }
 
     fn frame(&self, id: u64) -> String {
-        self.by_id
-            .get(&id)
-            .map_or_else(|| format!("<unknown {id:#x}>"), |(f, _)| f.clone())
+        self.by_id.get(&id).map_or_else(|| format!("<unknown {id:#x}>"), |(f, _)| f.clone())
     }
 
     fn key(&self, id: u64) -> (String, String, String) {
-        self.by_id.get(&id).map_or_else(
-            || (String::new(), format!("<unknown {id:#x}>"), String::new()),
-            |(_, k)| k.clone(),
-        )
+        self.by_id
+            .get(&id)
+            .map_or_else(|| (String::new(), format!("<unknown {id:#x}>"), String::new()), |(_, k)| k.clone())
     }
 }
 
@@ -413,10 +326,7 @@ fn oracle(
     for (_, iv) in intervals {
         let path: Vec<usize> = iv.path.iter().copied().filter(|&f| visible[f]).collect();
         if path.len() >= 2 {
-            let d = keep([
-                iv.end[0] - iv.start[0],
-                iv.end[1].saturating_sub(iv.start[1]),
-            ]);
+            let d = keep([iv.end[0] - iv.start[0], iv.end[1].saturating_sub(iv.start[1])]);
             let sum = child_sum.entry(path[path.len() - 2]).or_default();
             sum[0] += d[0];
             sum[1] += d[1];
@@ -425,29 +335,16 @@ fn oracle(
     for (tid, iv) in intervals {
         let path: Vec<usize> = iv.path.iter().copied().filter(|&f| visible[f]).collect();
         let me = *path.last().expect("an interval has its own frame");
-        let incl = keep([
-            iv.end[0] - iv.start[0],
-            iv.end[1].saturating_sub(iv.start[1]),
-        ]);
+        let incl = keep([iv.end[0] - iv.start[0], iv.end[1].saturating_sub(iv.start[1])]);
         let children = child_sum.get(&me).copied().unwrap_or_default();
         let own = [incl[0] - children[0], incl[1] - children[1]];
-        let stack: Vec<String> = path
-            .iter()
-            .map(|&f| names.frame(frame_methods[f]))
-            .collect();
-        let entry = expected
-            .stacks
-            .entry(*tid)
-            .or_default()
-            .entry(stack.join(";"))
-            .or_default();
+        let stack: Vec<String> = path.iter().map(|&f| names.frame(frame_methods[f])).collect();
+        let entry = expected.stacks.entry(*tid).or_default().entry(stack.join(";")).or_default();
         entry[0] += own[0];
         entry[1] += own[1];
         let method = frame_methods[me];
         let key = names.key(method);
-        let recursive = path[..path.len() - 1]
-            .iter()
-            .any(|&f| names.key(frame_methods[f]) == key);
+        let recursive = path[..path.len() - 1].iter().any(|&f| names.key(frame_methods[f]) == key);
         let stats = expected.methods.entry(key).or_default();
         stats.calls += 1;
         stats.excl[0] += own[0];

@@ -93,11 +93,7 @@ pub enum Layout {
     /// Text key + `SLOW` records. `version` 1 (9-byte records, u8 tid), 2 (10 bytes) or
     /// 3 (14 bytes dual, or `record_size`). `data_offset` is 32 from ART, 16 from
     /// dmtracedump's test writer.
-    Regular {
-        version: u16,
-        data_offset: u16,
-        record_size: Option<u16>,
-    },
+    Regular { version: u16, data_offset: u16, record_size: Option<u16> },
     /// `SLOW` 0xF2/0xF3 with inline method and thread packets.
     Streaming {
         /// Write the closing summary (a truncated stream has none).
@@ -130,22 +126,10 @@ pub struct TimeFirst {
 }
 
 impl Layout {
-    pub const ART_REGULAR: Layout = Layout::Regular {
-        version: 3,
-        data_offset: 32,
-        record_size: None,
-    };
-    pub const ART_STREAMING: Layout = Layout::Streaming {
-        summary: true,
-        summary_threads: true,
-    };
-    pub const V2_FILE: Layout = Layout::V2 {
-        streaming: false,
-        nanos: true,
-        summary: true,
-        block_records: 1000,
-        carry_state: false,
-    };
+    pub const ART_REGULAR: Layout = Layout::Regular { version: 3, data_offset: 32, record_size: None };
+    pub const ART_STREAMING: Layout = Layout::Streaming { summary: true, summary_threads: true };
+    pub const V2_FILE: Layout =
+        Layout::V2 { streaming: false, nanos: true, summary: true, block_records: 1000, carry_state: false };
 }
 
 fn format_id(id: u64) -> String {
@@ -159,19 +143,8 @@ fn format_id(id: u64) -> String {
 
 impl Trace {
     pub(crate) fn method_line(&self, m: &MethodDef) -> String {
-        let source = if m.source.is_empty() {
-            "(null)"
-        } else {
-            &m.source
-        };
-        let mut line = format!(
-            "{}\t{}\t{}\t{}\t{}",
-            format_id(m.id),
-            m.class,
-            m.name,
-            m.signature,
-            source
-        );
+        let source = if m.source.is_empty() { "(null)" } else { &m.source };
+        let mut line = format!("{}\t{}\t{}\t{}\t{}", format_id(m.id), m.class, m.name, m.signature, source);
         if let Some(n) = m.line {
             line.push_str(&format!("\t{n}"));
         }
@@ -179,25 +152,14 @@ impl Trace {
         line
     }
 
-    pub(crate) fn options_text(
-        &self,
-        version: u16,
-        records: Option<usize>,
-        elapsed_key: &str,
-    ) -> String {
-        let mut text = format!(
-            "*version\n{version}\ndata-file-overflow=false\nclock={}\n",
-            self.clocks.key()
-        );
+    pub(crate) fn options_text(&self, version: u16, records: Option<usize>, elapsed_key: &str) -> String {
+        let mut text = format!("*version\n{version}\ndata-file-overflow=false\nclock={}\n", self.clocks.key());
         let elapsed = self.records.iter().map(|r| r.wall).max().unwrap_or(0);
         text.push_str(&format!("{elapsed_key}={elapsed}\n"));
         if let Some(n) = records {
             text.push_str(&format!("num-method-calls={n}\n"));
         }
-        text.push_str(&format!(
-            "clock-call-overhead-nsec=500\nvm={}\npid=4242\n",
-            self.vm
-        ));
+        text.push_str(&format!("clock-call-overhead-nsec=500\nvm={}\npid=4242\n", self.vm));
         for (k, v) in &self.options {
             text.push_str(&format!("{k}={v}\n"));
         }
@@ -226,25 +188,14 @@ impl Trace {
 
     pub fn write(&self, layout: &Layout) -> Vec<u8> {
         match *layout {
-            Layout::Regular {
-                version,
-                data_offset,
-                record_size,
-            } => {
+            Layout::Regular { version, data_offset, record_size } => {
                 let (key, data) = self.write_split_with(version, data_offset, record_size);
                 [key, data].concat()
             }
-            Layout::Streaming {
-                summary,
-                summary_threads,
-            } => self.write_streaming(summary, summary_threads),
-            Layout::V2 {
-                streaming,
-                nanos,
-                summary,
-                block_records,
-                carry_state,
-            } => self.write_v2(streaming, nanos, summary, block_records.max(1), carry_state),
+            Layout::Streaming { summary, summary_threads } => self.write_streaming(summary, summary_threads),
+            Layout::V2 { streaming, nanos, summary, block_records, carry_state } => {
+                self.write_v2(streaming, nanos, summary, block_records.max(1), carry_state)
+            }
         }
     }
 
@@ -253,12 +204,7 @@ impl Trace {
         self.write_split_with(3, 32, None)
     }
 
-    fn write_split_with(
-        &self,
-        version: u16,
-        data_offset: u16,
-        record_size: Option<u16>,
-    ) -> (Vec<u8>, Vec<u8>) {
+    fn write_split_with(&self, version: u16, data_offset: u16, record_size: Option<u16>) -> (Vec<u8>, Vec<u8>) {
         let dual = self.clocks == Clocks::Dual && version >= 3;
         let size = record_size.unwrap_or(match version {
             1 => 9,
@@ -266,26 +212,14 @@ impl Trace {
             _ if dual => 14,
             _ => 10,
         });
-        let mut data = header(
-            version,
-            data_offset,
-            self.start_us,
-            (version >= 3).then_some(size),
-        );
+        let mut data = header(version, data_offset, self.start_us, (version >= 3).then_some(size));
         for r in &self.records {
             self.push_v1_record(&mut data, r, version == 1, dual, size);
         }
         (self.key_text(version), data)
     }
 
-    fn push_v1_record(
-        &self,
-        out: &mut Vec<u8>,
-        r: &Record,
-        narrow_tid: bool,
-        dual: bool,
-        size: u16,
-    ) {
+    fn push_v1_record(&self, out: &mut Vec<u8>, r: &Record, narrow_tid: bool, dual: bool, size: u16) {
         let start = out.len();
         if narrow_tid {
             out.push(r.tid as u8);
@@ -297,11 +231,7 @@ impl Trace {
             out.extend_from_slice(&(r.cpu as u32).to_le_bytes());
             out.extend_from_slice(&(r.wall as u32).to_le_bytes());
         } else {
-            let t = if self.clocks == Clocks::Cpu {
-                r.cpu
-            } else {
-                r.wall
-            };
+            let t = if self.clocks == Clocks::Cpu { r.cpu } else { r.wall };
             out.extend_from_slice(&(t as u32).to_le_bytes());
         }
         out.resize(start + size as usize, 0);
@@ -348,14 +278,7 @@ impl Trace {
         out
     }
 
-    fn write_v2(
-        &self,
-        streaming: bool,
-        nanos: bool,
-        summary: bool,
-        block_records: usize,
-        carry: bool,
-    ) -> Vec<u8> {
+    fn write_v2(&self, streaming: bool, nanos: bool, summary: bool, block_records: usize, carry: bool) -> Vec<u8> {
         let dual = self.clocks == Clocks::Dual;
         let version: u16 = if dual { 5 } else { 4 };
         let mut out = Vec::new();
@@ -435,13 +358,8 @@ impl Trace {
             i = end;
         }
         if summary {
-            let key = if nanos {
-                "elapsed-time-nsec"
-            } else {
-                "elapsed-time-usec"
-            };
-            let mut text =
-                self.options_text(version, (!streaming).then_some(self.records.len()), key);
+            let key = if nanos { "elapsed-time-nsec" } else { "elapsed-time-usec" };
+            let mut text = self.options_text(version, (!streaming).then_some(self.records.len()), key);
             text.push_str("*end\n");
             out.push(3);
             out.extend_from_slice(&(text.len() as u16).to_le_bytes());
@@ -451,12 +369,7 @@ impl Trace {
     }
 }
 
-pub(crate) fn header(
-    version: u16,
-    data_offset: u16,
-    start_us: u64,
-    record_size: Option<u16>,
-) -> Vec<u8> {
+pub(crate) fn header(version: u16, data_offset: u16, start_us: u64, record_size: Option<u16>) -> Vec<u8> {
     let mut out = Vec::new();
     out.extend_from_slice(b"SLOW");
     out.extend_from_slice(&version.to_le_bytes());
@@ -501,23 +414,12 @@ impl Trace {
         out.extend_from_slice(b"SLOW");
         out.extend_from_slice(&(if dual { 5u16 } else { 4 }).to_le_bytes());
         out.extend_from_slice(&self.start_us.to_le_bytes());
-        let start_counter: u64 = if layout.counter_hz > 0 {
-            123_456_789
-        } else {
-            0
-        };
+        let start_counter: u64 = if layout.counter_hz > 0 { 123_456_789 } else { 0 };
         out.extend_from_slice(&start_counter.to_le_bytes());
         out.extend_from_slice(&layout.counter_hz.to_le_bytes());
         out.resize(32, 0);
         for m in &self.methods {
-            let line = format!(
-                "{}\t{}\t{}\t{}\t{}\n",
-                m.class,
-                m.name,
-                m.signature,
-                m.source,
-                m.line.unwrap_or(1)
-            );
+            let line = format!("{}\t{}\t{}\t{}\t{}\n", m.class, m.name, m.signature, m.source, m.line.unwrap_or(1));
             out.push(1);
             out.extend_from_slice(&m.id.to_le_bytes());
             out.extend_from_slice(&(line.len() as u16).to_le_bytes());
@@ -554,21 +456,13 @@ impl Trace {
                 }
                 out.push(2);
                 out.extend_from_slice(&tid.to_le_bytes());
-                out.extend_from_slice(&[
-                    (block.len() & 0xFF) as u8,
-                    ((block.len() >> 8) & 0xFF) as u8,
-                    0,
-                ]);
+                out.extend_from_slice(&[(block.len() & 0xFF) as u8, ((block.len() >> 8) & 0xFF) as u8, 0]);
                 out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
                 out.extend_from_slice(&payload);
             }
             i = end;
         }
-        let mut text = self.options_text(
-            if dual { 5 } else { 4 },
-            Some(self.records.len()),
-            "elapsed-time-nsec",
-        );
+        let mut text = self.options_text(if dual { 5 } else { 4 }, Some(self.records.len()), "elapsed-time-nsec");
         text.push_str("*end\n");
         out.push(3);
         out.extend_from_slice(&(text.len() as u16).to_le_bytes());
@@ -580,8 +474,6 @@ impl Trace {
 /// Gzip-compresses bytes (as users often ship traces).
 pub fn gzip(bytes: &[u8]) -> Vec<u8> {
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    encoder
-        .write_all(bytes)
-        .expect("writing to a Vec cannot fail");
+    encoder.write_all(bytes).expect("writing to a Vec cannot fail");
     encoder.finish().expect("writing to a Vec cannot fail")
 }

@@ -42,16 +42,11 @@ pub struct Session {
 impl Session {
     #[wasm_bindgen(constructor)]
     pub fn new() -> Session {
-        Session {
-            analyzer: Some(Analyzer::default()),
-            profile: None,
-        }
+        Session { analyzer: Some(Analyzer::default()), profile: None }
     }
 
     fn analyzer(&mut self) -> Result<&mut Analyzer, JsError> {
-        self.analyzer
-            .as_mut()
-            .ok_or_else(|| JsError::new("this session is finished"))
+        self.analyzer.as_mut().ok_or_else(|| JsError::new("this session is finished"))
     }
 
     pub fn push(&mut self, chunk: &[u8]) -> Result<(), JsError> {
@@ -65,18 +60,13 @@ impl Session {
     }
 
     pub fn finish(&mut self) -> Result<(), JsError> {
-        let analyzer = self
-            .analyzer
-            .take()
-            .ok_or_else(|| JsError::new("this session is finished"))?;
+        let analyzer = self.analyzer.take().ok_or_else(|| JsError::new("this session is finished"))?;
         self.profile = Some(analyzer.finish().map_err(js_error)?);
         Ok(())
     }
 
     fn profile(&self) -> Result<&Profile, JsError> {
-        self.profile
-            .as_ref()
-            .ok_or_else(|| JsError::new("call finish() first"))
+        self.profile.as_ref().ok_or_else(|| JsError::new("call finish() first"))
     }
 
     /// The summary JSON (schema 1) as text.
@@ -94,24 +84,14 @@ impl Session {
     /// One thread's flame graph (its index in the summary's threads), or all threads for -1.
     #[wasm_bindgen(js_name = flameSvg)]
     pub fn flame_svg(&self, thread: i32, clock_name: Option<String>) -> Result<String, JsError> {
-        let scope = if thread < 0 {
-            GraphScope::AllThreads
-        } else {
-            GraphScope::Thread(thread as usize)
-        };
-        let options = FlameOptions {
-            clock: clock(clock_name)?,
-            ..FlameOptions::default()
-        };
+        let scope = if thread < 0 { GraphScope::AllThreads } else { GraphScope::Thread(thread as usize) };
+        let options = FlameOptions { clock: clock(clock_name)?, ..FlameOptions::default() };
         products::flame_svg(self.profile()?, scope, &options).map_err(js_error)
     }
 
     /// Folded stacks; `tid` narrows them to one thread id (without its thread frame).
     pub fn folded(&self, clock_name: Option<String>, tid: Option<u32>) -> Result<String, JsError> {
-        let options = FoldedOptions {
-            clock: clock(clock_name)?,
-            thread: tid,
-        };
+        let options = FoldedOptions { clock: clock(clock_name)?, thread: tid };
         products::folded(self.profile()?, &options).map_err(js_error)
     }
 }

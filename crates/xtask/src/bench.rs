@@ -15,10 +15,7 @@ pub fn bench(quick: bool) -> Result<(), String> {
 pub fn run_suite(quick: bool) -> Result<(), String> {
     ensure_chromium()?;
     ensure_npm(&root().join("tests/browser"))?;
-    run(
-        "cargo",
-        &["build", "--release", "--quiet", "-p", "droidflame-bench"],
-    )?;
+    run("cargo", &["build", "--release", "--quiet", "-p", "droidflame-bench"])?;
     let binary = root().join("target/release/droidflame-bench");
     let binary = binary.to_str().ok_or("the target path is not UTF-8")?;
     let mut args = vec!["report"];

@@ -16,15 +16,8 @@ pub fn dist() -> Result<PathBuf, String> {
     ensure_wasm_bindgen()?;
     ensure_npm(&root().join("crates/xtask"))?;
     let settings = WebSettings::load()?;
-    let build = [
-        "build",
-        "--profile",
-        &settings.profile,
-        "--target",
-        "wasm32-unknown-unknown",
-        "-p",
-        &settings.crate_name,
-    ];
+    let build =
+        ["build", "--profile", &settings.profile, "--target", "wasm32-unknown-unknown", "-p", &settings.crate_name];
     run("cargo", &build)?;
     let root = root();
     let wasm_in = root.join(settings.wasm_path());
@@ -48,15 +41,7 @@ pub fn dist() -> Result<PathBuf, String> {
     }
     run(
         "wasm-bindgen",
-        &[
-            "--target",
-            "web",
-            "--out-dir",
-            path(&glue.join("types")),
-            "--out-name",
-            "droidflame",
-            path(&wasm_in),
-        ],
+        &["--target", "web", "--out-dir", path(&glue.join("types")), "--out-name", "droidflame", path(&wasm_in)],
     )?;
 
     let dist = root.join("dist");
@@ -72,8 +57,7 @@ pub fn dist() -> Result<PathBuf, String> {
     let html = read(&www.join("index.html"))?;
     let app = read(&www.join("app.js"))?;
     let css = read(&www.join("app.css"))?;
-    let worker =
-        read(&glue.join("no-modules/droidflame.js"))? + "\n" + &read(&www.join("worker.js"))?;
+    let worker = read(&glue.join("no-modules/droidflame.js"))? + "\n" + &read(&www.join("worker.js"))?;
 
     // Hosted: separate files, relative paths.
     write(&dist.join("app.js"), &app)?;
@@ -81,14 +65,8 @@ pub fn dist() -> Result<PathBuf, String> {
     write(&dist.join("worker.js"), &worker)?;
     copy(&www.join("boot-hosted.js"), &dist.join("boot.js"))?;
     let hosted = html
-        .replace(
-            "<!-- BUILD:STYLE -->",
-            "<link rel=\"stylesheet\" href=\"app.css\">",
-        )
-        .replace(
-            "<!-- BUILD:SCRIPTS -->",
-            "<script src=\"boot.js\"></script>\n<script src=\"app.js\"></script>",
-        );
+        .replace("<!-- BUILD:STYLE -->", "<link rel=\"stylesheet\" href=\"app.css\">")
+        .replace("<!-- BUILD:SCRIPTS -->", "<script src=\"boot.js\"></script>\n<script src=\"app.js\"></script>");
     write(&dist.join("index.html"), &hosted)?;
 
     // Single file: everything inline.
@@ -107,14 +85,8 @@ pub fn dist() -> Result<PathBuf, String> {
     write(&dist.join("droidflame.html"), &single)?;
 
     // The package for bundlers.
-    copy(
-        &glue.join("web/droidflame.js"),
-        &dist.join("pkg/droidflame.js"),
-    )?;
-    copy(
-        &glue.join("types/droidflame.d.ts"),
-        &dist.join("pkg/droidflame.d.ts"),
-    )?;
+    copy(&glue.join("web/droidflame.js"), &dist.join("pkg/droidflame.js"))?;
+    copy(&glue.join("types/droidflame.d.ts"), &dist.join("pkg/droidflame.d.ts"))?;
     copy(&wasm, &dist.join("pkg/droidflame_bg.wasm"))?;
     for file in ["index.js", "index.d.ts", "package.json", "README.md"] {
         copy(&www.join("pkg").join(file), &dist.join("pkg").join(file))?;
@@ -130,9 +102,7 @@ pub fn dist() -> Result<PathBuf, String> {
 /// Makes text safe inside an inline `<script>`: no `</script` or `<!--` can end or
 /// confuse it. Both rewrites mean the same inside JavaScript strings.
 fn inline_script(text: &str) -> String {
-    text.replace("</script", "<\\/script")
-        .replace("</SCRIPT", "<\\/SCRIPT")
-        .replace("<!--", "<\\!--")
+    text.replace("</script", "<\\/script").replace("</SCRIPT", "<\\/SCRIPT").replace("<!--", "<\\!--")
 }
 
 fn base64(bytes: &[u8]) -> String {
@@ -170,16 +140,12 @@ fn write(p: &Path, text: &str) -> Result<(), String> {
 }
 
 fn copy(from: &Path, to: &Path) -> Result<(), String> {
-    std::fs::copy(from, to)
-        .map(|_| ())
-        .map_err(|e| format!("cannot copy {} to {}: {e}", from.display(), to.display()))
+    std::fs::copy(from, to).map(|_| ()).map_err(|e| format!("cannot copy {} to {}: {e}", from.display(), to.display()))
 }
 
 fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
     std::fs::create_dir_all(to).map_err(|e| format!("cannot create {}: {e}", to.display()))?;
-    for entry in
-        std::fs::read_dir(from).map_err(|e| format!("cannot read {}: {e}", from.display()))?
-    {
+    for entry in std::fs::read_dir(from).map_err(|e| format!("cannot read {}: {e}", from.display()))? {
         let entry = entry.map_err(|e| e.to_string())?;
         let target = to.join(entry.file_name());
         if entry.path().is_dir() {
@@ -204,9 +170,6 @@ mod tests {
 
     #[test]
     fn inline_scripts_cannot_close_their_tag() {
-        assert_eq!(
-            super::inline_script("a = '</script>' // <!--"),
-            "a = '<\\/script>' // <\\!--"
-        );
+        assert_eq!(super::inline_script("a = '</script>' // <!--"), "a = '<\\/script>' // <\\!--");
     }
 }

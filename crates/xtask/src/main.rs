@@ -54,19 +54,13 @@ fn main() -> ExitCode {
 fn port(args: &[String]) -> Result<u16, String> {
     match args {
         [] => Ok(8080),
-        [flag, value] if flag == "--port" => value
-            .parse()
-            .map_err(|_| format!("--port takes a number, not {value:?}")),
+        [flag, value] if flag == "--port" => value.parse().map_err(|_| format!("--port takes a number, not {value:?}")),
         _ => Err(format!("serve takes --port N only\n\n{USAGE}")),
     }
 }
 
 pub(crate) fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .nth(2)
-        .expect("crates/xtask is two levels down")
-        .to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("crates/xtask is two levels down").to_path_buf()
 }
 
 /// Runs a command in the workspace root; fails with the command line if it fails.
@@ -90,7 +84,5 @@ pub(crate) fn run_in(folder: &Path, program: &str, args: &[&str]) -> Result<(), 
 
 pub(crate) fn output(program: &str, args: &[&str]) -> Option<String> {
     let out = Command::new(program).args(args).output().ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).into_owned())
 }

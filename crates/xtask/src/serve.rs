@@ -7,8 +7,8 @@ use std::path::{Component, Path, PathBuf};
 
 pub fn serve(port: u16) -> Result<(), String> {
     let dist = crate::dist::dist()?;
-    let listener = TcpListener::bind(("127.0.0.1", port))
-        .map_err(|e| format!("cannot listen on 127.0.0.1:{port}: {e}"))?;
+    let listener =
+        TcpListener::bind(("127.0.0.1", port)).map_err(|e| format!("cannot listen on 127.0.0.1:{port}: {e}"))?;
     let address = listener.local_addr().map_err(|e| e.to_string())?;
     println!("droidflame is at http://{address}/  (the single-file build: http://{address}/droidflame.html)");
     println!("Ctrl-C stops the server.");
@@ -26,25 +26,21 @@ fn respond(mut stream: TcpStream, dist: &Path) -> std::io::Result<()> {
     BufReader::new(&stream).read_line(&mut request)?;
     let target = request.split_whitespace().nth(1).unwrap_or("/");
     let target = target.split(['?', '#']).next().unwrap_or("/");
-    let (status, kind, body) =
-        match file_for(dist, target).and_then(|p| std::fs::read(&p).ok().map(|b| (p, b))) {
-            Some((path, body)) => ("200 OK", mime(&path), body),
-            None => (
-                "404 Not Found",
-                "text/plain; charset=utf-8",
-                b"not found\n".to_vec(),
-            ),
-        };
-    write!(stream, "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len())?;
+    let (status, kind, body) = match file_for(dist, target).and_then(|p| std::fs::read(&p).ok().map(|b| (p, b))) {
+        Some((path, body)) => ("200 OK", mime(&path), body),
+        None => ("404 Not Found", "text/plain; charset=utf-8", b"not found\n".to_vec()),
+    };
+    write!(
+        stream,
+        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )?;
     stream.write_all(&body)
 }
 
 fn file_for(dist: &Path, target: &str) -> Option<PathBuf> {
     let relative = Path::new(target.trim_start_matches('/'));
-    if relative
-        .components()
-        .any(|c| !matches!(c, Component::Normal(_)))
-    {
+    if relative.components().any(|c| !matches!(c, Component::Normal(_))) {
         return None;
     }
     let path = dist.join(relative);
@@ -75,10 +71,7 @@ mod tests {
     #[test]
     fn only_files_inside_dist_are_served() {
         let dist = Path::new("/srv/dist");
-        assert_eq!(
-            file_for(dist, "/app.js"),
-            Some(PathBuf::from("/srv/dist/app.js"))
-        );
+        assert_eq!(file_for(dist, "/app.js"), Some(PathBuf::from("/srv/dist/app.js")));
         assert_eq!(file_for(dist, "/../Cargo.toml"), None);
         assert_eq!(file_for(dist, "/pkg/../../x"), None);
         assert_eq!(mime(Path::new("a.wasm")), "application/wasm");

@@ -12,11 +12,9 @@ pub struct WebSettings {
 impl WebSettings {
     pub fn load() -> Result<WebSettings, String> {
         let path = root().join("wasm-pack.toml");
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let value = |section: &str, key: &str| -> Result<Value, String> {
-            find(&text, section, key)
-                .ok_or_else(|| format!("wasm-pack.toml has no [{section}] {key}"))
+            find(&text, section, key).ok_or_else(|| format!("wasm-pack.toml has no [{section}] {key}"))
         };
         Ok(WebSettings {
             crate_name: value("build", "crate")?.string()?,
@@ -27,11 +25,7 @@ impl WebSettings {
 
     /// The wasm file cargo writes for the bindings crate.
     pub fn wasm_path(&self) -> String {
-        format!(
-            "target/wasm32-unknown-unknown/{}/{}.wasm",
-            self.profile,
-            self.crate_name.replace('-', "_")
-        )
+        format!("target/wasm32-unknown-unknown/{}/{}.wasm", self.profile, self.crate_name.replace('-', "_"))
     }
 }
 
@@ -78,10 +72,7 @@ fn find(text: &str, section: &str, key: &str) -> Option<Value> {
 fn parse_value(text: &str) -> Option<Value> {
     if let Some(inner) = text.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
         let items = inner.split(',').map(str::trim).filter(|s| !s.is_empty());
-        return items
-            .map(unquote)
-            .collect::<Option<Vec<_>>>()
-            .map(Value::List);
+        return items.map(unquote).collect::<Option<Vec<_>>>().map(Value::List);
     }
     unquote(text).map(Value::String)
 }
@@ -97,24 +88,15 @@ mod tests {
     #[test]
     fn reads_strings_and_lists_by_section() {
         let text = "# c\n[build]\ncrate = \"x-y\"\n[wasm-opt]\nargs = [\"-Oz\", \"--a\"]  # note\n";
-        assert_eq!(
-            find(text, "build", "crate"),
-            Some(Value::String("x-y".into()))
-        );
-        assert_eq!(
-            find(text, "wasm-opt", "args"),
-            Some(Value::List(vec!["-Oz".into(), "--a".into()]))
-        );
+        assert_eq!(find(text, "build", "crate"), Some(Value::String("x-y".into())));
+        assert_eq!(find(text, "wasm-opt", "args"), Some(Value::List(vec!["-Oz".into(), "--a".into()])));
         assert_eq!(find(text, "build", "args"), None);
     }
 
     #[test]
     fn the_project_settings_load() {
         let settings = WebSettings::load().unwrap();
-        assert_eq!(
-            settings.wasm_path(),
-            "target/wasm32-unknown-unknown/release/droidflame_wasm.wasm"
-        );
+        assert_eq!(settings.wasm_path(), "target/wasm32-unknown-unknown/release/droidflame_wasm.wasm");
         assert!(settings.wasm_opt_args.iter().any(|a| a.starts_with("-O")));
     }
 }

@@ -25,53 +25,22 @@ pub fn test() -> Result<(), String> {
 
 fn all(counts: &mut Counts) -> Result<(), String> {
     run("cargo", &["fmt", "--all", "--", "--check"])?;
-    run(
-        "cargo",
-        &[
-            "clippy",
-            "--workspace",
-            "--all-targets",
-            "--quiet",
-            "--",
-            "-D",
-            "warnings",
-        ],
-    )?;
+    run("cargo", &["clippy", "--workspace", "--all-targets", "--quiet", "--", "-D", "warnings"])?;
     counted("cargo", &["test", "--workspace"], counts, cargo_line)?;
     ensure_wasm_target()?;
     // The core must keep building for the browser without wasm-bindgen.
-    run(
-        "cargo",
-        &[
-            "build",
-            "--release",
-            "--target",
-            "wasm32-unknown-unknown",
-            "-p",
-            "droidflame-core",
-        ],
-    )?;
+    run("cargo", &["build", "--release", "--target", "wasm32-unknown-unknown", "-p", "droidflame-core"])?;
     crate::dist::dist()?;
     ensure_chromium()?;
     let browser = root().join("tests/browser");
     ensure_npm(&browser)?;
-    counted(
-        "node",
-        &["--test", "--test-reporter=tap", "tests/browser/"],
-        counts,
-        node_line,
-    )?;
+    counted("node", &["--test", "--test-reporter=tap", "tests/browser/"], counts, node_line)?;
     // The benchmark suite at small sizes, so it keeps working between full runs.
     crate::bench::run_suite(true)
 }
 
 /// Runs a test command, echoing its output and adding up what `parse` finds in it.
-fn counted(
-    program: &str,
-    args: &[&str],
-    counts: &mut Counts,
-    parse: fn(&str, &mut Counts),
-) -> Result<(), String> {
+fn counted(program: &str, args: &[&str], counts: &mut Counts, parse: fn(&str, &mut Counts)) -> Result<(), String> {
     eprintln!("xtask: $ {program} {}", args.join(" "));
     let mut child = Command::new(program)
         .args(args)
@@ -85,9 +54,7 @@ fn counted(
         println!("{line}");
         parse(&line, counts);
     }
-    let status = child
-        .wait()
-        .map_err(|e| format!("{program} did not finish: {e}"))?;
+    let status = child.wait().map_err(|e| format!("{program} did not finish: {e}"))?;
     if status.success() {
         Ok(())
     } else {
@@ -102,15 +69,7 @@ fn cargo_line(line: &str, counts: &mut Counts) {
     };
     let count = |word: &str| -> u64 {
         rest.split(';')
-            .find_map(|part| {
-                part.trim()
-                    .strip_suffix(word)?
-                    .trim()
-                    .rsplit(' ')
-                    .next()?
-                    .parse()
-                    .ok()
-            })
+            .find_map(|part| part.trim().strip_suffix(word)?.trim().rsplit(' ').next()?.parse().ok())
             .unwrap_or(0)
     };
     counts.passed += count("passed");
@@ -119,16 +78,10 @@ fn cargo_line(line: &str, counts: &mut Counts) {
 
 /// node's TAP summary: `# pass 12`, `# fail 0`.
 fn node_line(line: &str, counts: &mut Counts) {
-    if let Some(n) = line
-        .strip_prefix("# pass ")
-        .and_then(|n| n.trim().parse::<u64>().ok())
-    {
+    if let Some(n) = line.strip_prefix("# pass ").and_then(|n| n.trim().parse::<u64>().ok()) {
         counts.passed += n;
     }
-    if let Some(n) = line
-        .strip_prefix("# fail ")
-        .and_then(|n| n.trim().parse::<u64>().ok())
-    {
+    if let Some(n) = line.strip_prefix("# fail ").and_then(|n| n.trim().parse::<u64>().ok()) {
         counts.failed += n;
     }
 }

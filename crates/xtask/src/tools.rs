@@ -7,10 +7,7 @@ use std::path::Path;
 
 pub fn ensure_wasm_target() -> Result<(), String> {
     let installed = output("rustup", &["target", "list", "--installed"]).unwrap_or_default();
-    if installed
-        .lines()
-        .any(|l| l.trim() == "wasm32-unknown-unknown")
-    {
+    if installed.lines().any(|l| l.trim() == "wasm32-unknown-unknown") {
         return Ok(());
     }
     run("rustup", &["target", "add", "wasm32-unknown-unknown"])
@@ -18,8 +15,8 @@ pub fn ensure_wasm_target() -> Result<(), String> {
 
 /// The `wasm-bindgen` crate version the lock file pins; the CLI must match it exactly.
 fn locked_wasm_bindgen() -> Result<String, String> {
-    let lock = std::fs::read_to_string(root().join("Cargo.lock"))
-        .map_err(|e| format!("cannot read Cargo.lock: {e}"))?;
+    let lock =
+        std::fs::read_to_string(root().join("Cargo.lock")).map_err(|e| format!("cannot read Cargo.lock: {e}"))?;
     let mut lines = lock.lines();
     while let Some(line) = lines.next() {
         if line == "name = \"wasm-bindgen\"" {
@@ -38,15 +35,7 @@ pub fn ensure_wasm_bindgen() -> Result<(), String> {
         return Ok(());
     }
     eprintln!("xtask: installing wasm-bindgen-cli {want} (about 4 minutes, once)");
-    run(
-        "cargo",
-        &[
-            "install",
-            "wasm-bindgen-cli",
-            "--version",
-            &format!("={want}"),
-        ],
-    )
+    run("cargo", &["install", "wasm-bindgen-cli", "--version", &format!("={want}")])
 }
 
 /// `npm ci` in a folder with a package-lock.json, unless its node_modules is current.

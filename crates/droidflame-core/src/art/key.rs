@@ -28,13 +28,7 @@ pub struct KeyParser {
 
 impl KeyParser {
     pub fn new() -> Self {
-        KeyParser {
-            section: Section::Start,
-            version: None,
-            options: Vec::new(),
-            pending_thread: None,
-            bad_lines: 0,
-        }
+        KeyParser { section: Section::Start, version: None, options: Vec::new(), pending_thread: None, bad_lines: 0 }
     }
 
     pub fn is_done(&self) -> bool {
@@ -64,15 +58,11 @@ impl KeyParser {
         match self.section {
             Section::Start => return false,
             Section::Version => {
-                self.version = std::str::from_utf8(line)
-                    .ok()
-                    .and_then(|v| v.trim().parse().ok());
+                self.version = std::str::from_utf8(line).ok().and_then(|v| v.trim().parse().ok());
                 self.section = Section::Options;
             }
             Section::Options => match line.iter().position(|&b| b == b'=') {
-                Some(eq) => self
-                    .options
-                    .push((decode_java(&line[..eq]), decode_java(&line[eq + 1..]))),
+                Some(eq) => self.options.push((decode_java(&line[..eq]), decode_java(&line[eq + 1..]))),
                 None if line.is_empty() => {}
                 None => self.bad_lines += 1,
             },
@@ -116,10 +106,6 @@ impl KeyParser {
     }
 
     pub fn option(&self, key: &str) -> Option<&str> {
-        self.options
-            .iter()
-            .rev()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
+        self.options.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
     }
 }

@@ -79,12 +79,7 @@ impl ArtDecoder {
 
     /// Consumes every complete item of `data` (which starts at absolute `offset`) and
     /// returns how many bytes that was.
-    pub fn decode(
-        &mut self,
-        data: &[u8],
-        offset: u64,
-        builder: &mut ProfileBuilder,
-    ) -> Result<usize> {
+    pub fn decode(&mut self, data: &[u8], offset: u64, builder: &mut ProfileBuilder) -> Result<usize> {
         let mut at = 0;
         loop {
             let rest = &data[at..];
@@ -169,10 +164,7 @@ impl ArtDecoder {
                     self.stage = Stage::Trailing;
                 }
                 Stage::V2Packets => {
-                    let v2 = self
-                        .v2
-                        .as_mut()
-                        .expect("v2 decoder is set with the V2Packets stage");
+                    let v2 = self.v2.as_mut().expect("v2 decoder is set with the V2Packets stage");
                     match v2.packet(rest, &mut self.key, builder) {
                         V2Step::NeedMore => return Ok(at),
                         V2Step::Packet(used) => at += used,
@@ -225,20 +217,10 @@ impl ArtDecoder {
             }
         };
         if declared.as_deref() == Some("dual") && !dual {
-            builder.warn(format!(
-                "the trace says clock=dual but its records are {size} bytes: read as one clock"
-            ));
+            builder.warn(format!("the trace says clock=dual but its records are {size} bytes: read as one clock"));
         }
-        self.layout = Some(RecordLayout {
-            size,
-            wide_tid: header.version >= 2 || header.streaming,
-            dual,
-        });
-        self.stage = if header.streaming {
-            Stage::Stream
-        } else {
-            Stage::Records
-        };
+        self.layout = Some(RecordLayout { size, wide_tid: header.version >= 2 || header.streaming, dual });
+        self.stage = if header.streaming { Stage::Stream } else { Stage::Records };
     }
 
     fn start_v2(&mut self, header: &[u8]) {
@@ -250,22 +232,13 @@ impl ArtDecoder {
     }
 
     /// The input ended; `rest` (at absolute `offset`) is what `decode` could not use.
-    pub fn finish(
-        self,
-        rest: &[u8],
-        offset: u64,
-        gzip: bool,
-        builder: &mut ProfileBuilder,
-    ) -> Result<FinishSpec> {
+    pub fn finish(self, rest: &[u8], offset: u64, gzip: bool, builder: &mut ProfileBuilder) -> Result<FinishSpec> {
         let end = offset + rest.len() as u64;
         let mut truncated = None;
         match self.stage {
             Stage::Key => {
-                let what = if self.key.started() {
-                    "the text key section has no *end line"
-                } else {
-                    "no *version line"
-                };
+                let what =
+                    if self.key.started() { "the text key section has no *end line" } else { "no *version line" };
                 return Err(Error::at(ErrorKind::Truncated, end, what));
             }
             Stage::DataHeader if rest.is_empty() => {
@@ -279,17 +252,11 @@ impl ArtDecoder {
                 return Err(Error::at(
                     ErrorKind::Truncated,
                     end,
-                    format!(
-                        "the binary data header is incomplete ({} bytes)",
-                        rest.len()
-                    ),
+                    format!("the binary data header is incomplete ({} bytes)", rest.len()),
                 ));
             }
             Stage::Records => {
-                let announced = self
-                    .key
-                    .option("num-method-calls")
-                    .and_then(|n| n.trim().parse::<u64>().ok());
+                let announced = self.key.option("num-method-calls").and_then(|n| n.trim().parse::<u64>().ok());
                 if !rest.is_empty() {
                     let size = self.layout.map_or(0, |l| l.size);
                     truncated = Some(format!(
@@ -308,7 +275,11 @@ impl ArtDecoder {
                 truncated = Some(format!(
                     "the trace ends at byte {end} without its closing summary{}: it was cut short (or the app \
                      stopped before tracing did)",
-                    if rest.is_empty() { String::new() } else { format!(", in the middle of an item at byte {offset}") }
+                    if rest.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", in the middle of an item at byte {offset}")
+                    }
                 ));
             }
             Stage::Trailing => {}
@@ -317,11 +288,7 @@ impl ArtDecoder {
             truncated = Some(damage.clone());
         }
         if truncated.is_some() && builder.records() == 0 {
-            return Err(Error::at(
-                ErrorKind::Truncated,
-                end,
-                "the trace ends before its first complete method record",
-            ));
+            return Err(Error::at(ErrorKind::Truncated, end, "the trace ends before its first complete method record"));
         }
         if let Some(message) = truncated {
             builder.repairs.truncated = true;
@@ -330,11 +297,7 @@ impl ArtDecoder {
         self.finish_notes(builder);
         let clocks = self.clocks(builder);
         let time_unit = self.time_unit(builder);
-        let sampling = if clocks.has(crate::Clock::Wall) {
-            builder.sampling_interval(time_unit)
-        } else {
-            None
-        };
+        let sampling = if clocks.has(crate::Clock::Wall) { builder.sampling_interval(time_unit) } else { None };
         let sampling_interval_us = sampling.map(|ticks| time_unit.micros(ticks));
         if let Some(us) = sampling_interval_us {
             builder.warn(format!(
@@ -360,12 +323,7 @@ impl ArtDecoder {
             record_size: self.layout.map(|l| l.size as u32),
             sampling_interval_us,
         };
-        Ok(FinishSpec {
-            format,
-            header: self.key.options,
-            clocks,
-            time_unit,
-        })
+        Ok(FinishSpec { format, header: self.key.options, clocks, time_unit })
     }
 
     fn finish_notes(&self, builder: &mut ProfileBuilder) {
@@ -377,21 +335,13 @@ impl ArtDecoder {
             );
         }
         if let Some((key, header)) = self.header_version_mismatch {
-            builder.warn(format!(
-                "the key says version {key} but the data header says {header}; the header was used"
-            ));
+            builder.warn(format!("the key says version {key} but the data header says {header}; the header was used"));
         }
         if self.key.bad_lines > 0 {
-            builder.warn(format!(
-                "{} malformed lines in the text sections were skipped",
-                self.key.bad_lines
-            ));
+            builder.warn(format!("{} malformed lines in the text sections were skipped", self.key.bad_lines));
         }
         if self.trailing_bytes > 0 && self.damage.is_none() {
-            builder.warn(format!(
-                "{} bytes after the closing summary were ignored",
-                self.trailing_bytes
-            ));
+            builder.warn(format!("{} bytes after the closing summary were ignored", self.trailing_bytes));
         }
         if let Some(v2) = &self.v2 {
             if v2.carried_blocks > 0 {
@@ -433,11 +383,7 @@ impl ArtDecoder {
             other => {
                 // E9: ART starts every thread's CPU clock at 0 at its first event.
                 let all_zero = builder.first_primary_values().all(|v| v == 0);
-                let guess = if all_zero && builder.records() > 0 {
-                    ClockSet::Cpu
-                } else {
-                    ClockSet::Wall
-                };
+                let guess = if all_zero && builder.records() > 0 { ClockSet::Cpu } else { ClockSet::Wall };
                 let said = match other {
                     Some(value) => format!("an unknown clock={value}"),
                     None => "no clock".to_owned(),
@@ -445,11 +391,7 @@ impl ArtDecoder {
                 builder.warn(format!(
                     "the trace names {said}; read its single clock as {} because {}",
                     guess.name(),
-                    if guess == ClockSet::Cpu {
-                        "every thread starts at 0"
-                    } else {
-                        "threads do not all start at 0"
-                    }
+                    if guess == ClockSet::Cpu { "every thread starts at 0" } else { "threads do not all start at 0" }
                 ));
                 guess
             }

@@ -6,10 +6,7 @@ use crate::text::decode_java;
 /// Parses a method id as ART (`%#x`: `0x1a4`, but a bare `0`) and Dalvik (`0x%08x`) print
 /// it. Always hexadecimal (E1).
 pub fn parse_method_id(field: &[u8]) -> Option<u64> {
-    let digits = field
-        .strip_prefix(b"0x")
-        .or_else(|| field.strip_prefix(b"0X"))
-        .unwrap_or(field);
+    let digits = field.strip_prefix(b"0x").or_else(|| field.strip_prefix(b"0X")).unwrap_or(field);
     if digits.is_empty() || digits.len() > 16 {
         return None;
     }
@@ -43,17 +40,8 @@ pub fn parse_method_fields(fields: &[u8]) -> MethodInfo {
         s => Some(decode_java(s)),
     };
     // Dalvik's line of pc 0: negative means native or no code, i.e. unknown (E28).
-    let line = std::str::from_utf8(next())
-        .ok()
-        .and_then(|l| l.trim().parse::<i32>().ok())
-        .filter(|&l| l > 0);
-    MethodInfo {
-        class,
-        name,
-        signature,
-        source,
-        line,
-    }
+    let line = std::str::from_utf8(next()).ok().and_then(|l| l.trim().parse::<i32>().ok()).filter(|&l| l > 0);
+    MethodInfo { class, name, signature, source, line }
 }
 
 /// Dalvik writes `java/lang/String`; ART already writes `java.lang.String` (E28).
@@ -108,10 +96,9 @@ mod tests {
 
     #[test]
     fn e28_dalvik_slash_names_and_line_numbers() {
-        let (id, m) = parse_method_line(
-            b"0x4001d2c8\tjava/lang/String\tvalueOf\t(I)Ljava/lang/String;\tString.java\t-1",
-        )
-        .unwrap();
+        let (id, m) =
+            parse_method_line(b"0x4001d2c8\tjava/lang/String\tvalueOf\t(I)Ljava/lang/String;\tString.java\t-1")
+                .unwrap();
         assert_eq!(id, 0x4001d2c8);
         assert_eq!(m.class, "java.lang.String");
         assert_eq!(m.line, None);
@@ -122,19 +109,13 @@ mod tests {
     #[test]
     fn short_method_lines_do_not_fail() {
         let (id, m) = parse_method_line(b"0x8\tOnlyClass").unwrap();
-        assert_eq!(
-            (id, m.class.as_str(), m.name.as_str()),
-            (8, "OnlyClass", "")
-        );
+        assert_eq!((id, m.class.as_str(), m.name.as_str()), (8, "OnlyClass", ""));
         assert!(parse_method_line(b"no tab").is_none());
     }
 
     #[test]
     fn e13_thread_line_splits_at_the_first_tab() {
-        assert_eq!(
-            parse_thread_line(b"12\tname\twith tab"),
-            Some((12, &b"name\twith tab"[..]))
-        );
+        assert_eq!(parse_thread_line(b"12\tname\twith tab"), Some((12, &b"name\twith tab"[..])));
         assert_eq!(parse_thread_line(b"continued name"), None);
     }
 }

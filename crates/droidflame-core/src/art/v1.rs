@@ -41,11 +41,7 @@ pub fn parse_data_header(bytes: &[u8], offset: u64) -> Result<Option<DataHeader>
     }
     let raw_version = u16::from_le_bytes([bytes[4], bytes[5]]);
     let streaming = raw_version & 0xF0 == 0xF0 && raw_version <= 0xFF;
-    let version = if streaming {
-        raw_version & 0x0F
-    } else {
-        raw_version
-    };
+    let version = if streaming { raw_version & 0x0F } else { raw_version };
     if !(1..=3).contains(&version) {
         return Err(Error::at(
             ErrorKind::Corrupt,
@@ -78,11 +74,7 @@ pub fn parse_data_header(bytes: &[u8], offset: u64) -> Result<Option<DataHeader>
         _ => u16::from_le_bytes([bytes[16], bytes[17]]),
     };
     let min = if version == 1 { 9 } else { 10 };
-    let record_size = if record_size == 0 && streaming {
-        default_size(version)
-    } else {
-        record_size
-    };
+    let record_size = if record_size == 0 && streaming { default_size(version) } else { record_size };
     if record_size < min || record_size > MAX_RECORD_SIZE {
         return Err(Error::at(
             ErrorKind::Corrupt,
@@ -94,13 +86,7 @@ pub fn parse_data_header(bytes: &[u8], offset: u64) -> Result<Option<DataHeader>
             ),
         ));
     }
-    Ok(Some(DataHeader {
-        version,
-        streaming,
-        data_offset,
-        start_us,
-        record_size,
-    }))
+    Ok(Some(DataHeader { version, streaming, data_offset, start_us, record_size }))
 }
 
 fn default_size(version: u16) -> u16 {
@@ -115,10 +101,7 @@ fn default_size(version: u16) -> u16 {
 /// >= 0x80 of the binary part became `C2 xx` / `C3 xx`. Say so when it looks like that.
 fn reencoded_hint(bytes: &[u8]) -> &'static str {
     let window = &bytes[..bytes.len().min(64)];
-    let pairs = window
-        .windows(2)
-        .filter(|w| (w[0] == 0xC2 || w[0] == 0xC3) && (0x80..0xC0).contains(&w[1]))
-        .count();
+    let pairs = window.windows(2).filter(|w| (w[0] == 0xC2 || w[0] == 0xC3) && (0x80..0xC0).contains(&w[1])).count();
     if pairs >= 2 {
         " (bytes above 0x7f appear as UTF-8 pairs: the file was probably opened and saved as text, which \
          damages the binary part; use the original file)"
@@ -148,11 +131,7 @@ pub fn decode_records(data: &[u8], layout: RecordLayout, builder: &mut ProfileBu
 }
 
 /// The per-record loop: no allocation, no strings, no hashing of names.
-fn records<const TID: usize, const DUAL: bool>(
-    data: &[u8],
-    size: usize,
-    builder: &mut ProfileBuilder,
-) -> usize {
+fn records<const TID: usize, const DUAL: bool>(data: &[u8], size: usize, builder: &mut ProfileBuilder) -> usize {
     let mut consumed = 0;
     for record in data.chunks_exact(size) {
         decode_record::<TID, DUAL>(record, builder);
@@ -168,18 +147,10 @@ fn u32_at(b: &[u8], at: usize) -> u32 {
 
 #[inline(always)]
 fn decode_record<const TID: usize, const DUAL: bool>(record: &[u8], builder: &mut ProfileBuilder) {
-    let tid = if TID == 2 {
-        u32::from(u16::from_le_bytes([record[0], record[1]]))
-    } else {
-        u32::from(record[0])
-    };
+    let tid = if TID == 2 { u32::from(u16::from_le_bytes([record[0], record[1]])) } else { u32::from(record[0]) };
     let word = u32_at(record, TID);
     // V1 order for dual clocks is CPU then wall; slot 0 is always wall (or the only clock).
-    let times = if DUAL {
-        [u32_at(record, TID + 8), u32_at(record, TID + 4)]
-    } else {
-        [u32_at(record, TID + 4), 0]
-    };
+    let times = if DUAL { [u32_at(record, TID + 8), u32_at(record, TID + 4)] } else { [u32_at(record, TID + 4), 0] };
     let thread = builder.thread(tid);
     let method = builder.method(u64::from(word & !3));
     builder.record32(thread, method, (word & 3) as u8, times);
@@ -278,10 +249,7 @@ fn escape(rest: &[u8]) -> Escape {
                 return Escape::NeedMore;
             }
             let payload = &rest[5..5 + len];
-            let id_digits = payload
-                .iter()
-                .take_while(|b| b.is_ascii_alphanumeric())
-                .count();
+            let id_digits = payload.iter().take_while(|b| b.is_ascii_alphanumeric()).count();
             if len > 2 && payload.get(id_digits) == Some(&b'\t') && payload.last() == Some(&b'\n') {
                 Escape::Method(len)
             } else {

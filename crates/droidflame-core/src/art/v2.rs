@@ -70,14 +70,7 @@ impl V2Decoder {
         } else {
             RecordLayout::Undecided
         };
-        V2Decoder {
-            dual,
-            layout,
-            open: FxHashMap::default(),
-            last_block: None,
-            carried_blocks: 0,
-            damaged_blocks: 0,
-        }
+        V2Decoder { dual, layout, open: FxHashMap::default(), last_block: None, carried_blocks: 0, damaged_blocks: 0 }
     }
 
     /// How long a tick is, when the layout itself says (time-first).
@@ -94,12 +87,7 @@ impl V2Decoder {
     }
 
     /// Reads one packet from the start of `data`.
-    pub fn packet(
-        &mut self,
-        data: &[u8],
-        summary: &mut KeyParser,
-        builder: &mut ProfileBuilder,
-    ) -> V2Step {
+    pub fn packet(&mut self, data: &[u8], summary: &mut KeyParser, builder: &mut ProfileBuilder) -> V2Step {
         let Some(&kind) = data.first() else {
             return V2Step::NeedMore;
         };
@@ -267,23 +255,14 @@ impl V2Decoder {
     fn first_method_resolves(&self, payload: &[u8], builder: &ProfileBuilder) -> bool {
         let mut at = 0;
         match read_sleb(payload, &mut at) {
-            Some(first) => {
-                builder.defined_methods() == 0 || builder.is_method_defined(first as u64 & !3)
-            }
+            Some(first) => builder.defined_methods() == 0 || builder.is_method_defined(first as u64 & !3),
             None => true,
         }
     }
 
     #[inline]
-    fn read_record(
-        &self,
-        payload: &[u8],
-        at: &mut usize,
-        state: &mut DeltaState,
-    ) -> Option<[u64; 2]> {
-        state.method_action = state
-            .method_action
-            .wrapping_add(read_sleb(payload, at)? as u64);
+    fn read_record(&self, payload: &[u8], at: &mut usize, state: &mut DeltaState) -> Option<[u64; 2]> {
+        state.method_action = state.method_action.wrapping_add(read_sleb(payload, at)? as u64);
         state.wall = state.wall.wrapping_add(read_uleb(payload, at)?);
         if self.dual {
             state.cpu = state.cpu.wrapping_add(read_uleb(payload, at)?);

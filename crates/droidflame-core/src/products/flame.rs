@@ -33,11 +33,7 @@ pub struct FlameOptions {
 
 impl Default for FlameOptions {
     fn default() -> Self {
-        FlameOptions {
-            clock: None,
-            min_width: 0.1,
-            image_width: None,
-        }
+        FlameOptions { clock: None, min_width: 0.1, image_width: None }
     }
 }
 
@@ -50,10 +46,7 @@ pub fn flame_svg(profile: &Profile, scope: GraphScope, options: &FlameOptions) -
             let thread = profile.threads.get(index).ok_or_else(|| {
                 Error::new(
                     ErrorKind::Request,
-                    format!(
-                        "thread index {index} is out of range ({} threads)",
-                        profile.threads.len()
-                    ),
+                    format!("thread index {index} is out of range ({} threads)", profile.threads.len()),
                 )
             })?;
             let frames = folded_frames(profile);
@@ -78,10 +71,7 @@ pub fn flame_svg(profile: &Profile, scope: GraphScope, options: &FlameOptions) -
     if lines.is_empty() {
         return Ok(empty_svg(&title, clock));
     }
-    let total = lines
-        .iter()
-        .filter_map(|l| l.rsplit(' ').next()?.parse::<u64>().ok())
-        .fold(0u64, u64::saturating_add);
+    let total = lines.iter().filter_map(|l| l.rsplit(' ').next()?.parse::<u64>().ok()).fold(0u64, u64::saturating_add);
     if total > MAX_PLAUSIBLE_MICROS {
         return Err(Error::new(
             ErrorKind::Corrupt,
@@ -94,10 +84,7 @@ pub fn flame_svg(profile: &Profile, scope: GraphScope, options: &FlameOptions) -
     let mut opts = flamegraph::Options::default();
     opts.colors = Palette::Multi(MultiPalette::Java);
     opts.title = title;
-    opts.subtitle = Some(format!(
-        "{} µs of self time on the {clock} clock",
-        group_digits(total)
-    ));
+    opts.subtitle = Some(format!("{} µs of self time on the {clock} clock", group_digits(total)));
     opts.count_name = "µs".to_owned();
     opts.name_type = "Method:".to_owned();
     opts.min_width = options.min_width;
@@ -105,12 +92,8 @@ pub fn flame_svg(profile: &Profile, scope: GraphScope, options: &FlameOptions) -
     opts.hash = true;
     opts.deterministic = true;
     let mut svg = Vec::new();
-    flamegraph::from_lines(&mut opts, lines.iter().map(String::as_str), &mut svg).map_err(|e| {
-        Error::new(
-            ErrorKind::Request,
-            format!("the flame graph could not be drawn: {e}"),
-        )
-    })?;
+    flamegraph::from_lines(&mut opts, lines.iter().map(String::as_str), &mut svg)
+        .map_err(|e| Error::new(ErrorKind::Request, format!("the flame graph could not be drawn: {e}")))?;
     Ok(String::from_utf8(svg).expect("inferno writes UTF-8"))
 }
 

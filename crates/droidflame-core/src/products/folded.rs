@@ -60,31 +60,19 @@ pub fn folded(profile: &Profile, options: &FoldedOptions) -> Result<String> {
 }
 
 fn no_such_thread(profile: &Profile, tid: u32) -> Error {
-    let mut known: Vec<String> = profile
-        .threads
-        .iter()
-        .take(12)
-        .map(|t| t.tid.to_string())
-        .collect();
+    let mut known: Vec<String> = profile.threads.iter().take(12).map(|t| t.tid.to_string()).collect();
     if profile.threads.len() > 12 {
         known.push("...".into());
     }
     Error::new(
         ErrorKind::Request,
-        format!(
-            "no thread with id {tid} has records in this trace (thread ids: {})",
-            known.join(", ")
-        ),
+        format!("no thread with id {tid} has records in this trace (thread ids: {})", known.join(", ")),
     )
 }
 
 /// One thread's stacks without a thread frame: `(frames joined by ';', self µs)`, sorted
 /// by stack, equal stacks merged, zero values left out.
-pub fn thread_stacks(
-    profile: &Profile,
-    thread: &ThreadProfile,
-    clock: Clock,
-) -> Vec<(String, u64)> {
+pub fn thread_stacks(profile: &Profile, thread: &ThreadProfile, clock: Clock) -> Vec<(String, u64)> {
     FrameTree::of(profile, thread).stacks(profile, &folded_frames(profile), clock)
 }
 

@@ -20,33 +20,19 @@ pub(crate) struct FrameTree {
 impl FrameTree {
     pub fn of(profile: &Profile, thread: &ThreadProfile) -> FrameTree {
         let tree = &thread.tree;
-        let mut nodes = vec![FrameNode {
-            frame: NONE,
-            first_child: NONE,
-            next_sibling: NONE,
-            self_time: [0; 2],
-        }];
+        let mut nodes = vec![FrameNode { frame: NONE, first_child: NONE, next_sibling: NONE, self_time: [0; 2] }];
         let mut index: FxHashMap<(u32, u32), u32> = FxHashMap::default();
         let mut merged = vec![0u32; tree.len()];
         // Pre-order, so a node's parent is always merged before it.
         tree.walk(|n, _| {
             let node = tree.node(n);
-            let parent = if node.parent == CallTree::ROOT {
-                0
-            } else {
-                merged[node.parent as usize]
-            };
+            let parent = if node.parent == CallTree::ROOT { 0 } else { merged[node.parent as usize] };
             let frame = profile.frame_of[node.method as usize];
             let next = nodes.len() as u32;
             let at = *index.entry((parent, frame)).or_insert(next);
             if at == next {
                 let sibling = nodes[parent as usize].first_child;
-                nodes.push(FrameNode {
-                    frame,
-                    first_child: NONE,
-                    next_sibling: sibling,
-                    self_time: [0; 2],
-                });
+                nodes.push(FrameNode { frame, first_child: NONE, next_sibling: sibling, self_time: [0; 2] });
                 nodes[parent as usize].first_child = at;
             }
             let target = &mut nodes[at as usize].self_time;
@@ -60,9 +46,7 @@ impl FrameTree {
     /// The sum of this thread's folded values on `clock`.
     pub fn total_micros(&self, profile: &Profile, clock: Clock) -> u64 {
         let slot = clock.slot();
-        self.nodes.iter().skip(1).fold(0, |sum: u64, n| {
-            sum.saturating_add(profile.micros(n.self_time[slot]))
-        })
+        self.nodes.iter().skip(1).fold(0, |sum: u64, n| sum.saturating_add(profile.micros(n.self_time[slot])))
     }
 
     /// `(frames joined by ';', self µs)` for every stack worth at least 1 µs, sorted.

@@ -45,12 +45,8 @@ impl MethodTable {
 }
 
 pub fn method_table(profile: &Profile) -> MethodTable {
-    let mut rows: Vec<MethodRow> = (0..profile.methods.len() as u32)
-        .map(|method| MethodRow {
-            method,
-            ..Default::default()
-        })
-        .collect();
+    let mut rows: Vec<MethodRow> =
+        (0..profile.methods.len() as u32).map(|method| MethodRow { method, ..Default::default() }).collect();
     let mut edges: FxHashMap<(u32, u32), Edge> = FxHashMap::default();
     let mut on_path = vec![0u32; profile.methods.len()];
     for thread in &profile.threads {
@@ -59,21 +55,14 @@ pub fn method_table(profile: &Profile) -> MethodTable {
     let mut rows: Vec<MethodRow> = rows.into_iter().filter(|r| r.calls > 0).collect();
     let slot = profile.clocks.default_clock().slot();
     rows.sort_by(|a, b| {
-        b.incl[slot]
-            .cmp(&a.incl[slot])
-            .then_with(|| profile.frame(a.method).cmp(profile.frame(b.method)))
+        b.incl[slot].cmp(&a.incl[slot]).then_with(|| profile.frame(a.method).cmp(profile.frame(b.method)))
     });
     let mut edges: Vec<Edge> = edges.into_values().collect();
     edges.sort_unstable_by_key(|e| (e.caller, e.callee));
     MethodTable { rows, edges }
 }
 
-fn add_thread(
-    tree: &CallTree,
-    rows: &mut [MethodRow],
-    edges: &mut FxHashMap<(u32, u32), Edge>,
-    on_path: &mut [u32],
-) {
+fn add_thread(tree: &CallTree, rows: &mut [MethodRow], edges: &mut FxHashMap<(u32, u32), Edge>, on_path: &mut [u32]) {
     let mut path: Vec<u32> = Vec::new();
     tree.walk(|index, depth| {
         while path.len() >= depth {
@@ -83,20 +72,13 @@ fn add_thread(
         let node = tree.node(index);
         let method = node.method;
         let outermost = on_path[method as usize] == 0;
-        let caller = if node.parent == CallTree::ROOT {
-            NONE
-        } else {
-            tree.node(node.parent).method
-        };
+        let caller = if node.parent == CallTree::ROOT { NONE } else { tree.node(node.parent).method };
         let row = &mut rows[method as usize];
         row.calls += node.calls;
         row.excl[0] = row.excl[0].saturating_add(node.self_time[0]);
         row.excl[1] = row.excl[1].saturating_add(node.self_time[1]);
-        let edge = edges.entry((caller, method)).or_insert_with(|| Edge {
-            caller,
-            callee: method,
-            ..Default::default()
-        });
+        let edge =
+            edges.entry((caller, method)).or_insert_with(|| Edge { caller, callee: method, ..Default::default() });
         edge.calls += node.calls;
         if outermost {
             row.incl[0] = row.incl[0].saturating_add(node.incl[0]);

@@ -18,39 +18,23 @@ pub struct RenderedFile {
 pub fn render_site(profile: &Profile, clock: Option<Clock>) -> Result<Vec<RenderedFile>> {
     let clock = clock.unwrap_or(profile.clocks.default_clock());
     profile.require(clock)?;
-    let options = FlameOptions {
-        clock: Some(clock),
-        ..FlameOptions::default()
-    };
-    let mut files = vec![RenderedFile {
-        name: "summary.json".into(),
-        contents: summary_json(profile).into_bytes(),
-    }];
+    let options = FlameOptions { clock: Some(clock), ..FlameOptions::default() };
+    let mut files = vec![RenderedFile { name: "summary.json".into(), contents: summary_json(profile).into_bytes() }];
     let mut rows = Vec::new();
     for (index, thread) in profile.threads.iter().enumerate() {
         let name = format!("thread-{:03}-{}.svg", index + 1, thread.tid);
         let svg = flame_svg(profile, GraphScope::Thread(index), &options)?;
-        files.push(RenderedFile {
-            name: name.clone(),
-            contents: svg.into_bytes(),
-        });
+        files.push(RenderedFile { name: name.clone(), contents: svg.into_bytes() });
         let total = FrameTree::of(profile, thread).total_micros(profile, clock);
         rows.push((total, name, thread));
     }
     let all = flame_svg(profile, GraphScope::AllThreads, &options)?;
-    files.push(RenderedFile {
-        name: "all-threads.svg".into(),
-        contents: all.into_bytes(),
-    });
+    files.push(RenderedFile { name: "all-threads.svg".into(), contents: all.into_bytes() });
     rows.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
     let grand = rows.iter().fold(0u64, |sum, r| sum.saturating_add(r.0));
     let mut list = String::new();
     for (total, file, thread) in &rows {
-        let share = if grand > 0 {
-            *total as f64 * 100.0 / grand as f64
-        } else {
-            0.0
-        };
+        let share = if grand > 0 { *total as f64 * 100.0 / grand as f64 } else { 0.0 };
         list.push_str(&format!(
             "<tr><td><a href=\"{file}\" target=\"graph\">{}</a></td><td class=n>{}</td><td class=n>{}</td><td \
              class=n>{share:.1}%</td><td class=n>{}</td></tr>\n",
@@ -70,12 +54,8 @@ pub fn render_site(profile: &Profile, clock: Option<Clock>) -> Result<Vec<Render
         group_digits(profile.records),
         profile.threads.len()
     );
-    let warnings: String = profile
-        .warnings
-        .iter()
-        .map(|w| format!("<li>{}</li>", escape_xml(w)))
-        .collect::<Vec<_>>()
-        .join("\n");
+    let warnings: String =
+        profile.warnings.iter().map(|w| format!("<li>{}</li>", escape_xml(w))).collect::<Vec<_>>().join("\n");
     let html = INDEX
         .replace("{facts}", &escape_xml(&facts))
         .replace("{clock}", clock.name())
@@ -83,16 +63,9 @@ pub fn render_site(profile: &Profile, clock: Option<Clock>) -> Result<Vec<Render
         .replace("{first}", first)
         .replace(
             "{warnings}",
-            &if warnings.is_empty() {
-                String::new()
-            } else {
-                format!("<ul class=warn>{warnings}</ul>")
-            },
+            &if warnings.is_empty() { String::new() } else { format!("<ul class=warn>{warnings}</ul>") },
         );
-    files.push(RenderedFile {
-        name: "index.html".into(),
-        contents: html.into_bytes(),
-    });
+    files.push(RenderedFile { name: "index.html".into(), contents: html.into_bytes() });
     Ok(files)
 }
 

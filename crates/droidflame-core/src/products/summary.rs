@@ -77,11 +77,7 @@ pub fn summary(profile: &Profile) -> Summary<'_> {
         .iter()
         .map(|t| {
             let frames = FrameTree::of(profile, t);
-            let total = |clock: Clock| {
-                profile
-                    .has(clock)
-                    .then(|| frames.total_micros(profile, clock))
-            };
+            let total = |clock: Clock| profile.has(clock).then(|| frames.total_micros(profile, clock));
             ThreadJson {
                 tid: t.tid,
                 name: &t.name,
@@ -141,12 +137,8 @@ pub fn summary(profile: &Profile) -> Summary<'_> {
 /// thread's top level. A clock the trace lacks is `null`.
 pub fn call_graph_json(profile: &Profile) -> String {
     let table = method_table(profile);
-    let position: std::collections::HashMap<u32, i64> = table
-        .rows
-        .iter()
-        .enumerate()
-        .map(|(i, r)| (r.method, i as i64))
-        .collect();
+    let position: std::collections::HashMap<u32, i64> =
+        table.rows.iter().enumerate().map(|(i, r)| (r.method, i as i64)).collect();
     let in_clock = |clock: Clock, ticks: u64| profile.has(clock).then(|| profile.micros(ticks));
     let edges: Vec<_> = table
         .edges

@@ -185,9 +185,7 @@ impl ProfileBuilder {
         if id & 3 == 0 && dense < DENSE_METHOD_LIMIT {
             let want = dense as usize + 1;
             if self.method_dense.len() < want {
-                let grown = want
-                    .max(self.method_dense.len() * 2)
-                    .min(DENSE_METHOD_LIMIT as usize);
+                let grown = want.max(self.method_dense.len() * 2).min(DENSE_METHOD_LIMIT as usize);
                 self.method_dense.resize(grown, NONE);
             }
             self.method_dense[dense as usize] = slot;
@@ -200,10 +198,7 @@ impl ProfileBuilder {
     fn lookup_method(&self, id: u64) -> Option<u32> {
         let dense = id >> 2;
         if id & 3 == 0 && dense < DENSE_METHOD_LIMIT {
-            self.method_dense
-                .get(dense as usize)
-                .copied()
-                .filter(|&s| s != NONE)
+            self.method_dense.get(dense as usize).copied().filter(|&s| s != NONE)
         } else {
             self.method_sparse.get(&id).copied()
         }
@@ -220,8 +215,7 @@ impl ProfileBuilder {
     }
 
     pub fn is_method_defined(&self, id: u64) -> bool {
-        self.lookup_method(id)
-            .is_some_and(|s| self.methods[s as usize].info.is_some())
+        self.lookup_method(id).is_some_and(|s| self.methods[s as usize].info.is_some())
     }
 
     pub fn defined_methods(&self) -> usize {
@@ -325,10 +319,7 @@ impl ProfileBuilder {
     pub fn record32(&mut self, thread: u32, method: u32, action: u8, times: [u32; 2]) {
         let state = &mut self.threads[thread as usize];
         let wraps = &mut self.repairs.time_wraps;
-        let t = [
-            state.unwrap[0].next(times[0], wraps),
-            state.unwrap[1].next(times[1], wraps),
-        ];
+        let t = [state.unwrap[0].next(times[0], wraps), state.unwrap[1].next(times[1], wraps)];
         self.record(thread, method, action, t);
     }
 
@@ -358,11 +349,7 @@ impl ProfileBuilder {
             }
             let parent = state.stack.last().map_or(CallTree::ROOT, |open| open.node);
             let node = state.tree.child(parent, method);
-            state.stack.push(Open {
-                node,
-                method,
-                enter: t,
-            });
+            state.stack.push(Open { node, method, enter: t });
             return;
         }
         if let Some(&top) = state.stack.last() {
@@ -379,21 +366,14 @@ impl ProfileBuilder {
 
     /// The first value of each thread's primary clock, for guessing an unnamed clock.
     pub fn first_primary_values(&self) -> impl Iterator<Item = u64> + '_ {
-        self.threads
-            .iter()
-            .filter(|t| t.started)
-            .map(|t| t.first[0])
+        self.threads.iter().filter(|t| t.started).map(|t| t.first[0])
     }
 
     /// Sampling traces look like tracing ones; only their rhythm tells (E29). Firefox's
     /// rule: the mean of the smallest 20% of non-zero gaps between a thread's first 500
     /// records is at least 100 µs. Returns that mean, in ticks, for a sampling trace.
     pub fn sampling_interval(&self, unit: TimeUnit) -> Option<u64> {
-        let mut gaps: Vec<u64> = self
-            .threads
-            .iter()
-            .flat_map(|t| t.gaps.iter().copied())
-            .collect();
+        let mut gaps: Vec<u64> = self.threads.iter().flat_map(|t| t.gaps.iter().copied()).collect();
         if gaps.len() < 20 {
             return None;
         }
@@ -420,12 +400,8 @@ impl ProfileBuilder {
         self.repairs.unknown_methods = methods.iter().filter(|m| m.unknown).count() as u64;
         let (frames, frame_of) = frames_of(&methods);
         let swap = spec.clocks == ClockSet::Cpu;
-        let threads = self
-            .threads
-            .into_iter()
-            .filter(|t| t.records > 0)
-            .map(|t| finish_thread(t, &canonical, swap))
-            .collect();
+        let threads =
+            self.threads.into_iter().filter(|t| t.records > 0).map(|t| finish_thread(t, &canonical, swap)).collect();
         Profile {
             format: spec.format,
             header: spec.header,
@@ -455,9 +431,7 @@ impl ProfileBuilder {
                 continue;
             }
             if state.tid < DENSE_THREAD_LIMIT {
-                let mut wide = listed
-                    .iter()
-                    .filter(|(id, _)| *id & 0xFFFF == state.tid && *id > 0xFFFF);
+                let mut wide = listed.iter().filter(|(id, _)| *id & 0xFFFF == state.tid && *id > 0xFFFF);
                 if let Some((full, name)) = wide.next() {
                     let named_alike = state.name.as_ref().is_none_or(|n| n == name);
                     match wide.next() {
@@ -508,14 +482,7 @@ fn exit_below_top(state: &mut ThreadState, repairs: &mut Repairs, method: u32, t
     }
     repairs.unmatched_exits += 1;
     let node = state.tree.adopt_top_level(method);
-    state.stack.insert(
-        0,
-        Open {
-            node,
-            method,
-            enter: state.first,
-        },
-    );
+    state.stack.insert(0, Open { node, method, enter: state.first });
     while let Some(open) = state.stack.pop() {
         close(&mut state.tree, open, t);
     }
@@ -601,10 +568,7 @@ fn finish_thread(state: ThreadState, canonical: &[u32], swap_clocks: bool) -> Th
     for (index, node) in nodes.iter_mut().enumerate().skip(1) {
         node.method = canonical[node.method as usize];
         let children = children_incl[index];
-        node.self_time = [
-            node.incl[0].saturating_sub(children[0]),
-            node.incl[1].saturating_sub(children[1]),
-        ];
+        node.self_time = [node.incl[0].saturating_sub(children[0]), node.incl[1].saturating_sub(children[1])];
         if swap_clocks {
             node.incl.swap(0, 1);
             node.self_time.swap(0, 1);
@@ -617,9 +581,7 @@ fn finish_thread(state: ThreadState, canonical: &[u32], swap_clocks: bool) -> Th
     }
     ThreadProfile {
         tid: state.tid,
-        name: state
-            .name
-            .unwrap_or_else(|| format!("Thread {}", state.tid)),
+        name: state.name.unwrap_or_else(|| format!("Thread {}", state.tid)),
         records: state.records,
         tree,
         first,

@@ -57,10 +57,7 @@ pub enum ClockSet {
 
 impl ClockSet {
     pub fn has(self, clock: Clock) -> bool {
-        matches!(
-            (self, clock),
-            (ClockSet::Dual, _) | (ClockSet::Wall, Clock::Wall) | (ClockSet::Cpu, Clock::Cpu)
-        )
+        matches!((self, clock), (ClockSet::Dual, _) | (ClockSet::Wall, Clock::Wall) | (ClockSet::Cpu, Clock::Cpu))
     }
 
     pub fn name(self) -> &'static str {
@@ -95,10 +92,7 @@ impl TimeUnit {
 
     /// Ticks of a counter running at `hz`.
     pub fn counter(hz: u64) -> TimeUnit {
-        TimeUnit {
-            num: 1_000_000,
-            den: hz.max(1),
-        }
+        TimeUnit { num: 1_000_000, den: hz.max(1) }
     }
 
     /// Whole microseconds in `ticks` (truncating).
@@ -256,11 +250,7 @@ impl Profile {
     }
 
     pub fn header_value(&self, key: &str) -> Option<&str> {
-        self.header
-            .iter()
-            .rev()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
+        self.header.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
     }
 
     pub fn frame(&self, method: u32) -> &str {

@@ -65,10 +65,7 @@ impl CallTree {
     }
 
     pub fn children(&self, index: u32) -> Children<'_> {
-        Children {
-            tree: self,
-            next: self.nodes[index as usize].first_child,
-        }
+        Children { tree: self, next: self.nodes[index as usize].first_child }
     }
 
     /// Visits every node except the root in depth-first pre-order, without recursion
@@ -132,10 +129,7 @@ fn key(parent: u32, method: u32) -> u64 {
 
 impl TreeBuilder {
     pub fn new() -> Self {
-        TreeBuilder {
-            tree: CallTree::new(),
-            index: FxHashMap::default(),
-        }
+        TreeBuilder { tree: CallTree::new(), index: FxHashMap::default() }
     }
 
     #[inline(always)]
