@@ -130,11 +130,19 @@ pub fn decode_records(data: &[u8], layout: RecordLayout, builder: &mut ProfileBu
     }
 }
 
-/// The per-record loop: no allocation, no strings, no hashing of names.
+/// The per-record loop: no allocation, no strings, no hashing of names. Records come in
+/// runs of one thread (ART flushes per thread), so the thread is looked up once per run;
+/// regular files define no threads between records, so the slot cannot change meanwhile.
 fn records<const TID: usize, const DUAL: bool>(data: &[u8], size: usize, builder: &mut ProfileBuilder) -> usize {
     let mut consumed = 0;
+    let (mut last_tid, mut thread) = (u32::MAX, 0);
     for record in data.chunks_exact(size) {
-        decode_record::<TID, DUAL>(record, builder);
+        let tid = tid_of::<TID>(record);
+        if tid != last_tid {
+            last_tid = tid;
+            thread = builder.thread(tid);
+        }
+        record_of::<TID, DUAL>(record, thread, builder);
         consumed += size;
     }
     consumed
@@ -146,14 +154,27 @@ fn u32_at(b: &[u8], at: usize) -> u32 {
 }
 
 #[inline(always)]
-fn decode_record<const TID: usize, const DUAL: bool>(record: &[u8], builder: &mut ProfileBuilder) {
-    let tid = if TID == 2 { u32::from(u16::from_le_bytes([record[0], record[1]])) } else { u32::from(record[0]) };
+fn tid_of<const TID: usize>(record: &[u8]) -> u32 {
+    if TID == 2 {
+        u32::from(u16::from_le_bytes([record[0], record[1]]))
+    } else {
+        u32::from(record[0])
+    }
+}
+
+#[inline(always)]
+fn record_of<const TID: usize, const DUAL: bool>(record: &[u8], thread: u32, builder: &mut ProfileBuilder) {
     let word = u32_at(record, TID);
     // V1 order for dual clocks is CPU then wall; slot 0 is always wall (or the only clock).
     let times = if DUAL { [u32_at(record, TID + 8), u32_at(record, TID + 4)] } else { [u32_at(record, TID + 4), 0] };
-    let thread = builder.thread(tid);
     let method = builder.method(u64::from(word & !3));
     builder.record32(thread, method, (word & 3) as u8, times);
+}
+
+#[inline(always)]
+fn decode_record<const TID: usize, const DUAL: bool>(record: &[u8], builder: &mut ProfileBuilder) {
+    let thread = builder.thread(tid_of::<TID>(record));
+    record_of::<TID, DUAL>(record, thread, builder);
 }
 
 /// What a streaming decode step ended on.
