@@ -151,6 +151,7 @@
     thread: 0, // index into summary.threads, or -1 for all threads
     svgs: new Map(),
     methodSort: { column: 'incl', descending: true },
+    methodsStale: false,
     selectedMethod: -1,
   };
 
@@ -222,8 +223,15 @@
     renderWarnings();
     renderClockSwitch();
     renderThreads();
-    renderMethods();
+    showMethodsWhenVisible();
     renderTraceTab();
+  }
+
+  // The methods table (thousands of rows to sort) is built when its tab is shown, not
+  // while the first graph is waited for.
+  function showMethodsWhenVisible() {
+    view.methodsStale = true;
+    if (!$('tab-methods').hidden) renderMethods();
   }
 
   function renderFacts() {
@@ -381,7 +389,7 @@
     if (!clocks()[clock] || view.clock === clock) return;
     view.clock = clock;
     renderThreads();
-    renderMethods();
+    showMethodsWhenVisible();
     await showGraph();
   }
 
@@ -407,6 +415,7 @@
   }
 
   function renderMethods() {
+    view.methodsStale = false;
     const otherClock = view.clock === 'wall' ? 'cpu' : 'wall';
     const showOther = clocks()[otherClock];
     const head = $('method-head');
@@ -558,6 +567,7 @@
       tab.tabIndex = selected ? 0 : -1;
       $('tab-' + tab.dataset.tab).hidden = !selected;
     }
+    if (name === 'methods' && view.methodsStale) renderMethods();
   }
 
   async function saveSvg() {
