@@ -116,6 +116,8 @@ pub(crate) struct ProfileBuilder {
     method_dense: Vec<u32>,
     method_sparse: FxHashMap<u64, u32>,
     methods: Vec<MethodSlot>,
+    /// Method slots with a definition (V2 asks per entry block).
+    defined: usize,
     pub repairs: Repairs,
     warnings: Vec<String>,
     dropped_warnings: usize,
@@ -134,6 +136,7 @@ impl ProfileBuilder {
             method_dense: Vec::new(),
             method_sparse: FxHashMap::default(),
             methods: Vec::new(),
+            defined: 0,
             repairs: Repairs::default(),
             warnings: Vec::new(),
             dropped_warnings: 0,
@@ -207,8 +210,15 @@ impl ProfileBuilder {
     /// Defines (or redefines: the last definition wins) a method id.
     pub fn define_method(&mut self, id: u64, info: MethodInfo) {
         match self.lookup_method(id) {
-            Some(slot) => self.methods[slot as usize].info = Some(info),
+            Some(slot) => {
+                let entry = &mut self.methods[slot as usize];
+                if entry.info.is_none() {
+                    self.defined += 1;
+                }
+                entry.info = Some(info);
+            }
             None => {
+                self.defined += 1;
                 self.new_method_slot(id, Some(info));
             }
         }
@@ -219,7 +229,7 @@ impl ProfileBuilder {
     }
 
     pub fn defined_methods(&self) -> usize {
-        self.methods.iter().filter(|m| m.info.is_some()).count()
+        self.defined
     }
 
     // ---- threads -------------------------------------------------------------------
@@ -493,7 +503,7 @@ fn exit_below_top(state: &mut ThreadState, repairs: &mut Repairs, method: u32, t
 fn canonical_methods(slots: &[MethodSlot], threads: &[ThreadState]) -> (Vec<Method>, Vec<u32>) {
     let mut used = vec![false; slots.len()];
     for state in threads {
-        for node in state.tree_nodes().iter().skip(1) {
+        for node in state.tree.nodes().iter().skip(1) {
             used[node.method as usize] = true;
         }
     }
@@ -586,11 +596,5 @@ fn finish_thread(state: ThreadState, canonical: &[u32], swap_clocks: bool) -> Th
         tree,
         first,
         last,
-    }
-}
-
-impl ThreadState {
-    fn tree_nodes(&self) -> &[super::Node] {
-        self.tree.nodes()
     }
 }
