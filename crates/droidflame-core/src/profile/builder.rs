@@ -45,12 +45,19 @@ struct Unwrap {
 }
 
 impl Unwrap {
-    #[inline]
+    /// The common case, a forward step of less than half the range, costs one wrapping
+    /// subtraction and one compare (the profile showed the two-sided test at 27 instructions
+    /// a record for two clocks).
+    #[inline(always)]
     fn next(&mut self, raw: u32, wraps: &mut u64) -> u64 {
-        if raw < self.last && self.last - raw > 1 << 31 {
-            self.high = self.high.saturating_add(1 << 32);
-            *wraps += 1;
-        } else if raw > self.last && raw - self.last > 1 << 31 && self.high > 0 {
+        let step = raw.wrapping_sub(self.last);
+        if step < 1 << 31 {
+            if raw < self.last {
+                // Forward across 2^32: the counter wrapped.
+                self.high = self.high.saturating_add(1 << 32);
+                *wraps += 1;
+            }
+        } else if raw > self.last && step > 1 << 31 && self.high > 0 {
             // A late value from just before the wrap: place it there, keep the state.
             return self.high - (1 << 32) + u64::from(raw);
         }
@@ -596,5 +603,54 @@ fn finish_thread(state: ThreadState, canonical: &[u32], swap_clocks: bool) -> Th
         tree,
         first,
         last,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Unwrap;
+
+    /// The unwrap as first written, as the reference for the faster one.
+    fn reference(state: &mut Unwrap, raw: u32, wraps: &mut u64) -> u64 {
+        if raw < state.last && state.last - raw > 1 << 31 {
+            state.high = state.high.saturating_add(1 << 32);
+            *wraps += 1;
+        } else if raw > state.last && raw - state.last > 1 << 31 && state.high > 0 {
+            return state.high - (1 << 32) + u64::from(raw);
+        }
+        state.last = raw;
+        state.high + u64::from(raw)
+    }
+
+    #[test]
+    fn the_fast_unwrap_matches_the_reference_everywhere() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut random = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for round in 0..2_000 {
+            let (mut fast, mut slow) = (Unwrap::default(), Unwrap::default());
+            let (mut fast_wraps, mut slow_wraps) = (0, 0);
+            let mut raw = random() as u32;
+            for _ in 0..200 {
+                // Small steps both ways, steps near half the range, and jumps anywhere.
+                raw = match random() % 6 {
+                    0 | 1 => raw.wrapping_add((random() % 5000) as u32),
+                    2 => raw.wrapping_sub((random() % 5000) as u32),
+                    3 => raw.wrapping_add((1u32 << 31).wrapping_add((random() % 3) as u32).wrapping_sub(1)),
+                    _ => random() as u32,
+                };
+                let a = fast.next(raw, &mut fast_wraps);
+                let b = reference(&mut slow, raw, &mut slow_wraps);
+                assert_eq!(
+                    (a, fast.last, fast.high, fast_wraps),
+                    (b, slow.last, slow.high, slow_wraps),
+                    "round {round}"
+                );
+            }
+        }
     }
 }
