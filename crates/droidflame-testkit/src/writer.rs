@@ -286,26 +286,9 @@ impl Trace {
         out.extend_from_slice(&(version | if streaming { 0xF0 } else { 0 }).to_le_bytes());
         out.extend_from_slice(&self.start_us.to_le_bytes());
         out.resize(32, 0);
-        let method_packet = |out: &mut Vec<u8>, m: &MethodDef| {
-            let mut line = format!("{}\t{}\t{}\t{}", m.class, m.name, m.signature, m.source);
-            if let Some(n) = m.line {
-                line.push_str(&format!("\t{n}"));
-            }
-            line.push('\n');
-            out.push(1);
-            out.extend_from_slice(&m.id.to_le_bytes());
-            out.extend_from_slice(&(line.len() as u16).to_le_bytes());
-            out.extend_from_slice(line.as_bytes());
-        };
-        let thread_packet = |out: &mut Vec<u8>, t: &ThreadDef| {
-            out.push(0);
-            out.extend_from_slice(&t.tid.to_le_bytes());
-            out.extend_from_slice(&(t.name.len() as u16).to_le_bytes());
-            out.extend_from_slice(t.name.as_bytes());
-        };
         // Like ART, method infos for everything loaded come first, then thread infos.
         for m in &self.methods {
-            method_packet(&mut out, m);
+            method_packet(&mut out, m, m.line);
         }
         let mut seen_threads = std::collections::HashSet::new();
         if !streaming {
@@ -369,6 +352,27 @@ impl Trace {
     }
 }
 
+/// A V2 method-info packet (type 1): id, then `class\tname\tsignature\tsource[\tline]\n`.
+fn method_packet(out: &mut Vec<u8>, m: &MethodDef, line_number: Option<i32>) {
+    let mut line = format!("{}\t{}\t{}\t{}", m.class, m.name, m.signature, m.source);
+    if let Some(n) = line_number {
+        line.push_str(&format!("\t{n}"));
+    }
+    line.push('\n');
+    out.push(1);
+    out.extend_from_slice(&m.id.to_le_bytes());
+    out.extend_from_slice(&(line.len() as u16).to_le_bytes());
+    out.extend_from_slice(line.as_bytes());
+}
+
+/// A V2 thread-info packet (type 0): full tid and name.
+fn thread_packet(out: &mut Vec<u8>, t: &ThreadDef) {
+    out.push(0);
+    out.extend_from_slice(&t.tid.to_le_bytes());
+    out.extend_from_slice(&(t.name.len() as u16).to_le_bytes());
+    out.extend_from_slice(t.name.as_bytes());
+}
+
 pub(crate) fn header(version: u16, data_offset: u16, start_us: u64, record_size: Option<u16>) -> Vec<u8> {
     let mut out = Vec::new();
     out.extend_from_slice(b"SLOW");
@@ -418,18 +422,12 @@ impl Trace {
         out.extend_from_slice(&start_counter.to_le_bytes());
         out.extend_from_slice(&layout.counter_hz.to_le_bytes());
         out.resize(32, 0);
+        // This layout always carries a line field.
         for m in &self.methods {
-            let line = format!("{}\t{}\t{}\t{}\t{}\n", m.class, m.name, m.signature, m.source, m.line.unwrap_or(1));
-            out.push(1);
-            out.extend_from_slice(&m.id.to_le_bytes());
-            out.extend_from_slice(&(line.len() as u16).to_le_bytes());
-            out.extend_from_slice(line.as_bytes());
+            method_packet(&mut out, m, Some(m.line.unwrap_or(1)));
         }
         for t in &self.threads {
-            out.push(0);
-            out.extend_from_slice(&t.tid.to_le_bytes());
-            out.extend_from_slice(&(t.name.len() as u16).to_le_bytes());
-            out.extend_from_slice(t.name.as_bytes());
+            thread_packet(&mut out, t);
         }
         let mut i = 0;
         while i < self.records.len() {

@@ -22,6 +22,13 @@ struct DeltaState {
     cpu: u64,
 }
 
+/// Delta state of the time-first layout inside an entry block.
+#[derive(Debug, Clone, Copy, Default)]
+struct TimeFirstState {
+    time_action: u64,
+    method: u64,
+}
+
 /// Which record layout the entry blocks use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RecordLayout {
@@ -188,25 +195,13 @@ impl V2Decoder {
             method_first += usize::from(builder.is_method_defined(state.method_action & !3));
         }
         let mut time_first = 0;
-        let (mut at, mut time_action, mut method) = (0, 0u64, 0u64);
+        let (mut at, mut state) = (0, TimeFirstState::default());
         for _ in 0..PROBE {
-            let step = (|| {
-                time_action = time_action.wrapping_add(read_sleb(payload, &mut at)? as u64);
-                if self.dual {
-                    read_sleb(payload, &mut at)?;
-                }
-                if time_action & 3 == 0 {
-                    method = method.wrapping_add(read_sleb(payload, &mut at)? as u64);
-                    return Some(builder.is_method_defined(method));
-                }
-                Some(false)
-            })();
-            match step {
-                Some(resolved) => time_first += usize::from(resolved),
-                None => break,
-            }
-            if at >= payload.len() {
+            if at >= payload.len() || read_time_first(payload, &mut at, &mut state, self.dual).is_none() {
                 break;
+            }
+            if state.time_action & 3 == 0 {
+                time_first += usize::from(builder.is_method_defined(state.method));
             }
         }
         if time_first > method_first {
@@ -219,24 +214,13 @@ impl V2Decoder {
     fn time_first_block(&mut self, tid: u32, payload: &[u8], builder: &mut ProfileBuilder) {
         let thread = builder.thread(tid);
         let open = self.open.entry(tid).or_default();
-        let (mut time_action, mut method) = (0u64, 0u64);
-        let mut at = 0;
+        let (mut at, mut state) = (0, TimeFirstState::default());
         while at < payload.len() {
-            let record = (|| {
-                time_action = time_action.wrapping_add(read_sleb(payload, &mut at)? as u64);
-                if self.dual {
-                    // The thread-CPU value: its encoding is not documented, so it is not used.
-                    read_sleb(payload, &mut at)?;
-                }
-                if time_action & 3 == 0 {
-                    method = method.wrapping_add(read_sleb(payload, &mut at)? as u64);
-                }
-                Some(())
-            })();
-            if record.is_none() {
+            if read_time_first(payload, &mut at, &mut state, self.dual).is_none() {
                 self.damaged_blocks += 1;
                 break;
             }
+            let TimeFirstState { time_action, method } = state;
             let action = (time_action & 3) as u8;
             let id = if action == 0 {
                 open.push(method);
@@ -269,6 +253,21 @@ impl V2Decoder {
         }
         Some([state.wall, state.cpu])
     }
+}
+
+/// One time-first record: SLEB delta of `time << 2 | action`, an SLEB CPU value for dual
+/// clocks, and on enters an SLEB delta of the method id.
+#[inline]
+fn read_time_first(payload: &[u8], at: &mut usize, state: &mut TimeFirstState, dual: bool) -> Option<()> {
+    state.time_action = state.time_action.wrapping_add(read_sleb(payload, at)? as u64);
+    if dual {
+        // The thread-CPU value: its encoding is not documented, so it is not used.
+        read_sleb(payload, at)?;
+    }
+    if state.time_action & 3 == 0 {
+        state.method = state.method.wrapping_add(read_sleb(payload, at)? as u64);
+    }
+    Some(())
 }
 
 #[inline]
