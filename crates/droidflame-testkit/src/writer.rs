@@ -297,13 +297,8 @@ impl Trace {
             }
         }
         // Entry blocks: runs of one thread's records, split every `block_records`.
-        let mut i = 0;
-        while i < self.records.len() {
-            let tid = self.records[i].tid;
-            let mut end = i;
-            while end < self.records.len() && self.records[end].tid == tid {
-                end += 1;
-            }
+        for run in self.records.chunk_by(|a, b| a.tid == b.tid) {
+            let tid = run[0].tid;
             if streaming && seen_threads.insert(tid) {
                 if let Some(t) = self.threads.iter().find(|t| t.tid == tid) {
                     thread_packet(&mut out, t);
@@ -311,7 +306,7 @@ impl Trace {
             }
             let mut state = (0u64, 0u64, 0u64);
             let mut cumulative = 0usize;
-            for block in self.records[i..end].chunks(block_records) {
+            for block in run.chunks(block_records) {
                 if !carry {
                     state = (0, 0, 0);
                 }
@@ -338,7 +333,6 @@ impl Trace {
                 out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
                 out.extend_from_slice(&payload);
             }
-            i = end;
         }
         if summary {
             let key = if nanos { "elapsed-time-nsec" } else { "elapsed-time-usec" };
@@ -429,14 +423,9 @@ impl Trace {
         for t in &self.threads {
             thread_packet(&mut out, t);
         }
-        let mut i = 0;
-        while i < self.records.len() {
-            let tid = self.records[i].tid;
-            let mut end = i;
-            while end < self.records.len() && self.records[end].tid == tid {
-                end += 1;
-            }
-            for block in self.records[i..end].chunks(layout.block_records.max(1)) {
+        for run in self.records.chunk_by(|a, b| a.tid == b.tid) {
+            let tid = run[0].tid;
+            for block in run.chunks(layout.block_records.max(1)) {
                 let (mut time_action, mut cpu, mut method) = (0u64, 0u64, 0u64);
                 let mut payload = Vec::new();
                 for r in block {
@@ -458,7 +447,6 @@ impl Trace {
                 out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
                 out.extend_from_slice(&payload);
             }
-            i = end;
         }
         let mut text = self.options_text(if dual { 5 } else { 4 }, Some(self.records.len()), "elapsed-time-nsec");
         text.push_str("*end\n");
