@@ -183,7 +183,8 @@ fn no_corpus_file_crashes_the_cli() {
             let out = droidflame(&[command, path]);
             let stderr = String::from_utf8_lossy(&out.stderr);
             match out.status.code() {
-                Some(0) => assert!(!out.stdout.is_empty(), "{path}"),
+                // A capture with only kernel events has no stacks: empty folded output.
+                Some(0) => assert!(command == "folded" || !out.stdout.is_empty(), "{path}"),
                 Some(2) => assert_eq!(stderr.lines().count(), 1, "{path}: {stderr}"),
                 other => panic!("{path}: exit {other:?}: {stderr}"),
             }

@@ -3,6 +3,7 @@
 //! format decoder feeds the profile builder. Memory holds the profile, not the records.
 
 use crate::art::ArtDecoder;
+use crate::atrace::{self, AtraceDecoder};
 use crate::feed::ChunkFeeder;
 use crate::profile::{Profile, ProfileBuilder};
 use crate::text::describe_bytes;
@@ -12,7 +13,8 @@ use std::io::Write;
 
 /// Compressed input is inflated this much at a time, which bounds the output of one step.
 const GZIP_STEP: usize = 16 << 10;
-/// Bytes needed to recognise a format.
+/// Bytes needed to recognise a method trace; captures may need up to
+/// `atrace::SNIFF_BYTES`.
 const SNIFF_BYTES: usize = 8;
 
 /// Analyses one trace: `push` its bytes in order, then `finish`.
@@ -39,8 +41,14 @@ enum Outer {
 /// The (decompressed) trace bytes: sniffed, then decoded.
 struct Inner {
     head: Vec<u8>,
-    decoder: Option<ArtDecoder>,
+    decoder: Option<Decoder>,
     feeder: ChunkFeeder,
+}
+
+/// One decoder per input family.
+enum Decoder {
+    Art(ArtDecoder),
+    Atrace(AtraceDecoder),
 }
 
 impl Default for Analyzer {
@@ -85,7 +93,8 @@ impl Analyzer {
         self.split = true;
         let ends_in_newline = match &self.inner.decoder {
             None => self.inner.head.last() == Some(&b'\n'),
-            Some(_) => self.inner.feeder.rest().0.last().is_none_or(|&b| b == b'\n'),
+            Some(Decoder::Art(_)) => self.inner.feeder.rest().0.last().is_none_or(|&b| b == b'\n'),
+            Some(Decoder::Atrace(_)) => true,
         };
         if !ends_in_newline {
             self.push(b"\n")?;
@@ -152,8 +161,11 @@ impl Analyzer {
             if inner.head.len() < SNIFF_BYTES {
                 return Ok(());
             }
+            let Some(decoder) = sniff(&inner.head, false, &self.options)? else {
+                return Ok(());
+            };
+            inner.decoder = Some(decoder);
             let head = std::mem::take(&mut inner.head);
-            inner.decoder = Some(sniff(&head)?);
             return self.feed(&head);
         }
         self.feed(bytes)
@@ -161,9 +173,11 @@ impl Analyzer {
 
     fn feed(&mut self, bytes: &[u8]) -> Result<()> {
         let Inner { decoder, feeder, .. } = &mut self.inner;
-        let decoder = decoder.as_mut().expect("sniffed before feeding");
         let builder = &mut self.builder;
-        feeder.push(bytes, |data, offset| decoder.decode(data, offset, builder))?;
+        match decoder.as_mut().expect("sniffed before feeding") {
+            Decoder::Art(decoder) => feeder.push(bytes, |data, offset| decoder.decode(data, offset, builder))?,
+            Decoder::Atrace(decoder) => decoder.push(bytes, builder)?,
+        }
         if builder.depth_exceeded() {
             return Err(Error::new(
                 ErrorKind::Limit,
@@ -204,51 +218,60 @@ impl Analyzer {
             if head.is_empty() {
                 return Err(Error::new(ErrorKind::NotATrace, "the compressed input is empty"));
             }
-            self.inner.decoder = Some(sniff(&head)?);
+            let decoder = sniff(&head, true, &self.options)?.ok_or_else(|| not_a_trace(&head))?;
+            self.inner.decoder = Some(decoder);
             self.feed(&head)?;
         }
-        let mut decoder = self.inner.decoder.take().expect("decoder was set above");
-        decoder.split = self.split;
-        let (rest, offset) = self.inner.feeder.rest();
-        let spec = decoder.finish(rest, offset, gzip, &mut self.builder)?;
+        let spec = match self.inner.decoder.take().expect("decoder was set above") {
+            Decoder::Art(mut decoder) => {
+                decoder.split = self.split;
+                let (rest, offset) = self.inner.feeder.rest();
+                decoder.finish(rest, offset, gzip, &mut self.builder)?
+            }
+            Decoder::Atrace(decoder) => decoder.finish(gzip, &mut self.builder)?,
+        };
         Ok(self.builder.finish(spec))
     }
 }
 
-/// Recognises the format from the first bytes.
-fn sniff(head: &[u8]) -> Result<ArtDecoder> {
+/// Recognises the format from the first bytes: `Ok(None)` while unsure (only before the
+/// input is `complete`).
+fn sniff(head: &[u8], complete: bool, options: &Options) -> Result<Option<Decoder>> {
     if head.starts_with(b"*version") {
-        return Ok(ArtDecoder::regular());
+        return Ok(Some(Decoder::Art(ArtDecoder::regular())));
     }
     if head.starts_with(crate::art::MAGIC) {
-        return Ok(ArtDecoder::slow());
+        return Ok(Some(Decoder::Art(ArtDecoder::slow())));
     }
-    Err(not_a_method_trace(head))
+    if let Some(kind) = atrace::sniff(head, complete) {
+        return Ok(Some(Decoder::Atrace(AtraceDecoder::new(kind, options.max_decompressed_bytes))));
+    }
+    if complete || head.len() >= atrace::SNIFF_BYTES {
+        return Err(not_a_trace(head));
+    }
+    Ok(None)
 }
 
-fn not_a_method_trace(head: &[u8]) -> Error {
-    let text = String::from_utf8_lossy(&head[..head.len().min(64)]);
-    let looks_like = if head.starts_with(b"TRACE:") || text.contains("# tracer") || head.starts_with(&[0x78, 0x9C]) {
-        Some("an atrace/systrace capture; droidflame reads Android method traces only for now")
-    } else if text.trim_start().to_ascii_lowercase().starts_with("<!doctype html")
-        || text.trim_start().starts_with("<html")
-    {
-        Some("an HTML file (a systrace report?); droidflame reads Android method traces only for now")
-    } else if head.starts_with(b"PK\x03\x04") {
-        Some("a zip archive; unzip it and open the .trace file inside")
+fn not_a_trace(head: &[u8]) -> Error {
+    let looks_like = if head.starts_with(b"PK\x03\x04") {
+        Some("a zip archive; unzip it and open the trace file inside")
     } else if head.starts_with(&[0x1F, 0x8B]) {
         Some("gzip data inside gzip data; decompress it once first")
+    } else if head.starts_with(&[0x78, 0x9C]) || head.starts_with(&[0x78, 0xDA]) || head.starts_with(&[0x78, 0x01]) {
+        Some("raw zlib data; an atrace -z capture starts with a \"TRACE:\" line before it")
+    } else if head.first() == Some(&0x0A) && head.iter().take(64).any(|&b| b < 0x09 || (0x0E..0x20).contains(&b)) {
+        Some("a Perfetto protobuf trace; open it in ui.perfetto.dev")
     } else {
         None
     };
-    let kind =
-        if looks_like.is_some() && !head.starts_with(b"PK") { ErrorKind::Unsupported } else { ErrorKind::NotATrace };
     let message = match looks_like {
         Some(what) => format!("this looks like {what}"),
         None => format!(
-            "expected a method trace (starting with \"*version\" or \"SLOW\"), found \"{}\"",
+            "expected an Android method trace (starting with \"*version\" or \"SLOW\") or an atrace/systrace \
+             capture (ftrace text, TRACE: + zlib, systrace HTML), found \"{}\"",
             describe_bytes(head)
         ),
     };
+    let kind = if head.starts_with(&[0x1F, 0x8B]) { ErrorKind::Unsupported } else { ErrorKind::NotATrace };
     Error::at(kind, 0, message)
 }

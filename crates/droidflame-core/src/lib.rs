@@ -11,6 +11,7 @@
 //! ```
 
 mod art;
+mod atrace;
 mod error;
 mod feed;
 mod input;

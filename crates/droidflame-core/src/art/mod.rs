@@ -323,7 +323,14 @@ impl ArtDecoder {
             record_size: self.layout.map(|l| l.size as u32),
             sampling_interval_us,
         };
-        Ok(FinishSpec { format, header: self.key.options, clocks, time_unit })
+        Ok(FinishSpec {
+            format,
+            header: self.key.options,
+            clocks,
+            time_unit,
+            counters: Vec::new(),
+            group_by_process: false,
+        })
     }
 
     fn finish_notes(&self, builder: &mut ProfileBuilder) {

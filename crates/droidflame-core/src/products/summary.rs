@@ -3,7 +3,7 @@
 
 use super::frames::FrameTree;
 use super::methods::method_table;
-use crate::profile::{Clock, Profile, Repairs};
+use crate::profile::{Clock, Counter, Profile, Repairs};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use serde_json::json;
@@ -19,6 +19,9 @@ pub struct Summary<'a> {
     pub methods: Vec<MethodJson<'a>>,
     pub repairs: &'a Repairs,
     pub warnings: &'a [String],
+    /// atrace counter tracks; absent for method traces.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub counters: &'a [Counter],
 }
 
 #[derive(Debug, Serialize)]
@@ -43,6 +46,21 @@ pub struct ThreadJson<'a> {
     pub wall_us: Option<u64>,
     pub cpu_us: Option<u64>,
     pub max_depth: usize,
+    /// The process, where the trace says (atrace); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pid: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub process: Option<&'a str>,
+    /// A named track of async slices, not a thread (atrace).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub track: bool,
+    /// Scheduler time (atrace with sched_switch); absent where unknown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub running_us: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runnable_us: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sleeping_us: Option<u64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -85,6 +103,12 @@ pub fn summary(profile: &Profile) -> Summary<'_> {
                 wall_us: total(Clock::Wall),
                 cpu_us: total(Clock::Cpu),
                 max_depth: t.tree.max_depth(),
+                pid: t.pid,
+                process: t.process.as_deref(),
+                track: t.track,
+                running_us: t.sched.map(|s| profile.micros(s.running)),
+                runnable_us: t.sched.map(|s| profile.micros(s.runnable)),
+                sleeping_us: t.sched.map(|s| profile.micros(s.sleeping)),
             }
         })
         .collect();
@@ -129,6 +153,7 @@ pub fn summary(profile: &Profile) -> Summary<'_> {
         methods,
         repairs: &profile.repairs,
         warnings: &profile.warnings,
+        counters: &profile.counters,
     }
 }
 

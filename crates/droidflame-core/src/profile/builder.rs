@@ -4,7 +4,7 @@
 //! it) the same way for every format.
 
 use super::tree::{CallTree, TreeBuilder, NONE};
-use super::{ClockSet, FormatInfo, Method, Profile, Repairs, ThreadProfile, TimeUnit};
+use super::{ClockSet, Counter, FormatInfo, Method, Profile, Repairs, SchedTimes, ThreadProfile, TimeUnit};
 use rustc_hash::FxHashMap;
 
 pub const ENTER: u8 = 0;
@@ -79,6 +79,11 @@ struct ThreadState {
     unwrap: [Unwrap; 2],
     /// Non-zero gaps between the first records on the primary clock (E29).
     gaps: Vec<u64>,
+    /// The process it belongs to, where the trace says (atrace).
+    pid: Option<u32>,
+    /// A named track of spans (atrace async slices), not a real thread.
+    track: bool,
+    sched: Option<SchedTimes>,
 }
 
 impl ThreadState {
@@ -94,6 +99,9 @@ impl ThreadState {
             last: [0; 2],
             unwrap: [Unwrap::default(); 2],
             gaps: Vec::new(),
+            pid: None,
+            track: false,
+            sched: None,
         }
     }
 }
@@ -111,6 +119,9 @@ pub(crate) struct FinishSpec {
     pub header: Vec<(String, String)>,
     pub clocks: ClockSet,
     pub time_unit: TimeUnit,
+    pub counters: Vec<Counter>,
+    /// Order threads by process (the trace says which process each belongs to).
+    pub group_by_process: bool,
 }
 
 #[derive(Debug)]
@@ -131,6 +142,8 @@ pub(crate) struct ProfileBuilder {
     records: u64,
     max_depth: usize,
     depth_exceeded: bool,
+    /// Process names by pid (atrace).
+    processes: FxHashMap<u32, String>,
 }
 
 impl ProfileBuilder {
@@ -150,6 +163,7 @@ impl ProfileBuilder {
             records: 0,
             max_depth,
             depth_exceeded: false,
+            processes: FxHashMap::default(),
         }
     }
 
@@ -379,6 +393,60 @@ impl ProfileBuilder {
         exit_below_top(state, &mut self.repairs, method, t);
     }
 
+    /// Closes whatever frame is on top of a thread (an atrace `E` names no slice).
+    /// False, with nothing changed but the record count, when no frame is open.
+    pub fn exit_top(&mut self, thread: u32, t: [u64; 2]) -> bool {
+        self.records += 1;
+        let state = &mut self.threads[thread as usize];
+        state.records += 1;
+        let Some(open) = state.stack.pop() else {
+            return false;
+        };
+        state.last = t;
+        close(&mut state.tree, open, t);
+        true
+    }
+
+    /// Frames open on a thread.
+    pub fn depth(&self, thread: u32) -> usize {
+        self.threads[thread as usize].stack.len()
+    }
+
+    /// A thread was seen at `t` without a record: frames still open at the end close at
+    /// its last sign of life, not at its last record.
+    pub fn touch(&mut self, thread: u32, t: [u64; 2]) {
+        let state = &mut self.threads[thread as usize];
+        if state.started && t[0] > state.last[0] {
+            state.last = t;
+        }
+    }
+
+    /// Names a thread unless it already has a name; `replace` lets a later name win
+    /// (atrace threads rename themselves; the last name is the one users know).
+    pub fn name_thread(&mut self, thread: u32, name: String, replace: bool) {
+        let state = &mut self.threads[thread as usize];
+        if replace || state.name.is_none() {
+            state.name = Some(name);
+        }
+    }
+
+    pub fn set_process(&mut self, thread: u32, pid: u32) {
+        self.threads[thread as usize].pid = Some(pid);
+    }
+
+    pub fn name_process(&mut self, pid: u32, name: String) {
+        self.processes.insert(pid, name);
+    }
+
+    /// Marks a thread slot as a named track of spans rather than a real thread.
+    pub fn mark_track(&mut self, thread: u32) {
+        self.threads[thread as usize].track = true;
+    }
+
+    pub fn set_sched(&mut self, thread: u32, sched: SchedTimes) {
+        self.threads[thread as usize].sched = Some(sched);
+    }
+
     // ---- the end -------------------------------------------------------------------
 
     /// The first value of each thread's primary clock, for guessing an unnamed clock.
@@ -417,8 +485,17 @@ impl ProfileBuilder {
         self.repairs.unknown_methods = methods.iter().filter(|m| m.unknown).count() as u64;
         let (frames, frame_of) = frames_of(&methods);
         let swap = spec.clocks == ClockSet::Cpu;
-        let threads =
-            self.threads.into_iter().filter(|t| t.records > 0).map(|t| finish_thread(t, &canonical, swap)).collect();
+        let processes = std::mem::take(&mut self.processes);
+        let mut threads = self
+            .threads
+            .into_iter()
+            .filter(|t| t.records > 0)
+            .map(|t| finish_thread(t, &canonical, swap, &processes))
+            .collect::<Vec<_>>();
+        if spec.group_by_process {
+            // Threads under their process, each process's tracks after its threads.
+            threads.sort_by_key(|t| (t.pid.unwrap_or(u32::MAX), t.track, t.tid));
+        }
         Profile {
             format: spec.format,
             header: spec.header,
@@ -431,6 +508,7 @@ impl ProfileBuilder {
             repairs: self.repairs,
             warnings: self.warnings,
             records: self.records,
+            counters: spec.counters,
         }
     }
 
@@ -573,7 +651,12 @@ fn frames_of(methods: &[Method]) -> (Vec<String>, Vec<u32>) {
     (frames, frame_of)
 }
 
-fn finish_thread(state: ThreadState, canonical: &[u32], swap_clocks: bool) -> ThreadProfile {
+fn finish_thread(
+    state: ThreadState,
+    canonical: &[u32],
+    swap_clocks: bool,
+    processes: &FxHashMap<u32, String>,
+) -> ThreadProfile {
     let mut tree = state.tree.into_tree();
     let nodes = tree.nodes_mut();
     let mut children_incl = vec![[0u64; 2]; nodes.len()];
@@ -603,6 +686,10 @@ fn finish_thread(state: ThreadState, canonical: &[u32], swap_clocks: bool) -> Th
         tree,
         first,
         last,
+        pid: state.pid,
+        process: state.pid.and_then(|pid| processes.get(&pid).cloned()),
+        track: state.track,
+        sched: state.sched,
     }
 }
 

@@ -4,7 +4,7 @@
 mod builder;
 mod tree;
 
-pub(crate) use builder::{FinishSpec, MethodInfo, ProfileBuilder};
+pub(crate) use builder::{FinishSpec, MethodInfo, ProfileBuilder, ENTER};
 pub use tree::{CallTree, Children, Node, NONE};
 
 use std::fmt;
@@ -152,6 +152,23 @@ pub struct Repairs {
     pub time_wraps: u64,
     /// Thread ids whose thread was replaced by a new one mid-trace (id reuse).
     pub reused_thread_ids: u64,
+    /// atrace: `E` markers with no open slice on their thread, ignored.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unmatched_ends: u64,
+    /// atrace: lines after the first event that are not event lines (multi-line prints,
+    /// damage), skipped.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unparsed_lines: u64,
+    /// atrace: events earlier than the one before them (merged or concatenated dumps).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub out_of_order: u64,
+    /// atrace: `B` markers beyond the depth limit, dropped.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub too_deep: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// A method (or, for other families, a named slice) as shown to the user.
@@ -194,6 +211,33 @@ pub struct ThreadProfile {
     /// First and last record time per clock slot, in ticks.
     pub first: [u64; 2],
     pub last: [u64; 2],
+    /// The process (atrace: TGID or the marker's pid), where the trace says.
+    pub pid: Option<u32>,
+    pub process: Option<String>,
+    /// A named track of spans (atrace async slices), not a thread of execution.
+    pub track: bool,
+    /// Time in each scheduler state, where the trace has scheduler events.
+    pub sched: Option<SchedTimes>,
+}
+
+/// A thread's time in each scheduler state, in ticks, over the part of the trace where
+/// its state is known.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SchedTimes {
+    pub running: u64,
+    pub runnable: u64,
+    pub sleeping: u64,
+}
+
+/// A counter track (atrace `C`), summarised.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Counter {
+    pub pid: u32,
+    pub name: String,
+    pub samples: u64,
+    pub min: i64,
+    pub max: i64,
+    pub last: i64,
 }
 
 impl ThreadProfile {
@@ -221,6 +265,8 @@ pub struct Profile {
     /// Plain-language notes about what was repaired or guessed, for the user.
     pub warnings: Vec<String>,
     pub records: u64,
+    /// Counter tracks (atrace), by pid then name; empty for method traces.
+    pub counters: Vec<Counter>,
 }
 
 impl Profile {

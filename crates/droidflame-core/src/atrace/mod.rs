@@ -1,0 +1,227 @@
+//! atrace / systrace captures (spec: `docs/atrace-format.md`): plain ftrace text,
+//! `atrace -z` and `.ctrace` (`TRACE:` + zlib streams), systrace HTML in its three forms
+//! and JSON traces with `systemTraceEvents`. Containers are undone as bytes stream in
+//! (`container`, `html`), lines are tokenised (`line`) and given meaning (`events`,
+//! `sched`); slices reach the same `ProfileBuilder` as method records.
+
+mod container;
+mod events;
+mod html;
+mod line;
+mod sched;
+
+use crate::profile::{ClockSet, FinishSpec, FormatInfo, ProfileBuilder, TimeUnit};
+use crate::{Error, ErrorKind, Result};
+use container::TextFraming;
+use events::EventReader;
+use html::{HtmlExtractor, JsonText};
+
+/// Bytes looked at to recognise a capture (Perfetto looks at 128; junk before `TRACE:`
+/// can be longer).
+pub const SNIFF_BYTES: usize = 4096;
+
+/// The outermost form of a capture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Text,
+    Html,
+    Json,
+}
+
+/// Recognises a capture from its first bytes. `None` with `complete == false`: not sure
+/// yet, look again with more bytes; `None` with `complete`: not a capture.
+pub fn sniff(head: &[u8], complete: bool) -> Option<Kind> {
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    let start = head.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(head.len());
+    let body = &head[start..];
+    let lower: Vec<u8> = body.iter().take(16).map(u8::to_ascii_lowercase).collect();
+    if lower.starts_with(b"<!doctype html") || lower.starts_with(b"<html") {
+        return Some(Kind::Html);
+    }
+    if body.starts_with(b"{") {
+        return Some(Kind::Json);
+    }
+    if body.starts_with(b"TRACE:") || body.starts_with(b"#") || body.starts_with(b"cpus=") {
+        return Some(Kind::Text);
+    }
+    let window = &head[..head.len().min(SNIFF_BYTES)];
+    if memchr::memmem::find(window, b"\nTRACE:\n").is_some() || memchr::memmem::find(window, b"\nTRACE:\r\n").is_some()
+    {
+        return Some(Kind::Text);
+    }
+    // A header-less dump: its first line must be an event line (catapult's rule).
+    let first_line = match memchr::memchr(b'\n', body) {
+        Some(nl) => &body[..nl],
+        None if complete || head.len() >= SNIFF_BYTES => body,
+        None => return None,
+    };
+    line::parse_event_line(line::trim(first_line)).is_ok().then_some(Kind::Text)
+}
+
+enum Container {
+    Text(TextFraming),
+    Html(HtmlExtractor),
+    Json(JsonText),
+}
+
+pub struct AtraceDecoder {
+    container: Container,
+    events: EventReader,
+}
+
+impl AtraceDecoder {
+    pub fn new(kind: Kind, max_decompressed_bytes: u64) -> Self {
+        let container = match kind {
+            Kind::Text => Container::Text(TextFraming::new(max_decompressed_bytes)),
+            Kind::Html => Container::Html(HtmlExtractor::new(max_decompressed_bytes)),
+            Kind::Json => Container::Json(JsonText::default()),
+        };
+        AtraceDecoder { container, events: EventReader::default() }
+    }
+
+    pub fn push(&mut self, bytes: &[u8], builder: &mut ProfileBuilder) -> Result<()> {
+        let events = &mut self.events;
+        let on_line = &mut |line: &[u8]| events.line(line, builder);
+        match &mut self.container {
+            Container::Text(framing) => framing.push(bytes, on_line),
+            Container::Html(html) => html.push(bytes, on_line),
+            Container::Json(json) => json.push(bytes, on_line),
+        }
+    }
+
+    pub fn finish(mut self, gzip: bool, builder: &mut ProfileBuilder) -> Result<FinishSpec> {
+        let events = &mut self.events;
+        let on_line = &mut |line: &[u8]| events.line(line, builder);
+        let layout = match &mut self.container {
+            Container::Text(framing) => {
+                framing.finish(on_line)?;
+                if framing.trailing_bytes > 0 {
+                    builder.warn(format!(
+                        "{} bytes after the compressed capture are neither text nor another compressed chunk and \
+                         were ignored",
+                        framing.trailing_bytes
+                    ));
+                }
+                if framing.zlib_streams > 0 {
+                    "ctrace"
+                } else {
+                    "text"
+                }
+            }
+            Container::Html(html) => {
+                html.finish(on_line)?;
+                if !html.found() {
+                    return Err(Error::new(
+                        ErrorKind::NotATrace,
+                        "this HTML file holds no systrace data (no linuxPerfData string, trace-data block or \
+                         viewer-data block)",
+                    ));
+                }
+                html.form()
+            }
+            Container::Json(json) => {
+                json.finish(on_line);
+                if !json.found {
+                    let why = if json.not_a_string {
+                        "its systemTraceEvents is not a string"
+                    } else {
+                        "it has no systemTraceEvents"
+                    };
+                    return Err(Error::new(
+                        ErrorKind::Unsupported,
+                        format!(
+                            "this JSON file is not a systrace capture: {why} (Chrome JSON traces without ftrace text \
+                             are not read)"
+                        ),
+                    ));
+                }
+                "json"
+            }
+        };
+        self.no_events_error()?;
+        let counters = self.events.finish(builder);
+        self.notes(builder);
+        let clocks = if self.events.stats.sched_switches > 0 { ClockSet::Dual } else { ClockSet::Wall };
+        let format = FormatInfo {
+            family: "atrace",
+            layout,
+            version: 0,
+            streaming: false,
+            vm: None,
+            gzip,
+            split: false,
+            record_size: None,
+            sampling_interval_us: None,
+        };
+        Ok(FinishSpec {
+            format,
+            header: self.events.header,
+            clocks,
+            time_unit: TimeUnit::NANOS,
+            counters,
+            group_by_process: true,
+        })
+    }
+
+    fn no_events_error(&self) -> Result<()> {
+        let stats = &self.events.stats;
+        if stats.event_lines > 0 {
+            return Ok(());
+        }
+        if stats.raw_clock_lines > 0 {
+            return Err(Error::new(
+                ErrorKind::Unsupported,
+                format!(
+                    "the capture's {} event lines have integer timestamps: it was recorded with a raw counter \
+                     trace_clock, whose ticks cannot be turned into time; record with the default clock",
+                    stats.raw_clock_lines
+                ),
+            ));
+        }
+        Err(Error::new(
+            ErrorKind::NotATrace,
+            format!(
+                "no ftrace event lines found ({} other lines): expected lines like \"task-123 [000] 1.000000: \
+                 tracing_mark_write: B|123|name\"",
+                stats.preamble_lines
+            ),
+        ))
+    }
+
+    fn notes(&self, builder: &mut ProfileBuilder) {
+        let stats = &self.events.stats;
+        if stats.markers == 0 {
+            builder.warn(
+                "the capture has no atrace markers (tracing_mark_write B/E), only kernel events: there are no \
+                 slices to draw; capture with app or framework categories (for example `atrace gfx view am`)",
+            );
+        }
+        if stats.overwritten > 0 || stats.buffers_restarted > 0 {
+            builder.warn(format!(
+                "the kernel's ring buffer overwrote {} events before the capture was read{}: slices that began \
+                 before the first surviving event show up as unmatched ends",
+                stats.overwritten,
+                if stats.buffers_restarted > 0 { " (some CPU buffers restarted)" } else { "" }
+            ));
+        }
+        if stats.raw_clock_lines > 0 {
+            builder.warn(format!(
+                "{} event lines have integer timestamps (a raw counter trace_clock) and were skipped",
+                stats.raw_clock_lines
+            ));
+        }
+        if stats.other_markers > 0 {
+            builder.warn(format!(
+                "{} tracing_mark_write payloads were not atrace markers (B, E, C, S, F, I, N, G, H) and were skipped",
+                stats.other_markers
+            ));
+        }
+        if builder.repairs.out_of_order > 0 {
+            builder.warn(format!(
+                "{} events are earlier than the event before them (merged or concatenated dumps): durations that \
+                 would be negative count as 0",
+                builder.repairs.out_of_order
+            ));
+        }
+    }
+}
