@@ -246,7 +246,7 @@ fn sniff(head: &[u8], complete: bool, options: &Options) -> Result<Option<Decode
     if let Some(kind) = atrace::sniff(head, complete) {
         return Ok(Some(Decoder::Atrace(AtraceDecoder::new(kind, options.max_decompressed_bytes))));
     }
-    if complete || head.len() >= atrace::SNIFF_BYTES {
+    if complete || head.len() >= atrace::SNIFF_BYTES || atrace::is_binary(head) {
         return Err(not_a_trace(head));
     }
     Ok(None)

@@ -491,7 +491,7 @@ fn unwind_is_an_exit() {
 fn not_a_trace_names_what_it_found() {
     let err = analyze(b"hello world, not a trace").unwrap_err();
     assert_eq!(err.kind(), ErrorKind::NotATrace);
-    assert_eq!(err.to_string(), "not an Android trace at byte 0: expected a method trace (starting with \"*version\" or \"SLOW\"), found \"hello world, not\"");
+    assert_eq!(err.to_string(), "not an Android trace at byte 0: expected an Android method trace (starting with \"*version\" or \"SLOW\") or an atrace/systrace capture (ftrace text, TRACE: + zlib, systrace HTML), found \"hello world, not\"");
     assert_eq!(analyze(b"").unwrap_err().to_string(), "not an Android trace: the input is empty");
     let mut zip = b"PK\x03\x04".to_vec();
     zip.extend_from_slice(&[0; 20]);
@@ -501,7 +501,8 @@ fn not_a_trace_names_what_it_found() {
 #[test]
 fn errors_stick_after_the_first() {
     let mut analyzer = Analyzer::default();
-    assert!(analyzer.push(b"garbage!garbage!").is_err());
+    // Binary bytes are refused at once; text waits for a whole first line.
+    assert!(analyzer.push(b"garbage\x00\x01garbage").is_err());
     assert!(analyzer.push(b"more").is_err());
     assert!(analyzer.finish().is_err());
 }

@@ -82,7 +82,8 @@ fn parse_left(left: &[u8]) -> Option<(&[u8], u32, Option<u32>)> {
         return None;
     }
     let tid = parse_u32(&left[dash + 1..])?;
-    Some((trim(&left[..dash]), tid, tgid))
+    let task = trim(&left[..dash]);
+    (!task.is_empty()).then_some((task, tid, tgid))
 }
 
 /// Splits off the timestamp token (ending in `:`), skipping an irq-flags token before it.

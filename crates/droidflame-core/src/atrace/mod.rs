@@ -58,6 +58,11 @@ pub fn sniff(head: &[u8], complete: bool) -> Option<Kind> {
     line::parse_event_line(line::trim(first_line)).is_ok().then_some(Kind::Text)
 }
 
+/// Control bytes in the first bytes: no text capture starts like that.
+pub fn is_binary(head: &[u8]) -> bool {
+    head.iter().take(64).any(|&b| b < 0x09 || (0x0E..0x20).contains(&b))
+}
+
 enum Container {
     Text(TextFraming),
     Html(HtmlExtractor),
