@@ -48,7 +48,7 @@ struct Inner {
 /// One decoder per input family.
 enum Decoder {
     Art(ArtDecoder),
-    Atrace(AtraceDecoder),
+    Atrace(Box<AtraceDecoder>),
 }
 
 impl Default for Analyzer {
@@ -244,7 +244,7 @@ fn sniff(head: &[u8], complete: bool, options: &Options) -> Result<Option<Decode
         return Ok(Some(Decoder::Art(ArtDecoder::slow())));
     }
     if let Some(kind) = atrace::sniff(head, complete) {
-        return Ok(Some(Decoder::Atrace(AtraceDecoder::new(kind, options.max_decompressed_bytes))));
+        return Ok(Some(Decoder::Atrace(Box::new(AtraceDecoder::new(kind, options.max_decompressed_bytes)))));
     }
     if complete || head.len() >= atrace::SNIFF_BYTES || atrace::is_binary(head) {
         return Err(not_a_trace(head));

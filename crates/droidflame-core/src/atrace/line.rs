@@ -48,9 +48,7 @@ fn find_cpu(line: &[u8]) -> Option<(usize, usize, u32)> {
     while let Some(found) = line[from..].iter().position(|&b| b == b'[') {
         let open = from + found;
         from = open + 1;
-        let Some(len) = line[open + 1..].iter().position(|&b| !b.is_ascii_digit()) else {
-            return None;
-        };
+        let len = line[open + 1..].iter().position(|&b| !b.is_ascii_digit())?;
         let close = open + 1 + len;
         let before_ok = open > 0 && (line[open - 1] == b' ' || line[open - 1] == b')' || line[open - 1] == b'\t');
         let after_ok = line.get(close + 1).is_some_and(|&b| b == b' ' || b == b'\t');
