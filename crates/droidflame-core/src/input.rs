@@ -47,7 +47,7 @@ struct Inner {
 
 /// One decoder per input family.
 enum Decoder {
-    Art(ArtDecoder),
+    Art(Box<ArtDecoder>),
     Atrace(Box<AtraceDecoder>),
 }
 
@@ -238,10 +238,10 @@ impl Analyzer {
 /// input is `complete`).
 fn sniff(head: &[u8], complete: bool, options: &Options) -> Result<Option<Decoder>> {
     if head.starts_with(b"*version") {
-        return Ok(Some(Decoder::Art(ArtDecoder::regular())));
+        return Ok(Some(Decoder::Art(Box::new(ArtDecoder::regular()))));
     }
     if head.starts_with(crate::art::MAGIC) {
-        return Ok(Some(Decoder::Art(ArtDecoder::slow())));
+        return Ok(Some(Decoder::Art(Box::new(ArtDecoder::slow()))));
     }
     if let Some(kind) = atrace::sniff(head, complete) {
         return Ok(Some(Decoder::Atrace(Box::new(AtraceDecoder::new(kind, options.max_decompressed_bytes)))));
