@@ -55,7 +55,8 @@ pub fn sniff(head: &[u8], complete: bool) -> Option<Kind> {
         None if complete || head.len() >= SNIFF_BYTES => body,
         None => return None,
     };
-    line::parse_event_line(line::trim(first_line)).is_ok().then_some(Kind::Text)
+    // A raw-clock line is still an event line; it is refused later, with the reason.
+    (line::parse_event_line(line::trim(first_line)) != Err(line::LineError::Unrecognised)).then_some(Kind::Text)
 }
 
 /// Control bytes in the first bytes: no text capture starts like that.

@@ -1,0 +1,418 @@
+//! atrace / systrace captures: the corpus files with the facts their SOURCES.md rows
+//! give, and synthetic captures (testkit `atrace` writer) for each line variant, each
+//! container and each edge case of shared/docs/atrace-format.md §6.
+
+use droidflame_core::products::{self, FoldedOptions};
+use droidflame_core::{analyze, analyze_with, Analyzer, Clock, ClockSet, ErrorKind, Options, Profile};
+use droidflame_testkit::atrace::{Capture, Columns};
+use droidflame_testkit::{corpus_dir, corpus_file, gzip};
+
+fn folded(p: &Profile) -> String {
+    products::folded(p, &FoldedOptions::default()).unwrap()
+}
+
+fn folded_cpu(p: &Profile) -> String {
+    products::folded(p, &FoldedOptions { clock: Some(Clock::Cpu), thread: None }).unwrap()
+}
+
+/// Calls of every slice on real threads (not async tracks).
+fn thread_calls(p: &Profile) -> u64 {
+    p.threads.iter().filter(|t| !t.track).flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum()
+}
+
+fn counter_samples(p: &Profile) -> u64 {
+    p.counters.iter().map(|c| c.samples).sum()
+}
+
+// ---- the corpus -------------------------------------------------------------------
+
+#[test]
+fn toolsbase_ctrace_ten_zlib_chunks() {
+    let p = analyze(&corpus_file("toolsbase-atrace.ctrace")).unwrap();
+    assert_eq!((p.format.family, p.format.layout), ("atrace", "ctrace"));
+    assert_eq!(p.clocks, ClockSet::Dual, "it has sched_switch");
+    assert_eq!(p.header_value("cpus"), Some("4"));
+    // SOURCES.md: B 21534 / E 21524 (bare) / C 3414 / S 60 / F 62.
+    assert_eq!(thread_calls(&p), 21_534);
+    assert_eq!(counter_samples(&p), 3_414);
+    // Checked independently (per-TID stacks over the inflated text): 21 E with nothing
+    // open, 31 slices open at the end; 59 S/F pairs, 3 F without S, 1 S without F.
+    assert_eq!(p.repairs.unmatched_ends, 21 + 3);
+    assert_eq!(p.repairs.open_at_end, 31 + 1);
+    let spans: u64 =
+        p.threads.iter().filter(|t| t.track).flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum();
+    assert_eq!(spans, 59 + 1);
+    assert_eq!(p.repairs.unparsed_lines, 0);
+    // 13.3 s from first to last slice event.
+    let first = p.threads.iter().map(|t| t.first[0]).min().unwrap();
+    let last = p.threads.iter().map(|t| t.last[0]).max().unwrap();
+    assert!((13_000..13_400).contains(&(p.micros(last - first) / 1000)), "{}", p.micros(last - first));
+    // Threads are grouped by process and know their scheduling.
+    assert!(p.threads.windows(2).all(|w| w[0].pid.unwrap_or(u32::MAX) <= w[1].pid.unwrap_or(u32::MAX)));
+    let busy = p.threads.iter().find(|t| t.name == "hwservicemanage").unwrap();
+    let sched = busy.sched.unwrap();
+    assert!(sched.running > 0 && sched.sleeping > 0);
+    assert_eq!(busy.process.as_deref(), Some("hwservicemanage"));
+}
+
+#[test]
+fn tracecompass_text_and_its_html_excerpt() {
+    let p = analyze(&corpus_file("tracecompass-atrace-test.txt")).unwrap();
+    assert_eq!(p.format.layout, "text");
+    // B 164, E 166 (163 bare plus 3 Chrome `E|pid|name|args`): two ends with nothing open.
+    assert_eq!(thread_calls(&p), 164);
+    assert_eq!(p.repairs.unmatched_ends, 2);
+    assert_eq!(p.clocks, ClockSet::Dual);
+    let p = analyze(&corpus_file("tracecompass-android_trace.html")).unwrap();
+    assert_eq!(p.format.layout, "html");
+    assert_eq!(thread_calls(&p), 16);
+    assert_eq!(p.repairs.unmatched_ends, 2);
+}
+
+#[test]
+fn legacy_html_reads_like_its_extracted_payload() {
+    let html = analyze(&corpus_file("catapult-tracing-android_systrace.html")).unwrap();
+    let text = analyze(&corpus_file("atrace/catapult-tracing-android_systrace_html.payload.txt")).unwrap();
+    assert_eq!(html.format.layout, "html-legacy");
+    // B 5984, E 5982, C 1611, all on the old event name `0:`.
+    assert_eq!(thread_calls(&html), 5_984);
+    assert_eq!(html.repairs.open_at_end, 2);
+    assert_eq!(counter_samples(&html), 1_611);
+    // The closing dummy clock-sync line at time 0.0 is no event and no reorder.
+    assert_eq!(html.repairs.out_of_order, 0);
+    assert_eq!(folded(&html), folded(&text));
+    assert_eq!(folded_cpu(&html), folded_cpu(&text));
+}
+
+#[test]
+fn compressed_and_decompressed_catapult_capture_agree() {
+    let z = analyze(&corpus_file("atrace/catapult-systrace-compressed_atrace_data.ctrace")).unwrap();
+    let text = analyze(&corpus_file("atrace/catapult-systrace-decompressed_atrace_data.txt")).unwrap();
+    assert_eq!((z.format.layout, text.format.layout), ("ctrace", "text"));
+    assert_eq!(folded(&z), folded(&text));
+    assert_eq!(thread_calls(&text), 463);
+    assert_eq!(counter_samples(&text), 88);
+    assert_eq!(text.repairs.unparsed_lines, 0);
+    // 17,600 bytes follow the zlib stream in this file; they are skipped, and said so.
+    assert!(z.warnings.iter().any(|w| w.contains("17600 bytes")), "{:?}", z.warnings);
+    assert_eq!(z.repairs.unparsed_lines, 0);
+}
+
+#[test]
+fn every_capture_in_the_corpus_parses() {
+    let mut names = vec![
+        "toolsbase-atrace.ctrace".to_owned(),
+        "tracecompass-atrace-test.txt".to_owned(),
+        "tracecompass-android_trace.html".to_owned(),
+        "petra-systrace-example-2.html".to_owned(),
+        "catapult-tracing-android_systrace.html".to_owned(),
+    ];
+    for entry in std::fs::read_dir(corpus_dir().join("atrace")).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name != "SOURCES.md" {
+            names.push(format!("atrace/{name}"));
+        }
+    }
+    assert_eq!(names.len(), 5 + 13);
+    for name in names {
+        let p = analyze(&corpus_file(&name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(p.format.family, "atrace", "{name}");
+        products::summary_json(&p);
+    }
+}
+
+#[test]
+fn kernel_only_captures_parse_and_say_why_nothing_is_drawn() {
+    // petra: cpu_idle and clock events only; catapult atrace_data: sched only.
+    for name in ["petra-systrace-example-2.html", "atrace/catapult-systrace-atrace_data.txt"] {
+        let p = analyze(&corpus_file(name)).unwrap();
+        assert!(p.threads.is_empty(), "{name}");
+        assert!(p.warnings.iter().any(|w| w.contains("no atrace markers")), "{name}: {:?}", p.warnings);
+    }
+    // The four catapult variants of one capture (blank first line, TGID columns) agree.
+    let base = analyze(&corpus_file("atrace/catapult-systrace-atrace_data.txt")).unwrap();
+    for name in ["atrace_data_raw", "atrace_missing_tgids", "atrace_fixed_tgids"] {
+        let p = analyze(&corpus_file(&format!("atrace/catapult-systrace-{name}.txt"))).unwrap();
+        assert_eq!((p.repairs.unparsed_lines, p.clocks), (base.repairs.unparsed_lines, base.clocks), "{name}");
+    }
+}
+
+#[test]
+fn perfetto_bad_print_skips_continuation_lines() {
+    let p = analyze(&corpus_file("atrace/perfetto-bad_print.systrace")).unwrap();
+    assert_eq!(p.repairs.unparsed_lines, 2);
+    assert_eq!(thread_calls(&p), 1);
+}
+
+// ---- synthetic captures -------------------------------------------------------------
+
+const MS: u64 = 1_000_000;
+
+/// Thread 100 "main" of process 100: draw (10 ms) containing measure (4 ms); thread 101
+/// "RenderThread": flush (3 ms).
+fn basic() -> Capture {
+    let mut c = Capture::new();
+    c.mark("main", 100, 100, 1_000 * MS, "B|100|draw")
+        .mark("main", 100, 100, 1_002 * MS, "B|100|measure")
+        .mark("RenderThread", 101, 100, 1_003 * MS, "B|100|flush")
+        .mark("main", 100, 100, 1_006 * MS, "E|100")
+        .mark("RenderThread", 101, 100, 1_006 * MS, "E")
+        .mark("main", 100, 100, 1_010 * MS, "E|100|draw|k=v|cat");
+    c
+}
+
+const BASIC_FOLDED: &str = "RenderThread [101];flush 3000\nmain [100];draw 6000\nmain [100];draw;measure 4000\n";
+
+#[test]
+fn every_column_layout_gives_the_same_profile() {
+    for tgid in [None, Some(false), Some(true)] {
+        for wide in [false, true] {
+            for flags in [0, 4, 5] {
+                for fraction_digits in [6, 9] {
+                    let mut c = basic();
+                    c.columns = Columns { tgid, wide, flags, fraction_digits };
+                    for header in [false, true] {
+                        c.header = header;
+                        let p = analyze(&c.text()).unwrap_or_else(|e| panic!("{:?}: {e}", c.columns));
+                        assert_eq!(folded(&p), BASIC_FOLDED, "{:?} header {header}", c.columns);
+                        assert_eq!(p.repairs.unparsed_lines, 0);
+                        assert_eq!(p.threads[0].pid, Some(100), "{:?}", c.columns);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_container_gives_the_same_profile() {
+    let c = basic();
+    let plain = folded(&analyze(&c.text()).unwrap());
+    assert_eq!(plain, BASIC_FOLDED);
+    let forms: Vec<(&str, Vec<u8>)> = vec![
+        ("ctrace", c.ctrace(1)),
+        ("ctrace", c.ctrace(3)),
+        ("ctrace", c.ctrace(7)),
+        ("html-legacy", c.html_legacy()),
+        ("html", c.html_trace_data()),
+        ("json", c.json()),
+        ("html-viewer-data", c.html_viewer_data()),
+        ("text", gzip(&c.text())),
+    ];
+    for (layout, bytes) in forms {
+        for chunk in [1, 2, 7, 64, 4096, usize::MAX] {
+            let mut analyzer = Analyzer::default();
+            for piece in bytes.chunks(chunk.min(bytes.len())) {
+                analyzer.push(piece).unwrap();
+            }
+            let p = analyzer.finish().unwrap_or_else(|e| panic!("{layout} in chunks of {chunk}: {e}"));
+            assert_eq!(p.format.layout, layout);
+            assert_eq!(folded(&p), plain, "{layout} in chunks of {chunk}");
+            assert!(p.warnings.is_empty() || layout != "ctrace", "{:?}", p.warnings);
+        }
+    }
+}
+
+#[test]
+fn junk_before_trace_crlf_and_a_missing_final_newline() {
+    let c = basic();
+    let mut bytes = b"capturing trace... done\nTRACE:\n".to_vec();
+    bytes.extend(c.text());
+    assert_eq!(folded(&analyze(&bytes).unwrap()), BASIC_FOLDED, "E18");
+    let mut z = b"capturing trace...\r\n done\r\n".to_vec();
+    z.extend(c.ctrace(2));
+    assert_eq!(folded(&analyze(&z).unwrap()), BASIC_FOLDED);
+    let mut crlf = basic();
+    crlf.crlf = true;
+    let mut text = b"\r\n".to_vec();
+    text.extend(crlf.text());
+    text.truncate(text.len() - 2);
+    assert_eq!(folded(&analyze(&text).unwrap()), BASIC_FOLDED, "E17, E19");
+}
+
+#[test]
+fn tasks_with_spaces_dashes_and_unknown_names() {
+    let mut c = Capture::new();
+    c.mark("Jit thread pool", 7, 7, MS, "B|7|compile")
+        .mark("<...>", 7, 7, 2 * MS, "E|7")
+        .mark("a-b-c", 8, 7, 3 * MS, "B|7|x|y")
+        .mark("a-b-c", 8, 7, 4 * MS, "E|7");
+    let p = analyze(&c.text()).unwrap();
+    // `<...>` never renames a thread (E11); `|` stays in names (E5).
+    assert_eq!(folded(&p), "Jit thread pool [7];compile 1000\na-b-c [8];x|y 1000\n");
+    assert_eq!(p.threads[0].process.as_deref(), Some("Jit thread pool"));
+}
+
+#[test]
+fn old_event_names_and_print() {
+    let mut c = Capture::new();
+    c.event("app", 5, 5, 0, MS, "0", "B|5|a").event("app", 5, 5, 0, 2 * MS, "print", "B|5|b");
+    c.event("app", 5, 5, 0, 3 * MS, "print", "0xffffff: E").event("app", 5, 5, 0, 4 * MS, "0", "E");
+    assert_eq!(folded(&analyze(&c.text()).unwrap()), "app [5];a 2000\napp [5];a;b 1000\n");
+}
+
+#[test]
+fn e1_e2_unmatched_ends_and_slices_open_at_the_end() {
+    let mut c = Capture::new();
+    c.mark("t", 1, 1, MS, "E") // before anything opened: ignored, counted
+        .mark("t", 1, 1, 2 * MS, "B|1|a")
+        .mark("t", 1, 1, 3 * MS, "B|1|b")
+        .mark("t", 1, 1, 4 * MS, "E")
+        .event("t", 1, 1, 0, 9 * MS, "sched_wakeup", "comm=x pid=2 prio=120 target_cpu=000");
+    let p = analyze(&c.text()).unwrap();
+    assert_eq!(p.repairs.unmatched_ends, 1);
+    assert_eq!(p.repairs.open_at_end, 1);
+    // `a` closes at the thread's last event (9 ms), not its last marker.
+    assert_eq!(folded(&p), "t [1];a 6000\nt [1];a;b 1000\n");
+}
+
+#[test]
+fn e6_e14_empty_names_and_the_depth_cap() {
+    let mut c = Capture::new();
+    c.mark("t", 1, 1, MS, "B|1|").mark("t", 1, 1, 2 * MS, "E");
+    assert_eq!(folded(&analyze(&c.text()).unwrap()), "t [1];[empty slice name] 1000\n");
+    let mut c = Capture::new();
+    for i in 0..600u64 {
+        c.mark("t", 1, 1, MS + i, "B|1|deep");
+    }
+    let p = analyze(&c.text()).unwrap();
+    assert_eq!(p.repairs.too_deep, 600 - 512);
+    assert_eq!(p.threads[0].tree.max_depth(), 512);
+}
+
+#[test]
+fn e12_events_out_of_order_are_counted() {
+    let mut c = Capture::new();
+    c.mark("t", 1, 1, 5 * MS, "B|1|a").mark("t", 1, 1, 4 * MS, "E");
+    let p = analyze(&c.text()).unwrap();
+    assert_eq!(p.repairs.out_of_order, 1);
+    assert_eq!(folded(&p), "", "a negative duration counts as 0");
+    assert!(p.warnings.iter().any(|w| w.contains("earlier than")));
+}
+
+#[test]
+fn e15_e16_timestamps_exact_and_raw_clock_refused() {
+    let mut c = basic();
+    c.columns.fraction_digits = 9;
+    c.events[1].ns += 1; // measure starts 1 ns later: 3999.999 µs
+    let p = analyze(&c.text()).unwrap();
+    assert_eq!(p.micros(p.threads[0].tree.nodes().iter().map(|n| n.incl[0]).max().unwrap()), 10_000);
+    let raw = b"t-1 [000] ...1 123456789: tracing_mark_write: B|1|a\n";
+    let err = analyze(raw).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Unsupported);
+    assert!(err.to_string().contains("raw counter"), "{err}");
+}
+
+#[test]
+fn e21_clock_sync_and_free_text_markers() {
+    let mut c = basic();
+    c.mark("main", 100, 100, 0, "trace_event_clock_sync: parent_ts=0.0");
+    c.mark("main", 100, 100, 1_011 * MS, "hello, world");
+    let p = analyze(&c.text()).unwrap();
+    assert_eq!(folded(&p), BASIC_FOLDED);
+    assert_eq!(p.repairs.out_of_order, 0);
+    assert!(p.warnings.iter().any(|w| w.contains("1 tracing_mark_write payloads")), "{:?}", p.warnings);
+}
+
+#[test]
+fn async_slices_and_android_13_tracks() {
+    let mut c = Capture::new();
+    c.mark("t", 1, 10, MS, "S|10|load|1")
+        .mark("t", 1, 10, 2 * MS, "S|10|load|2")
+        .mark("u", 2, 10, 4 * MS, "F|10|load|1") // ends on another thread
+        .mark("t", 1, 10, 7 * MS, "F|10|load|2")
+        .mark("t", 1, 10, 8 * MS, "G|10|Network|fetch|5")
+        .mark("t", 1, 10, 9 * MS, "H|10|Network|5")
+        .mark("t", 1, 10, 10 * MS, "G|10|Network|parse|6")
+        .mark("t", 1, 10, 12 * MS, "H|10|Network|parse|6")
+        .mark("t", 1, 10, 12 * MS, "N|10|Network|retry")
+        .mark("t", 1, 10, 13 * MS, "I|10|tick")
+        .mark("t", 1, 10, 14 * MS, "F|10|never|9");
+    let p = analyze(&c.text()).unwrap();
+    let tracks: Vec<(&str, Option<u32>)> =
+        p.threads.iter().filter(|t| t.track).map(|t| (t.name.as_str(), t.pid)).collect();
+    assert_eq!(tracks, [("load", Some(10)), ("Network", Some(10))]);
+    let load = p.threads.iter().find(|t| t.name == "load").unwrap();
+    assert_eq!(p.micros(load.tree.nodes()[1].incl[0]), 3_000 + 5_000);
+    assert_eq!(load.tree.nodes()[1].calls, 2);
+    let network = products::folded(&p, &FoldedOptions { clock: None, thread: Some(network_tid(&p)) }).unwrap();
+    assert_eq!(network, "fetch 1000\nparse 2000\n");
+    // The instant and the named-track instant count as calls of zero length.
+    let calls: u64 = p.threads.iter().flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum();
+    assert_eq!(calls, 2 + 2 + 1 + 1);
+    assert_eq!(p.repairs.unmatched_ends, 1);
+}
+
+fn network_tid(p: &Profile) -> u32 {
+    p.threads.iter().find(|t| t.name == "Network").unwrap().tid
+}
+
+#[test]
+fn counters_are_summarised_per_process() {
+    let mut c = basic();
+    c.mark("main", 100, 100, 1_001 * MS, "C|100|queue|3")
+        .mark("main", 100, 100, 1_002 * MS, "C|100|queue|-2")
+        .mark("main", 100, 100, 1_003 * MS, "C|100|queue|7")
+        .mark("main", 100, 200, 1_004 * MS, "C|200|queue|1|category");
+    let p = analyze(&c.text()).unwrap();
+    let summary: Vec<_> =
+        p.counters.iter().map(|c| (c.pid, c.name.as_str(), c.samples, c.min, c.max, c.last)).collect();
+    assert_eq!(summary, [(100, "queue", 3, -2, 7, 7), (200, "queue", 1, 1, 1, 1)]);
+    let json: serde_json::Value = serde_json::from_str(&products::summary_json(&p)).unwrap();
+    assert_eq!(json["counters"][0]["max"], 7);
+}
+
+/// Thread 5 runs on CPU 0 from 0 to 2 ms, is preempted (runnable) until 3 ms, runs to
+/// 6 ms, then sleeps until woken at 8 ms and runs again from 9 ms to the end (10 ms). Its
+/// slice spans 1 ms to 10 ms: 9 ms of wall, 1 + 3 + 1 = 5 ms on the CPU.
+#[test]
+fn sched_switch_gives_slices_cpu_time_and_threads_their_states() {
+    let mut c = Capture::new();
+    c.switch(0, 0, ("swapper/0", 0), "R", ("app", 5))
+        .mark("app", 5, 5, MS, "B|5|work")
+        .switch(0, 2 * MS, ("app", 5), "R+", ("other", 6))
+        .switch(0, 3 * MS, ("other", 6), "S", ("app", 5))
+        .switch(0, 6 * MS, ("app", 5), "S", ("swapper/0", 0))
+        .event("swapper/0", 0, 0, 0, 8 * MS, "sched_wakeup", "comm=app pid=5 prio=120 target_cpu=000")
+        .switch(0, 9 * MS, ("swapper/0", 0), "R", ("app", 5))
+        .mark("app", 5, 5, 10 * MS, "E|5");
+    let p = analyze(&c.text()).unwrap();
+    assert_eq!(p.clocks, ClockSet::Dual);
+    assert_eq!(folded(&p), "app [5];work 9000\n");
+    assert_eq!(folded_cpu(&p), "app [5];work 5000\n");
+    let sched = p.threads[0].sched.unwrap();
+    assert_eq!(
+        (p.micros(sched.running), p.micros(sched.runnable), p.micros(sched.sleeping)),
+        (2_000 + 3_000 + 1_000, 1_000 + 1_000, 2_000)
+    );
+    let json: serde_json::Value = serde_json::from_str(&products::summary_json(&p)).unwrap();
+    assert_eq!(json["threads"][0]["running_us"], 6_000);
+    assert_eq!(json["threads"][0]["cpu_us"], 5_000);
+    assert_eq!(json["format"]["family"], "atrace");
+}
+
+#[test]
+fn damaged_and_hostile_containers_fail_clearly() {
+    let c = basic();
+    let z = c.ctrace(1);
+    let err = analyze(&z[..z.len() / 2]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Truncated, "{err}");
+    let mut flipped = z.clone();
+    flipped[12] ^= 0xFF;
+    flipped[13] ^= 0xFF;
+    assert!(analyze(&flipped).is_err_and(|e| e.kind() == ErrorKind::Corrupt || e.kind() == ErrorKind::Truncated));
+    // A decompression bomb stops at the limit with a clear error.
+    let mut big = Capture::new();
+    for i in 0..2000 {
+        big.mark("t", 1, 1, i * MS, if i % 2 == 0 { "B|1|a" } else { "E" });
+    }
+    let options = Options { max_decompressed_bytes: 10_000, ..Options::default() };
+    let err = analyze_with(&big.ctrace(1), options.clone()).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Limit);
+    assert!(err.to_string().contains("decompressed-size limit"), "{err}");
+    assert_eq!(analyze_with(&big.html_viewer_data(), options).unwrap_err().kind(), ErrorKind::Limit);
+    let err = analyze(b"<!DOCTYPE html><html><body>hello</body></html>").unwrap_err();
+    assert!(err.to_string().contains("no systrace data"), "{err}");
+    let err = analyze(br#"{"traceEvents": []}"#).unwrap_err();
+    assert!(err.to_string().contains("no systemTraceEvents"), "{err}");
+}
