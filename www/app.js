@@ -241,7 +241,8 @@
       ? Number(s.header['elapsed-time-usec'])
       : s.header['elapsed-time-nsec'] !== undefined ? Math.round(Number(s.header['elapsed-time-nsec']) / 1000) : null;
     const facts = [
-      (f.family === 'art' ? 'Method trace' : f.family) + ', ' + f.layout + ' v' + f.version + (f.gzip ? ', gzip' : ''),
+      (f.family === 'art' ? 'Method trace, ' + f.layout + ' v' + f.version : 'System trace (atrace), ' + f.layout) +
+        (f.gzip ? ', gzip' : ''),
       'clock ' + f.clock,
       f.vm ? 'VM ' + f.vm : null,
       s.header.pid ? 'pid ' + s.header.pid : null,
@@ -268,6 +269,10 @@
     add(r.invalid_records, 'N records with an invalid action were skipped.');
     add(r.time_wraps, 'Times wrapped around N times and were unwrapped.');
     add(r.reused_thread_ids, 'N thread ids were reused by another thread.');
+    add(r.unmatched_ends, 'N slice ends had no open slice (it began before the capture) and were ignored.');
+    add(r.unparsed_lines, 'N lines were not trace events and were skipped.');
+    add(r.out_of_order, 'N events were earlier than the event before them.');
+    add(r.too_deep, 'N slices nested deeper than 512 were dropped.');
     return notes;
   }
 
@@ -301,10 +306,16 @@
     body.replaceChildren();
     const filter = $('thread-filter').value.trim().toLowerCase();
     const total = grandTotal(view.clock);
-    const rows = [-1].concat(sortedThreads());
-    for (const index of rows) {
+    let group;
+    for (const index of [-1].concat(threadRows())) {
       const t = index < 0 ? null : view.summary.threads[index];
-      if (t && filter && !t.name.toLowerCase().includes(filter) && !String(t.tid).includes(filter)) continue;
+      const haystack = t ? (t.name + ' ' + t.tid + ' ' + (t.process || '') + ' ' + (t.pid || '')).toLowerCase() : '';
+      if (t && filter && !haystack.includes(filter)) continue;
+      if (t && t.pid !== undefined && t.pid !== group) {
+        group = t.pid;
+        body.append(element('tr', { class: 'process' },
+          element('th', { colspan: '5', scope: 'rowgroup', text: (t.process || 'process') + ' (pid ' + t.pid + ')' })));
+      }
       const value = t ? threadTotal(t, view.clock) : total;
       const share = t ? (total ? value / total : 0) : 1;
       const row = element('tr', {
@@ -316,8 +327,9 @@
       },
       element('td', { class: 'name', title: t ? t.name + ' [' + t.tid + ']' : 'All threads' },
         element('span', { class: 'label', text: t ? t.name : 'All threads' }),
+        t && t.track ? element('span', { class: 'badge', text: 'async', title: 'A track of async slices, not a thread' }) : null,
         element('span', { class: 'share', style: 'width:' + (share * 100).toFixed(2) + '%' })),
-      element('td', { class: 'n', text: t ? t.tid : '' }),
+      element('td', { class: 'n', text: t && !t.track ? t.tid : '' }),
       element('td', { class: 'n', text: millis(t ? t.wall_us : clocks().wall ? grandTotal('wall') : null) }),
       element('td', { class: 'n', text: millis(t ? t.cpu_us : clocks().cpu ? grandTotal('cpu') : null) }),
       element('td', { class: 'n', text: t ? percent(value, total) : '' }));
@@ -326,8 +338,22 @@
     $('thread-count').textContent = view.summary.threads.length + ' threads';
   }
 
+  // Threads by time; where the trace names processes, grouped under them (the busiest
+  // process first).
+  function threadRows() {
+    const order = sortedThreads();
+    const threads = view.summary.threads;
+    if (!threads.some((t) => t.pid !== undefined)) return order;
+    const groupTotal = new Map();
+    for (const t of threads) groupTotal.set(t.pid, (groupTotal.get(t.pid) || 0) + (threadTotal(t, view.clock) || 0));
+    const rank = new Map(Array.from(groupTotal.keys()).sort((a, b) =>
+      groupTotal.get(b) - groupTotal.get(a) || (a === undefined) - (b === undefined) || a - b).map((pid, i) => [pid, i]));
+    return order.map((index, position) => [rank.get(threads[index].pid), position, index])
+      .sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((entry) => entry[2]);
+  }
+
   function threadKey(event, index) {
-    const rows = Array.from($('thread-rows').children);
+    const rows = Array.from($('thread-rows').querySelectorAll('tr[data-thread]'));
     const at = rows.indexOf(event.currentTarget);
     if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();

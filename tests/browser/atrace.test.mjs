@@ -1,0 +1,52 @@
+// System traces in the hosted build: an Android Studio .ctrace dropped on the page and a
+// systrace HTML report picked from disk, as a person would open them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { corpus, pick, drop, shot, shownSvg, watchRequests, foreignRequests, useBrowser } from './support.mjs';
+
+const context = useBrowser();
+
+async function newPage(t) {
+  const page = await context.browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const requests = watchRequests(page);
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  t.after(async () => {
+    assert.deepEqual(foreignRequests(requests, context.server.origin), [], 'no request leaves the page');
+    assert.deepEqual(errors, [], 'no script error in the page');
+    await page.close();
+  });
+  await page.goto(context.server.url);
+  return page;
+}
+
+test('an Android Studio .ctrace (10 zlib chunks) dropped on the page', async (t) => {
+  const page = await newPage(t);
+  assert.equal(await drop(page, [corpus('toolsbase-atrace.ctrace')]), 'done');
+  t.diagnostic('toolsbase-atrace.ctrace: drop to first flame graph ' + await page.evaluate(() => document.body.dataset.firstGraphMs) + ' ms');
+  assert.match(await page.locator('#facts').textContent(), /System trace \(atrace\), ctrace/);
+  // Threads are grouped under their processes; slices have a CPU clock from sched_switch.
+  assert.ok(await page.locator('#thread-rows tr.process').count() >= 10);
+  assert.equal(await page.locator('#thread-rows tr[data-thread]').count(), 182 + 1);
+  assert.equal(await page.locator('#clock-cpu').isDisabled(), false);
+  assert.ok(await page.locator('#thread-rows .badge').count() >= 1, 'async tracks are marked');
+  const svg = await shownSvg(page);
+  assert.match(svg, /<svg /);
+  assert.match(await page.locator('#warnings').textContent(), /slice ends had no open slice/);
+  await shot(page, 'atrace-ctrace');
+  await page.fill('#thread-filter', 'surfaceflinger');
+  assert.ok(await page.locator('#thread-rows tr[data-thread]').count() >= 2, 'the filter matches process names');
+  await page.click('#clock-cpu');
+  assert.match(await shownSvg(page), /thread CPU|cpu clock/);
+});
+
+test('a systrace HTML report picked from disk', async (t) => {
+  const page = await newPage(t);
+  assert.equal(await pick(page, corpus('tracecompass-android_trace.html')), 'done');
+  assert.match(await page.locator('#facts').textContent(), /System trace \(atrace\), html/);
+  assert.equal(await page.locator('#thread-rows tr[data-thread]').count(), 1 + 1);
+  assert.match(await shownSvg(page), /<svg /);
+  await page.click('#tab-button-methods');
+  assert.ok(await page.locator('#method-rows tr').count() >= 2, 'slices are listed like methods');
+  await shot(page, 'atrace-html');
+});
