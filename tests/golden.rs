@@ -33,6 +33,8 @@ fn folded_stacks() {
         ("perflib-mismatched.trace", Clock::Wall),
         ("perflib-exception.trace", Clock::Cpu),
         ("perflib-basic-api10.trace", Clock::Cpu),
+        ("tracecompass-atrace-test.txt", Clock::Wall),
+        ("tracecompass-atrace-test.txt", Clock::Cpu),
     ] {
         let profile = analyze(&corpus_file(trace)).unwrap();
         let folded = products::folded(&profile, &FoldedOptions { clock: Some(clock), thread: None }).unwrap();
@@ -60,6 +62,9 @@ fn summary_json() {
         let profile = analyze(&corpus_file(trace)).unwrap();
         check(&format!("{trace}.summary.json"), &(products::summary_json(&profile) + "\n"));
     }
+    // A system trace: slices, async tracks, counters, processes.
+    let profile = analyze(&corpus_file("atrace/catapult-systrace-decompressed_atrace_data.txt")).unwrap();
+    check("catapult-systrace-decompressed_atrace_data.summary.json", &(products::summary_json(&profile) + "\n"));
 }
 
 #[test]
