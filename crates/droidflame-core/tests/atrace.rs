@@ -411,6 +411,11 @@ fn damaged_and_hostile_containers_fail_clearly() {
     assert_eq!(err.kind(), ErrorKind::Limit);
     assert!(err.to_string().contains("decompressed-size limit"), "{err}");
     assert_eq!(analyze_with(&big.html_viewer_data(), options).unwrap_err().kind(), ErrorKind::Limit);
+    // A thread id no kernel hands out would collide with track ids: skipped, counted.
+    let mut c = basic();
+    c.mark("x", 3_000_000_000, 1, 1_001 * MS, "B|1|evil");
+    let p = analyze(&c.text()).unwrap();
+    assert_eq!((folded(&p).as_str(), p.repairs.unparsed_lines), (BASIC_FOLDED, 1));
     let err = analyze(b"<!DOCTYPE html><html><body>hello</body></html>").unwrap_err();
     assert!(err.to_string().contains("no systrace data"), "{err}");
     let err = analyze(br#"{"traceEvents": []}"#).unwrap_err();

@@ -121,6 +121,11 @@ impl EventReader {
     }
 
     fn event(&mut self, e: &EventLine<'_>, b: &mut ProfileBuilder) {
+        if e.tid >= TRACK_ID_BASE {
+            // No kernel hands out such ids; they would collide with track slots.
+            b.repairs.unparsed_lines += 1;
+            return;
+        }
         self.stats.event_lines += 1;
         let ts = e.ts_ns;
         if e.payload.starts_with(b"trace_event_clock_sync") {
