@@ -5,6 +5,7 @@
 
 use droidflame_core::products::{self, FlameOptions, FoldedOptions, GraphScope};
 use droidflame_core::{analyze, Clock};
+use droidflame_testkit::atrace::Capture;
 use droidflame_testkit::scenario::{generate, Config, Rng};
 use droidflame_testkit::{corpus_file, gzip, Layout, TimeFirst};
 
@@ -37,7 +38,51 @@ fn samples() -> Vec<Vec<u8>> {
     {
         out.push(corpus_file(name));
     }
+    let capture = every_marker_kind();
+    out.extend([
+        capture.text(),
+        capture.ctrace(3),
+        capture.html_legacy(),
+        capture.html_trace_data(),
+        capture.html_viewer_data(),
+        capture.json(),
+    ]);
+    for name in [
+        "atrace/catapult-systrace-compressed_atrace_data.ctrace",
+        "atrace/perfetto-bad_print.systrace",
+        "atrace/perfetto-sched_blocked_systrace.systrace",
+        "atrace/catapult-tracing-trivial_systrace.html",
+    ] {
+        out.push(corpus_file(name));
+    }
     out
+}
+
+/// A system trace with every marker kind, scheduler events and a counter.
+fn every_marker_kind() -> Capture {
+    let mut c = Capture::new();
+    let ms = 1_000_000;
+    c.switch(0, 0, ("swapper/0", 0), "R", ("app", 5));
+    for (i, payload) in [
+        "B|5|a",
+        "S|5|load|1",
+        "B|5|b",
+        "C|5|n|3",
+        "E|5",
+        "I|5|i",
+        "G|5|T|x|2",
+        "F|5|load|1",
+        "H|5|T|2",
+        "N|5|T|y",
+        "E",
+    ]
+    .iter()
+    .enumerate()
+    {
+        c.mark("app", 5, 5, (i as u64 + 1) * ms, payload);
+    }
+    c.switch(0, 20 * ms, ("app", 5), "S", ("swapper/0", 0));
+    c
 }
 
 #[test]
