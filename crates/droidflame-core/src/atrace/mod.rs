@@ -184,11 +184,13 @@ impl AtraceDecoder {
                 ),
             ));
         }
-        Err(Error::new(
+        Err(Error::at(
             ErrorKind::NotATrace,
+            0,
             format!(
-                "no ftrace event lines found ({} other lines): expected lines like \"task-123 [000] 1.000000: \
-                 tracing_mark_write: B|123|name\"",
+                "found text with no ftrace event lines ({} lines); expected an Android method trace (starting \
+                 with \"*version\" or \"SLOW\") or an atrace/systrace capture (lines like \"task-123 [000] \
+                 1.000000: tracing_mark_write: B|123|name\")",
                 stats.preamble_lines
             ),
         ))
