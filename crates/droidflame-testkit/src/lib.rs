@@ -7,7 +7,7 @@ pub mod large;
 pub mod scenario;
 mod writer;
 
-pub use writer::{gzip, Clocks, Layout, MethodDef, Record, ThreadDef, TimeFirst, Trace};
+pub use writer::{gzip, zlib, Clocks, Layout, MethodDef, Record, ThreadDef, TimeFirst, Trace};
 
 pub const ENTER: u8 = 0;
 pub const EXIT: u8 = 1;

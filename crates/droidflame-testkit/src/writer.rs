@@ -458,6 +458,13 @@ impl Trace {
 }
 
 /// Gzip-compresses bytes (as users often ship traces).
+/// A zlib (RFC 1950) stream, as `atrace -z` writes after `TRACE:`.
+pub fn zlib(bytes: &[u8]) -> Vec<u8> {
+    let mut encoder = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+    encoder.write_all(bytes).expect("writing to a Vec cannot fail");
+    encoder.finish().expect("writing to a Vec cannot fail")
+}
+
 pub fn gzip(bytes: &[u8]) -> Vec<u8> {
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     encoder.write_all(bytes).expect("writing to a Vec cannot fail");

@@ -4,11 +4,13 @@
 //! - `dist`: the web app into `dist/` (hosted site, single offline file, npm package).
 //! - `serve [--port N]`: `dist` served on 127.0.0.1.
 //! - `bench [--quick]`: the benchmark suite (BENCHMARKS.md).
+//! - `fuzz [--seconds N] [--target NAME]`: mutation fuzzing of every decoder entry point.
 //!
 //! Each task installs what it needs on a fresh machine and skips what is already there.
 
 mod bench;
 mod dist;
+mod fuzz;
 mod serve;
 mod settings;
 mod test;
@@ -23,7 +25,9 @@ tasks:
   test             run every test and check (what CI runs)
   dist             build the web app into dist/
   serve [--port N] build dist/ and serve it on 127.0.0.1 (default port 8080)
-  bench [--quick]  run the benchmark suite; the full run writes BENCHMARKS.md";
+  bench [--quick]  run the benchmark suite; the full run writes BENCHMARKS.md
+  fuzz [--seconds N] [--target NAME]
+                   fuzz every decoder entry point (default 60 s in all)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -36,6 +40,7 @@ fn main() -> ExitCode {
             [flag] if flag == "--quick" => bench::bench(true),
             _ => Err(format!("bench takes --quick only\n\n{USAGE}")),
         },
+        Some("fuzz") => fuzz::fuzz(&args[1..]),
         Some("help") | Some("--help") | Some("-h") | None => {
             println!("{USAGE}");
             Ok(())

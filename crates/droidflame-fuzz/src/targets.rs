@@ -1,0 +1,132 @@
+//! The fuzz targets: one per decoder entry point, each with its seeds (corpus files read in
+//! place plus testkit-written inputs) and, for compressed containers, a wrapper so that
+//! mutations hit the decoder behind the decompressor and not only the checksum.
+
+use droidflame_testkit::atrace::Capture;
+use droidflame_testkit::scenario::{generate, Config};
+use droidflame_testkit::{corpus_dir, gzip, Layout, TimeFirst};
+
+pub struct Target {
+    pub name: &'static str,
+    pub seeds: Vec<Vec<u8>>,
+    /// Applied to a mutated seed before it is analysed (compression, framing).
+    pub wrap: fn(&[u8]) -> Vec<u8>,
+}
+
+fn same(bytes: &[u8]) -> Vec<u8> {
+    bytes.to_vec()
+}
+
+fn gzipped(bytes: &[u8]) -> Vec<u8> {
+    gzip(bytes)
+}
+
+/// `TRACE:` + zlib chunks around mutated text, cut in three like a .ctrace.
+fn ctrace(text: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for piece in text.chunks(text.len().div_ceil(3).max(1)) {
+        out.extend_from_slice(b"TRACE:\n");
+        out.extend(droidflame_testkit::zlib(piece));
+    }
+    out
+}
+
+/// Corpus files whose names pass `keep`, up to `max` bytes each.
+fn corpus(keep: impl Fn(&str) -> bool, max: u64) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    for dir in [corpus_dir(), corpus_dir().join("atrace")] {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+        paths.sort();
+        for path in paths {
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned();
+            let small = path.metadata().is_ok_and(|m| m.is_file() && m.len() <= max);
+            if small && keep(&name) {
+                out.push(std::fs::read(&path).expect("corpus file is readable"));
+            }
+        }
+    }
+    out
+}
+
+fn capture() -> Capture {
+    let mut c = Capture::new();
+    let ms = 1_000_000;
+    c.switch(0, 0, ("swapper/0", 0), "R", ("app", 5));
+    let payloads =
+        ["B|5|a", "S|5|load|1", "B|5|b c", "C|5|n|3", "E|5", "I|5|i", "G|5|T|x|2", "F|5|load|1", "H|5|T|2", "N|5|T|y"];
+    for (i, payload) in payloads.iter().enumerate() {
+        c.mark("app", 5, 5, (i as u64 + 1) * ms, payload);
+    }
+    c.mark("app", 5, 5, 15 * ms, "E");
+    c.switch(0, 20 * ms, ("app", 5), "S", ("swapper/0", 0));
+    c
+}
+
+pub fn all() -> Vec<Target> {
+    let config = Config { threads: 3, events_per_thread: 60, ..Config::default() };
+    let trace = generate(11, &config).trace;
+    let v2 = generate(11, &Config { pointer_ids: true, ..config }).trace;
+    let regular = trace.write(&Layout::ART_REGULAR);
+    let (key, data) = trace.write_split();
+    let mut split = key;
+    split.extend(data);
+    let c = capture();
+    let text = c.text();
+    vec![
+        Target {
+            name: "art-regular",
+            seeds: [
+                vec![
+                    regular.clone(),
+                    trace.write(&Layout::Regular { version: 1, data_offset: 16, record_size: None }),
+                    split,
+                ],
+                corpus(|n| n.starts_with("perflib"), 1 << 20),
+            ]
+            .concat(),
+            wrap: same,
+        },
+        Target {
+            name: "art-streaming",
+            seeds: [vec![trace.write(&Layout::ART_STREAMING)], corpus(|n| n.ends_with("streaming.trace"), 1 << 20)]
+                .concat(),
+            wrap: same,
+        },
+        Target {
+            name: "art-v2",
+            seeds: vec![
+                v2.write(&Layout::V2_FILE),
+                v2.write(&Layout::V2 {
+                    streaming: true,
+                    nanos: false,
+                    summary: true,
+                    block_records: 7,
+                    carry_state: true,
+                }),
+                v2.write_time_first(&TimeFirst { counter_hz: 19_200_000, block_records: 9 }),
+            ],
+            wrap: same,
+        },
+        Target { name: "gzip", seeds: vec![regular, trace.write(&Layout::ART_STREAMING), text.clone()], wrap: gzipped },
+        Target {
+            name: "atrace-text",
+            seeds: [
+                vec![text.clone()],
+                corpus(|n| n.ends_with(".systrace") || n.ends_with("data.txt") || n.ends_with("tgids.txt"), 1 << 20),
+            ]
+            .concat(),
+            wrap: same,
+        },
+        Target { name: "atrace-zlib", seeds: vec![text.clone()], wrap: ctrace },
+        Target {
+            name: "atrace-html",
+            seeds: [
+                vec![c.html_legacy(), c.html_trace_data(), c.html_viewer_data(), c.json()],
+                corpus(|n| n.ends_with("trivial_systrace.html"), 1 << 20),
+            ]
+            .concat(),
+            wrap: same,
+        },
+    ]
+}
