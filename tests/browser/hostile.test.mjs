@@ -2,7 +2,7 @@
 // the page or break out of their place.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pick, shot, shownSvg, tempFile, writeTrace, watchRequests, foreignRequests, useBrowser } from './support.mjs';
+import { corpus, pick, shot, shownSvg, tempFile, writeTrace, watchRequests, foreignRequests, useBrowser } from './support.mjs';
 
 const context = useBrowser();
 
@@ -52,4 +52,66 @@ test('hostile names run no script and stay text', async (t) => {
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1));
   assert.deepEqual(foreignRequests(requests, context.server.origin), [], 'no request leaves the page');
   await shot(page, 'hostile-names');
+});
+
+// The same attack through a system trace: task, process and slice names.
+const capture = [
+  '# tracer: nop',
+  '<script>parent.pwned="task"</script>-10 (   10) [000] ...1 1.000000: tracing_mark_write: B|10|"><img src=x onerror="parent.pwned=\'slice\'">',
+  '<script>parent.pwned="task"</script>-10 (   10) [000] ...1 1.000100: tracing_mark_write: S|10|<svg onload="parent.pwned=1">|1',
+  '<script>parent.pwned="task"</script>-10 (   10) [000] ...1 1.000200: tracing_mark_write: F|10|<svg onload="parent.pwned=1">|1',
+  '<script>parent.pwned="task"</script>-10 (   10) [000] ...1 1.000300: tracing_mark_write: E|10',
+  '',
+].join('\n');
+
+test('hostile names in a system trace run no script either', async (t) => {
+  const page = await context.browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const requests = watchRequests(page);
+  t.after(() => page.close());
+  await page.goto(context.server.url);
+  assert.equal(await pick(page, tempFile('hostile.txt', Buffer.from(capture))), 'done');
+  for (const row of await page.locator('#thread-rows tr[data-thread]').all()) {
+    await row.click();
+    await page.frameLocator('#flame').locator('svg').first().waitFor();
+  }
+  await page.click('#tab-button-methods');
+  await page.locator('#method-rows tr').first().click();
+  await page.waitForTimeout(300);
+  assert.equal(await page.evaluate(() => window.pwned), undefined, 'no injected script ran in the page');
+  assert.equal(await page.locator('#thread-rows img, #thread-rows script, #thread-rows svg, #method-rows img').count(), 0);
+  assert.match(await page.locator('#thread-rows tr.process').textContent(), /<script>parent\.pwned="task"<\/script> \(pid 10\)/);
+  assert.deepEqual(foreignRequests(requests, context.server.origin), [], 'no request leaves the page');
+});
+
+// A trap in the wasm engine (a Rust panic aborts as `unreachable`; running out of memory
+// throws a RangeError) must not take the page down. The worker is served with a hook
+// that traps on inputs starting with "!!", as a panic would, and is dead afterwards.
+test('a crash in the analysis worker shows the error, and the next file works without a reload', async (t) => {
+  const page = await context.browser.newPage({ viewport: { width: 1280, height: 720 } });
+  t.after(() => page.close());
+  await page.context().route('**/worker.js', async (route) => {
+    const response = await route.fetch();
+    const body = (await response.text()) + `
+;(function () {
+  // Like a real trap, it leaves this worker's instance unusable: only a new worker helps.
+  let dead = false;
+  const push = wasm_bindgen.Session.prototype.push;
+  wasm_bindgen.Session.prototype.push = function (chunk) {
+    if (dead) throw new Error('this instance trapped before');
+    if (chunk[0] === 0x21 && chunk[1] === 0x21) {
+      dead = true;
+      throw new WebAssembly.RuntimeError('unreachable executed');
+    }
+    return push.call(this, chunk);
+  };
+})();`;
+    await route.fulfill({ response, body });
+  });
+  await page.goto(context.server.url);
+  assert.equal(await pick(page, tempFile('crash.trace', Buffer.from('!!crash'))), 'error');
+  assert.match(await page.locator('#error-text').textContent(), /unreachable/);
+  assert.equal(await pick(page, corpus('perflib-exception.trace')), 'done');
+  assert.equal(await page.locator('#thread-rows tr').count(), 2);
+  assert.equal(await pick(page, tempFile('crash2.trace', Buffer.from('!!again'))), 'error');
+  assert.equal(await pick(page, corpus('perflib-basic.trace')), 'done');
 });
