@@ -2,7 +2,9 @@
 // the page or break out of their place.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { corpus, pick, shot, shownSvg, tempFile, writeTrace, watchRequests, foreignRequests, useBrowser } from './support.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { corpus, dist, pick, shot, shownSvg, tempFile, writeTrace, watchRequests, foreignRequests, useBrowser } from './support.mjs';
 
 const context = useBrowser();
 
@@ -114,4 +116,28 @@ test('a crash in the analysis worker shows the error, and the next file works wi
   assert.equal(await page.locator('#thread-rows tr').count(), 2);
   assert.equal(await pick(page, tempFile('crash2.trace', Buffer.from('!!again'))), 'error');
   assert.equal(await pick(page, corpus('perflib-basic.trace')), 'done');
+});
+
+// Both builds carry a strict policy: no remote origin anywhere, scripts only from the page
+// itself or by hash. The graph's own script still runs (its hash is in the policy).
+test('a strict Content-Security-Policy, and nothing violates it', async (t) => {
+  for (const html of [fs.readFileSync(path.join(dist, 'index.html'), 'utf8'), fs.readFileSync(path.join(dist, 'droidflame.html'), 'utf8')]) {
+    const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html);
+    assert.ok(policy, 'the page has a policy');
+    assert.match(policy[1], /default-src 'none'/);
+    assert.doesNotMatch(policy[1], /https?:|'unsafe-inline'[^;]*script|script-src[^;]*'unsafe-inline'|'unsafe-eval'/);
+  }
+  const page = await context.browser.newPage({ viewport: { width: 1280, height: 720 } });
+  t.after(() => page.close());
+  await page.addInitScript(() => {
+    window.violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.violations.push(e.violatedDirective + ' ' + e.blockedURI));
+  });
+  await page.goto(context.server.url);
+  assert.equal(await pick(page, corpus('perflib-exception.trace')), 'done');
+  const frame = page.frameLocator('#flame');
+  await frame.locator('svg').first().waitFor();
+  await page.waitForTimeout(200);
+  assert.equal(await frame.locator('svg').first().getAttribute('width'), null, "the graph's script ran");
+  assert.deepEqual(await page.evaluate(() => window.violations), []);
 });

@@ -421,3 +421,18 @@ fn damaged_and_hostile_containers_fail_clearly() {
     let err = analyze(br#"{"traceEvents": []}"#).unwrap_err();
     assert!(err.to_string().contains("no systemTraceEvents"), "{err}");
 }
+
+#[test]
+fn the_flame_graph_script_is_the_same_for_every_graph() {
+    // The page's Content-Security-Policy allows this one script by its hash.
+    let expected = products::flame_script(&products::FlameOptions::default());
+    assert!(expected.contains("function init"), "{}", &expected[..expected.len().min(200)]);
+    for name in ["tracecompass-atrace-test.txt", "perflib-exception.trace"] {
+        let p = analyze(&corpus_file(name)).unwrap();
+        for clock in [Clock::Wall, Clock::Cpu] {
+            let options = products::FlameOptions { clock: Some(clock), ..Default::default() };
+            let svg = products::flame_svg(&p, products::GraphScope::AllThreads, &options).unwrap();
+            assert_eq!(products::script_of(&svg).as_deref(), Some(expected.as_str()), "{name} {clock}");
+        }
+    }
+}

@@ -65,23 +65,28 @@ pub fn dist() -> Result<PathBuf, String> {
     write(&dist.join("worker.js"), &worker)?;
     copy(&www.join("boot-hosted.js"), &dist.join("boot.js"))?;
     let hosted = html
+        .replace("<!-- BUILD:CSP -->", &csp_meta(&crate::csp::hosted()))
         .replace("<!-- BUILD:STYLE -->", "<link rel=\"stylesheet\" href=\"app.css\">")
         .replace("<!-- BUILD:SCRIPTS -->", "<script src=\"boot.js\"></script>\n<script src=\"app.js\"></script>");
     write(&dist.join("index.html"), &hosted)?;
 
     // Single file: everything inline.
     let wasm_bytes = std::fs::read(&wasm).map_err(io("read the optimised wasm"))?;
-    let single = html.replace("<!-- BUILD:STYLE -->", &format!("<style>\n{css}</style>")).replace(
-        "<!-- BUILD:SCRIPTS -->",
-        &format!(
-            "<script type=\"application/octet-stream\" id=\"droidflame-wasm\">{}</script>\n\
-             <script type=\"text/plain\" id=\"droidflame-worker\">{}</script>\n<script>{}</script>\n<script>{}</script>",
-            base64(&wasm_bytes),
-            inline_script(&worker),
-            inline_script(&read(&www.join("boot-single.js"))?),
-            inline_script(&app),
-        ),
-    );
+    let boot = inline_script(&read(&www.join("boot-single.js"))?);
+    let app_inline = inline_script(&app);
+    let single = html
+        .replace("<!-- BUILD:CSP -->", &csp_meta(&crate::csp::single(&[&boot, &app_inline])))
+        .replace("<!-- BUILD:STYLE -->", &format!("<style>\n{css}</style>"))
+        .replace(
+            "<!-- BUILD:SCRIPTS -->",
+            &format!(
+                "<script type=\"application/octet-stream\" id=\"droidflame-wasm\">{}</script>\n\
+                 <script type=\"text/plain\" id=\"droidflame-worker\">{}</script>\n<script>{boot}</script>\n\
+                 <script>{app_inline}</script>",
+                base64(&wasm_bytes),
+                inline_script(&worker),
+            ),
+        );
     write(&dist.join("droidflame.html"), &single)?;
 
     // The package for bundlers.
@@ -105,7 +110,11 @@ fn inline_script(text: &str) -> String {
     text.replace("</script", "<\\/script").replace("</SCRIPT", "<\\/SCRIPT").replace("<!--", "<\\!--")
 }
 
-fn base64(bytes: &[u8]) -> String {
+fn csp_meta(policy: &str) -> String {
+    format!("<meta http-equiv=\"Content-Security-Policy\" content=\"{policy}\">")
+}
+
+pub fn base64(bytes: &[u8]) -> String {
     const TABLE: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {

@@ -9,6 +9,7 @@
 //! Each task installs what it needs on a fresh machine and skips what is already there.
 
 mod bench;
+mod csp;
 mod dist;
 mod fuzz;
 mod serve;

@@ -97,6 +97,29 @@ pub fn flame_svg(profile: &Profile, scope: GraphScope, options: &FlameOptions) -
     Ok(String::from_utf8(svg).expect("inferno writes UTF-8"))
 }
 
+/// The script inferno puts in every non-empty graph drawn with `options`, as the browser
+/// sees it (without the CDATA markers). A Content-Security-Policy hashes it: it does not
+/// depend on the trace, only on the options (tested).
+pub fn flame_script(options: &FlameOptions) -> String {
+    let mut opts = flamegraph::Options::default();
+    opts.name_type = "Method:".to_owned();
+    opts.count_name = "µs".to_owned();
+    opts.image_width = options.image_width;
+    opts.min_width = options.min_width;
+    let mut svg = Vec::new();
+    flamegraph::from_lines(&mut opts, ["a 1"], &mut svg).expect("one frame always draws");
+    script_of(&String::from_utf8(svg).expect("inferno writes UTF-8")).unwrap_or_default()
+}
+
+/// The text of the first `<script>` of an SVG as a browser sees it: CDATA markers removed.
+pub fn script_of(svg: &str) -> Option<String> {
+    let start = svg.find("<script")?;
+    let body_start = start + svg[start..].find('>')? + 1;
+    let body = &svg[body_start..body_start + svg[body_start..].find("</script>")?];
+    // inferno writes its script as several CDATA sections; the browser joins their text.
+    Some(body.replace("<![CDATA[", "").replace("]]>", ""))
+}
+
 fn empty_svg(title: &str, clock: Clock) -> String {
     format!(
         "<?xml version=\"1.0\" standalone=\"no\"?>\n<svg version=\"1.1\" width=\"1200\" height=\"80\" \

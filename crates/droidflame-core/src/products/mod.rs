@@ -8,7 +8,7 @@ mod methods;
 mod render;
 mod summary;
 
-pub use flame::{flame_svg, FlameOptions, GraphScope};
+pub use flame::{flame_script, flame_svg, script_of, FlameOptions, GraphScope};
 pub use folded::{folded, thread_stacks, FoldedOptions};
 pub use methods::{method_table, Edge, MethodRow, MethodTable};
 pub use render::{render_site, RenderedFile};
