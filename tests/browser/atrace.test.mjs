@@ -2,22 +2,12 @@
 // systrace HTML report picked from disk, as a person would open them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { corpus, pick, drop, shot, shownSvg, watchRequests, foreignRequests, useBrowser } from './support.mjs';
+import { corpus, pick, drop, shot, shownSvg, useBrowser, checkedPage } from './support.mjs';
 
 const context = useBrowser();
 
-async function newPage(t) {
-  const page = await context.browser.newPage({ viewport: { width: 1280, height: 720 } });
-  const requests = watchRequests(page);
-  const errors = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  t.after(async () => {
-    assert.deepEqual(foreignRequests(requests, context.server.origin), [], 'no request leaves the page');
-    assert.deepEqual(errors, [], 'no script error in the page');
-    await page.close();
-  });
-  await page.goto(context.server.url);
-  return page;
+function newPage(t) {
+  return checkedPage(context, t);
 }
 
 test('an Android Studio .ctrace (10 zlib chunks) dropped on the page', async (t) => {

@@ -3,22 +3,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { corpus, pick, drop, shot, shownSvg, tempFile, watchRequests, foreignRequests, waitForResult, useBrowser } from './support.mjs';
+import { corpus, pick, drop, shot, shownSvg, tempFile, waitForResult, useBrowser, checkedPage } from './support.mjs';
 
 const context = useBrowser();
 
-async function newPage(t) {
-  const page = await context.browser.newPage({ viewport: { width: 1280, height: 720 } });
-  const requests = watchRequests(page);
-  const errors = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  t.after(async () => {
-    assert.deepEqual(foreignRequests(requests, context.server.origin), [], 'no request leaves the page');
-    assert.deepEqual(errors, [], 'no script error in the page');
-    await page.close();
-  });
-  await page.goto(context.server.url);
-  return page;
+function newPage(t) {
+  return checkedPage(context, t);
 }
 
 test('a regular trace picked from disk shows every active thread, a graph, methods and warnings', async (t) => {

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const root = path.resolve(here, '../..');
@@ -167,4 +168,20 @@ export function writeTrace({ threads, methods, records }) {
     body.writeUInt32LE(time, i * 14 + 10);
   });
   return Buffer.concat([Buffer.from(key, 'utf8'), head, body]);
+}
+
+// A page of the hosted build for one test. When the test ends it checks that no request
+// left the page's origin and no script error happened in it, then closes the page.
+export async function checkedPage(context, t) {
+  const page = await context.browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const requests = watchRequests(page);
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  t.after(async () => {
+    assert.deepEqual(foreignRequests(requests, context.server.origin), [], 'no request leaves the page');
+    assert.deepEqual(errors, [], 'no script error in the page');
+    await page.close();
+  });
+  await page.goto(context.server.url);
+  return page;
 }

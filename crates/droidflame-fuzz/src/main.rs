@@ -3,17 +3,13 @@
 //! guided: it mutates seeds (corpus files and testkit-written inputs) with byte-level and
 //! structure-aware edits, feeds each case whole and in random chunk sizes, and runs every
 //! product on what comes out. A panic, or a case slower than the time bound, is saved to
-//! `--out` as a file; `crates/droidflame-core/tests/fuzz/` keeps them as regression tests.
+//! `--out` as a file; `crates/droidflame-fuzz/findings/` keeps them as regression tests.
 //!
 //! Built with the `fuzz` profile: optimised, with overflow checks and debug assertions.
 //!
 //! `droidflame-fuzz --seconds N [--target NAME] [--out DIR]`
 
-mod mutate;
-mod targets;
-
-use droidflame_core::products::{self, FlameOptions, FoldedOptions, GraphScope};
-use droidflame_core::{Analyzer, Clock};
+use droidflame_fuzz::{exercise, mutate, targets};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -48,25 +44,6 @@ fn parse_args() -> Result<Args, String> {
         }
     }
     Ok(args)
-}
-
-/// Analyses one input, fed in chunks of `chunk` bytes, and runs every product.
-pub fn exercise(bytes: &[u8], chunk: usize) {
-    let mut analyzer = Analyzer::default();
-    for piece in bytes.chunks(chunk.max(1)) {
-        if analyzer.push(piece).is_err() {
-            return;
-        }
-    }
-    let Ok(profile) = analyzer.finish() else { return };
-    let _ = products::summary_json(&profile);
-    let _ = products::call_graph_json(&profile);
-    for clock in [Clock::Wall, Clock::Cpu] {
-        let _ = products::folded(&profile, &FoldedOptions { clock: Some(clock), thread: None });
-    }
-    if profile.records < 20_000 {
-        let _ = products::flame_svg(&profile, GraphScope::AllThreads, &FlameOptions::default());
-    }
 }
 
 fn main() {

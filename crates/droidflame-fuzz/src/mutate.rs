@@ -9,7 +9,7 @@ impl Rng {
         Rng(seed | 1)
     }
 
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
@@ -18,7 +18,7 @@ impl Rng {
 
     /// A number in `0..n` (n > 0).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
+        (self.next_u64() % n.max(1) as u64) as usize
     }
 }
 
@@ -84,7 +84,7 @@ fn edit(out: &mut Vec<u8>, other: &[u8], rng: &mut Rng) {
         }
         8 => {
             let n = 1 + rng.below(16);
-            let random: Vec<u8> = (0..n).map(|_| rng.next() as u8).collect();
+            let random: Vec<u8> = (0..n).map(|_| rng.next_u64() as u8).collect();
             out.splice(at..at, random);
         }
         _ => {

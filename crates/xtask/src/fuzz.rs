@@ -1,7 +1,7 @@
 //! `cargo xtask fuzz [--seconds N] [--target NAME]`: builds droidflame-fuzz with the `fuzz`
 //! profile (overflow checks on, panics unwind) and runs every target for a share of N
 //! seconds. Findings land in target/fuzz/findings/; each one fixed is kept in
-//! crates/droidflame-core/tests/fuzz/ as a regression test.
+//! crates/droidflame-fuzz/findings/ as a regression test.
 
 use crate::{root, run};
 

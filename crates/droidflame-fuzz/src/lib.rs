@@ -1,0 +1,26 @@
+//! The fuzzer's parts, shared by its binary and by the replay of past findings.
+
+pub mod mutate;
+pub mod targets;
+
+use droidflame_core::products::{self, FlameOptions, FoldedOptions, GraphScope};
+use droidflame_core::{Analyzer, Clock};
+
+/// Analyses one input, fed in chunks of `chunk` bytes, and runs every product.
+pub fn exercise(bytes: &[u8], chunk: usize) {
+    let mut analyzer = Analyzer::default();
+    for piece in bytes.chunks(chunk.max(1)) {
+        if analyzer.push(piece).is_err() {
+            return;
+        }
+    }
+    let Ok(profile) = analyzer.finish() else { return };
+    let _ = products::summary_json(&profile);
+    let _ = products::call_graph_json(&profile);
+    for clock in [Clock::Wall, Clock::Cpu] {
+        let _ = products::folded(&profile, &FoldedOptions { clock: Some(clock), thread: None });
+    }
+    if profile.records < 20_000 {
+        let _ = products::flame_svg(&profile, GraphScope::AllThreads, &FlameOptions::default());
+    }
+}
