@@ -227,36 +227,32 @@ impl EventReader {
                 p = &p[at + 2..];
             }
         }
-        let Some(&kind) = p.first() else {
+        if self.apply_marker(p, e.ts_ns, t, b) {
+            self.stats.markers += 1;
+        } else {
             self.stats.other_markers += 1;
-            return;
-        };
-        if p.len() > 1 && p[1] != b'|' {
-            self.stats.other_markers += 1;
-            return;
         }
+    }
+
+    /// Applies one marker payload; false when it is none (free text, a bad pid or value).
+    fn apply_marker(&mut self, p: &[u8], ts: u64, t: usize, b: &mut ProfileBuilder) -> bool {
+        let Some(&kind) = p.first().filter(|_| p.len() == 1 || p[1] == b'|') else {
+            return false;
+        };
         let fields = p.get(2..).unwrap_or_default();
         let (pid_text, rest) = split_once(fields, b'|');
-        let pid = parse_u32(trim(pid_text));
-        let ts = e.ts_ns;
-        self.stats.markers += 1;
-        match kind {
-            b'E' => {
-                let slot = self.tids[t].slot;
-                let clock = [ts, self.tids[t].sched.cpu_clock(ts)];
-                if slot == NONE || !b.exit_top(slot, clock) {
-                    b.repairs.unmatched_ends += 1;
-                }
-                return;
+        if kind == b'E' {
+            // The pid, if any, is ignored: `E` closes the line thread's top slice.
+            let slot = self.tids[t].slot;
+            let clock = [ts, self.tids[t].sched.cpu_clock(ts)];
+            if slot == NONE || !b.exit_top(slot, clock) {
+                b.repairs.unmatched_ends += 1;
             }
-            _ if pid.is_none() => {
-                self.stats.markers -= 1;
-                self.stats.other_markers += 1;
-                return;
-            }
-            _ => {}
+            return true;
         }
-        let pid = pid.unwrap_or(0);
+        let Some(pid) = parse_u32(trim(pid_text)) else {
+            return false;
+        };
         match kind {
             b'B' | b'I' => {
                 if pid > 0 && self.tids[t].pid.is_none() {
@@ -265,7 +261,7 @@ impl EventReader {
                 let slot = self.slot(t, b);
                 if b.depth(slot) >= MAX_DEPTH {
                     b.repairs.too_deep += 1;
-                    return;
+                    return true;
                 }
                 let method = self.method(rest, b);
                 let clock = [ts, self.tids[t].sched.cpu_clock(ts)];
@@ -277,13 +273,10 @@ impl EventReader {
             b'C' => {
                 let (name, tail) = split_once(rest, b'|');
                 let (value, _category) = split_once(tail, b'|');
-                match parse_i64(trim(value)) {
-                    Some(value) => self.count(pid, name, value),
-                    None => {
-                        self.stats.markers -= 1;
-                        self.stats.other_markers += 1;
-                    }
-                }
+                let Some(value) = parse_i64(trim(value)) else {
+                    return false;
+                };
+                self.count(pid, name, value);
             }
             b'S' | b'F' => {
                 let (name, cookie) = rsplit_cookie(rest);
@@ -316,11 +309,9 @@ impl EventReader {
                 b.record(slot, method, ENTER, [ts, 0]);
                 b.exit_top(slot, [ts, 0]);
             }
-            _ => {
-                self.stats.markers -= 1;
-                self.stats.other_markers += 1;
-            }
+            _ => return false,
         }
+        true
     }
 
     fn end_span(&mut self, key: TrackKey, cookie: i64, track_name: &[u8], ts: u64, b: &mut ProfileBuilder) {
