@@ -133,7 +133,8 @@ pub fn parse_timestamp(token: &[u8]) -> Result<u64, LineError> {
     for _ in frac.len()..9 {
         nanos *= 10;
     }
-    Ok(secs * 1_000_000_000 + nanos)
+    // Eleven digits of seconds can exceed u64 nanoseconds (found by fuzzing).
+    secs.checked_mul(1_000_000_000).and_then(|ns| ns.checked_add(nanos)).ok_or(LineError::Unrecognised)
 }
 
 pub fn parse_u32(digits: &[u8]) -> Option<u32> {
@@ -204,5 +205,7 @@ mod tests {
         assert_eq!(parse_event_line(b"task-1 [000] ...1 123456: e: p"), Err(LineError::RawClock));
         assert_eq!(parse_event_line(b"task [000] 1.0: e: p"), Err(LineError::Unrecognised));
         assert_eq!(parse_event_line(b"-1 [000] 1.0: e: p"), Err(LineError::Unrecognised));
+        assert_eq!(parse_timestamp(b"99999999999.999999"), Err(LineError::Unrecognised));
+        assert_eq!(parse_timestamp(b"18446744073.709551615"), Ok(u64::MAX));
     }
 }
