@@ -37,7 +37,9 @@ fn folded_stacks() {
         ("tracecompass-atrace-test.txt", Clock::Cpu),
     ] {
         let profile = analyze(&corpus_file(trace)).unwrap();
-        let folded = products::folded(&profile, &FoldedOptions { clock: Some(clock), thread: None }).unwrap();
+        let folded =
+            products::folded(&profile, &FoldedOptions { clock: Some(clock), thread: None, ..Default::default() })
+                .unwrap();
         check(&format!("{trace}.{clock}.folded"), &folded);
     }
 }

@@ -3,11 +3,13 @@
 //! - `report [--quick] [--out FILE]`: generates the traces (cached in target/bench), measures
 //!   each in fresh child processes, in wasm under Node and in headless Chromium, and writes
 //!   the table (BENCHMARKS.md by default).
-//! - `generate regular|streaming RECORDS FILE`: one generated trace.
+//! - `generate regular|streaming RECORDS FILE`: one generated trace; `generate deep DEPTH FILE`
+//!   and `generate fresh STACKS FILE` write the adversarial ones (a deep stack, all-new stacks).
 //! - `probe analyze|stream|baseline|render FILE`: one measurement, as a JSON line.
 
 mod probe;
 
+use droidflame_testkit::adversarial::{write_adversarial, Adversary};
 use droidflame_testkit::large::{write_large, LargeLayout, Shape};
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -21,7 +23,7 @@ fn main() {
         ["probe", kind, file] => probe(kind, file).map(|v| println!("{v}")),
         ["generate", layout, records, file] => generate(layout, records, file),
         ["report", rest @ ..] => report(rest),
-        _ => Err("usage: droidflame-bench report [--quick] [--out FILE] | generate regular|streaming RECORDS FILE | \
+        _ => Err("usage: droidflame-bench report [--quick] [--out FILE] | generate regular|streaming RECORDS FILE | generate deep DEPTH FILE | generate fresh STACKS FILE | \
                   probe analyze|stream|baseline|render FILE"
             .into()),
     };
@@ -57,9 +59,29 @@ fn layout_of(name: &str) -> Result<LargeLayout, String> {
     }
 }
 
-fn generate(layout: &str, records: &str, file: &str) -> Result<(), String> {
-    let records: u64 = records.parse().map_err(|_| format!("not a record count: {records}"))?;
-    write_file(Path::new(file), layout_of(layout)?, records).map(|_| ())
+fn generate(layout: &str, size: &str, file: &str) -> Result<(), String> {
+    let size: u64 = size.parse().map_err(|_| format!("not a number: {size}"))?;
+    match layout {
+        "deep" => write_adversary(Path::new(file), Adversary::DeepChain { depth: size, methods: 1000 }).map(|_| ()),
+        "fresh" => write_adversary(Path::new(file), fresh_stacks(size)).map(|_| ()),
+        _ => write_file(Path::new(file), layout_of(layout)?, size).map(|_| ()),
+    }
+}
+
+/// A 4-level call tree as wide as it can be while holding at most `stacks` unique stacks.
+fn fresh_stacks(stacks: u64) -> Adversary {
+    let tree = |fanout| Adversary::FreshStacks { fanout, depth: 4 };
+    let mut fanout = 2;
+    while tree(fanout + 1).unique_stacks() <= stacks {
+        fanout += 1;
+    }
+    tree(fanout)
+}
+
+fn write_adversary(path: &Path, adversary: Adversary) -> Result<u64, String> {
+    let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+    write_adversarial(&mut out, adversary).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn write_file(path: &Path, layout: LargeLayout, records: u64) -> Result<u64, String> {

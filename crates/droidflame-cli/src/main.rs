@@ -87,9 +87,13 @@ fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Folded { trace, clock, thread } => {
             let profile = analyze(&trace)?;
-            let options = FoldedOptions { clock: clock.map(Into::into), thread };
-            let text = products::folded(&profile, &options).map_err(|e| e.to_string())?;
-            print(&text)
+            let options = FoldedOptions { clock: clock.map(Into::into), thread, ..FoldedOptions::default() };
+            // Streamed: folded text can be far larger than the profile it comes from.
+            let mut out = PipeOut { inner: io::BufWriter::with_capacity(1 << 16, io::stdout().lock()), closed: false };
+            match products::write_folded(&profile, &options, &mut out) {
+                Err(_) if out.closed => Ok(()),
+                result => result.map_err(|e| e.to_string()),
+            }
         }
         Command::Summary { trace } => {
             let profile = analyze(&trace)?;
@@ -111,6 +115,22 @@ fn run(cli: Cli) -> Result<(), String> {
             );
             Ok(())
         }
+    }
+}
+
+/// Standard output that notes a closed pipe (`| head`), which is not an error.
+struct PipeOut<W: Write> {
+    inner: W,
+    closed: bool,
+}
+
+impl<W: Write> Write for PipeOut<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.inner.write(buf).inspect_err(|e| self.closed |= e.kind() == io::ErrorKind::BrokenPipe)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush().inspect_err(|e| self.closed |= e.kind() == io::ErrorKind::BrokenPipe)
     }
 }
 

@@ -18,6 +18,8 @@ pub enum ErrorKind {
     Limit,
     /// The caller asked for something the trace does not have (a clock, a thread).
     Request,
+    /// A product could not be written to its destination.
+    Output,
 }
 
 /// An analysis error: a kind, a message, and the byte offset it applies to, if any.
@@ -63,6 +65,7 @@ impl fmt::Display for Error {
             ErrorKind::Corrupt => "corrupt trace",
             ErrorKind::Limit => "limit reached",
             ErrorKind::Request => return f.write_str(&self.message),
+            ErrorKind::Output => "cannot write output",
         };
         match self.offset {
             Some(at) => write!(f, "{prefix} at byte {at}: {}", self.message),

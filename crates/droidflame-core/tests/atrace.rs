@@ -12,7 +12,7 @@ fn folded(p: &Profile) -> String {
 }
 
 fn folded_cpu(p: &Profile) -> String {
-    products::folded(p, &FoldedOptions { clock: Some(Clock::Cpu), thread: None }).unwrap()
+    products::folded(p, &FoldedOptions { clock: Some(Clock::Cpu), thread: None, ..Default::default() }).unwrap()
 }
 
 /// Calls of every slice on real threads (not async tracks).
@@ -335,7 +335,9 @@ fn async_slices_and_android_13_tracks() {
     let load = p.threads.iter().find(|t| t.name == "load").unwrap();
     assert_eq!(p.micros(load.tree.nodes()[1].incl[0]), 3_000 + 5_000);
     assert_eq!(load.tree.nodes()[1].calls, 2);
-    let network = products::folded(&p, &FoldedOptions { clock: None, thread: Some(network_tid(&p)) }).unwrap();
+    let network =
+        products::folded(&p, &FoldedOptions { clock: None, thread: Some(network_tid(&p)), ..Default::default() })
+            .unwrap();
     assert_eq!(network, "fetch 1000\nparse 2000\n");
     // The instant and the named-track instant count as calls of zero length.
     let calls: u64 = p.threads.iter().flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum();

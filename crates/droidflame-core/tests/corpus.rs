@@ -243,8 +243,11 @@ fn perflib_api10_is_a_version_1_thread_cpu_trace() {
     assert_eq!(p.format.record_size, Some(9));
     assert!(!p.has(droidflame_core::Clock::Wall));
     // A clock the trace lacks is refused with a message naming the clock it has.
-    let err =
-        products::folded(&p, &FoldedOptions { clock: Some(droidflame_core::Clock::Wall), thread: None }).unwrap_err();
+    let err = products::folded(
+        &p,
+        &FoldedOptions { clock: Some(droidflame_core::Clock::Wall), thread: None, ..Default::default() },
+    )
+    .unwrap_err();
     assert!(err.to_string().contains("no wall clock"), "{err}");
     assert!(err.to_string().contains("thread-cpu"), "{err}");
     assert!(!products::folded(&p, &FoldedOptions::default()).unwrap().is_empty());

@@ -14,7 +14,7 @@ fn exercise(bytes: &[u8]) {
     let _ = products::summary_json(&profile);
     let _ = products::method_table(&profile);
     for clock in [Clock::Wall, Clock::Cpu] {
-        let _ = products::folded(&profile, &FoldedOptions { clock: Some(clock), thread: None });
+        let _ = products::folded(&profile, &FoldedOptions { clock: Some(clock), thread: None, ..Default::default() });
     }
     if profile.records < 5_000 {
         let _ = products::flame_svg(&profile, GraphScope::AllThreads, &FlameOptions::default());

@@ -33,7 +33,7 @@ fn folded(p: &Profile) -> String {
 }
 
 fn folded_cpu(p: &Profile) -> String {
-    products::folded(p, &FoldedOptions { clock: Some(Clock::Cpu), thread: None }).unwrap()
+    products::folded(p, &FoldedOptions { clock: Some(Clock::Cpu), thread: None, ..Default::default() }).unwrap()
 }
 
 /// A.a calls B.b: a = [0, 10] wall, b = [2, 6].

@@ -18,7 +18,7 @@ pub fn exercise(bytes: &[u8], chunk: usize) {
     let _ = products::summary_json(&profile);
     let _ = products::call_graph_json(&profile);
     for clock in [Clock::Wall, Clock::Cpu] {
-        let _ = products::folded(&profile, &FoldedOptions { clock: Some(clock), thread: None });
+        let _ = products::folded(&profile, &FoldedOptions { clock: Some(clock), thread: None, ..Default::default() });
     }
     if profile.records < 20_000 {
         let _ = products::flame_svg(&profile, GraphScope::AllThreads, &FlameOptions::default());

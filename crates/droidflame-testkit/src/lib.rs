@@ -2,6 +2,7 @@
 //! every layout from a described trace ([`Trace`]), and a seeded generator of random call
 //! structures with their expected profile computed independently ([`scenario`]).
 
+pub mod adversarial;
 pub mod atrace;
 pub mod large;
 pub mod scenario;

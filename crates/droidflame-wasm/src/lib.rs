@@ -91,7 +91,7 @@ impl Session {
 
     /// Folded stacks; `tid` narrows them to one thread id (without its thread frame).
     pub fn folded(&self, clock_name: Option<String>, tid: Option<u32>) -> Result<String, JsError> {
-        let options = FoldedOptions { clock: clock(clock_name)?, thread: tid };
+        let options = FoldedOptions { clock: clock(clock_name)?, thread: tid, ..Default::default() };
         products::folded(self.profile()?, &options).map_err(js_error)
     }
 }

@@ -1,8 +1,7 @@
 //! Flame-graph SVGs through inferno: one per thread, or all threads under their thread
 //! frames. Stacks reach inferno already aggregated (one line per unique stack).
 
-use super::folded::{folded_frames, sanitize};
-use super::frames::FrameTree;
+use super::frames::{sanitize, FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
 use crate::profile::{Clock, Profile};
 use crate::{Error, ErrorKind, Result};
 use inferno::flamegraph::{self, color::MultiPalette, Palette};
@@ -29,11 +28,13 @@ pub struct FlameOptions {
     pub min_width: f64,
     /// Picture width in pixels; `None` lets the SVG scale to its container.
     pub image_width: Option<usize>,
+    /// Frames deeper than this merge into one `[frames below depth N, merged]` frame.
+    pub max_depth: usize,
 }
 
 impl Default for FlameOptions {
     fn default() -> Self {
-        FlameOptions { clock: None, min_width: 0.1, image_width: None }
+        FlameOptions { clock: None, min_width: 0.1, image_width: None, max_depth: DEFAULT_MAX_DEPTH }
     }
 }
 
@@ -41,7 +42,8 @@ impl Default for FlameOptions {
 pub fn flame_svg(profile: &Profile, scope: GraphScope, options: &FlameOptions) -> Result<String> {
     let clock = options.clock.unwrap_or(profile.clocks.default_clock());
     profile.require(clock)?;
-    let (title, lines) = match scope {
+    let names = FrameNames::of(profile, options.max_depth);
+    let (title, trees): (String, Vec<(Option<String>, FrameTree)>) = match scope {
         GraphScope::Thread(index) => {
             let thread = profile.threads.get(index).ok_or_else(|| {
                 Error::new(
@@ -49,29 +51,22 @@ pub fn flame_svg(profile: &Profile, scope: GraphScope, options: &FlameOptions) -
                     format!("thread index {index} is out of range ({} threads)", profile.threads.len()),
                 )
             })?;
-            let frames = folded_frames(profile);
-            let lines: Vec<String> = FrameTree::of(profile, thread)
-                .stacks(profile, &frames, clock)
-                .into_iter()
-                .map(|(stack, v)| format!("{stack} {v}"))
-                .collect();
-            (format!("{} — {} clock", thread.label(), clock), lines)
+            let tree = FrameTree::merged(profile, &names, &[thread], options.max_depth);
+            (format!("{} — {} clock", thread.label(), clock), vec![(None, tree)])
         }
         GraphScope::AllThreads => {
-            let mut lines = Vec::new();
-            let frames = folded_frames(profile);
-            for thread in &profile.threads {
-                let label = sanitize(&thread.label());
-                let stacks = FrameTree::of(profile, thread).stacks(profile, &frames, clock);
-                lines.extend(stacks.into_iter().map(|(s, v)| format!("{label};{s} {v}")));
-            }
-            (format!("All threads — {} clock", clock), lines)
+            let trees = profile
+                .threads
+                .iter()
+                .map(|t| (Some(sanitize(&t.label())), FrameTree::merged(profile, &names, &[t], options.max_depth)))
+                .collect();
+            (format!("All threads — {} clock", clock), trees)
         }
     };
-    if lines.is_empty() {
+    let total = trees.iter().fold(0u64, |sum, (_, tree)| sum.saturating_add(tree.total_micros(profile, clock)));
+    if total == 0 {
         return Ok(empty_svg(&title, clock));
     }
-    let total = lines.iter().filter_map(|l| l.rsplit(' ').next()?.parse::<u64>().ok()).fold(0u64, u64::saturating_add);
     if total > MAX_PLAUSIBLE_MICROS {
         return Err(Error::new(
             ErrorKind::Corrupt,
@@ -80,6 +75,18 @@ pub fn flame_svg(profile: &Profile, scope: GraphScope, options: &FlameOptions) -
                  no flame graph was drawn"
             ),
         ));
+    }
+    // inferno leaves out frames narrower than `min_width` pixels of a picture this wide
+    // (less its margins); leaving them out first spares it a tree it would not draw.
+    let width = options.image_width.unwrap_or(1200) as f64;
+    let prune_below = (total as f64 * options.min_width / width) as u64;
+    let mut lines = Vec::new();
+    for (prefix, tree) in &trees {
+        tree.for_each_stack(profile, &names, clock, prefix.as_deref(), prune_below, |stack, v| {
+            lines.push(format!("{stack} {v}"));
+            Ok::<(), ()>(())
+        })
+        .expect("collecting lines cannot fail");
     }
     let mut opts = flamegraph::Options::default();
     opts.colors = Palette::Multi(MultiPalette::Java);

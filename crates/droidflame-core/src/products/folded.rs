@@ -1,62 +1,117 @@
 //! Folded stacks (`frame;frame;frame value`): one line per unique stack of frame names,
 //! value = self time in whole microseconds. Overloads share a frame, so their stacks merge.
+//! Lines stream out one at a time in sorted order, so output of any size needs no more
+//! memory than the profile.
 
-use super::frames::FrameTree;
+use super::frames::{sanitize, FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
 use crate::profile::{Clock, Profile, ThreadProfile};
 use crate::{Error, ErrorKind, Result};
+use std::collections::BTreeMap;
+use std::io::Write;
+
+/// Folded text held in memory (`folded`) stops here: a browser cannot hold a longer
+/// string (V8's limit is 2^29 characters), and a file this large belongs to the CLI,
+/// which streams.
+pub const MAX_FOLDED_TEXT: usize = 512 << 20;
 
 /// What `folded` prints.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct FoldedOptions {
     /// `None`: wall where the trace has it, else its only clock.
     pub clock: Option<Clock>,
     /// Only this thread id, without the thread frame. `None`: all threads, each line
     /// starting with the thread's frame (`name [tid]`).
     pub thread: Option<u32>,
+    /// Frames deeper than this merge into one `[frames below depth N, merged]` frame
+    /// that carries their time.
+    pub max_depth: usize,
 }
 
-/// The folded text for `options`. Lines are sorted; lines worth 0 µs are left out.
+impl Default for FoldedOptions {
+    fn default() -> Self {
+        FoldedOptions { clock: None, thread: None, max_depth: DEFAULT_MAX_DEPTH }
+    }
+}
+
+/// The folded text for `options`, at most `MAX_FOLDED_TEXT` bytes. Lines are sorted;
+/// lines worth 0 µs are left out.
 pub fn folded(profile: &Profile, options: &FoldedOptions) -> Result<String> {
+    let mut out = String::new();
+    for_each_line(profile, options, |stack, value| {
+        if out.len() + stack.len() + 22 > MAX_FOLDED_TEXT {
+            return Err(Error::new(
+                ErrorKind::Limit,
+                format!(
+                    "the folded stacks are larger than {} MiB, more than a browser can hold as text; the \
+                     droidflame CLI (`droidflame folded`) writes them out as a stream",
+                    MAX_FOLDED_TEXT >> 20
+                ),
+            ));
+        }
+        out.push_str(stack);
+        out.push(' ');
+        out.push_str(itoa(value, &mut [0; 20]));
+        out.push('\n');
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// Writes the folded text for `options` to `out` as it is produced.
+pub fn write_folded(profile: &Profile, options: &FoldedOptions, out: &mut impl Write) -> Result<()> {
+    let failed = |e: std::io::Error| Error::new(ErrorKind::Output, e.to_string());
+    for_each_line(profile, options, |stack, value| {
+        out.write_all(stack.as_bytes())
+            .and_then(|()| out.write_all(b" "))
+            .and_then(|()| out.write_all(itoa(value, &mut [0; 20]).as_bytes()))
+            .and_then(|()| out.write_all(b"\n"))
+            .map_err(failed)
+    })?;
+    out.flush().map_err(failed)
+}
+
+fn for_each_line(
+    profile: &Profile,
+    options: &FoldedOptions,
+    mut line: impl FnMut(&str, u64) -> Result<()>,
+) -> Result<()> {
     let clock = options.clock.unwrap_or(profile.clocks.default_clock());
     profile.require(clock)?;
-    let mut out = String::new();
-    let threads: Vec<&ThreadProfile> = match options.thread {
-        Some(tid) => {
-            let matching: Vec<_> = profile.threads.iter().filter(|t| t.tid == tid).collect();
-            if matching.is_empty() {
-                return Err(no_such_thread(profile, tid));
-            }
-            matching
+    let names = FrameNames::of(profile, options.max_depth);
+    if let Some(tid) = options.thread {
+        let matching: Vec<&ThreadProfile> = profile.threads.iter().filter(|t| t.tid == tid).collect();
+        if matching.is_empty() {
+            return Err(no_such_thread(profile, tid));
         }
-        None => profile.threads.iter().collect(),
-    };
-    let mut lines = Vec::new();
-    let frames = folded_frames(profile);
-    for thread in threads {
-        let prefix = options.thread.is_none().then(|| sanitize(&thread.label()));
-        for (stack, value) in FrameTree::of(profile, thread).stacks(profile, &frames, clock) {
-            match &prefix {
-                Some(p) => lines.push((format!("{p};{stack}"), value)),
-                None => lines.push((stack, value)),
-            }
+        let tree = FrameTree::merged(profile, &names, &matching, options.max_depth);
+        return tree.for_each_stack(profile, &names, clock, None, 0, &mut line);
+    }
+    // Threads in the order of their lines. Keyed by `label;`: labels hold no `;`, so all
+    // of a label's lines sort together in this order. Two logical threads can share a
+    // label (id reuse): their trees merge, and so do their equal stacks.
+    let mut by_label: BTreeMap<String, Vec<&ThreadProfile>> = BTreeMap::new();
+    for thread in &profile.threads {
+        by_label.entry(sanitize(&thread.label()) + ";").or_default().push(thread);
+    }
+    for (key, threads) in &by_label {
+        let tree = FrameTree::merged(profile, &names, threads, options.max_depth);
+        tree.for_each_stack(profile, &names, clock, Some(&key[..key.len() - 1]), 0, &mut line)?;
+    }
+    Ok(())
+}
+
+fn itoa(value: u64, buffer: &mut [u8; 20]) -> &str {
+    let mut at = buffer.len();
+    let mut v = value;
+    loop {
+        at -= 1;
+        buffer[at] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
         }
     }
-    // Two logical threads can share a tid (id reuse): merge their equal stacks.
-    lines.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    lines.dedup_by(|later, kept| {
-        let same = later.0 == kept.0;
-        if same {
-            kept.1 = kept.1.saturating_add(later.1);
-        }
-        same
-    });
-    for (stack, value) in lines {
-        out.push_str(&stack);
-        out.push(' ');
-        out.push_str(&value.to_string());
-        out.push('\n');
-    }
-    Ok(out)
+    std::str::from_utf8(&buffer[at..]).expect("digits are ASCII")
 }
 
 fn no_such_thread(profile: &Profile, tid: u32) -> Error {
@@ -73,19 +128,12 @@ fn no_such_thread(profile: &Profile, tid: u32) -> Error {
 /// One thread's stacks without a thread frame: `(frames joined by ';', self µs)`, sorted
 /// by stack, equal stacks merged, zero values left out.
 pub fn thread_stacks(profile: &Profile, thread: &ThreadProfile, clock: Clock) -> Vec<(String, u64)> {
-    FrameTree::of(profile, thread).stacks(profile, &folded_frames(profile), clock)
-}
-
-/// The profile's frame names made safe for folded text.
-pub(crate) fn folded_frames(profile: &Profile) -> Vec<String> {
-    profile.frames.iter().map(|f| sanitize(f)).collect()
-}
-
-/// Folded text cannot hold `;` inside a frame or a line break; replace them.
-pub(crate) fn sanitize(name: &str) -> String {
-    if name.contains([';', '\n', '\r']) {
-        name.replace(';', ":").replace(['\n', '\r'], " ")
-    } else {
-        name.to_owned()
-    }
+    let names = FrameNames::of(profile, DEFAULT_MAX_DEPTH);
+    let tree = FrameTree::merged(profile, &names, &[thread], DEFAULT_MAX_DEPTH);
+    let mut out = Vec::new();
+    let _ = tree.for_each_stack(profile, &names, clock, None, 0, |stack, value| {
+        out.push((stack.to_owned(), value));
+        Ok::<(), ()>(())
+    });
+    out
 }

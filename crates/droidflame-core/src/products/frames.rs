@@ -1,86 +1,241 @@
-//! `FrameTree`: a thread's call tree merged by frame name (overloads, and methods that
-//! several ids name, share a frame). Folded lines and flame graphs are its paths; building
-//! it once keeps string work to one path per line, and totals need no strings at all.
+//! `FrameTree`: call trees merged by frame name (overloads, and methods that several ids
+//! name, share a frame), the shape folded lines and flame graphs are drawn from.
+//!
+//! Two bounds keep every product finite whatever the trace: frames deeper than a depth
+//! cap merge into one named frame (a million-deep stack would otherwise give a million
+//! lines of up to a million frames each), and lines are produced one at a time, already in
+//! sorted order, so a product never holds more than one path in memory.
 
 use crate::profile::{CallTree, Clock, Profile, ThreadProfile, NONE};
 use rustc_hash::FxHashMap;
 
+/// Stacks deeper than this are merged below it by default. No real Java or atrace stack
+/// comes near; a graph of more frames than this is unreadable anyway.
+pub const DEFAULT_MAX_DEPTH: usize = 1024;
+
+/// Frame names made safe for folded text (no `;`, no line breaks), each spelled once:
+/// frames that the same text names share an id, so their stacks merge. The last name is
+/// the frame that stands for everything below the depth cap.
+pub(crate) struct FrameNames {
+    names: Vec<String>,
+    /// Profile frame index -> index into `names`.
+    of_frame: Vec<u32>,
+    merged: u32,
+}
+
+impl FrameNames {
+    pub fn of(profile: &Profile, max_depth: usize) -> FrameNames {
+        let mut names: Vec<String> = Vec::with_capacity(profile.frames.len() + 1);
+        let mut seen: FxHashMap<String, u32> = FxHashMap::default();
+        let mut id_of = |name: String, names: &mut Vec<String>| {
+            *seen.entry(name).or_insert_with_key(|name| {
+                names.push(name.clone());
+                names.len() as u32 - 1
+            })
+        };
+        let of_frame = profile.frames.iter().map(|f| id_of(sanitize(f), &mut names)).collect();
+        let merged = id_of(format!("[frames below depth {max_depth}, merged]"), &mut names);
+        FrameNames { names, of_frame, merged }
+    }
+
+    pub fn name(&self, id: u32) -> &str {
+        &self.names[id as usize]
+    }
+}
+
+/// Folded text cannot hold `;` inside a frame or a line break; replace them.
+pub(crate) fn sanitize(name: &str) -> String {
+    if name.contains([';', '\n', '\r']) {
+        name.replace(';', ":").replace(['\n', '\r'], " ")
+    } else {
+        name.to_owned()
+    }
+}
+
 struct FrameNode {
-    frame: u32,
+    name: u32,
     first_child: u32,
     next_sibling: u32,
+    /// Self time in ticks, `[wall, cpu]`.
     self_time: [u64; 2],
 }
 
 pub(crate) struct FrameTree {
-    /// Node 0 is the thread itself.
+    /// Node 0 stands for the thread; a parent always comes before its children.
     nodes: Vec<FrameNode>,
 }
 
 impl FrameTree {
+    /// One thread's tree (`DEFAULT_MAX_DEPTH`), for totals.
     pub fn of(profile: &Profile, thread: &ThreadProfile) -> FrameTree {
-        let tree = &thread.tree;
-        let mut nodes = vec![FrameNode { frame: NONE, first_child: NONE, next_sibling: NONE, self_time: [0; 2] }];
+        let names = FrameNames::of(profile, DEFAULT_MAX_DEPTH);
+        FrameTree::merged(profile, &names, &[thread], DEFAULT_MAX_DEPTH)
+    }
+
+    /// The trees of `threads` merged into one (logical threads that share a label),
+    /// with frames deeper than `max_depth` merged into `names`' merged frame.
+    pub fn merged(profile: &Profile, names: &FrameNames, threads: &[&ThreadProfile], max_depth: usize) -> FrameTree {
+        let max_depth = max_depth.max(1);
+        let mut nodes = vec![FrameNode { name: NONE, first_child: NONE, next_sibling: NONE, self_time: [0; 2] }];
         let mut index: FxHashMap<(u32, u32), u32> = FxHashMap::default();
-        let mut merged = vec![0u32; tree.len()];
-        // Pre-order, so a node's parent is always merged before it.
-        tree.walk(|n, _| {
-            let node = tree.node(n);
-            let parent = if node.parent == CallTree::ROOT { 0 } else { merged[node.parent as usize] };
-            let frame = profile.frame_of[node.method as usize];
-            let next = nodes.len() as u32;
-            let at = *index.entry((parent, frame)).or_insert(next);
-            if at == next {
-                let sibling = nodes[parent as usize].first_child;
-                nodes.push(FrameNode { frame, first_child: NONE, next_sibling: sibling, self_time: [0; 2] });
-                nodes[parent as usize].first_child = at;
-            }
-            let target = &mut nodes[at as usize].self_time;
-            target[0] = target[0].saturating_add(node.self_time[0]);
-            target[1] = target[1].saturating_add(node.self_time[1]);
-            merged[n as usize] = at;
-        });
+        for thread in threads {
+            let tree = &thread.tree;
+            let mut merged = vec![0u32; tree.len()];
+            // Pre-order, so a node's parent is always placed before it.
+            tree.walk(|n, depth| {
+                let node = tree.node(n);
+                let parent = if node.parent == CallTree::ROOT { 0 } else { merged[node.parent as usize] };
+                let at = if depth > max_depth + 1 {
+                    parent
+                } else {
+                    let name = if depth > max_depth {
+                        names.merged
+                    } else {
+                        names.of_frame[profile.frame_of[node.method as usize] as usize]
+                    };
+                    let next = nodes.len() as u32;
+                    let at = *index.entry((parent, name)).or_insert(next);
+                    if at == next {
+                        let sibling = nodes[parent as usize].first_child;
+                        nodes.push(FrameNode { name, first_child: NONE, next_sibling: sibling, self_time: [0; 2] });
+                        nodes[parent as usize].first_child = at;
+                    }
+                    at
+                };
+                let target = &mut nodes[at as usize].self_time;
+                target[0] = target[0].saturating_add(node.self_time[0]);
+                target[1] = target[1].saturating_add(node.self_time[1]);
+                merged[n as usize] = at;
+            });
+        }
         FrameTree { nodes }
     }
 
-    /// The sum of this thread's folded values on `clock`.
+    /// The sum of the folded values on `clock`.
     pub fn total_micros(&self, profile: &Profile, clock: Clock) -> u64 {
         let slot = clock.slot();
         self.nodes.iter().skip(1).fold(0, |sum: u64, n| sum.saturating_add(profile.micros(n.self_time[slot])))
     }
 
-    /// `(frames joined by ';', self µs)` for every stack worth at least 1 µs, sorted.
-    /// `frames` are the profile's frame names, already made safe for folded text.
-    pub fn stacks(&self, profile: &Profile, frames: &[String], clock: Clock) -> Vec<(String, u64)> {
+    /// Calls `line(path, micros)` for every stack worth at least 1 µs, in the byte order of
+    /// the lines (as a sort of the finished text would give). `prefix` starts every path
+    /// (a thread frame). A frame worth less than `prune_below` µs inclusive is left out with
+    /// its subtree, its time added to its parent's line: what a graph too narrow to show it
+    /// needs, with every drawn frame's width unchanged. Without a prefix, top-level frames
+    /// are always kept: there is no parent line to give their time to.
+    pub fn for_each_stack<E>(
+        &self,
+        profile: &Profile,
+        names: &FrameNames,
+        clock: Clock,
+        prefix: Option<&str>,
+        prune_below: u64,
+        mut line: impl FnMut(&str, u64) -> Result<(), E>,
+    ) -> Result<(), E> {
         let slot = clock.slot();
-        let mut out = Vec::new();
-        let mut path = String::new();
-        // (node, length of `path` before this node's frame)
-        let mut stack: Vec<(u32, usize)> = Vec::new();
-        let mut child = self.nodes[0].first_child;
-        while child != NONE {
-            stack.push((child, 0));
-            child = self.nodes[child as usize].next_sibling;
-        }
-        while let Some((n, start)) = stack.pop() {
-            let node = &self.nodes[n as usize];
-            path.truncate(start);
-            if start > 0 {
-                path.push(';');
-            }
-            path.push_str(&frames[node.frame as usize]);
-            let micros = profile.micros(node.self_time[slot]);
-            if micros > 0 {
-                out.push((path.clone(), micros));
-            }
-            let end = path.len();
-            let mut child = node.first_child;
+        let own: Vec<u64> = self.nodes.iter().map(|n| profile.micros(n.self_time[slot])).collect();
+        // Inclusive µs: children come after their parents, so one backward pass sums them.
+        let mut incl = own.clone();
+        for n in (1..self.nodes.len()).rev() {
+            let mut child = self.nodes[n].first_child;
             while child != NONE {
-                stack.push((child, end));
+                incl[n] = incl[n].saturating_add(incl[child as usize]);
                 child = self.nodes[child as usize].next_sibling;
             }
         }
-        out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        out
+        // Children of `n` narrower than this are left out.
+        let threshold = |n: u32| if n == 0 && prefix.is_none() { 1 } else { prune_below.max(1) };
+        let kept = |parent: u32, n: u32| incl[n as usize] >= threshold(parent);
+        // A node's line value: its own time plus that of the children too narrow to keep.
+        let value = |n: u32| {
+            let mut v = own[n as usize];
+            let mut child = self.nodes[n as usize].first_child;
+            while child != NONE {
+                if !kept(n, child) {
+                    v = v.saturating_add(incl[child as usize]);
+                }
+                child = self.nodes[child as usize].next_sibling;
+            }
+            v
+        };
+        let mut path = String::from(prefix.unwrap_or(""));
+        if prefix.is_some() {
+            // The thread frame's own line (time of top-level frames left out) sorts first.
+            let v = value(0);
+            if v > 0 {
+                line(&path, v)?;
+            }
+        }
+        // One level per open node: its items, sorted, and how far they have been emitted.
+        let mut levels: Vec<Level> = Vec::new();
+        let mut spare: Vec<Vec<Item>> = Vec::new();
+        levels.push(Level { items: self.items(0, &kept, names, spare.pop()), next: 0, path_len: path.len() });
+        while let Some(level) = levels.last_mut() {
+            let Some(&item) = level.items.get(level.next) else {
+                let done = levels.pop().expect("just looked at it");
+                spare.push(done.items);
+                continue;
+            };
+            level.next += 1;
+            path.truncate(level.path_len);
+            // Not `!path.is_empty()`: a frame may be named by the empty string.
+            if levels.len() > 1 || prefix.is_some() {
+                path.push(';');
+            }
+            path.push_str(names.name(self.nodes[item.node as usize].name));
+            if item.descendants {
+                let items = self.items(item.node, &kept, names, spare.pop());
+                levels.push(Level { items, next: 0, path_len: path.len() });
+            } else {
+                let v = value(item.node);
+                if v > 0 {
+                    line(&path, v)?;
+                }
+            }
+        }
+        Ok(())
     }
+
+    /// The items under `n` in line order: each kept child's own line (key `name`) and its
+    /// descendants' lines (key `name;`). All lines below a child start with `name;`, so
+    /// they are one block, and sorting the keys sorts the lines.
+    fn items(
+        &self,
+        n: u32,
+        kept: &impl Fn(u32, u32) -> bool,
+        names: &FrameNames,
+        reuse: Option<Vec<Item>>,
+    ) -> Vec<Item> {
+        let mut items = reuse.unwrap_or_default();
+        items.clear();
+        let mut child = self.nodes[n as usize].first_child;
+        while child != NONE {
+            if kept(n, child) {
+                items.push(Item { node: child, descendants: false });
+                let grandchild = self.nodes[child as usize].first_child;
+                if grandchild != NONE {
+                    items.push(Item { node: child, descendants: true });
+                }
+            }
+            child = self.nodes[child as usize].next_sibling;
+        }
+        let key = |item: &Item| {
+            let name = names.name(self.nodes[item.node as usize].name).bytes();
+            name.chain(item.descendants.then_some(b';'))
+        };
+        items.sort_unstable_by(|a, b| key(a).cmp(key(b)));
+        items
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Item {
+    node: u32,
+    descendants: bool,
+}
+
+struct Level {
+    items: Vec<Item>,
+    next: usize,
+    path_len: usize,
 }

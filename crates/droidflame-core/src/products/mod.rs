@@ -9,7 +9,7 @@ mod render;
 mod summary;
 
 pub use flame::{flame_script, flame_svg, script_of, FlameOptions, GraphScope};
-pub use folded::{folded, thread_stacks, FoldedOptions};
+pub use folded::{folded, thread_stacks, write_folded, FoldedOptions, MAX_FOLDED_TEXT};
 pub use methods::{method_table, Edge, MethodRow, MethodTable};
 pub use render::{render_site, RenderedFile};
 pub use summary::{call_graph_json, summary, summary_json};
