@@ -60,7 +60,7 @@ impl Default for Analyzer {
 impl Analyzer {
     pub fn new(options: Options) -> Self {
         Analyzer {
-            builder: ProfileBuilder::new(options.max_stack_depth),
+            builder: ProfileBuilder::new(&options),
             options,
             outer: Outer::Sniffing(Vec::new()),
             inner: Inner { head: Vec::new(), decoder: None, feeder: ChunkFeeder::default() },
@@ -178,16 +178,10 @@ impl Analyzer {
             Decoder::Art(decoder) => feeder.push(bytes, |data, offset| decoder.decode(data, offset, builder))?,
             Decoder::Atrace(decoder) => decoder.push(bytes, builder)?,
         }
-        if builder.depth_exceeded() {
-            return Err(Error::new(
-                ErrorKind::Limit,
-                format!(
-                    "a thread's stack is deeper than {} frames (the stack-depth limit)",
-                    self.options.max_stack_depth
-                ),
-            ));
+        match builder.limit_error() {
+            Some(error) => Err(error),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// Ends the input and returns the profile.
@@ -230,6 +224,9 @@ impl Analyzer {
             }
             Decoder::Atrace(decoder) => decoder.finish(gzip, &mut self.builder)?,
         };
+        if let Some(error) = self.builder.limit_error() {
+            return Err(error);
+        }
         Ok(self.builder.finish(spec))
     }
 }

@@ -25,18 +25,37 @@ pub use error::{Error, ErrorKind, Result};
 pub use input::Analyzer;
 pub use profile::{Clock, ClockSet, Profile};
 
-/// Limits and settings of one analysis. The defaults suit any real trace.
+/// Limits and settings of one analysis. The defaults suit any real trace by a wide margin;
+/// they exist so that a hostile or broken file ends in a clear error instead of exhausting
+/// memory (a wasm page has at most 4 GiB).
 #[derive(Debug, Clone)]
 pub struct Options {
     /// A deeper stack is refused with an error (real Java stacks stay far below this).
     pub max_stack_depth: usize,
     /// Compressed input that inflates to more than this is refused.
     pub max_decompressed_bytes: u64,
+    /// Unique call stacks (call-tree nodes, all threads together) before the trace is
+    /// refused. Memory grows with them, at about 100 bytes each (see BENCHMARKS.md).
+    pub max_call_stacks: u64,
+    /// Threads (and atrace tracks) before the trace is refused.
+    pub max_threads: usize,
+    /// Distinct method ids (defined or only used) before the trace is refused.
+    pub max_methods: usize,
+    /// Longer names (methods, classes, signatures, threads, processes) are cut to this
+    /// many bytes and end in `…`; each cut is counted (`repairs.long_names`).
+    pub max_name_bytes: usize,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { max_stack_depth: 1 << 20, max_decompressed_bytes: 16 << 30 }
+        Options {
+            max_stack_depth: 1 << 20,
+            max_decompressed_bytes: 16 << 30,
+            max_call_stacks: 1 << 24,
+            max_threads: 1 << 16,
+            max_methods: 1 << 22,
+            max_name_bytes: 4096,
+        }
     }
 }
 

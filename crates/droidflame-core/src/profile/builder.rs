@@ -3,8 +3,9 @@
 //! every exit straight into that thread's `CallTree`, and makes every repair (and counts
 //! it) the same way for every format.
 
-use super::tree::{CallTree, TreeBuilder, NONE};
+use super::tree::{CallTree, NodeBudget, TreeBuilder, NONE};
 use super::{ClockSet, Counter, FormatInfo, Method, Profile, Repairs, SchedTimes, ThreadProfile, TimeUnit};
+use crate::{Error, ErrorKind, Options};
 use rustc_hash::FxHashMap;
 
 pub const ENTER: u8 = 0;
@@ -131,6 +132,7 @@ pub(crate) struct ProfileBuilder {
     thread_sparse: FxHashMap<u32, u32>,
     /// Thread names from lists (`*threads`, summaries), by the id the list gives.
     listed: Vec<(u32, String)>,
+    listed_index: FxHashMap<u32, usize>,
     method_dense: Vec<u32>,
     method_sparse: FxHashMap<u64, u32>,
     methods: Vec<MethodSlot>,
@@ -140,19 +142,30 @@ pub(crate) struct ProfileBuilder {
     warnings: Vec<String>,
     dropped_warnings: usize,
     records: u64,
-    max_depth: usize,
-    depth_exceeded: bool,
+    limits: Options,
+    budget: NodeBudget,
+    /// The first limit reached, if any: the analysis stops with an error.
+    limit_hit: Option<LimitHit>,
     /// Process names by pid (atrace).
     processes: FxHashMap<u32, String>,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LimitHit {
+    Depth,
+    CallStacks,
+    Threads,
+    Methods,
+}
+
 impl ProfileBuilder {
-    pub fn new(max_depth: usize) -> Self {
+    pub fn new(options: &Options) -> Self {
         ProfileBuilder {
             threads: Vec::new(),
             thread_dense: vec![NONE; DENSE_THREAD_LIMIT as usize],
             thread_sparse: FxHashMap::default(),
             listed: Vec::new(),
+            listed_index: FxHashMap::default(),
             method_dense: Vec::new(),
             method_sparse: FxHashMap::default(),
             methods: Vec::new(),
@@ -161,8 +174,9 @@ impl ProfileBuilder {
             warnings: Vec::new(),
             dropped_warnings: 0,
             records: 0,
-            max_depth,
-            depth_exceeded: false,
+            limits: options.clone(),
+            budget: NodeBudget { left: options.max_call_stacks, exhausted: false },
+            limit_hit: None,
             processes: FxHashMap::default(),
         }
     }
@@ -179,8 +193,61 @@ impl ProfileBuilder {
         self.records
     }
 
-    pub fn depth_exceeded(&self) -> bool {
-        self.depth_exceeded
+    fn hit(&mut self, limit: LimitHit) {
+        self.limit_hit.get_or_insert(limit);
+    }
+
+    /// The error for the first limit the trace reached, if it reached one.
+    pub fn limit_error(&self) -> Option<Error> {
+        let limit = self.limit_hit.or(self.budget.exhausted.then_some(LimitHit::CallStacks))?;
+        let o = &self.limits;
+        let message = match limit {
+            LimitHit::Depth => {
+                format!("a thread's stack is deeper than {} frames (the stack-depth limit)", o.max_stack_depth)
+            }
+            LimitHit::CallStacks => format!(
+                "the trace has more than {} unique call stacks (the call-stack limit); real traces have far \
+                 fewer, so this one is probably generated or damaged",
+                o.max_call_stacks
+            ),
+            LimitHit::Threads => format!("the trace has more than {} threads (the thread limit)", o.max_threads),
+            LimitHit::Methods => {
+                format!("the trace has more than {} distinct methods (the method limit)", o.max_methods)
+            }
+        };
+        Some(Error::new(ErrorKind::Limit, message))
+    }
+
+    /// A name as the profile keeps it: cut to the name-length limit (on a character
+    /// boundary, ending in `…`), the cut counted.
+    fn clip(&mut self, mut name: String) -> String {
+        let max = self.limits.max_name_bytes.max(4);
+        if name.len() > max {
+            let mut end = max - '…'.len_utf8();
+            while !name.is_char_boundary(end) {
+                end -= 1;
+            }
+            name.truncate(end);
+            name.push('…');
+            self.repairs.long_names += 1;
+        }
+        name
+    }
+
+    fn clip_method(&mut self, info: MethodInfo) -> MethodInfo {
+        let max = self.limits.max_name_bytes;
+        let long = |s: &str| s.len() > max;
+        if !(long(&info.class) || long(&info.name) || long(&info.signature) || info.source.as_deref().is_some_and(long))
+        {
+            return info;
+        }
+        MethodInfo {
+            class: self.clip(info.class),
+            name: self.clip(info.name),
+            signature: self.clip(info.signature),
+            source: info.source.map(|s| self.clip(s)),
+            line: info.line,
+        }
     }
 
     // ---- methods -------------------------------------------------------------------
@@ -203,6 +270,11 @@ impl ProfileBuilder {
 
     #[cold]
     fn new_method_slot(&mut self, id: u64, info: Option<MethodInfo>) -> u32 {
+        if self.methods.len() >= self.limits.max_methods.max(1) {
+            // Any slot will do: the analysis stops with an error after this chunk.
+            self.hit(LimitHit::Methods);
+            return 0;
+        }
         let slot = self.methods.len() as u32;
         self.methods.push(MethodSlot { id, info });
         let dense = id >> 2;
@@ -230,6 +302,7 @@ impl ProfileBuilder {
 
     /// Defines (or redefines: the last definition wins) a method id.
     pub fn define_method(&mut self, id: u64, info: MethodInfo) {
+        let info = self.clip_method(info);
         match self.lookup_method(id) {
             Some(slot) => {
                 let entry = &mut self.methods[slot as usize];
@@ -271,6 +344,12 @@ impl ProfileBuilder {
 
     #[cold]
     fn new_thread(&mut self, id: u32, name: Option<String>) -> u32 {
+        if self.threads.len() >= self.limits.max_threads.max(1) {
+            // Any slot will do: the analysis stops with an error after this chunk.
+            self.hit(LimitHit::Threads);
+            return 0;
+        }
+        let name = name.map(|n| self.clip(n));
         let slot = self.threads.len() as u32;
         self.threads.push(ThreadState::new(id, name));
         self.map_thread(id, slot);
@@ -297,7 +376,9 @@ impl ProfileBuilder {
     /// id, while older ART records carry it truncated to 16 bits; names are matched to
     /// record ids when the profile is finished. A repeated id means the id was reused.
     pub fn list_thread(&mut self, id: u32, name: String) {
-        if let Some(entry) = self.listed.iter_mut().find(|(i, _)| *i == id) {
+        let name = self.clip(name);
+        if let Some(&at) = self.listed_index.get(&id) {
+            let entry = &mut self.listed[at];
             if entry.1 != name {
                 let merged = format!("{} / {}", entry.1, name);
                 let message = format!(
@@ -309,7 +390,10 @@ impl ProfileBuilder {
                 self.repairs.reused_thread_ids += 1;
                 self.warn(message);
             }
+        } else if self.listed.len() >= self.limits.max_threads.max(1) {
+            self.hit(LimitHit::Threads);
         } else {
+            self.listed_index.insert(id, self.listed.len());
             self.listed.push((id, name));
         }
     }
@@ -317,6 +401,7 @@ impl ProfileBuilder {
     /// A thread defined in the record stream (kOpNewThread, a V2 thread packet). A new
     /// name for an id whose stack is empty starts a new logical thread (the id was reused).
     pub fn define_thread(&mut self, id: u32, name: String) {
+        let name = self.clip(name);
         let Some(slot) = self.lookup_thread(id) else {
             self.new_thread(id, Some(name));
             return;
@@ -374,12 +459,12 @@ impl ProfileBuilder {
         }
         state.last = t;
         if action == ENTER {
-            if state.stack.len() >= self.max_depth {
-                self.depth_exceeded = true;
+            if state.stack.len() >= self.limits.max_stack_depth {
+                self.limit_hit.get_or_insert(LimitHit::Depth);
                 return;
             }
             let parent = state.stack.last().map_or(CallTree::ROOT, |open| open.node);
-            let node = state.tree.child(parent, method);
+            let node = state.tree.child(parent, method, &mut self.budget);
             state.stack.push(Open { node, method, enter: t });
             return;
         }
@@ -390,7 +475,7 @@ impl ProfileBuilder {
                 return;
             }
         }
-        exit_below_top(state, &mut self.repairs, method, t);
+        exit_below_top(state, &mut self.repairs, &mut self.budget, method, t);
     }
 
     /// Closes whatever frame is on top of a thread (an atrace `E` names no slice).
@@ -424,6 +509,7 @@ impl ProfileBuilder {
     /// Names a thread unless it already has a name; `replace` lets a later name win
     /// (atrace threads rename themselves; the last name is the one users know).
     pub fn name_thread(&mut self, thread: u32, name: String, replace: bool) {
+        let name = self.clip(name);
         let state = &mut self.threads[thread as usize];
         if replace || state.name.is_none() {
             state.name = Some(name);
@@ -435,6 +521,7 @@ impl ProfileBuilder {
     }
 
     pub fn name_process(&mut self, pid: u32, name: String) {
+        let name = self.clip(name);
         self.processes.insert(pid, name);
     }
 
@@ -468,7 +555,10 @@ impl ProfileBuilder {
         (unit.micros(mean) >= 100).then_some(mean)
     }
 
-    pub fn finish(mut self, spec: FinishSpec) -> Profile {
+    pub fn finish(mut self, mut spec: FinishSpec) -> Profile {
+        for counter in &mut spec.counters {
+            counter.name = self.clip(std::mem::take(&mut counter.name));
+        }
         for state in &mut self.threads {
             let last = state.last;
             self.repairs.open_at_end += state.stack.len() as u64;
@@ -516,17 +606,23 @@ impl ProfileBuilder {
     /// full id whose low 16 bits it is (older ART truncates ids in records).
     fn name_threads(&mut self) {
         let listed = std::mem::take(&mut self.listed);
+        let index = std::mem::take(&mut self.listed_index);
+        // Listed full ids above 16 bits, by their low 16 bits (in list order).
+        let mut by_low_bits: FxHashMap<u32, Vec<&(u32, String)>> = FxHashMap::default();
+        for entry in listed.iter().filter(|(id, _)| *id > 0xFFFF) {
+            by_low_bits.entry(entry.0 & 0xFFFF).or_default().push(entry);
+        }
         let mut unknown = 0;
         let mut collisions = Vec::new();
         for state in &mut self.threads {
-            if let Some((_, name)) = listed.iter().find(|(id, _)| *id == state.tid) {
+            if let Some(&at) = index.get(&state.tid) {
                 if state.name.is_none() {
-                    state.name = Some(name.clone());
+                    state.name = Some(listed[at].1.clone());
                 }
                 continue;
             }
             if state.tid < DENSE_THREAD_LIMIT {
-                let mut wide = listed.iter().filter(|(id, _)| *id & 0xFFFF == state.tid && *id > 0xFFFF);
+                let mut wide = by_low_bits.get(&state.tid).into_iter().flatten().copied();
                 if let Some((full, name)) = wide.next() {
                     let named_alike = state.name.as_ref().is_none_or(|n| n == name);
                     match wide.next() {
@@ -566,7 +662,7 @@ fn close(tree: &mut TreeBuilder, open: Open, t: [u64; 2]) {
 /// An exit whose method is not on top: either deeper in the stack (close the frames above
 /// it at this time) or not on the stack at all (it was running before tracing began).
 #[cold]
-fn exit_below_top(state: &mut ThreadState, repairs: &mut Repairs, method: u32, t: [u64; 2]) {
+fn exit_below_top(state: &mut ThreadState, repairs: &mut Repairs, budget: &mut NodeBudget, method: u32, t: [u64; 2]) {
     if let Some(at) = state.stack.iter().rposition(|open| open.method == method) {
         repairs.mismatched_exits += 1;
         while state.stack.len() > at {
@@ -576,6 +672,13 @@ fn exit_below_top(state: &mut ThreadState, repairs: &mut Repairs, method: u32, t
         return;
     }
     repairs.unmatched_exits += 1;
+    // Each re-rooting makes a node: a trace of nothing but such exits must not grow
+    // memory without bound either.
+    if budget.left == 0 {
+        budget.exhausted = true;
+        return;
+    }
+    budget.left -= 1;
     let node = state.tree.adopt_top_level(method);
     state.stack.insert(0, Open { node, method, enter: state.first });
     while let Some(open) = state.stack.pop() {

@@ -165,6 +165,9 @@ pub struct Repairs {
     /// atrace: `B` markers beyond the depth limit, dropped.
     #[serde(skip_serializing_if = "is_zero")]
     pub too_deep: u64,
+    /// Names longer than the name-length limit, cut (any format).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub long_names: u64,
 }
 
 fn is_zero(n: &u64) -> bool {

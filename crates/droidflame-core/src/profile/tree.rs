@@ -3,6 +3,7 @@
 //! stacks, never with the number of records.
 
 use rustc_hash::FxHashMap;
+use std::collections::hash_map::Entry;
 
 /// Marks "no node" in the intrusive child/sibling links.
 pub const NONE: u32 = u32::MAX;
@@ -115,6 +116,14 @@ impl Iterator for Children<'_> {
     }
 }
 
+/// How many more call-tree nodes may be made, across all threads; `exhausted` once one
+/// more was needed.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct NodeBudget {
+    pub left: u64,
+    pub exhausted: bool,
+}
+
 /// Builds a `CallTree`; finds or creates the child of a node for a method in O(1).
 #[derive(Debug, Clone)]
 pub(crate) struct TreeBuilder {
@@ -132,22 +141,33 @@ impl TreeBuilder {
         TreeBuilder { tree: CallTree::new(), index: FxHashMap::default() }
     }
 
+    /// The child node of `parent` for `method`. With the budget spent, a new child is
+    /// not made and `parent` itself is returned (the analysis then stops with an error).
     #[inline(always)]
-    pub fn child(&mut self, parent: u32, method: u32) -> u32 {
+    pub fn child(&mut self, parent: u32, method: u32, budget: &mut NodeBudget) -> u32 {
         let hint = self.tree.nodes[parent as usize].hint;
         if hint.0 == method {
             return hint.1;
         }
-        self.child_slow(parent, method)
+        self.child_slow(parent, method, budget)
     }
 
     #[inline(never)]
-    fn child_slow(&mut self, parent: u32, method: u32) -> u32 {
+    fn child_slow(&mut self, parent: u32, method: u32, budget: &mut NodeBudget) -> u32 {
         let next = self.tree.nodes.len() as u32;
-        let index = *self.index.entry(key(parent, method)).or_insert(next);
-        if index == next {
-            self.push_node(parent, method);
-        }
+        let index = match self.index.entry(key(parent, method)) {
+            Entry::Occupied(entry) => *entry.get(),
+            Entry::Vacant(_) if budget.left == 0 => {
+                budget.exhausted = true;
+                return parent;
+            }
+            Entry::Vacant(entry) => {
+                budget.left -= 1;
+                entry.insert(next);
+                self.push_node(parent, method);
+                next
+            }
+        };
         self.tree.nodes[parent as usize].hint = (method, index);
         index
     }
