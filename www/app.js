@@ -273,6 +273,10 @@
     add(r.unparsed_lines, 'N lines were not trace events and were skipped.');
     add(r.out_of_order, 'N events were earlier than the event before them.');
     add(r.too_deep, 'N slices nested deeper than 512 were dropped.');
+    add(r.long_names, 'N names longer than 4 KiB were cut short; they end in "…".');
+    // The core merges frames below this depth in folded stacks and graphs.
+    const deep = view.summary.threads.filter((t) => t.max_depth > 1024).length;
+    add(deep, 'Stacks deeper than 1,024 frames (threads affected: N) are merged below that depth into one "[frames below depth 1024, merged]" frame in the graphs.');
     return notes;
   }
 

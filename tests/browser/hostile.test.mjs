@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { corpus, dist, pick, shot, shownSvg, tempFile, writeTrace, watchRequests, foreignRequests, useBrowser } from './support.mjs';
+import { checkedPage, corpus, dist, pick, shot, shownSvg, tempFile, writeTrace, watchRequests, foreignRequests, useBrowser } from './support.mjs';
 
 const context = useBrowser();
 
@@ -140,4 +140,24 @@ test('a strict Content-Security-Policy, and nothing violates it', async (t) => {
   await page.waitForTimeout(200);
   assert.equal(await frame.locator('svg').first().getAttribute('width'), null, "the graph's script ran");
   assert.deepEqual(await page.evaluate(() => window.violations), []);
+});
+
+// A stack a million frames deep (2,000,000 records, 28 MB): the page draws it, with the
+// frames below depth 1024 merged into one, and says so.
+test('a million-deep stack is drawn, its deeper frames merged', async (t) => {
+  const depth = 1_000_000;
+  const records = {
+    length: 2 * depth,
+    forEach(visit) {
+      for (let i = 0; i < depth; i++) visit([1, (i % 1000) * 4, 0, i + 1], i);
+      for (let i = depth - 1; i >= 0; i--) visit([1, (i % 1000) * 4, 1, 2 * depth - i], 2 * depth - 1 - i);
+    },
+  };
+  const methods = Array.from({ length: 1000 }, (_, i) => [i * 4, 'com.example.Deep', 'level' + i, '()V', 'Deep.java']);
+  const bytes = writeTrace({ threads: [[1, 'main']], methods, records });
+  const page = await checkedPage(context, t);
+  assert.equal(await pick(page, tempFile('deep.trace', bytes)), 'done');
+  assert.match(await page.locator('#warnings').textContent(), /Stacks deeper than 1,024 frames \(threads affected: 1\) are merged/);
+  await page.frameLocator('#flame').locator('svg').first().waitFor();
+  assert.match(await shownSvg(page), /\[frames below depth 1024, merged\]/);
 });
