@@ -40,9 +40,19 @@ impl Default for FlameOptions {
 
 /// Renders one flame graph as SVG text.
 pub fn flame_svg(profile: &Profile, scope: GraphScope, options: &FlameOptions) -> Result<String> {
+    flame_svg_named(profile, &FrameNames::of(profile, options.max_depth), scope, options)
+}
+
+/// `flame_svg` with the frame names made once for many graphs (`names` must be made
+/// with `options.max_depth`).
+pub(crate) fn flame_svg_named(
+    profile: &Profile,
+    names: &FrameNames,
+    scope: GraphScope,
+    options: &FlameOptions,
+) -> Result<String> {
     let clock = options.clock.unwrap_or(profile.clocks.default_clock());
     profile.require(clock)?;
-    let names = FrameNames::of(profile, options.max_depth);
     let (title, trees): (String, Vec<(Option<String>, FrameTree)>) = match scope {
         GraphScope::Thread(index) => {
             let thread = profile.threads.get(index).ok_or_else(|| {
@@ -51,14 +61,14 @@ pub fn flame_svg(profile: &Profile, scope: GraphScope, options: &FlameOptions) -
                     format!("thread index {index} is out of range ({} threads)", profile.threads.len()),
                 )
             })?;
-            let tree = FrameTree::merged(profile, &names, &[thread], options.max_depth);
+            let tree = FrameTree::merged(profile, names, &[thread], options.max_depth);
             (format!("{} — {} clock", thread.label(), clock), vec![(None, tree)])
         }
         GraphScope::AllThreads => {
             let trees = profile
                 .threads
                 .iter()
-                .map(|t| (Some(sanitize(&t.label())), FrameTree::merged(profile, &names, &[t], options.max_depth)))
+                .map(|t| (Some(sanitize(&t.label())), FrameTree::merged(profile, names, &[t], options.max_depth)))
                 .collect();
             (format!("All threads — {} clock", clock), trees)
         }
@@ -82,7 +92,7 @@ pub fn flame_svg(profile: &Profile, scope: GraphScope, options: &FlameOptions) -
     let prune_below = (total as f64 * options.min_width / width) as u64;
     let mut lines = Vec::new();
     for (prefix, tree) in &trees {
-        tree.for_each_stack(profile, &names, clock, prefix.as_deref(), prune_below, |stack, v| {
+        tree.for_each_stack(profile, names, clock, prefix.as_deref(), prune_below, |stack, v| {
             lines.push(format!("{stack} {v}"));
             Ok::<(), ()>(())
         })

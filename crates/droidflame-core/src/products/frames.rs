@@ -66,12 +66,6 @@ pub(crate) struct FrameTree {
 }
 
 impl FrameTree {
-    /// One thread's tree (`DEFAULT_MAX_DEPTH`), for totals.
-    pub fn of(profile: &Profile, thread: &ThreadProfile) -> FrameTree {
-        let names = FrameNames::of(profile, DEFAULT_MAX_DEPTH);
-        FrameTree::merged(profile, &names, &[thread], DEFAULT_MAX_DEPTH)
-    }
-
     /// The trees of `threads` merged into one (logical threads that share a label),
     /// with frames deeper than `max_depth` merged into `names`' merged frame.
     pub fn merged(profile: &Profile, names: &FrameNames, threads: &[&ThreadProfile], max_depth: usize) -> FrameTree {

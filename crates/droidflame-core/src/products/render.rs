@@ -1,8 +1,8 @@
 //! A rendered report: `summary.json`, one SVG per thread, an all-threads SVG and an
 //! `index.html` that lists threads by time and shows each graph, offline, without script.
 
-use super::flame::{escape_xml, flame_svg, group_digits, FlameOptions, GraphScope};
-use super::frames::FrameTree;
+use super::flame::{escape_xml, flame_svg_named, group_digits, FlameOptions, GraphScope};
+use super::frames::{FrameNames, FrameTree};
 use super::summary::summary_json;
 use crate::profile::{Clock, Profile};
 use crate::Result;
@@ -21,14 +21,15 @@ pub fn render_site(profile: &Profile, clock: Option<Clock>) -> Result<Vec<Render
     let options = FlameOptions { clock: Some(clock), ..FlameOptions::default() };
     let mut files = vec![RenderedFile { name: "summary.json".into(), contents: summary_json(profile).into_bytes() }];
     let mut rows = Vec::new();
+    let names = FrameNames::of(profile, options.max_depth);
     for (index, thread) in profile.threads.iter().enumerate() {
         let name = format!("thread-{:03}-{}.svg", index + 1, thread.tid);
-        let svg = flame_svg(profile, GraphScope::Thread(index), &options)?;
+        let svg = flame_svg_named(profile, &names, GraphScope::Thread(index), &options)?;
         files.push(RenderedFile { name: name.clone(), contents: svg.into_bytes() });
-        let total = FrameTree::of(profile, thread).total_micros(profile, clock);
+        let total = FrameTree::merged(profile, &names, &[thread], options.max_depth).total_micros(profile, clock);
         rows.push((total, name, thread));
     }
-    let all = flame_svg(profile, GraphScope::AllThreads, &options)?;
+    let all = flame_svg_named(profile, &names, GraphScope::AllThreads, &options)?;
     files.push(RenderedFile { name: "all-threads.svg".into(), contents: all.into_bytes() });
     rows.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
     let grand = rows.iter().fold(0u64, |sum, r| sum.saturating_add(r.0));

@@ -1,7 +1,7 @@
 //! The summary JSON (`"schema": 1`), the contract scripts and the web app read.
 //! A clock the trace lacks is `null`, never 0.
 
-use super::frames::FrameTree;
+use super::frames::{FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
 use super::methods::method_table;
 use crate::profile::{Clock, Counter, Profile, Repairs};
 use serde::ser::{SerializeMap, Serializer};
@@ -90,11 +90,12 @@ fn ordered_map<S: Serializer>(pairs: &&[(String, String)], s: S) -> Result<S::Ok
 /// default clock.
 pub fn summary(profile: &Profile) -> Summary<'_> {
     let in_clock = |clock: Clock, ticks: u64| profile.has(clock).then(|| profile.micros(ticks));
+    let names = FrameNames::of(profile, DEFAULT_MAX_DEPTH);
     let threads = profile
         .threads
         .iter()
         .map(|t| {
-            let frames = FrameTree::of(profile, t);
+            let frames = FrameTree::merged(profile, &names, &[t], DEFAULT_MAX_DEPTH);
             let total = |clock: Clock| profile.has(clock).then(|| frames.total_micros(profile, clock));
             ThreadJson {
                 tid: t.tid,
