@@ -5,7 +5,7 @@
 //!   the table (BENCHMARKS.md by default).
 //! - `generate regular|streaming RECORDS FILE`: one generated trace; `generate deep DEPTH FILE`
 //!   and `generate fresh STACKS FILE` write the adversarial ones (a deep stack, all-new stacks).
-//! - `probe analyze|stream|baseline|render FILE`: one measurement, as a JSON line.
+//! - `probe analyze|stream|baseline|render|adversarial FILE`: one measurement, as a JSON line.
 
 mod probe;
 
@@ -24,7 +24,7 @@ fn main() {
         ["generate", layout, records, file] => generate(layout, records, file),
         ["report", rest @ ..] => report(rest),
         _ => Err("usage: droidflame-bench report [--quick] [--out FILE] | generate regular|streaming RECORDS FILE | generate deep DEPTH FILE | generate fresh STACKS FILE | \
-                  probe analyze|stream|baseline|render FILE"
+                  probe analyze|stream|baseline|render|adversarial FILE"
             .into()),
     };
     if let Err(message) = result {
@@ -47,6 +47,7 @@ fn probe(kind: &str, file: &str) -> Result<Value, String> {
         "stream" => probe::stream(file),
         "baseline" => probe::baseline(file, runs.min(3)),
         "render" => probe::render(file),
+        "adversarial" => probe::adversarial(file),
         _ => Err(format!("unknown probe {kind}")),
     }
 }
@@ -88,6 +89,58 @@ fn write_file(path: &Path, layout: LargeLayout, records: u64) -> Result<u64, Str
     let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
     write_large(&mut out, &Shape::app_start(records), layout).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The worst cases for depth and for memory (README "Limits").
+fn adversaries(quick: bool) -> Vec<(&'static str, Adversary)> {
+    if quick {
+        return vec![
+            ("quick-deep-100k", Adversary::DeepChain { depth: 100_000, methods: 1000 }),
+            ("quick-fresh-stacks", fresh_stacks(300_000)),
+        ];
+    }
+    vec![
+        ("deep-1M", Adversary::DeepChain { depth: 1_000_000, methods: 1000 }),
+        // The most unique stacks a 4-level tree holds under the 8,388,608-stack limit.
+        ("fresh-stacks-7M", fresh_stacks(8_000_000)),
+    ]
+}
+
+fn adversarial_table(rows: &[Value]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "
+### Adversarial inputs (native, streamed from disk)
+"
+    );
+    let _ = writeln!(
+        s,
+        "`deep-*`: one stack entered to that depth and left (frames below depth 1024 merge in folded text and graphs). \
+         `fresh-stacks-*`: a complete 4-level call tree walked depth first, so every call is a stack never seen before: \
+         the most memory a record can cost. Peak RSS is the whole process after analysis.\n"
+    );
+    let _ = writeln!(s, "| case | size | records | unique stacks | max depth | analysis | peak RSS | bytes per stack | folded text | folded | one graph | summary |");
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|---|");
+    for row in rows {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} | {:.0} | {} | {} | {} | {} |",
+            row["case"].as_str().unwrap_or(""),
+            fmt_mb(f(row, &["bytes"])),
+            f(row, &["records"]).map_or("—".into(), |r| format!("{:.1} M", r / 1e6)),
+            f(row, &["unique_stacks"]).map_or("—".into(), |r| format!("{:.2} M", r / 1e6)),
+            f(row, &["max_depth"]).unwrap_or(0.0),
+            fmt_s(f(row, &["analyze_s"])),
+            f(row, &["peak_kib"]).map_or("—".into(), |k| format!("{:.0} MB", k * 1024.0 / 1e6)),
+            f(row, &["bytes_per_stack"]).unwrap_or(0.0),
+            fmt_mb(f(row, &["folded_bytes"])),
+            fmt_s(f(row, &["folded_s"])),
+            fmt_s(f(row, &["graph_s"])),
+            fmt_s(f(row, &["summary_s"])),
+        );
+    }
+    s
 }
 
 /// One benchmark input.
@@ -193,7 +246,23 @@ fn report(args: &[&str]) -> Result<(), String> {
         }
         rows.push(Value::Object(row));
     }
-    let text = markdown(&rows, quick);
+    let mut hostile = Vec::new();
+    for (name, adversary) in adversaries(quick) {
+        let path = dir.join(format!("{name}.trace"));
+        if !path.exists() {
+            eprintln!("bench: generating {} ({adversary:?})", path.display());
+            let tmp = path.with_extension("partial");
+            write_adversary(&tmp, adversary)?;
+            std::fs::rename(&tmp, &path).map_err(|e| e.to_string())?;
+        }
+        let file = path.to_str().ok_or("path is not UTF-8")?;
+        let mut row = child(me, &["probe", "adversarial", file])?;
+        row["case"] = name.into();
+        row["bytes"] = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0).into();
+        hostile.push(row);
+    }
+    let mut text = markdown(&rows, quick);
+    text.push_str(&adversarial_table(&hostile));
     let document = merge(&std::fs::read_to_string(&out).unwrap_or_default(), &text);
     std::fs::write(&out, document).map_err(|e| format!("{}: {e}", out.display()))?;
     println!("{text}");

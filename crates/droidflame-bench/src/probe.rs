@@ -105,3 +105,55 @@ pub fn render(path: &str) -> Result<serde_json::Value, String> {
     }
     Ok(json!({ "svgs": profile.threads.len(), "render_s": start.elapsed().as_secs_f64(), "svg_bytes": svg_bytes }))
 }
+
+/// An adversarial input streamed from disk: analysis time and peak memory, then the
+/// products that grow with stack depth or count (folded text, every graph, summary).
+pub fn adversarial(path: &str) -> Result<serde_json::Value, String> {
+    let start = Instant::now();
+    let mut file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+    let mut buffer = vec![0u8; CHUNK];
+    let mut analyzer = Analyzer::default();
+    loop {
+        let n = file.read(&mut buffer).map_err(|e| e.to_string())?;
+        if n == 0 {
+            break;
+        }
+        analyzer.push(&buffer[..n]).map_err(|e| e.to_string())?;
+    }
+    let profile = analyzer.finish().map_err(|e| e.to_string())?;
+    let analyze_s = start.elapsed().as_secs_f64();
+    let peak = peak_kib();
+    let nodes = profile.threads.iter().map(|t| t.tree.len() as u64 - 1).sum::<u64>();
+    let start = Instant::now();
+    let mut folded = CountingSink(0);
+    products::write_folded(&profile, &Default::default(), &mut folded).map_err(|e| e.to_string())?;
+    let folded_s = start.elapsed().as_secs_f64();
+    let start = Instant::now();
+    let svg =
+        products::flame_svg(&profile, GraphScope::Thread(0), &FlameOptions::default()).map_err(|e| e.to_string())?;
+    let graph_s = start.elapsed().as_secs_f64();
+    let start = Instant::now();
+    let summary = products::summary_json(&profile);
+    let summary_s = start.elapsed().as_secs_f64();
+    Ok(json!({
+        "records": profile.records, "unique_stacks": nodes,
+        "max_depth": profile.threads.iter().map(|t| t.tree.max_depth()).max().unwrap_or(0),
+        "analyze_s": analyze_s, "peak_kib": peak, "bytes_per_stack": peak as f64 * 1024.0 / nodes.max(1) as f64,
+        "folded_s": folded_s, "folded_bytes": folded.0, "graph_s": graph_s, "svg_bytes": svg.len(),
+        "summary_s": summary_s, "summary_bytes": summary.len(),
+        "peak_kib_after_products": peak_kib(),
+    }))
+}
+
+struct CountingSink(u64);
+
+impl std::io::Write for CountingSink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len() as u64;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}

@@ -51,7 +51,7 @@ impl Default for Options {
         Options {
             max_stack_depth: 1 << 20,
             max_decompressed_bytes: 16 << 30,
-            max_call_stacks: 1 << 24,
+            max_call_stacks: 1 << 23,
             max_threads: 1 << 16,
             max_methods: 1 << 22,
             max_name_bytes: 4096,

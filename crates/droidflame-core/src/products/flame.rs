@@ -3,6 +3,7 @@
 
 use super::frames::{sanitize, FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
 use crate::profile::{Clock, Profile};
+use crate::text::group_digits;
 use crate::{Error, ErrorKind, Result};
 use inferno::flamegraph::{self, color::MultiPalette, Palette};
 
@@ -159,18 +160,6 @@ pub(crate) fn escape_xml(text: &str) -> String {
             c if (c as u32) < 0x20 && c != '\t' && c != '\n' => out.push('\u{FFFD}'),
             c => out.push(c),
         }
-    }
-    out
-}
-
-pub(crate) fn group_digits(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
     }
     out
 }

@@ -1,10 +1,11 @@
 //! A rendered report: `summary.json`, one SVG per thread, an all-threads SVG and an
 //! `index.html` that lists threads by time and shows each graph, offline, without script.
 
-use super::flame::{escape_xml, flame_svg_named, group_digits, FlameOptions, GraphScope};
+use super::flame::{escape_xml, flame_svg_named, FlameOptions, GraphScope};
 use super::frames::{FrameNames, FrameTree};
 use super::summary::summary_json;
 use crate::profile::{Clock, Profile};
+use crate::text::group_digits;
 use crate::Result;
 
 /// A file of a rendered report, by name relative to the report's folder.

@@ -5,6 +5,7 @@
 
 use super::tree::{CallTree, NodeBudget, TreeBuilder, NONE};
 use super::{ClockSet, Counter, FormatInfo, Method, Profile, Repairs, SchedTimes, ThreadProfile, TimeUnit};
+use crate::text::group_digits;
 use crate::{Error, ErrorKind, Options};
 use rustc_hash::FxHashMap;
 
@@ -201,18 +202,19 @@ impl ProfileBuilder {
     pub fn limit_error(&self) -> Option<Error> {
         let limit = self.limit_hit.or(self.budget.exhausted.then_some(LimitHit::CallStacks))?;
         let o = &self.limits;
+        let n = |limit: usize| group_digits(limit as u64);
         let message = match limit {
             LimitHit::Depth => {
-                format!("a thread's stack is deeper than {} frames (the stack-depth limit)", o.max_stack_depth)
+                format!("a thread's stack is deeper than {} frames (the stack-depth limit)", n(o.max_stack_depth))
             }
             LimitHit::CallStacks => format!(
                 "the trace has more than {} unique call stacks (the call-stack limit); real traces have far \
                  fewer, so this one is probably generated or damaged",
-                o.max_call_stacks
+                group_digits(o.max_call_stacks)
             ),
-            LimitHit::Threads => format!("the trace has more than {} threads (the thread limit)", o.max_threads),
+            LimitHit::Threads => format!("the trace has more than {} threads (the thread limit)", n(o.max_threads)),
             LimitHit::Methods => {
-                format!("the trace has more than {} distinct methods (the method limit)", o.max_methods)
+                format!("the trace has more than {} distinct methods (the method limit)", n(o.max_methods))
             }
         };
         Some(Error::new(ErrorKind::Limit, message))
