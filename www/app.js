@@ -609,6 +609,17 @@
     download(fileStem(view.name) + '-' + view.clock + '.folded', await engine.folded(view.key, view.clock), 'text/plain');
   }
 
+  // A download that fails (the folded text can pass the in-memory limit) says why, next to
+  // the graph, which stays as it is.
+  async function saving(save) {
+    try {
+      await save();
+    } catch (error) {
+      $('graph-error').textContent = 'Nothing was saved: ' + error.message;
+      $('graph-error').hidden = false;
+    }
+  }
+
   function saveSummary() {
     download(fileStem(view.name) + '-summary.json', JSON.stringify(view.summary, null, 2) + '\n', 'application/json');
   }
@@ -654,8 +665,8 @@
     $('method-filter').addEventListener('input', () => renderMethods());
     $('clock-wall').addEventListener('change', () => setClock('wall'));
     $('clock-cpu').addEventListener('change', () => setClock('cpu'));
-    $('save-svg').addEventListener('click', saveSvg);
-    $('save-folded').addEventListener('click', saveFolded);
+    $('save-svg').addEventListener('click', () => saving(saveSvg));
+    $('save-folded').addEventListener('click', () => saving(saveFolded));
     $('save-summary').addEventListener('click', saveSummary);
     const tabs = Array.from(document.querySelectorAll('[role=tab]'));
     for (const tab of tabs) {

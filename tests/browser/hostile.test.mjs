@@ -161,3 +161,25 @@ test('a million-deep stack is drawn, its deeper frames merged', async (t) => {
   await page.frameLocator('#flame').locator('svg').first().waitFor();
   assert.match(await shownSvg(page), /\[frames below depth 1024, merged\]/);
 });
+
+// Folded text past the in-memory limit (512 MiB) is refused by the engine; the page says
+// so and keeps the report. The worker is served with a hook that refuses every download.
+test('a refused download is explained and the report stays', async (t) => {
+  const page = await checkedPage(context, t);
+  await page.context().route('**/worker.js', async (route) => {
+    const response = await route.fetch();
+    const body = (await response.text()) + `
+;wasm_bindgen.Session.prototype.folded = function () {
+  throw new Error('limit reached: the folded stacks are larger than 512 MiB');
+};`;
+    await route.fulfill({ response, body });
+  });
+  await page.reload();
+  assert.equal(await pick(page, corpus('perflib-exception.trace')), 'done');
+  await page.frameLocator('#flame').locator('svg').first().waitFor();
+  await page.click('#save-folded');
+  await page.locator('#graph-error').waitFor();
+  assert.match(await page.locator('#graph-error').textContent(), /Nothing was saved: limit reached: the folded stacks are larger than 512 MiB/);
+  assert.equal(await page.locator('#flame').isVisible(), true, 'the graph stays');
+  assert.equal(await page.evaluate(() => document.body.dataset.state), 'done');
+});
