@@ -20,7 +20,12 @@ pub fn exercise(bytes: &[u8], chunk: usize) {
     for clock in [Clock::Wall, Clock::Cpu] {
         let _ = products::folded(&profile, &FoldedOptions { clock: Some(clock), thread: None, ..Default::default() });
     }
+    // One thread, with the depth merge at a depth fuzzed traces reach.
+    let thread = profile.threads.first().map(|t| t.tid);
+    let _ = products::folded(&profile, &FoldedOptions { thread, max_depth: 3, ..Default::default() });
     if profile.records < 20_000 {
         let _ = products::flame_svg(&profile, GraphScope::AllThreads, &FlameOptions::default());
+        let shallow = FlameOptions { max_depth: 2, ..Default::default() };
+        let _ = products::flame_svg(&profile, GraphScope::Thread(0), &shallow);
     }
 }
