@@ -75,6 +75,19 @@ pub fn describe_bytes(bytes: &[u8]) -> String {
     out
 }
 
+/// `1234567` as `1,234,567`, for numbers in messages.
+pub fn group_digits(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,17 +104,4 @@ mod tests {
         assert_eq!(decode_java(&[b'x', 0xFF, b'y']), "x\u{FFFD}y");
         assert_eq!(decode_java("ˊˎ".as_bytes()), "ˊˎ");
     }
-}
-
-/// `1234567` as `1,234,567`, for numbers in messages.
-pub fn group_digits(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
