@@ -54,9 +54,8 @@ pub fn analyze(path: &str, runs: usize) -> Result<serde_json::Value, String> {
     }))
 }
 
-/// Analysis streamed from disk in 1 MiB reads: time and peak memory of the whole process.
-pub fn stream(path: &str) -> Result<serde_json::Value, String> {
-    let start = Instant::now();
+/// The profile of a file read in 1 MiB pieces, and the bytes read.
+fn analyze_file(path: &str) -> Result<(droidflame_core::Profile, u64), String> {
     let mut file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
     let mut buffer = vec![0u8; CHUNK];
     let mut analyzer = Analyzer::default();
@@ -69,7 +68,13 @@ pub fn stream(path: &str) -> Result<serde_json::Value, String> {
         bytes += n as u64;
         analyzer.push(&buffer[..n]).map_err(|e| e.to_string())?;
     }
-    let profile = analyzer.finish().map_err(|e| e.to_string())?;
+    Ok((analyzer.finish().map_err(|e| e.to_string())?, bytes))
+}
+
+/// Analysis streamed from disk in 1 MiB reads: time and peak memory of the whole process.
+pub fn stream(path: &str) -> Result<serde_json::Value, String> {
+    let start = Instant::now();
+    let (profile, bytes) = analyze_file(path)?;
     let analyze = start.elapsed().as_secs_f64();
     let summary = products::summary_json(&profile);
     Ok(json!({
@@ -110,17 +115,7 @@ pub fn render(path: &str) -> Result<serde_json::Value, String> {
 /// products that grow with stack depth or count (folded text, every graph, summary).
 pub fn adversarial(path: &str) -> Result<serde_json::Value, String> {
     let start = Instant::now();
-    let mut file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
-    let mut buffer = vec![0u8; CHUNK];
-    let mut analyzer = Analyzer::default();
-    loop {
-        let n = file.read(&mut buffer).map_err(|e| e.to_string())?;
-        if n == 0 {
-            break;
-        }
-        analyzer.push(&buffer[..n]).map_err(|e| e.to_string())?;
-    }
-    let profile = analyzer.finish().map_err(|e| e.to_string())?;
+    let (profile, _) = analyze_file(path)?;
     let analyze_s = start.elapsed().as_secs_f64();
     let peak = peak_kib();
     let nodes = profile.threads.iter().map(|t| t.tree.len() as u64 - 1).sum::<u64>();
