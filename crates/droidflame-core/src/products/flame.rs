@@ -44,8 +44,8 @@ pub fn flame_svg(profile: &Profile, scope: GraphScope, options: &FlameOptions) -
     flame_svg_named(profile, &FrameNames::of(profile, options.max_depth), scope, options)
 }
 
-/// `flame_svg` with the frame names made once for many graphs (`names` must be made
-/// with `options.max_depth`).
+/// `flame_svg` with the frame names made once for many graphs; `names` decides the merge
+/// depth.
 pub(crate) fn flame_svg_named(
     profile: &Profile,
     names: &FrameNames,
@@ -62,14 +62,14 @@ pub(crate) fn flame_svg_named(
                     format!("thread index {index} is out of range ({} threads)", profile.threads.len()),
                 )
             })?;
-            let tree = FrameTree::merged(profile, names, &[thread], options.max_depth);
+            let tree = FrameTree::merged(profile, names, &[thread]);
             (format!("{} — {} clock", thread.label(), clock), vec![(None, tree)])
         }
         GraphScope::AllThreads => {
             let trees = profile
                 .threads
                 .iter()
-                .map(|t| (Some(sanitize(&t.label())), FrameTree::merged(profile, names, &[t], options.max_depth)))
+                .map(|t| (Some(sanitize(&t.label())), FrameTree::merged(profile, names, &[t])))
                 .collect();
             (format!("All threads — {} clock", clock), trees)
         }

@@ -83,7 +83,7 @@ fn for_each_line(
         if matching.is_empty() {
             return Err(no_such_thread(profile, tid));
         }
-        let tree = FrameTree::merged(profile, &names, &matching, options.max_depth);
+        let tree = FrameTree::merged(profile, &names, &matching);
         return tree.for_each_stack(profile, &names, clock, None, 0, &mut line);
     }
     // Threads in the order of their lines. Keyed by `label;`: labels hold no `;`, so all
@@ -94,7 +94,7 @@ fn for_each_line(
         by_label.entry(sanitize(&thread.label()) + ";").or_default().push(thread);
     }
     for (key, threads) in &by_label {
-        let tree = FrameTree::merged(profile, &names, threads, options.max_depth);
+        let tree = FrameTree::merged(profile, &names, threads);
         tree.for_each_stack(profile, &names, clock, Some(&key[..key.len() - 1]), 0, &mut line)?;
     }
     Ok(())
@@ -129,7 +129,7 @@ fn no_such_thread(profile: &Profile, tid: u32) -> Error {
 /// by stack, equal stacks merged, zero values left out.
 pub fn thread_stacks(profile: &Profile, thread: &ThreadProfile, clock: Clock) -> Vec<(String, u64)> {
     let names = FrameNames::of(profile, DEFAULT_MAX_DEPTH);
-    let tree = FrameTree::merged(profile, &names, &[thread], DEFAULT_MAX_DEPTH);
+    let tree = FrameTree::merged(profile, &names, &[thread]);
     let mut out = Vec::new();
     let _ = tree.for_each_stack(profile, &names, clock, None, 0, |stack, value| {
         out.push((stack.to_owned(), value));

@@ -21,10 +21,13 @@ pub(crate) struct FrameNames {
     /// Profile frame index -> index into `names`.
     of_frame: Vec<u32>,
     merged: u32,
+    /// Frames deeper than this are drawn as the `merged` frame.
+    max_depth: usize,
 }
 
 impl FrameNames {
     pub fn of(profile: &Profile, max_depth: usize) -> FrameNames {
+        let max_depth = max_depth.max(1);
         let mut names: Vec<String> = Vec::with_capacity(profile.frames.len() + 1);
         let mut seen: FxHashMap<String, u32> = FxHashMap::default();
         let mut id_of = |name: String, names: &mut Vec<String>| {
@@ -35,7 +38,7 @@ impl FrameNames {
         };
         let of_frame = profile.frames.iter().map(|f| id_of(sanitize(f), &mut names)).collect();
         let merged = id_of(format!("[frames below depth {max_depth}, merged]"), &mut names);
-        FrameNames { names, of_frame, merged }
+        FrameNames { names, of_frame, merged, max_depth }
     }
 
     pub fn name(&self, id: u32) -> &str {
@@ -67,9 +70,9 @@ pub(crate) struct FrameTree {
 
 impl FrameTree {
     /// The trees of `threads` merged into one (logical threads that share a label),
-    /// with frames deeper than `max_depth` merged into `names`' merged frame.
-    pub fn merged(profile: &Profile, names: &FrameNames, threads: &[&ThreadProfile], max_depth: usize) -> FrameTree {
-        let max_depth = max_depth.max(1);
+    /// with frames deeper than `names`' depth merged into its merged frame.
+    pub fn merged(profile: &Profile, names: &FrameNames, threads: &[&ThreadProfile]) -> FrameTree {
+        let max_depth = names.max_depth;
         let mut nodes = vec![FrameNode { name: NONE, first_child: NONE, next_sibling: NONE, self_time: [0; 2] }];
         let mut index: FxHashMap<(u32, u32), u32> = FxHashMap::default();
         for thread in threads {

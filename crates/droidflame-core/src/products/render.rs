@@ -27,7 +27,7 @@ pub fn render_site(profile: &Profile, clock: Option<Clock>) -> Result<Vec<Render
         let name = format!("thread-{:03}-{}.svg", index + 1, thread.tid);
         let svg = flame_svg_named(profile, &names, GraphScope::Thread(index), &options)?;
         files.push(RenderedFile { name: name.clone(), contents: svg.into_bytes() });
-        let total = FrameTree::merged(profile, &names, &[thread], options.max_depth).total_micros(profile, clock);
+        let total = FrameTree::merged(profile, &names, &[thread]).total_micros(profile, clock);
         rows.push((total, name, thread));
     }
     let all = flame_svg_named(profile, &names, GraphScope::AllThreads, &options)?;

@@ -95,7 +95,7 @@ pub fn summary(profile: &Profile) -> Summary<'_> {
         .threads
         .iter()
         .map(|t| {
-            let frames = FrameTree::merged(profile, &names, &[t], DEFAULT_MAX_DEPTH);
+            let frames = FrameTree::merged(profile, &names, &[t]);
             let total = |clock: Clock| profile.has(clock).then(|| frames.total_micros(profile, clock));
             ThreadJson {
                 tid: t.tid,
