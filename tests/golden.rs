@@ -2,7 +2,7 @@
 //! them is a change users see; review the diff, then re-bless with
 //! `DROIDFLAME_BLESS=1 cargo test -p droidflame-tests`.
 
-use droidflame_core::products::{self, FlameOptions, FoldedOptions, GraphScope};
+use droidflame_core::products::{self, FlameOptions, FoldedOptions, GraphScope, Theme};
 use droidflame_core::{analyze, Clock};
 use droidflame_testkit::corpus_file;
 use std::path::PathBuf;
@@ -74,4 +74,18 @@ fn flame_graph_svg() {
     let profile = analyze(&corpus_file("perflib-exception.trace")).unwrap();
     let svg = products::flame_svg(&profile, GraphScope::Thread(0), &FlameOptions::default()).unwrap();
     check("perflib-exception.wall.svg", &svg);
+    let dark = FlameOptions { theme: Theme::Dark, ..FlameOptions::default() };
+    let svg = products::flame_svg(&profile, GraphScope::Thread(0), &dark).unwrap();
+    check("perflib-exception.wall.dark.svg", &svg);
+}
+
+#[test]
+fn methods_table_of_one_thread_and_of_all() {
+    let profile = analyze(&corpus_file("perflib-exception.trace")).unwrap();
+    check("perflib-exception.methods.thread-0.json", &(products::methods_json(&profile, Some(0)).unwrap() + "\n"));
+    let profile = analyze(&corpus_file("atrace/catapult-systrace-decompressed_atrace_data.txt")).unwrap();
+    check(
+        "catapult-systrace-decompressed_atrace_data.methods.all.json",
+        &(products::methods_json(&profile, None).unwrap() + "\n"),
+    );
 }

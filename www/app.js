@@ -181,7 +181,7 @@
       });
       document.body.dataset.wasmBytes = String(result.wasmBytes);
       view.summary = JSON.parse(result.summary);
-      view.edges = JSON.parse(result.calls).edges;
+      view.edges = JSON.parse(result.calls).edges.map((e) => [e.caller === null ? -1 : e.caller, e.callee, e.calls, e.incl_wall_us, e.incl_cpu_us]);
       view.name = name;
       view.clock = clocks().wall ? 'wall' : 'cpu';
       view.selectedMethod = -1;

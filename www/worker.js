@@ -69,7 +69,7 @@ async function analyze(message) {
   }
   sessions.set(message.key, session);
   // The wasm heap's size: what a trace costs in memory (it only grows).
-  return { summary: session.summaryJson(), calls: session.callGraphJson(), wasmBytes: wasmMemory.buffer.byteLength };
+  return { summary: session.summaryJson(), calls: session.methodsJson(-1), wasmBytes: wasmMemory.buffer.byteLength };
 }
 
 function session(key) {

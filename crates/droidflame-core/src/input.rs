@@ -200,7 +200,10 @@ impl Analyzer {
             Outer::Gzip { mut decoder, .. } => {
                 if let Err(e) = decoder.try_finish() {
                     self.builder.repairs.truncated = true;
-                    self.builder.warn(format!("the gzip data ends early ({e}); everything before that point was read"));
+                    self.builder.warn_about(
+                        "truncated",
+                        format!("the gzip data ends early ({e}); everything before that point was read"),
+                    );
                 }
                 let out = std::mem::take(decoder.get_mut());
                 self.push_inner(&out)?;

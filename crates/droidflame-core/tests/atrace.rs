@@ -432,9 +432,11 @@ fn the_flame_graph_script_is_the_same_for_every_graph() {
     for name in ["tracecompass-atrace-test.txt", "perflib-exception.trace"] {
         let p = analyze(&corpus_file(name)).unwrap();
         for clock in [Clock::Wall, Clock::Cpu] {
-            let options = products::FlameOptions { clock: Some(clock), ..Default::default() };
-            let svg = products::flame_svg(&p, products::GraphScope::AllThreads, &options).unwrap();
-            assert_eq!(products::script_of(&svg).as_deref(), Some(expected.as_str()), "{name} {clock}");
+            for theme in [products::Theme::Light, products::Theme::Dark] {
+                let options = products::FlameOptions { clock: Some(clock), theme, ..Default::default() };
+                let svg = products::flame_svg(&p, products::GraphScope::AllThreads, &options).unwrap();
+                assert_eq!(products::script_of(&svg).as_deref(), Some(expected.as_str()), "{name} {clock} {theme:?}");
+            }
         }
     }
 }

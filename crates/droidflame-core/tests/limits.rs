@@ -50,7 +50,7 @@ fn a_million_deep_stack_works_through_every_product() {
     let table = products::method_table(&p);
     assert_eq!(table.rows.len(), 1000);
     assert_eq!(table.rows.iter().map(|r| r.calls).sum::<u64>(), 1_000_000);
-    products::call_graph_json(&p);
+    products::methods_json(&p, None).unwrap();
     products::render_site(&p, None).unwrap();
 }
 

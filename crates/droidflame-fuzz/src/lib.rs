@@ -16,7 +16,8 @@ pub fn exercise(bytes: &[u8], chunk: usize) {
     }
     let Ok(profile) = analyzer.finish() else { return };
     let _ = products::summary_json(&profile);
-    let _ = products::call_graph_json(&profile);
+    let _ = products::methods_json(&profile, None);
+    let _ = products::methods_json(&profile, Some(0));
     for clock in [Clock::Wall, Clock::Cpu] {
         let _ = products::folded(&profile, &FoldedOptions { clock: Some(clock), thread: None, ..Default::default() });
     }

@@ -2,7 +2,7 @@
 //! No trace knowledge here; every decision is the core's. Always pass `Uint8Array`s: an
 //! `ArrayBuffer` given for `&[u8]` arrives as an empty slice.
 
-use droidflame_core::products::{self, FlameOptions, FoldedOptions, GraphScope};
+use droidflame_core::products::{self, FlameOptions, FoldedOptions, GraphScope, Theme};
 use droidflame_core::{Analyzer, Clock, Profile};
 use wasm_bindgen::prelude::*;
 
@@ -75,17 +75,26 @@ impl Session {
         Ok(products::summary_json(self.profile()?))
     }
 
-    /// Calls between methods (indices into the summary's methods) as JSON text.
-    #[wasm_bindgen(js_name = callGraphJson)]
-    pub fn call_graph_json(&self) -> Result<String, JsError> {
-        Ok(products::call_graph_json(self.profile()?))
+    /// The methods table, with calls between methods, of one thread (its index in the
+    /// summary's threads) or of all threads for -1, as JSON text.
+    #[wasm_bindgen(js_name = methodsJson)]
+    pub fn methods_json(&self, thread: i32) -> Result<String, JsError> {
+        let scope = usize::try_from(thread).ok();
+        products::methods_json(self.profile()?, scope).map_err(js_error)
     }
 
     /// One thread's flame graph (its index in the summary's threads), or all threads for -1.
+    /// `theme`: `light` (the default) or `dark`.
     #[wasm_bindgen(js_name = flameSvg)]
-    pub fn flame_svg(&self, thread: i32, clock_name: Option<String>) -> Result<String, JsError> {
-        let scope = if thread < 0 { GraphScope::AllThreads } else { GraphScope::Thread(thread as usize) };
-        let options = FlameOptions { clock: clock(clock_name)?, ..FlameOptions::default() };
+    pub fn flame_svg(&self, thread: i32, clock_name: Option<String>, theme: Option<String>) -> Result<String, JsError> {
+        let scope = usize::try_from(thread).map_or(GraphScope::AllThreads, GraphScope::Thread);
+        let theme = match theme.as_deref() {
+            None | Some("") => Theme::Light,
+            Some(text) => {
+                Theme::parse(text).ok_or_else(|| JsError::new(&format!("unknown theme {text:?}; use light or dark")))?
+            }
+        };
+        let options = FlameOptions { clock: clock(clock_name)?, theme, ..FlameOptions::default() };
         products::flame_svg(self.profile()?, scope, &options).map_err(js_error)
     }
 

@@ -135,8 +135,7 @@ impl ArtDecoder {
                                 offset,
                                 format!(
                                     "this is only the .data half of a split method trace (SLOW version {raw} with no \
-                                     text key); pass the matching .key file too, key first: \
-                                     droidflame summary FILE.key FILE.data"
+                                     text key): open it together with its matching .key file"
                                 ),
                             ))
                         }
@@ -292,7 +291,7 @@ impl ArtDecoder {
         }
         if let Some(message) = truncated {
             builder.repairs.truncated = true;
-            builder.warn(message);
+            builder.warn_about("truncated", message);
         }
         self.finish_notes(builder);
         let clocks = self.clocks(builder);
@@ -336,7 +335,8 @@ impl ArtDecoder {
     fn finish_notes(&self, builder: &mut ProfileBuilder) {
         if self.key.option("data-file-overflow") == Some("true") {
             builder.repairs.overflow = true;
-            builder.warn(
+            builder.warn_about(
+                "overflow",
                 "the trace buffer overflowed while recording (data-file-overflow=true): events after that point \
                  were dropped, so the end of each thread is missing; record with a larger buffer",
             );

@@ -14,6 +14,9 @@ use crate::profile::{ClockSet, FinishSpec, FormatInfo, ProfileBuilder, TimeUnit}
 use crate::{Error, ErrorKind, Result};
 use container::TextFraming;
 use events::EventReader;
+
+/// Slices nested deeper than this are dropped and counted (`repairs.too_deep`).
+pub(crate) use events::MAX_DEPTH as MAX_SLICE_DEPTH;
 use html::{HtmlExtractor, JsonText};
 
 /// Bytes looked at to recognise a capture (Perfetto looks at 128; junk before `TRACE:`

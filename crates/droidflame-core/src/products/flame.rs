@@ -5,7 +5,8 @@ use super::frames::{sanitize, FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
 use crate::profile::{Clock, Profile};
 use crate::text::group_digits;
 use crate::{Error, ErrorKind, Result};
-use inferno::flamegraph::{self, color::MultiPalette, Palette};
+use inferno::flamegraph::color::{BackgroundColor, Color, MultiPalette};
+use inferno::flamegraph::{self, Palette};
 
 /// More time than this (2^50 µs, about 35 years) in one graph only comes from damaged
 /// times; inferno would overflow on it.
@@ -20,6 +21,33 @@ pub enum GraphScope {
     AllThreads,
 }
 
+/// The colours around the frames: a graph shown on a dark page gets a dark background and
+/// light text. Frame colours and the graph's script are the same in both.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Theme {
+    #[default]
+    Light,
+    Dark,
+}
+
+impl Theme {
+    pub fn parse(text: &str) -> Option<Theme> {
+        match text {
+            "light" => Some(Theme::Light),
+            "dark" => Some(Theme::Dark),
+            _ => None,
+        }
+    }
+
+    /// Background and text colours (`#rrggbb`) of the empty-graph picture.
+    fn empty_colors(self) -> (&'static str, &'static str) {
+        match self {
+            Theme::Light => ("#ffffff", "#1d2125"),
+            Theme::Dark => ("#16191d", "#e4e7ea"),
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct FlameOptions {
     /// `None`: wall where the trace has it, else its only clock.
@@ -31,12 +59,38 @@ pub struct FlameOptions {
     pub image_width: Option<usize>,
     /// Frames deeper than this merge into one `[frames below depth N, merged]` frame.
     pub max_depth: usize,
+    pub theme: Theme,
 }
 
 impl Default for FlameOptions {
     fn default() -> Self {
-        FlameOptions { clock: None, min_width: 0.1, image_width: None, max_depth: DEFAULT_MAX_DEPTH }
+        FlameOptions {
+            clock: None,
+            min_width: 0.1,
+            image_width: None,
+            max_depth: DEFAULT_MAX_DEPTH,
+            theme: Theme::Light,
+        }
     }
+}
+
+/// inferno's options for a graph drawn with `options`. Every graph and `flame_script` use
+/// this one function, so the script a Content-Security-Policy hashes is the script graphs
+/// carry.
+fn inferno_options(options: &FlameOptions) -> flamegraph::Options<'static> {
+    let mut opts = flamegraph::Options::default();
+    opts.colors = Palette::Multi(MultiPalette::Java);
+    opts.count_name = "µs".to_owned();
+    opts.name_type = "Method:".to_owned();
+    opts.min_width = options.min_width;
+    opts.image_width = options.image_width;
+    opts.hash = true;
+    opts.deterministic = true;
+    if options.theme == Theme::Dark {
+        opts.bgcolors = Some(BackgroundColor::Flat(Color { r: 0x16, g: 0x19, b: 0x1d }));
+        opts.uicolor = Color { r: 0xe4, g: 0xe7, b: 0xea };
+    }
+    opts
 }
 
 /// Renders one flame graph as SVG text.
@@ -76,7 +130,7 @@ pub(crate) fn flame_svg_named(
     };
     let total = trees.iter().fold(0u64, |sum, (_, tree)| sum.saturating_add(tree.total_micros(profile, clock)));
     if total == 0 {
-        return Ok(empty_svg(&title, clock));
+        return Ok(empty_svg(&title, clock, options.theme));
     }
     if total > MAX_PLAUSIBLE_MICROS {
         return Err(Error::new(
@@ -99,16 +153,9 @@ pub(crate) fn flame_svg_named(
         })
         .expect("collecting lines cannot fail");
     }
-    let mut opts = flamegraph::Options::default();
-    opts.colors = Palette::Multi(MultiPalette::Java);
+    let mut opts = inferno_options(options);
     opts.title = title;
     opts.subtitle = Some(format!("{} µs of self time on the {clock} clock", group_digits(total)));
-    opts.count_name = "µs".to_owned();
-    opts.name_type = "Method:".to_owned();
-    opts.min_width = options.min_width;
-    opts.image_width = options.image_width;
-    opts.hash = true;
-    opts.deterministic = true;
     let mut svg = Vec::new();
     flamegraph::from_lines(&mut opts, lines.iter().map(String::as_str), &mut svg)
         .map_err(|e| Error::new(ErrorKind::Request, format!("the flame graph could not be drawn: {e}")))?;
@@ -119,11 +166,7 @@ pub(crate) fn flame_svg_named(
 /// sees it (without the CDATA markers). A Content-Security-Policy hashes it: it does not
 /// depend on the trace, only on the options (tested).
 pub fn flame_script(options: &FlameOptions) -> String {
-    let mut opts = flamegraph::Options::default();
-    opts.name_type = "Method:".to_owned();
-    opts.count_name = "µs".to_owned();
-    opts.image_width = options.image_width;
-    opts.min_width = options.min_width;
+    let mut opts = inferno_options(options);
     let mut svg = Vec::new();
     flamegraph::from_lines(&mut opts, ["a 1"], &mut svg).expect("one frame always draws");
     script_of(&String::from_utf8(svg).expect("inferno writes UTF-8")).unwrap_or_default()
@@ -138,12 +181,14 @@ pub fn script_of(svg: &str) -> Option<String> {
     Some(body.replace("<![CDATA[", "").replace("]]>", ""))
 }
 
-fn empty_svg(title: &str, clock: Clock) -> String {
+fn empty_svg(title: &str, clock: Clock, theme: Theme) -> String {
+    let (background, text) = theme.empty_colors();
     format!(
         "<?xml version=\"1.0\" standalone=\"no\"?>\n<svg version=\"1.1\" width=\"1200\" height=\"80\" \
-         xmlns=\"http://www.w3.org/2000/svg\"><text x=\"600\" y=\"30\" text-anchor=\"middle\" \
-         font-family=\"Verdana\" font-size=\"17\">{}</text><text x=\"600\" y=\"60\" text-anchor=\"middle\" \
-         font-family=\"Verdana\" font-size=\"12\">No time was recorded on the {clock} clock.</text></svg>\n",
+         xmlns=\"http://www.w3.org/2000/svg\"><rect width=\"100%\" height=\"100%\" fill=\"{background}\"/>\
+         <g fill=\"{text}\" font-family=\"Verdana, sans-serif\" text-anchor=\"middle\">\
+         <text x=\"600\" y=\"30\" font-size=\"17\">{}</text><text x=\"600\" y=\"60\" font-size=\"12\">\
+         No time was recorded on the {clock} clock.</text></g></svg>\n",
         escape_xml(title)
     )
 }

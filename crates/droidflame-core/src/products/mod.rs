@@ -5,11 +5,13 @@ mod flame;
 mod folded;
 mod frames;
 mod methods;
+mod notes;
 mod render;
 mod summary;
 
-pub use flame::{flame_script, flame_svg, script_of, FlameOptions, GraphScope};
+pub use flame::{flame_script, flame_svg, script_of, FlameOptions, GraphScope, Theme};
 pub use folded::{folded, thread_stacks, write_folded, FoldedOptions, MAX_FOLDED_TEXT};
-pub use methods::{method_table, Edge, MethodRow, MethodTable};
+pub use methods::{method_table, method_table_of, Edge, MethodRow, MethodTable};
+pub use notes::{notes, Note};
 pub use render::{render_site, RenderedFile};
-pub use summary::{call_graph_json, summary, summary_json};
+pub use summary::{methods_json, summary, summary_json};

@@ -1,12 +1,13 @@
 //! The summary JSON (`"schema": 1`), the contract scripts and the web app read.
-//! A clock the trace lacks is `null`, never 0.
+//! A clock the trace lacks is `null`, never 0. Fields are only ever added to schema 1.
 
+use super::folded::MAX_FOLDED_TEXT;
 use super::frames::{FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
-use super::methods::method_table;
-use crate::profile::{Clock, Counter, Profile, Repairs};
+use super::methods::{method_table, method_table_of, MethodRow};
+use super::notes::{notes, Note};
+use crate::profile::{Clock, Counter, Profile, Repairs, ThreadProfile};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
-use serde_json::json;
 
 #[derive(Debug, Serialize)]
 pub struct Summary<'a> {
@@ -22,6 +23,40 @@ pub struct Summary<'a> {
     /// atrace counter tracks; absent for method traces.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     pub counters: &'a [Counter],
+    /// The traced process, where the trace names one.
+    pub pid: Option<u32>,
+    /// How long tracing ran: what the trace says, else the wall-clock span of its records.
+    pub elapsed_us: Option<u64>,
+    /// The thread to open on (an index into `threads`): see `Profile::default_thread`.
+    pub default_thread: Option<usize>,
+    /// The time of all threads together; tracks are not threads and are left out.
+    pub totals: Totals,
+    /// Every repair and warning as a count and a sentence, for a viewer to show as is.
+    pub notes: Vec<Note>,
+    /// The limits the analysis and its products run under.
+    pub limits: LimitsJson,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Totals {
+    pub wall_us: Option<u64>,
+    pub cpu_us: Option<u64>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct LimitsJson {
+    pub max_stack_depth: usize,
+    pub max_call_stacks: u64,
+    pub max_threads: usize,
+    pub max_methods: usize,
+    pub max_name_bytes: usize,
+    pub max_decompressed_bytes: u64,
+    /// System traces: deeper slices are dropped.
+    pub max_slice_depth: usize,
+    /// Graphs and folded stacks merge frames below this depth.
+    pub max_drawn_depth: usize,
+    /// The largest folded text made in memory (the web download).
+    pub max_folded_text_bytes: usize,
 }
 
 #[derive(Debug, Serialize)]
@@ -36,6 +71,12 @@ pub struct FormatJson<'a> {
     pub split: bool,
     pub record_size: Option<u32>,
     pub sampling_interval_us: Option<u64>,
+    /// The clocks present, of `wall` and `cpu`.
+    pub clocks: Vec<&'static str>,
+    /// What a frame is in this format: `method` or `slice`.
+    pub frame_kind: &'static str,
+    /// The format in words, e.g. `Method trace, streaming v3, gzip`.
+    pub description: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -51,7 +92,7 @@ pub struct ThreadJson<'a> {
     pub pid: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub process: Option<&'a str>,
-    /// A named track of async slices, not a thread (atrace).
+    /// A named track of async slices, not a thread (atrace). Tracks have no CPU clock.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub track: bool,
     /// Scheduler time (atrace with sched_switch); absent where unknown.
@@ -89,9 +130,8 @@ fn ordered_map<S: Serializer>(pairs: &&[(String, String)], s: S) -> Result<S::Ok
 /// The summary of a profile. Methods are in `method_table` order: by inclusive time on the
 /// default clock.
 pub fn summary(profile: &Profile) -> Summary<'_> {
-    let in_clock = |clock: Clock, ticks: u64| profile.has(clock).then(|| profile.micros(ticks));
     let names = FrameNames::of(profile, DEFAULT_MAX_DEPTH);
-    let threads = profile
+    let threads_json: Vec<ThreadJson> = profile
         .threads
         .iter()
         .map(|t| {
@@ -102,7 +142,7 @@ pub fn summary(profile: &Profile) -> Summary<'_> {
                 name: &t.name,
                 records: t.records,
                 wall_us: total(Clock::Wall),
-                cpu_us: total(Clock::Cpu),
+                cpu_us: total(Clock::Cpu).filter(|_| !t.track),
                 max_depth: t.tree.max_depth(),
                 pid: t.pid,
                 process: t.process.as_deref(),
@@ -113,26 +153,7 @@ pub fn summary(profile: &Profile) -> Summary<'_> {
             }
         })
         .collect();
-    let methods = method_table(profile)
-        .rows
-        .iter()
-        .map(|row| {
-            let m = &profile.methods[row.method as usize];
-            MethodJson {
-                name: m.frame_name(),
-                class: &m.class,
-                method: &m.name,
-                signature: &m.signature,
-                source: m.source.as_deref(),
-                calls: row.calls,
-                recursive_calls: row.recursive_calls,
-                incl_wall_us: in_clock(Clock::Wall, row.incl[0]),
-                excl_wall_us: in_clock(Clock::Wall, row.excl[0]),
-                incl_cpu_us: in_clock(Clock::Cpu, row.incl[1]),
-                excl_cpu_us: in_clock(Clock::Cpu, row.excl[1]),
-            }
-        })
-        .collect();
+    let methods = method_table(profile).rows.iter().map(|row| method_json(profile, row)).collect();
     let f = &profile.format;
     Summary {
         schema: 1,
@@ -147,40 +168,164 @@ pub fn summary(profile: &Profile) -> Summary<'_> {
             split: f.split,
             record_size: f.record_size,
             sampling_interval_us: f.sampling_interval_us,
+            clocks: [Clock::Wall, Clock::Cpu].into_iter().filter(|&c| profile.has(c)).map(Clock::name).collect(),
+            frame_kind: if f.family == "atrace" { "slice" } else { "method" },
+            description: description(profile),
         },
         header: &profile.header,
         records: profile.records,
-        threads,
         methods,
         repairs: &profile.repairs,
         warnings: &profile.warnings,
         counters: &profile.counters,
+        pid: profile.header_value("pid").and_then(|v| v.trim().parse().ok()),
+        elapsed_us: elapsed_us(profile),
+        default_thread: profile.default_thread(),
+        totals: Totals {
+            wall_us: profile.has(Clock::Wall).then(|| thread_sum(&threads_json, |t| t.wall_us)),
+            cpu_us: profile.has(Clock::Cpu).then(|| thread_sum(&threads_json, |t| t.cpu_us)),
+        },
+        notes: notes(profile),
+        limits: limits(profile),
+        threads: threads_json,
     }
 }
 
-/// Calls between methods as JSON: `{"edges": [[caller, callee, calls, incl_wall_us,
-/// incl_cpu_us], ...]}`. Methods are indices into the summary's `methods`; caller -1 is a
-/// thread's top level. A clock the trace lacks is `null`.
-pub fn call_graph_json(profile: &Profile) -> String {
-    let table = method_table(profile);
-    let position: std::collections::HashMap<u32, i64> =
-        table.rows.iter().enumerate().map(|(i, r)| (r.method, i as i64)).collect();
+/// The methods table of one thread (`Some(index into Profile::threads)`) or of all threads
+/// (`None`), with the calls between its methods, as JSON:
+/// `{"thread", "total_wall_us", "total_cpu_us", "methods": [as in the summary],
+/// "edges": [{"caller", "callee", "calls", "recursive_calls", "incl_wall_us", "incl_cpu_us"}]}`.
+/// `caller` and `callee` index `methods`; `caller` is `null` for a thread's top level. The
+/// totals are the scope's time (the sum of its methods' exclusive time), the whole that
+/// percentages are of. An edge's inclusive time is what the callee cost in those calls,
+/// recursive ones included (see `Edge::incl`).
+pub fn methods_json(profile: &Profile, thread: Option<usize>) -> crate::Result<String> {
+    let table = match thread {
+        None => method_table(profile),
+        Some(index) => {
+            let t: &ThreadProfile = profile.threads.get(index).ok_or_else(|| {
+                crate::Error::new(
+                    crate::ErrorKind::Request,
+                    format!("thread index {index} is out of range ({} threads)", profile.threads.len()),
+                )
+            })?;
+            method_table_of(profile, &[t])
+        }
+    };
+    let position: std::collections::HashMap<u32, usize> =
+        table.rows.iter().enumerate().map(|(i, r)| (r.method, i)).collect();
     let in_clock = |clock: Clock, ticks: u64| profile.has(clock).then(|| profile.micros(ticks));
-    let edges: Vec<_> = table
+    let total = |slot: usize| table.rows.iter().fold(0u64, |sum, r| sum.saturating_add(r.excl[slot]));
+    let edges: Vec<EdgeJson> = table
         .edges
         .iter()
-        .map(|e| {
-            let caller = position.get(&e.caller).copied().unwrap_or(-1);
-            json!([
-                caller,
-                position[&e.callee],
-                e.calls,
-                in_clock(Clock::Wall, e.incl[0]),
-                in_clock(Clock::Cpu, e.incl[1])
-            ])
+        .map(|e| EdgeJson {
+            caller: position.get(&e.caller).copied(),
+            callee: position[&e.callee],
+            calls: e.calls,
+            recursive_calls: e.recursive_calls,
+            incl_wall_us: in_clock(Clock::Wall, e.incl[0]),
+            incl_cpu_us: in_clock(Clock::Cpu, e.incl[1]),
         })
         .collect();
-    json!({ "edges": edges }).to_string()
+    let json = MethodsJson {
+        thread,
+        total_wall_us: in_clock(Clock::Wall, total(0)),
+        total_cpu_us: in_clock(Clock::Cpu, total(1)),
+        methods: table.rows.iter().map(|row| method_json(profile, row)).collect(),
+        edges,
+    };
+    Ok(serde_json::to_string(&json).expect("the methods table serialises to JSON"))
+}
+
+#[derive(Debug, Serialize)]
+struct MethodsJson<'a> {
+    thread: Option<usize>,
+    total_wall_us: Option<u64>,
+    total_cpu_us: Option<u64>,
+    methods: Vec<MethodJson<'a>>,
+    edges: Vec<EdgeJson>,
+}
+
+#[derive(Debug, Serialize)]
+struct EdgeJson {
+    caller: Option<usize>,
+    callee: usize,
+    calls: u64,
+    recursive_calls: u64,
+    incl_wall_us: Option<u64>,
+    incl_cpu_us: Option<u64>,
+}
+
+fn method_json<'a>(profile: &'a Profile, row: &MethodRow) -> MethodJson<'a> {
+    let in_clock = |clock: Clock, ticks: u64| profile.has(clock).then(|| profile.micros(ticks));
+    let m = &profile.methods[row.method as usize];
+    MethodJson {
+        name: m.frame_name(),
+        class: &m.class,
+        method: &m.name,
+        signature: &m.signature,
+        source: m.source.as_deref(),
+        calls: row.calls,
+        recursive_calls: row.recursive_calls,
+        incl_wall_us: in_clock(Clock::Wall, row.incl[0]),
+        excl_wall_us: in_clock(Clock::Wall, row.excl[0]),
+        incl_cpu_us: in_clock(Clock::Cpu, row.incl[1]),
+        excl_cpu_us: in_clock(Clock::Cpu, row.excl[1]),
+    }
+}
+
+fn thread_sum(threads: &[ThreadJson], value: impl Fn(&ThreadJson) -> Option<u64>) -> u64 {
+    threads.iter().filter(|t| !t.track).fold(0u64, |sum, t| sum.saturating_add(value(t).unwrap_or(0)))
+}
+
+fn elapsed_us(profile: &Profile) -> Option<u64> {
+    let said = |key: &str| profile.header_value(key).and_then(|v| v.trim().parse::<u64>().ok());
+    if let Some(us) = said("elapsed-time-usec") {
+        return Some(us);
+    }
+    if let Some(ns) = said("elapsed-time-nsec") {
+        return Some(ns / 1000);
+    }
+    if !profile.has(Clock::Wall) {
+        return None;
+    }
+    let slot = Clock::Wall.slot();
+    let recorded = profile.threads.iter().filter(|t| t.records > 0);
+    let first = recorded.clone().map(|t| t.first[slot]).min()?;
+    let last = recorded.map(|t| t.last[slot]).max()?;
+    Some(profile.micros(last.saturating_sub(first)))
+}
+
+fn description(profile: &Profile) -> String {
+    let f = &profile.format;
+    let mut text = if f.family == "atrace" {
+        format!("System trace (atrace), {}", f.layout)
+    } else {
+        format!("Method trace, {} v{}", f.layout, f.version)
+    };
+    if f.gzip {
+        text.push_str(", gzip");
+    }
+    if f.split {
+        text.push_str(", split .key + .data");
+    }
+    text
+}
+
+fn limits(profile: &Profile) -> LimitsJson {
+    let o = &profile.limits;
+    LimitsJson {
+        max_stack_depth: o.max_stack_depth,
+        max_call_stacks: o.max_call_stacks,
+        max_threads: o.max_threads,
+        max_methods: o.max_methods,
+        max_name_bytes: o.max_name_bytes,
+        max_decompressed_bytes: o.max_decompressed_bytes,
+        max_slice_depth: crate::atrace::MAX_SLICE_DEPTH,
+        max_drawn_depth: DEFAULT_MAX_DEPTH,
+        max_folded_text_bytes: MAX_FOLDED_TEXT,
+    }
 }
 
 /// The summary as pretty-printed JSON text.

@@ -141,6 +141,8 @@ pub(crate) struct ProfileBuilder {
     defined: usize,
     pub repairs: Repairs,
     warnings: Vec<String>,
+    /// Parallel to `warnings`: the repair counter a warning explains, if any.
+    warning_repairs: Vec<Option<&'static str>>,
     dropped_warnings: usize,
     records: u64,
     limits: Options,
@@ -173,6 +175,7 @@ impl ProfileBuilder {
             defined: 0,
             repairs: Repairs::default(),
             warnings: Vec::new(),
+            warning_repairs: Vec::new(),
             dropped_warnings: 0,
             records: 0,
             limits: options.clone(),
@@ -183,8 +186,19 @@ impl ProfileBuilder {
     }
 
     pub fn warn(&mut self, message: impl Into<String>) {
+        self.push_warning(None, message.into());
+    }
+
+    /// A warning that details one repair counter (a field name of `Repairs`): the summary's
+    /// notes show it with that repair instead of on its own.
+    pub fn warn_about(&mut self, repair: &'static str, message: impl Into<String>) {
+        self.push_warning(Some(repair), message.into());
+    }
+
+    fn push_warning(&mut self, repair: Option<&'static str>, message: String) {
         if self.warnings.len() < MAX_WARNINGS {
-            self.warnings.push(message.into());
+            self.warnings.push(message);
+            self.warning_repairs.push(repair);
         } else {
             self.dropped_warnings += 1;
         }
@@ -390,7 +404,7 @@ impl ProfileBuilder {
                 );
                 entry.1 = merged;
                 self.repairs.reused_thread_ids += 1;
-                self.warn(message);
+                self.warn_about("reused_thread_ids", message);
             }
         } else if self.listed.len() >= self.limits.max_threads.max(1) {
             self.hit(LimitHit::Threads);
@@ -423,10 +437,13 @@ impl ProfileBuilder {
             let old = state.name.clone().unwrap_or_default();
             state.name = Some(format!("{old} / {name}"));
             self.repairs.reused_thread_ids += 1;
-            self.warn(format!(
-                "thread id {id} was renamed from {old:?} to {name:?} while it had methods \
+            self.warn_about(
+                "reused_thread_ids",
+                format!(
+                    "thread id {id} was renamed from {old:?} to {name:?} while it had methods \
                  running; its records are kept as one thread"
-            ));
+                ),
+            );
         }
     }
 
@@ -572,6 +589,7 @@ impl ProfileBuilder {
         if self.dropped_warnings > 0 {
             let n = self.dropped_warnings;
             self.warnings.push(format!("{n} more warnings not shown"));
+            self.warning_repairs.push(None);
         }
         let (methods, canonical) = canonical_methods(&self.methods, &self.threads);
         self.repairs.unknown_methods = methods.iter().filter(|m| m.unknown).count() as u64;
@@ -599,6 +617,8 @@ impl ProfileBuilder {
             frames,
             repairs: self.repairs,
             warnings: self.warnings,
+            warning_repairs: self.warning_repairs,
+            limits: self.limits,
             records: self.records,
             counters: spec.counters,
         }

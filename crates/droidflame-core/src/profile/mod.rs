@@ -267,6 +267,11 @@ pub struct Profile {
     pub repairs: Repairs,
     /// Plain-language notes about what was repaired or guessed, for the user.
     pub warnings: Vec<String>,
+    /// Parallel to `warnings`: the repair counter (a field name of `Repairs`) that each
+    /// warning details, if any.
+    pub warning_repairs: Vec<Option<&'static str>>,
+    /// The limits the analysis ran under.
+    pub limits: crate::Options,
     pub records: u64,
     /// Counter tracks (atrace), by pid then name; empty for method traces.
     pub counters: Vec<Counter>,
@@ -290,7 +295,7 @@ impl Profile {
             Err(crate::Error::new(
                 crate::ErrorKind::Request,
                 format!(
-                    "this trace has no {clock} clock (it recorded clock={}); use --clock {}",
+                    "this trace has no {clock} clock (it recorded clock={}); choose the {} clock",
                     self.clocks.name(),
                     self.clocks.default_clock()
                 ),
@@ -304,5 +309,28 @@ impl Profile {
 
     pub fn frame(&self, method: u32) -> &str {
         &self.frames[self.frame_of[method as usize] as usize]
+    }
+
+    /// The thread a viewer should open on, as an index into `threads`: the traced app's
+    /// main thread (its tid is the process id the header names, or it is called `main`,
+    /// as Android names every app's main thread), else the thread with the most time on
+    /// the CPU clock (the wall clock where there is none). Idle threads often have the
+    /// most wall time, blocked in a wait, so wall time does not tell the busy ones.
+    /// Tracks are never chosen. `None` when there is no thread.
+    pub fn default_thread(&self) -> Option<usize> {
+        let candidates = || self.threads.iter().enumerate().filter(|(_, t)| !t.track && !t.tree.is_empty());
+        let pid = self.header_value("pid").and_then(|v| v.trim().parse::<u32>().ok());
+        if let Some(pid) = pid {
+            if let Some((i, _)) = candidates().find(|(_, t)| t.tid == pid) {
+                return Some(i);
+            }
+        }
+        if let Some((i, _)) = candidates().find(|(_, t)| t.name == "main") {
+            return Some(i);
+        }
+        let slot = if self.has(Clock::Cpu) { Clock::Cpu.slot() } else { Clock::Wall.slot() };
+        let busiest = candidates()
+            .max_by(|(a, x), (b, y)| x.tree.total_self(slot).cmp(&y.tree.total_self(slot)).then_with(|| b.cmp(a)));
+        busiest.map(|(i, _)| i).or_else(|| (!self.threads.is_empty()).then_some(0))
     }
 }

@@ -82,6 +82,11 @@ impl CallTree {
         }
     }
 
+    /// The thread's time in one clock slot: the sum of every node's self time.
+    pub fn total_self(&self, slot: usize) -> u64 {
+        self.nodes.iter().fold(0u64, |sum, n| sum.saturating_add(n.self_time[slot]))
+    }
+
     pub fn max_depth(&self) -> usize {
         let mut depth = vec![0usize; self.nodes.len()];
         let mut max = 0;
