@@ -7,6 +7,8 @@ export type Clock = 'wall' | 'cpu';
 export interface AnalyzeOptions {
   /** Clock of the flame graphs; default: wall where the trace has it. */
   clock?: Clock;
+  /** Colours around the graphs: light (default) or dark. */
+  theme?: 'light' | 'dark';
   /** false: leave `svg` out (faster when only the summary is needed). */
   svg?: boolean;
   /** Where to load the wasm from; default: droidflame_bg.wasm beside this module. */
@@ -21,6 +23,20 @@ export interface ThreadSummary {
   wall_us: number | null;
   cpu_us: number | null;
   max_depth: number;
+  /** System traces: the process, and whether this is a track of async slices. */
+  pid?: number;
+  process?: string;
+  track?: boolean;
+  running_us?: number;
+  runnable_us?: number;
+  sleeping_us?: number;
+}
+
+/** A repair or warning as the core words it: `key` is a `repairs` field, `merged_depth` or `warning`. */
+export interface Note {
+  key: string;
+  count: number;
+  text: string;
 }
 
 export interface MethodSummary {
@@ -50,6 +66,9 @@ export interface Summary {
     split: boolean;
     record_size: number | null;
     sampling_interval_us: number | null;
+    clocks: Clock[];
+    frame_kind: 'method' | 'slice';
+    description: string;
   };
   header: Record<string, string>;
   records: number;
@@ -68,6 +87,14 @@ export interface Summary {
     reused_thread_ids: number;
   };
   warnings: string[];
+  pid: number | null;
+  elapsed_us: number | null;
+  /** The thread to open on: an index into `threads`. */
+  default_thread: number | null;
+  /** All threads together; tracks are left out. */
+  totals: { wall_us: number | null; cpu_us: number | null };
+  notes: Note[];
+  limits: Record<string, number>;
 }
 
 export interface Analysis {
@@ -76,4 +103,5 @@ export interface Analysis {
 }
 
 export function initialize(wasm?: AnalyzeOptions['wasm']): Promise<unknown>;
-export function analyze(bytes: Uint8Array | ArrayBuffer | ArrayBufferView, options?: AnalyzeOptions): Promise<Analysis>;
+type TraceInput = Uint8Array | ArrayBuffer | ArrayBufferView | Blob;
+export function analyze(input: TraceInput | [TraceInput, TraceInput], options?: AnalyzeOptions): Promise<Analysis>;

@@ -2,6 +2,7 @@
 // the main thread or in your own worker. Nothing is fetched but droidflame_bg.wasm, from
 // beside this file (or from what you pass as `options.wasm`).
 import init, { Session, splitKeyIsSecond } from './droidflame.js';
+import { analyzeInto } from '../src/feed.js';
 
 let ready = null;
 
@@ -11,28 +12,24 @@ export function initialize(wasm) {
   return ready;
 }
 
-function toBytes(bytes) {
-  if (bytes instanceof Uint8Array) return bytes;
-  if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
-  if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  throw new TypeError('analyze takes a Uint8Array or an ArrayBuffer');
-}
-
 /**
- * Analyses one trace. Resolves to `{summary, threads: [{tid, name, svg}]}`; rejects with
- * an Error whose message says what is wrong with the input and where.
+ * Analyses one trace: a Uint8Array, ArrayBuffer or Blob (File), or an array of the two
+ * halves of a split trace. The input reaches the engine in 4 MB slices, so its memory
+ * holds one slice at a time, never the whole file. Resolves to
+ * `{summary, threads: [{tid, name, svg}]}`; rejects with an Error whose message says what
+ * is wrong with the input and where. Options: `clock` (`wall` | `cpu`), `theme`
+ * (`light` | `dark`), `svg: false` to skip the graphs, `wasm` (see `initialize`).
  */
-export async function analyze(bytes, options = {}) {
+export async function analyze(input, options = {}) {
   await initialize(options.wasm);
   const session = new Session();
   try {
-    session.push(toBytes(bytes));
-    session.finish();
+    await analyzeInto(session, Array.isArray(input) ? input : [input], splitKeyIsSecond);
     const summary = JSON.parse(session.summaryJson());
     const threads = summary.threads.map((thread, index) => ({
       tid: thread.tid,
       name: thread.name,
-      svg: options.svg === false ? undefined : session.flameSvg(index, options.clock),
+      svg: options.svg === false ? undefined : session.flameSvg(index, options.clock, options.theme),
     }));
     return { summary, threads };
   } finally {

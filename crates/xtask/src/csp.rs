@@ -3,34 +3,43 @@
 //! sandboxed `srcdoc` frame inherit the policy, so inferno's script and its one `onload`
 //! handler are allowed by hash too. Nothing may be fetched from anywhere else.
 
-use droidflame_core::products::{flame_script, FlameOptions};
+use droidflame_core::products::{flame_script, FlameOptions, Theme};
 
 /// `'sha256-…'` of a script's text.
 fn hash(text: &str) -> String {
     format!("'sha256-{}'", crate::dist::base64(&sha256(text.as_bytes())))
 }
 
-fn flame_hashes() -> String {
-    format!("'unsafe-hashes' {} {}", hash(&flame_script(&FlameOptions::default())), hash("init(evt)"))
+/// The scripts of a graph frame: inferno's (the same in both themes, which a core test
+/// checks), its `onload` handler, and the page's own frame script.
+fn flame_hashes(frame_script: &str) -> String {
+    let mut hashes = vec![];
+    for theme in [Theme::Light, Theme::Dark] {
+        let script = hash(&flame_script(&FlameOptions { theme, ..FlameOptions::default() }));
+        if !hashes.contains(&script) {
+            hashes.push(script);
+        }
+    }
+    format!("'unsafe-hashes' {} {} {}", hashes.join(" "), hash("init(evt)"), hash(frame_script))
 }
 
 /// For dist/index.html: its scripts, worker and wasm come from its own origin.
-pub fn hosted() -> String {
+pub fn hosted(frame_script: &str) -> String {
     format!(
         "default-src 'none'; script-src 'self' 'wasm-unsafe-eval' {}; worker-src 'self'; connect-src 'self'; \
          style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; base-uri 'none'; form-action 'none'",
-        flame_hashes()
+        flame_hashes(frame_script)
     )
 }
 
 /// For dist/droidflame.html: `inline` are the texts of its inline scripts.
-pub fn single(inline: &[&str]) -> String {
+pub fn single(inline: &[&str], frame_script: &str) -> String {
     let scripts: Vec<String> = inline.iter().map(|s| hash(s)).collect();
     format!(
         "default-src 'none'; script-src 'wasm-unsafe-eval' {} {}; worker-src blob:; style-src 'unsafe-inline'; \
          img-src data: blob:; base-uri 'none'; form-action 'none'",
         scripts.join(" "),
-        flame_hashes()
+        flame_hashes(frame_script)
     )
 }
 

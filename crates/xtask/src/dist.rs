@@ -1,13 +1,15 @@
 //! `cargo xtask dist`: builds the web app into `dist/`:
 //! - the hosted site (`index.html`, `app.js`, `app.css`, `boot.js`, `worker.js`,
-//!   `droidflame_bg.wasm`): relative paths only, so it works from any sub-path;
+//!   `droidflame_bg.wasm`): relative paths only, so it works from any sub-path. `app.js`,
+//!   `worker.js` and the package's `index.js` are bundled from `www/`'s ES modules by
+//!   esbuild (from npm, beside wasm-opt);
 //! - `droidflame.html`: one self-contained file (wasm inlined as base64, worker from a Blob
 //!   URL) that works when opened from `file://`;
 //! - `pkg/`: an npm-style ES module package with TypeScript types;
 //! - `examples/`: host pages for each way of embedding.
 
 use crate::settings::WebSettings;
-use crate::tools::{ensure_npm, ensure_wasm_bindgen, ensure_wasm_target, wasm_opt};
+use crate::tools::{ensure_npm, ensure_wasm_bindgen, ensure_wasm_target, esbuild, wasm_opt};
 use crate::{root, run};
 use std::path::{Path, PathBuf};
 
@@ -55,9 +57,13 @@ pub fn dist() -> Result<PathBuf, String> {
 
     let www = root.join("www");
     let html = read(&www.join("index.html"))?;
-    let app = read(&www.join("app.js"))?;
+    let bundles = glue.join("bundles");
+    let app = bundle(&www.join("src/main.js"), &bundles.join("app.js"), "iife", &[])?;
     let css = read(&www.join("app.css"))?;
-    let worker = read(&glue.join("no-modules/droidflame.js"))? + "\n" + &read(&www.join("worker.js"))?;
+    let worker = read(&glue.join("no-modules/droidflame.js"))?
+        + "\n"
+        + &bundle(&www.join("worker.js"), &bundles.join("worker.js"), "iife", &[])?;
+    let frame_script = graph_frame_script()?;
 
     // Hosted: separate files, relative paths.
     write(&dist.join("app.js"), &app)?;
@@ -65,7 +71,7 @@ pub fn dist() -> Result<PathBuf, String> {
     write(&dist.join("worker.js"), &worker)?;
     copy(&www.join("boot-hosted.js"), &dist.join("boot.js"))?;
     let hosted = html
-        .replace("<!-- BUILD:CSP -->", &csp_meta(&crate::csp::hosted()))
+        .replace("<!-- BUILD:CSP -->", &csp_meta(&crate::csp::hosted(&frame_script)))
         .replace("<!-- BUILD:STYLE -->", "<link rel=\"stylesheet\" href=\"app.css\">")
         .replace("<!-- BUILD:SCRIPTS -->", "<script src=\"boot.js\"></script>\n<script src=\"app.js\"></script>");
     write(&dist.join("index.html"), &hosted)?;
@@ -75,7 +81,7 @@ pub fn dist() -> Result<PathBuf, String> {
     let boot = inline_script(&read(&www.join("boot-single.js"))?);
     let app_inline = inline_script(&app);
     let single = html
-        .replace("<!-- BUILD:CSP -->", &csp_meta(&crate::csp::single(&[&boot, &app_inline])))
+        .replace("<!-- BUILD:CSP -->", &csp_meta(&crate::csp::single(&[&boot, &app_inline], &frame_script)))
         .replace("<!-- BUILD:STYLE -->", &format!("<style>\n{css}</style>"))
         .replace(
             "<!-- BUILD:SCRIPTS -->",
@@ -93,7 +99,8 @@ pub fn dist() -> Result<PathBuf, String> {
     copy(&glue.join("web/droidflame.js"), &dist.join("pkg/droidflame.js"))?;
     copy(&glue.join("types/droidflame.d.ts"), &dist.join("pkg/droidflame.d.ts"))?;
     copy(&wasm, &dist.join("pkg/droidflame_bg.wasm"))?;
-    for file in ["index.js", "index.d.ts", "package.json", "README.md"] {
+    bundle(&www.join("pkg/index.js"), &dist.join("pkg/index.js"), "esm", &["./droidflame.js"])?;
+    for file in ["index.d.ts", "package.json", "README.md"] {
         copy(&www.join("pkg").join(file), &dist.join("pkg").join(file))?;
     }
     copy_dir(&www.join("examples"), &dist.join("examples"))?;
@@ -102,6 +109,35 @@ pub fn dist() -> Result<PathBuf, String> {
         std::fs::metadata(dist.join("droidflame.html")).map(|m| m.len() / 1024).unwrap_or(0)
     );
     Ok(dist)
+}
+
+/// Bundles an ES module and what it imports into one script (`format`: `iife` or `esm`),
+/// leaving `external` imports as they are; returns the text written to `out`.
+fn bundle(entry: &Path, out: &Path, format: &str, external: &[&str]) -> Result<String, String> {
+    let mut args = vec![
+        path(entry).to_owned(),
+        "--bundle".to_owned(),
+        format!("--format={format}"),
+        "--target=es2020".to_owned(),
+        "--charset=utf8".to_owned(),
+        "--legal-comments=none".to_owned(),
+        format!("--outfile={}", path(out)),
+        "--log-level=warning".to_owned(),
+    ];
+    args.extend(external.iter().map(|e| format!("--external:{e}")));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    run(path(&esbuild()), &args)?;
+    read(out)
+}
+
+/// The script each flame graph's frame runs after inferno's (`www/src/graph-frame.js`);
+/// the page puts it into the frame as it is, so the policy hashes this exact text.
+pub fn graph_frame_script() -> Result<String, String> {
+    let text = read(&root().join("www/src/graph-frame.js"))?;
+    if text.contains("</script") || text.contains("<!--") {
+        return Err("www/src/graph-frame.js must not contain </script or <!--: it is put inline in a frame".into());
+    }
+    Ok(text)
 }
 
 /// Makes text safe inside an inline `<script>`: no `</script` or `<!--` can end or

@@ -59,6 +59,11 @@ pub fn wasm_opt() -> std::path::PathBuf {
     root().join("crates/xtask/node_modules/.bin/wasm-opt")
 }
 
+/// The bundler of the page's modules (npm `esbuild`, pinned in crates/xtask/package.json).
+pub fn esbuild() -> std::path::PathBuf {
+    root().join("crates/xtask/node_modules/.bin/esbuild")
+}
+
 /// Debian's Chromium, for the browser tests (`apt-get` needs root, as on CI).
 pub fn ensure_chromium() -> Result<(), String> {
     if Path::new("/usr/bin/chromium").exists() {

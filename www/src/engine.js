@@ -1,0 +1,118 @@
+// The page's side of the analysis worker: requests by id, progress, and a new worker after
+// a crash (a trap leaves the wasm instance unusable).
+
+export class Engine {
+  /** `boot`: `{wasmModule(): Promise<WebAssembly.Module>, createWorker(): Worker}`. */
+  constructor(boot) {
+    this.boot = boot;
+    this.worker = null;
+    this.pending = new Map();
+    this.nextId = 1;
+  }
+
+  async ensure() {
+    if (this.worker) return;
+    if (!this.module) this.module = this.boot.wasmModule();
+    const module = await this.module;
+    if (this.worker) return;
+    this.worker = this.boot.createWorker();
+    this.worker.onmessage = (event) => this.receive(event.data);
+    this.worker.onerror = (event) => {
+      event.preventDefault();
+      this.crash(event.message || 'the analysis worker stopped');
+    };
+    this.worker.postMessage({ type: 'init', module });
+  }
+
+  crash(message) {
+    if (this.worker) this.worker.terminate();
+    this.worker = null;
+    for (const job of this.pending.values()) job.reject(new Error(message));
+    this.pending.clear();
+  }
+
+  receive(message) {
+    const job = this.pending.get(message.id);
+    if (!job) return;
+    if (message.type === 'progress') {
+      if (job.progress) job.progress(message.done, message.total);
+      return;
+    }
+    this.pending.delete(message.id);
+    if (message.type === 'ok') {
+      job.resolve(message);
+      return;
+    }
+    job.reject(new Error(message.message));
+    if (message.fatal) this.crash('the analysis engine crashed: ' + message.message);
+  }
+
+  async call(request, progress) {
+    await this.ensure();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, progress });
+      this.worker.postMessage(Object.assign({ id }, request));
+    });
+  }
+
+  /** Analyses files or bytes under `key`; resolves to the summary object. */
+  async analyze(key, inputs, progress) {
+    const result = await this.call({ type: 'analyze', key, inputs }, progress);
+    return { summary: JSON.parse(result.summary), wasmBytes: result.wasmBytes };
+  }
+
+  svg(key, thread, clock, theme) {
+    return this.call({ type: 'svg', key, thread, clock, theme }).then((r) => r.svg);
+  }
+
+  /** The methods table of one thread (index) or of all threads (-1). */
+  methods(key, thread) {
+    return this.call({ type: 'methods', key, thread }).then((r) => JSON.parse(r.methods));
+  }
+
+  folded(key, clock, tid) {
+    return this.call({ type: 'folded', key, clock, tid }).then((r) => r.folded);
+  }
+
+  release(key) {
+    return this.call({ type: 'release', key });
+  }
+}
+
+/**
+ * Products of the trace on show, each made once: graphs by thread, clock and theme, method
+ * tables by thread. Forgotten when another trace is opened.
+ */
+export class Products {
+  constructor(engine, key) {
+    this.engine = engine;
+    this.key = key;
+    this.cache = new Map();
+  }
+
+  clear() {
+    this.cache.clear();
+  }
+
+  once(id, make) {
+    if (!this.cache.has(id)) {
+      const made = make();
+      this.cache.set(id, made);
+      made.catch(() => this.cache.delete(id));
+    }
+    return this.cache.get(id);
+  }
+
+  svg(thread, clock, theme) {
+    return this.once(['svg', thread, clock, theme].join(':'), () => this.engine.svg(this.key, thread, clock, theme));
+  }
+
+  methods(thread) {
+    return this.once('methods:' + thread, () => this.engine.methods(this.key, thread));
+  }
+
+  folded(clock) {
+    return this.engine.folded(this.key, clock);
+  }
+}

@@ -1,0 +1,69 @@
+// Feeding a trace to the engine in slices, shared by the page's worker and the package:
+// the wasm heap holds one slice at a time, never the whole file.
+
+/** Bytes per slice handed to the engine. */
+export const SLICE = 4 << 20;
+
+/** A Uint8Array view of bytes given as Uint8Array, ArrayBuffer or another typed array. */
+export function toBytes(input) {
+  if (input instanceof Uint8Array) return input;
+  if (input instanceof ArrayBuffer) return new Uint8Array(input);
+  if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+  throw new TypeError('a trace is given as a Uint8Array, an ArrayBuffer or a Blob');
+}
+
+function isBlob(input) {
+  return typeof Blob !== 'undefined' && input instanceof Blob;
+}
+
+/** The size in bytes of a Blob (File) or bytes. */
+export function sizeOf(input) {
+  return isBlob(input) ? input.size : toBytes(input).length;
+}
+
+/** The first `n` bytes of a Blob or of bytes. */
+export async function head(input, n) {
+  if (isBlob(input)) return new Uint8Array(await input.slice(0, n).arrayBuffer());
+  return toBytes(input).subarray(0, n);
+}
+
+/**
+ * Pushes one input to `session` (anything with `push(Uint8Array)`) slice by slice;
+ * `progress(bytes)` after each slice.
+ */
+export async function feed(session, input, progress = () => {}, slice = SLICE) {
+  const blob = isBlob(input);
+  const bytes = blob ? null : toBytes(input);
+  const size = blob ? input.size : bytes.length;
+  for (let at = 0; at < size; at += slice) {
+    const end = Math.min(size, at + slice);
+    const chunk = blob ? new Uint8Array(await input.slice(at, end).arrayBuffer()) : bytes.subarray(at, end);
+    session.push(chunk);
+    progress(end - at);
+  }
+}
+
+/**
+ * Analyses one trace, or the two halves of a split trace in either order, into `session`
+ * (which then has `finish()` called). `keyIsSecond(firstHead, secondHead)` says which
+ * half is the key; `progress(done, total)` reports bytes.
+ */
+export async function analyzeInto(session, inputs, keyIsSecond, progress = () => {}) {
+  if (inputs.length === 0 || inputs.length > 2) {
+    throw new Error('open one trace file, or the .key and .data files of a split trace');
+  }
+  let ordered = inputs;
+  if (inputs.length === 2 && keyIsSecond(await head(inputs[0], 16), await head(inputs[1], 16))) {
+    ordered = [inputs[1], inputs[0]];
+  }
+  const total = ordered.reduce((sum, input) => sum + sizeOf(input), 0);
+  let done = 0;
+  for (let i = 0; i < ordered.length; i++) {
+    await feed(session, ordered[i], (n) => {
+      done += n;
+      progress(done, total);
+    });
+    if (ordered.length === 2 && i === 0) session.endOfKeyFile();
+  }
+  session.finish();
+}

@@ -1,0 +1,64 @@
+// Numbers and names as the page shows them. No trace knowledge: only units and text.
+
+const grouped = new Intl.NumberFormat('en-US');
+
+/** A count with thousands separators; `—` for a missing value. */
+export function count(value) {
+  return value === null || value === undefined ? '—' : grouped.format(value);
+}
+
+/** Whole microseconds with separators; `—` where the trace lacks the clock. */
+export function micros(value) {
+  return count(value);
+}
+
+/** A duration in the unit that reads best: µs, ms or s. */
+export function millis(us) {
+  if (us === null || us === undefined) return '—';
+  if (us >= 1e6) return (us / 1e6).toFixed(us >= 1e7 ? 1 : 2) + ' s';
+  if (us >= 1e3) return (us / 1e3).toFixed(us >= 1e4 ? 0 : 1) + ' ms';
+  return us + ' µs';
+}
+
+/** `part` as a percentage of `whole`, one decimal; empty when either is missing. */
+export function percent(part, whole) {
+  if (part === null || part === undefined || !whole) return '';
+  return (part * 100 / whole).toFixed(1) + '%';
+}
+
+export function sizeText(bytes) {
+  if (bytes >= 1 << 20) return (bytes / (1 << 20)).toFixed(1) + ' MB';
+  if (bytes >= 1 << 10) return (bytes / (1 << 10)).toFixed(0) + ' KB';
+  return bytes + ' bytes';
+}
+
+/** A name fit for a downloaded file, whatever the trace was called. */
+export function fileStem(name) {
+  const stem = String(name || 'trace').replace(/\.(gz)$/i, '').replace(/\.(trace|key|data)$/i, '');
+  return stem.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 80) || 'trace';
+}
+
+// Names longer than this are shown as a head that may be cut and a tail that is not.
+const SPLIT_AT = 18;
+const TAIL = 10;
+
+/**
+ * Splits a long name so that its end stays visible when the head is cut: threads named
+ * `DefaultDispatcher-worker-1` … `-worker-12` differ only at the end. `[name, '']` when
+ * the name is short.
+ */
+export function splitName(name) {
+  const text = String(name);
+  const chars = Array.from(text);
+  if (chars.length <= SPLIT_AT) return [text, ''];
+  return [chars.slice(0, -TAIL).join(''), chars.slice(-TAIL).join('')];
+}
+
+/** `name [tid]` as the core labels a thread, or `All threads`. */
+export function threadLabel(thread) {
+  return thread ? thread.name + ' [' + thread.tid + ']' : 'All threads';
+}
+
+export function clockWords(clock) {
+  return clock === 'cpu' ? 'thread CPU time' : 'wall time';
+}

@@ -1,0 +1,178 @@
+// Runs inside each flame graph's sandboxed frame, after inferno's own script (whose
+// functions and variables are globals there). The sandbox blocks inferno's search prompt,
+// so the page's search box drives the graph by messages instead, and Ctrl+F in the graph
+// goes to that box. It also gives the graph a keyboard: the arrow keys move a cursor from
+// frame to frame, Enter zooms to it, Escape zooms out. The page's Content-Security-Policy
+// allows this script by its hash: it must not depend on the graph.
+/* global search, reset_search, unzoom, zoom, g_to_text, details, searchbtn, matchedtxt, nametype, searchcolor */
+/* eslint-disable no-var */
+(function () {
+  'use strict';
+  var page = window.parent;
+  var cursor = null;
+
+  // inferno keeps its zoom and search in the URL; a sandboxed srcdoc frame may not change
+  // its URL (it throws, and the search would stop half-way), and nothing reads it here.
+  window.history.replaceState = function () {};
+
+  function tell(message) {
+    message.droidflame = 'graph';
+    page.postMessage(message, '*');
+  }
+
+  function frames() {
+    var box = document.getElementById('frames');
+    return box ? Array.prototype.slice.call(box.children) : [];
+  }
+
+  function geometry(g) {
+    var r = g.querySelector('rect');
+    return { x: Number(r.getAttribute('fg:x')), w: Number(r.getAttribute('fg:w')), y: Number(r.getAttribute('y')) };
+  }
+
+  function visible(g) {
+    return !g.classList.contains('hide');
+  }
+
+  // Case-insensitive plain text, as inferno's search takes a regular expression.
+  function pattern(text) {
+    return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&').replace(/\p{L}/gu, function (c) {
+      var lower = c.toLowerCase();
+      var upper = c.toUpperCase();
+      return lower === upper ? c : '[' + lower + upper + ']';
+    });
+  }
+
+  function clearSearch() {
+    reset_search();
+    window.searching = 0;
+    searchbtn.classList.remove('show');
+    searchbtn.firstChild.nodeValue = 'Search';
+    matchedtxt.classList.add('hide');
+    matchedtxt.firstChild.nodeValue = '';
+  }
+
+  function runSearch(term) {
+    clearSearch();
+    if (term) search(pattern(term));
+    var hits = frames().filter(function (g) {
+      var r = g.querySelector('rect');
+      return r && r.getAttribute('fill') === searchcolor;
+    }).length;
+    tell({ type: 'matched', term: term, frames: hits, text: term && hits ? matchedtxt.firstChild.nodeValue : '' });
+  }
+
+  // Ctrl+F and F3 in the graph go to the page's search box, before inferno's own handler
+  // (which would open its blocked prompt).
+  window.addEventListener('keydown', function (event) {
+    if (event.key === 'F3' || ((event.ctrlKey || event.metaKey) && (event.key === 'f' || event.key === 'F'))) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      tell({ type: 'find' });
+    }
+  }, true);
+
+  // The graph's Search button: asks the page for its search box, or clears a search.
+  window.search_prompt = function () {
+    if (window.searching) {
+      clearSearch();
+      tell({ type: 'cleared' });
+    } else {
+      tell({ type: 'find' });
+    }
+  };
+
+  function show(g) {
+    if (cursor) cursor.classList.remove('df-cursor');
+    cursor = g;
+    if (!g) return;
+    g.classList.add('df-cursor');
+    details.nodeValue = nametype + ' ' + g_to_text(g);
+    var box = g.querySelector('rect').getBoundingClientRect();
+    tell({ type: 'cursor', top: box.top, bottom: box.bottom, text: g_to_text(g) });
+  }
+
+  // The frame the cursor moves to from `from` for a key; null where there is none.
+  function step(from, key) {
+    var all = frames().filter(visible);
+    var at = geometry(from);
+    var rows = all.map(function (g) { return geometry(g).y; });
+    var above = Math.max.apply(null, rows.filter(function (y) { return y < at.y; }).concat([-Infinity]));
+    var below = Math.min.apply(null, rows.filter(function (y) { return y > at.y; }).concat([Infinity]));
+    var best = null;
+    all.forEach(function (g) {
+      var o = geometry(g);
+      var take = false;
+      if (key === 'ArrowUp') take = o.y === above && o.x >= at.x && o.x < at.x + at.w && (!best || o.w > geometry(best).w);
+      else if (key === 'ArrowDown') take = o.y === below && o.x <= at.x && at.x < o.x + o.w;
+      else if (key === 'ArrowLeft') take = o.y === at.y && o.x < at.x && (!best || o.x > geometry(best).x);
+      else if (key === 'ArrowRight') take = o.y === at.y && o.x > at.x && (!best || o.x < geometry(best).x);
+      if (take) best = g;
+    });
+    return best;
+  }
+
+  // The widest frame of the lowest row: where a person starts reading a flame graph.
+  function root() {
+    var best = null;
+    frames().filter(visible).forEach(function (g) {
+      var o = geometry(g);
+      if (!best || o.y > geometry(best).y || (o.y === geometry(best).y && o.w > geometry(best).w)) best = g;
+    });
+    return best;
+  }
+
+  window.addEventListener('keydown', function (event) {
+    if (!document.getElementById('frames')) return;
+    var key = event.key;
+    if (key === 'Escape') {
+      unzoom();
+      if (cursor && !visible(cursor)) show(root());
+      event.preventDefault();
+      return;
+    }
+    if (key === 'Enter' || key === ' ') {
+      if (!cursor) return;
+      if (cursor.classList.contains('parent')) unzoom();
+      zoom(cursor);
+      show(cursor);
+      event.preventDefault();
+      return;
+    }
+    if (key === '/') {
+      tell({ type: 'find' });
+      event.preventDefault();
+      return;
+    }
+    if (['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home'].indexOf(key) < 0) return;
+    event.preventDefault();
+    if (!cursor || !visible(cursor) || key === 'Home') {
+      show(root());
+      return;
+    }
+    var next = step(cursor, key);
+    if (next) show(next);
+  });
+
+  window.addEventListener('focus', function () {
+    if (!cursor) show(root());
+  });
+
+  window.addEventListener('message', function (event) {
+    var message = event.data;
+    if (event.source !== page || !message || typeof message.type !== 'string') return;
+    if (!document.getElementById('frames')) return;
+    if (message.type === 'search') runSearch(String(message.term || ''));
+    else if (message.type === 'reset-zoom') {
+      unzoom();
+      show(null);
+    }
+  });
+
+  // inferno draws after its onload handler and a zero timeout; answer after that.
+  window.addEventListener('load', function () {
+    setTimeout(function () {
+      tell({ type: 'ready', frames: frames().length });
+    }, 0);
+  });
+})();

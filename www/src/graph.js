@@ -1,0 +1,162 @@
+// The flame graph: inferno's SVG in a sandboxed frame (its script gives zoom; trace names
+// are untrusted), driven from the page's own toolbar: a search box, Reset zoom, the clock.
+// The page and the frame talk only by messages (see graph-frame.js).
+
+import frameScript from './graph-frame.js' with { type: 'text' };
+import { $ } from './dom.js';
+import { clockWords, threadLabel } from './format.js';
+import { changed } from './state.js';
+import { allThreadsTotal, threadTotal } from './threads.js';
+
+// The frame's page colours; the graph's own come from the core's light or dark palette.
+const FRAME_BACKGROUND = { light: '#ffffff', dark: '#16191d' };
+
+/** The text of a graph frame: the SVG, then the script that lets the page drive it. */
+export function frameDocument(svg, theme) {
+  const body = svg.replace(/^<\?xml[^>]*\?>\s*/, '').replace(/<!DOCTYPE[^>]*>\s*/i, '');
+  return '<!doctype html><meta charset="utf-8"><style>html,body{margin:0;background:' +
+    (FRAME_BACKGROUND[theme] || FRAME_BACKGROUND.light) + '}body>svg{display:block;width:100%}' +
+    '#frames>g.df-cursor>rect{stroke:#1a73e8;stroke-width:2}</style>' + body + '<script>' + frameScript + '</script>';
+}
+
+/** The time a graph of this scope would draw: 0 or null means there is nothing to draw. */
+export function scopeTotal(summary, thread, clock) {
+  return thread < 0 ? allThreadsTotal(summary, clock) : threadTotal(summary.threads[thread], clock);
+}
+
+export function createGraph(store, products) {
+  const frame = $('flame');
+  const scroller = frame.parentElement;
+  const search = $('graph-search');
+  const matched = $('graph-matched');
+  let stale = true;
+  let rendering = Promise.resolve();
+  let searchTimer = 0;
+
+  function post(message) {
+    if (frame.contentWindow) frame.contentWindow.postMessage(message, '*');
+  }
+
+  function setEmpty(text) {
+    $('graph-empty').hidden = !text;
+    $('graph-empty-text').textContent = text || '';
+    frame.hidden = Boolean(text);
+    $('graph-search-box').hidden = Boolean(text);
+    $('save-svg').disabled = Boolean(text);
+  }
+
+  async function render(state) {
+    stale = false;
+    const summary = state.summary;
+    const t = state.thread < 0 ? null : summary.threads[state.thread];
+    $('graph-title').textContent = threadLabel(t) + ' — ' + clockWords(state.clock);
+    $('graph-error').hidden = true;
+    $('save-folded').disabled = !allThreadsTotal(summary, state.clock);
+    if (!scopeTotal(summary, state.thread, state.clock)) {
+      setEmpty(summary.threads.length === 0
+        ? 'This trace has no frames to draw. The notes above say what it holds.'
+        : threadLabel(t) + ' has no ' + clockWords(state.clock) + ' to draw.');
+      document.body.dataset.graph = 'empty';
+      return;
+    }
+    let svg;
+    try {
+      svg = await products.svg(state.thread, state.clock, state.theme);
+    } catch (error) {
+      $('graph-error').textContent = error.message;
+      $('graph-error').hidden = false;
+      frame.hidden = true;
+      return;
+    }
+    const now = store.get();
+    if (now.summary !== summary || now.thread !== state.thread || now.clock !== state.clock || now.theme !== state.theme) return;
+    setEmpty('');
+    document.body.dataset.graph = 'loading';
+    const height = /<svg[^>]*\sheight="(\d+)"/.exec(svg);
+    frame.style.height = Math.max(240, height ? Number(height[1]) + 8 : 600) + 'px';
+    frame.srcdoc = frameDocument(svg, state.theme);
+  }
+
+  function refresh(state) {
+    if (state.tab !== 'flame') {
+      stale = true;
+      return;
+    }
+    rendering = render(state);
+  }
+
+  store.subscribe((state, previous) => {
+    if (state.phase !== 'done') return;
+    if (changed(state, previous, 'summary', 'thread', 'clock', 'theme')) refresh(state);
+    else if (state.tab === 'flame' && stale) refresh(state);
+  });
+
+  frame.addEventListener('load', () => {
+    // Flame graphs grow upwards: start at the bottom, where the roots are.
+    scroller.scrollTop = scroller.scrollHeight;
+    updateHint();
+  });
+
+  function updateHint() {
+    $('graph-hint').hidden = frame.hidden || scroller.scrollTop < 4;
+  }
+  scroller.addEventListener('scroll', updateHint);
+  $('graph-hint').addEventListener('click', () => { scroller.scrollTop = 0; });
+
+  window.addEventListener('message', (event) => {
+    const message = event.data;
+    if (event.source !== frame.contentWindow || !message || message.droidflame !== 'graph') return;
+    if (message.type === 'ready') {
+      document.body.dataset.graph = 'ready';
+      if (store.get().search) post({ type: 'search', term: store.get().search });
+    } else if (message.type === 'matched') {
+      const term = String(message.term || '');
+      matched.textContent = !term ? '' : message.frames > 0
+        ? message.frames + (message.frames === 1 ? ' frame' : ' frames') + ' · ' + String(message.text || '')
+        : 'No frame matches';
+    } else if (message.type === 'find') {
+      search.focus();
+      search.select();
+    } else if (message.type === 'cleared') {
+      search.value = '';
+      store.update({ search: '' });
+      matched.textContent = '';
+    } else if (message.type === 'cursor') {
+      const top = frame.offsetTop + Number(message.top) - 24;
+      const bottom = frame.offsetTop + Number(message.bottom) + 8;
+      if (top < scroller.scrollTop) scroller.scrollTop = top;
+      else if (bottom > scroller.scrollTop + scroller.clientHeight) scroller.scrollTop = bottom - scroller.clientHeight;
+      $('graph-cursor').textContent = String(message.text || '');
+    }
+  });
+
+  search.addEventListener('input', () => {
+    clearTimeout(searchTimer);
+    searchTimer = setTimeout(() => {
+      store.update({ search: search.value });
+      post({ type: 'search', term: search.value });
+    }, 120);
+  });
+  search.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') {
+      search.value = '';
+      store.update({ search: '' });
+      post({ type: 'search', term: '' });
+    } else if (event.key === 'Enter') {
+      clearTimeout(searchTimer);
+      store.update({ search: search.value });
+      post({ type: 'search', term: search.value });
+    }
+  });
+  $('graph-reset-zoom').addEventListener('click', () => post({ type: 'reset-zoom' }));
+
+  return {
+    /** Resolves when the graph being drawn has been handed to its frame. */
+    settled: () => rendering,
+    /** The SVG on show, for saving. */
+    current() {
+      const s = store.get();
+      return products.svg(s.thread, s.clock, s.theme);
+    },
+  };
+}

@@ -1,0 +1,137 @@
+// droidflame's page: the UI on the main thread. All analysis runs in a worker; this code
+// asks for products and shows them. Trace text is untrusted: it only ever becomes text
+// nodes, and flame graphs live in sandboxed frames. One state (state.js) holds every
+// choice; each view re-renders from it.
+
+import { $, download } from './dom.js';
+import { Engine, Products } from './engine.js';
+import { createFacts } from './facts.js';
+import { fileStem, sizeText } from './format.js';
+import { createGraph } from './graph.js';
+import { wireEmbed, analyzeApi } from './embed.js';
+import { wireInput } from './input.js';
+import { createMethods } from './methods.js';
+import { changed, clocksOf, createStore, openedState } from './state.js';
+import { createThreadList } from './threads.js';
+
+const engine = new Engine(window.DROIDFLAME_BOOT);
+const products = new Products(engine, 'ui');
+const store = createStore();
+
+// The page's phase and tabs come first, so that views render into visible places.
+function layout(state, previous) {
+  if (changed(state, previous, 'phase')) {
+    document.body.dataset.state = state.phase;
+    $('welcome').hidden = state.phase !== 'idle';
+    $('progress').hidden = state.phase !== 'loading';
+    $('error').hidden = state.phase !== 'error';
+    $('report').hidden = state.phase !== 'done';
+  }
+  if (state.phase === 'error' && changed(state, previous, 'error', 'name')) {
+    $('error-title').textContent = state.name ? state.name + ' could not be read' : 'This file could not be read';
+    $('error-text').textContent = state.error;
+  }
+  if (changed(state, previous, 'tab')) {
+    for (const tab of document.querySelectorAll('[role=tab]')) {
+      const selected = tab.dataset.tab === state.tab;
+      tab.setAttribute('aria-selected', String(selected));
+      tab.tabIndex = selected ? 0 : -1;
+      $('tab-' + tab.dataset.tab).hidden = !selected;
+    }
+  }
+  if (state.phase === 'done' && changed(state, previous, 'summary', 'clock')) {
+    const available = clocksOf(state.summary);
+    for (const clock of ['wall', 'cpu']) {
+      const input = $('clock-' + clock);
+      input.disabled = !available[clock];
+      input.checked = state.clock === clock;
+      input.parentElement.title = available[clock] ? '' : 'This trace has no ' + clock + ' clock';
+    }
+  }
+}
+store.subscribe(layout);
+
+createFacts(store);
+createThreadList(store);
+const graph = createGraph(store, products);
+createMethods(store, products);
+
+async function open(inputs, name) {
+  store.update({ phase: 'loading', name, error: '' });
+  $('progress-bar').value = 0;
+  $('progress-text').textContent = 'Reading ' + name + '…';
+  const started = performance.now();
+  try {
+    const result = await engine.analyze(products.key, inputs, (done, total) => {
+      $('progress-bar').value = total ? done / total : 0;
+      $('progress-text').textContent = 'Reading ' + name + ': ' + sizeText(done) + ' of ' + sizeText(total);
+    });
+    document.body.dataset.wasmBytes = String(result.wasmBytes);
+    products.clear();
+    store.update(openedState(result.summary, name));
+    await graph.settled();
+    document.body.dataset.firstGraphMs = String(Math.round(performance.now() - started));
+    return result.summary;
+  } catch (error) {
+    store.update({ phase: 'error', error: error.message });
+    throw error;
+  }
+}
+
+function fail(message) {
+  store.update({ phase: 'error', name: '', error: message });
+}
+
+// A download that fails (the folded text can pass the in-memory limit) says why, next to
+// the graph, which stays as it is.
+async function saving(save) {
+  try {
+    await save();
+  } catch (error) {
+    $('graph-error').textContent = 'Nothing was saved: ' + error.message;
+    $('graph-error').hidden = false;
+  }
+}
+
+function wireControls() {
+  $('clock-wall').addEventListener('change', () => store.update({ clock: 'wall' }));
+  $('clock-cpu').addEventListener('change', () => store.update({ clock: 'cpu' }));
+  $('save-svg').addEventListener('click', () => saving(async () => {
+    const s = store.get();
+    const scope = s.thread < 0 ? 'all-threads' : 'thread-' + s.summary.threads[s.thread].tid;
+    download(fileStem(s.name) + '-' + scope + '-' + s.clock + '.svg', await graph.current(), 'image/svg+xml');
+  }));
+  $('save-folded').addEventListener('click', () => saving(async () => {
+    const s = store.get();
+    download(fileStem(s.name) + '-' + s.clock + '.folded', await products.folded(s.clock), 'text/plain');
+  }));
+  $('save-summary').addEventListener('click', () => {
+    const s = store.get();
+    download(fileStem(s.name) + '-summary.json', JSON.stringify(s.summary, null, 2) + '\n', 'application/json');
+  });
+  const tabs = Array.from(document.querySelectorAll('[role=tab]'));
+  for (const tab of tabs) {
+    tab.addEventListener('click', () => store.update({ tab: tab.dataset.tab }));
+    tab.addEventListener('keydown', (event) => {
+      const at = tabs.indexOf(tab);
+      const next = event.key === 'ArrowRight' ? tabs[(at + 1) % tabs.length]
+        : event.key === 'ArrowLeft' ? tabs[(at + tabs.length - 1) % tabs.length] : null;
+      if (next) {
+        event.preventDefault();
+        next.focus();
+        store.update({ tab: next.dataset.tab });
+      }
+    });
+  }
+  // Graphs follow the page's light or dark scheme.
+  const dark = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+  const theme = () => (dark && dark.matches ? 'dark' : 'light');
+  if (dark) dark.addEventListener('change', () => store.update({ theme: theme() }));
+  store.update({ theme: theme() });
+}
+
+wireControls();
+wireInput((files) => open(files, files.map((f) => f.name).join(' + ')).catch(() => {}), fail);
+wireEmbed(open);
+window.droidflame = Object.freeze({ analyze: analyzeApi(engine), version: '1' });
+layout(store.get(), null);

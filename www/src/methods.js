@@ -1,0 +1,208 @@
+// The methods table of the selected thread (or of all threads), sortable and filterable,
+// and the callers and callees of the selected method. It follows the thread, the clock
+// and the selection in the state, and says what its numbers cover.
+
+import { $, element } from './dom.js';
+import { count, micros, millis, percent, threadLabel, clockWords } from './format.js';
+import { bindList, settle } from './list-keys.js';
+import { changed, clocksOf, methodKey } from './state.js';
+
+/** Rows shown at most; the filter reaches the others. */
+export const METHOD_LIMIT = 500;
+
+const otherClock = (clock) => (clock === 'wall' ? 'cpu' : 'wall');
+
+/** The columns for a clock; `other` columns show the other clock where the trace has it. */
+export function columns(clock, frameKind) {
+  const value = (kind, c) => (m) => m[kind + '_' + c + '_us'];
+  const other = otherClock(clock);
+  return [
+    { id: 'name', label: frameKind === 'slice' ? 'Slice' : 'Method', value: (m) => m.name, text: true },
+    { id: 'incl', label: 'Inclusive', value: value('incl', clock), time: true },
+    { id: 'incl%', label: '%', value: value('incl', clock), share: true },
+    { id: 'excl', label: 'Exclusive', value: value('excl', clock), time: true },
+    { id: 'excl%', label: '%', value: value('excl', clock), share: true },
+    { id: 'other-incl', label: 'Inclusive ' + (other === 'cpu' ? 'CPU' : 'wall'), value: value('incl', other), time: true, other: true },
+    { id: 'other-excl', label: 'Exclusive ' + (other === 'cpu' ? 'CPU' : 'wall'), value: value('excl', other), time: true, other: true },
+    { id: 'calls', label: 'Calls', value: (m) => m.calls },
+    { id: 'recursive', label: 'Recursive', value: (m) => m.recursive_calls },
+  ];
+}
+
+/** Indices of `methods` that match `filter`, in the order of `sort`. */
+export function methodOrder(methods, filter, sort, cols) {
+  const text = filter.trim().toLowerCase();
+  const column = cols.find((c) => c.id === sort.column) || cols[1];
+  const sign = sort.descending ? -1 : 1;
+  return methods.map((_, i) => i)
+    .filter((i) => !text || methods[i].name.toLowerCase().includes(text) || methods[i].signature.toLowerCase().includes(text))
+    .sort((a, b) => {
+      const x = column.value(methods[a]);
+      const y = column.value(methods[b]);
+      if (column.text) return sign * String(x).localeCompare(String(y)) || a - b;
+      return sign * ((x || 0) - (y || 0)) || a - b;
+    });
+}
+
+/** Callers or callees of method `index`, most time on `clock` first, as named rows. */
+export function relatives(table, index, side, clock) {
+  const mine = side === 'callers' ? (e) => e.callee === index : (e) => e.caller === index;
+  const other = side === 'callers' ? (e) => e.caller : (e) => e.callee;
+  const key = 'incl_' + clock + '_us';
+  return table.edges.filter(mine)
+    .map((e) => ({ method: other(e), calls: e.calls, recursive: e.recursive_calls, us: e[key] }))
+    .sort((a, b) => (b.us || 0) - (a.us || 0) || a.calls - b.calls);
+}
+
+export function createMethods(store, products) {
+  const body = $('method-rows');
+  const filter = $('method-filter');
+  let table = null;
+  let stale = true;
+  let order = [];
+  bindList(body, 'tr[data-method]', (row) => select(Number(row.dataset.method)));
+  for (const id of ['callers', 'callees']) {
+    bindList($(id), 'tr[data-method]', (row) => select(Number(row.dataset.method)));
+  }
+  filter.addEventListener('input', () => table && renderRows(store.get()));
+
+  function select(index) {
+    if (!table || !table.methods[index]) return;
+    store.update({ method: methodKey(table.methods[index]) });
+  }
+
+  function selectedIndex(state) {
+    if (!table || state.method === null) return -1;
+    return table.methods.findIndex((m) => methodKey(m) === state.method);
+  }
+
+  async function load(state) {
+    stale = false;
+    const thread = state.thread;
+    $('method-note').textContent = 'Loading…';
+    let loaded;
+    try {
+      loaded = await products.methods(thread);
+    } catch (error) {
+      $('method-note').textContent = error.message;
+      return;
+    }
+    const now = store.get();
+    if (now.thread !== thread || now.summary !== state.summary) return;
+    table = loaded;
+    renderRows(now);
+  }
+
+  function renderHead(state, cols, showOther) {
+    const head = $('method-head');
+    head.replaceChildren();
+    for (const column of cols) {
+      if (column.other && !showOther) continue;
+      const sorted = state.methodSort.column === column.id;
+      head.append(element('th', {
+        class: column.text ? '' : 'n',
+        scope: 'col',
+        'aria-sort': sorted ? (state.methodSort.descending ? 'descending' : 'ascending') : 'none',
+      }, element('button', {
+        type: 'button',
+        onclick: () => {
+          const s = store.get().methodSort;
+          const same = s.column === column.id;
+          store.update({ methodSort: { column: column.id, descending: same ? !s.descending : column.id !== 'name' } });
+        },
+      }, column.label, sorted ? (state.methodSort.descending ? ' ▾' : ' ▴') : '')));
+    }
+  }
+
+  function renderRows(state) {
+    const summary = state.summary;
+    const frameKind = summary.format.frame_kind;
+    const cols = columns(state.clock, frameKind);
+    const showOther = clocksOf(summary)[otherClock(state.clock)];
+    renderHead(state, cols, showOther);
+    const total = state.clock === 'cpu' ? table.total_cpu_us : table.total_wall_us;
+    order = methodOrder(table.methods, filter.value, state.methodSort, cols);
+    const chosen = selectedIndex(state);
+    body.replaceChildren();
+    for (const index of order.slice(0, METHOD_LIMIT)) {
+      const m = table.methods[index];
+      const row = element('tr', { 'data-method': String(index), 'aria-selected': String(index === chosen) });
+      for (const c of cols) {
+        if (c.other && !showOther) continue;
+        const value = c.value(m);
+        if (c.text) {
+          // Overloads share a name: the signature tells them apart.
+          row.append(element('td', { class: 'name', title: m.name + ' ' + m.signature + (m.source ? ' (' + m.source + ')' : '') },
+            m.name, ' ', element('span', { class: 'sig', text: m.signature })));
+        } else {
+          row.append(element('td', { class: 'n', text: c.share ? percent(value, total) : c.time ? micros(value) : count(value) }));
+        }
+      }
+      body.append(row);
+    }
+    settle(body, 'tr[data-method]');
+    const t = state.thread < 0 ? null : summary.threads[state.thread];
+    const noun = frameKind === 'slice' ? 'slices' : 'methods';
+    $('method-scope').textContent = (t ? threadLabel(t) : 'All threads') + ': ' + count(table.methods.length) + ' ' + noun +
+      ', ' + millis(total) + ' of ' + clockWords(state.clock) + '. Percentages are of ' +
+      (t ? 'this thread\'s' : 'all threads\'') + ' time.';
+    const more = order.length - METHOD_LIMIT;
+    $('method-note').textContent = (more > 0 ? 'Showing ' + METHOD_LIMIT + ' of ' + count(order.length) + '; filter to see others. '
+      : count(order.length) + ' shown. ') + 'Times in µs; inclusive time counts a recursive ' + noun.slice(0, -1) + ' once.';
+    renderDetail(state);
+  }
+
+  function relativeRows(target, rows, summaryNoun) {
+    target.replaceChildren();
+    for (const r of rows) {
+      const m = r.method === null ? null : table.methods[r.method];
+      target.append(element('tr', m ? { 'data-method': String(r.method) } : {},
+        element('td', { class: 'name', title: m ? m.name + ' ' + m.signature : 'Where the thread began' },
+          m ? m.name : '(thread top level)',
+          r.recursive ? element('span', { class: 'badge', text: 'recursive ×' + count(r.recursive),
+            title: r.recursive + ' of these calls ran inside another call of the same ' + summaryNoun +
+              '; the time counts the outermost call once' }) : null),
+        element('td', { class: 'n', text: count(r.calls) }),
+        element('td', { class: 'n', text: micros(r.us) })));
+    }
+    if (rows.length === 0) target.append(element('tr', {}, element('td', { colspan: '3', class: 'muted', text: 'None' })));
+    settle(target, 'tr[data-method]');
+  }
+
+  function renderDetail(state) {
+    const box = $('method-detail');
+    const index = selectedIndex(state);
+    box.hidden = index < 0;
+    for (const row of body.querySelectorAll('tr[data-method]')) {
+      row.setAttribute('aria-selected', String(Number(row.dataset.method) === index));
+    }
+    if (index < 0) return;
+    const m = table.methods[index];
+    const noun = state.summary.format.frame_kind === 'slice' ? 'slice' : 'method';
+    $('method-detail-name').textContent = m.name;
+    $('method-detail-facts').textContent = [m.signature, m.source ? 'in ' + m.source : null,
+      count(m.calls) + ' calls' + (m.recursive_calls ? ' (' + count(m.recursive_calls) + ' recursive)' : ''),
+      'inclusive ' + millis(m['incl_' + state.clock + '_us'])].filter(Boolean).join(' · ');
+    for (const label of document.querySelectorAll('.relative-time')) label.textContent = 'Inclusive µs (' + (state.clock === 'cpu' ? 'CPU' : 'wall') + ')';
+    relativeRows($('callers'), relatives(table, index, 'callers', state.clock), noun);
+    relativeRows($('callees'), relatives(table, index, 'callees', state.clock), noun);
+  }
+
+  store.subscribe((state, previous) => {
+    if (state.phase !== 'done') return;
+    if (changed(state, previous, 'summary')) table = null;
+    const visible = state.tab === 'methods';
+    if (changed(state, previous, 'summary', 'thread')) {
+      stale = true;
+      if (visible) load(state);
+      return;
+    }
+    if (visible && (stale || !table)) {
+      load(state);
+      return;
+    }
+    if (!table) return;
+    if (changed(state, previous, 'clock', 'methodSort')) renderRows(state);
+    else if (changed(state, previous, 'method')) renderDetail(state);
+  });
+}

@@ -1,0 +1,63 @@
+// The page's one state. Views read it and re-render from it when it changes; only
+// `update` changes it, so what is shown always follows one set of choices.
+
+/** What the page starts with, and what a newly opened trace resets to. */
+export function initialState() {
+  return {
+    phase: 'idle', // idle | loading | done | error
+    name: '', // the file(s) shown
+    summary: null,
+    error: '',
+    thread: -1, // index into summary.threads; -1 for all threads
+    clock: 'wall',
+    tab: 'flame', // flame | methods | trace
+    method: null, // the selected method's key (see methodKey)
+    methodSort: { column: 'incl', descending: true },
+    theme: 'light',
+    search: '',
+  };
+}
+
+/**
+ * A store: `get()` the state, `update(patch)` merges a patch and tells every subscriber
+ * `(state, previous)` once, `subscribe(fn)` returns an unsubscribe function.
+ */
+export function createStore(state = initialState()) {
+  const listeners = new Set();
+  return {
+    get: () => state,
+    update(patch) {
+      const previous = state;
+      state = Object.assign({}, state, patch);
+      for (const listener of listeners) listener(state, previous);
+      return state;
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/** True when any of `keys` differs between two states. */
+export function changed(state, previous, ...keys) {
+  return !previous || keys.some((key) => state[key] !== previous[key]);
+}
+
+/** The clocks a summary offers, from the core's list. */
+export function clocksOf(summary) {
+  const list = summary && summary.format.clocks ? summary.format.clocks : [];
+  return { wall: list.includes('wall'), cpu: list.includes('cpu') };
+}
+
+/** The state for a newly analysed trace: the core's default thread and clock. */
+export function openedState(summary, name) {
+  const clocks = clocksOf(summary);
+  const thread = summary.default_thread === null || summary.default_thread === undefined ? -1 : summary.default_thread;
+  return { phase: 'done', summary, name, error: '', thread, clock: clocks.wall ? 'wall' : 'cpu', method: null, search: '' };
+}
+
+/** A method's identity across tables of different threads. */
+export function methodKey(method) {
+  return method.name + '\u0000' + method.signature;
+}

@@ -1,0 +1,103 @@
+// The thread list: every thread (and track) with its wall and CPU time and share, grouped
+// under its process where the trace names processes, filterable, one Tab stop.
+
+import { $, element } from './dom.js';
+import { millis, percent, splitName, threadLabel } from './format.js';
+import { bindList, settle } from './list-keys.js';
+import { changed } from './state.js';
+
+export function threadTotal(thread, clock) {
+  return clock === 'cpu' ? thread.cpu_us : thread.wall_us;
+}
+
+/** The time of all threads on a clock, as the core adds it up (tracks left out). */
+export function allThreadsTotal(summary, clock) {
+  return clock === 'cpu' ? summary.totals.cpu_us : summary.totals.wall_us;
+}
+
+/**
+ * Thread indices in display order: by time on `clock` (most first); where the trace names
+ * processes, grouped under them, the busiest process first.
+ */
+export function threadOrder(threads, clock) {
+  const order = threads.map((_, i) => i).sort((a, b) =>
+    (threadTotal(threads[b], clock) || 0) - (threadTotal(threads[a], clock) || 0) || a - b);
+  if (!threads.some((t) => t.pid !== undefined)) return order;
+  const groupTotal = new Map();
+  for (const t of threads) groupTotal.set(t.pid, (groupTotal.get(t.pid) || 0) + (threadTotal(t, clock) || 0));
+  const rank = new Map(Array.from(groupTotal.keys()).sort((a, b) =>
+    groupTotal.get(b) - groupTotal.get(a) || (a === undefined) - (b === undefined) || a - b).map((pid, i) => [pid, i]));
+  return order.map((index, position) => [rank.get(threads[index].pid), position, index])
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((entry) => entry[2]);
+}
+
+/** Whether a thread matches the filter text (name, tid, process name or pid). */
+export function threadMatches(thread, filter) {
+  if (!filter) return true;
+  const haystack = (thread.name + ' ' + thread.tid + ' ' + (thread.process || '') + ' ' + (thread.pid ?? '')).toLowerCase();
+  return haystack.includes(filter.trim().toLowerCase());
+}
+
+function nameCell(t, share) {
+  const label = threadLabel(t);
+  const [head, tail] = splitName(t ? t.name : 'All threads');
+  return element('td', { class: 'name', title: label + (t && t.process ? ' — ' + t.process : '') },
+    element('span', { class: 'label' },
+      element('span', { class: 'head', text: head }),
+      tail ? element('span', { class: 'tail', text: tail }) : null),
+    t && t.track ? element('span', { class: 'badge', text: 'async', title: 'A track of async slices, not a thread: it has no CPU time and is not in the All-threads total' }) : null,
+    element('span', { class: 'share', style: 'width:' + (share * 100).toFixed(2) + '%' }));
+}
+
+export function createThreadList(store) {
+  const body = $('thread-rows');
+  const filter = $('thread-filter');
+  bindList(body, 'tr[data-thread]', (row) => store.update({ thread: Number(row.dataset.thread) }));
+  filter.addEventListener('input', () => render(store.get()));
+
+  function render(state) {
+    const summary = state.summary;
+    body.replaceChildren();
+    const threads = summary.threads;
+    const total = allThreadsTotal(summary, state.clock);
+    const text = filter.value;
+    let group;
+    const row = (index) => {
+      const t = index < 0 ? null : threads[index];
+      const value = t ? threadTotal(t, state.clock) : total;
+      const share = t ? (total && !t.track ? (value || 0) / total : 0) : 1;
+      return element('tr', { 'aria-selected': String(state.thread === index), 'data-thread': String(index) },
+        nameCell(t, share),
+        element('td', { class: 'n', text: t && !t.track ? t.tid : '' }),
+        element('td', { class: 'n', text: millis(t ? t.wall_us : summary.totals.wall_us) }),
+        element('td', { class: 'n', text: millis(t ? t.cpu_us : summary.totals.cpu_us) }),
+        element('td', { class: 'n', text: t && !t.track ? percent(value, total) : '' }));
+    };
+    body.append(row(-1));
+    for (const index of threadOrder(threads, state.clock)) {
+      const t = threads[index];
+      if (!threadMatches(t, text)) continue;
+      if (t.pid !== undefined && t.pid !== group) {
+        group = t.pid;
+        body.append(element('tr', { class: 'process' },
+          element('th', { colspan: '5', scope: 'rowgroup', text: (t.process || 'process') + ' (pid ' + t.pid + ')' })));
+      }
+      body.append(row(index));
+    }
+    settle(body, 'tr[data-thread]');
+    const tracks = threads.filter((t) => t.track).length;
+    $('thread-count').textContent = (threads.length - tracks) + ' threads' + (tracks ? ', ' + tracks + ' tracks' : '');
+  }
+
+  store.subscribe((state, previous) => {
+    if (state.phase !== 'done') return;
+    if (changed(state, previous, 'summary', 'clock')) {
+      if (changed(state, previous, 'summary')) filter.value = '';
+      render(state);
+    } else if (changed(state, previous, 'thread')) {
+      for (const tr of body.querySelectorAll('tr[data-thread]')) {
+        tr.setAttribute('aria-selected', String(tr.dataset.thread === String(state.thread)));
+      }
+    }
+  });
+}
