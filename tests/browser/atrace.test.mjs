@@ -27,6 +27,7 @@ test('an Android Studio .ctrace (10 zlib chunks) dropped on the page', async (t)
   await page.fill('#thread-filter', 'surfaceflinger');
   assert.ok(await page.locator('#thread-rows tr[data-thread]').count() >= 2, 'the filter matches process names');
   await page.click('#clock-cpu');
+  await page.waitForFunction(() => /cpu clock/.test(document.getElementById('flame').srcdoc));
   assert.match(await shownSvg(page), /thread CPU|cpu clock/);
 });
 
@@ -37,6 +38,8 @@ test('a systrace HTML report picked from disk', async (t) => {
   assert.equal(await page.locator('#thread-rows tr[data-thread]').count(), 1 + 1);
   assert.match(await shownSvg(page), /<svg /);
   await page.click('#tab-button-methods');
+  await page.waitForFunction(() => document.querySelectorAll('#method-rows tr').length > 0);
   assert.ok(await page.locator('#method-rows tr').count() >= 2, 'slices are listed like methods');
+  assert.equal(await page.locator('#method-head th').first().textContent(), 'Slice');
   await shot(page, 'atrace-html');
 });

@@ -117,7 +117,7 @@ test('a split trace opens as its .key and .data files together', async (t) => {
   const key = tempFile('app.key', bytes.subarray(0, end));
   const data = tempFile('app.data', bytes.subarray(end));
   assert.equal(await pick(page, [data, key]), 'done');
-  assert.match(await page.locator('#trace-rows').textContent(), /Split \.key \+ \.datayes/);
+  assert.match(await page.locator('#trace-rows').textContent(), /format\.splittrue/);
 });
 
 test('downloads: the current SVG, folded stacks and the summary', async (t) => {

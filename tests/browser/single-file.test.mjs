@@ -23,7 +23,7 @@ async function newPage(t) {
 test('the single file is one self-contained file', () => {
   const html = fs.readFileSync(path.join(dist, 'droidflame.html'), 'utf8');
   assert.doesNotMatch(html, /<script[^>]+src=/i, 'no external script');
-  assert.doesNotMatch(html, /<link[^>]+href=/i, 'no external stylesheet');
+  assert.doesNotMatch(html, /<link[^>]+href="(?!data:)/i, 'no external stylesheet or icon');
   assert.doesNotMatch(html, /https?:\/\//i, 'no URL to anywhere');
   assert.match(html, /id="droidflame-wasm">AGFzbQ/, 'the wasm is inline');
 });

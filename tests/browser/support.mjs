@@ -172,8 +172,8 @@ export function writeTrace({ threads, methods, records }) {
 
 // A page of the hosted build for one test. When the test ends it checks that no request
 // left the page's origin and no script error happened in it, then closes the page.
-export async function checkedPage(context, t) {
-  const page = await context.browser.newPage({ viewport: { width: 1280, height: 720 } });
+export async function checkedPage(context, t, options = {}) {
+  const page = await context.browser.newPage(Object.assign({ viewport: { width: 1280, height: 720 } }, options));
   const requests = watchRequests(page);
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));

@@ -62,3 +62,16 @@ export function threadLabel(thread) {
 export function clockWords(clock) {
   return clock === 'cpu' ? 'thread CPU time' : 'wall time';
 }
+
+/**
+ * A method's name as a head that may be cut (the package) and a tail that stays (the
+ * class's own name and the method): `['android.widget.', 'FrameLayout.onMeasure']`.
+ * Names without a class (slices) are all head.
+ */
+export function methodNameParts(method) {
+  if (!method.class) return [method.name, ''];
+  const dot = method.class.lastIndexOf('.');
+  const simple = method.class.slice(dot + 1) + '.' + method.method;
+  const prefix = method.name.endsWith(simple) ? method.name.slice(0, method.name.length - simple.length) : '';
+  return prefix ? [prefix, simple] : [method.name, ''];
+}

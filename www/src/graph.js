@@ -49,10 +49,12 @@ export function createGraph(store, products) {
     stale = false;
     const summary = state.summary;
     const t = state.thread < 0 ? null : summary.threads[state.thread];
-    $('graph-title').textContent = threadLabel(t) + ' — ' + clockWords(state.clock);
+    // The title changes with the graph it names, not before it arrives.
+    const title = threadLabel(t) + ' — ' + clockWords(state.clock);
     $('graph-error').hidden = true;
     $('save-folded').disabled = !allThreadsTotal(summary, state.clock);
     if (!scopeTotal(summary, state.thread, state.clock)) {
+      $('graph-title').textContent = title;
       setEmpty(summary.threads.length === 0
         ? 'This trace has no frames to draw. The notes above say what it holds.'
         : threadLabel(t) + ' has no ' + clockWords(state.clock) + ' to draw.');
@@ -71,6 +73,7 @@ export function createGraph(store, products) {
     const now = store.get();
     if (now.summary !== summary || now.thread !== state.thread || now.clock !== state.clock || now.theme !== state.theme) return;
     setEmpty('');
+    $('graph-title').textContent = title;
     document.body.dataset.graph = 'loading';
     const height = /<svg[^>]*\sheight="(\d+)"/.exec(svg);
     frame.style.height = Math.max(240, height ? Number(height[1]) + 8 : 600) + 'px';

@@ -3,7 +3,7 @@
 // and the selection in the state, and says what its numbers cover.
 
 import { $, element } from './dom.js';
-import { count, micros, millis, percent, threadLabel, clockWords } from './format.js';
+import { count, micros, millis, methodNameParts, percent, threadLabel, clockWords } from './format.js';
 import { bindList, settle } from './list-keys.js';
 import { changed, clocksOf, methodKey } from './state.js';
 
@@ -132,8 +132,12 @@ export function createMethods(store, products) {
         const value = c.value(m);
         if (c.text) {
           // Overloads share a name: the signature tells them apart.
+          const [head, tail] = methodNameParts(m);
           row.append(element('td', { class: 'name', title: m.name + ' ' + m.signature + (m.source ? ' (' + m.source + ')' : '') },
-            m.name, ' ', element('span', { class: 'sig', text: m.signature })));
+            element('span', { class: 'label' },
+              element('span', { class: 'head', text: head }),
+              tail ? element('span', { class: 'tail', text: tail }) : null,
+              element('span', { class: 'sig', text: m.signature }))));
         } else {
           row.append(element('td', { class: 'n', text: c.share ? percent(value, total) : c.time ? micros(value) : count(value) }));
         }

@@ -27,6 +27,8 @@ fn all(counts: &mut Counts) -> Result<(), String> {
     run("cargo", &["fmt", "--all", "--", "--check"])?;
     run("cargo", &["clippy", "--workspace", "--all-targets", "--quiet", "--", "-D", "warnings"])?;
     counted("cargo", &["test", "--workspace"], counts, cargo_line)?;
+    // The page's modules, without a browser.
+    counted("node", &["--test", "--test-reporter=tap", "www/test/"], counts, node_line)?;
     ensure_wasm_target()?;
     // The core must keep building for the browser without wasm-bindgen.
     run("cargo", &["build", "--release", "--target", "wasm32-unknown-unknown", "-p", "droidflame-core"])?;

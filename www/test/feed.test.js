@@ -1,0 +1,44 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyzeInto, feed, head, sizeOf, toBytes } from '../src/feed.js';
+
+// Records what the engine would be given.
+function recorder() {
+  return { pushed: [], keyEnd: -1, finished: false,
+    push(chunk) { this.pushed.push(Array.from(chunk)); },
+    endOfKeyFile() { this.keyEnd = this.pushed.length; },
+    finish() { this.finished = true; } };
+}
+
+test('inputs are fed in slices, never whole', async () => {
+  const session = recorder();
+  const progress = [];
+  await feed(session, new Uint8Array([1, 2, 3, 4, 5]), (n) => progress.push(n), 2);
+  assert.deepEqual(session.pushed, [[1, 2], [3, 4], [5]]);
+  assert.deepEqual(progress, [2, 2, 1]);
+  const blob = recorder();
+  await feed(blob, new Blob([new Uint8Array([9, 8, 7])]), () => {}, 2);
+  assert.deepEqual(blob.pushed, [[9, 8], [7]]);
+});
+
+test('bytes are accepted as Uint8Array, ArrayBuffer, other views and Blobs', async () => {
+  const bytes = new Uint8Array([1, 2, 3, 4]);
+  assert.equal(toBytes(bytes.buffer).length, 4);
+  assert.deepEqual(Array.from(toBytes(new DataView(bytes.buffer, 1, 2))), [2, 3]);
+  assert.equal(sizeOf(new Blob([bytes])), 4);
+  assert.deepEqual(Array.from(await head(new Blob([bytes]), 2)), [1, 2]);
+  assert.throws(() => toBytes('text'), /Uint8Array, an ArrayBuffer or a Blob/);
+});
+
+test('a split trace is fed key first, whichever order it came in', async () => {
+  const session = recorder();
+  const data = new Uint8Array([83, 76, 79, 87]);
+  const key = new Uint8Array([42, 118]);
+  const done = [];
+  await analyzeInto(session, [data, key], (first) => first[0] === 83, (d, total) => done.push([d, total]));
+  assert.deepEqual(session.pushed, [[42, 118], [83, 76, 79, 87]]);
+  assert.equal(session.keyEnd, 1);
+  assert.ok(session.finished);
+  assert.deepEqual(done, [[2, 6], [6, 6]]);
+  await assert.rejects(analyzeInto(recorder(), [], () => false), /open one trace file/);
+});

@@ -1,0 +1,39 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { count, fileStem, methodNameParts, millis, percent, sizeText, splitName, threadLabel } from '../src/format.js';
+
+test('times read in the unit that fits, and a missing clock is a dash', () => {
+  assert.equal(millis(null), '—');
+  assert.equal(millis(999), '999 µs');
+  assert.equal(millis(1500), '1.5 ms');
+  assert.equal(millis(52_600_000), '52.6 s');
+  assert.equal(count(1234567), '1,234,567');
+  assert.equal(count(undefined), '—');
+  assert.equal(percent(1, 3), '33.3%');
+  assert.equal(percent(5, 0), '');
+  assert.equal(sizeText(3 << 20), '3.0 MB');
+});
+
+test('long thread names keep their distinguishing end', () => {
+  assert.deepEqual(splitName('main'), ['main', '']);
+  assert.deepEqual(splitName('DefaultDispatcher-worker-12'), ['DefaultDispatcher', '-worker-12']);
+  const [head, tail] = splitName('Ünïcödé-thread-name-№42');
+  assert.equal(head + tail, 'Ünïcödé-thread-name-№42');
+  assert.equal(Array.from(tail).length, 10);
+  assert.equal(threadLabel({ name: 'main', tid: 1 }), 'main [1]');
+  assert.equal(threadLabel(null), 'All threads');
+});
+
+test('method names keep the class and method when the package is cut', () => {
+  const m = { name: 'android.widget.FrameLayout.onMeasure', class: 'android.widget.FrameLayout', method: 'onMeasure' };
+  assert.deepEqual(methodNameParts(m), ['android.widget.', 'FrameLayout.onMeasure']);
+  assert.deepEqual(methodNameParts({ name: 'Choreographer#doFrame', class: '', method: 'Choreographer#doFrame' }), ['Choreographer#doFrame', '']);
+  assert.deepEqual(methodNameParts({ name: 'Top.run', class: 'Top', method: 'run' }), ['Top.run', '']);
+});
+
+test('downloaded file names are safe whatever the trace was called', () => {
+  assert.equal(fileStem('app.trace.gz'), 'app');
+  assert.equal(fileStem('../../etc/passwd'), 'etc_passwd');
+  assert.equal(fileStem('a.key + a.data'), 'a.key_a');
+  assert.equal(fileStem(''), 'trace');
+});

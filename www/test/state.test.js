@@ -1,0 +1,33 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { changed, clocksOf, createStore, methodKey, openedState } from '../src/state.js';
+
+const summary = (clocks, defaultThread) => ({ format: { clocks }, default_thread: defaultThread, threads: [] });
+
+test('a store tells subscribers what changed, once per update', () => {
+  const store = createStore();
+  const seen = [];
+  const stop = store.subscribe((state, previous) => seen.push([changed(state, previous, 'thread'), changed(state, previous, 'clock')]));
+  store.update({ thread: 3 });
+  store.update({ clock: 'cpu' });
+  stop();
+  store.update({ thread: 4 });
+  assert.deepEqual(seen, [[true, false], [false, true]]);
+  assert.equal(store.get().thread, 4);
+  assert.equal(changed(store.get(), null, 'thread'), true, 'no previous state: everything is new');
+});
+
+test('a new trace opens on the core\'s default thread and clock', () => {
+  assert.deepEqual(clocksOf(summary(['cpu'], 0)), { wall: false, cpu: true });
+  const opened = openedState(summary(['cpu'], 2), 'a.trace');
+  assert.equal(opened.thread, 2);
+  assert.equal(opened.clock, 'cpu');
+  assert.equal(opened.method, null);
+  assert.equal(openedState(summary(['wall', 'cpu'], null), 'b').thread, -1, 'no thread: all threads');
+  assert.equal(openedState(summary(['wall', 'cpu'], 0), 'b').clock, 'wall');
+});
+
+test('a method keeps its identity across threads by name and signature', () => {
+  assert.notEqual(methodKey({ name: 'A.f', signature: '(I)V' }), methodKey({ name: 'A.f', signature: '(J)V' }));
+  assert.equal(methodKey({ name: 'A.f', signature: '()V', calls: 1 }), methodKey({ name: 'A.f', signature: '()V', calls: 9 }));
+});

@@ -1,0 +1,90 @@
+// The logic of the views, without a browser: orders, filters, edges and facts.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { nextIndex } from '../src/list-keys.js';
+import { threadOrder, threadMatches, allThreadsTotal } from '../src/threads.js';
+import { columns, methodOrder, relatives } from '../src/methods.js';
+import { factsLine, traceRows } from '../src/facts.js';
+import { chooseFiles } from '../src/input.js';
+
+test('arrow keys, Home, End and paging move inside a list and stop at its ends', () => {
+  assert.equal(nextIndex('ArrowDown', 0, 3), 1);
+  assert.equal(nextIndex('ArrowDown', 2, 3), 2);
+  assert.equal(nextIndex('ArrowUp', 0, 3), 0);
+  assert.equal(nextIndex('End', 0, 40), 39);
+  assert.equal(nextIndex('Home', 7, 40), 0);
+  assert.equal(nextIndex('PageDown', 35, 40), 39);
+  assert.equal(nextIndex('PageUp', 5, 40), 0);
+  assert.equal(nextIndex('a', 1, 3), null);
+  assert.equal(nextIndex('ArrowDown', 0, 0), null);
+});
+
+test('threads sort by time on the clock shown, grouped under the busiest process', () => {
+  const plain = [{ wall_us: 5, cpu_us: 50 }, { wall_us: 9, cpu_us: 1 }, { wall_us: 5, cpu_us: null }];
+  assert.deepEqual(threadOrder(plain, 'wall'), [1, 0, 2]);
+  assert.deepEqual(threadOrder(plain, 'cpu'), [0, 1, 2]);
+  const grouped = [
+    { pid: 1, wall_us: 10 }, { pid: 2, wall_us: 7 }, { pid: 2, wall_us: 6 }, { pid: 1, wall_us: 1 },
+  ];
+  assert.deepEqual(threadOrder(grouped, 'wall'), [1, 2, 0, 3], 'process 2 (13) before process 1 (11)');
+  const t = { name: 'RenderThread', tid: 42, process: 'com.example', pid: 7 };
+  assert.ok(threadMatches(t, 'render'));
+  assert.ok(threadMatches(t, 'example'));
+  assert.ok(threadMatches(t, '42'));
+  assert.ok(!threadMatches(t, 'binder'));
+  assert.equal(allThreadsTotal({ totals: { wall_us: 3, cpu_us: null } }, 'cpu'), null);
+});
+
+const table = {
+  methods: [
+    { name: 'a.A.run', signature: '()V', calls: 1, recursive_calls: 0, incl_wall_us: 100, excl_wall_us: 10, incl_cpu_us: 9, excl_cpu_us: 1 },
+    { name: 'b.B.draw', signature: '(I)V', calls: 4, recursive_calls: 2, incl_wall_us: 80, excl_wall_us: 70, incl_cpu_us: 50, excl_cpu_us: 40 },
+  ],
+  edges: [
+    { caller: null, callee: 0, calls: 1, recursive_calls: 0, incl_wall_us: 100, incl_cpu_us: 9 },
+    { caller: 0, callee: 1, calls: 3, recursive_calls: 0, incl_wall_us: 80, incl_cpu_us: 50 },
+    { caller: 1, callee: 1, calls: 1, recursive_calls: 1, incl_wall_us: 20, incl_cpu_us: 5 },
+  ],
+};
+
+test('methods sort by any column and filter by name or signature', () => {
+  const cols = columns('wall', 'method');
+  assert.deepEqual(methodOrder(table.methods, '', { column: 'incl', descending: true }, cols), [0, 1]);
+  assert.deepEqual(methodOrder(table.methods, '', { column: 'excl', descending: true }, cols), [1, 0]);
+  assert.deepEqual(methodOrder(table.methods, '', { column: 'name', descending: false }, cols), [0, 1]);
+  assert.deepEqual(methodOrder(table.methods, '(I', { column: 'incl', descending: true }, cols), [1]);
+  assert.deepEqual(methodOrder(table.methods, 'DRAW', { column: 'incl', descending: true }, cols), [1]);
+  assert.equal(columns('cpu', 'slice')[0].label, 'Slice');
+  assert.equal(columns('cpu', 'method').find((c) => c.id === 'other-incl').label, 'Inclusive wall');
+});
+
+test('callers and callees are named rows, costliest first, recursion marked', () => {
+  assert.deepEqual(relatives(table, 1, 'callers', 'wall'), [
+    { method: 0, calls: 3, recursive: 0, us: 80 },
+    { method: 1, calls: 1, recursive: 1, us: 20 },
+  ]);
+  assert.deepEqual(relatives(table, 0, 'callers', 'cpu'), [{ method: null, calls: 1, recursive: 0, us: 9 }]);
+  assert.deepEqual(relatives(table, 0, 'callees', 'wall').map((r) => r.method), [1]);
+});
+
+test('facts and the Trace tab come from the summary as it is', () => {
+  const summary = {
+    format: { description: 'Method trace, regular v3', clock: 'dual', vm: 'art', sampling_interval_us: null, clocks: ['wall', 'cpu'] },
+    pid: 7, elapsed_us: 2_500_000, records: 1234, threads: [{ track: false }, { track: true }],
+    repairs: { open_at_end: 2 }, limits: { max_drawn_depth: 1024 }, header: { clock: 'dual' },
+  };
+  assert.equal(factsLine(summary), 'Method trace, regular v3 · clock dual · VM art · pid 7 · elapsed 2.50 s · 1,234 records · 1 thread');
+  const rows = traceRows(summary);
+  assert.deepEqual(rows.find((r) => r[1] === 'clocks'), ['format', 'clocks', 'wall, cpu']);
+  assert.deepEqual(rows.find((r) => r[1] === 'sampling_interval_us'), ['format', 'sampling_interval_us', '—']);
+  assert.deepEqual(rows.find((r) => r[0] === 'repairs'), ['repairs', 'open_at_end', '2']);
+  assert.deepEqual(rows.find((r) => r[0] === 'limits'), ['limits', 'max_drawn_depth', '1024']);
+  assert.deepEqual(rows[rows.length - 1], ['header', 'clock', 'dual']);
+});
+
+test('one file, or the two halves of a split trace, and never more', () => {
+  assert.deepEqual(chooseFiles([]).files, []);
+  assert.equal(chooseFiles(['a']).files.length, 1);
+  assert.equal(chooseFiles(['a.key', 'a.data']).files.length, 2);
+  assert.match(chooseFiles(['a', 'b', 'c']).error, /got 3 files/);
+});
