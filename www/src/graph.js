@@ -47,6 +47,7 @@ export function createGraph(store, products) {
 
   async function render(state) {
     stale = false;
+    document.body.dataset.graph = 'loading';
     const summary = state.summary;
     const t = state.thread < 0 ? null : summary.threads[state.thread];
     // The title changes with the graph it names, not before it arrives.
