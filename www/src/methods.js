@@ -29,6 +29,11 @@ export function columns(clock, frameKind) {
   ];
 }
 
+function cellClass(column) {
+  if (column.text) return '';
+  return 'n' + (column.other ? ' other' : '') + (column.id === 'recursive' ? ' col-recursive' : '');
+}
+
 /** Indices of `methods` that match `filter`, in the order of `sort`. */
 export function methodOrder(methods, filter, sort, cols) {
   const text = filter.trim().toLowerCase();
@@ -100,7 +105,7 @@ export function createMethods(store, products) {
       if (column.other && !showOther) continue;
       const sorted = state.methodSort.column === column.id;
       head.append(element('th', {
-        class: column.text ? '' : 'n',
+        class: cellClass(column),
         scope: 'col',
         'aria-sort': sorted ? (state.methodSort.descending ? 'descending' : 'ascending') : 'none',
       }, element('button', {
@@ -139,7 +144,7 @@ export function createMethods(store, products) {
               tail ? element('span', { class: 'tail', text: tail }) : null,
               element('span', { class: 'sig', text: m.signature }))));
         } else {
-          row.append(element('td', { class: 'n', text: c.share ? percent(value, total) : c.time ? micros(value) : count(value) }));
+          row.append(element('td', { class: cellClass(c), text: c.share ? percent(value, total) : c.time ? micros(value) : count(value) }));
         }
       }
       body.append(row);
