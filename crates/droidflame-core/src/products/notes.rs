@@ -21,7 +21,9 @@ pub struct Note {
 }
 
 /// The notes of a profile: repairs first (in the order of `Repairs`), then warnings.
-pub fn notes(profile: &Profile) -> Vec<Note> {
+/// `deep_threads`: how many threads have stacks deeper than the drawn depth (the summary
+/// has already walked every tree for its `max_depth`).
+pub fn notes(profile: &Profile, deep_threads: u64) -> Vec<Note> {
     let r = &profile.repairs;
     let counts: [(&'static str, u64); 15] = [
         ("truncated", r.truncated as u64),
@@ -54,7 +56,7 @@ pub fn notes(profile: &Profile) -> Vec<Note> {
             .collect();
         out.push(Note { key, count, text: repair_text(profile, key, count, &details) });
     }
-    let deep = profile.threads.iter().filter(|t| t.tree.max_depth() > DEFAULT_MAX_DEPTH).count() as u64;
+    let deep = deep_threads;
     if deep > 0 {
         out.push(Note {
             key: "merged_depth",

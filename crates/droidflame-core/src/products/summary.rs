@@ -185,7 +185,7 @@ pub fn summary(profile: &Profile) -> Summary<'_> {
             wall_us: profile.has(Clock::Wall).then(|| thread_sum(&threads_json, |t| t.wall_us)),
             cpu_us: profile.has(Clock::Cpu).then(|| thread_sum(&threads_json, |t| t.cpu_us)),
         },
-        notes: notes(profile),
+        notes: notes(profile, threads_json.iter().filter(|t| t.max_depth > DEFAULT_MAX_DEPTH).count() as u64),
         limits: limits(profile),
         threads: threads_json,
     }
