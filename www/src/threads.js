@@ -79,8 +79,10 @@ export function createThreadList(store) {
       if (!threadMatches(t, text)) continue;
       if (t.pid !== undefined && t.pid !== group) {
         group = t.pid;
+        // Four cells and a fifth under Share, so that hiding that column hides it here too.
         body.append(element('tr', { class: 'process' },
-          element('th', { colspan: '5', scope: 'rowgroup', text: (t.process || 'process') + ' (pid ' + t.pid + ')' })));
+          element('th', { colspan: '4', scope: 'rowgroup', text: (t.process || 'process') + ' (pid ' + t.pid + ')' }),
+          element('td')));
       }
       body.append(row(index));
     }
