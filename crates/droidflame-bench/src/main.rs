@@ -3,7 +3,8 @@
 //! - `report [--quick] [--out FILE]`: generates the traces (cached in target/bench), measures
 //!   each in fresh child processes, in wasm under Node and in headless Chromium, and writes
 //!   the table (BENCHMARKS.md by default).
-//! - `generate regular|streaming RECORDS FILE`: one generated trace; `generate deep DEPTH FILE`
+//! - `generate regular|streaming|small RECORDS FILE`: one generated trace (`small`: a
+//!   regular trace of a small program, 12 threads and 3,000 methods); `generate deep DEPTH FILE`
 //!   and `generate fresh STACKS FILE` write the adversarial ones (a deep stack, all-new stacks).
 //! - `probe analyze|stream|baseline|render|adversarial FILE`: one measurement, as a JSON line.
 
@@ -23,7 +24,7 @@ fn main() {
         ["probe", kind, file] => probe(kind, file).map(|v| println!("{v}")),
         ["generate", layout, records, file] => generate(layout, records, file),
         ["report", rest @ ..] => report(rest),
-        _ => Err("usage: droidflame-bench report [--quick] [--out FILE] | generate regular|streaming RECORDS FILE | generate deep DEPTH FILE | generate fresh STACKS FILE | \
+        _ => Err("usage: droidflame-bench report [--quick] [--out FILE] | generate regular|streaming|small RECORDS FILE | generate deep DEPTH FILE | generate fresh STACKS FILE | \
                   probe analyze|stream|baseline|render|adversarial FILE"
             .into()),
     };
@@ -65,6 +66,7 @@ fn generate(layout: &str, size: &str, file: &str) -> Result<(), String> {
     match layout {
         "deep" => write_adversary(Path::new(file), Adversary::DeepChain { depth: size, methods: 1000 }).map(|_| ()),
         "fresh" => write_adversary(Path::new(file), fresh_stacks(size)).map(|_| ()),
+        "small" => write_shape(Path::new(file), LargeLayout::Regular, &Shape::small_program(size)).map(|_| ()),
         _ => write_file(Path::new(file), layout_of(layout)?, size).map(|_| ()),
     }
 }
@@ -86,9 +88,13 @@ fn write_adversary(path: &Path, adversary: Adversary) -> Result<u64, String> {
 }
 
 fn write_file(path: &Path, layout: LargeLayout, records: u64) -> Result<u64, String> {
+    write_shape(path, layout, &Shape::app_start(records))
+}
+
+fn write_shape(path: &Path, layout: LargeLayout, shape: &Shape) -> Result<u64, String> {
     let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
-    write_large(&mut out, &Shape::app_start(records), layout).map_err(|e| format!("{}: {e}", path.display()))
+    write_large(&mut out, shape, layout).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// The worst cases for depth and for memory (README "Limits").

@@ -19,13 +19,21 @@ pub struct Shape {
     pub max_depth: usize,
     /// Records a thread writes before the next thread's turn (ART flushes per thread).
     pub chunk: usize,
+    /// Unique call sites in the program the threads walk (an upper bound on unique stacks).
+    pub call_sites: usize,
     pub seed: u64,
 }
 
 impl Shape {
     /// An app start as a published walkthrough describes it: 4 million records, ~57 MB.
     pub fn app_start(records: u64) -> Shape {
-        Shape { records, threads: 32, methods: 6000, max_depth: 48, chunk: 4096, seed: 57 }
+        Shape { records, threads: 32, methods: 6000, max_depth: 48, chunk: 4096, call_sites: 150_000, seed: 57 }
+    }
+
+    /// A small program: 12 threads, 3,000 methods, 20,000 call sites. Its call trees stay
+    /// in cache, so the per-record work of the decoder and builder dominates.
+    pub fn small_program(records: u64) -> Shape {
+        Shape { records, threads: 12, methods: 3000, max_depth: 32, chunk: 4096, call_sites: 20_000, seed: 12 }
     }
 }
 
@@ -46,8 +54,6 @@ struct Program {
     sites: Vec<(u32, Vec<u32>)>,
 }
 
-/// Unique call sites in the generated program.
-const CALL_SITES: usize = 150_000;
 const ENTRY_POINTS: usize = 96;
 
 impl Program {
@@ -63,7 +69,7 @@ impl Program {
             frontier.push((id, 1));
         }
         let mut next = 0;
-        while next < frontier.len() && sites.len() < CALL_SITES {
+        while next < frontier.len() && sites.len() < shape.call_sites {
             let (site, depth) = frontier[next];
             next += 1;
             if depth >= shape.max_depth {
