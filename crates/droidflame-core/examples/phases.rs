@@ -13,7 +13,7 @@ fn main() {
     let s = droidflame_core::products::summary_json(&p);
     let b = t.elapsed();
     let t = Instant::now();
-    let table = droidflame_core::products::method_table(&p);
+    let table = droidflame_core::products::frame_table(&p);
     let c = t.elapsed();
     println!(
         "analyze {a:?} ({} records, {nodes} nodes), summary {b:?} ({} bytes), method table {c:?} ({} rows)",

@@ -3,6 +3,7 @@
 //! container and each edge case of shared/docs/atrace-format.md §6.
 
 use droidflame_core::products::{self, FoldedOptions};
+use droidflame_core::profile::FrameKind;
 use droidflame_core::{analyze, analyze_with, Analyzer, Clock, ClockSet, ErrorKind, Options, Profile};
 use droidflame_testkit::atrace::{Capture, Columns};
 use droidflame_testkit::{corpus_dir, corpus_file, gzip};
@@ -44,8 +45,8 @@ fn toolsbase_ctrace_ten_zlib_chunks() {
     assert_eq!(spans, 59 + 1);
     assert_eq!(p.repairs.unparsed_lines, 0);
     // 13.3 s from first to last slice event.
-    let first = p.threads.iter().map(|t| t.first[0]).min().unwrap();
-    let last = p.threads.iter().map(|t| t.last[0]).max().unwrap();
+    let first = p.threads.iter().map(|t| t.first.wall).min().unwrap();
+    let last = p.threads.iter().map(|t| t.last.wall).max().unwrap();
     assert!((13_000..13_400).contains(&(p.micros(last - first) / 1000)), "{}", p.micros(last - first));
     // Threads are grouped by process and know their scheduling.
     assert!(p.threads.windows(2).all(|w| w[0].pid.unwrap_or(u32::MAX) <= w[1].pid.unwrap_or(u32::MAX)));
@@ -296,7 +297,7 @@ fn e15_e16_timestamps_exact_and_raw_clock_refused() {
     c.columns.fraction_digits = 9;
     c.events[1].ns += 1; // measure starts 1 ns later: 3999.999 µs
     let p = analyze(&c.text()).unwrap();
-    assert_eq!(p.micros(p.threads[0].tree.nodes().iter().map(|n| n.incl[0]).max().unwrap()), 10_000);
+    assert_eq!(p.micros(p.threads[0].tree.nodes().iter().map(|n| n.incl.wall).max().unwrap()), 10_000);
     let raw = b"t-1 [000] ...1 123456789: tracing_mark_write: B|1|a\n";
     let err = analyze(raw).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Unsupported);
@@ -333,7 +334,7 @@ fn async_slices_and_android_13_tracks() {
         p.threads.iter().filter(|t| t.track).map(|t| (t.name.as_str(), t.pid)).collect();
     assert_eq!(tracks, [("load", Some(10)), ("Network", Some(10))]);
     let load = p.threads.iter().find(|t| t.name == "load").unwrap();
-    assert_eq!(p.micros(load.tree.nodes()[1].incl[0]), 3_000 + 5_000);
+    assert_eq!(p.micros(load.tree.nodes()[1].incl.wall), 3_000 + 5_000);
     assert_eq!(load.tree.nodes()[1].calls, 2);
     let network =
         products::folded(&p, &FoldedOptions { clock: None, thread: Some(network_tid(&p)), ..Default::default() })
@@ -425,11 +426,15 @@ fn damaged_and_hostile_containers_fail_clearly() {
 }
 
 #[test]
-fn the_flame_graph_script_is_the_same_for_every_graph() {
-    // The page's Content-Security-Policy allows this one script by its hash.
-    let expected = products::flame_script(&products::FlameOptions::default());
-    assert!(expected.contains("function init"), "{}", &expected[..expected.len().min(200)]);
-    for name in ["tracecompass-atrace-test.txt", "perflib-exception.trace"] {
+fn the_flame_graph_script_is_the_same_for_every_graph_of_a_kind_of_frame() {
+    // The page's Content-Security-Policy allows one script per kind of frame by its hash;
+    // only the tooltip's label differs between them.
+    let script = |kind| products::flame_script(&products::FlameOptions::default(), kind);
+    let (methods, slices) = (script(FrameKind::Method), script(FrameKind::Slice));
+    assert!(methods.contains("function init"), "{}", &methods[..methods.len().min(200)]);
+    assert!(methods.contains("'Method:'") && slices.contains("'Slice:'"));
+    assert_eq!(methods.replace("'Method:'", "'Slice:'"), slices);
+    for (name, expected) in [("tracecompass-atrace-test.txt", &slices), ("perflib-exception.trace", &methods)] {
         let p = analyze(&corpus_file(name)).unwrap();
         for clock in [Clock::Wall, Clock::Cpu] {
             for theme in [products::Theme::Light, products::Theme::Dark] {

@@ -141,7 +141,7 @@ fn firefox_fixtures_match_the_format_reference() {
     assert_eq!(regular.header_value("pid"), Some("21491"));
     assert_eq!(regular.header_value("num-method-calls"), Some("13295"));
     assert_eq!(regular.format.vm.as_deref(), Some("art"));
-    assert!(regular.methods.iter().filter(|m| m.source.is_none() && !m.unknown).count() <= 2);
+    assert!(regular.frames.iter().filter(|m| m.source.is_none() && !m.unknown).count() <= 2);
 
     let streaming = profile_of("ffprof-art-streaming.trace");
     assert_eq!(streaming.repairs.unknown_methods, 9);
@@ -184,7 +184,7 @@ fn leaf_paths(profile: &Profile, tree: &CallTree) -> Vec<String> {
     let mut path: Vec<String> = Vec::new();
     tree.walk(|index, depth| {
         path.truncate(depth - 1);
-        let m = &profile.methods[tree.node(index).method as usize];
+        let m = &profile.frames[tree.node(index).frame as usize];
         path.push(format!("{}.{}: {}", m.class.replace('.', "/"), m.name, m.signature));
         if tree.children(index).next().is_none() {
             out.push(path.join(" -> "));
@@ -273,7 +273,7 @@ fn text_resaved_file_is_a_clear_error_with_the_likely_cause() {
 #[test]
 fn utf8_method_names_survive() {
     let p = profile_of("toolsbase-char_2_bytes.trace");
-    assert!(p.methods.iter().any(|m| !m.name.is_ascii()));
+    assert!(p.frames.iter().any(|m| !m.name.is_ascii()));
 }
 
 #[test]

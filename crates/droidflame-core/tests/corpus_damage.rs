@@ -39,7 +39,7 @@ fn exercise(name: &str, case: &str, bytes: Vec<u8>) -> Option<Profile> {
         let result = analyze(&bytes).ok();
         if let Some(profile) = &result {
             products::summary_json(profile);
-            products::method_table(profile);
+            products::frame_table(profile);
             products::folded(profile, &FoldedOptions::default()).unwrap();
             if profile.records < 50_000 {
                 products::flame_svg(profile, GraphScope::AllThreads, &FlameOptions::default()).unwrap();

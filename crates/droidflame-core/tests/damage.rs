@@ -12,7 +12,7 @@ use droidflame_testkit::{corpus_file, gzip, Layout, TimeFirst};
 fn exercise(bytes: &[u8]) {
     let Ok(profile) = analyze(bytes) else { return };
     let _ = products::summary_json(&profile);
-    let _ = products::method_table(&profile);
+    let _ = products::frame_table(&profile);
     for clock in [Clock::Wall, Clock::Cpu] {
         let _ = products::folded(&profile, &FoldedOptions { clock: Some(clock), thread: None, ..Default::default() });
     }

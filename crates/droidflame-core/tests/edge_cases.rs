@@ -1,7 +1,7 @@
 //! One test per edge case of shared/docs/art-trace-format.md §9 that concerns the core,
 //! named after it. Traces are built in code with the testkit writer.
 
-use droidflame_core::products::{self, method_table, FoldedOptions};
+use droidflame_core::products::{self, frame_table, FoldedOptions};
 use droidflame_core::{analyze, Analyzer, Clock, ClockSet, ErrorKind, Profile};
 use droidflame_testkit::{gzip, Clocks, Layout, MethodDef, Record, ThreadDef, TimeFirst, Trace, ENTER, EXIT, UNWIND};
 
@@ -60,7 +60,7 @@ fn e03_null_source_is_no_source() {
     let mut t = trace(simple());
     t.methods[0].source = String::new();
     let p = regular(&t);
-    let a = p.methods.iter().find(|m| m.name == "a").unwrap();
+    let a = p.frames.iter().find(|m| m.name == "a").unwrap();
     assert_eq!(a.source, None);
     assert!(products::summary_json(&p).contains("\"source\": null"));
 }
@@ -188,7 +188,7 @@ fn e12_modified_utf8_names_are_decoded() {
     bytes.splice(at..at + 1, [0xED, 0xA0, 0xBD, 0xED, 0xB8, 0x80]);
     let p = analyze(&bytes).unwrap();
     assert_eq!(p.threads[0].name, "café");
-    assert!(p.methods.iter().any(|m| m.class == "\u{1F600}"));
+    assert!(p.frames.iter().any(|m| m.class == "\u{1F600}"));
 }
 
 #[test]
@@ -296,9 +296,9 @@ fn e22_identical_timestamps_and_zero_length_calls() {
         rec(1, 4, EXIT, 5, 0),
         rec(1, 0, EXIT, 8, 0),
     ]));
-    let table = method_table(&p);
-    let b = table.rows.iter().find(|r| p.methods[r.method as usize].name == "b").unwrap();
-    assert_eq!((b.calls, b.incl[0]), (2, 0));
+    let table = frame_table(&p);
+    let b = table.rows.iter().find(|r| p.frames[r.frame as usize].name == "b").unwrap();
+    assert_eq!((b.calls, b.incl.wall), (2, 0));
     assert_eq!(folded(&p), "main [1];A.a 3\n");
 }
 
@@ -377,14 +377,14 @@ fn e25_large_method_tables_keep_only_methods_that_ran() {
     let mut t = v2_trace(simple());
     t.methods.extend((100..50_100u64).map(|i| MethodDef::new(POINTER_BASE + i * 8, "Unused", "m", "()V")));
     let p = analyze(&t.write(&Layout::V2_FILE)).unwrap();
-    assert_eq!(p.methods.len(), 2);
+    assert_eq!(p.frames.len(), 2);
 }
 
 #[test]
 fn e26_64_bit_method_ids() {
     let micros = Layout::V2 { streaming: true, nanos: false, summary: true, block_records: 2, carry_state: false };
     let p = analyze(&v2_trace(simple()).write(&micros)).unwrap();
-    assert!(p.methods.iter().all(|m| m.id > u64::from(u32::MAX)));
+    assert!(p.frames.iter().all(|m| m.id > u64::from(u32::MAX)));
     assert_eq!(folded(&p), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
 }
 
@@ -411,7 +411,7 @@ fn e28_dalvik_slash_names_and_line_numbers() {
     t.methods[1] = MethodDef { line: Some(-1), ..MethodDef::new(4, "java/lang/String", "b", "()V") };
     let p = regular(&t);
     assert_eq!(folded(&p), "main [1];com.example.Foo$Bar.a 6\nmain [1];com.example.Foo$Bar.a;java.lang.String.b 4\n");
-    let lines: Vec<_> = p.methods.iter().map(|m| m.line).collect();
+    let lines: Vec<_> = p.frames.iter().map(|m| m.line).collect();
     assert_eq!(lines, [Some(42), None]);
     assert_eq!(p.format.vm.as_deref(), Some("dalvik"));
 }
@@ -444,9 +444,9 @@ fn e30_recursion_counts_inclusive_time_once() {
         rec(1, 0, EXIT, 8, 0),
         rec(1, 0, EXIT, 10, 0),
     ]));
-    let table = method_table(&p);
-    let a = table.rows.iter().find(|r| p.methods[r.method as usize].name == "a").unwrap();
-    assert_eq!((a.calls, a.recursive_calls, a.incl[0], a.excl[0]), (2, 1, 10, 8));
+    let table = frame_table(&p);
+    let a = table.rows.iter().find(|r| p.frames[r.frame as usize].name == "a").unwrap();
+    assert_eq!((a.calls, a.recursive_calls, a.incl.wall, a.excl.wall), (2, 1, 10, 8));
     assert_eq!(folded(&p), "main [1];A.a 4\nmain [1];A.a;A.a 4\nmain [1];A.a;A.a;B.b 2\n");
 }
 
@@ -542,6 +542,6 @@ fn memory_grows_with_unique_stacks_not_records() {
     let p = analyzer.finish().unwrap();
     assert_eq!(p.records, 2 + 122 * 4096 * 4);
     assert_eq!(p.threads[0].tree.len(), 3);
-    let a = method_table(&p).rows.into_iter().find(|r| p.methods[r.method as usize].name == "a").unwrap();
+    let a = frame_table(&p).rows.into_iter().find(|r| p.frames[r.frame as usize].name == "a").unwrap();
     assert_eq!(a.calls, 1 + 122 * 4096);
 }

@@ -47,7 +47,7 @@ fn a_million_deep_stack_works_through_every_product() {
     assert!(svg.contains("[frames below depth 1024, merged]"));
     assert!(svg.len() < 2 << 20, "the graph stays small: {} bytes", svg.len());
     products::flame_svg(&p, GraphScope::AllThreads, &FlameOptions::default()).unwrap();
-    let table = products::method_table(&p);
+    let table = products::frame_table(&p);
     assert_eq!(table.rows.len(), 1000);
     assert_eq!(table.rows.iter().map(|r| r.calls).sum::<u64>(), 1_000_000);
     products::methods_json(&p, None).unwrap();
@@ -150,7 +150,7 @@ fn long_names_are_cut_and_counted() {
         ..Trace::default()
     };
     let p = analyze(&trace.write(&Layout::ART_REGULAR)).unwrap();
-    let method = &p.methods[0];
+    let method = &p.frames[0];
     assert!(method.class.len() <= 4096 && method.class.ends_with('…'), "{}", method.class.len());
     assert!(p.threads[0].name.len() <= 4096 && p.threads[0].name.ends_with("é…"));
     // The class (in the method) and the source file named after it, and the thread.

@@ -3,7 +3,7 @@
 //! threads) written in every layout, read back in random chunk sizes, and compared with
 //! the profile the scenario oracle derived from the structure itself.
 
-use droidflame_core::products::{method_table, thread_stacks};
+use droidflame_core::products::{frame_table, thread_stacks};
 use droidflame_core::{Analyzer, Clock, Profile};
 use droidflame_testkit::scenario::{generate, Config, Scenario};
 use droidflame_testkit::{gzip, Clocks, Layout, TimeFirst};
@@ -45,24 +45,24 @@ fn check(profile: &Profile, scenario: &Scenario, (num, den): (u64, u64), clocks:
                 .get(&thread.tid)
                 .into_iter()
                 .flatten()
-                .map(|(stack, t)| (stack.clone(), micros(t[clock.slot()])))
+                .map(|(stack, t)| (stack.clone(), micros(t[usize::from(*clock == Clock::Cpu)])))
                 .filter(|(_, v)| *v > 0)
                 .collect();
             assert_eq!(got, want, "folded stacks of thread {} on the {clock} clock", thread.tid);
         }
     }
-    let table = method_table(profile);
+    let table = frame_table(profile);
     let got: BTreeMap<MethodKey, MethodNumbers> = table
         .rows
         .iter()
         .map(|row| {
-            let m = &profile.methods[row.method as usize];
+            let m = &profile.frames[row.frame as usize];
             let key = if m.unknown {
-                (String::new(), m.frame_name(), String::new())
+                (String::new(), m.display_name(), String::new())
             } else {
                 (m.class.clone(), m.name.clone(), m.signature.clone())
             };
-            (key, (row.calls, row.recursive_calls, row.incl, row.excl))
+            (key, (row.calls, row.recursive_calls, [row.incl.wall, row.incl.cpu], [row.excl.wall, row.excl.cpu]))
         })
         .collect();
     let want: BTreeMap<_, _> =

@@ -1,7 +1,7 @@
 //! What the web app reads from the core: per-thread method tables with named call edges,
 //! the thread to open on, notes as sentences, and totals that leave tracks out.
 
-use droidflame_core::products::{self, method_table_of};
+use droidflame_core::products::{self, frame_table_of};
 use droidflame_core::{analyze, Profile};
 use droidflame_testkit::{corpus_file, Layout, MethodDef, Record, ThreadDef, Trace, ENTER, EXIT};
 use serde_json::Value;
@@ -100,7 +100,7 @@ fn one_threads_table_leaves_other_threads_out() {
     assert_eq!(all["methods"].as_array().unwrap().len(), 3);
     assert_eq!(all["thread"], Value::Null);
     assert_eq!(all["total_wall_us"], 530);
-    let worker = method_table_of(&p, &[&p.threads[1]]);
+    let worker = frame_table_of(&p, &[&p.threads[1]]);
     assert_eq!(worker.rows.len(), 1);
     let error = products::methods_json(&p, Some(7)).unwrap_err();
     assert!(error.to_string().contains("thread index 7 is out of range (2 threads)"), "{error}");

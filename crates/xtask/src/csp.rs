@@ -4,20 +4,23 @@
 //! handler are allowed by hash too. Nothing may be fetched from anywhere else.
 
 use droidflame_core::products::{flame_script, FlameOptions, Theme};
+use droidflame_core::profile::FrameKind;
 
 /// `'sha256-…'` of a script's text.
 fn hash(text: &str) -> String {
     format!("'sha256-{}'", crate::dist::base64(&sha256(text.as_bytes())))
 }
 
-/// The scripts of a graph frame: inferno's (the same in both themes, which a core test
-/// checks), its `onload` handler, and the page's own frame script.
+/// The scripts of a graph frame: inferno's for each kind of frame (the same in both themes,
+/// which a core test checks), its `onload` handler, and the page's own frame script.
 fn flame_hashes(frame_script: &str) -> String {
     let mut hashes = vec![];
-    for theme in [Theme::Light, Theme::Dark] {
-        let script = hash(&flame_script(&FlameOptions { theme, ..FlameOptions::default() }));
-        if !hashes.contains(&script) {
-            hashes.push(script);
+    for kind in FrameKind::ALL {
+        for theme in [Theme::Light, Theme::Dark] {
+            let script = hash(&flame_script(&FlameOptions { theme, ..FlameOptions::default() }, kind));
+            if !hashes.contains(&script) {
+                hashes.push(script);
+            }
         }
     }
     format!("'unsafe-hashes' {} {} {}", hashes.join(" "), hash("init(evt)"), hash(frame_script))

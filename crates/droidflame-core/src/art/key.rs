@@ -1,8 +1,10 @@
 //! The text sections: the key of regular files and the summaries of streaming and V2
 //! files. Parsed line by line (a section starts only on a whole line equal to its name,
-//! E14), with options split at the first `=`.
+//! never on a method name that merely starts with one), with options split at the first
+//! `=`.
 
 use super::names::{parse_method_line, parse_thread_line, trim_line_end};
+use super::records::ArtRecords;
 use crate::profile::ProfileBuilder;
 use crate::text::decode_java;
 
@@ -21,7 +23,8 @@ pub struct KeyParser {
     section: Section,
     pub version: Option<u32>,
     pub options: Vec<(String, String)>,
-    /// A thread line, held until we know no continuation line follows (E13).
+    /// A thread line, held until we know no continuation line follows (a thread name may
+    /// hold a newline).
     pending_thread: Option<(u32, Vec<u8>)>,
     pub bad_lines: u64,
 }
@@ -41,7 +44,7 @@ impl KeyParser {
 
     /// Feeds one line (with or without its `\n`). Returns `false` for a first line that
     /// is not `*version`.
-    pub fn line(&mut self, line: &[u8], builder: &mut ProfileBuilder) -> bool {
+    pub fn line(&mut self, line: &[u8], art: &mut ArtRecords, b: &mut ProfileBuilder) -> bool {
         let line = trim_line_end(line);
         let header = match line {
             b"*version" => Some(Section::Version),
@@ -51,7 +54,7 @@ impl KeyParser {
             _ => None,
         };
         if let Some(next) = header {
-            self.flush_thread(builder);
+            self.flush_thread(art, b);
             self.section = next;
             return true;
         }
@@ -68,7 +71,7 @@ impl KeyParser {
             },
             Section::Threads => match parse_thread_line(line) {
                 Some((id, name)) => {
-                    self.flush_thread(builder);
+                    self.flush_thread(art, b);
                     self.pending_thread = Some((id, name.to_vec()));
                 }
                 None => match &mut self.pending_thread {
@@ -82,7 +85,7 @@ impl KeyParser {
                 },
             },
             Section::Methods => match parse_method_line(line) {
-                Some((id, info)) => builder.define_method(id, info),
+                Some((id, info)) => art.define_method(id, info, b),
                 None if line.is_empty() => {}
                 None => self.bad_lines += 1,
             },
@@ -91,18 +94,18 @@ impl KeyParser {
         true
     }
 
-    fn flush_thread(&mut self, builder: &mut ProfileBuilder) {
+    fn flush_thread(&mut self, art: &mut ArtRecords, b: &mut ProfileBuilder) {
         if let Some((id, name)) = self.pending_thread.take() {
-            builder.list_thread(id, decode_java(&name));
+            art.list_thread(id, decode_java(&name), b);
         }
     }
 
     /// Parses a whole text block (a summary packet).
-    pub fn parse_all(&mut self, text: &[u8], builder: &mut ProfileBuilder) {
-        for line in text.split_inclusive(|&b| b == b'\n') {
-            self.line(line, builder);
+    pub fn parse_all(&mut self, text: &[u8], art: &mut ArtRecords, b: &mut ProfileBuilder) {
+        for line in text.split_inclusive(|&c| c == b'\n') {
+            self.line(line, art, b);
         }
-        self.flush_thread(builder);
+        self.flush_thread(art, b);
     }
 
     pub fn option(&self, key: &str) -> Option<&str> {

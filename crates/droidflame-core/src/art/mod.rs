@@ -1,16 +1,25 @@
 //! ART / Dalvik method traces, every layout: regular (text key + `SLOW` records, v1-v3),
 //! streaming (0xF1-0xF3), and V2 (4/5, 0xF4/0xF5). Bytes in, `ProfileBuilder` calls out.
-//! Format reference: `shared/docs/art-trace-format.md`.
+//!
+//! The stages: `key` reads the text sections (the key of regular files, the summaries of
+//! streaming and V2 files), `v1` the `SLOW` header and fixed-size records or the escape
+//! stream, `v2` the typed packets; `names` parses method and thread lines; `records`
+//! turns ids, actions and 32-bit times into builder events, with `ids` for the id maps
+//! and `threads` for naming threads.
 
+mod ids;
 mod key;
 mod names;
+mod records;
+mod threads;
 mod v1;
 mod v2;
 
 use crate::profile::FinishSpec;
-use crate::profile::{ClockSet, FormatInfo, ProfileBuilder, TimeUnit};
+use crate::profile::{ClockSet, FormatInfo, FrameKind, ProfileBuilder, TimeUnit};
 use crate::{Error, ErrorKind, Result};
 use key::KeyParser;
+use records::ArtRecords;
 use v1::{RecordLayout, StreamEnd};
 use v2::{V2Decoder, V2Step};
 
@@ -34,19 +43,28 @@ enum Stage {
     Trailing,
 }
 
+/// Reads one method trace, in chunks, into a `ProfileBuilder`.
 #[derive(Debug)]
 pub struct ArtDecoder {
     stage: Stage,
     /// The key of a regular file, or the summary of a streaming/V2 file.
     key: KeyParser,
+    /// Ids, actions and times to builder events.
+    art: ArtRecords,
     summary_seen: bool,
+    /// The V1 record layout, once the data header was read.
     layout: Option<RecordLayout>,
+    /// The V2 packet reader, for V2 files.
     v2: Option<V2Decoder>,
     version: u32,
     streaming: bool,
+    /// The versions of the key and of the data header, where they disagree.
     header_version_mismatch: Option<(u32, u32)>,
+    /// Bytes after the closing summary, ignored.
     trailing_bytes: u64,
+    /// Why the rest of the file was not read, where damage stopped it.
     damage: Option<String>,
+    /// The input was a `.key` file and a `.data` file, read as one.
     pub split: bool,
 }
 
@@ -65,6 +83,7 @@ impl ArtDecoder {
         ArtDecoder {
             stage,
             key: KeyParser::new(),
+            art: ArtRecords::new(),
             summary_seen: false,
             layout: None,
             v2: None,
@@ -95,7 +114,7 @@ impl ArtDecoder {
                         }
                         return Ok(at);
                     };
-                    self.key.line(&rest[..=end], builder);
+                    self.key.line(&rest[..=end], &mut self.art, builder);
                     at += end + 1;
                     if self.key.is_done() {
                         self.stage = Stage::DataHeader;
@@ -150,11 +169,11 @@ impl ArtDecoder {
                 }
                 Stage::Records => {
                     let layout = self.layout.expect("layout is set with the Records stage");
-                    return Ok(at + v1::decode_records(rest, layout, builder));
+                    return Ok(at + v1::decode_records(rest, layout, &mut self.art, builder));
                 }
                 Stage::Stream => {
                     let layout = self.layout.expect("layout is set with the Stream stage");
-                    let (used, end) = v1::decode_stream(rest, layout, &mut self.key, builder);
+                    let (used, end) = v1::decode_stream(rest, layout, &mut self.key, &mut self.art, builder);
                     at += used;
                     if end == StreamEnd::NeedMore {
                         return Ok(at);
@@ -164,7 +183,7 @@ impl ArtDecoder {
                 }
                 Stage::V2Packets => {
                     let v2 = self.v2.as_mut().expect("v2 decoder is set with the V2Packets stage");
-                    match v2.packet(rest, &mut self.key, builder) {
+                    match v2.packet(rest, &mut self.key, &mut self.art, builder) {
                         V2Step::NeedMore => return Ok(at),
                         V2Step::Packet(used) => at += used,
                         V2Step::Summary(used) => {
@@ -174,7 +193,7 @@ impl ArtDecoder {
                         }
                         V2Step::BadPacket(kind) => {
                             let where_ = offset + at as u64;
-                            if builder.records() == 0 {
+                            if builder.events() == 0 {
                                 return Err(Error::at(
                                     ErrorKind::Corrupt,
                                     where_,
@@ -231,7 +250,7 @@ impl ArtDecoder {
     }
 
     /// The input ended; `rest` (at absolute `offset`) is what `decode` could not use.
-    pub fn finish(self, rest: &[u8], offset: u64, gzip: bool, builder: &mut ProfileBuilder) -> Result<FinishSpec> {
+    pub fn finish(mut self, rest: &[u8], offset: u64, gzip: bool, builder: &mut ProfileBuilder) -> Result<FinishSpec> {
         let end = offset + rest.len() as u64;
         let mut truncated = None;
         match self.stage {
@@ -262,11 +281,11 @@ impl ArtDecoder {
                         "the last record is partial ({} of {size} bytes at byte {offset}): the trace was cut short",
                         rest.len()
                     ));
-                } else if let Some(announced) = announced.filter(|&n| n > builder.records()) {
+                } else if let Some(announced) = announced.filter(|&n| n > builder.events()) {
                     truncated = Some(format!(
                         "the key announces {announced} records but the file ends after {} (at byte {end}): the \
                          trace was cut short",
-                        builder.records()
+                        builder.events()
                     ));
                 }
             }
@@ -286,7 +305,7 @@ impl ArtDecoder {
         if let Some(damage) = &self.damage {
             truncated = Some(damage.clone());
         }
-        if truncated.is_some() && builder.records() == 0 {
+        if truncated.is_some() && builder.events() == 0 {
             return Err(Error::at(ErrorKind::Truncated, end, "the trace ends before its first complete method record"));
         }
         if let Some(message) = truncated {
@@ -296,7 +315,7 @@ impl ArtDecoder {
         self.finish_notes(builder);
         let clocks = self.clocks(builder);
         let time_unit = self.time_unit(builder);
-        let sampling = if clocks.has(crate::Clock::Wall) { builder.sampling_interval(time_unit) } else { None };
+        let sampling = if clocks.has(crate::Clock::Wall) { self.art.sampling_interval(time_unit) } else { None };
         let sampling_interval_us = sampling.map(|ticks| time_unit.micros(ticks));
         if let Some(us) = sampling_interval_us {
             builder.warn(format!(
@@ -321,7 +340,10 @@ impl ArtDecoder {
             split: self.split,
             record_size: self.layout.map(|l| l.size as u32),
             sampling_interval_us,
+            frame_kind: FrameKind::Method,
+            description: description(layout_name, self.version, gzip, self.split),
         };
+        self.art.name_threads(builder);
         Ok(FinishSpec {
             format,
             header: self.key.options,
@@ -388,9 +410,9 @@ impl ArtDecoder {
             Some("wall") => ClockSet::Wall,
             Some("thread-cpu") => ClockSet::Cpu,
             other => {
-                // E9: ART starts every thread's CPU clock at 0 at its first event.
-                let all_zero = builder.first_primary_values().all(|v| v == 0);
-                let guess = if all_zero && builder.records() > 0 { ClockSet::Cpu } else { ClockSet::Wall };
+                // ART starts every thread's CPU clock at 0 at its first event.
+                let all_zero = self.art.first_times(builder).all(|v| v == 0);
+                let guess = if all_zero && builder.events() > 0 { ClockSet::Cpu } else { ClockSet::Wall };
                 let said = match other {
                     Some(value) => format!("an unknown clock={value}"),
                     None => "no clock".to_owned(),
@@ -421,4 +443,16 @@ impl ArtDecoder {
             TimeUnit::NANOS
         }
     }
+}
+
+/// The format in words, e.g. `Method trace, streaming v3, gzip`.
+fn description(layout: &str, version: u32, gzip: bool, split: bool) -> String {
+    let mut text = format!("Method trace, {layout} v{version}");
+    if gzip {
+        text.push_str(", gzip");
+    }
+    if split {
+        text.push_str(", split .key + .data");
+    }
+    text
 }

@@ -1,10 +1,10 @@
 //! Method and thread lines, as the key section, streaming packets and V2 packets write them.
 
-use crate::profile::MethodInfo;
+use crate::profile::FrameInfo;
 use crate::text::decode_java;
 
 /// Parses a method id as ART (`%#x`: `0x1a4`, but a bare `0`) and Dalvik (`0x%08x`) print
-/// it. Always hexadecimal (E1).
+/// it. Always hexadecimal, whatever the prefix.
 pub fn parse_method_id(field: &[u8]) -> Option<u64> {
     let digits = field.strip_prefix(b"0x").or_else(|| field.strip_prefix(b"0X")).unwrap_or(field);
     if digits.is_empty() || digits.len() > 16 {
@@ -20,7 +20,7 @@ pub fn parse_method_id(field: &[u8]) -> Option<u64> {
 
 /// `id \t class \t name \t signature \t source [\t line]` (V1 `*methods` and streaming).
 /// Returns `None` when the line does not start with a hex id and a tab.
-pub fn parse_method_line(line: &[u8]) -> Option<(u64, MethodInfo)> {
+pub fn parse_method_line(line: &[u8]) -> Option<(u64, FrameInfo)> {
     let line = trim_line_end(line);
     let tab = line.iter().position(|&b| b == b'\t')?;
     let id = parse_method_id(&line[..tab])?;
@@ -28,7 +28,7 @@ pub fn parse_method_line(line: &[u8]) -> Option<(u64, MethodInfo)> {
 }
 
 /// `class \t name \t signature \t source [\t line]`: missing fields are empty.
-pub fn parse_method_fields(fields: &[u8]) -> MethodInfo {
+pub fn parse_method_fields(fields: &[u8]) -> FrameInfo {
     let mut parts = trim_line_end(fields).split(|&b| b == b'\t');
     let mut next = || parts.next().unwrap_or_default();
     let class = dotted_class(&decode_java(next()));
@@ -39,12 +39,12 @@ pub fn parse_method_fields(fields: &[u8]) -> MethodInfo {
         b"" | b"(null)" => None,
         s => Some(decode_java(s)),
     };
-    // Dalvik's line of pc 0: negative means native or no code, i.e. unknown (E28).
+    // Dalvik writes the line of pc 0: negative means native or no code, i.e. unknown.
     let line = std::str::from_utf8(next()).ok().and_then(|l| l.trim().parse::<i32>().ok()).filter(|&l| l > 0);
-    MethodInfo { class, name, signature, source, line }
+    FrameInfo { class, name, signature, source, line }
 }
 
-/// Dalvik writes `java/lang/String`; ART already writes `java.lang.String` (E28).
+/// Dalvik writes `java/lang/String`; ART already writes `java.lang.String`.
 pub fn dotted_class(class: &str) -> String {
     if class.contains('/') {
         class.replace('/', ".")
@@ -59,7 +59,7 @@ pub fn trim_line_end(line: &[u8]) -> &[u8] {
 }
 
 /// `<decimal id> \t <name>` from `*threads`; `None` if the line is not of that shape
-/// (then it continues the previous name, E13).
+/// (then it continues the previous name: Java thread names may hold a newline).
 pub fn parse_thread_line(line: &[u8]) -> Option<(u32, &[u8])> {
     let digits = line.iter().take_while(|b| b.is_ascii_digit()).count();
     if digits == 0 || digits > 10 {

@@ -3,6 +3,7 @@
 
 use super::key::KeyParser;
 use super::names::parse_method_line;
+use super::records::ArtRecords;
 use crate::profile::ProfileBuilder;
 use crate::text::decode_java;
 use crate::{Error, ErrorKind, Result};
@@ -121,28 +122,33 @@ pub struct RecordLayout {
 }
 
 /// Decodes every complete record in `data`; returns the bytes consumed.
-pub fn decode_records(data: &[u8], layout: RecordLayout, builder: &mut ProfileBuilder) -> usize {
+pub fn decode_records(data: &[u8], layout: RecordLayout, art: &mut ArtRecords, b: &mut ProfileBuilder) -> usize {
     match (layout.wide_tid, layout.dual) {
-        (true, true) => records::<2, true>(data, layout.size, builder),
-        (true, false) => records::<2, false>(data, layout.size, builder),
-        (false, true) => records::<1, true>(data, layout.size, builder),
-        (false, false) => records::<1, false>(data, layout.size, builder),
+        (true, true) => records::<2, true>(data, layout.size, art, b),
+        (true, false) => records::<2, false>(data, layout.size, art, b),
+        (false, true) => records::<1, true>(data, layout.size, art, b),
+        (false, false) => records::<1, false>(data, layout.size, art, b),
     }
 }
 
 /// The per-record loop: no allocation, no strings, no hashing of names. Records come in
 /// runs of one thread (ART flushes per thread), so the thread is looked up once per run;
 /// regular files define no threads between records, so the slot cannot change meanwhile.
-fn records<const TID: usize, const DUAL: bool>(data: &[u8], size: usize, builder: &mut ProfileBuilder) -> usize {
+fn records<const TID: usize, const DUAL: bool>(
+    data: &[u8],
+    size: usize,
+    art: &mut ArtRecords,
+    b: &mut ProfileBuilder,
+) -> usize {
     let mut consumed = 0;
     let (mut last_tid, mut thread) = (u32::MAX, 0);
     for record in data.chunks_exact(size) {
         let tid = tid_of::<TID>(record);
         if tid != last_tid {
             last_tid = tid;
-            thread = builder.thread(tid);
+            thread = art.thread(tid, b);
         }
-        record_of::<TID, DUAL>(record, thread, builder);
+        record_of::<TID, DUAL>(record, thread, art, b);
         consumed += size;
     }
     consumed
@@ -163,18 +169,23 @@ fn tid_of<const TID: usize>(record: &[u8]) -> u32 {
 }
 
 #[inline(always)]
-fn record_of<const TID: usize, const DUAL: bool>(record: &[u8], thread: u32, builder: &mut ProfileBuilder) {
+fn record_of<const TID: usize, const DUAL: bool>(
+    record: &[u8],
+    thread: u32,
+    art: &mut ArtRecords,
+    b: &mut ProfileBuilder,
+) {
     let word = u32_at(record, TID);
-    // V1 order for dual clocks is CPU then wall; slot 0 is always wall (or the only clock).
+    // V1 order for dual clocks is CPU then wall; wall comes first here (or the only clock).
     let times = if DUAL { [u32_at(record, TID + 8), u32_at(record, TID + 4)] } else { [u32_at(record, TID + 4), 0] };
-    let method = builder.method(u64::from(word & !3));
-    builder.record32(thread, method, (word & 3) as u8, times);
+    let frame = art.frame(u64::from(word & !3), b);
+    art.record32(b, thread, frame, (word & 3) as u8, times);
 }
 
 #[inline(always)]
-fn decode_record<const TID: usize, const DUAL: bool>(record: &[u8], builder: &mut ProfileBuilder) {
-    let thread = builder.thread(tid_of::<TID>(record));
-    record_of::<TID, DUAL>(record, thread, builder);
+fn decode_record<const TID: usize, const DUAL: bool>(record: &[u8], art: &mut ArtRecords, b: &mut ProfileBuilder) {
+    let thread = art.thread(tid_of::<TID>(record), b);
+    record_of::<TID, DUAL>(record, thread, art, b);
 }
 
 /// What a streaming decode step ended on.
@@ -192,7 +203,8 @@ pub fn decode_stream(
     data: &[u8],
     layout: RecordLayout,
     summary: &mut KeyParser,
-    builder: &mut ProfileBuilder,
+    art: &mut ArtRecords,
+    b: &mut ProfileBuilder,
 ) -> (usize, StreamEnd) {
     let size = layout.size;
     let mut at = 0;
@@ -205,7 +217,7 @@ pub fn decode_stream(
             if rest.len() < size {
                 return (at, StreamEnd::NeedMore);
             }
-            decode_stream_record(rest, layout, builder);
+            decode_stream_record(rest, layout, art, b);
             at += size;
             continue;
         }
@@ -216,23 +228,23 @@ pub fn decode_stream(
             Escape::NeedMore => return (at, StreamEnd::NeedMore),
             Escape::Method(len) => {
                 if let Some((id, info)) = parse_method_line(&rest[5..5 + len]) {
-                    builder.define_method(id, info);
+                    art.define_method(id, info, b);
                 }
                 at += 5 + len;
             }
             Escape::Thread(id, len) => {
-                builder.define_thread(id, decode_java(&rest[7..7 + len]));
+                art.define_thread(id, decode_java(&rest[7..7 + len]), b);
                 at += 7 + len;
             }
             Escape::Summary(len) => {
-                summary.parse_all(&rest[7..7 + len], builder);
+                summary.parse_all(&rest[7..7 + len], art, b);
                 return (at + 7 + len, StreamEnd::Summary);
             }
             Escape::Record => {
                 if rest.len() < size {
                     return (at, StreamEnd::NeedMore);
                 }
-                decode_stream_record(rest, layout, builder);
+                decode_stream_record(rest, layout, art, b);
                 at += size;
             }
         }
@@ -240,11 +252,11 @@ pub fn decode_stream(
 }
 
 #[inline]
-fn decode_stream_record(rest: &[u8], layout: RecordLayout, builder: &mut ProfileBuilder) {
+fn decode_stream_record(rest: &[u8], layout: RecordLayout, art: &mut ArtRecords, b: &mut ProfileBuilder) {
     if layout.dual {
-        decode_record::<2, true>(rest, builder)
+        decode_record::<2, true>(rest, art, b)
     } else {
-        decode_record::<2, false>(rest, builder)
+        decode_record::<2, false>(rest, art, b)
     }
 }
 
@@ -253,12 +265,12 @@ enum Escape {
     Method(usize),
     Thread(u32, usize),
     Summary(usize),
-    /// Not a plausible escape: a record of a thread whose 16-bit id is 0 (E5).
+    /// Not a plausible escape: a record of a thread whose 16-bit id is 0.
     Record,
 }
 
 /// Classifies `00 00 op ...`. Older ART truncated thread ids to 16 bits, so a thread whose
-/// id is a multiple of 65536 writes records that start like escapes (E5): accept an escape
+/// id is a multiple of 65536 writes records that start like escapes: accept an escape
 /// only when its payload has the right shape.
 fn escape(rest: &[u8]) -> Escape {
     match rest[2] {

@@ -8,7 +8,8 @@
 
 use super::key::KeyParser;
 use super::names::parse_method_fields;
-use crate::profile::{MethodInfo, ProfileBuilder, TimeUnit};
+use super::records::{ArtRecords, ENTER};
+use crate::profile::{FrameInfo, PerClock, ProfileBuilder, TimeUnit};
 use crate::text::decode_java;
 use rustc_hash::FxHashMap;
 
@@ -52,7 +53,7 @@ pub struct V2Decoder {
     /// Time-first only: the methods entered and not yet exited, per thread.
     open: FxHashMap<u32, Vec<u64>>,
     /// The last block's thread and final delta state: a streaming writer splits a large
-    /// per-thread flush into several blocks without resetting its state (E23).
+    /// per-thread flush into several blocks without resetting its state.
     last_block: Option<(u32, DeltaState)>,
     pub carried_blocks: u64,
     pub damaged_blocks: u64,
@@ -94,7 +95,13 @@ impl V2Decoder {
     }
 
     /// Reads one packet from the start of `data`.
-    pub fn packet(&mut self, data: &[u8], summary: &mut KeyParser, builder: &mut ProfileBuilder) -> V2Step {
+    pub fn packet(
+        &mut self,
+        data: &[u8],
+        summary: &mut KeyParser,
+        art: &mut ArtRecords,
+        b: &mut ProfileBuilder,
+    ) -> V2Step {
         let Some(&kind) = data.first() else {
             return V2Step::NeedMore;
         };
@@ -106,7 +113,7 @@ impl V2Decoder {
                 let Some(name) = data.get(7..7 + len) else {
                     return V2Step::NeedMore;
                 };
-                builder.define_thread(tid, decode_java(name));
+                art.define_thread(tid, decode_java(name), b);
                 V2Step::Packet(7 + len)
             }
             1 => {
@@ -116,7 +123,7 @@ impl V2Decoder {
                 let Some(line) = data.get(11..11 + len) else {
                     return V2Step::NeedMore;
                 };
-                builder.define_method(id, parse_method_fields(line));
+                art.define_method(id, parse_method_fields(line), b);
                 V2Step::Packet(11 + len)
             }
             2 => {
@@ -126,7 +133,7 @@ impl V2Decoder {
                 let Some(payload) = data.get(12..12 + size as usize) else {
                     return V2Step::NeedMore;
                 };
-                self.block(tid, payload, builder);
+                self.block(tid, payload, art, b);
                 V2Step::Packet(12 + size as usize)
             }
             3 => {
@@ -136,7 +143,7 @@ impl V2Decoder {
                 let Some(text) = data.get(3..3 + len) else {
                     return V2Step::NeedMore;
                 };
-                summary.parse_all(text, builder);
+                summary.parse_all(text, art, b);
                 V2Step::Summary(3 + len)
             }
             other => V2Step::BadPacket(other),
@@ -144,21 +151,21 @@ impl V2Decoder {
     }
 
     /// Decodes an entry block until its payload is used up; the record count in the block
-    /// header is ignored (the writer stores it modulo 65536, E23).
-    fn block(&mut self, tid: u32, payload: &[u8], builder: &mut ProfileBuilder) {
+    /// header is ignored (the writer stores it modulo 65536).
+    fn block(&mut self, tid: u32, payload: &[u8], art: &mut ArtRecords, b: &mut ProfileBuilder) {
         if self.layout == RecordLayout::Undecided {
-            self.layout = self.guess_layout(payload, builder);
+            self.layout = self.guess_layout(payload, art, b);
         }
         if self.time_first() {
-            self.time_first_block(tid, payload, builder);
+            self.time_first_block(tid, payload, art, b);
             return;
         }
         let mut start = DeltaState::default();
         if let Some((last_tid, carried)) = self.last_block {
-            if last_tid == tid && !self.first_method_resolves(payload, builder) {
+            if last_tid == tid && !self.first_method_resolves(payload, art, b) {
                 let mut probe = 0;
                 let resolves = read_sleb(payload, &mut probe).is_some_and(|delta| {
-                    builder.is_method_defined(carried.method_action.wrapping_add(delta as u64) & !3)
+                    art.is_method_defined(carried.method_action.wrapping_add(delta as u64) & !3, b)
                 });
                 if resolves {
                     start = carried;
@@ -166,7 +173,7 @@ impl V2Decoder {
                 }
             }
         }
-        let thread = builder.thread(tid);
+        let thread = art.thread(tid, b);
         let mut state = start;
         let mut at = 0;
         while at < payload.len() {
@@ -174,8 +181,8 @@ impl V2Decoder {
                 self.damaged_blocks += 1;
                 break;
             };
-            let method = builder.method(state.method_action & !3);
-            builder.record(thread, method, (state.method_action & 3) as u8, step);
+            let frame = art.frame(state.method_action & !3, b);
+            art.record(b, thread, frame, (state.method_action & 3) as u8, step);
         }
         self.last_block = Some((tid, state));
     }
@@ -184,7 +191,7 @@ impl V2Decoder {
     /// small, so decoded ids resolve to defined methods in the right layout only. Scores up
     /// to 64 records each way; a tie keeps method-first, the layout whose writer leaves
     /// the header tail zero.
-    fn guess_layout(&self, payload: &[u8], builder: &ProfileBuilder) -> RecordLayout {
+    fn guess_layout(&self, payload: &[u8], art: &ArtRecords, b: &ProfileBuilder) -> RecordLayout {
         const PROBE: usize = 64;
         let mut method_first = 0;
         let (mut at, mut state) = (0, DeltaState::default());
@@ -192,7 +199,7 @@ impl V2Decoder {
             if at >= payload.len() || self.read_record(payload, &mut at, &mut state).is_none() {
                 break;
             }
-            method_first += usize::from(builder.is_method_defined(state.method_action & !3));
+            method_first += usize::from(art.is_method_defined(state.method_action & !3, b));
         }
         let mut time_first = 0;
         let (mut at, mut state) = (0, TimeFirstState::default());
@@ -201,7 +208,7 @@ impl V2Decoder {
                 break;
             }
             if state.time_action & 3 == 0 {
-                time_first += usize::from(builder.is_method_defined(state.method));
+                time_first += usize::from(art.is_method_defined(state.method, b));
             }
         }
         if time_first > method_first {
@@ -211,8 +218,8 @@ impl V2Decoder {
         }
     }
 
-    fn time_first_block(&mut self, tid: u32, payload: &[u8], builder: &mut ProfileBuilder) {
-        let thread = builder.thread(tid);
+    fn time_first_block(&mut self, tid: u32, payload: &[u8], art: &mut ArtRecords, b: &mut ProfileBuilder) {
+        let thread = art.thread(tid, b);
         let open = self.open.entry(tid).or_default();
         let (mut at, mut state) = (0, TimeFirstState::default());
         while at < payload.len() {
@@ -222,36 +229,36 @@ impl V2Decoder {
             }
             let TimeFirstState { time_action, method } = state;
             let action = (time_action & 3) as u8;
-            let id = if action == 0 {
+            let id = if action == ENTER {
                 open.push(method);
                 method
             } else {
                 open.pop().unwrap_or(UNKNOWN_EXIT)
             };
-            if id == UNKNOWN_EXIT && !builder.is_method_defined(UNKNOWN_EXIT) {
-                builder.define_method(UNKNOWN_EXIT, unknown_exit_method());
+            if id == UNKNOWN_EXIT && !art.is_method_defined(UNKNOWN_EXIT, b) {
+                art.define_method(UNKNOWN_EXIT, unknown_exit_method(), b);
             }
-            let slot = builder.method(id);
-            builder.record(thread, slot, action, [time_action >> 2, 0]);
+            let frame = art.frame(id, b);
+            art.record(b, thread, frame, action, PerClock::new(time_action >> 2, 0));
         }
     }
 
-    fn first_method_resolves(&self, payload: &[u8], builder: &ProfileBuilder) -> bool {
+    fn first_method_resolves(&self, payload: &[u8], art: &ArtRecords, b: &ProfileBuilder) -> bool {
         let mut at = 0;
         match read_sleb(payload, &mut at) {
-            Some(first) => builder.defined_methods() == 0 || builder.is_method_defined(first as u64 & !3),
+            Some(first) => art.defined_methods() == 0 || art.is_method_defined(first as u64 & !3, b),
             None => true,
         }
     }
 
     #[inline]
-    fn read_record(&self, payload: &[u8], at: &mut usize, state: &mut DeltaState) -> Option<[u64; 2]> {
+    fn read_record(&self, payload: &[u8], at: &mut usize, state: &mut DeltaState) -> Option<PerClock> {
         state.method_action = state.method_action.wrapping_add(read_sleb(payload, at)? as u64);
         state.wall = state.wall.wrapping_add(read_uleb(payload, at)?);
         if self.dual {
             state.cpu = state.cpu.wrapping_add(read_uleb(payload, at)?);
         }
-        Some([state.wall, state.cpu])
+        Some(PerClock::new(state.wall, state.cpu))
     }
 }
 
@@ -313,8 +320,8 @@ fn read_sleb(b: &[u8], at: &mut usize) -> Option<i64> {
     }
 }
 
-fn unknown_exit_method() -> MethodInfo {
-    MethodInfo {
+fn unknown_exit_method() -> FrameInfo {
+    FrameInfo {
         class: String::new(),
         name: "<a method entered before tracing began>".into(),
         signature: String::new(),

@@ -1,4 +1,4 @@
-//! The containers around ftrace text (spec §0), undone as the bytes stream in: every
+//! The containers around ftrace text, undone as the bytes stream in: every
 //! stage takes chunks of any size and hands complete text lines on. Nothing here knows
 //! what a line means.
 //!
@@ -43,7 +43,7 @@ impl LineSplitter {
         Ok(())
     }
 
-    /// A last line with no `\n` (E19).
+    /// A last line with no `\n`.
     pub fn finish(&mut self, on_line: &mut dyn FnMut(&[u8])) {
         if !self.partial.is_empty() {
             on_line(strip_cr(&self.partial));

@@ -1,11 +1,11 @@
-//! What ftrace lines mean (spec §3, §4). Markers nest per thread (the line's TID, never
-//! the payload pid); `sched_switch` gives each thread a CPU clock, so slices get CPU time
-//! as well as wall time through the same dual-clock model method traces use; async
-//! slices become named tracks; counters are summarised.
+//! What ftrace lines mean. Markers nest per thread (the line's TID, never the payload
+//! pid); `sched_switch` gives each thread a CPU clock, so slices get CPU time as well as
+//! wall time through the same dual-clock model method traces use; async slices become
+//! named tracks; counters are summarised.
 
 use super::line::{parse_event_line, parse_i64, parse_u32, trim, EventLine, LineError};
 use super::sched::{Sched, SchedState};
-use crate::profile::{Counter, MethodInfo, ProfileBuilder, ENTER, NONE};
+use crate::profile::{Counter, FrameInfo, PerClock, ProfileBuilder, NONE};
 use rustc_hash::FxHashMap;
 
 /// Deeper `B`s are dropped and counted (Perfetto's limit; real slices nest a few deep).
@@ -16,21 +16,27 @@ const TRACK_ID_BASE: u32 = 1 << 31;
 const MAX_CPUS: u32 = 4096;
 const EMPTY_NAME: &[u8] = b"[empty slice name]";
 
+/// What the capture held, for its notes and errors.
 #[derive(Debug, Default)]
 pub struct Stats {
+    /// Lines that are ftrace events.
     pub event_lines: u64,
     /// Not-event lines before the first event line (`capturing trace...`, a blank
     /// header): expected, not repairs.
     pub preamble_lines: u64,
+    /// Event lines with integer timestamps (a raw counter clock), skipped.
     pub raw_clock_lines: u64,
+    /// atrace markers applied.
     pub markers: u64,
     /// `tracing_mark_write` payloads that are no marker (free text).
     pub other_markers: u64,
+    /// `sched_switch` events read.
     pub sched_switches: u64,
     /// `##### CPU N buffer started` lines: that CPU's ring buffer overflowed.
     pub buffers_restarted: u64,
     /// Events the ring buffer overwrote, from `entries-in-buffer/entries-written`.
     pub overwritten: u64,
+    /// Async slices closed (`S`/`F`, `G`/`H`).
     pub async_spans: u64,
 }
 
@@ -55,13 +61,18 @@ struct TrackKey {
 #[derive(Debug)]
 struct OpenSpan {
     start: u64,
-    method: u32,
+    frame: u32,
 }
 
+/// Gives ftrace lines their meaning, one line at a time, and hands slices, threads and
+/// their scheduling to a `ProfileBuilder`.
 #[derive(Debug, Default)]
 pub struct EventReader {
+    /// What the capture held so far.
     pub stats: Stats,
+    /// What the capture's comment lines say (tracer, clock, buffer entries, CPUs).
     pub header: Vec<(String, String)>,
+    /// Slice name -> frame.
     names: FxHashMap<Box<[u8]>, u32>,
     tid_index: FxHashMap<u32, u32>,
     tids: Vec<Tid>,
@@ -71,10 +82,12 @@ pub struct EventReader {
     tracks: FxHashMap<TrackKey, u32>,
     open_spans: FxHashMap<(TrackKey, i64), OpenSpan>,
     last_ts: u64,
+    /// The latest event time so far, in ns.
     pub max_ts: u64,
 }
 
 impl EventReader {
+    /// Reads one line (without its line break).
     pub fn line(&mut self, line: &[u8], b: &mut ProfileBuilder) {
         let Some(first) = line.iter().position(|c| !c.is_ascii_whitespace()) else {
             return;
@@ -129,7 +142,7 @@ impl EventReader {
         self.stats.event_lines += 1;
         let ts = e.ts_ns;
         if e.payload.starts_with(b"trace_event_clock_sync") {
-            // Writers add these anywhere, even with a dummy time 0 (E21).
+            // Writers add these anywhere, even with a dummy time 0.
             return;
         }
         if ts < self.last_ts {
@@ -151,7 +164,7 @@ impl EventReader {
         }
         let slot = self.tids[t].slot;
         if slot != NONE {
-            b.touch(slot, [ts, self.tids[t].sched.cpu_clock(ts)]);
+            b.touch(slot, PerClock::new(ts, self.tids[t].sched.cpu_clock(ts)));
         }
     }
 
@@ -164,7 +177,7 @@ impl EventReader {
         index as usize
     }
 
-    /// `<...>` (comm unknown to the kernel) never replaces a real name (E11).
+    /// `<...>` (comm unknown to the kernel) never replaces a real name.
     fn rename(&mut self, t: usize, task: &[u8]) {
         let entry = &mut self.tids[t];
         if entry.name != task && !task.is_empty() && task != b"<...>" && task != b"<unknown>" {
@@ -190,30 +203,24 @@ impl EventReader {
         }
     }
 
+    /// The builder's thread for a tid, made when its first slice begins.
     fn slot(&mut self, t: usize, b: &mut ProfileBuilder) -> u32 {
         if self.tids[t].slot == NONE {
-            self.tids[t].slot = b.thread(self.tids[t].tid);
+            self.tids[t].slot = b.add_thread(self.tids[t].tid, None);
         }
         self.tids[t].slot
     }
 
-    fn method(&mut self, name: &[u8], b: &mut ProfileBuilder) -> u32 {
+    /// The frame of a slice name; frames are numbered in order of appearance.
+    fn frame(&mut self, name: &[u8], b: &mut ProfileBuilder) -> u32 {
         let name = if name.is_empty() { EMPTY_NAME } else { name };
-        if let Some(&slot) = self.names.get(name) {
-            return slot;
+        if let Some(&frame) = self.names.get(name) {
+            return frame;
         }
-        let id = (self.names.len() as u64) << 2;
-        let info = MethodInfo {
-            class: String::new(),
-            name: String::from_utf8_lossy(name).into_owned(),
-            signature: String::new(),
-            source: None,
-            line: None,
-        };
-        b.define_method(id, info);
-        let slot = b.method(id);
-        self.names.insert(name.into(), slot);
-        slot
+        let info = FrameInfo::named(String::from_utf8_lossy(name).into_owned());
+        let frame = b.add_frame(self.names.len() as u64, Some(info));
+        self.names.insert(name.into(), frame);
+        frame
     }
 
     fn marker(&mut self, e: &EventLine<'_>, t: usize, b: &mut ProfileBuilder) {
@@ -244,7 +251,7 @@ impl EventReader {
         if kind == b'E' {
             // The pid, if any, is ignored: `E` closes the line thread's top slice.
             let slot = self.tids[t].slot;
-            let clock = [ts, self.tids[t].sched.cpu_clock(ts)];
+            let clock = PerClock::new(ts, self.tids[t].sched.cpu_clock(ts));
             if slot == NONE || !b.exit_top(slot, clock) {
                 b.repairs.unmatched_ends += 1;
             }
@@ -263,9 +270,9 @@ impl EventReader {
                     b.repairs.too_deep += 1;
                     return true;
                 }
-                let method = self.method(rest, b);
-                let clock = [ts, self.tids[t].sched.cpu_clock(ts)];
-                b.record(slot, method, ENTER, clock);
+                let frame = self.frame(rest, b);
+                let clock = PerClock::new(ts, self.tids[t].sched.cpu_clock(ts));
+                b.enter(slot, frame, clock);
                 if kind == b'I' {
                     b.exit_top(slot, clock);
                 }
@@ -282,8 +289,8 @@ impl EventReader {
                 let (name, cookie) = rsplit_cookie(rest);
                 let key = TrackKey { pid, kind: b'S', name: name.into() };
                 if kind == b'S' {
-                    let method = self.method(name, b);
-                    self.open_spans.insert((key, cookie), OpenSpan { start: ts, method });
+                    let frame = self.frame(name, b);
+                    self.open_spans.insert((key, cookie), OpenSpan { start: ts, frame });
                 } else {
                     self.end_span(key, cookie, name, ts, b);
                 }
@@ -291,12 +298,12 @@ impl EventReader {
             b'G' => {
                 let (track_and_name, cookie) = rsplit_cookie(rest);
                 let (track, name) = split_once(track_and_name, b'|');
-                let method = self.method(name, b);
+                let frame = self.frame(name, b);
                 let key = TrackKey { pid, kind: b'G', name: track.into() };
-                self.open_spans.insert((key, cookie), OpenSpan { start: ts, method });
+                self.open_spans.insert((key, cookie), OpenSpan { start: ts, frame });
             }
             b'H' => {
-                // `H|pid|track|cookie`, or with the name repeated before the cookie (E24).
+                // `H|pid|track|cookie`, or with the name repeated before the cookie.
                 let (track_and_name, cookie) = rsplit_cookie(rest);
                 let (track, _) = split_once(track_and_name, b'|');
                 let key = TrackKey { pid, kind: b'G', name: track.into() };
@@ -304,10 +311,10 @@ impl EventReader {
             }
             b'N' => {
                 let (track, name) = split_once(rest, b'|');
-                let method = self.method(name, b);
+                let frame = self.frame(name, b);
                 let slot = self.track(TrackKey { pid, kind: b'G', name: track.into() }, track, b);
-                b.record(slot, method, ENTER, [ts, 0]);
-                b.exit_top(slot, [ts, 0]);
+                b.enter(slot, frame, PerClock::new(ts, 0));
+                b.exit_top(slot, PerClock::new(ts, 0));
             }
             _ => return false,
         }
@@ -320,8 +327,8 @@ impl EventReader {
             return;
         };
         let slot = self.track(key, track_name, b);
-        b.record(slot, open.method, ENTER, [open.start, 0]);
-        b.exit_top(slot, [ts.max(open.start), 0]);
+        b.enter(slot, open.frame, PerClock::new(open.start, 0));
+        b.exit_top(slot, PerClock::new(ts.max(open.start), 0));
         self.stats.async_spans += 1;
     }
 
@@ -331,7 +338,7 @@ impl EventReader {
             return slot;
         }
         let id = TRACK_ID_BASE + self.tracks.len() as u32;
-        let slot = b.thread(id);
+        let slot = b.add_thread(id, None);
         let name = if name.is_empty() { EMPTY_NAME } else { name };
         b.name_thread(slot, String::from_utf8_lossy(name).into_owned(), true);
         b.mark_track(slot);
@@ -420,8 +427,8 @@ impl EventReader {
         for ((key, _), span) in open {
             let name = key.name.clone();
             let slot = self.track(key, &name, b);
-            b.record(slot, span.method, ENTER, [span.start, 0]);
-            b.exit_top(slot, [end, 0]);
+            b.enter(slot, span.frame, PerClock::new(span.start, 0));
+            b.exit_top(slot, PerClock::new(end, 0));
         }
         let sched_known = self.stats.sched_switches > 0;
         for entry in &mut self.tids {

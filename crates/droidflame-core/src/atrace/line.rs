@@ -1,4 +1,4 @@
-//! One ftrace event line, tokenised without a regex (spec §2):
+//! One ftrace event line, tokenised without a regex:
 //! `TASK-PID (TGID) [CPU] FLAGS TIMESTAMP: EVENT: PAYLOAD`, where the TGID and the flags
 //! are optional and TASK may hold spaces, dashes and brackets. The `[CPU]` field anchors
 //! everything: left of it the task, pid and tgid; right of it the rest.
@@ -21,8 +21,8 @@ pub struct EventLine<'a> {
 pub enum LineError {
     /// Not the event grammar at all (a continuation of a multi-line print, junk).
     Unrecognised,
-    /// The grammar matches but the timestamp has no decimal point: a raw counter clock
-    /// (E16), which cannot be placed in time.
+    /// The grammar matches but the timestamp has no decimal point: a raw counter clock,
+    /// which cannot be placed in time.
     RawClock,
 }
 

@@ -1,23 +1,25 @@
-//! atrace / systrace captures (spec: `docs/atrace-format.md`): plain ftrace text,
-//! `atrace -z` and `.ctrace` (`TRACE:` + zlib streams), systrace HTML in its three forms
-//! and JSON traces with `systemTraceEvents`. Containers are undone as bytes stream in
-//! (`container`, `html`), lines are tokenised (`line`) and given meaning (`events`,
-//! `sched`); slices reach the same `ProfileBuilder` as method records.
+//! atrace / systrace captures: plain ftrace text, `atrace -z` and `.ctrace` (`TRACE:` +
+//! zlib streams), systrace HTML in its three forms and JSON traces with
+//! `systemTraceEvents`. Containers are undone as bytes stream in (`container`, `html`,
+//! `json`), lines are tokenised (`line`) and given meaning (`events`, `sched`); slices
+//! reach the same `ProfileBuilder` as method records.
 
 mod container;
 mod events;
 mod html;
+mod json;
 mod line;
 mod sched;
 
-use crate::profile::{ClockSet, FinishSpec, FormatInfo, ProfileBuilder, TimeUnit};
+use crate::profile::{ClockSet, FinishSpec, FormatInfo, FrameKind, ProfileBuilder, TimeUnit};
 use crate::{Error, ErrorKind, Result};
 use container::TextFraming;
 use events::EventReader;
 
 /// Slices nested deeper than this are dropped and counted (`repairs.too_deep`).
 pub(crate) use events::MAX_DEPTH as MAX_SLICE_DEPTH;
-use html::{HtmlExtractor, JsonText};
+use html::HtmlExtractor;
+use json::JsonText;
 
 /// Bytes looked at to recognise a capture (Perfetto looks at 128; junk before `TRACE:`
 /// can be longer).
@@ -26,8 +28,11 @@ pub const SNIFF_BYTES: usize = 4096;
 /// The outermost form of a capture.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
+    /// ftrace text, or `TRACE:` + zlib chunks.
     Text,
+    /// Systrace HTML.
     Html,
+    /// JSON with `systemTraceEvents`.
     Json,
 }
 
@@ -73,12 +78,15 @@ enum Container {
     Json(JsonText),
 }
 
+/// Reads one capture, in chunks, into a `ProfileBuilder`.
 pub struct AtraceDecoder {
     container: Container,
     events: EventReader,
 }
 
 impl AtraceDecoder {
+    /// A decoder for a capture of `kind`; compressed parts may inflate to at most
+    /// `max_decompressed_bytes`.
     pub fn new(kind: Kind, max_decompressed_bytes: u64) -> Self {
         let container = match kind {
             Kind::Text => Container::Text(TextFraming::new(max_decompressed_bytes)),
@@ -88,6 +96,7 @@ impl AtraceDecoder {
         AtraceDecoder { container, events: EventReader::default() }
     }
 
+    /// Reads the next bytes.
     pub fn push(&mut self, bytes: &[u8], builder: &mut ProfileBuilder) -> Result<()> {
         let events = &mut self.events;
         let on_line = &mut |line: &[u8]| events.line(line, builder);
@@ -98,6 +107,7 @@ impl AtraceDecoder {
         }
     }
 
+    /// The input ended: what the builder needs to finish the profile, or why there is none.
     pub fn finish(mut self, gzip: bool, builder: &mut ProfileBuilder) -> Result<FinishSpec> {
         let events = &mut self.events;
         let on_line = &mut |line: &[u8]| events.line(line, builder);
@@ -161,6 +171,8 @@ impl AtraceDecoder {
             split: false,
             record_size: None,
             sampling_interval_us: None,
+            frame_kind: FrameKind::Slice,
+            description: format!("System trace (atrace), {layout}{}", if gzip { ", gzip" } else { "" }),
         };
         Ok(FinishSpec {
             format,

@@ -1,4 +1,4 @@
-//! One thread's scheduler state over time (spec §4): running between being switched in
+//! One thread's scheduler state over time: running between being switched in
 //! and out, runnable from a wakeup (or a preempted switch-out) until switched in,
 //! sleeping otherwise. The running total is the thread's CPU clock.
 

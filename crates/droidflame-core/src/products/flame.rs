@@ -2,7 +2,7 @@
 //! frames. Stacks reach inferno already aggregated (one line per unique stack).
 
 use super::frames::{sanitize, FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
-use crate::profile::{Clock, Profile};
+use crate::profile::{Clock, FrameKind, Profile};
 use crate::text::group_digits;
 use crate::{Error, ErrorKind, Result};
 use inferno::flamegraph::color::{BackgroundColor, Color, MultiPalette};
@@ -74,14 +74,15 @@ impl Default for FlameOptions {
     }
 }
 
-/// inferno's options for a graph drawn with `options`. Every graph and `flame_script` use
-/// this one function, so the script a Content-Security-Policy hashes is the script graphs
-/// carry.
-fn inferno_options(options: &FlameOptions) -> flamegraph::Options<'static> {
+/// inferno's options for a graph of `kind` frames drawn with `options`. Every graph and
+/// `flame_script` use this one function, so the script a Content-Security-Policy hashes is
+/// the script graphs carry.
+fn inferno_options(options: &FlameOptions, kind: FrameKind) -> flamegraph::Options<'static> {
     let mut opts = flamegraph::Options::default();
     opts.colors = Palette::Multi(MultiPalette::Java);
     opts.count_name = "µs".to_owned();
-    opts.name_type = "Method:".to_owned();
+    // The tooltip's label of a frame; it is part of the graph's script.
+    opts.name_type = format!("{}:", kind.title());
     opts.min_width = options.min_width;
     opts.image_width = options.image_width;
     opts.hash = true;
@@ -153,7 +154,7 @@ pub(crate) fn flame_svg_named(
         })
         .expect("collecting lines cannot fail");
     }
-    let mut opts = inferno_options(options);
+    let mut opts = inferno_options(options, profile.format.frame_kind);
     opts.title = title;
     opts.subtitle = Some(format!("{} µs of self time on the {clock} clock", group_digits(total)));
     let mut svg = Vec::new();
@@ -162,11 +163,11 @@ pub(crate) fn flame_svg_named(
     Ok(String::from_utf8(svg).expect("inferno writes UTF-8"))
 }
 
-/// The script inferno puts in every non-empty graph drawn with `options`, as the browser
-/// sees it (without the CDATA markers). A Content-Security-Policy hashes it: it does not
-/// depend on the trace, only on the options (tested).
-pub fn flame_script(options: &FlameOptions) -> String {
-    let mut opts = inferno_options(options);
+/// The script inferno puts in every non-empty graph of `kind` frames drawn with `options`,
+/// as the browser sees it (without the CDATA markers). A Content-Security-Policy hashes it:
+/// it depends on the kind of frames and the options, never on the trace (tested).
+pub fn flame_script(options: &FlameOptions, kind: FrameKind) -> String {
+    let mut opts = inferno_options(options, kind);
     let mut svg = Vec::new();
     flamegraph::from_lines(&mut opts, ["a 1"], &mut svg).expect("one frame always draws");
     script_of(&String::from_utf8(svg).expect("inferno writes UTF-8")).unwrap_or_default()

@@ -1,12 +1,12 @@
-//! `FrameTree`: call trees merged by frame name (overloads, and methods that several ids
-//! name, share a frame), the shape folded lines and flame graphs are drawn from.
+//! `FrameTree`: call trees merged by display name (overloads share one), the shape folded
+//! lines and flame graphs are drawn from.
 //!
 //! Two bounds keep every product finite whatever the trace: frames deeper than a depth
 //! cap merge into one named frame (a million-deep stack would otherwise give a million
 //! lines of up to a million frames each), and lines are produced one at a time, already in
 //! sorted order, so a product never holds more than one path in memory.
 
-use crate::profile::{CallTree, Clock, Profile, ThreadProfile, NONE};
+use crate::profile::{CallTree, Clock, PerClock, Profile, ThreadProfile, NONE};
 use rustc_hash::FxHashMap;
 
 /// Stacks deeper than this are merged below it by default. No real Java or atrace stack
@@ -18,7 +18,7 @@ pub const DEFAULT_MAX_DEPTH: usize = 1024;
 /// the frame that stands for everything below the depth cap.
 pub(crate) struct FrameNames {
     names: Vec<String>,
-    /// Profile frame index -> index into `names`.
+    /// Index into `Profile::frame_names` -> index into `names`.
     of_frame: Vec<u32>,
     merged: u32,
     /// Frames deeper than this are drawn as the `merged` frame.
@@ -28,7 +28,7 @@ pub(crate) struct FrameNames {
 impl FrameNames {
     pub fn of(profile: &Profile, max_depth: usize) -> FrameNames {
         let max_depth = max_depth.max(1);
-        let mut names: Vec<String> = Vec::with_capacity(profile.frames.len() + 1);
+        let mut names: Vec<String> = Vec::with_capacity(profile.frame_names.len() + 1);
         let mut seen: FxHashMap<String, u32> = FxHashMap::default();
         let mut id_of = |name: String, names: &mut Vec<String>| {
             *seen.entry(name).or_insert_with_key(|name| {
@@ -36,7 +36,7 @@ impl FrameNames {
                 names.len() as u32 - 1
             })
         };
-        let of_frame = profile.frames.iter().map(|f| id_of(sanitize(f), &mut names)).collect();
+        let of_frame = profile.frame_names.iter().map(|f| id_of(sanitize(f), &mut names)).collect();
         let merged = id_of(format!("[frames below depth {max_depth}, merged]"), &mut names);
         FrameNames { names, of_frame, merged, max_depth }
     }
@@ -59,8 +59,8 @@ struct FrameNode {
     name: u32,
     first_child: u32,
     next_sibling: u32,
-    /// Self time in ticks, `[wall, cpu]`.
-    self_time: [u64; 2],
+    /// Self time in ticks.
+    self_time: PerClock,
 }
 
 pub(crate) struct FrameTree {
@@ -73,7 +73,8 @@ impl FrameTree {
     /// with frames deeper than `names`' depth merged into its merged frame.
     pub fn merged(profile: &Profile, names: &FrameNames, threads: &[&ThreadProfile]) -> FrameTree {
         let max_depth = names.max_depth;
-        let mut nodes = vec![FrameNode { name: NONE, first_child: NONE, next_sibling: NONE, self_time: [0; 2] }];
+        let mut nodes =
+            vec![FrameNode { name: NONE, first_child: NONE, next_sibling: NONE, self_time: PerClock::ZERO }];
         let mut index: FxHashMap<(u32, u32), u32> = FxHashMap::default();
         for thread in threads {
             let tree = &thread.tree;
@@ -88,20 +89,19 @@ impl FrameTree {
                     let name = if depth > max_depth {
                         names.merged
                     } else {
-                        names.of_frame[profile.frame_of[node.method as usize] as usize]
+                        names.of_frame[profile.frame_name_of[node.frame as usize] as usize]
                     };
                     let next = nodes.len() as u32;
                     let at = *index.entry((parent, name)).or_insert(next);
                     if at == next {
                         let sibling = nodes[parent as usize].first_child;
-                        nodes.push(FrameNode { name, first_child: NONE, next_sibling: sibling, self_time: [0; 2] });
+                        let self_time = PerClock::ZERO;
+                        nodes.push(FrameNode { name, first_child: NONE, next_sibling: sibling, self_time });
                         nodes[parent as usize].first_child = at;
                     }
                     at
                 };
-                let target = &mut nodes[at as usize].self_time;
-                target[0] = target[0].saturating_add(node.self_time[0]);
-                target[1] = target[1].saturating_add(node.self_time[1]);
+                nodes[at as usize].self_time.add(node.self_time);
                 merged[n as usize] = at;
             });
         }
@@ -110,8 +110,7 @@ impl FrameTree {
 
     /// The sum of the folded values on `clock`.
     pub fn total_micros(&self, profile: &Profile, clock: Clock) -> u64 {
-        let slot = clock.slot();
-        self.nodes.iter().skip(1).fold(0, |sum: u64, n| sum.saturating_add(profile.micros(n.self_time[slot])))
+        self.nodes.iter().skip(1).fold(0, |sum: u64, n| sum.saturating_add(profile.micros(n.self_time[clock])))
     }
 
     /// Calls `line(path, micros)` for every stack worth at least 1 µs, in the byte order of
@@ -129,8 +128,7 @@ impl FrameTree {
         prune_below: u64,
         mut line: impl FnMut(&str, u64) -> Result<(), E>,
     ) -> Result<(), E> {
-        let slot = clock.slot();
-        let own: Vec<u64> = self.nodes.iter().map(|n| profile.micros(n.self_time[slot])).collect();
+        let own: Vec<u64> = self.nodes.iter().map(|n| profile.micros(n.self_time[clock])).collect();
         // Inclusive µs: children come after their parents, so one backward pass sums them.
         let mut incl = own.clone();
         for n in (1..self.nodes.len()).rev() {

@@ -3,8 +3,8 @@
 
 use super::folded::MAX_FOLDED_TEXT;
 use super::frames::{FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
-use super::methods::{method_table, method_table_of, MethodRow};
 use super::notes::{notes, Note};
+use super::table::{frame_table, frame_table_of, FrameRow};
 use crate::profile::{Clock, Counter, Profile, Repairs, ThreadProfile};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
@@ -76,7 +76,7 @@ pub struct FormatJson<'a> {
     /// What a frame is in this format: `method` or `slice`.
     pub frame_kind: &'static str,
     /// The format in words, e.g. `Method trace, streaming v3, gzip`.
-    pub description: String,
+    pub description: &'a str,
 }
 
 #[derive(Debug, Serialize)]
@@ -127,7 +127,7 @@ fn ordered_map<S: Serializer>(pairs: &&[(String, String)], s: S) -> Result<S::Ok
     map.end()
 }
 
-/// The summary of a profile. Methods are in `method_table` order: by inclusive time on the
+/// The summary of a profile. Methods are in `frame_table` order: by inclusive time on the
 /// default clock.
 pub fn summary(profile: &Profile) -> Summary<'_> {
     let names = FrameNames::of(profile, DEFAULT_MAX_DEPTH);
@@ -153,7 +153,7 @@ pub fn summary(profile: &Profile) -> Summary<'_> {
             }
         })
         .collect();
-    let methods = method_table(profile).rows.iter().map(|row| method_json(profile, row)).collect();
+    let methods = frame_table(profile).rows.iter().map(|row| method_json(profile, row)).collect();
     let f = &profile.format;
     Summary {
         schema: 1,
@@ -168,9 +168,9 @@ pub fn summary(profile: &Profile) -> Summary<'_> {
             split: f.split,
             record_size: f.record_size,
             sampling_interval_us: f.sampling_interval_us,
-            clocks: [Clock::Wall, Clock::Cpu].into_iter().filter(|&c| profile.has(c)).map(Clock::name).collect(),
-            frame_kind: if f.family == "atrace" { "slice" } else { "method" },
-            description: description(profile),
+            clocks: Clock::ALL.into_iter().filter(|&c| profile.has(c)).map(Clock::name).collect(),
+            frame_kind: f.frame_kind.name(),
+            description: &f.description,
         },
         header: &profile.header,
         records: profile.records,
@@ -201,7 +201,7 @@ pub fn summary(profile: &Profile) -> Summary<'_> {
 /// recursive ones included (see `Edge::incl`).
 pub fn methods_json(profile: &Profile, thread: Option<usize>) -> crate::Result<String> {
     let table = match thread {
-        None => method_table(profile),
+        None => frame_table(profile),
         Some(index) => {
             let t: &ThreadProfile = profile.threads.get(index).ok_or_else(|| {
                 crate::Error::new(
@@ -209,13 +209,13 @@ pub fn methods_json(profile: &Profile, thread: Option<usize>) -> crate::Result<S
                     format!("thread index {index} is out of range ({} threads)", profile.threads.len()),
                 )
             })?;
-            method_table_of(profile, &[t])
+            frame_table_of(profile, &[t])
         }
     };
     let position: std::collections::HashMap<u32, usize> =
-        table.rows.iter().enumerate().map(|(i, r)| (r.method, i)).collect();
+        table.rows.iter().enumerate().map(|(i, r)| (r.frame, i)).collect();
     let in_clock = |clock: Clock, ticks: u64| profile.has(clock).then(|| profile.micros(ticks));
-    let total = |slot: usize| table.rows.iter().fold(0u64, |sum, r| sum.saturating_add(r.excl[slot]));
+    let total = |clock: Clock| table.rows.iter().fold(0u64, |sum, r| sum.saturating_add(r.excl[clock]));
     let edges: Vec<EdgeJson> = table
         .edges
         .iter()
@@ -224,14 +224,14 @@ pub fn methods_json(profile: &Profile, thread: Option<usize>) -> crate::Result<S
             callee: position[&e.callee],
             calls: e.calls,
             recursive_calls: e.recursive_calls,
-            incl_wall_us: in_clock(Clock::Wall, e.incl[0]),
-            incl_cpu_us: in_clock(Clock::Cpu, e.incl[1]),
+            incl_wall_us: in_clock(Clock::Wall, e.incl.wall),
+            incl_cpu_us: in_clock(Clock::Cpu, e.incl.cpu),
         })
         .collect();
     let json = MethodsJson {
         thread,
-        total_wall_us: in_clock(Clock::Wall, total(0)),
-        total_cpu_us: in_clock(Clock::Cpu, total(1)),
+        total_wall_us: in_clock(Clock::Wall, total(Clock::Wall)),
+        total_cpu_us: in_clock(Clock::Cpu, total(Clock::Cpu)),
         methods: table.rows.iter().map(|row| method_json(profile, row)).collect(),
         edges,
     };
@@ -257,21 +257,21 @@ struct EdgeJson {
     incl_cpu_us: Option<u64>,
 }
 
-fn method_json<'a>(profile: &'a Profile, row: &MethodRow) -> MethodJson<'a> {
+fn method_json<'a>(profile: &'a Profile, row: &FrameRow) -> MethodJson<'a> {
     let in_clock = |clock: Clock, ticks: u64| profile.has(clock).then(|| profile.micros(ticks));
-    let m = &profile.methods[row.method as usize];
+    let m = &profile.frames[row.frame as usize];
     MethodJson {
-        name: m.frame_name(),
+        name: m.display_name(),
         class: &m.class,
         method: &m.name,
         signature: &m.signature,
         source: m.source.as_deref(),
         calls: row.calls,
         recursive_calls: row.recursive_calls,
-        incl_wall_us: in_clock(Clock::Wall, row.incl[0]),
-        excl_wall_us: in_clock(Clock::Wall, row.excl[0]),
-        incl_cpu_us: in_clock(Clock::Cpu, row.incl[1]),
-        excl_cpu_us: in_clock(Clock::Cpu, row.excl[1]),
+        incl_wall_us: in_clock(Clock::Wall, row.incl.wall),
+        excl_wall_us: in_clock(Clock::Wall, row.excl.wall),
+        incl_cpu_us: in_clock(Clock::Cpu, row.incl.cpu),
+        excl_cpu_us: in_clock(Clock::Cpu, row.excl.cpu),
     }
 }
 
@@ -290,27 +290,10 @@ fn elapsed_us(profile: &Profile) -> Option<u64> {
     if !profile.has(Clock::Wall) {
         return None;
     }
-    let slot = Clock::Wall.slot();
     let recorded = profile.threads.iter().filter(|t| t.records > 0);
-    let first = recorded.clone().map(|t| t.first[slot]).min()?;
-    let last = recorded.map(|t| t.last[slot]).max()?;
+    let first = recorded.clone().map(|t| t.first.wall).min()?;
+    let last = recorded.map(|t| t.last.wall).max()?;
     Some(profile.micros(last.saturating_sub(first)))
-}
-
-fn description(profile: &Profile) -> String {
-    let f = &profile.format;
-    let mut text = if f.family == "atrace" {
-        format!("System trace (atrace), {}", f.layout)
-    } else {
-        format!("Method trace, {} v{}", f.layout, f.version)
-    };
-    if f.gzip {
-        text.push_str(", gzip");
-    }
-    if f.split {
-        text.push_str(", split .key + .data");
-    }
-    text
 }
 
 fn limits(profile: &Profile) -> LimitsJson {

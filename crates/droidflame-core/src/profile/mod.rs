@@ -2,117 +2,26 @@
 //! knows which file format a profile came from.
 
 mod builder;
+mod clock;
+mod frame;
 mod tree;
 
-pub(crate) use builder::{FinishSpec, MethodInfo, ProfileBuilder, ENTER};
+pub(crate) use builder::{FinishSpec, FrameInfo, Limit, ProfileBuilder};
+pub use clock::{Clock, ClockSet, PerClock, TimeUnit};
+pub use frame::{Frame, FrameKind};
 pub use tree::{CallTree, Children, Node, NONE};
-
-use std::fmt;
-
-/// A clock a profile can be read in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Clock {
-    Wall,
-    Cpu,
-}
-
-impl Clock {
-    /// Index of this clock in `Node::incl` / `Node::self_time`.
-    pub const fn slot(self) -> usize {
-        match self {
-            Clock::Wall => 0,
-            Clock::Cpu => 1,
-        }
-    }
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            Clock::Wall => "wall",
-            Clock::Cpu => "cpu",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Clock> {
-        match text {
-            "wall" => Some(Clock::Wall),
-            "cpu" | "thread-cpu" => Some(Clock::Cpu),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for Clock {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// The clocks a trace recorded, named as traces name them (`clock=`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ClockSet {
-    Wall,
-    Cpu,
-    Dual,
-}
-
-impl ClockSet {
-    pub fn has(self, clock: Clock) -> bool {
-        matches!((self, clock), (ClockSet::Dual, _) | (ClockSet::Wall, Clock::Wall) | (ClockSet::Cpu, Clock::Cpu))
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            ClockSet::Wall => "wall",
-            ClockSet::Cpu => "thread-cpu",
-            ClockSet::Dual => "dual",
-        }
-    }
-
-    /// The clock used when the user names none: wall where the trace has it.
-    pub fn default_clock(self) -> Clock {
-        if self.has(Clock::Wall) {
-            Clock::Wall
-        } else {
-            Clock::Cpu
-        }
-    }
-}
-
-/// The length of one tick of a trace's raw times: `num / den` microseconds. V1 traces
-/// count µs, V2 µs or ns, and V2's counter-based layout counts ticks of a clock counter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TimeUnit {
-    pub num: u64,
-    pub den: u64,
-}
-
-impl TimeUnit {
-    pub const MICROS: TimeUnit = TimeUnit { num: 1, den: 1 };
-    pub const NANOS: TimeUnit = TimeUnit { num: 1, den: 1000 };
-
-    /// Ticks of a counter running at `hz`.
-    pub fn counter(hz: u64) -> TimeUnit {
-        TimeUnit { num: 1_000_000, den: hz.max(1) }
-    }
-
-    /// Whole microseconds in `ticks` (truncating).
-    pub fn micros(self, ticks: u64) -> u64 {
-        if self == TimeUnit::MICROS {
-            ticks
-        } else {
-            (u128::from(ticks) * u128::from(self.num) / u128::from(self.den)) as u64
-        }
-    }
-}
 
 /// What the input was, as detected from its bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FormatInfo {
-    /// `art` for method traces.
+    /// `art` for method traces, `atrace` for system traces.
     pub family: &'static str,
-    /// `regular`, `streaming` or `v2`.
+    /// The form within the family: `regular`, `streaming` or `v2` method traces; `text`,
+    /// `ctrace`, `json` or a systrace HTML form for system traces.
     pub layout: &'static str,
+    /// The format's version number (0 where it has none).
     pub version: u32,
+    /// Written as the app ran (streaming method traces).
     pub streaming: bool,
     /// `art` or `dalvik` when the trace says so.
     pub vm: Option<String>,
@@ -122,50 +31,54 @@ pub struct FormatInfo {
     pub split: bool,
     /// Bytes per record for fixed-size layouts.
     pub record_size: Option<u32>,
-    /// The trace looks sampled (E29): the estimated interval in µs. Times are then
-    /// quantised to it.
+    /// The trace looks sampled (its records come at a steady interval, not at each call):
+    /// the estimated interval in µs. Times are then quantised to it.
     pub sampling_interval_us: Option<u64>,
+    /// What its frames are.
+    pub frame_kind: FrameKind,
+    /// The format in words, e.g. `Method trace, streaming v3, gzip`.
+    pub description: String,
 }
 
 /// Every repair the builder made; non-zero counters mean the numbers were reconstructed.
 /// Serialised as is into the summary's `repairs`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Repairs {
-    /// Exits of methods not on the stack: entered before tracing began, rebuilt at the
-    /// thread's first record time.
+    /// Exits of frames not on the stack: entered before tracing began, rebuilt from the
+    /// thread's first event.
     pub unmatched_exits: u64,
-    /// Exits of a method deeper in the stack; the frames above were closed at that time.
+    /// Exits of a frame deeper in the stack; the frames above were closed at that time.
     pub mismatched_exits: u64,
-    /// Frames still open at the end, closed at their thread's last record time.
+    /// Frames still open at the end, closed at their thread's last event.
     pub open_at_end: u64,
-    /// Distinct method ids used by records but never defined.
+    /// Frames entered but never described (shown by their id).
     pub unknown_methods: u64,
-    /// Distinct thread ids used by records but never named.
+    /// Threads with events but no name.
     pub unknown_threads: u64,
-    /// The input ended early (partial record, missing summary or end marker).
+    /// The input ended early (a partial record or chunk, a missing summary or end marker).
     pub truncated: bool,
-    /// The writer ran out of buffer and dropped later events (`data-file-overflow`).
+    /// The recorder ran out of buffer and dropped later events.
     pub overflow: bool,
-    /// Records with an invalid action (3), skipped.
+    /// Records that neither enter nor exit (an invalid action), skipped.
     pub invalid_records: u64,
     /// Times that wrapped around 2^32 ticks and were unwrapped.
     pub time_wraps: u64,
-    /// Thread ids whose thread was replaced by a new one mid-trace (id reuse).
+    /// Thread ids that named two threads in one trace (id reuse).
     pub reused_thread_ids: u64,
-    /// atrace: `E` markers with no open slice on their thread, ignored.
+    /// Ends of slices with no open slice on their thread (or no matching begin), ignored.
     #[serde(skip_serializing_if = "is_zero")]
     pub unmatched_ends: u64,
-    /// atrace: lines after the first event that are not event lines (multi-line prints,
-    /// damage), skipped.
+    /// Text lines after the first event that are not events (multi-line prints, damage),
+    /// skipped.
     #[serde(skip_serializing_if = "is_zero")]
     pub unparsed_lines: u64,
-    /// atrace: events earlier than the one before them (merged or concatenated dumps).
+    /// Events earlier than the one before them (merged or concatenated dumps).
     #[serde(skip_serializing_if = "is_zero")]
     pub out_of_order: u64,
-    /// atrace: `B` markers beyond the depth limit, dropped.
+    /// Slice begins beyond the slice-depth limit, dropped.
     #[serde(skip_serializing_if = "is_zero")]
     pub too_deep: u64,
-    /// Names longer than the name-length limit, cut (any format).
+    /// Names longer than the name-length limit, cut.
     #[serde(skip_serializing_if = "is_zero")]
     pub long_names: u64,
 }
@@ -174,50 +87,26 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
-/// A method (or, for other families, a named slice) as shown to the user.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Method {
-    /// Class in dotted form (`java.lang.String`); empty when there is none.
-    pub class: String,
-    pub name: String,
-    pub signature: String,
-    /// Source file; `None` when the trace has none (`(null)`, empty).
-    pub source: Option<String>,
-    /// Line number (Dalvik traces); `None` when unknown.
-    pub line: Option<i32>,
-    /// The id the trace used for it (the first, if several ids share this method).
-    pub id: u64,
-    /// The trace never defined this id.
-    pub unknown: bool,
-}
-
-impl Method {
-    /// `Class.method`, or `<unknown 0x1a4>`: the name of its frame in flame graphs.
-    pub fn frame_name(&self) -> String {
-        if self.unknown {
-            format!("<unknown {:#x}>", self.id)
-        } else if self.class.is_empty() {
-            self.name.clone()
-        } else {
-            format!("{}.{}", self.class, self.name)
-        }
-    }
-}
-
 /// One thread's part of the profile.
 #[derive(Debug, Clone)]
 pub struct ThreadProfile {
+    /// The thread's id (a track's is 2^31 and up).
     pub tid: u32,
+    /// Its name; `Thread 12` where the trace gives none.
     pub name: String,
+    /// Events the trace recorded for it (method records, slice markers).
     pub records: u64,
+    /// Its calls, merged by stack.
     pub tree: CallTree,
-    /// First and last record time per clock slot, in ticks.
-    pub first: [u64; 2],
-    pub last: [u64; 2],
-    /// The process (atrace: TGID or the marker's pid), where the trace says.
+    /// Time of its first event, in ticks.
+    pub first: PerClock,
+    /// Time of its last event (or later sign of life), in ticks.
+    pub last: PerClock,
+    /// The process it belongs to, where the trace says.
     pub pid: Option<u32>,
+    /// That process's name, where the trace says.
     pub process: Option<String>,
-    /// A named track of spans (atrace async slices), not a thread of execution.
+    /// A named track of spans (async slices), not a thread of execution.
     pub track: bool,
     /// Time in each scheduler state, where the trace has scheduler events.
     pub sched: Option<SchedTimes>,
@@ -227,19 +116,28 @@ pub struct ThreadProfile {
 /// its state is known.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SchedTimes {
+    /// On a CPU.
     pub running: u64,
+    /// Ready to run, waiting for a CPU.
     pub runnable: u64,
+    /// Blocked or asleep.
     pub sleeping: u64,
 }
 
-/// A counter track (atrace `C`), summarised.
+/// A counter track of a system trace, summarised.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Counter {
+    /// The process that wrote it.
     pub pid: u32,
+    /// Its name.
     pub name: String,
+    /// Values written.
     pub samples: u64,
+    /// The smallest value.
     pub min: i64,
+    /// The largest value.
     pub max: i64,
+    /// The value written last.
     pub last: i64,
 }
 
@@ -253,17 +151,23 @@ impl ThreadProfile {
 /// The analysed trace.
 #[derive(Debug, Clone)]
 pub struct Profile {
+    /// What the input was.
     pub format: FormatInfo,
     /// Every `key=value` of the trace's header or summary, in file order.
     pub header: Vec<(String, String)>,
+    /// The clocks the trace recorded.
     pub clocks: ClockSet,
     /// How long one tick of the raw times in the call trees is.
     pub time_unit: TimeUnit,
+    /// Threads (and tracks) with at least one event.
     pub threads: Vec<ThreadProfile>,
-    pub methods: Vec<Method>,
-    /// `frame_of[method]` indexes `frames`: overloads share one frame.
-    pub frame_of: Vec<u32>,
-    pub frames: Vec<String>,
+    /// Every frame some call used; `Node::frame` indexes it.
+    pub frames: Vec<Frame>,
+    /// `frame_name_of[frame]` indexes `frame_names`: overloads share one name.
+    pub frame_name_of: Vec<u32>,
+    /// Each distinct display name of a frame once.
+    pub frame_names: Vec<String>,
+    /// Every repair made while reading.
     pub repairs: Repairs,
     /// Plain-language notes about what was repaired or guessed, for the user.
     pub warnings: Vec<String>,
@@ -272,8 +176,9 @@ pub struct Profile {
     pub warning_repairs: Vec<Option<&'static str>>,
     /// The limits the analysis ran under.
     pub limits: crate::Options,
+    /// Events of all threads.
     pub records: u64,
-    /// Counter tracks (atrace), by pid then name; empty for method traces.
+    /// Counter tracks (system traces), by pid then name; empty for method traces.
     pub counters: Vec<Counter>,
 }
 
@@ -283,6 +188,7 @@ impl Profile {
         self.time_unit.micros(ticks)
     }
 
+    /// Whether the trace recorded `clock`.
     pub fn has(&self, clock: Clock) -> bool {
         self.clocks.has(clock)
     }
@@ -303,12 +209,14 @@ impl Profile {
         }
     }
 
+    /// The last value of `key` in the header or summary.
     pub fn header_value(&self, key: &str) -> Option<&str> {
         self.header.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
     }
 
-    pub fn frame(&self, method: u32) -> &str {
-        &self.frames[self.frame_of[method as usize] as usize]
+    /// The display name of a frame (`Class.method`, a slice's name).
+    pub fn frame_name(&self, frame: u32) -> &str {
+        &self.frame_names[self.frame_name_of[frame as usize] as usize]
     }
 
     /// The thread a viewer should open on, as an index into `threads`: the traced app's
@@ -328,9 +236,9 @@ impl Profile {
         if let Some((i, _)) = candidates().find(|(_, t)| t.name == "main") {
             return Some(i);
         }
-        let slot = if self.has(Clock::Cpu) { Clock::Cpu.slot() } else { Clock::Wall.slot() };
+        let clock = if self.has(Clock::Cpu) { Clock::Cpu } else { Clock::Wall };
         let busiest = candidates()
-            .max_by(|(a, x), (b, y)| x.tree.total_self(slot).cmp(&y.tree.total_self(slot)).then_with(|| b.cmp(a)));
+            .max_by(|(a, x), (b, y)| x.tree.total_self(clock).cmp(&y.tree.total_self(clock)).then_with(|| b.cmp(a)));
         busiest.map(|(i, _)| i).or_else(|| (!self.threads.is_empty()).then_some(0))
     }
 }

@@ -1,7 +1,8 @@
-//! `CallTree`: one node per unique stack (path of methods from the thread's root), with
-//! call counts and inclusive/self time for both clock slots. Memory grows with unique
+//! `CallTree`: one node per unique stack (path of frames from the thread's root), with
+//! call counts and inclusive/self time on both clocks. Memory grows with unique
 //! stacks, never with the number of records.
 
+use super::{Clock, PerClock};
 use rustc_hash::FxHashMap;
 use std::collections::hash_map::Entry;
 
@@ -11,60 +12,70 @@ pub const NONE: u32 = u32::MAX;
 /// One unique stack. Times are raw trace ticks; `Profile` knows the unit.
 #[derive(Debug, Clone)]
 pub struct Node {
+    /// The node of the stack one frame shorter (`NONE` for the root).
     pub parent: u32,
-    /// Index into `Profile::methods` (a builder slot until the profile is finished).
-    pub method: u32,
+    /// Index into `Profile::frames` (a builder slot until the profile is finished).
+    pub frame: u32,
+    /// The first child, `NONE` if none; the rest follow through `next_sibling`.
     pub first_child: u32,
+    /// The next child of the same parent, `NONE` after the last.
     pub next_sibling: u32,
+    /// Calls that ended on this stack.
     pub calls: u64,
-    /// Inclusive time, `[wall, cpu]` once the profile is finished.
-    pub incl: [u64; 2],
+    /// Inclusive time.
+    pub incl: PerClock,
     /// Self time = inclusive minus the children's inclusive; filled in by `finish`.
-    pub self_time: [u64; 2],
-    /// The child entered last from here, as `(method, node)`: calls repeat, and this
+    pub self_time: PerClock,
+    /// The child entered last from here, as `(frame, node)`: calls repeat, and this
     /// spares the hash lookup for them.
     hint: (u32, u32),
 }
 
+/// One thread's calls, merged by stack: the root stands for the thread.
 #[derive(Debug, Clone)]
 pub struct CallTree {
     nodes: Vec<Node>,
 }
 
 impl CallTree {
-    /// The root is a pseudo node for the thread itself; it has no method and no calls.
+    /// The root is a pseudo node for the thread itself; it has no frame and no calls.
     pub const ROOT: u32 = 0;
 
     fn new() -> Self {
         let root = Node {
             parent: NONE,
-            method: NONE,
+            frame: NONE,
             first_child: NONE,
             next_sibling: NONE,
             calls: 0,
-            incl: [0; 2],
-            self_time: [0; 2],
+            incl: PerClock::ZERO,
+            self_time: PerClock::ZERO,
             hint: (NONE, NONE),
         };
         CallTree { nodes: vec![root] }
     }
 
+    /// Every node, the root first; a node's index is its id.
     pub fn nodes(&self) -> &[Node] {
         &self.nodes
     }
 
+    /// The node with id `index`.
     pub fn node(&self, index: u32) -> &Node {
         &self.nodes[index as usize]
     }
 
+    /// Nodes, the root included.
     pub fn len(&self) -> usize {
         self.nodes.len()
     }
 
+    /// No call was recorded: only the root.
     pub fn is_empty(&self) -> bool {
         self.nodes.len() == 1
     }
 
+    /// The children of a node, newest first.
     pub fn children(&self, index: u32) -> Children<'_> {
         Children { tree: self, next: self.nodes[index as usize].first_child }
     }
@@ -82,11 +93,12 @@ impl CallTree {
         }
     }
 
-    /// The thread's time in one clock slot: the sum of every node's self time.
-    pub fn total_self(&self, slot: usize) -> u64 {
-        self.nodes.iter().fold(0u64, |sum, n| sum.saturating_add(n.self_time[slot]))
+    /// The thread's time on one clock: the sum of every node's self time.
+    pub fn total_self(&self, clock: Clock) -> u64 {
+        self.nodes.iter().fold(0u64, |sum, n| sum.saturating_add(n.self_time[clock]))
     }
 
+    /// Frames on the deepest stack.
     pub fn max_depth(&self) -> usize {
         let mut depth = vec![0usize; self.nodes.len()];
         let mut max = 0;
@@ -104,6 +116,7 @@ impl CallTree {
     }
 }
 
+/// The children of one node (`CallTree::children`).
 pub struct Children<'a> {
     tree: &'a CallTree,
     next: u32,
@@ -129,7 +142,7 @@ pub(crate) struct NodeBudget {
     pub exhausted: bool,
 }
 
-/// Builds a `CallTree`; finds or creates the child of a node for a method in O(1).
+/// Builds a `CallTree`; finds or creates the child of a node for a frame in O(1).
 #[derive(Debug, Clone)]
 pub(crate) struct TreeBuilder {
     tree: CallTree,
@@ -137,8 +150,8 @@ pub(crate) struct TreeBuilder {
 }
 
 #[inline]
-fn key(parent: u32, method: u32) -> u64 {
-    (u64::from(parent) << 32) | u64::from(method)
+fn key(parent: u32, frame: u32) -> u64 {
+    (u64::from(parent) << 32) | u64::from(frame)
 }
 
 impl TreeBuilder {
@@ -146,21 +159,21 @@ impl TreeBuilder {
         TreeBuilder { tree: CallTree::new(), index: FxHashMap::default() }
     }
 
-    /// The child node of `parent` for `method`. With the budget spent, a new child is
+    /// The child node of `parent` for `frame`. With the budget spent, a new child is
     /// not made and `parent` itself is returned (the analysis then stops with an error).
     #[inline(always)]
-    pub fn child(&mut self, parent: u32, method: u32, budget: &mut NodeBudget) -> u32 {
+    pub fn child(&mut self, parent: u32, frame: u32, budget: &mut NodeBudget) -> u32 {
         let hint = self.tree.nodes[parent as usize].hint;
-        if hint.0 == method {
+        if hint.0 == frame {
             return hint.1;
         }
-        self.child_slow(parent, method, budget)
+        self.child_slow(parent, frame, budget)
     }
 
     #[inline(never)]
-    fn child_slow(&mut self, parent: u32, method: u32, budget: &mut NodeBudget) -> u32 {
+    fn child_slow(&mut self, parent: u32, frame: u32, budget: &mut NodeBudget) -> u32 {
         let next = self.tree.nodes.len() as u32;
-        let index = match self.index.entry(key(parent, method)) {
+        let index = match self.index.entry(key(parent, frame)) {
             Entry::Occupied(entry) => *entry.get(),
             Entry::Vacant(_) if budget.left == 0 => {
                 budget.exhausted = true;
@@ -169,35 +182,35 @@ impl TreeBuilder {
             Entry::Vacant(entry) => {
                 budget.left -= 1;
                 entry.insert(next);
-                self.push_node(parent, method);
+                self.push_node(parent, frame);
                 next
             }
         };
-        self.tree.nodes[parent as usize].hint = (method, index);
+        self.tree.nodes[parent as usize].hint = (frame, index);
         index
     }
 
-    fn push_node(&mut self, parent: u32, method: u32) -> u32 {
+    fn push_node(&mut self, parent: u32, frame: u32) -> u32 {
         let index = self.tree.nodes.len() as u32;
         let first = self.tree.nodes[parent as usize].first_child;
         self.tree.nodes.push(Node {
             parent,
-            method,
+            frame,
             first_child: NONE,
             next_sibling: first,
             calls: 0,
-            incl: [0; 2],
-            self_time: [0; 2],
+            incl: PerClock::ZERO,
+            self_time: PerClock::ZERO,
             hint: (NONE, NONE),
         });
         self.tree.nodes[parent as usize].first_child = index;
         index
     }
 
-    /// Re-roots the thread under a new top frame for `method`: every current top-level
-    /// node becomes its child. Used when a method exits that was already running when
+    /// Re-roots the thread under a new top frame for `frame`: every current top-level
+    /// node becomes its child. Used when a frame exits that was already running when
     /// tracing began: it was below everything recorded so far.
-    pub fn adopt_top_level(&mut self, method: u32) -> u32 {
+    pub fn adopt_top_level(&mut self, frame: u32) -> u32 {
         let root = CallTree::ROOT;
         // Hints of the root no longer hold: its children move.
         self.tree.nodes[root as usize].hint = (NONE, NONE);
@@ -205,17 +218,17 @@ impl TreeBuilder {
         let mut child = adopted;
         while child != NONE {
             let node = &self.tree.nodes[child as usize];
-            self.index.remove(&key(root, node.method));
+            self.index.remove(&key(root, node.frame));
             child = node.next_sibling;
         }
-        let top = self.push_node(root, method);
-        self.index.insert(key(root, method), top);
+        let top = self.push_node(root, frame);
+        self.index.insert(key(root, frame), top);
         self.tree.nodes[top as usize].first_child = adopted;
         let mut child = adopted;
         while child != NONE {
             let node = &mut self.tree.nodes[child as usize];
             node.parent = top;
-            self.index.insert(key(top, node.method), child);
+            self.index.insert(key(top, node.frame), child);
             child = node.next_sibling;
         }
         top

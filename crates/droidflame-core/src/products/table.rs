@@ -1,0 +1,132 @@
+//! The frame table (Traceview's profile panel, the methods or slices table): per frame,
+//! calls, recursive calls and inclusive/exclusive time on each clock, with callers and
+//! callees, for the whole trace or for some of its threads. Inclusive time counts only the
+//! outermost activation of a frame, so recursion is not counted twice; exclusive time and
+//! calls count every activation.
+
+use crate::profile::{CallTree, PerClock, Profile, ThreadProfile, NONE};
+use rustc_hash::FxHashMap;
+
+/// One frame's totals over the threads of a table. Times are in ticks (`Profile::micros`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FrameRow {
+    /// Index into `Profile::frames`.
+    pub frame: u32,
+    /// Calls, recursive ones included.
+    pub calls: u64,
+    /// Calls made while the frame was already running further up the stack.
+    pub recursive_calls: u64,
+    /// Inclusive time, each outermost call once.
+    pub incl: PerClock,
+    /// Exclusive (self) time of every call.
+    pub excl: PerClock,
+}
+
+/// Calls from one frame (or a thread's top level, `caller == NONE`) to another.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Edge {
+    /// The calling frame, `NONE` for a thread's top level.
+    pub caller: u32,
+    /// The called frame.
+    pub callee: u32,
+    /// Calls made.
+    pub calls: u64,
+    /// Calls in which the callee was already running further up the stack.
+    pub recursive_calls: u64,
+    /// The time spent in the callee when this caller called it, counting only the
+    /// outermost of these calls on a stack (`A → B → A → B` counts the outer `A → B`
+    /// once). A recursive call therefore still shows what it cost; the callee's own
+    /// inclusive time (`FrameRow::incl`) is what never counts recursion twice.
+    pub incl: PerClock,
+}
+
+/// The frames of some threads with their totals, and the calls between them.
+#[derive(Debug, Clone, Default)]
+pub struct FrameTable {
+    /// Frames with at least one call, by inclusive time on the default clock (most first),
+    /// then by name.
+    pub rows: Vec<FrameRow>,
+    /// By caller, then callee.
+    pub edges: Vec<Edge>,
+}
+
+impl FrameTable {
+    /// The calls into `frame`.
+    pub fn callers(&self, frame: u32) -> impl Iterator<Item = &Edge> {
+        self.edges.iter().filter(move |e| e.callee == frame)
+    }
+
+    /// The calls `frame` makes.
+    pub fn callees(&self, frame: u32) -> impl Iterator<Item = &Edge> {
+        self.edges.iter().filter(move |e| e.caller == frame)
+    }
+}
+
+/// The table of every thread.
+pub fn frame_table(profile: &Profile) -> FrameTable {
+    let threads: Vec<&ThreadProfile> = profile.threads.iter().collect();
+    frame_table_of(profile, &threads)
+}
+
+/// The table of some threads only.
+pub fn frame_table_of(profile: &Profile, threads: &[&ThreadProfile]) -> FrameTable {
+    let mut rows: Vec<FrameRow> =
+        (0..profile.frames.len() as u32).map(|frame| FrameRow { frame, ..Default::default() }).collect();
+    let mut edges: FxHashMap<(u32, u32), Edge> = FxHashMap::default();
+    let mut on_path = vec![0u32; profile.frames.len()];
+    for thread in threads {
+        add_thread(&thread.tree, &mut rows, &mut edges, &mut on_path);
+    }
+    let mut rows: Vec<FrameRow> = rows.into_iter().filter(|r| r.calls > 0).collect();
+    let clock = profile.clocks.default_clock();
+    rows.sort_by(|a, b| {
+        b.incl[clock].cmp(&a.incl[clock]).then_with(|| profile.frame_name(a.frame).cmp(profile.frame_name(b.frame)))
+    });
+    let mut edges: Vec<Edge> = edges.into_values().collect();
+    edges.sort_unstable_by_key(|e| (e.caller, e.callee));
+    FrameTable { rows, edges }
+}
+
+fn add_thread(tree: &CallTree, rows: &mut [FrameRow], edges: &mut FxHashMap<(u32, u32), Edge>, on_path: &mut [u32]) {
+    // The current stack as (caller, frame) pairs, and how often each pair is on it.
+    let mut path: Vec<(u32, u32)> = Vec::new();
+    let mut edges_on_path: FxHashMap<(u32, u32), u32> = FxHashMap::default();
+    tree.walk(|index, depth| {
+        while path.len() >= depth {
+            let left = path.pop().expect("path is at least `depth` long");
+            leave(left, on_path, &mut edges_on_path);
+        }
+        let node = tree.node(index);
+        let frame = node.frame;
+        let outermost = on_path[frame as usize] == 0;
+        let caller = if node.parent == CallTree::ROOT { NONE } else { tree.node(node.parent).frame };
+        let row = &mut rows[frame as usize];
+        row.calls += node.calls;
+        row.excl.add(node.self_time);
+        let edge = edges.entry((caller, frame)).or_insert_with(|| Edge { caller, callee: frame, ..Default::default() });
+        edge.calls += node.calls;
+        let edge_depth = edges_on_path.entry((caller, frame)).or_insert(0);
+        if *edge_depth == 0 {
+            edge.incl.add(node.incl);
+        }
+        *edge_depth += 1;
+        if outermost {
+            row.incl.add(node.incl);
+        } else {
+            row.recursive_calls += node.calls;
+            edge.recursive_calls += node.calls;
+        }
+        on_path[frame as usize] += 1;
+        path.push((caller, frame));
+    });
+    for left in path {
+        leave(left, on_path, &mut edges_on_path);
+    }
+}
+
+fn leave(pair: (u32, u32), on_path: &mut [u32], edges_on_path: &mut FxHashMap<(u32, u32), u32>) {
+    on_path[pair.1 as usize] -= 1;
+    if let Some(n) = edges_on_path.get_mut(&pair) {
+        *n -= 1;
+    }
+}

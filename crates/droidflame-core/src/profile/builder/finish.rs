@@ -1,0 +1,164 @@
+//! The end of building: open frames closed, threads named, frames merged and named,
+//! self times computed, clocks put in place.
+
+use super::{close, FinishSpec, FrameSlot, ProfileBuilder, ThreadState};
+use crate::profile::{ClockSet, Frame, PerClock, Profile, ThreadProfile, NONE};
+use rustc_hash::FxHashMap;
+
+impl ProfileBuilder {
+    pub fn finish(mut self, mut spec: FinishSpec) -> Profile {
+        for counter in &mut spec.counters {
+            counter.name = self.clip_name(std::mem::take(&mut counter.name));
+        }
+        let mut unknown_threads = 0;
+        for state in &mut self.threads {
+            let last = state.last;
+            self.repairs.open_at_end += state.stack.len() as u64;
+            while let Some(open) = state.stack.pop() {
+                close(&mut state.tree, open, last);
+            }
+            if state.name.is_none() && state.events > 0 {
+                state.name = Some(format!("Thread {}", state.tid));
+                unknown_threads += 1;
+            }
+        }
+        self.repairs.unknown_threads = unknown_threads;
+        if self.dropped_warnings > 0 {
+            let n = self.dropped_warnings;
+            self.warnings.push(format!("{n} more warnings not shown"));
+            self.warning_repairs.push(None);
+        }
+        let (frames, canonical) = canonical_frames(&self.frames, &self.threads);
+        self.repairs.unknown_methods = frames.iter().filter(|f| f.unknown).count() as u64;
+        let (frame_names, frame_name_of) = display_names(&frames);
+        // A single clock was recorded as wall (see the contract above).
+        let swap = spec.clocks == ClockSet::Cpu;
+        let processes = std::mem::take(&mut self.processes);
+        let mut threads = self
+            .threads
+            .into_iter()
+            .filter(|t| t.events > 0)
+            .map(|t| finish_thread(t, &canonical, swap, &processes))
+            .collect::<Vec<_>>();
+        if spec.group_by_process {
+            // Threads under their process, each process's tracks after its threads.
+            threads.sort_by_key(|t| (t.pid.unwrap_or(u32::MAX), t.track, t.tid));
+        }
+        Profile {
+            format: spec.format,
+            header: spec.header,
+            clocks: spec.clocks,
+            time_unit: spec.time_unit,
+            threads,
+            frames,
+            frame_name_of,
+            frame_names,
+            repairs: self.repairs,
+            warnings: self.warnings,
+            warning_repairs: self.warning_repairs,
+            limits: self.limits,
+            records: self.events,
+            counters: spec.counters,
+        }
+    }
+}
+
+/// Merges frame slots that describe the same method (class, name, signature) and keeps
+/// only those some event used. Returns the frames and the slot -> frame map.
+fn canonical_frames(slots: &[FrameSlot], threads: &[ThreadState]) -> (Vec<Frame>, Vec<u32>) {
+    let mut used = vec![false; slots.len()];
+    for state in threads {
+        for node in state.tree.nodes().iter().skip(1) {
+            used[node.frame as usize] = true;
+        }
+    }
+    let mut frames = Vec::new();
+    let mut canonical = vec![NONE; slots.len()];
+    let mut by_identity: FxHashMap<(&str, &str, &str), u32> = FxHashMap::default();
+    for (slot, entry) in slots.iter().enumerate() {
+        if !used[slot] {
+            continue;
+        }
+        let index = match &entry.info {
+            Some(info) => *by_identity
+                .entry((&info.class, &info.name, &info.signature))
+                .or_insert_with(|| push_frame(&mut frames, entry)),
+            None => push_frame(&mut frames, entry),
+        };
+        canonical[slot] = index;
+    }
+    (frames, canonical)
+}
+
+fn push_frame(frames: &mut Vec<Frame>, slot: &FrameSlot) -> u32 {
+    let frame = match &slot.info {
+        Some(info) => Frame {
+            class: info.class.clone(),
+            name: info.name.clone(),
+            signature: info.signature.clone(),
+            source: info.source.clone(),
+            line: info.line,
+            id: slot.id,
+            unknown: false,
+        },
+        None => Frame {
+            class: String::new(),
+            name: String::new(),
+            signature: String::new(),
+            source: None,
+            line: None,
+            id: slot.id,
+            unknown: true,
+        },
+    };
+    frames.push(frame);
+    (frames.len() - 1) as u32
+}
+
+/// Each distinct display name once, and the frame -> name map: overloads share a name.
+fn display_names(frames: &[Frame]) -> (Vec<String>, Vec<u32>) {
+    let mut names = Vec::new();
+    let mut index: FxHashMap<String, u32> = FxHashMap::default();
+    let name_of = frames
+        .iter()
+        .map(|f| {
+            *index.entry(f.display_name()).or_insert_with_key(|name| {
+                names.push(name.clone());
+                (names.len() - 1) as u32
+            })
+        })
+        .collect();
+    (names, name_of)
+}
+
+fn finish_thread(
+    state: ThreadState,
+    canonical: &[u32],
+    swap_clocks: bool,
+    processes: &FxHashMap<u32, String>,
+) -> ThreadProfile {
+    let mut tree = state.tree.into_tree();
+    let nodes = tree.nodes_mut();
+    let mut children_incl = vec![PerClock::ZERO; nodes.len()];
+    for node in nodes.iter().skip(1) {
+        children_incl[node.parent as usize].add(node.incl);
+    }
+    let clocks = |t: PerClock| if swap_clocks { t.swapped() } else { t };
+    for (index, node) in nodes.iter_mut().enumerate().skip(1) {
+        node.frame = canonical[node.frame as usize];
+        node.self_time = clocks(node.incl.since(children_incl[index]));
+        node.incl = clocks(node.incl);
+    }
+    ThreadProfile {
+        tid: state.tid,
+        name: state.name.unwrap_or_else(|| format!("Thread {}", state.tid)),
+        records: state.events,
+        tree,
+        first: clocks(state.first),
+        last: clocks(state.last),
+        pid: state.pid,
+        process: state.pid.and_then(|pid| processes.get(&pid).cloned()),
+        track: state.track,
+        sched: state.sched,
+    }
+}

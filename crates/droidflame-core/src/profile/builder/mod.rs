@@ -1,0 +1,464 @@
+//! `ProfileBuilder`: the one place where events become call trees, for every format.
+//! It keeps a stack per thread and folds every exit straight into that thread's
+//! `CallTree`, so memory grows with unique stacks, never with events.
+//!
+//! # What a decoder must do
+//!
+//! - Create each thread with [`ProfileBuilder::add_thread`] before its first event, and
+//!   each frame with [`ProfileBuilder::add_frame`] before it is entered, and keep the slots
+//!   they return: the builder knows no ids of any format, so mapping the trace's ids (and
+//!   any reuse of them) to slots is the decoder's work.
+//! - Hand each thread's events in the order the thread ran them: [`ProfileBuilder::enter`]
+//!   a frame, [`ProfileBuilder::exit`] the frame that returns, or
+//!   [`ProfileBuilder::exit_top`] where the format does not say which one returns. An
+//!   event that cannot be used is still counted with [`ProfileBuilder::skip_event`], with
+//!   its own repair counter raised.
+//! - Give times on every clock the trace has, in its ticks, already unwrapped. A trace
+//!   with a single clock gives it as `wall` and says in [`FinishSpec::clocks`] which clock
+//!   it was: with `ClockSet::Cpu` the values move to the CPU clock when the profile is
+//!   finished (method traces may name their clock only in a summary after the records).
+//! - Call [`ProfileBuilder::limit_error`] after each chunk of input and stop with its error.
+//! - Describe frames and name threads whenever it learns them; the last description wins.
+//!
+//! # What the builder does, the same for every format
+//!
+//! - Repairs stacks and counts each repair: an exit of a frame below the top closes the
+//!   frames above it (`mismatched_exits`); an exit of a frame not on the stack was running
+//!   before tracing began and is rebuilt from the thread's first event (`unmatched_exits`);
+//!   frames open at the end close at the thread's last event (`open_at_end`).
+//! - Enforces the limits of `Options` (stack depth, call stacks, threads, frames, name
+//!   length), keeps at most 50 warnings, names threads that have none (`Thread 12`,
+//!   counted in `unknown_threads`), merges frames that describe the same method, and
+//!   computes self times.
+
+mod finish;
+
+use super::tree::{CallTree, NodeBudget, TreeBuilder};
+use super::{ClockSet, Counter, FormatInfo, PerClock, Repairs, SchedTimes, TimeUnit};
+use crate::text::group_digits;
+use crate::{Error, ErrorKind, Options};
+use rustc_hash::FxHashMap;
+
+/// At most this many warnings are kept; the rest are counted.
+const MAX_WARNINGS: usize = 50;
+
+/// A frame as a decoder describes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FrameInfo {
+    /// Class in dotted form; empty when there is none.
+    pub class: String,
+    /// The method's or slice's name.
+    pub name: String,
+    /// Empty when there is none.
+    pub signature: String,
+    /// Source file, if the trace names one.
+    pub source: Option<String>,
+    /// Line number, if known.
+    pub line: Option<i32>,
+}
+
+impl FrameInfo {
+    /// A frame that is a name and nothing else (a slice).
+    pub fn named(name: String) -> FrameInfo {
+        FrameInfo { class: String::new(), name, signature: String::new(), source: None, line: None }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Open {
+    node: u32,
+    frame: u32,
+    enter: PerClock,
+}
+
+#[derive(Debug, Clone)]
+struct ThreadState {
+    tid: u32,
+    name: Option<String>,
+    events: u64,
+    started: bool,
+    stack: Vec<Open>,
+    tree: TreeBuilder,
+    first: PerClock,
+    last: PerClock,
+    pid: Option<u32>,
+    track: bool,
+    sched: Option<SchedTimes>,
+}
+
+impl ThreadState {
+    fn new(tid: u32, name: Option<String>) -> Self {
+        ThreadState {
+            tid,
+            name,
+            events: 0,
+            started: false,
+            stack: Vec::new(),
+            tree: TreeBuilder::new(),
+            first: PerClock::ZERO,
+            last: PerClock::ZERO,
+            pid: None,
+            track: false,
+            sched: None,
+        }
+    }
+
+    /// An event at `t` that enters or exits a frame.
+    #[inline(always)]
+    fn count_at(&mut self, t: PerClock) {
+        self.events += 1;
+        if !self.started {
+            self.started = true;
+            self.first = t;
+        }
+        self.last = t;
+    }
+}
+
+#[derive(Debug, Clone)]
+struct FrameSlot {
+    id: u64,
+    info: Option<FrameInfo>,
+}
+
+/// What only the decoder knows, handed over when the input ends.
+#[derive(Debug, Clone)]
+pub(crate) struct FinishSpec {
+    pub format: FormatInfo,
+    pub header: Vec<(String, String)>,
+    pub clocks: ClockSet,
+    pub time_unit: TimeUnit,
+    pub counters: Vec<Counter>,
+    /// Order threads by process (the trace says which process each belongs to).
+    pub group_by_process: bool,
+}
+
+/// A limit of `Options` that the trace went beyond.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Limit {
+    Depth,
+    CallStacks,
+    Threads,
+    Frames,
+}
+
+#[derive(Debug)]
+pub(crate) struct ProfileBuilder {
+    threads: Vec<ThreadState>,
+    frames: Vec<FrameSlot>,
+    pub repairs: Repairs,
+    warnings: Vec<String>,
+    /// Parallel to `warnings`: the repair counter a warning explains, if any.
+    warning_repairs: Vec<Option<&'static str>>,
+    dropped_warnings: usize,
+    events: u64,
+    limits: Options,
+    budget: NodeBudget,
+    /// The first limit reached, if any: the analysis stops with an error.
+    limit_hit: Option<Limit>,
+    /// Process names by pid.
+    processes: FxHashMap<u32, String>,
+}
+
+impl ProfileBuilder {
+    pub fn new(options: &Options) -> Self {
+        ProfileBuilder {
+            threads: Vec::new(),
+            frames: Vec::new(),
+            repairs: Repairs::default(),
+            warnings: Vec::new(),
+            warning_repairs: Vec::new(),
+            dropped_warnings: 0,
+            events: 0,
+            limits: options.clone(),
+            budget: NodeBudget { left: options.max_call_stacks, exhausted: false },
+            limit_hit: None,
+            processes: FxHashMap::default(),
+        }
+    }
+
+    pub fn warn(&mut self, message: impl Into<String>) {
+        self.push_warning(None, message.into());
+    }
+
+    /// A warning that details one repair counter (a field name of `Repairs`): the summary's
+    /// notes show it with that repair instead of on its own.
+    pub fn warn_about(&mut self, repair: &'static str, message: impl Into<String>) {
+        self.push_warning(Some(repair), message.into());
+    }
+
+    fn push_warning(&mut self, repair: Option<&'static str>, message: String) {
+        if self.warnings.len() < MAX_WARNINGS {
+            self.warnings.push(message);
+            self.warning_repairs.push(repair);
+        } else {
+            self.dropped_warnings += 1;
+        }
+    }
+
+    /// Events of all threads so far.
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    pub fn limits(&self) -> &Options {
+        &self.limits
+    }
+
+    /// The trace went beyond `limit`: the analysis stops with its error after this chunk.
+    pub fn refuse(&mut self, limit: Limit) {
+        self.limit_hit.get_or_insert(limit);
+    }
+
+    /// The error for the first limit the trace reached, if it reached one.
+    pub fn limit_error(&self) -> Option<Error> {
+        let limit = self.limit_hit.or(self.budget.exhausted.then_some(Limit::CallStacks))?;
+        let o = &self.limits;
+        let n = |limit: usize| group_digits(limit as u64);
+        let message = match limit {
+            Limit::Depth => {
+                format!("a thread's stack is deeper than {} frames (the stack-depth limit)", n(o.max_stack_depth))
+            }
+            Limit::CallStacks => format!(
+                "the trace has more than {} unique call stacks (the call-stack limit); real traces have far \
+                 fewer, so this one is probably generated or damaged",
+                group_digits(o.max_call_stacks)
+            ),
+            Limit::Threads => format!("the trace has more than {} threads (the thread limit)", n(o.max_threads)),
+            Limit::Frames => {
+                format!("the trace has more than {} distinct methods (the method limit)", n(o.max_methods))
+            }
+        };
+        Some(Error::new(ErrorKind::Limit, message))
+    }
+
+    /// A name as the profile keeps it: cut to the name-length limit (on a character
+    /// boundary, ending in `…`), the cut counted.
+    pub fn clip_name(&mut self, mut name: String) -> String {
+        let max = self.limits.max_name_bytes.max(4);
+        if name.len() > max {
+            let mut end = max - '…'.len_utf8();
+            while !name.is_char_boundary(end) {
+                end -= 1;
+            }
+            name.truncate(end);
+            name.push('…');
+            self.repairs.long_names += 1;
+        }
+        name
+    }
+
+    fn clip_frame(&mut self, info: FrameInfo) -> FrameInfo {
+        let max = self.limits.max_name_bytes;
+        let long = |s: &str| s.len() > max;
+        if !(long(&info.class) || long(&info.name) || long(&info.signature) || info.source.as_deref().is_some_and(long))
+        {
+            return info;
+        }
+        FrameInfo {
+            class: self.clip_name(info.class),
+            name: self.clip_name(info.name),
+            signature: self.clip_name(info.signature),
+            source: info.source.map(|s| self.clip_name(s)),
+            line: info.line,
+        }
+    }
+
+    // ---- frames --------------------------------------------------------------------
+
+    /// A new frame, described or (as yet) not; `id` is the trace's id for it, which names
+    /// it if it is never described. Beyond the frame limit, slot 0 (the analysis then stops).
+    #[cold]
+    pub fn add_frame(&mut self, id: u64, info: Option<FrameInfo>) -> u32 {
+        if self.frames.len() >= self.limits.max_methods.max(1) {
+            self.refuse(Limit::Frames);
+            return 0;
+        }
+        let info = info.map(|info| self.clip_frame(info));
+        self.frames.push(FrameSlot { id, info });
+        (self.frames.len() - 1) as u32
+    }
+
+    /// Describes a frame, replacing any earlier description.
+    pub fn describe_frame(&mut self, frame: u32, info: FrameInfo) {
+        let info = self.clip_frame(info);
+        self.frames[frame as usize].info = Some(info);
+    }
+
+    pub fn is_described(&self, frame: u32) -> bool {
+        self.frames[frame as usize].info.is_some()
+    }
+
+    // ---- threads -------------------------------------------------------------------
+
+    /// A new thread with the id users know it by. Beyond the thread limit, slot 0 (the
+    /// analysis then stops).
+    #[cold]
+    pub fn add_thread(&mut self, tid: u32, name: Option<String>) -> u32 {
+        if self.threads.len() >= self.limits.max_threads.max(1) {
+            self.refuse(Limit::Threads);
+            return 0;
+        }
+        let name = name.map(|n| self.clip_name(n));
+        self.threads.push(ThreadState::new(tid, name));
+        (self.threads.len() - 1) as u32
+    }
+
+    pub fn thread_count(&self) -> usize {
+        self.threads.len()
+    }
+
+    pub fn tid(&self, thread: u32) -> u32 {
+        self.threads[thread as usize].tid
+    }
+
+    /// Changes the id a thread is shown with.
+    pub fn set_tid(&mut self, thread: u32, tid: u32) {
+        self.threads[thread as usize].tid = tid;
+    }
+
+    pub fn thread_name(&self, thread: u32) -> Option<&str> {
+        self.threads[thread as usize].name.as_deref()
+    }
+
+    /// Names a thread unless it already has a name; `replace` lets a later name win.
+    pub fn name_thread(&mut self, thread: u32, name: String, replace: bool) {
+        let name = self.clip_name(name);
+        let state = &mut self.threads[thread as usize];
+        if replace || state.name.is_none() {
+            state.name = Some(name);
+        }
+    }
+
+    /// Events of one thread so far.
+    pub fn thread_events(&self, thread: u32) -> u64 {
+        self.threads[thread as usize].events
+    }
+
+    /// The time of a thread's first enter or exit, if it had one.
+    pub fn first_time(&self, thread: u32) -> Option<PerClock> {
+        let state = &self.threads[thread as usize];
+        state.started.then_some(state.first)
+    }
+
+    /// Frames open on a thread.
+    pub fn depth(&self, thread: u32) -> usize {
+        self.threads[thread as usize].stack.len()
+    }
+
+    pub fn set_process(&mut self, thread: u32, pid: u32) {
+        self.threads[thread as usize].pid = Some(pid);
+    }
+
+    pub fn name_process(&mut self, pid: u32, name: String) {
+        let name = self.clip_name(name);
+        self.processes.insert(pid, name);
+    }
+
+    /// Marks a thread as a named track of spans rather than a thread of execution.
+    pub fn mark_track(&mut self, thread: u32) {
+        self.threads[thread as usize].track = true;
+    }
+
+    pub fn set_sched(&mut self, thread: u32, sched: SchedTimes) {
+        self.threads[thread as usize].sched = Some(sched);
+    }
+
+    // ---- events --------------------------------------------------------------------
+    // Always inlined: called out of line, the times went through memory in two halves and
+    // came back as one load, a store-forwarding stall that cost 40% of the record loop.
+
+    /// `thread` enters `frame` at `t`.
+    #[inline(always)]
+    pub fn enter(&mut self, thread: u32, frame: u32, t: PerClock) {
+        self.events += 1;
+        let state = &mut self.threads[thread as usize];
+        state.count_at(t);
+        if state.stack.len() >= self.limits.max_stack_depth {
+            self.limit_hit.get_or_insert(Limit::Depth);
+            return;
+        }
+        let parent = state.stack.last().map_or(CallTree::ROOT, |open| open.node);
+        let node = state.tree.child(parent, frame, &mut self.budget);
+        state.stack.push(Open { node, frame, enter: t });
+    }
+
+    /// `frame` returns on `thread` at `t`.
+    #[inline(always)]
+    pub fn exit(&mut self, thread: u32, frame: u32, t: PerClock) {
+        self.events += 1;
+        let state = &mut self.threads[thread as usize];
+        state.count_at(t);
+        if let Some(&top) = state.stack.last() {
+            if top.frame == frame {
+                state.stack.pop();
+                close(&mut state.tree, top, t);
+                return;
+            }
+        }
+        exit_below_top(state, &mut self.repairs, &mut self.budget, frame, t);
+    }
+
+    /// Whatever frame is on top of `thread` returns at `t`. False, with nothing changed
+    /// but the event count, when no frame is open.
+    pub fn exit_top(&mut self, thread: u32, t: PerClock) -> bool {
+        self.events += 1;
+        let state = &mut self.threads[thread as usize];
+        state.events += 1;
+        let Some(open) = state.stack.pop() else {
+            return false;
+        };
+        state.last = t;
+        close(&mut state.tree, open, t);
+        true
+    }
+
+    /// An event of `thread` that cannot be used: counted, nothing else.
+    pub fn skip_event(&mut self, thread: u32) {
+        self.events += 1;
+        self.threads[thread as usize].events += 1;
+    }
+
+    /// `thread` was seen at `t` without an event: frames still open at the end close at its
+    /// last sign of life, not at its last event.
+    pub fn touch(&mut self, thread: u32, t: PerClock) {
+        let state = &mut self.threads[thread as usize];
+        if state.started && t.wall > state.last.wall {
+            state.last = t;
+        }
+    }
+}
+
+#[inline]
+fn close(tree: &mut TreeBuilder, open: Open, t: PerClock) {
+    let node = tree.node_mut(open.node);
+    node.calls += 1;
+    node.incl.add(t.since(open.enter));
+}
+
+/// An exit whose frame is not on top: either deeper in the stack (close the frames above
+/// it at this time) or not on the stack at all (it was running before tracing began).
+#[cold]
+fn exit_below_top(state: &mut ThreadState, repairs: &mut Repairs, budget: &mut NodeBudget, frame: u32, t: PerClock) {
+    if let Some(at) = state.stack.iter().rposition(|open| open.frame == frame) {
+        repairs.mismatched_exits += 1;
+        while state.stack.len() > at {
+            let open = state.stack.pop().expect("stack is longer than `at`");
+            close(&mut state.tree, open, t);
+        }
+        return;
+    }
+    repairs.unmatched_exits += 1;
+    // Each re-rooting makes a node: a trace of nothing but such exits must not grow
+    // memory without bound either.
+    if budget.left == 0 {
+        budget.exhausted = true;
+        return;
+    }
+    budget.left -= 1;
+    let node = state.tree.adopt_top_level(frame);
+    state.stack.insert(0, Open { node, frame, enter: state.first });
+    while let Some(open) = state.stack.pop() {
+        close(&mut state.tree, open, t);
+    }
+}

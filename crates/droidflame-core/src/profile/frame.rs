@@ -1,0 +1,67 @@
+//! What a call-tree node is a call of.
+
+/// What a format's frames are, for naming them to the user.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FrameKind {
+    /// A method of a method trace.
+    Method,
+    /// A named slice of a system trace.
+    Slice,
+}
+
+impl FrameKind {
+    /// Every kind, for work that must cover all of them (the graph scripts a page allows).
+    pub const ALL: [FrameKind; 2] = [FrameKind::Method, FrameKind::Slice];
+
+    /// `method` or `slice`, as the summary's `format.frame_kind` says it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            FrameKind::Method => "method",
+            FrameKind::Slice => "slice",
+        }
+    }
+
+    /// `Method` or `Slice`, to begin a sentence or a label with.
+    pub const fn title(self) -> &'static str {
+        match self {
+            FrameKind::Method => "Method",
+            FrameKind::Slice => "Slice",
+        }
+    }
+}
+
+/// One frame of a profile: a method (class, name, signature) or a named slice (a name
+/// only). Frames of one profile are distinct; overloads are distinct frames that share
+/// a [`Frame::display_name`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Frame {
+    /// Class in dotted form (`java.lang.String`); empty when there is none.
+    pub class: String,
+    /// The method's or slice's name.
+    pub name: String,
+    /// The method's signature; empty when there is none.
+    pub signature: String,
+    /// Source file; `None` when the trace has none.
+    pub source: Option<String>,
+    /// Line number; `None` when unknown.
+    pub line: Option<i32>,
+    /// The id the trace gave it (the first, if several ids name it). Formats without ids
+    /// number their frames in order of appearance.
+    pub id: u64,
+    /// The trace used this id but never said what it is.
+    pub unknown: bool,
+}
+
+impl Frame {
+    /// `Class.method`, a slice's name, or `<unknown 0x1a4>`: its name in flame graphs,
+    /// folded stacks and tables.
+    pub fn display_name(&self) -> String {
+        if self.unknown {
+            format!("<unknown {:#x}>", self.id)
+        } else if self.class.is_empty() {
+            self.name.clone()
+        } else {
+            format!("{}.{}", self.class, self.name)
+        }
+    }
+}
