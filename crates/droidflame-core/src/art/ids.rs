@@ -5,33 +5,29 @@
 use crate::profile::NONE;
 use rustc_hash::FxHashMap;
 
+/// Ids that are multiples of `2^SHIFT` below `LIMIT << SHIFT` index a table; the others
+/// are hashed. Constants, so the per-record lookup is a shift, a compare and a load.
 #[derive(Debug)]
-pub struct IdIndex {
-    /// Ids with these low bits clear are table candidates: `id >> shift` indexes `dense`.
-    shift: u32,
-    /// Table indexes stop below this.
-    dense_limit: u64,
+pub struct IdIndex<const SHIFT: u32, const LIMIT: u64> {
     dense: Vec<u32>,
     sparse: FxHashMap<u64, u32>,
 }
 
-impl IdIndex {
-    /// An index whose table takes ids that are multiples of `2^shift` below
-    /// `dense_limit << shift`.
-    pub fn new(shift: u32, dense_limit: u64) -> IdIndex {
-        IdIndex { shift, dense_limit, dense: Vec::new(), sparse: FxHashMap::default() }
+impl<const SHIFT: u32, const LIMIT: u64> IdIndex<SHIFT, LIMIT> {
+    pub fn new() -> Self {
+        IdIndex { dense: Vec::new(), sparse: FxHashMap::default() }
     }
 
     #[inline(always)]
-    fn dense_at(&self, id: u64) -> Option<usize> {
-        let at = id >> self.shift;
-        (id & ((1 << self.shift) - 1) == 0 && at < self.dense_limit).then_some(at as usize)
+    fn dense_at(id: u64) -> Option<usize> {
+        let at = id >> SHIFT;
+        (id & ((1 << SHIFT) - 1) == 0 && at < LIMIT).then_some(at as usize)
     }
 
     /// The slot of `id`, if it has one.
     #[inline(always)]
     pub fn get(&self, id: u64) -> Option<u32> {
-        match self.dense_at(id) {
+        match Self::dense_at(id) {
             Some(at) => self.dense.get(at).copied().filter(|&slot| slot != NONE),
             None => self.sparse.get(&id).copied(),
         }
@@ -39,10 +35,10 @@ impl IdIndex {
 
     /// Gives `id` the slot `slot`, replacing any earlier one.
     pub fn insert(&mut self, id: u64, slot: u32) {
-        match self.dense_at(id) {
+        match Self::dense_at(id) {
             Some(at) => {
                 if self.dense.len() <= at {
-                    let grown = (at + 1).max(self.dense.len() * 2).min(self.dense_limit as usize);
+                    let grown = (at + 1).max(self.dense.len() * 2).min(LIMIT as usize);
                     self.dense.resize(grown, NONE);
                 }
                 self.dense[at] = slot;
@@ -60,7 +56,7 @@ mod tests {
 
     #[test]
     fn table_and_hash_ids_keep_their_slots() {
-        let mut index = IdIndex::new(2, 1 << 20);
+        let mut index = IdIndex::<2, { 1 << 20 }>::new();
         for (id, slot) in [(0, 1), (4, 2), (5, 3), (1 << 40, 4), ((1 << 22) - 4, 5), (1 << 22, 6)] {
             index.insert(id, slot);
         }

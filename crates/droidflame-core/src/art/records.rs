@@ -65,15 +65,14 @@ impl GapProbe {
     #[inline(never)]
     fn observe(&mut self, valid: bool, time: u64) {
         self.seen += 1;
-        if !valid {
-            return;
-        }
-        if let Some(last) = self.last {
-            if time > last {
-                self.gaps.push(time - last);
+        if valid {
+            if let Some(last) = self.last {
+                if time > last {
+                    self.gaps.push(time - last);
+                }
             }
+            self.last = Some(time);
         }
-        self.last = Some(time);
     }
 }
 
@@ -84,15 +83,84 @@ struct ThreadRecords {
     probe: GapProbe,
 }
 
+/// The frame of a method id, made (undescribed) on first use. Hot path.
+#[inline(always)]
+fn frame_of(frames: &mut MethodIds, id: u64, b: &mut ProfileBuilder) -> u32 {
+    match frames.get(id) {
+        Some(frame) => frame,
+        None => new_frame(frames, id, b),
+    }
+}
+
+#[cold]
+fn new_frame(frames: &mut MethodIds, id: u64, b: &mut ProfileBuilder) -> u32 {
+    let frame = b.add_frame(id, None);
+    frames.insert(id, frame);
+    frame
+}
+
+type MethodIds = IdIndex<2, DENSE_METHODS>;
+
+/// Records of one thread being read: its state and the method ids, borrowed apart.
+pub struct ThreadRun<'a> {
+    frames: &'a mut MethodIds,
+    state: &'a mut ThreadRecords,
+    thread: u32,
+}
+
+impl ThreadRun<'_> {
+    /// The frame of a method id, made (undescribed) on first use.
+    #[inline(always)]
+    pub fn frame(&mut self, id: u64, b: &mut ProfileBuilder) -> u32 {
+        frame_of(self.frames, id, b)
+    }
+
+    /// 32-bit times (V1 layouts) unwrapped on this thread's clocks. `raw[0]` is wall (or
+    /// the only clock), `raw[1]` thread-CPU.
+    #[inline(always)]
+    pub fn times32(&mut self, raw: [u32; 2], b: &mut ProfileBuilder) -> PerClock {
+        let unwrap = &mut self.state.unwrap;
+        let wraps = &mut b.repairs.time_wraps;
+        PerClock::new(unwrap[0].next(raw[0], wraps), unwrap[1].next(raw[1], wraps))
+    }
+
+    /// How many more records the sampling probe wants to see on this thread.
+    pub fn unwatched(&self) -> usize {
+        SAMPLING_WINDOW.saturating_sub(self.state.probe.seen) as usize
+    }
+
+    /// Shows a record to the sampling probe while it still looks at this thread.
+    #[inline(always)]
+    pub fn watch(&mut self, action: u8, t: PerClock) {
+        let probe = &mut self.state.probe;
+        if probe.seen < SAMPLING_WINDOW {
+            probe.observe(action <= UNWIND, t.wall);
+        }
+    }
+
+    /// A record: its action becomes an enter, an exit or a skipped event.
+    #[inline(always)]
+    pub fn record(&mut self, b: &mut ProfileBuilder, frame: u32, action: u8, t: PerClock) {
+        match action {
+            ENTER => b.enter(self.thread, frame, t),
+            EXIT | UNWIND => b.exit(self.thread, frame, t),
+            _ => {
+                b.skip_event(self.thread);
+                b.repairs.invalid_records += 1;
+            }
+        }
+    }
+}
+
 /// ART's ids and per-thread record state, between the decoders and the builder.
 #[derive(Debug)]
 pub struct ArtRecords {
     /// Method id -> frame.
-    frames: IdIndex,
+    frames: MethodIds,
     /// Frames described so far.
     described: usize,
     /// Thread id as records carry it -> thread.
-    pub(super) threads: IdIndex,
+    pub(super) threads: IdIndex<0, DENSE_THREADS>,
     /// By thread slot.
     per_thread: Vec<ThreadRecords>,
     /// Thread names from lists (`*threads`, summaries), by the id the list gives.
@@ -103,9 +171,9 @@ pub struct ArtRecords {
 impl ArtRecords {
     pub fn new() -> ArtRecords {
         ArtRecords {
-            frames: IdIndex::new(2, DENSE_METHODS),
+            frames: IdIndex::new(),
             described: 0,
-            threads: IdIndex::new(0, DENSE_THREADS),
+            threads: IdIndex::new(),
             per_thread: Vec::new(),
             listed: Vec::new(),
             listed_index: FxHashMap::default(),
@@ -114,20 +182,9 @@ impl ArtRecords {
 
     // ---- methods -------------------------------------------------------------------
 
-    /// The frame of a method id, made (undescribed) on first use. Hot path.
-    #[inline(always)]
+    /// The frame of a method id, made (undescribed) on first use.
     pub fn frame(&mut self, id: u64, b: &mut ProfileBuilder) -> u32 {
-        match self.frames.get(id) {
-            Some(frame) => frame,
-            None => self.new_frame(id, None, b),
-        }
-    }
-
-    #[cold]
-    fn new_frame(&mut self, id: u64, info: Option<FrameInfo>, b: &mut ProfileBuilder) -> u32 {
-        let frame = b.add_frame(id, info);
-        self.frames.insert(id, frame);
-        frame
+        frame_of(&mut self.frames, id, b)
     }
 
     /// Defines (or redefines: the last definition wins) a method id.
@@ -141,7 +198,8 @@ impl ArtRecords {
             }
             None => {
                 self.described += 1;
-                self.new_frame(id, Some(info), b);
+                let frame = b.add_frame(id, Some(info));
+                self.frames.insert(id, frame);
             }
         }
     }
@@ -178,31 +236,11 @@ impl ArtRecords {
 
     // ---- records -------------------------------------------------------------------
 
-    /// A record with 32-bit times (V1 layouts), unwrapped per thread and clock. `raw[0]`
-    /// is wall (or the only clock), `raw[1]` thread-CPU.
+    /// Starts reading records of one thread. ART writes records in per-thread runs, so a
+    /// run looks the thread's state up once, not at every record.
     #[inline(always)]
-    pub fn record32(&mut self, b: &mut ProfileBuilder, thread: u32, frame: u32, action: u8, raw: [u32; 2]) {
-        let unwrap = &mut self.per_thread[thread as usize].unwrap;
-        let wraps = &mut b.repairs.time_wraps;
-        let t = PerClock::new(unwrap[0].next(raw[0], wraps), unwrap[1].next(raw[1], wraps));
-        self.record(b, thread, frame, action, t);
-    }
-
-    /// A record with full-width times.
-    #[inline(always)]
-    pub fn record(&mut self, b: &mut ProfileBuilder, thread: u32, frame: u32, action: u8, t: PerClock) {
-        let probe = &mut self.per_thread[thread as usize].probe;
-        if probe.seen < SAMPLING_WINDOW {
-            probe.observe(action <= UNWIND, t.wall);
-        }
-        match action {
-            ENTER => b.enter(thread, frame, t),
-            EXIT | UNWIND => b.exit(thread, frame, t),
-            _ => {
-                b.skip_event(thread);
-                b.repairs.invalid_records += 1;
-            }
-        }
+    pub fn run(&mut self, thread: u32) -> ThreadRun<'_> {
+        ThreadRun { frames: &mut self.frames, state: &mut self.per_thread[thread as usize], thread }
     }
 
     // ---- the end -------------------------------------------------------------------

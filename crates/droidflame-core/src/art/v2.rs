@@ -174,6 +174,7 @@ impl V2Decoder {
             }
         }
         let thread = art.thread(tid, b);
+        let mut run = art.run(thread);
         let mut state = start;
         let mut at = 0;
         while at < payload.len() {
@@ -181,8 +182,10 @@ impl V2Decoder {
                 self.damaged_blocks += 1;
                 break;
             };
-            let frame = art.frame(state.method_action & !3, b);
-            art.record(b, thread, frame, (state.method_action & 3) as u8, step);
+            let frame = run.frame(state.method_action & !3, b);
+            let action = (state.method_action & 3) as u8;
+            run.watch(action, step);
+            run.record(b, frame, action, step);
         }
         self.last_block = Some((tid, state));
     }
@@ -239,7 +242,10 @@ impl V2Decoder {
                 art.define_method(UNKNOWN_EXIT, unknown_exit_method(), b);
             }
             let frame = art.frame(id, b);
-            art.record(b, thread, frame, action, PerClock::new(time_action >> 2, 0));
+            let mut run = art.run(thread);
+            let t = PerClock::new(time_action >> 2, 0);
+            run.watch(action, t);
+            run.record(b, frame, action, t);
         }
     }
 

@@ -10,6 +10,7 @@ impl ProfileBuilder {
         for counter in &mut spec.counters {
             counter.name = self.clip_name(std::mem::take(&mut counter.name));
         }
+        let events = self.events();
         let mut unknown_threads = 0;
         for state in &mut self.threads {
             let last = state.last;
@@ -57,7 +58,7 @@ impl ProfileBuilder {
             warnings: self.warnings,
             warning_repairs: self.warning_repairs,
             limits: self.limits,
-            records: self.events,
+            records: events,
             counters: spec.counters,
         }
     }

@@ -151,7 +151,6 @@ pub(crate) struct ProfileBuilder {
     /// Parallel to `warnings`: the repair counter a warning explains, if any.
     warning_repairs: Vec<Option<&'static str>>,
     dropped_warnings: usize,
-    events: u64,
     limits: Options,
     budget: NodeBudget,
     /// The first limit reached, if any: the analysis stops with an error.
@@ -169,7 +168,6 @@ impl ProfileBuilder {
             warnings: Vec::new(),
             warning_repairs: Vec::new(),
             dropped_warnings: 0,
-            events: 0,
             limits: options.clone(),
             budget: NodeBudget { left: options.max_call_stacks, exhausted: false },
             limit_hit: None,
@@ -196,9 +194,10 @@ impl ProfileBuilder {
         }
     }
 
-    /// Events of all threads so far.
+    /// Events of all threads so far. Summed when asked (rarely) rather than counted per
+    /// event, which would cost the per-record loop a memory update.
     pub fn events(&self) -> u64 {
-        self.events
+        self.threads.iter().map(|t| t.events).sum()
     }
 
     pub fn limits(&self) -> &Options {
@@ -371,7 +370,6 @@ impl ProfileBuilder {
     /// `thread` enters `frame` at `t`.
     #[inline(always)]
     pub fn enter(&mut self, thread: u32, frame: u32, t: PerClock) {
-        self.events += 1;
         let state = &mut self.threads[thread as usize];
         state.count_at(t);
         if state.stack.len() >= self.limits.max_stack_depth {
@@ -386,7 +384,6 @@ impl ProfileBuilder {
     /// `frame` returns on `thread` at `t`.
     #[inline(always)]
     pub fn exit(&mut self, thread: u32, frame: u32, t: PerClock) {
-        self.events += 1;
         let state = &mut self.threads[thread as usize];
         state.count_at(t);
         if let Some(&top) = state.stack.last() {
@@ -402,7 +399,6 @@ impl ProfileBuilder {
     /// Whatever frame is on top of `thread` returns at `t`. False, with nothing changed
     /// but the event count, when no frame is open.
     pub fn exit_top(&mut self, thread: u32, t: PerClock) -> bool {
-        self.events += 1;
         let state = &mut self.threads[thread as usize];
         state.events += 1;
         let Some(open) = state.stack.pop() else {
@@ -415,7 +411,6 @@ impl ProfileBuilder {
 
     /// An event of `thread` that cannot be used: counted, nothing else.
     pub fn skip_event(&mut self, thread: u32) {
-        self.events += 1;
         self.threads[thread as usize].events += 1;
     }
 
