@@ -103,11 +103,13 @@ impl ThreadState {
         }
     }
 
-    /// An event at `t` that enters or exits a frame.
+    /// An event at `t` that enters or exits a frame. Only an enter on an empty stack or an
+    /// exit of a frame not on top can be a thread's first (any other follows an enter), so
+    /// only those look at `started`.
     #[inline(always)]
-    fn count_at(&mut self, t: PerClock) {
+    fn count_at(&mut self, t: PerClock, maybe_first: bool) {
         self.events += 1;
-        if !self.started {
+        if maybe_first && !self.started {
             self.started = true;
             self.first = t;
         }
@@ -371,7 +373,7 @@ impl ProfileBuilder {
     #[inline(always)]
     pub fn enter(&mut self, thread: u32, frame: u32, t: PerClock) {
         let state = &mut self.threads[thread as usize];
-        state.count_at(t);
+        state.count_at(t, state.stack.is_empty());
         if state.stack.len() >= self.limits.max_stack_depth {
             self.limit_hit.get_or_insert(Limit::Depth);
             return;
@@ -385,14 +387,15 @@ impl ProfileBuilder {
     #[inline(always)]
     pub fn exit(&mut self, thread: u32, frame: u32, t: PerClock) {
         let state = &mut self.threads[thread as usize];
-        state.count_at(t);
         if let Some(&top) = state.stack.last() {
             if top.frame == frame {
+                state.count_at(t, false);
                 state.stack.pop();
                 close(&mut state.tree, top, t);
                 return;
             }
         }
+        state.count_at(t, true);
         exit_below_top(state, &mut self.repairs, &mut self.budget, frame, t);
     }
 
