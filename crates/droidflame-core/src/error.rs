@@ -31,14 +31,17 @@ pub struct Error {
 }
 
 impl Error {
+    /// An error about the input as a whole.
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
         Error { kind, offset: None, message: message.into() }
     }
 
+    /// An error at byte `offset` of the (decompressed) input.
     pub fn at(kind: ErrorKind, offset: u64, message: impl Into<String>) -> Self {
         Error { kind, offset: Some(offset), message: message.into() }
     }
 
+    /// What went wrong, as a category a caller can act on.
     pub fn kind(&self) -> ErrorKind {
         self.kind
     }
@@ -48,6 +51,7 @@ impl Error {
         self.offset
     }
 
+    /// What went wrong, in words for the user (without the offset).
     pub fn message(&self) -> &str {
         &self.message
     }
@@ -76,4 +80,5 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// The result of every fallible call of this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -58,6 +58,7 @@ impl Default for Analyzer {
 }
 
 impl Analyzer {
+    /// An analyzer that works within `options`' limits.
     pub fn new(options: Options) -> Self {
         Analyzer {
             builder: ProfileBuilder::new(&options),
@@ -237,11 +238,8 @@ impl Analyzer {
 /// Recognises the format from the first bytes: `Ok(None)` while unsure (only before the
 /// input is `complete`).
 fn sniff(head: &[u8], complete: bool, options: &Options) -> Result<Option<Decoder>> {
-    if head.starts_with(b"*version") {
-        return Ok(Some(Decoder::Art(Box::new(ArtDecoder::regular()))));
-    }
-    if head.starts_with(crate::art::MAGIC) {
-        return Ok(Some(Decoder::Art(Box::new(ArtDecoder::slow()))));
+    if let Some(decoder) = ArtDecoder::sniff(head) {
+        return Ok(Some(Decoder::Art(Box::new(decoder))));
     }
     if let Some(kind) = atrace::sniff(head, complete) {
         return Ok(Some(Decoder::Atrace(Box::new(AtraceDecoder::new(kind, options.max_decompressed_bytes)))));

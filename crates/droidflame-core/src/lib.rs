@@ -1,7 +1,8 @@
-//! droidflame-core: Android method traces in, a profile and flame graphs out.
+//! droidflame-core: Android traces in, a profile and flame graphs out.
 //!
-//! Data flows one way: bytes (in chunks) -> sniff + gunzip ([`Analyzer`]) -> format decoder
-//! (`art`) -> [`ProfileBuilder`](profile) -> [`Profile`] -> products ([`products`]).
+//! Data flows one way: bytes (in chunks) -> sniff + gunzip ([`Analyzer`]) -> one decoder per
+//! format (`art`: method traces, `atrace`: system traces) -> the format-neutral profile
+//! builder ([`profile`]) -> [`Profile`] -> products ([`products`]).
 //! Nothing here does I/O, so the same code runs natively and in wasm32.
 //!
 //! ```no_run
@@ -9,6 +10,8 @@
 //! let profile = droidflame_core::analyze(&bytes).unwrap();
 //! let folded = droidflame_core::products::folded(&profile, &Default::default()).unwrap();
 //! ```
+
+#![warn(missing_docs)]
 
 mod art;
 mod atrace;
@@ -64,6 +67,7 @@ pub fn analyze(bytes: &[u8]) -> Result<Profile> {
     analyze_with(bytes, Options::default())
 }
 
+/// Analyses a whole trace held in memory, within `options`' limits.
 pub fn analyze_with(bytes: &[u8], options: Options) -> Result<Profile> {
     let mut analyzer = Analyzer::new(options);
     analyzer.push(bytes)?;
@@ -72,29 +76,22 @@ pub fn analyze_with(bytes: &[u8], options: Options) -> Result<Profile> {
 
 /// Analyses a split trace (`.key` + `.data`), given in either order.
 pub fn analyze_split(first: &[u8], second: &[u8]) -> Result<Profile> {
-    let (key, data) = split_order(first, second)?;
-    let mut analyzer = Analyzer::default();
+    analyze_split_with(first, second, Options::default())
+}
+
+/// Analyses a split trace (`.key` + `.data`), given in either order, within `options`'
+/// limits.
+pub fn analyze_split_with(first: &[u8], second: &[u8], options: Options) -> Result<Profile> {
+    let (key, data) = if split_key_is_second(first, second)? { (second, first) } else { (first, second) };
+    let mut analyzer = Analyzer::new(options);
     analyzer.push(key)?;
     analyzer.end_of_key_file()?;
     analyzer.push(data)?;
     analyzer.finish()
 }
 
-/// Which of two files is the `.key` half of a split trace: `Ok(true)` when the second is.
+/// Which of two files is the `.key` half of a split trace, from their first bytes (8 are
+/// enough): `Ok(true)` when the second is. An error says why they are no such pair.
 pub fn split_key_is_second(first_head: &[u8], second_head: &[u8]) -> Result<bool> {
-    let is_key = |h: &[u8]| h.starts_with(b"*version");
-    let is_data = |h: &[u8]| h.starts_with(art::MAGIC);
-    match (is_key(first_head), is_data(first_head), is_key(second_head), is_data(second_head)) {
-        (true, _, _, true) => Ok(false),
-        (_, true, true, _) => Ok(true),
-        _ => Err(Error::new(
-            ErrorKind::NotATrace,
-            "two files make a split trace only as a .key file (starting with \"*version\") and a .data file \
-             (starting with \"SLOW\")",
-        )),
-    }
-}
-
-fn split_order<'a>(first: &'a [u8], second: &'a [u8]) -> Result<(&'a [u8], &'a [u8])> {
-    Ok(if split_key_is_second(first, second)? { (second, first) } else { (first, second) })
+    art::split_key_is_second(first_head, second_head)
 }

@@ -1,6 +1,6 @@
 //! atrace / systrace captures: the corpus files with the facts their SOURCES.md rows
 //! give, and synthetic captures (testkit `atrace` writer) for each line variant, each
-//! container and each edge case of shared/docs/atrace-format.md §6.
+//! container and each known edge case of captures.
 
 use droidflame_core::products::{self, FoldedOptions};
 use droidflame_core::profile::FrameKind;
@@ -239,7 +239,7 @@ fn tasks_with_spaces_dashes_and_unknown_names() {
         .mark("a-b-c", 8, 7, 3 * MS, "B|7|x|y")
         .mark("a-b-c", 8, 7, 4 * MS, "E|7");
     let p = analyze(&c.text()).unwrap();
-    // `<...>` never renames a thread (E11); `|` stays in names (E5).
+    // `<...>` never renames a thread; `|` stays in names.
     assert_eq!(folded(&p), "Jit thread pool [7];compile 1000\na-b-c [8];x|y 1000\n");
     assert_eq!(p.threads[0].process.as_deref(), Some("Jit thread pool"));
 }

@@ -133,7 +133,7 @@ fn enters_exits_and_unwinds_add_up_to_calls() {
 
 #[test]
 fn firefox_fixtures_match_the_format_reference() {
-    // shared/docs/art-trace-format.md §9.1.
+    // What Firefox Profiler's own fixtures are known to hold, counted byte by byte.
     let regular = profile_of("ffprof-art-regular.trace");
     assert_eq!(regular.repairs.unknown_methods, 18);
     assert_eq!(regular.repairs.open_at_end, 259);
@@ -307,7 +307,7 @@ fn a_file_that_is_no_trace_is_refused_with_what_was_expected() {
 #[test]
 fn sampling_traces_are_told_from_method_tracing() {
     // No two records of a thread in these files are closer than 1.4 ms: ART's sampling
-    // mode (the sampler's interval), though the format has no marker for it (E29).
+    // mode (the sampler's interval), though the format has no marker for it.
     for (name, sampled) in [
         ("ffprof-art-regular.trace", true),
         ("ffprof-art-streaming.trace", true),

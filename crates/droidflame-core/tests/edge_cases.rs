@@ -1,5 +1,6 @@
-//! One test per edge case of shared/docs/art-trace-format.md §9 that concerns the core,
-//! named after it. Traces are built in code with the testkit writer.
+//! One test per edge case of method traces that concerns the core; the `eN_` prefix of a
+//! test is the case's number in the format reference. Traces are built in code with the
+//! testkit writer.
 
 use droidflame_core::products::{self, frame_table, FoldedOptions};
 use droidflame_core::{analyze, Analyzer, Clock, ClockSet, ErrorKind, Profile};

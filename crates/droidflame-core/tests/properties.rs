@@ -115,7 +115,7 @@ proptest! {
         let clocks = clocks_of(clock);
         let mut cfg = config(seed, threads, flags);
         cfg.clocks = clocks;
-        // Without a summary a single clock is guessed from the first values (E9): ART
+        // Without a summary a single clock is guessed from the first values: ART
         // starts CPU at 0, which wrapped times would not.
         cfg.wrap &= summary || clocks != Clocks::Cpu;
         let scenario = generate(seed, &cfg);

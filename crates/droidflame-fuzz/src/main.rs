@@ -1,5 +1,5 @@
 //! droidflame-fuzz: mutation fuzzing of every decoder entry point, on the stable
-//! toolchain (no cargo-fuzz/nightly here; see docs/toolchain.md). It is not coverage
+//! toolchain (cargo-fuzz needs nightly, which this project does not use). It is not coverage
 //! guided: it mutates seeds (corpus files and testkit-written inputs) with byte-level and
 //! structure-aware edits, feeds each case whole and in random chunk sizes, and runs every
 //! product on what comes out. A panic, or a case slower than the time bound, is saved to

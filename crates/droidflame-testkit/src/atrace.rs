@@ -6,7 +6,7 @@ use flate2::write::{GzEncoder, ZlibEncoder};
 use flate2::Compression;
 use std::io::Write;
 
-/// How the columns before the timestamp look (spec §1–§2).
+/// How the columns before the timestamp look.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Columns {
     /// `None`: no TGID column; `Some(false)`: `(-----)`; `Some(true)`: the number.

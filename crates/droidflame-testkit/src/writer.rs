@@ -1,4 +1,4 @@
-//! Writes traces byte for byte as ART and Dalvik do (see shared/docs/art-trace-format.md).
+//! Writes traces byte for byte as ART and Dalvik do.
 
 use std::io::Write;
 
@@ -110,7 +110,7 @@ pub enum Layout {
         /// Records per entry block before a new block starts.
         block_records: usize,
         /// Reproduce the ART writer bug: continuation blocks of one thread keep the delta
-        /// state and carry a cumulative count (E23).
+        /// state and carry a cumulative count.
         carry_state: bool,
     },
 }
@@ -328,7 +328,7 @@ impl Trace {
                 let count = if carry { cumulative } else { block.len() };
                 out.push(2);
                 out.extend_from_slice(&tid.to_le_bytes());
-                // The writer keeps only 16 bits of the count in its 3 bytes (E23).
+                // The writer keeps only 16 bits of the count in its 3 bytes.
                 out.extend_from_slice(&[(count & 0xFF) as u8, ((count >> 8) & 0xFF) as u8, 0]);
                 out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
                 out.extend_from_slice(&payload);

@@ -8,7 +8,7 @@ use droidflame_core::profile::FrameKind;
 
 /// `'sha256-…'` of a script's text.
 fn hash(text: &str) -> String {
-    format!("'sha256-{}'", crate::dist::base64(&sha256(text.as_bytes())))
+    format!("'sha256-{}'", crate::base64::base64(&sha256(text.as_bytes())))
 }
 
 /// The scripts of a graph frame: inferno's for each kind of frame (the same in both themes,

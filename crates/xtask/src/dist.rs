@@ -8,6 +8,7 @@
 //! - `pkg/`: an npm-style ES module package with TypeScript types;
 //! - `examples/`: host pages for each way of embedding.
 
+use crate::base64::base64;
 use crate::settings::WebSettings;
 use crate::tools::{ensure_npm, ensure_wasm_bindgen, ensure_wasm_target, esbuild, wasm_opt};
 use crate::{root, run};
@@ -150,24 +151,6 @@ fn csp_meta(policy: &str) -> String {
     format!("<meta http-equiv=\"Content-Security-Policy\" content=\"{policy}\">")
 }
 
-pub fn base64(bytes: &[u8]) -> String {
-    const TABLE: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = (u32::from(chunk[0]) << 16)
-            | (u32::from(*chunk.get(1).unwrap_or(&0)) << 8)
-            | u32::from(*chunk.get(2).unwrap_or(&0));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(TABLE[((n >> (18 - 6 * i)) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
 fn path(p: &Path) -> &str {
     p.to_str().expect("paths in this repository are UTF-8")
 }
@@ -204,15 +187,6 @@ fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn base64_matches_the_standard_alphabet() {
-        assert_eq!(super::base64(b""), "");
-        assert_eq!(super::base64(b"f"), "Zg==");
-        assert_eq!(super::base64(b"fo"), "Zm8=");
-        assert_eq!(super::base64(b"foo"), "Zm9v");
-        assert_eq!(super::base64(&[0xFF, 0xEF, 0x00, 0x10]), "/+8AEA==");
-    }
-
     #[test]
     fn inline_scripts_cannot_close_their_tag() {
         assert_eq!(super::inline_script("a = '</script>' // <!--"), "a = '<\\/script>' // <\\!--");

@@ -8,6 +8,7 @@
 //!
 //! Each task installs what it needs on a fresh machine and skips what is already there.
 
+mod base64;
 mod bench;
 mod csp;
 mod dist;

@@ -23,7 +23,7 @@ use records::ArtRecords;
 use v1::{RecordLayout, StreamEnd};
 use v2::{V2Decoder, V2Step};
 
-pub use v1::MAGIC;
+use v1::MAGIC;
 
 /// A text line longer than this in the key section is taken as corruption.
 const MAX_KEY_LINE: usize = 16 << 20;
@@ -69,14 +69,16 @@ pub struct ArtDecoder {
 }
 
 impl ArtDecoder {
-    /// For input that starts with `*version`.
-    pub fn regular() -> Self {
-        Self::with_stage(Stage::Key)
-    }
-
-    /// For input that starts with `SLOW`.
-    pub fn slow() -> Self {
-        Self::with_stage(Stage::SlowHeader)
+    /// A decoder for input that starts with `head`, if it is a method trace: a text key
+    /// (`*version`) or a binary header (`SLOW`). Needs the first 8 bytes.
+    pub fn sniff(head: &[u8]) -> Option<Self> {
+        if head.starts_with(b"*version") {
+            Some(Self::with_stage(Stage::Key))
+        } else if head.starts_with(MAGIC) {
+            Some(Self::with_stage(Stage::SlowHeader))
+        } else {
+            None
+        }
     }
 
     fn with_stage(stage: Stage) -> Self {
@@ -442,6 +444,21 @@ impl ArtDecoder {
             builder.warn("this V2 trace has no summary to say its time unit; nanoseconds (ART 2025+) were assumed");
             TimeUnit::NANOS
         }
+    }
+}
+
+/// Which of two files is the `.key` half of a split trace: `Ok(true)` when the second is.
+pub fn split_key_is_second(first_head: &[u8], second_head: &[u8]) -> Result<bool> {
+    let is_key = |h: &[u8]| h.starts_with(b"*version");
+    let is_data = |h: &[u8]| h.starts_with(MAGIC);
+    match (is_key(first_head), is_data(first_head), is_key(second_head), is_data(second_head)) {
+        (true, _, _, true) => Ok(false),
+        (_, true, true, _) => Ok(true),
+        _ => Err(Error::new(
+            ErrorKind::NotATrace,
+            "two files make a split trace only as a .key file (starting with \"*version\") and a .data file \
+             (starting with \"SLOW\")",
+        )),
     }
 }
 

@@ -25,12 +25,15 @@ pub enum GraphScope {
 /// light text. Frame colours and the graph's script are the same in both.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Theme {
+    /// Dark text on white.
     #[default]
     Light,
+    /// Light text on a dark background.
     Dark,
 }
 
 impl Theme {
+    /// The theme `text` names (`light` or `dark`), if any.
     pub fn parse(text: &str) -> Option<Theme> {
         match text {
             "light" => Some(Theme::Light),
@@ -48,6 +51,7 @@ impl Theme {
     }
 }
 
+/// How a flame graph is drawn.
 #[derive(Debug, Clone)]
 pub struct FlameOptions {
     /// `None`: wall where the trace has it, else its only clock.
@@ -59,6 +63,7 @@ pub struct FlameOptions {
     pub image_width: Option<usize>,
     /// Frames deeper than this merge into one `[frames below depth N, merged]` frame.
     pub max_depth: usize,
+    /// The colours around the frames.
     pub theme: Theme,
 }
 

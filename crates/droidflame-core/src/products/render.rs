@@ -11,7 +11,9 @@ use crate::Result;
 /// A file of a rendered report, by name relative to the report's folder.
 #[derive(Debug, Clone)]
 pub struct RenderedFile {
+    /// The file's name, e.g. `index.html`.
     pub name: String,
+    /// Its bytes.
     pub contents: Vec<u8>,
 }
 
