@@ -23,6 +23,11 @@ test('an Android Studio .ctrace (10 zlib chunks) dropped on the page', async (t)
   const svg = await shownSvg(page);
   assert.match(svg, /<svg /);
   assert.match(await page.locator('#warnings').textContent(), /slice ends had no open slice/);
+  // A slice is named a slice where the pointer rests on it (inferno's script, allowed by
+  // the page's policy through its hash for slice graphs).
+  const graph = page.frame({ url: /about:srcdoc/ }) || page.frames().find((f) => f !== page.mainFrame());
+  await graph.hover('#frames > g:nth-of-type(2)');
+  await graph.waitForFunction(() => /^Slice: /.test(document.getElementById('details').textContent));
   await shot(page, 'atrace-ctrace');
   await page.fill('#thread-filter', 'surfaceflinger');
   assert.ok(await page.locator('#thread-rows tr[data-thread]').count() >= 2, 'the filter matches process names');
