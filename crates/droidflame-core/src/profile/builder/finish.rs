@@ -6,6 +6,7 @@ use crate::profile::{ClockSet, Frame, PerClock, Profile, ThreadProfile, NONE};
 use rustc_hash::FxHashMap;
 
 impl ProfileBuilder {
+    /// The profile: what was built, with what only the decoder knows (`spec`).
     pub fn finish(mut self, mut spec: FinishSpec) -> Profile {
         for counter in &mut spec.counters {
             counter.name = self.clip_name(std::mem::take(&mut counter.name));
@@ -32,7 +33,8 @@ impl ProfileBuilder {
         let (frames, canonical) = canonical_frames(&self.frames, &self.threads);
         self.repairs.unknown_methods = frames.iter().filter(|f| f.unknown).count() as u64;
         let (frame_names, frame_name_of) = display_names(&frames);
-        // A single clock was recorded as wall (see the contract above).
+        // A trace's single clock was recorded as wall, whichever it was (the builder's
+        // contract): `ClockSet::Cpu` says it was the CPU clock.
         let swap = spec.clocks == ClockSet::Cpu;
         let processes = std::mem::take(&mut self.processes);
         let mut threads = self

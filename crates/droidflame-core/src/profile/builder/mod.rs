@@ -17,7 +17,9 @@
 //!   with a single clock gives it as `wall` and says in [`FinishSpec::clocks`] which clock
 //!   it was: with `ClockSet::Cpu` the values move to the CPU clock when the profile is
 //!   finished (method traces may name their clock only in a summary after the records).
-//! - Call [`ProfileBuilder::limit_error`] after each chunk of input and stop with its error.
+//! - Go on after a limit is reached: the builder makes nothing more and answers with slot
+//!   0 where it would have made one, and the `Analyzer` stops with
+//!   [`ProfileBuilder::limit_error`]'s error after the chunk.
 //! - Describe frames and name threads whenever it learns them; the last description wins.
 //!
 //! # What the builder does, the same for every format
