@@ -280,6 +280,25 @@ fn e20_u32_times_unwrap() {
 }
 
 #[test]
+fn e20_wall_times_unwrap_on_one_timeline_across_threads() {
+    // main runs across the wrap; worker's first record comes after it, in its own chunk.
+    // Unwrapped per thread, worker would sit 2^32 µs (71 minutes) before main.
+    let near = u64::from(u32::MAX) - 50;
+    let records = vec![
+        rec(1, 0, ENTER, near, 0),
+        rec(1, 0, EXIT, near + 100, 40),
+        rec(2, 4, ENTER, near + 60, 0),
+        rec(2, 4, EXIT, near + 90, 10),
+    ];
+    let p = regular(&trace(records));
+    let first: Vec<u64> = p.threads.iter().map(|t| t.first.wall).collect();
+    assert_eq!(first, [near, near + 60]);
+    assert_eq!(folded(&p), "main [1];A.a 100\nworker [2];B.b 30\n");
+    assert_eq!(folded_cpu(&p), "main [1];A.a 40\nworker [2];B.b 10\n");
+    assert_eq!(p.repairs.time_wraps, 1);
+}
+
+#[test]
 fn e21_per_thread_chunks_are_not_in_global_order() {
     let interleaved =
         vec![rec(1, 0, ENTER, 0, 0), rec(2, 4, ENTER, 1, 0), rec(1, 0, EXIT, 5, 0), rec(2, 4, EXIT, 9, 0)];

@@ -239,6 +239,10 @@ impl ArtDecoder {
         if declared.as_deref() == Some("dual") && !dual {
             builder.warn(format!("the trace says clock=dual but its records are {size} bytes: read as one clock"));
         }
+        // A single clock known to be thread-CPU is unwrapped per thread. Streaming files name
+        // their clock only in the closing summary: their single clock is unwrapped as wall,
+        // which differs only for threads more than 35 minutes of CPU time apart.
+        self.art.cpu_only = !dual && declared.as_deref() == Some("thread-cpu");
         self.layout = Some(RecordLayout { size, wide_tid: header.version >= 2 || header.streaming, dual });
         self.stage = if header.streaming { Stage::Stream } else { Stage::Records };
     }

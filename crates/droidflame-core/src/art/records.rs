@@ -1,7 +1,7 @@
 //! `ArtRecords`: ART's records in the builder's terms. Method and thread ids become frame
 //! and thread slots, the record's action becomes an enter or an exit, 32-bit times are
-//! unwrapped, and the first records of each thread are watched for the rhythm of a
-//! sampling trace.
+//! unwrapped (wall times on one timeline across threads, thread-CPU times per thread), and
+//! the first records of each thread are watched for the rhythm of a sampling trace.
 
 use super::ids::IdIndex;
 use crate::profile::{FrameInfo, PerClock, ProfileBuilder, TimeUnit};
@@ -79,6 +79,8 @@ impl GapProbe {
 /// What ART keeps per thread between records.
 #[derive(Debug, Clone, Default)]
 struct ThreadRecords {
+    /// The thread's own unwrap of each clock; the wall clock uses it only when the trace's
+    /// single clock is a thread-CPU clock.
     unwrap: [Unwrap; 2],
     probe: GapProbe,
 }
@@ -105,6 +107,9 @@ type MethodIds = IdIndex<2, DENSE_METHODS>;
 pub struct ThreadRun<'a> {
     frames: &'a mut MethodIds,
     state: &'a mut ThreadRecords,
+    /// The wall clock's unwrap, shared by all threads; `None` when the first clock is a
+    /// per-thread CPU clock.
+    wall: Option<&'a mut Unwrap>,
     thread: u32,
 }
 
@@ -115,13 +120,18 @@ impl ThreadRun<'_> {
         frame_of(self.frames, id, b)
     }
 
-    /// 32-bit times (V1 layouts) unwrapped on this thread's clocks. `raw[0]` is wall (or
-    /// the only clock), `raw[1]` thread-CPU.
+    /// 32-bit times (V1 layouts) unwrapped. `raw[0]` is wall (or the only clock), unwrapped
+    /// on the timeline all threads share, each value nearest the previous record of any
+    /// thread, so threads stay aligned across a wrap; `raw[1]`, thread-CPU, per thread.
     #[inline(always)]
     pub fn times32(&mut self, raw: [u32; 2], b: &mut ProfileBuilder) -> PerClock {
         let unwrap = &mut self.state.unwrap;
         let wraps = &mut b.repairs.time_wraps;
-        PerClock::new(unwrap[0].next(raw[0], wraps), unwrap[1].next(raw[1], wraps))
+        let first = match &mut self.wall {
+            Some(wall) => wall.next(raw[0], wraps),
+            None => unwrap[0].next(raw[0], wraps),
+        };
+        PerClock::new(first, unwrap[1].next(raw[1], wraps))
     }
 
     /// How many more records the sampling probe wants to see on this thread.
@@ -163,6 +173,11 @@ pub struct ArtRecords {
     pub(super) threads: IdIndex<0, DENSE_THREADS>,
     /// By thread slot.
     per_thread: Vec<ThreadRecords>,
+    /// The wall clock's unwrap, one for all threads.
+    wall: Unwrap,
+    /// The trace's single clock is the thread-CPU clock, so its first clock is unwrapped
+    /// per thread.
+    pub cpu_only: bool,
     /// Thread names from lists (`*threads`, summaries), by the id the list gives.
     pub(super) listed: Vec<(u32, String)>,
     pub(super) listed_index: FxHashMap<u32, usize>,
@@ -175,6 +190,8 @@ impl ArtRecords {
             described: 0,
             threads: IdIndex::new(),
             per_thread: Vec::new(),
+            wall: Unwrap::default(),
+            cpu_only: false,
             listed: Vec::new(),
             listed_index: FxHashMap::default(),
         }
@@ -240,7 +257,8 @@ impl ArtRecords {
     /// run looks the thread's state up once, not at every record.
     #[inline(always)]
     pub fn run(&mut self, thread: u32) -> ThreadRun<'_> {
-        ThreadRun { frames: &mut self.frames, state: &mut self.per_thread[thread as usize], thread }
+        let wall = (!self.cpu_only).then_some(&mut self.wall);
+        ThreadRun { frames: &mut self.frames, state: &mut self.per_thread[thread as usize], wall, thread }
     }
 
     // ---- the end -------------------------------------------------------------------
