@@ -16,17 +16,25 @@ export function allThreadsTotal(summary, clock) {
 }
 
 /**
- * Thread indices in display order: by time on `clock` (most first); where the trace names
- * processes, grouped under them, the busiest process first.
+ * Thread indices in display order: busiest first, by CPU time where the trace has a CPU clock
+ * (threads blocked in a wait for the whole trace have the most wall time, so wall time does
+ * not tell the busy ones), then by wall time; where the trace names processes, grouped under
+ * them, the busiest process first. The order does not change with the clock shown.
  */
-export function threadOrder(threads, clock) {
-  const order = threads.map((_, i) => i).sort((a, b) =>
-    (threadTotal(threads[b], clock) || 0) - (threadTotal(threads[a], clock) || 0) || a - b);
+export function threadOrder(threads) {
+  const cpu = threads.some((t) => typeof t.cpu_us === 'number');
+  const key = (t) => [cpu ? (t.cpu_us ?? -1) : 0, t.wall_us ?? -1];
+  const busier = (x, y) => y[0] - x[0] || y[1] - x[1];
+  const order = threads.map((_, i) => i).sort((a, b) => busier(key(threads[a]), key(threads[b])) || a - b);
   if (!threads.some((t) => t.pid !== undefined)) return order;
   const groupTotal = new Map();
-  for (const t of threads) groupTotal.set(t.pid, (groupTotal.get(t.pid) || 0) + (threadTotal(t, clock) || 0));
+  for (const t of threads) {
+    const [sum0, sum1] = groupTotal.get(t.pid) || [0, 0];
+    const [k0, k1] = key(t);
+    groupTotal.set(t.pid, [sum0 + Math.max(k0, 0), sum1 + Math.max(k1, 0)]);
+  }
   const rank = new Map(Array.from(groupTotal.keys()).sort((a, b) =>
-    groupTotal.get(b) - groupTotal.get(a) || (a === undefined) - (b === undefined) || a - b).map((pid, i) => [pid, i]));
+    busier(groupTotal.get(a), groupTotal.get(b)) || (a === undefined) - (b === undefined) || a - b).map((pid, i) => [pid, i]));
   return order.map((index, position) => [rank.get(threads[index].pid), position, index])
     .sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((entry) => entry[2]);
 }
@@ -74,7 +82,7 @@ export function createThreadList(store) {
         element('td', { class: 'n', text: t && !t.track ? percent(value, total) : '' }));
     };
     body.append(row(-1));
-    for (const index of threadOrder(threads, state.clock)) {
+    for (const index of threadOrder(threads)) {
       const t = threads[index];
       if (!threadMatches(t, text)) continue;
       if (t.pid !== undefined && t.pid !== group) {

@@ -19,14 +19,20 @@ test('arrow keys, Home, End and paging move inside a list and stop at its ends',
   assert.equal(nextIndex('ArrowDown', 0, 0), null);
 });
 
-test('threads sort by time on the clock shown, grouped under the busiest process', () => {
-  const plain = [{ wall_us: 5, cpu_us: 50 }, { wall_us: 9, cpu_us: 1 }, { wall_us: 5, cpu_us: null }];
-  assert.deepEqual(threadOrder(plain, 'wall'), [1, 0, 2]);
-  assert.deepEqual(threadOrder(plain, 'cpu'), [0, 1, 2]);
+test('threads sort busiest first by CPU time, then wall time, grouped under the busiest process', () => {
+  // An idle thread (most wall time, blocked in a wait) sorts after the busy ones.
+  const plain = [{ wall_us: 5, cpu_us: 50 }, { wall_us: 90, cpu_us: 1 }, { wall_us: 5, cpu_us: null }, { wall_us: 7, cpu_us: 1 }];
+  assert.deepEqual(threadOrder(plain), [0, 1, 3, 2]);
+  const wallOnly = [{ wall_us: 5, cpu_us: null }, { wall_us: 9, cpu_us: null }];
+  assert.deepEqual(threadOrder(wallOnly), [1, 0]);
   const grouped = [
     { pid: 1, wall_us: 10 }, { pid: 2, wall_us: 7 }, { pid: 2, wall_us: 6 }, { pid: 1, wall_us: 1 },
   ];
-  assert.deepEqual(threadOrder(grouped, 'wall'), [1, 2, 0, 3], 'process 2 (13) before process 1 (11)');
+  assert.deepEqual(threadOrder(grouped), [1, 2, 0, 3], 'process 2 (13) before process 1 (11)');
+  const busyProcess = [
+    { pid: 1, wall_us: 100, cpu_us: 1 }, { pid: 2, wall_us: 7, cpu_us: 5 }, { pid: 1, wall_us: 50, cpu_us: 2 },
+  ];
+  assert.deepEqual(threadOrder(busyProcess), [1, 2, 0], 'process 2 has more CPU time');
   const t = { name: 'RenderThread', tid: 42, process: 'com.example', pid: 7 };
   assert.ok(threadMatches(t, 'render'));
   assert.ok(threadMatches(t, 'example'));

@@ -249,24 +249,51 @@ fn e17_mismatched_exit_closes_the_frames_above() {
 }
 
 #[test]
-fn e18_exit_with_empty_stack_rebuilds_the_caller_from_the_first_record() {
-    // b runs 2..6 at top level, then a exits at 10: a was running since the first record (2).
-    let p = regular(&trace(vec![rec(1, 4, ENTER, 2, 0), rec(1, 4, EXIT, 6, 0), rec(1, 0, EXIT, 10, 0)]));
+fn e18_exit_with_empty_stack_rebuilds_the_caller_from_the_timelines_start() {
+    // b runs 2..6 at top level on main, then a exits at 10: a was running since before
+    // tracing began. The timeline starts at 1 (worker's first record): on the wall clock a
+    // starts there, on main's CPU clock at main's first record (CPU 2).
+    let p = regular(&trace(vec![
+        rec(2, 8, ENTER, 1, 0),
+        rec(2, 8, EXIT, 3, 1),
+        rec(1, 4, ENTER, 2, 2),
+        rec(1, 4, EXIT, 6, 5),
+        rec(1, 0, EXIT, 10, 9),
+    ]));
     assert_eq!(p.repairs.unmatched_exits, 1);
-    assert_eq!(folded(&p), "main [1];A.a 4\nmain [1];A.a;B.b 4\n");
+    assert_eq!(folded(&p), "main [1];A.a 5\nmain [1];A.a;B.b 4\nworker [2];C.c 2\n");
+    assert_eq!(folded_cpu(&p), "main [1];A.a 4\nmain [1];A.a;B.b 3\nworker [2];C.c 1\n");
+}
+
+/// Thread 1's last record is at 7, thread 2's at 30; the timeline ends at 30.
+fn open_at_end(overflow: bool) -> Profile {
+    let mut t = trace(vec![
+        rec(1, 0, ENTER, 0, 0),
+        rec(2, 4, ENTER, 1, 0),
+        rec(1, 8, ENTER, 3, 1),
+        rec(1, 8, EXIT, 7, 2),
+        rec(2, 12, ENTER, 30, 4),
+    ]);
+    if overflow {
+        t.options.push(("data-file-overflow".into(), "true".into()));
+    }
+    regular(&t)
 }
 
 #[test]
-fn e19_open_frames_close_at_their_threads_last_record() {
-    // Thread 1 ends at 7, thread 2 at 30: each closes at its own last record.
-    let p = regular(&trace(vec![
-        rec(1, 0, ENTER, 0, 0),
-        rec(2, 4, ENTER, 1, 0),
-        rec(1, 8, ENTER, 3, 0),
-        rec(1, 8, EXIT, 7, 0),
-        rec(2, 12, ENTER, 30, 0),
-    ]));
+fn e19_open_frames_close_at_the_timelines_end() {
+    // On the wall clock at the timeline's end, on the CPU clock at their thread's last record.
+    let p = open_at_end(false);
     assert_eq!(p.repairs.open_at_end, 3);
+    assert_eq!(folded(&p), "main [1];A.a 26\nmain [1];A.a;C.c 4\nworker [2];B.b 29\n");
+    assert_eq!(folded_cpu(&p), "main [1];A.a 1\nmain [1];A.a;C.c 1\nworker [2];B.b 4\n");
+}
+
+#[test]
+fn e19_after_lost_data_open_frames_close_at_their_threads_last_record() {
+    // The buffer overflowed: each thread's data may stop at a different time.
+    let p = open_at_end(true);
+    assert!(p.repairs.overflow);
     assert_eq!(folded(&p), "main [1];A.a 3\nmain [1];A.a;C.c 4\nworker [2];B.b 29\n");
 }
 

@@ -24,7 +24,8 @@ fn read(bytes: &[u8], chunk: usize) -> Profile {
 
 /// Checks a profile against its scenario. A tick of the layout is `num / den` µs.
 fn check(profile: &Profile, scenario: &Scenario, (num, den): (u64, u64), clocks: Clocks) {
-    let expected = &scenario.expected;
+    // Where the trace lost data at its end, open frames close at their thread's last record.
+    let expected = scenario.expected(profile.repairs.truncated || profile.repairs.overflow);
     let micros = |ticks: u64| (u128::from(ticks) * u128::from(num) / u128::from(den)) as u64;
     let present: Vec<Clock> = match clocks {
         Clocks::Dual => vec![Clock::Wall, Clock::Cpu],

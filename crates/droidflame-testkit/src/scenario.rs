@@ -108,7 +108,22 @@ pub struct MethodStats {
 
 pub struct Scenario {
     pub trace: Trace,
-    pub expected: Expected,
+    /// What a reader should make of the trace when it is complete.
+    complete: Expected,
+    /// ... and when the trace lost data at its end (cut short, overflowed, no summary).
+    lost_at_end: Expected,
+}
+
+impl Scenario {
+    /// The expected profile; `lost_at_end`: the trace lost data at its end, so frames still
+    /// open close at their own thread's last record instead of the timeline's end.
+    pub fn expected(&self, lost_at_end: bool) -> &Expected {
+        if lost_at_end {
+            &self.lost_at_end
+        } else {
+            &self.complete
+        }
+    }
 }
 
 /// A frame of the true stack.
@@ -121,10 +136,16 @@ struct Frame {
 }
 
 /// One finished call: the path of frame ids from the bottom, and its times.
+#[derive(Clone)]
 struct Interval {
     path: Vec<usize>,
     start: [u64; 2],
     end: [u64; 2],
+    /// Running before tracing began: on the wall clock it starts at the timeline's start.
+    from_before: bool,
+    /// Still open at the end: on the wall clock it ends at the timeline's end, unless the
+    /// trace lost data at its end.
+    open_at_end: bool,
 }
 
 pub fn generate(seed: u64, config: &Config) -> Scenario {
@@ -146,6 +167,8 @@ pub fn generate(seed: u64, config: &Config) -> Scenario {
     let mut frame_methods: Vec<u64> = Vec::new();
     let mut visible: Vec<bool> = Vec::new();
     let mut intervals: Vec<(u32, Interval)> = Vec::new();
+    // The wall clock's earliest and latest record of any thread.
+    let mut timeline: Option<(u64, u64)> = None;
     for t in 0..config.threads {
         let tid = if config.narrow_tids { 1 + t as u32 } else { 1 + t as u32 * 7 + rng.below(5) as u32 };
         trace.threads.push(ThreadDef { tid, name: format!("worker-{t}") });
@@ -207,30 +230,54 @@ pub fn generate(seed: u64, config: &Config) -> Scenario {
                 let start = if frame.entered { frame.start } else { first.expect("a record was written") };
                 let mut path: Vec<usize> = stack.iter().map(|f| f.id).collect();
                 path.push(frame.id);
-                intervals.push((tid, Interval { path, start, end: now }));
+                let from_before = !frame.entered;
+                intervals.push((tid, Interval { path, start, end: now, from_before, open_at_end: false }));
             }
         }
         let last = records.last().map(|r| [r.wall, r.cpu]);
         if let Some(last) = last {
-            // Entered frames still open are closed at the thread's last record.
+            // Entered frames still open close at the thread's last record (the wall clock's
+            // end is moved to the timeline's end below).
             while stack.last().is_some_and(|f| f.entered) {
                 let frame = stack.pop().expect("checked above");
                 expected.open_at_end += 1;
                 let mut path: Vec<usize> = stack.iter().map(|f| f.id).collect();
                 path.push(frame.id);
-                intervals.push((tid, Interval { path, start: frame.start, end: last }));
+                let interval = Interval { path, start: frame.start, end: last, from_before: false, open_at_end: true };
+                intervals.push((tid, interval));
             }
             expected.records.insert(tid, records.len() as u64);
+            timeline = Some(timeline.map_or((first.unwrap_or(last)[0], last[0]), |(a, b): (u64, u64)| {
+                (a.min(first.unwrap_or(last)[0]), b.max(last[0]))
+            }));
         }
         per_thread.push(records);
     }
     trace.methods = methods;
     trace.records = interleave(per_thread, config.chunked, &mut rng);
     let names = FrameNames::new(&trace.methods);
-    oracle(&mut expected, &intervals, &frame_methods, &visible, &names, config.clocks);
     expected.unknown_methods =
         unknown.iter().filter(|id| trace.records.iter().any(|r| r.method == **id)).count() as u64;
-    Scenario { trace, expected }
+    let (start, end) = timeline.unwrap_or_default();
+    // Calls from before tracing start at the timeline's start on the wall clock; calls still
+    // open end at its end, unless the trace lost data at its end.
+    let on_timeline = |lost_at_end: bool| -> Vec<(u32, Interval)> {
+        let mut intervals = intervals.clone();
+        for (_, iv) in &mut intervals {
+            if iv.from_before {
+                iv.start[0] = start;
+            }
+            if iv.open_at_end && !lost_at_end {
+                iv.end[0] = end;
+            }
+        }
+        intervals
+    };
+    let mut complete = expected.clone();
+    oracle(&mut complete, &on_timeline(false), &frame_methods, &visible, &names, config.clocks);
+    let mut lost_at_end = expected;
+    oracle(&mut lost_at_end, &on_timeline(true), &frame_methods, &visible, &names, config.clocks);
+    Scenario { trace, complete, lost_at_end }
 }
 
 fn method_defs(n: usize, id_of: impl Fn(u64) -> u64) -> Vec<MethodDef> {

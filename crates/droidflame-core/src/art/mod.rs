@@ -357,6 +357,7 @@ impl ArtDecoder {
             time_unit,
             counters: Vec::new(),
             group_by_process: false,
+            timeline: None,
         })
     }
 

@@ -82,6 +82,8 @@ pub struct EventReader {
     tracks: FxHashMap<TrackKey, u32>,
     open_spans: FxHashMap<(TrackKey, i64), OpenSpan>,
     last_ts: u64,
+    /// The earliest event time so far, in ns.
+    min_ts: Option<u64>,
     /// The latest event time so far, in ns.
     pub max_ts: u64,
 }
@@ -150,6 +152,7 @@ impl EventReader {
         }
         self.last_ts = ts;
         self.max_ts = self.max_ts.max(ts);
+        self.min_ts = Some(self.min_ts.map_or(ts, |min| min.min(ts)));
         let t = self.tid(e.tid);
         self.rename(t, e.task);
         if let Some(tgid) = e.tgid {
@@ -416,6 +419,11 @@ impl EventReader {
         if matches!(sched.state, SchedState::Sleeping | SchedState::Unknown) {
             sched.enter(SchedState::Runnable, e.ts_ns);
         }
+    }
+
+    /// The capture's timeline: its first and last event of any kind, in ns.
+    pub fn timeline(&self) -> Option<(u64, u64)> {
+        self.min_ts.map(|min| (min, self.max_ts))
     }
 
     /// Hands names, processes, scheduling and counters to the builder; closes async spans

@@ -174,6 +174,7 @@ impl AtraceDecoder {
             frame_kind: FrameKind::Slice,
             description: format!("System trace (atrace), {layout}{}", if gzip { ", gzip" } else { "" }),
         };
+        let timeline = self.events.timeline();
         Ok(FinishSpec {
             format,
             header: self.events.header,
@@ -181,6 +182,7 @@ impl AtraceDecoder {
             time_unit: TimeUnit::NANOS,
             counters,
             group_by_process: true,
+            timeline,
         })
     }
 

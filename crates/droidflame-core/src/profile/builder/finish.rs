@@ -2,7 +2,7 @@
 //! self times computed, clocks put in place.
 
 use super::{close, FinishSpec, FrameSlot, ProfileBuilder, ThreadState};
-use crate::profile::{ClockSet, Frame, PerClock, Profile, ThreadProfile, NONE};
+use crate::profile::{Clock, ClockSet, Frame, PerClock, Profile, ThreadProfile, NONE};
 use rustc_hash::FxHashMap;
 
 impl ProfileBuilder {
@@ -12,12 +12,25 @@ impl ProfileBuilder {
             counter.name = self.clip_name(std::mem::take(&mut counter.name));
         }
         let events = self.events();
+        // A single clock is recorded as wall whichever it is; the timeline is the wall clock's.
+        let wall = spec.clocks.has(Clock::Wall);
+        let (start, end) = spec.timeline.unwrap_or_else(|| self.event_span());
+        let lost_at_end = self.repairs.truncated || self.repairs.overflow;
         let mut unknown_threads = 0;
         for state in &mut self.threads {
-            let last = state.last;
+            let mut last = state.last;
+            if wall && !lost_at_end {
+                last.wall = last.wall.max(end);
+            }
             self.repairs.open_at_end += state.stack.len() as u64;
             while let Some(open) = state.stack.pop() {
                 close(&mut state.tree, open, last);
+            }
+            if wall {
+                let earlier = state.first.wall.saturating_sub(start);
+                for &node in &state.from_before {
+                    state.tree.node_mut(node).incl.wall += earlier;
+                }
             }
             if state.name.is_none() && state.events > 0 {
                 state.name = Some(format!("Thread {}", state.tid));
@@ -63,6 +76,16 @@ impl ProfileBuilder {
             records: events,
             counters: spec.counters,
         }
+    }
+}
+
+impl ProfileBuilder {
+    /// From the earliest to the latest wall time of any thread's events.
+    fn event_span(&self) -> (u64, u64) {
+        let started = || self.threads.iter().filter(|t| t.started);
+        let start = started().map(|t| t.first.wall).min().unwrap_or(0);
+        let end = started().map(|t| t.last.wall).max().unwrap_or(0);
+        (start, end)
     }
 }
 

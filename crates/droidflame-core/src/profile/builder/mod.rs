@@ -26,8 +26,12 @@
 //!
 //! - Repairs stacks and counts each repair: an exit of a frame below the top closes the
 //!   frames above it (`mismatched_exits`); an exit of a frame not on the stack was running
-//!   before tracing began and is rebuilt from the thread's first event (`unmatched_exits`);
-//!   frames open at the end close at the thread's last event (`open_at_end`).
+//!   before tracing began (`unmatched_exits`) and is rebuilt from the start of the trace's
+//!   timeline on the wall clock, from the thread's first event on the CPU clock; frames
+//!   open at the end (`open_at_end`) close at the end of the timeline on the wall clock, at
+//!   the thread's last event on the CPU clock, or at the thread's last event on both where
+//!   the trace lost data at its end (`truncated`, `overflow`): then each thread's data may
+//!   stop at a different time.
 //! - Enforces the limits of `Options` (stack depth, call stacks, threads, frames, name
 //!   length), keeps at most 50 warnings, names threads that have none (`Thread 12`,
 //!   counted in `unknown_threads`), merges frames that describe the same method, and
@@ -86,6 +90,9 @@ struct ThreadState {
     pid: Option<u32>,
     track: bool,
     sched: Option<SchedTimes>,
+    /// Nodes of calls that began before tracing did, one entry per call: on the wall clock
+    /// they start at the timeline's start, known only at the end.
+    from_before: Vec<u32>,
 }
 
 impl ThreadState {
@@ -102,6 +109,7 @@ impl ThreadState {
             pid: None,
             track: false,
             sched: None,
+            from_before: Vec::new(),
         }
     }
 
@@ -135,6 +143,10 @@ pub(crate) struct FinishSpec {
     pub counters: Vec<Counter>,
     /// Order threads by process (the trace says which process each belongs to).
     pub group_by_process: bool,
+    /// The trace's timeline on the wall clock, where the decoder knows it better than the
+    /// events do (a capture's first and last event of any kind); `None`: from the earliest
+    /// to the latest event of any thread.
+    pub timeline: Option<(u64, u64)>,
 }
 
 /// A limit of `Options` that the trace went beyond.
@@ -457,6 +469,7 @@ fn exit_below_top(state: &mut ThreadState, repairs: &mut Repairs, budget: &mut N
     }
     budget.left -= 1;
     let node = state.tree.adopt_top_level(frame);
+    state.from_before.push(node);
     state.stack.insert(0, Open { node, frame, enter: state.first });
     while let Some(open) = state.stack.pop() {
         close(&mut state.tree, open, t);
