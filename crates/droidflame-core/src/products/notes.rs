@@ -4,7 +4,7 @@
 //! repair's note, not again on its own.
 
 use super::frames::DEFAULT_MAX_DEPTH;
-use crate::profile::Profile;
+use crate::profile::{Clock, Profile};
 use crate::text::group_digits;
 use serde::Serialize;
 
@@ -80,15 +80,27 @@ pub fn notes(profile: &Profile, deep_threads: u64) -> Vec<Note> {
 
 fn repair_text(profile: &Profile, key: &str, count: u64, details: &[&str]) -> String {
     let n = group_digits(count);
+    // Where the trace has a wall clock, calls from before tracing and calls still open span
+    // to its timeline's edges on it; after lost data, open calls end with their thread's data.
+    let wall = profile.has(Clock::Wall);
+    let lost_at_end = profile.repairs.truncated || profile.repairs.overflow;
     let lead = match key {
         "truncated" => "The trace is incomplete (cut short); everything before the cut is shown".to_owned(),
         // The decoder's own warning says what overflowed and what to do.
         "overflow" if !details.is_empty() => return sentence(&details.join("; ")),
         "overflow" => "The recording buffer overflowed: later events were dropped".to_owned(),
+        "unmatched_exits" if wall => format!(
+            "{n} frames were already running when tracing began; each is shown from the start of the trace (from \
+             its thread's first record on the CPU clock)"
+        ),
         "unmatched_exits" => {
             format!("{n} frames were already running when tracing began; each is shown from its thread's first record")
         }
         "mismatched_exits" => format!("{n} exits closed frames above them that had no exit of their own"),
+        "open_at_end" if wall && !lost_at_end => format!(
+            "{n} frames were still running at the end; they are closed at the end of the trace (at their thread's \
+             last record on the CPU clock)"
+        ),
         "open_at_end" => {
             format!("{n} frames were still running at the end; they are closed at their thread's last record")
         }
