@@ -29,7 +29,8 @@ impl ProfileBuilder {
             if wall {
                 let earlier = state.first.wall.saturating_sub(start);
                 for &node in &state.from_before {
-                    state.tree.node_mut(node).incl.wall += earlier;
+                    let incl = &mut state.tree.node_mut(node).incl;
+                    incl.wall = incl.wall.saturating_add(earlier);
                 }
             }
             if state.name.is_none() && state.events > 0 {
