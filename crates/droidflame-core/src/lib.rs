@@ -47,6 +47,10 @@ pub struct Options {
     /// Longer names (methods, classes, signatures, threads, processes) are cut to this
     /// many bytes and end in `…`; each cut is counted (`repairs.long_names`).
     pub max_name_bytes: usize,
+    /// Keep every call with its start and end (`ThreadProfile::calls`), for call listings
+    /// and the timeline. Off by default: memory then grows with the calls (32 bytes
+    /// each), where without them it grows only with unique call stacks.
+    pub keep_calls: bool,
 }
 
 impl Default for Options {
@@ -58,6 +62,7 @@ impl Default for Options {
             max_threads: 1 << 16,
             max_methods: 1 << 22,
             max_name_bytes: 4096,
+            keep_calls: false,
         }
     }
 }

@@ -4,8 +4,8 @@
 //! the profile the scenario oracle derived from the structure itself.
 
 use droidflame_core::products::{frame_table, thread_stacks};
-use droidflame_core::{Analyzer, Clock, Profile};
-use droidflame_testkit::scenario::{generate, Config, Scenario};
+use droidflame_core::{Analyzer, Clock, Options, Profile};
+use droidflame_testkit::scenario::{generate, Config, ExpectedCall, Scenario};
 use droidflame_testkit::{gzip, Clocks, Layout, TimeFirst};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
@@ -14,8 +14,13 @@ use std::collections::BTreeMap;
 type MethodKey = (String, String, String);
 type MethodNumbers = (u64, u64, [u64; 2], [u64; 2]);
 
+/// Every call kept, so the timeline's calls are checked too.
+fn options() -> Options {
+    Options { keep_calls: true, ..Options::default() }
+}
+
 fn read(bytes: &[u8], chunk: usize) -> Profile {
-    let mut analyzer = Analyzer::default();
+    let mut analyzer = Analyzer::new(options());
     for piece in bytes.chunks(chunk.max(1)) {
         analyzer.push(piece).unwrap();
     }
@@ -69,6 +74,24 @@ fn check(profile: &Profile, scenario: &Scenario, (num, den): (u64, u64), clocks:
     let want: BTreeMap<_, _> =
         expected.methods.iter().map(|(k, s)| (k.clone(), (s.calls, s.recursive_calls, s.incl, s.excl))).collect();
     assert_eq!(got, want, "method statistics");
+    for thread in &profile.threads {
+        let origin = profile.timeline.start;
+        let mut got: Vec<ExpectedCall> = thread
+            .calls
+            .all()
+            .iter()
+            .map(|c| ExpectedCall {
+                start: c.start - origin,
+                depth: c.depth,
+                end: c.end - origin,
+                frame: profile.frame_name(c.frame).to_string(),
+                cpu: c.cpu,
+            })
+            .collect();
+        got.sort();
+        let want = expected.calls.get(&thread.tid).cloned().unwrap_or_default();
+        assert_eq!(got, want, "calls of thread {}", thread.tid);
+    }
 }
 
 fn config(seed: u64, threads: usize, flags: u8) -> Config {
@@ -177,9 +200,9 @@ proptest! {
         let scenario = generate(seed, &config(seed, threads, flags));
         let (key, data) = scenario.trace.write_split();
         let profile = if swap {
-            droidflame_core::analyze_split(&data, &key).unwrap()
+            droidflame_core::analyze_split_with(&data, &key, options()).unwrap()
         } else {
-            let mut analyzer = Analyzer::default();
+            let mut analyzer = Analyzer::new(options());
             for piece in key.chunks(chunk) { analyzer.push(piece).unwrap(); }
             analyzer.end_of_key_file().unwrap();
             for piece in data.chunks(chunk) { analyzer.push(piece).unwrap(); }

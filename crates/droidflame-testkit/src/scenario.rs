@@ -96,6 +96,21 @@ pub struct Expected {
     pub mismatched_exits: u64,
     pub open_at_end: u64,
     pub unknown_methods: u64,
+    /// Per thread id: every call, sorted by (start, depth, end, frame).
+    pub calls: BTreeMap<u32, Vec<ExpectedCall>>,
+}
+
+/// One call as the timeline shows it. Times are ticks from the timeline's start on the
+/// timeline's clock (wall; for a CPU-only trace the CPU clock, which is no shared
+/// timeline: then the start is the earliest CPU value of any thread).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ExpectedCall {
+    pub start: u64,
+    pub depth: u32,
+    pub end: u64,
+    pub frame: String,
+    /// Thread-CPU ticks; 0 where the trace has no CPU clock.
+    pub cpu: u64,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -169,6 +184,8 @@ pub fn generate(seed: u64, config: &Config) -> Scenario {
     let mut intervals: Vec<(u32, Interval)> = Vec::new();
     // The wall clock's earliest and latest record of any thread.
     let mut timeline: Option<(u64, u64)> = None;
+    // The same over CPU values, the timeline clock of a CPU-only trace.
+    let mut cpu_timeline: Option<(u64, u64)> = None;
     for t in 0..config.threads {
         let tid = if config.narrow_tids { 1 + t as u32 } else { 1 + t as u32 * 7 + rng.below(5) as u32 };
         trace.threads.push(ThreadDef { tid, name: format!("worker-{t}") });
@@ -247,9 +264,12 @@ pub fn generate(seed: u64, config: &Config) -> Scenario {
                 intervals.push((tid, interval));
             }
             expected.records.insert(tid, records.len() as u64);
-            timeline = Some(timeline.map_or((first.unwrap_or(last)[0], last[0]), |(a, b): (u64, u64)| {
-                (a.min(first.unwrap_or(last)[0]), b.max(last[0]))
-            }));
+            let widen = |span: Option<(u64, u64)>, clock: usize| {
+                let (a, b) = (first.unwrap_or(last)[clock], last[clock]);
+                Some(span.map_or((a, b), |(x, y): (u64, u64)| (x.min(a), y.max(b))))
+            };
+            timeline = widen(timeline, 0);
+            cpu_timeline = widen(cpu_timeline, 1);
         }
         per_thread.push(records);
     }
@@ -273,10 +293,13 @@ pub fn generate(seed: u64, config: &Config) -> Scenario {
         }
         intervals
     };
+    let origin = if config.clocks == Clocks::Cpu { cpu_timeline.unwrap_or_default().0 } else { start };
+    let context =
+        Context { frame_methods: &frame_methods, visible: &visible, names: &names, clocks: config.clocks, origin };
     let mut complete = expected.clone();
-    oracle(&mut complete, &on_timeline(false), &frame_methods, &visible, &names, config.clocks);
+    oracle(&mut complete, &on_timeline(false), &context);
     let mut lost_at_end = expected;
-    oracle(&mut lost_at_end, &on_timeline(true), &frame_methods, &visible, &names, config.clocks);
+    oracle(&mut lost_at_end, &on_timeline(true), &context);
     Scenario { trace, complete, lost_at_end }
 }
 
@@ -353,15 +376,20 @@ impl FrameNames {
     }
 }
 
-/// Derives stacks and method statistics from the intervals alone.
-fn oracle(
-    expected: &mut Expected,
-    intervals: &[(u32, Interval)],
-    frame_methods: &[u64],
-    visible: &[bool],
-    names: &FrameNames,
+/// What the oracle needs beside the intervals.
+struct Context<'a> {
+    frame_methods: &'a [u64],
+    /// Frames the trace shows (a frame from before tracing that never returns does not).
+    visible: &'a [bool],
+    names: &'a FrameNames,
     clocks: Clocks,
-) {
+    /// The timeline's start on its clock.
+    origin: u64,
+}
+
+/// Derives stacks, method statistics and calls from the intervals alone.
+fn oracle(expected: &mut Expected, intervals: &[(u32, Interval)], context: &Context) {
+    let Context { frame_methods, visible, names, clocks, origin } = *context;
     // Single-clock traces keep their clock in its own slot: wall in 0, CPU in 1.
     let keep = |t: [u64; 2]| match clocks {
         Clocks::Dual => t,
@@ -402,5 +430,20 @@ fn oracle(
             stats.incl[0] += incl[0];
             stats.incl[1] += incl[1];
         }
+        let on = usize::from(clocks == Clocks::Cpu);
+        let cpu = match clocks {
+            Clocks::Wall => 0,
+            _ => iv.end[1].saturating_sub(iv.start[1]),
+        };
+        expected.calls.entry(*tid).or_default().push(ExpectedCall {
+            start: iv.start[on] - origin,
+            depth: path.len() as u32 - 1,
+            end: iv.end[on] - origin,
+            frame: names.frame(method),
+            cpu,
+        });
+    }
+    for calls in expected.calls.values_mut() {
+        calls.sort();
     }
 }

@@ -2,11 +2,13 @@
 //! knows which file format a profile came from.
 
 mod builder;
+mod calls;
 mod clock;
 mod frame;
 mod tree;
 
 pub(crate) use builder::{FinishSpec, FrameInfo, Limit, ProfileBuilder};
+pub use calls::{Call, ThreadCalls};
 pub use clock::{Clock, ClockSet, PerClock, TimeUnit};
 pub use frame::{Frame, FrameKind};
 pub use tree::{CallTree, Children, Node, NONE};
@@ -110,6 +112,8 @@ pub struct ThreadProfile {
     pub track: bool,
     /// Time in each scheduler state, where the trace has scheduler events.
     pub sched: Option<SchedTimes>,
+    /// Each call with its start and end; empty unless `Options::keep_calls` asked.
+    pub calls: ThreadCalls,
 }
 
 /// A thread's time in each scheduler state, in ticks, over the part of the trace where
@@ -148,6 +152,22 @@ impl ThreadProfile {
     }
 }
 
+/// A span of the wall clock, in ticks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Timeline {
+    /// The earliest time of any record.
+    pub start: u64,
+    /// The latest.
+    pub end: u64,
+}
+
+impl Timeline {
+    /// Its length in ticks.
+    pub fn length(&self) -> u64 {
+        self.end.saturating_sub(self.start)
+    }
+}
+
 /// The analysed trace.
 #[derive(Debug, Clone)]
 pub struct Profile {
@@ -157,6 +177,11 @@ pub struct Profile {
     pub header: Vec<(String, String)>,
     /// The clocks the trace recorded.
     pub clocks: ClockSet,
+    /// The trace's timeline: from the earliest to the latest wall time of any record (a
+    /// capture's first and last event), in ticks. Where the trace has no wall clock, the
+    /// same over its single clock, which then is no shared timeline (each thread's CPU
+    /// clock runs on its own).
+    pub timeline: Timeline,
     /// How long one tick of the raw times in the call trees is.
     pub time_unit: TimeUnit,
     /// Threads (and tracks) with at least one event.

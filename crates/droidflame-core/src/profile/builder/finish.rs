@@ -1,8 +1,8 @@
 //! The end of building: open frames closed, threads named, frames merged and named,
 //! self times computed, clocks put in place.
 
-use super::{close, FinishSpec, FrameSlot, ProfileBuilder, ThreadState};
-use crate::profile::{Clock, ClockSet, Frame, PerClock, Profile, ThreadProfile, NONE};
+use super::{FinishSpec, FrameSlot, ProfileBuilder, ThreadState};
+use crate::profile::{Clock, ClockSet, Frame, PerClock, Profile, ThreadCalls, ThreadProfile, Timeline, NONE};
 use rustc_hash::FxHashMap;
 
 impl ProfileBuilder {
@@ -24,13 +24,16 @@ impl ProfileBuilder {
             }
             self.repairs.open_at_end += state.stack.len() as u64;
             while let Some(open) = state.stack.pop() {
-                close(&mut state.tree, open, last);
+                state.close(open, last, self.keep_calls);
             }
             if wall {
                 let earlier = state.first.wall.saturating_sub(start);
                 for &node in &state.from_before {
                     let incl = &mut state.tree.node_mut(node).incl;
                     incl.wall = incl.wall.saturating_add(earlier);
+                }
+                for &call in &state.calls_from_before {
+                    state.calls[call].start = start.min(state.calls[call].start);
                 }
             }
             if state.name.is_none() && state.events > 0 {
@@ -65,6 +68,7 @@ impl ProfileBuilder {
             format: spec.format,
             header: spec.header,
             clocks: spec.clocks,
+            timeline: Timeline { start, end },
             time_unit: spec.time_unit,
             threads,
             frames,
@@ -176,6 +180,14 @@ fn finish_thread(
         node.self_time = clocks(node.incl.since(children_incl[index]));
         node.incl = clocks(node.incl);
     }
+    let mut calls = state.calls;
+    for call in &mut calls {
+        call.frame = canonical[call.frame as usize];
+        if swap_clocks {
+            // The single clock was the CPU clock: the timeline is each thread's own.
+            call.cpu = call.end - call.start;
+        }
+    }
     ThreadProfile {
         tid: state.tid,
         name: state.name.unwrap_or_else(|| format!("Thread {}", state.tid)),
@@ -187,5 +199,6 @@ fn finish_thread(
         process: state.pid.and_then(|pid| processes.get(&pid).cloned()),
         track: state.track,
         sched: state.sched,
+        calls: ThreadCalls::from_closed(calls, &state.rebases),
     }
 }

@@ -39,6 +39,7 @@
 
 mod finish;
 
+use super::calls::Call;
 use super::tree::{CallTree, NodeBudget, TreeBuilder};
 use super::{ClockSet, Counter, FormatInfo, PerClock, Repairs, SchedTimes, TimeUnit};
 use crate::text::group_digits;
@@ -93,6 +94,13 @@ struct ThreadState {
     /// Nodes of calls that began before tracing did, one entry per call: on the wall clock
     /// they start at the timeline's start, known only at the end.
     from_before: Vec<u32>,
+    /// Calls as they return, when calls are kept; frames are slots, depths as the stack
+    /// stood when each returned.
+    calls: Vec<Call>,
+    /// Where in `calls` each frame from before tracing was put under the whole stack.
+    rebases: Vec<usize>,
+    /// The calls in `calls` that began before tracing did.
+    calls_from_before: Vec<usize>,
 }
 
 impl ThreadState {
@@ -110,6 +118,22 @@ impl ThreadState {
             track: false,
             sched: None,
             from_before: Vec::new(),
+            calls: Vec::new(),
+            rebases: Vec::new(),
+            calls_from_before: Vec::new(),
+        }
+    }
+
+    /// `open` returns at `t`; it was at depth `stack.len()` (already popped).
+    #[inline(always)]
+    fn close(&mut self, open: Open, t: PerClock, keep_calls: bool) {
+        let took = t.since(open.enter);
+        let node = self.tree.node_mut(open.node);
+        node.calls += 1;
+        node.incl.add(took);
+        if keep_calls {
+            let depth = self.stack.len() as u32;
+            self.calls.push(Call { start: open.enter.wall, end: t.wall, cpu: took.cpu, frame: open.frame, depth });
         }
     }
 
@@ -173,6 +197,8 @@ pub(crate) struct ProfileBuilder {
     limit_hit: Option<Limit>,
     /// Process names by pid.
     processes: FxHashMap<u32, String>,
+    /// `Options::keep_calls`, where the event methods read it.
+    keep_calls: bool,
 }
 
 impl ProfileBuilder {
@@ -188,6 +214,7 @@ impl ProfileBuilder {
             budget: NodeBudget { left: options.max_call_stacks, exhausted: false },
             limit_hit: None,
             processes: FxHashMap::default(),
+            keep_calls: options.keep_calls,
         }
     }
 
@@ -400,29 +427,31 @@ impl ProfileBuilder {
     /// `frame` returns on `thread` at `t`.
     #[inline(always)]
     pub fn exit(&mut self, thread: u32, frame: u32, t: PerClock) {
+        let keep_calls = self.keep_calls;
         let state = &mut self.threads[thread as usize];
         if let Some(&top) = state.stack.last() {
             if top.frame == frame {
                 state.count_at(t, false);
                 state.stack.pop();
-                close(&mut state.tree, top, t);
+                state.close(top, t, keep_calls);
                 return;
             }
         }
         state.count_at(t, true);
-        exit_below_top(state, &mut self.repairs, &mut self.budget, frame, t);
+        exit_below_top(state, &mut self.repairs, &mut self.budget, frame, t, keep_calls);
     }
 
     /// Whatever frame is on top of `thread` returns at `t`. False, with nothing changed
     /// but the event count, when no frame is open.
     pub fn exit_top(&mut self, thread: u32, t: PerClock) -> bool {
+        let keep_calls = self.keep_calls;
         let state = &mut self.threads[thread as usize];
         state.events += 1;
         let Some(open) = state.stack.pop() else {
             return false;
         };
         state.last = t;
-        close(&mut state.tree, open, t);
+        state.close(open, t, keep_calls);
         true
     }
 
@@ -441,22 +470,22 @@ impl ProfileBuilder {
     }
 }
 
-#[inline]
-fn close(tree: &mut TreeBuilder, open: Open, t: PerClock) {
-    let node = tree.node_mut(open.node);
-    node.calls += 1;
-    node.incl.add(t.since(open.enter));
-}
-
 /// An exit whose frame is not on top: either deeper in the stack (close the frames above
 /// it at this time) or not on the stack at all (it was running before tracing began).
 #[cold]
-fn exit_below_top(state: &mut ThreadState, repairs: &mut Repairs, budget: &mut NodeBudget, frame: u32, t: PerClock) {
+fn exit_below_top(
+    state: &mut ThreadState,
+    repairs: &mut Repairs,
+    budget: &mut NodeBudget,
+    frame: u32,
+    t: PerClock,
+    keep_calls: bool,
+) {
     if let Some(at) = state.stack.iter().rposition(|open| open.frame == frame) {
         repairs.mismatched_exits += 1;
         while state.stack.len() > at {
             let open = state.stack.pop().expect("stack is longer than `at`");
-            close(&mut state.tree, open, t);
+            state.close(open, t, keep_calls);
         }
         return;
     }
@@ -471,7 +500,12 @@ fn exit_below_top(state: &mut ThreadState, repairs: &mut Repairs, budget: &mut N
     let node = state.tree.adopt_top_level(frame);
     state.from_before.push(node);
     state.stack.insert(0, Open { node, frame, enter: state.first });
+    let rebase = state.calls.len();
     while let Some(open) = state.stack.pop() {
-        close(&mut state.tree, open, t);
+        state.close(open, t, keep_calls);
+    }
+    if keep_calls {
+        state.rebases.push(rebase);
+        state.calls_from_before.push(state.calls.len() - 1);
     }
 }
