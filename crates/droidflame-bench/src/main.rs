@@ -6,7 +6,7 @@
 //! - `generate regular|streaming|small RECORDS FILE`: one generated trace (`small`: a
 //!   regular trace of a small program, 12 threads and 3,000 methods); `generate deep DEPTH FILE`
 //!   and `generate fresh STACKS FILE` write the adversarial ones (a deep stack, all-new stacks).
-//! - `probe analyze|stream|baseline|render|adversarial FILE`: one measurement, as a JSON line.
+//! - `probe analyze|stream|calls|baseline|render|adversarial FILE`: one measurement, as a JSON line.
 
 mod probe;
 
@@ -25,7 +25,7 @@ fn main() {
         ["generate", layout, records, file] => generate(layout, records, file),
         ["report", rest @ ..] => report(rest),
         _ => Err("usage: droidflame-bench report [--quick] [--out FILE] | generate regular|streaming|small RECORDS FILE | generate deep DEPTH FILE | generate fresh STACKS FILE | \
-                  probe analyze|stream|baseline|render|adversarial FILE"
+                  probe analyze|stream|calls|baseline|render|adversarial FILE"
             .into()),
     };
     if let Err(message) = result {
@@ -46,6 +46,7 @@ fn probe(kind: &str, file: &str) -> Result<Value, String> {
     match kind {
         "analyze" => probe::analyze(file, runs),
         "stream" => probe::stream(file),
+        "calls" => probe::calls(file),
         "baseline" => probe::baseline(file, runs.min(3)),
         "render" => probe::render(file),
         "adversarial" => probe::adversarial(file),
@@ -243,6 +244,7 @@ fn report(args: &[&str]) -> Result<(), String> {
                 row.insert("baseline".into(), child(me, &["probe", "baseline", file])?);
             }
             row.insert("render".into(), child(me, &["probe", "render", file])?);
+            row.insert("calls".into(), child(me, &["probe", "calls", file])?);
         }
         let wasm = root().join("crates/droidflame-bench/wasm-node.mjs");
         row.insert("wasm".into(), child("node", &[wasm.to_str().unwrap_or_default(), file])?);
@@ -434,6 +436,38 @@ fn markdown(rows: &[Value], quick: bool) -> String {
             fmt_mb(f(row, &["render", "svg_bytes"]))
         );
     }
+    let _ = writeln!(s, "\n### Every call kept (`Options::keep_calls`: calls listing, export, timeline)\n");
+    let _ = writeln!(
+        s,
+        "| case | calls | analysis | with calls | share of throughput | peak RSS with calls (streamed) | listing (`calls`) | Chrome export |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|");
+    for row in rows.iter().filter(|r| r.get("calls").is_some()) {
+        let plain = f(row, &["analyze", "analyze_s"]);
+        let kept = f(row, &["analyze", "analyze_calls_s"]);
+        let share = match (plain, kept) {
+            (Some(p), Some(k)) if k > 0.0 => format!("{:.0}%", p / k * 100.0),
+            _ => "—".into(),
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} ({}) | {} ({}) |",
+            row["case"].as_str().unwrap_or(""),
+            f(row, &["calls", "calls"]).map_or("—".into(), |c| format!("{:.1} M", c / 1e6)),
+            fmt_s(plain),
+            fmt_s(kept),
+            share,
+            f(row, &["calls", "peak_kib"]).map_or("—".into(), |k| format!("{:.0} MB", k * 1024.0 / 1e6)),
+            fmt_s(f(row, &["calls", "listing_s"])),
+            fmt_mb(f(row, &["calls", "listing_bytes"])),
+            fmt_s(f(row, &["calls", "chrome_s"])),
+            fmt_mb(f(row, &["calls", "chrome_bytes"]))
+        );
+    }
+    let _ = writeln!(
+        s,
+        "\nAnalysis times are medians of runs alternating without and with calls, in one process on the bytes in memory.\n"
+    );
     let _ = writeln!(s, "\n### Headless Chromium (hosted build, file picked, worker parses)\n");
     let _ = writeln!(s, "| case | completed | open to first flame graph | longest main-thread task | peak JS heap (page) | wasm heap (worker) |");
     let _ = writeln!(s, "|---|---|---|---|---|---|");

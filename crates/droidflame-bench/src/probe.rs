@@ -1,8 +1,8 @@
 //! The single measurements. Each runs in a fresh child process (`droidflame-bench probe
 //! ...`) so its peak memory is its own, and prints one JSON line.
 
-use droidflame_core::products::{self, FlameOptions, GraphScope};
-use droidflame_core::Analyzer;
+use droidflame_core::products::{self, CallQuery, FlameOptions, GraphScope};
+use droidflame_core::{Analyzer, Options};
 use serde_json::json;
 use std::io::Read;
 use std::time::{Duration, Instant};
@@ -24,41 +24,53 @@ fn median(mut times: Vec<Duration>) -> f64 {
     times[times.len() / 2].as_secs_f64()
 }
 
-/// Analysis of a file already in memory, fed in 1 MiB chunks: median of `runs`.
+/// Analysis of a file already in memory, fed in 1 MiB chunks: median of `runs`, and the
+/// same with every call kept (the timeline's bookkeeping), the two alternating so that the
+/// machine's drift hits both alike.
 pub fn analyze(path: &str, runs: usize) -> Result<serde_json::Value, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
     let mut times = Vec::new();
+    let mut calls_times = Vec::new();
     let mut summary_times = Vec::new();
     let mut records = 0;
     let mut threads = 0;
     let mut nodes = 0;
+    let mut calls = 0;
     for _ in 0..runs {
-        let start = Instant::now();
-        let mut analyzer = Analyzer::default();
-        for chunk in bytes.chunks(CHUNK) {
-            analyzer.push(chunk).map_err(|e| e.to_string())?;
+        for keep_calls in [false, true] {
+            let start = Instant::now();
+            let mut analyzer = Analyzer::new(Options { keep_calls, ..Options::default() });
+            for chunk in bytes.chunks(CHUNK) {
+                analyzer.push(chunk).map_err(|e| e.to_string())?;
+            }
+            let profile = analyzer.finish().map_err(|e| e.to_string())?;
+            if keep_calls {
+                calls_times.push(start.elapsed());
+                calls = profile.threads.iter().map(|t| t.calls.len()).sum::<usize>();
+                continue;
+            }
+            times.push(start.elapsed());
+            let start = Instant::now();
+            let summary = products::summary_json(&profile);
+            summary_times.push(start.elapsed());
+            assert!(!summary.is_empty());
+            records = profile.records;
+            threads = profile.threads.len();
+            nodes = profile.threads.iter().map(|t| t.tree.len()).sum::<usize>();
         }
-        let profile = analyzer.finish().map_err(|e| e.to_string())?;
-        times.push(start.elapsed());
-        let start = Instant::now();
-        let summary = products::summary_json(&profile);
-        summary_times.push(start.elapsed());
-        assert!(!summary.is_empty());
-        records = profile.records;
-        threads = profile.threads.len();
-        nodes = profile.threads.iter().map(|t| t.tree.len()).sum::<usize>();
     }
     Ok(json!({
         "bytes": bytes.len(), "records": records, "threads": threads, "nodes": nodes,
         "analyze_s": median(times), "summary_s": median(summary_times),
+        "analyze_calls_s": median(calls_times), "calls": calls,
     }))
 }
 
 /// The profile of a file read in 1 MiB pieces, and the bytes read.
-fn analyze_file(path: &str) -> Result<(droidflame_core::Profile, u64), String> {
+fn analyze_file(path: &str, options: Options) -> Result<(droidflame_core::Profile, u64), String> {
     let mut file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
     let mut buffer = vec![0u8; CHUNK];
-    let mut analyzer = Analyzer::default();
+    let mut analyzer = Analyzer::new(options);
     let mut bytes = 0u64;
     loop {
         let n = file.read(&mut buffer).map_err(|e| e.to_string())?;
@@ -74,12 +86,34 @@ fn analyze_file(path: &str) -> Result<(droidflame_core::Profile, u64), String> {
 /// Analysis streamed from disk in 1 MiB reads: time and peak memory of the whole process.
 pub fn stream(path: &str) -> Result<serde_json::Value, String> {
     let start = Instant::now();
-    let (profile, bytes) = analyze_file(path)?;
+    let (profile, bytes) = analyze_file(path, Options::default())?;
     let analyze = start.elapsed().as_secs_f64();
     let summary = products::summary_json(&profile);
     Ok(json!({
         "bytes": bytes, "records": profile.records, "stream_s": analyze, "summary_bytes": summary.len(),
         "peak_kib": peak_kib(),
+    }))
+}
+
+/// Analysis streamed from disk with every call kept: time and peak memory, then the calls
+/// listing and the Chrome trace-event export, each written to nowhere.
+pub fn calls(path: &str) -> Result<serde_json::Value, String> {
+    let start = Instant::now();
+    let (profile, bytes) = analyze_file(path, Options { keep_calls: true, ..Options::default() })?;
+    let analyze = start.elapsed().as_secs_f64();
+    let peak = peak_kib();
+    let calls = profile.threads.iter().map(|t| t.calls.len()).sum::<usize>();
+    let start = Instant::now();
+    let mut listing = CountingSink(0);
+    products::write_calls(&profile, &CallQuery::default(), &mut listing).map_err(|e| e.to_string())?;
+    let listing_s = start.elapsed().as_secs_f64();
+    let start = Instant::now();
+    let mut chrome = CountingSink(0);
+    products::write_chrome_trace(&profile, &mut chrome).map_err(|e| e.to_string())?;
+    let chrome_s = start.elapsed().as_secs_f64();
+    Ok(json!({
+        "bytes": bytes, "calls": calls, "stream_s": analyze, "peak_kib": peak,
+        "listing_s": listing_s, "listing_bytes": listing.0, "chrome_s": chrome_s, "chrome_bytes": chrome.0,
     }))
 }
 
@@ -115,7 +149,7 @@ pub fn render(path: &str) -> Result<serde_json::Value, String> {
 /// products that grow with stack depth or count (folded text, every graph, summary).
 pub fn adversarial(path: &str) -> Result<serde_json::Value, String> {
     let start = Instant::now();
-    let (profile, _) = analyze_file(path)?;
+    let (profile, _) = analyze_file(path, Options::default())?;
     let analyze_s = start.elapsed().as_secs_f64();
     let peak = peak_kib();
     let nodes = profile.threads.iter().map(|t| t.tree.len() as u64 - 1).sum::<u64>();

@@ -2,8 +2,8 @@
 //! Only translation between files and `droidflame-core`; no trace knowledge lives here.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use droidflame_core::products::{self, FoldedOptions};
-use droidflame_core::{Analyzer, Clock, Profile};
+use droidflame_core::products::{self, CallQuery, FoldedOptions};
+use droidflame_core::{Analyzer, Clock, Options, Profile};
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -52,6 +52,43 @@ enum Command {
         #[arg(long, value_enum)]
         clock: Option<ClockArg>,
     },
+    /// List calls, one per line: `tid depth start_us end_us wall_us cpu_us frame`
+    /// (tab-separated; µs from the start of the trace's timeline).
+    Calls {
+        #[arg(required = true, num_args = 1..=2)]
+        trace: Vec<PathBuf>,
+        /// Only this thread id.
+        #[arg(long)]
+        thread: Option<u32>,
+        /// Only calls of this method or slice (its name as listed, e.g. `java.lang.Object.wait`).
+        #[arg(long)]
+        method: Option<String>,
+        /// Only calls that end at or after this time (µs from the timeline's start).
+        #[arg(long, value_name = "US")]
+        from: Option<u64>,
+        /// Only calls that start at or before this time (µs from the timeline's start).
+        #[arg(long, value_name = "US")]
+        to: Option<u64>,
+        /// The N calls with the longest wall time, longest first, instead of all in start order.
+        #[arg(long, value_name = "N")]
+        longest: Option<usize>,
+    },
+    /// Write every call as a file other viewers open.
+    Export {
+        #[arg(required = true, num_args = 1..=2)]
+        trace: Vec<PathBuf>,
+        /// `chrome`: Chrome trace-event JSON (Perfetto UI, chrome://tracing, Firefox Profiler, speedscope).
+        #[arg(long, value_enum)]
+        format: ExportFormat,
+        /// Output file; `-` for standard output.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ExportFormat {
+    Chrome,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -86,21 +123,39 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Folded { trace, clock, thread } => {
-            let profile = analyze(&trace)?;
+            let profile = analyze(&trace, Options::default())?;
             let options = FoldedOptions { clock: clock.map(Into::into), thread, ..FoldedOptions::default() };
             // Streamed: folded text can be far larger than the profile it comes from.
-            let mut out = PipeOut { inner: io::BufWriter::with_capacity(1 << 16, io::stdout().lock()), closed: false };
-            match products::write_folded(&profile, &options, &mut out) {
-                Err(_) if out.closed => Ok(()),
-                result => result.map_err(|e| e.to_string()),
+            stdout_stream(|out| products::write_folded(&profile, &options, out))
+        }
+        Command::Calls { trace, thread, method, from, to, longest } => {
+            let profile = analyze(&trace, with_calls())?;
+            let query = CallQuery { thread, frame: method, from_us: from, to_us: to, longest };
+            if !profile.has(Clock::Wall) {
+                eprintln!(
+                    "droidflame: this trace has only a thread-CPU clock: start and end are on each thread's own CPU clock"
+                );
             }
+            stdout_stream(|out| products::write_calls(&profile, &query, out))
+        }
+        Command::Export { trace, format: ExportFormat::Chrome, output } => {
+            let profile = analyze(&trace, with_calls())?;
+            if output.as_os_str() == "-" {
+                return stdout_stream(|out| products::write_chrome_trace(&profile, out));
+            }
+            let file = File::create(&output).map_err(|e| format!("cannot create {}: {e}", output.display()))?;
+            let mut out = io::BufWriter::with_capacity(1 << 16, file);
+            products::write_chrome_trace(&profile, &mut out)
+                .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+            eprintln!("wrote {}", output.display());
+            Ok(())
         }
         Command::Summary { trace } => {
-            let profile = analyze(&trace)?;
+            let profile = analyze(&trace, Options::default())?;
             print(&(products::summary_json(&profile) + "\n"))
         }
         Command::Render { trace, output, clock } => {
-            let profile = analyze(&trace)?;
+            let profile = analyze(&trace, Options::default())?;
             let files = products::render_site(&profile, clock.map(Into::into)).map_err(|e| e.to_string())?;
             std::fs::create_dir_all(&output).map_err(|e| format!("cannot create {}: {e}", output.display()))?;
             for file in &files {
@@ -115,6 +170,23 @@ fn run(cli: Cli) -> Result<(), String> {
             );
             Ok(())
         }
+    }
+}
+
+/// Every call kept, for the commands that list them.
+fn with_calls() -> Options {
+    Options { keep_calls: true, ..Options::default() }
+}
+
+/// Writes a product to standard output as it is made; a closed pipe (`| head`) ends it
+/// without an error.
+fn stdout_stream(
+    write: impl FnOnce(&mut PipeOut<io::BufWriter<io::StdoutLock<'static>>>) -> droidflame_core::Result<()>,
+) -> Result<(), String> {
+    let mut out = PipeOut { inner: io::BufWriter::with_capacity(1 << 16, io::stdout().lock()), closed: false };
+    match write(&mut out) {
+        Err(_) if out.closed => Ok(()),
+        result => result.map_err(|e| e.to_string()),
     }
 }
 
@@ -143,8 +215,8 @@ fn print(text: &str) -> Result<(), String> {
     }
 }
 
-fn analyze(paths: &[PathBuf]) -> Result<Profile, String> {
-    let mut analyzer = Analyzer::default();
+fn analyze(paths: &[PathBuf], options: Options) -> Result<Profile, String> {
+    let mut analyzer = Analyzer::new(options);
     match paths {
         [one] => stream(&mut analyzer, one)?,
         [a, b] => {

@@ -179,12 +179,12 @@ fn no_corpus_file_crashes_the_cli() {
     assert!(files.len() > 30);
     for file in files {
         let path = file.to_str().unwrap();
-        for command in ["summary", "folded"] {
+        for command in ["summary", "folded", "calls"] {
             let out = droidflame(&[command, path]);
             let stderr = String::from_utf8_lossy(&out.stderr);
             match out.status.code() {
-                // A capture with only kernel events has no stacks: empty folded output.
-                Some(0) => assert!(command == "folded" || !out.stdout.is_empty(), "{path}"),
+                // A capture with only kernel events has no stacks: empty folded output, no calls.
+                Some(0) => assert!(command != "summary" || !out.stdout.is_empty(), "{path}"),
                 Some(2) => assert_eq!(stderr.lines().count(), 1, "{path}: {stderr}"),
                 other => panic!("{path}: exit {other:?}: {stderr}"),
             }
@@ -244,4 +244,75 @@ fn split_key_and_data_files_are_one_trace() {
     let streaming = scratch("s.trace");
     std::fs::write(&streaming, trace.write(&Layout::ART_STREAMING)).unwrap();
     assert_eq!(summary(streaming.to_str().unwrap())["format"]["layout"], "streaming");
+}
+
+#[test]
+fn calls_lists_each_call_with_its_times() {
+    let trace = corpus("tracereader-test1.trace");
+    let out =
+        droidflame(&["calls", &trace, "--thread", "13", "--method", "java.lang.ProcessManager.waitForMoreChildren"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text,
+        "13\t0\t0\t5555423\t5555423\t11\tjava.lang.ProcessManager.waitForMoreChildren\n\
+         13\t0\t5800607\t17781079\t11980472\t17\tjava.lang.ProcessManager.waitForMoreChildren\n"
+    );
+    let out = droidflame(&["calls", &trace, "--longest", "3", "--from", "1000000", "--to", "2000000"]);
+    assert!(out.status.success());
+    let lines: Vec<Vec<String>> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| l.split('\t').map(str::to_owned).collect()).collect();
+    assert_eq!(lines.len(), 3);
+    let wall: Vec<u64> = lines.iter().map(|f| f[4].parse().unwrap()).collect();
+    assert!(wall.windows(2).all(|w| w[0] >= w[1]), "longest first: {wall:?}");
+    for f in &lines {
+        let (start, end): (u64, u64) = (f[2].parse().unwrap(), f[3].parse().unwrap());
+        assert!(start <= 2_000_000 && end >= 1_000_000, "overlaps the window: {f:?}");
+    }
+    // Every call of every thread.
+    let all = droidflame(&["calls", &trace]);
+    assert!(all.status.success());
+    assert!(String::from_utf8_lossy(&all.stdout).lines().count() > 100_000);
+}
+
+#[test]
+fn impossible_call_requests_are_exit_2_with_one_line() {
+    let trace = corpus("tracereader-test1.trace");
+    for (args, says) in [
+        (vec!["--from", "10", "--to", "5"], "the range starts (10 µs) after it ends (5 µs)"),
+        (vec!["--from", "99999999"], "after the trace's timeline ends (17,781,079 µs)"),
+        (vec!["--thread", "99"], "no thread with id 99"),
+        (
+            vec!["--method", "waitFor"],
+            "names containing it: java.lang.Daemons$FinalizerWatchdogDaemon.waitForFinalization",
+        ),
+        (vec!["--longest", "0"], "at least 1"),
+    ] {
+        let mut full = vec!["calls", trace.as_str()];
+        full.extend(&args);
+        let out = droidflame(&full);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr_line(&out).contains(says), "{args:?}: {}", stderr_line(&out));
+    }
+}
+
+#[test]
+fn export_writes_chrome_trace_events() {
+    let file = scratch("test1.json");
+    let out =
+        droidflame(&["export", &corpus("tracereader-test1.trace"), "--format", "chrome", "-o", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    let events = json["traceEvents"].as_array().unwrap();
+    let calls = events.iter().filter(|e| e["ph"] == "X").count();
+    let listed = String::from_utf8(droidflame(&["calls", &corpus("tracereader-test1.trace")]).stdout).unwrap();
+    assert_eq!(calls, listed.lines().count());
+    let wait =
+        events.iter().find(|e| e["ph"] == "X" && e["name"] == "java.lang.ProcessManager.waitForMoreChildren").unwrap();
+    assert_eq!((wait["ts"].as_u64(), wait["dur"].as_u64(), wait["tdur"].as_u64()), (Some(0), Some(5555423), Some(11)));
+    assert!(events
+        .iter()
+        .any(|e| e["name"] == "thread_name" && e["tid"] == 13 && e["args"]["name"] == "java.lang.ProcessManager"));
+    let out = droidflame(&["export", &corpus("tracereader-test1.trace"), "--format", "pdf", "-o", "x"]);
+    assert_eq!(out.status.code(), Some(2));
 }

@@ -323,3 +323,26 @@ fn sampling_traces_are_told_from_method_tracing() {
         }
     }
 }
+
+/// `java.lang.ProcessManager` (tid 13) begins with the exit of `Object.wait` (wall 5,559,775
+/// µs after the trace's origin) and of `waitForMoreChildren` (5,559,786): that call was
+/// running when tracing began. dmtracedump enters such calls at the origin (record time
+/// 0) and reports 5,559,803 µs; the timeline starts at the earliest record of any thread,
+/// 4,363 µs after the origin, so here the call lasts 5,559,786 - 4,363 µs. Its second call
+/// is still open at the end and lasts to the timeline's end.
+#[test]
+fn a_wait_from_before_tracing_lasts_from_the_timelines_start() {
+    let options = droidflame_core::Options { keep_calls: true, ..Default::default() };
+    let profile = droidflame_core::analyze_with(&corpus_file("tracereader-test1.trace"), options).unwrap();
+    assert_eq!(profile.timeline.start, 4_363, "the earliest record, in µs from the trace's origin");
+    let query = products::CallQuery {
+        thread: Some(13),
+        frame: Some("java.lang.ProcessManager.waitForMoreChildren".into()),
+        ..Default::default()
+    };
+    let calls = products::select_calls(&profile, &query).unwrap();
+    let spans: Vec<(u64, u64, u32)> = calls.iter().map(|c| (c.start_us, c.end_us, c.call.depth)).collect();
+    let end = profile.micros(profile.timeline.length());
+    assert_eq!(spans, [(0, 5_559_786 - 4_363, 0), (5_800_607, end, 0)]);
+    assert_eq!(end, 17_781_079);
+}

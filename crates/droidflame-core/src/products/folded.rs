@@ -114,7 +114,7 @@ fn itoa(value: u64, buffer: &mut [u8; 20]) -> &str {
     std::str::from_utf8(&buffer[at..]).expect("digits are ASCII")
 }
 
-fn no_such_thread(profile: &Profile, tid: u32) -> Error {
+pub(super) fn no_such_thread(profile: &Profile, tid: u32) -> Error {
     let mut known: Vec<String> = profile.threads.iter().take(12).map(|t| t.tid.to_string()).collect();
     if profile.threads.len() > 12 {
         known.push("...".into());

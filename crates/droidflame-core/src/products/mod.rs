@@ -1,6 +1,9 @@
 //! Everything made from a `Profile`: folded stacks, the frame table (methods or slices),
-//! the summary JSON, flame-graph SVGs (inferno) and the files of a rendered report.
+//! the summary JSON, flame-graph SVGs (inferno), the files of a rendered report, and the
+//! calls one by one (a listing, Chrome trace-event JSON).
 
+mod calls;
+mod chrome;
 mod flame;
 mod folded;
 mod frames;
@@ -9,6 +12,8 @@ mod render;
 mod summary;
 mod table;
 
+pub use calls::{select_calls, write_calls, CallQuery, ListedCall};
+pub use chrome::write_chrome_trace;
 pub use flame::{flame_script, flame_svg, script_of, FlameOptions, GraphScope, Theme};
 pub use folded::{folded, thread_stacks, write_folded, FoldedOptions, MAX_FOLDED_TEXT};
 pub use notes::{notes, Note};

@@ -133,7 +133,9 @@ impl ThreadState {
         node.incl.add(took);
         if keep_calls {
             let depth = self.stack.len() as u32;
-            self.calls.push(Call { start: open.enter.wall, end: t.wall, cpu: took.cpu, frame: open.frame, depth });
+            // Damaged times can run backwards; a call never ends before it starts.
+            let end = t.wall.max(open.enter.wall);
+            self.calls.push(Call { start: open.enter.wall, end, cpu: took.cpu, frame: open.frame, depth });
         }
     }
 

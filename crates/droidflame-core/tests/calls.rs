@@ -1,0 +1,232 @@
+//! The calls products: the tab-separated listing (every call, a window, the longest) and
+//! the Chrome trace-event export, checked against the calls the testkit's scenarios know,
+//! and their refusals of impossible requests.
+
+use droidflame_core::products::{self, CallQuery};
+use droidflame_core::{analyze_with, ErrorKind, Options, Profile};
+use droidflame_testkit::atrace::Capture;
+use droidflame_testkit::scenario::{generate, Config, ExpectedCall, Scenario};
+use droidflame_testkit::{Clocks, Layout};
+
+fn with_calls() -> Options {
+    Options { keep_calls: true, ..Options::default() }
+}
+
+fn scenario(seed: u64, clocks: Clocks) -> Scenario {
+    generate(seed, &Config { threads: 4, clocks, events_per_thread: 300, wrap: seed % 2 == 0, ..Config::default() })
+}
+
+fn profile_of(scenario: &Scenario) -> Profile {
+    analyze_with(
+        &scenario.trace.write(&Layout::Regular { version: 3, data_offset: 32, record_size: None }),
+        with_calls(),
+    )
+    .unwrap()
+}
+
+/// One listed line, parsed: (tid, call).
+fn parse(line: &str) -> (u32, ExpectedCall, Option<u64>) {
+    let f: Vec<&str> = line.splitn(7, '\t').collect();
+    assert_eq!(f.len(), 7, "{line}");
+    let n = |s: &str| s.parse::<u64>().unwrap();
+    let (start, end) = (n(f[2]), n(f[3]));
+    assert_eq!(n(f[4]), end - start, "wall_us = end_us - start_us in {line}");
+    let call = ExpectedCall {
+        start,
+        depth: f[1].parse().unwrap(),
+        end,
+        frame: f[6].to_string(),
+        cpu: if f[5].is_empty() { 0 } else { n(f[5]) },
+    };
+    (n(f[0]) as u32, call, (!f[5].is_empty()).then(|| n(f[5])))
+}
+
+fn listing(profile: &Profile, query: &CallQuery) -> Vec<(u32, ExpectedCall)> {
+    let mut out = Vec::new();
+    products::write_calls(profile, query, &mut out).unwrap();
+    String::from_utf8(out).unwrap().lines().map(|l| parse(l)).map(|(tid, call, _)| (tid, call)).collect()
+}
+
+/// The scenario's calls of every thread, in µs (the regular layout's ticks).
+fn expected(scenario: &Scenario) -> Vec<(u32, ExpectedCall)> {
+    let mut all: Vec<(u32, ExpectedCall)> = scenario
+        .expected(false)
+        .calls
+        .iter()
+        .flat_map(|(tid, calls)| calls.iter().map(move |c| (*tid, c.clone())))
+        .collect();
+    all.sort_by(|(ta, a), (tb, b)| (a.start, a.depth, *ta, a.end).cmp(&(b.start, b.depth, *tb, b.end)));
+    all
+}
+
+fn sorted(mut calls: Vec<(u32, ExpectedCall)>) -> Vec<(u32, ExpectedCall)> {
+    calls.sort_by(|(ta, a), (tb, b)| (a.start, a.depth, *ta, a.end).cmp(&(b.start, b.depth, *tb, b.end)));
+    calls
+}
+
+#[test]
+fn every_call_is_listed_in_start_order_with_its_times() {
+    for seed in 0..12 {
+        let scenario = scenario(seed, Clocks::Dual);
+        let profile = profile_of(&scenario);
+        let got = listing(&profile, &CallQuery::default());
+        // Start order: callers before the calls they make.
+        for pair in got.windows(2) {
+            assert!(pair[0].1.start <= pair[1].1.start, "seed {seed}: not in start order");
+        }
+        assert_eq!(sorted(got), expected(&scenario), "seed {seed}");
+    }
+}
+
+#[test]
+fn a_window_keeps_exactly_the_calls_that_overlap_it() {
+    let scenario = scenario(7, Clocks::Dual);
+    let profile = profile_of(&scenario);
+    let length = profile.timeline.length();
+    for (from, to) in [(0, 0), (length / 3, length / 2), (length / 2, length / 2), (length - 1, length + 50)] {
+        let query = CallQuery { from_us: Some(from), to_us: Some(to), ..Default::default() };
+        let want: Vec<_> = expected(&scenario).into_iter().filter(|(_, c)| c.start <= to && c.end >= from).collect();
+        assert!(!want.is_empty());
+        assert_eq!(sorted(listing(&profile, &query)), want, "{from}..={to}");
+    }
+}
+
+#[test]
+fn the_longest_calls_come_longest_first() {
+    let scenario = scenario(3, Clocks::Dual);
+    let profile = profile_of(&scenario);
+    let tid = profile.threads[1].tid;
+    let query = CallQuery { thread: Some(tid), longest: Some(10), ..Default::default() };
+    let got = listing(&profile, &query);
+    let mut want: Vec<(u32, ExpectedCall)> = expected(&scenario).into_iter().filter(|(t, _)| *t == tid).collect();
+    want.sort_by(|(_, a), (_, b)| (b.end - b.start).cmp(&(a.end - a.start)).then(a.start.cmp(&b.start)));
+    let lengths = |calls: &[(u32, ExpectedCall)]| calls.iter().map(|(_, c)| c.end - c.start).collect::<Vec<_>>();
+    assert_eq!(got.len(), 10);
+    assert_eq!(lengths(&got), lengths(&want[..10]));
+    for (_, call) in &got {
+        assert!(want.iter().any(|(_, c)| c == call), "{call:?} is one of the thread's calls");
+    }
+
+    // Of one method: only its calls, still longest first.
+    let frame = want[0].1.frame.clone();
+    let query = CallQuery { frame: Some(frame.clone()), longest: Some(3), ..Default::default() };
+    let got = listing(&profile, &query);
+    assert!(!got.is_empty() && got.iter().all(|(_, c)| c.frame == frame));
+    assert!(got.windows(2).all(|w| w[0].1.end - w[0].1.start >= w[1].1.end - w[1].1.start));
+}
+
+#[test]
+fn a_clock_the_trace_lacks_leaves_its_column_empty() {
+    let wall_only = scenario(5, Clocks::Wall);
+    let profile = profile_of(&wall_only);
+    let mut out = Vec::new();
+    products::write_calls(&profile, &CallQuery::default(), &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.lines().all(|l| parse(l).2.is_none()), "no CPU column values");
+    assert_eq!(sorted(text.lines().map(|l| parse(l)).map(|(t, c, _)| (t, c)).collect()), expected(&wall_only));
+
+    // Only a CPU clock: no wall times at all; start and end are on each thread's CPU clock.
+    let cpu_only = scenario(5, Clocks::Cpu);
+    let profile = profile_of(&cpu_only);
+    let mut out = Vec::new();
+    products::write_calls(&profile, &CallQuery::default(), &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    for line in text.lines() {
+        let f: Vec<&str> = line.split('\t').collect();
+        assert!(f[4].is_empty(), "no wall time in {line}");
+        let n = |s: &str| s.parse::<u64>().unwrap();
+        assert_eq!(n(f[5]), n(f[3]) - n(f[2]), "{line}");
+    }
+}
+
+#[test]
+fn impossible_requests_say_what_is_wrong() {
+    let scenario = scenario(1, Clocks::Dual);
+    let profile = profile_of(&scenario);
+    let length = profile.micros(profile.timeline.length());
+    let error = |query: CallQuery| products::select_calls(&profile, &query).unwrap_err();
+    let e = error(CallQuery { from_us: Some(500), to_us: Some(100), ..Default::default() });
+    assert_eq!(e.kind(), ErrorKind::Request);
+    assert!(e.to_string().contains("the range starts (500 µs) after it ends (100 µs)"), "{e}");
+    let e = error(CallQuery { from_us: Some(length + 1), ..Default::default() });
+    assert!(e.to_string().contains("after the trace's timeline ends"), "{e}");
+    let e = error(CallQuery { thread: Some(999_999), ..Default::default() });
+    assert!(e.to_string().contains("no thread with id 999999"), "{e}");
+    let e = error(CallQuery { longest: Some(0), ..Default::default() });
+    assert!(e.to_string().contains("at least 1"), "{e}");
+    let e = error(CallQuery { frame: Some("m1".into()), ..Default::default() });
+    assert!(
+        e.to_string().contains("no frame in this trace is named `m1`; names containing it: com.example.C0.m1"),
+        "{e}"
+    );
+
+    // A profile read without its calls cannot list them, and says how to get them.
+    let bytes = scenario.trace.write(&Layout::Regular { version: 3, data_offset: 32, record_size: None });
+    let plain = analyze_with(&bytes, Options::default()).unwrap();
+    let e = products::select_calls(&plain, &CallQuery::default()).unwrap_err();
+    assert!(e.to_string().contains("keep_calls"), "{e}");
+    assert!(products::write_chrome_trace(&plain, &mut Vec::new()).is_err());
+}
+
+#[test]
+fn chrome_trace_events_hold_every_call_with_thread_names() {
+    let scenario = scenario(9, Clocks::Dual);
+    let profile = profile_of(&scenario);
+    let mut out = Vec::new();
+    products::write_chrome_trace(&profile, &mut out).unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let events = json["traceEvents"].as_array().unwrap();
+    for thread in &profile.threads {
+        let named = events.iter().any(|e| {
+            e["ph"] == "M" && e["name"] == "thread_name" && e["tid"] == thread.tid && e["args"]["name"] == *thread.name
+        });
+        assert!(named, "thread {} is named", thread.tid);
+    }
+    let mut got: Vec<(u32, ExpectedCall)> = events
+        .iter()
+        .filter(|e| e["ph"] == "X")
+        .map(|e| {
+            let us = |v: &serde_json::Value| v.as_u64().unwrap();
+            let start = us(&e["ts"]);
+            let call = ExpectedCall {
+                start,
+                depth: 0,
+                end: start + us(&e["dur"]),
+                frame: e["name"].as_str().unwrap().to_string(),
+                cpu: us(&e["tdur"]),
+            };
+            (e["tid"].as_u64().unwrap() as u32, call)
+        })
+        .collect();
+    // Depth is not part of the format: viewers nest by time.
+    let mut want = expected(&scenario);
+    for (_, c) in &mut want {
+        c.depth = 0;
+    }
+    got = sorted(got);
+    assert_eq!(got, sorted(want));
+}
+
+#[test]
+fn chrome_times_keep_nanoseconds_and_slices_open_at_the_end_close_at_the_last_event() {
+    // A system trace: nanosecond ticks. `outer` is still open when the capture ends at
+    // its last event (another thread's, 2.5 ms later).
+    let mut capture = Capture::new();
+    capture.columns.fraction_digits = 9;
+    capture
+        .mark("app", 10, 10, 1_000_000_123, "B|10|outer")
+        .mark("app", 10, 10, 1_000_500_456, "B|10|inner")
+        .mark("app", 10, 10, 1_001_000_789, "E|10")
+        .mark("other", 11, 10, 1_003_000_000, "B|10|late")
+        .mark("other", 11, 10, 1_003_500_000, "E|10");
+    let profile = analyze_with(&capture.text(), with_calls()).unwrap();
+    let mut out = Vec::new();
+    products::write_chrome_trace(&profile, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains(r#""name":"outer","pid":10,"tid":10,"ts":0.000,"dur":3499.877"#), "{text}");
+    assert!(text.contains(r#""name":"inner","pid":10,"tid":10,"ts":500.333,"dur":500.333"#), "{text}");
+    let listed = listing(&profile, &CallQuery { thread: Some(10), ..Default::default() });
+    let spans: Vec<(u64, u64, u32, &str)> =
+        listed.iter().map(|(_, c)| (c.start, c.end, c.depth, c.frame.as_str())).collect();
+    assert_eq!(spans, [(0, 3499, 0, "outer"), (500, 1000, 1, "inner")]);
+}
