@@ -341,7 +341,7 @@ fn a_wait_from_before_tracing_lasts_from_the_timelines_start() {
         ..Default::default()
     };
     let calls = products::select_calls(&profile, &query).unwrap();
-    let spans: Vec<(u64, u64, u32)> = calls.iter().map(|c| (c.start_us, c.end_us, c.call.depth)).collect();
+    let spans: Vec<(u64, u64, u32)> = calls.iter().map(|c| (c.start_us, c.end_us, c.depth)).collect();
     let end = profile.micros(profile.timeline.length());
     assert_eq!(spans, [(0, 5_559_786 - 4_363, 0), (5_800_607, end, 0)]);
     assert_eq!(end, 17_781_079);

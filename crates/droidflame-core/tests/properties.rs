@@ -78,11 +78,10 @@ fn check(profile: &Profile, scenario: &Scenario, (num, den): (u64, u64), clocks:
         let origin = profile.timeline.start;
         let mut got: Vec<ExpectedCall> = thread
             .calls
-            .all()
             .iter()
-            .map(|c| ExpectedCall {
+            .map(|(depth, c)| ExpectedCall {
                 start: c.start - origin,
-                depth: c.depth,
+                depth,
                 end: c.end - origin,
                 frame: profile.frame_name(c.frame).to_string(),
                 cpu: c.cpu,

@@ -26,7 +26,7 @@ pub fn exercise(bytes: &[u8], chunk: usize) {
     let thread = profile.threads.first().map(|t| t.tid);
     let _ = products::folded(&profile, &FoldedOptions { thread, max_depth: 3, ..Default::default() });
     for thread in &profile.threads {
-        for call in thread.calls.all() {
+        for (_, call) in thread.calls.iter() {
             assert!(call.start <= call.end, "a call ends before it starts");
         }
     }

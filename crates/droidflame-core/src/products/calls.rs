@@ -31,6 +31,8 @@ pub struct ListedCall {
     pub thread: usize,
     /// The call, in ticks.
     pub call: Call,
+    /// Its depth: 0 for the thread's outermost frames.
+    pub depth: u32,
     /// Its start in whole µs from the timeline's start.
     pub start_us: u64,
     /// Its end, likewise.
@@ -80,14 +82,14 @@ pub fn select_calls(profile: &Profile, query: &CallQuery) -> Result<Vec<ListedCa
     let origin = profile.timeline.start;
     let mut out = Vec::new();
     for &thread in &threads {
-        for call in profile.threads[thread].calls.all() {
+        for (depth, call) in profile.threads[thread].calls.iter() {
             if frames.as_ref().is_some_and(|f| !f[call.frame as usize]) {
                 continue;
             }
             let start_us = profile.micros(call.start.saturating_sub(origin));
             let end_us = profile.micros(call.end.saturating_sub(origin));
             if start_us <= to && end_us >= from {
-                out.push(ListedCall { thread, call: *call, start_us, end_us });
+                out.push(ListedCall { thread, call: *call, depth, start_us, end_us });
             }
         }
     }
@@ -106,7 +108,7 @@ pub fn select_calls(profile: &Profile, query: &CallQuery) -> Result<Vec<ListedCa
             }
             out.sort_by(longest_first);
         }
-        None => out.sort_by_key(|c| (c.call.start, c.thread, c.call.depth)),
+        None => out.sort_by_key(|c| (c.call.start, c.thread, c.depth)),
     }
     Ok(out)
 }
@@ -126,7 +128,7 @@ pub fn write_calls(profile: &Profile, query: &CallQuery, out: &mut impl Write) -
         line.clear();
         let thread = &profile.threads[listed.thread];
         let c = &listed.call;
-        let _ = write!(line, "{}\t{}\t{}\t{}\t", thread.tid, c.depth, listed.start_us, listed.end_us);
+        let _ = write!(line, "{}\t{}\t{}\t{}\t", thread.tid, listed.depth, listed.start_us, listed.end_us);
         if wall {
             let _ = write!(line, "{}", listed.end_us - listed.start_us);
         }

@@ -61,7 +61,7 @@ fn write_events(profile: &Profile, out: &mut impl Write) -> std::io::Result<()> 
     for (i, thread) in profile.threads.iter().enumerate() {
         let pid = pid_of(i);
         // Start order with callers first: viewers nest calls that begin together by it.
-        for call in thread.calls.in_start_order() {
+        for (_, call) in thread.calls.in_start_order() {
             separator(out)?;
             out.write_all(b"{\"ph\":\"X\",\"name\":")?;
             json_string(out, profile.frame_name(call.frame))?;

@@ -2,7 +2,7 @@
 //! what "which call was slow" needs. Kept only when `Options::keep_calls` asks, because
 //! they grow with the trace (32 bytes a call) where the call trees do not.
 
-/// One call of one thread.
+/// One call of one thread. Its depth is where it is kept ([`ThreadCalls::at_depth`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Call {
     /// When it began, in ticks on the profile's timeline clock: the wall clock where the
@@ -14,8 +14,8 @@ pub struct Call {
     pub cpu: u64,
     /// Index into `Profile::frames`.
     pub frame: u32,
-    /// 0 for the thread's outermost frames.
-    pub depth: u32,
+    /// Its node in the thread's `CallTree` (its call stack).
+    pub node: u32,
 }
 
 impl Call {
@@ -32,76 +32,69 @@ impl Call {
 
 /// One thread's calls, by depth, each depth in time order. Calls at one depth of one
 /// thread never overlap, so each depth is sorted by start and by end at once, and a time
-/// window is two binary searches per depth.
+/// window is two binary searches per depth. The builder files each call under its depth
+/// as it returns, so nothing is sorted afterwards.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ThreadCalls {
-    calls: Vec<Call>,
-    /// Depth `d` is `calls[depths[d]..depths[d + 1]]`.
-    depths: Vec<usize>,
+    depths: Vec<Vec<Call>>,
 }
 
 impl ThreadCalls {
-    /// From calls in the order they returned (which at one depth is time order).
-    /// `rebases` are positions in `closed` where the builder put a frame from before
-    /// tracing under the whole stack: every call that returned before such a position was
-    /// running inside that frame, one level deeper than it knew.
-    pub(crate) fn from_closed(mut closed: Vec<Call>, rebases: &[usize]) -> ThreadCalls {
-        let mut passed = 0;
-        let mut max_depth = 0;
-        for (i, call) in closed.iter_mut().enumerate() {
-            while passed < rebases.len() && rebases[passed] <= i {
-                passed += 1;
-            }
-            call.depth += (rebases.len() - passed) as u32;
-            max_depth = max_depth.max(call.depth as usize);
+    /// An empty set, to file calls into as they return.
+    pub(crate) fn new() -> Self {
+        ThreadCalls { depths: Vec::new() }
+    }
+
+    /// Files a call that returned at `depth`; calls at one depth return in time order.
+    #[inline(always)]
+    pub(crate) fn push(&mut self, depth: usize, call: Call) {
+        if depth >= self.depths.len() {
+            self.depths.resize_with(depth + 1, Vec::new);
         }
-        if closed.is_empty() {
-            return ThreadCalls::default();
+        self.depths[depth].push(call);
+    }
+
+    /// A frame from before tracing was put under the whole stack: every call kept so far
+    /// ran inside it, one level deeper than it was filed.
+    pub(crate) fn rebase(&mut self) {
+        if !self.depths.is_empty() {
+            self.depths.insert(0, Vec::new());
         }
-        // A stable counting sort by depth keeps each depth in time order, in linear time.
-        let mut depths = vec![0usize; max_depth + 2];
-        for call in &closed {
-            depths[call.depth as usize + 1] += 1;
-        }
-        for d in 1..depths.len() {
-            depths[d] += depths[d - 1];
-        }
-        let mut next = depths.clone();
-        let mut calls = vec![Call { start: 0, end: 0, cpu: 0, frame: 0, depth: 0 }; closed.len()];
-        for call in closed {
-            let slot = &mut next[call.depth as usize];
-            calls[*slot] = call;
-            *slot += 1;
-        }
-        ThreadCalls { calls, depths }
+    }
+
+    /// The calls at `depth`, to be changed in place (frames renumbered, starts moved).
+    pub(crate) fn at_depth_mut(&mut self, depth: usize) -> &mut [Call] {
+        self.depths.get_mut(depth).map_or(&mut [], Vec::as_mut_slice)
+    }
+
+    /// Every call, changed in place.
+    pub(crate) fn for_each_mut(&mut self, mut change: impl FnMut(&mut Call)) {
+        self.depths.iter_mut().flatten().for_each(|c| change(c));
     }
 
     /// How many calls.
     pub fn len(&self) -> usize {
-        self.calls.len()
+        self.depths.iter().map(Vec::len).sum()
     }
 
     /// Whether there are none (also when calls were not kept).
     pub fn is_empty(&self) -> bool {
-        self.calls.is_empty()
+        self.depths.iter().all(Vec::is_empty)
     }
 
-    /// Every call, depth by depth.
-    pub fn all(&self) -> &[Call] {
-        &self.calls
+    /// Every call with its depth, depth by depth.
+    pub fn iter(&self) -> impl Iterator<Item = (u32, &Call)> + '_ {
+        self.depths.iter().enumerate().flat_map(|(d, calls)| calls.iter().map(move |c| (d as u32, c)))
     }
 
     /// Depths with calls: `0..depth_count()`.
     pub fn depth_count(&self) -> usize {
-        self.depths.len().saturating_sub(1)
+        self.depths.len()
     }
 
     /// The calls at `depth`, in time order.
     pub fn at_depth(&self, depth: usize) -> &[Call] {
-        match (self.depths.get(depth), self.depths.get(depth + 1)) {
-            (Some(&a), Some(&b)) => &self.calls[a..b],
-            _ => &[],
-        }
+        self.depths.get(depth).map_or(&[], Vec::as_slice)
     }
 
     /// The calls at `depth` that overlap `from..=to`.
@@ -112,15 +105,15 @@ impl ThreadCalls {
         &calls[first..last]
     }
 
-    /// The calls that overlap `from..=to`, depth by depth.
-    pub fn overlapping(&self, from: u64, to: u64) -> impl Iterator<Item = &Call> + '_ {
-        (0..self.depth_count()).flat_map(move |d| self.overlapping_at(d, from, to))
+    /// The calls that overlap `from..=to`, with their depths, depth by depth.
+    pub fn overlapping(&self, from: u64, to: u64) -> impl Iterator<Item = (u32, &Call)> + '_ {
+        (0..self.depth_count()).flat_map(move |d| self.overlapping_at(d, from, to).iter().map(move |c| (d as u32, c)))
     }
 
-    /// Every call in start order, callers before the calls they make.
-    pub fn in_start_order(&self) -> Vec<&Call> {
-        let mut order: Vec<&Call> = self.calls.iter().collect();
-        order.sort_by_key(|c| (c.start, c.depth));
+    /// Every call with its depth in start order, callers before the calls they make.
+    pub fn in_start_order(&self) -> Vec<(u32, &Call)> {
+        let mut order: Vec<(u32, &Call)> = self.iter().collect();
+        order.sort_by_key(|(d, c)| (c.start, *d));
         order
     }
 }
@@ -129,34 +122,40 @@ impl ThreadCalls {
 mod tests {
     use super::*;
 
-    fn call(start: u64, end: u64, depth: u32) -> Call {
-        Call { start, end, cpu: 0, frame: depth, depth }
+    fn call(start: u64, end: u64) -> Call {
+        Call { start, end, cpu: 0, frame: 0, node: 0 }
     }
 
     #[test]
-    fn depths_sorted_and_rebased() {
-        // Returned in this order: b (depth 1) and a (depth 0), then a frame from before
-        // tracing (rebase at 2) closes c (depth 1) and itself (depth 0): b and a were
-        // inside it all along.
-        let closed = vec![call(2, 3, 1), call(1, 4, 0), call(5, 6, 1), call(0, 6, 0), call(7, 8, 0)];
-        let calls = ThreadCalls::from_closed(closed, &[2]);
+    fn calls_are_filed_by_depth_and_rebased() {
+        // b (depth 1) and a (depth 0) return; then a frame from before tracing is put
+        // under the stack (b and a were inside it all along); c and that frame return.
+        let mut calls = ThreadCalls::new();
+        calls.push(1, call(2, 3));
+        calls.push(0, call(1, 4));
+        calls.rebase();
+        calls.push(1, call(5, 6));
+        calls.push(0, call(0, 6));
+        calls.push(0, call(7, 8));
         assert_eq!(calls.depth_count(), 3);
-        assert_eq!(calls.at_depth(0), &[call(0, 6, 0), call(7, 8, 0)]);
-        let one: Vec<(u64, u64)> = calls.at_depth(1).iter().map(|c| (c.start, c.end)).collect();
-        assert_eq!(one, [(1, 4), (5, 6)]);
-        assert_eq!(calls.at_depth(2)[0].start, 2);
+        assert_eq!(calls.at_depth(0), &[call(0, 6), call(7, 8)]);
+        assert_eq!(calls.at_depth(1), &[call(1, 4), call(5, 6)]);
+        assert_eq!(calls.at_depth(2), &[call(2, 3)]);
         assert!(calls.at_depth(3).is_empty());
-        let starts: Vec<u64> = calls.in_start_order().iter().map(|c| c.start).collect();
-        assert_eq!(starts, [0, 1, 2, 5, 7]);
+        let starts: Vec<(u32, u64)> = calls.in_start_order().iter().map(|(d, c)| (*d, c.start)).collect();
+        assert_eq!(starts, [(0, 0), (1, 1), (2, 2), (1, 5), (0, 7)]);
+        assert_eq!(calls.len(), 5);
     }
 
     #[test]
     fn windows_find_exactly_the_overlapping_calls() {
-        let closed: Vec<Call> = (0..50).map(|i| call(i * 10, i * 10 + 5, 0)).collect();
-        let calls = ThreadCalls::from_closed(closed, &[]);
+        let mut calls = ThreadCalls::new();
+        for i in 0..50 {
+            calls.push(0, call(i * 10, i * 10 + 5));
+        }
         for (from, to) in [(0, 0), (5, 10), (6, 9), (12, 37), (490, 1000), (1000, 2000)] {
-            let got: Vec<Call> = calls.overlapping(from, to).copied().collect();
-            let want: Vec<Call> = calls.all().iter().filter(|c| c.overlaps(from, to)).copied().collect();
+            let got: Vec<Call> = calls.overlapping(from, to).map(|(_, c)| *c).collect();
+            let want: Vec<Call> = calls.at_depth(0).iter().filter(|c| c.overlaps(from, to)).copied().collect();
             assert_eq!(got, want, "{from}..={to}");
         }
     }

@@ -2,7 +2,7 @@
 //! self times computed, clocks put in place.
 
 use super::{FinishSpec, FrameSlot, ProfileBuilder, ThreadState};
-use crate::profile::{Clock, ClockSet, Frame, PerClock, Profile, ThreadCalls, ThreadProfile, Timeline, NONE};
+use crate::profile::{Clock, ClockSet, Frame, PerClock, Profile, ThreadProfile, Timeline, NONE};
 use rustc_hash::FxHashMap;
 
 impl ProfileBuilder {
@@ -32,8 +32,10 @@ impl ProfileBuilder {
                     let incl = &mut state.tree.node_mut(node).incl;
                     incl.wall = incl.wall.saturating_add(earlier);
                 }
-                for &call in &state.calls_from_before {
-                    state.calls[call].start = start.min(state.calls[call].start);
+                let rebases = state.from_before.len();
+                for &(seen, place) in &state.calls_from_before {
+                    let call = &mut state.calls.at_depth_mut(rebases - seen)[place];
+                    call.start = start.min(call.start);
                 }
             }
             if state.name.is_none() && state.events > 0 {
@@ -181,13 +183,13 @@ fn finish_thread(
         node.incl = clocks(node.incl);
     }
     let mut calls = state.calls;
-    for call in &mut calls {
+    calls.for_each_mut(|call| {
         call.frame = canonical[call.frame as usize];
         if swap_clocks {
             // The single clock was the CPU clock: the timeline is each thread's own.
             call.cpu = call.end - call.start;
         }
-    }
+    });
     ThreadProfile {
         tid: state.tid,
         name: state.name.unwrap_or_else(|| format!("Thread {}", state.tid)),
@@ -199,6 +201,6 @@ fn finish_thread(
         process: state.pid.and_then(|pid| processes.get(&pid).cloned()),
         track: state.track,
         sched: state.sched,
-        calls: ThreadCalls::from_closed(calls, &state.rebases),
+        calls,
     }
 }

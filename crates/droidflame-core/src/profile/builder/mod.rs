@@ -39,7 +39,7 @@
 
 mod finish;
 
-use super::calls::Call;
+use super::calls::{Call, ThreadCalls};
 use super::tree::{CallTree, NodeBudget, TreeBuilder};
 use super::{ClockSet, Counter, FormatInfo, PerClock, Repairs, SchedTimes, TimeUnit};
 use crate::text::group_digits;
@@ -94,13 +94,12 @@ struct ThreadState {
     /// Nodes of calls that began before tracing did, one entry per call: on the wall clock
     /// they start at the timeline's start, known only at the end.
     from_before: Vec<u32>,
-    /// Calls as they return, when calls are kept; frames are slots, depths as the stack
-    /// stood when each returned.
-    calls: Vec<Call>,
-    /// Where in `calls` each frame from before tracing was put under the whole stack.
-    rebases: Vec<usize>,
-    /// The calls in `calls` that began before tracing did.
-    calls_from_before: Vec<usize>,
+    /// Calls as they return, when calls are kept; frames are slots until the end.
+    calls: ThreadCalls,
+    /// Each call from before tracing that was kept: how many such frames had been put
+    /// under the stack when it was (its own included), and its place at depth 0 then.
+    /// Each later one put it one level deeper.
+    calls_from_before: Vec<(usize, usize)>,
 }
 
 impl ThreadState {
@@ -118,8 +117,7 @@ impl ThreadState {
             track: false,
             sched: None,
             from_before: Vec::new(),
-            calls: Vec::new(),
-            rebases: Vec::new(),
+            calls: ThreadCalls::new(),
             calls_from_before: Vec::new(),
         }
     }
@@ -132,10 +130,10 @@ impl ThreadState {
         node.calls += 1;
         node.incl.add(took);
         if keep_calls {
-            let depth = self.stack.len() as u32;
             // Damaged times can run backwards; a call never ends before it starts.
             let end = t.wall.max(open.enter.wall);
-            self.calls.push(Call { start: open.enter.wall, end, cpu: took.cpu, frame: open.frame, depth });
+            let call = Call { start: open.enter.wall, end, cpu: took.cpu, frame: open.frame, node: open.node };
+            self.calls.push(self.stack.len(), call);
         }
     }
 
@@ -502,12 +500,14 @@ fn exit_below_top(
     let node = state.tree.adopt_top_level(frame);
     state.from_before.push(node);
     state.stack.insert(0, Open { node, frame, enter: state.first });
-    let rebase = state.calls.len();
+    if keep_calls {
+        state.calls.rebase();
+    }
     while let Some(open) = state.stack.pop() {
         state.close(open, t, keep_calls);
     }
     if keep_calls {
-        state.rebases.push(rebase);
-        state.calls_from_before.push(state.calls.len() - 1);
+        let place = state.calls.at_depth(0).len() - 1;
+        state.calls_from_before.push((state.from_before.len(), place));
     }
 }
