@@ -230,3 +230,37 @@ fn chrome_times_keep_nanoseconds_and_slices_open_at_the_end_close_at_the_last_ev
         listed.iter().map(|(_, c)| (c.start, c.end, c.depth, c.frame.as_str())).collect();
     assert_eq!(spans, [(0, 3499, 0, "outer"), (500, 1000, 1, "inner")]);
 }
+
+#[test]
+fn a_range_counts_the_part_of_each_call_inside_it() {
+    use droidflame_core::products::frame_table;
+    for seed in 20..26 {
+        let scenario = scenario(seed, Clocks::Dual);
+        let profile = profile_of(&scenario);
+        let (start, end) = (profile.timeline.start, profile.timeline.end);
+        // The whole timeline is the whole profile.
+        let whole = profile.within(start, end).unwrap();
+        for (a, b) in profile.threads.iter().zip(&whole.threads) {
+            let incl = |t: &droidflame_core::profile::ThreadProfile| {
+                t.tree.nodes().iter().map(|n| (n.calls, n.incl, n.self_time)).collect::<Vec<_>>()
+            };
+            assert_eq!(incl(a), incl(b), "seed {seed}, thread {}", a.tid);
+        }
+        assert_eq!(frame_table(&whole).rows.len(), frame_table(&profile).rows.len());
+        // Two halves add up to the whole on the wall clock, node by node.
+        let middle = start + (end - start) / 3;
+        let (left, right) = (profile.within(start, middle).unwrap(), profile.within(middle, end).unwrap());
+        for ((t, l), r) in profile.threads.iter().zip(&left.threads).zip(&right.threads) {
+            for ((n, a), b) in t.tree.nodes().iter().zip(l.tree.nodes()).zip(r.tree.nodes()) {
+                assert_eq!(a.incl.wall + b.incl.wall, n.incl.wall, "seed {seed}");
+                assert!(a.incl.cpu + b.incl.cpu <= n.incl.cpu && a.incl.cpu + b.incl.cpu + 1 >= n.incl.cpu);
+            }
+        }
+        let total =
+            |p: &Profile| p.threads.iter().map(|t| t.tree.total_self(droidflame_core::Clock::Wall)).sum::<u64>();
+        assert!(total(&left) < total(&profile) && total(&left) > 0, "seed {seed}");
+        assert_eq!(left.timeline.end, middle);
+    }
+    let plain = analyze_with(&scenario(1, Clocks::Dual).trace.write(&Layout::ART_REGULAR), Options::default()).unwrap();
+    assert!(plain.within(0, 10).unwrap_err().to_string().contains("keep_calls"));
+}

@@ -5,6 +5,7 @@ mod builder;
 mod calls;
 mod clock;
 mod frame;
+mod range;
 mod tree;
 
 pub(crate) use builder::{FinishSpec, FrameInfo, Limit, ProfileBuilder};

@@ -1,0 +1,95 @@
+//! A profile cut to a time range: the same threads, frames and call stacks, with each
+//! call counted only for the part of it inside the range. Every product (flame graphs,
+//! the methods table, callers and callees) then describes that range and nothing else.
+
+use super::{Clock, PerClock, Profile, ThreadCalls, ThreadProfile, Timeline};
+use crate::{Error, ErrorKind, Result};
+
+impl Profile {
+    /// This profile within `from..=to` (ticks on the timeline clock). A call that overlaps
+    /// the range counts once, with the part of its time inside it; its CPU time is
+    /// shared out in proportion (the trace tells how much CPU a call used, not when).
+    /// Needs the calls (`Options::keep_calls`).
+    pub fn within(&self, from: u64, to: u64) -> Result<Profile> {
+        if !self.limits.keep_calls {
+            return Err(Error::new(
+                ErrorKind::Request,
+                "calls were not kept for this profile: analyse it with `keep_calls` set",
+            ));
+        }
+        if from > to {
+            return Err(Error::new(ErrorKind::Request, "the range starts after it ends"));
+        }
+        let wall = self.has(Clock::Wall);
+        let mut cut = self.without_calls();
+        for (thread, source) in cut.threads.iter_mut().zip(&self.threads) {
+            let nodes = thread.tree.nodes_mut();
+            for node in nodes.iter_mut() {
+                node.calls = 0;
+                node.incl = PerClock::ZERO;
+                node.self_time = PerClock::ZERO;
+            }
+            for (_, call) in source.calls.overlapping(from, to) {
+                let inside = call.end.min(to) - call.start.max(from);
+                let node = &mut nodes[call.node as usize];
+                node.calls += 1;
+                if wall {
+                    let cpu = match call.duration() {
+                        0 => call.cpu,
+                        length => (u128::from(call.cpu) * u128::from(inside) / u128::from(length)) as u64,
+                    };
+                    node.incl.add(PerClock { wall: inside, cpu });
+                } else {
+                    node.incl.add(PerClock { wall: 0, cpu: inside });
+                }
+            }
+            let mut children = vec![PerClock::ZERO; nodes.len()];
+            for node in nodes.iter().skip(1) {
+                children[node.parent as usize].add(node.incl);
+            }
+            for (index, node) in nodes.iter_mut().enumerate().skip(1) {
+                node.self_time = node.incl.since(children[index]);
+            }
+        }
+        cut.timeline = Timeline { start: from.max(self.timeline.start), end: to.min(self.timeline.end) };
+        Ok(cut)
+    }
+
+    /// A copy without the calls, which can be far larger than the rest.
+    fn without_calls(&self) -> Profile {
+        let threads = self
+            .threads
+            .iter()
+            .map(|t| ThreadProfile {
+                tid: t.tid,
+                name: t.name.clone(),
+                records: t.records,
+                tree: t.tree.clone(),
+                first: t.first,
+                last: t.last,
+                pid: t.pid,
+                process: t.process.clone(),
+                track: t.track,
+                sched: t.sched,
+                calls: ThreadCalls::default(),
+            })
+            .collect();
+        Profile {
+            format: self.format.clone(),
+            header: self.header.clone(),
+            clocks: self.clocks,
+            timeline: self.timeline,
+            time_unit: self.time_unit,
+            threads,
+            frames: self.frames.clone(),
+            frame_name_of: self.frame_name_of.clone(),
+            frame_names: self.frame_names.clone(),
+            repairs: self.repairs.clone(),
+            warnings: self.warnings.clone(),
+            warning_repairs: self.warning_repairs.clone(),
+            limits: crate::Options { keep_calls: false, ..self.limits.clone() },
+            records: self.records,
+            counters: self.counters.clone(),
+        }
+    }
+}
