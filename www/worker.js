@@ -18,7 +18,8 @@ async function analyze(message) {
   const old = sessions.get(message.key);
   if (old) old.free();
   sessions.delete(message.key);
-  const session = new wasm_bindgen.Session();
+  // The page's own analysis keeps every call for its timeline; embedders' analyses do not.
+  const session = message.calls ? wasm_bindgen.Session.withCalls() : new wasm_bindgen.Session();
   try {
     await analyzeInto(session, message.inputs, wasm_bindgen.splitKeyIsSecond, (done, total) =>
       reply({ type: 'progress', id: message.id, done, total }));
@@ -51,6 +52,30 @@ const requests = {
     await ready;
     return { folded: session(m.key).folded(m.clock, m.tid) };
   },
+  async timeline(m) {
+    await ready;
+    const found = session(m.key);
+    return { timeline: found.timelineJson(), names: found.frameNamesJson() };
+  },
+  async boxes(m) {
+    await ready;
+    const boxes = new Float64Array(session(m.key).timelineBoxes(m.thread, m.from, m.to, m.pixels, m.maxDepth));
+    return { boxes, transfer: [boxes.buffer] };
+  },
+  async callAt(m) {
+    await ready;
+    return { call: session(m.key).callAtJson(m.thread, m.depth, m.at) };
+  },
+  async slowest(m) {
+    await ready;
+    return { calls: session(m.key).slowestCallsJson(m.name, m.thread, m.count) };
+  },
+  async range(m) {
+    await ready;
+    if (m.from === null) session(m.key).clearRange();
+    else session(m.key).setRange(m.from, m.to);
+    return {};
+  },
   async release(m) {
     const found = sessions.get(m.key);
     if (found) found.free();
@@ -69,7 +94,10 @@ self.onmessage = async (event) => {
   try {
     const handle = requests[message.type];
     if (!handle) throw new Error('unknown request ' + message.type);
-    reply(Object.assign({ type: 'ok', id: message.id }, await handle(message)));
+    const result = await handle(message);
+    const transfer = result.transfer || [];
+    delete result.transfer;
+    self.postMessage(Object.assign({ type: 'ok', id: message.id }, result), transfer);
   } catch (error) {
     // A trap (a Rust panic, or running out of memory) leaves the instance unusable: the
     // page must replace this worker.

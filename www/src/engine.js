@@ -56,9 +56,12 @@ export class Engine {
     });
   }
 
-  /** Analyses files or bytes under `key`; resolves to the summary object. */
-  async analyze(key, inputs, progress) {
-    const result = await this.call({ type: 'analyze', key, inputs }, progress);
+  /**
+   * Analyses files or bytes under `key`; resolves to the summary object. `calls`: keep
+   * every call, for the timeline and range selections.
+   */
+  async analyze(key, inputs, progress, calls = false) {
+    const result = await this.call({ type: 'analyze', key, inputs, calls }, progress);
     return { summary: JSON.parse(result.summary), wasmBytes: result.wasmBytes };
   }
 
@@ -75,6 +78,31 @@ export class Engine {
     return this.call({ type: 'folded', key, clock, tid }).then((r) => r.folded);
   }
 
+  /** The timeline's facts (length, per-thread span and depths) and the frame names. */
+  timeline(key) {
+    return this.call({ type: 'timeline', key })
+      .then((r) => Object.assign(JSON.parse(r.timeline), { names: JSON.parse(r.names) }));
+  }
+
+  /** A thread's boxes in a window: a Float64Array of `depth, start_us, end_us, name` fours. */
+  boxes(key, thread, from, to, pixels, maxDepth) {
+    return this.call({ type: 'boxes', key, thread, from, to, pixels, maxDepth }).then((r) => r.boxes);
+  }
+
+  callAt(key, thread, depth, at) {
+    return this.call({ type: 'callAt', key, thread, depth, at }).then((r) => JSON.parse(r.call));
+  }
+
+  /** The longest calls of the frame `name` (one thread by index, or all for -1). */
+  slowest(key, name, thread, count) {
+    return this.call({ type: 'slowest', key, name, thread, count }).then((r) => JSON.parse(r.calls));
+  }
+
+  /** Graphs and tables of `key` show `from..to` µs from now on; `null` for the whole trace. */
+  range(key, range) {
+    return this.call({ type: 'range', key, from: range ? range.from : null, to: range ? range.to : null });
+  }
+
   release(key) {
     return this.call({ type: 'release', key });
   }
@@ -89,10 +117,20 @@ export class Products {
     this.engine = engine;
     this.key = key;
     this.cache = new Map();
+    // Bumped when what the products cover changes, so an answer to an older request is
+    // never kept under a newer key.
+    this.generation = 0;
   }
 
   clear() {
+    this.generation++;
     this.cache.clear();
+  }
+
+  /** Graphs and tables cover `range` (`{from, to}` µs) from now on, or all of the trace. */
+  async setRange(range) {
+    this.clear();
+    await this.engine.range(this.key, range);
   }
 
   once(id, make) {
@@ -105,14 +143,30 @@ export class Products {
   }
 
   svg(thread, clock, theme) {
-    return this.once(['svg', thread, clock, theme].join(':'), () => this.engine.svg(this.key, thread, clock, theme));
+    return this.once(['svg', this.generation, thread, clock, theme].join(':'), () => this.engine.svg(this.key, thread, clock, theme));
   }
 
   methods(thread) {
-    return this.once('methods:' + thread, () => this.engine.methods(this.key, thread));
+    return this.once('methods:' + this.generation + ':' + thread, () => this.engine.methods(this.key, thread));
   }
 
   folded(clock) {
     return this.engine.folded(this.key, clock);
+  }
+
+  timeline() {
+    return this.once('timeline:' + this.generation, () => this.engine.timeline(this.key));
+  }
+
+  boxes(thread, from, to, pixels, maxDepth) {
+    return this.engine.boxes(this.key, thread, from, to, pixels, maxDepth);
+  }
+
+  callAt(thread, depth, at) {
+    return this.engine.callAt(this.key, thread, depth, at);
+  }
+
+  slowest(name, thread, count) {
+    return this.engine.slowest(this.key, name, thread, count);
   }
 }

@@ -6,6 +6,7 @@ import frameScript from './graph-frame.js' with { type: 'text' };
 import { $ } from './dom.js';
 import { clockWords, threadLabel } from './format.js';
 import { changed } from './state.js';
+import { rangeText } from './timespan.js';
 import { allThreadsTotal, threadTotal } from './threads.js';
 
 // The frame's page colours; the graph's own come from the core's light or dark palette.
@@ -51,10 +52,11 @@ export function createGraph(store, products) {
     const summary = state.summary;
     const t = state.thread < 0 ? null : summary.threads[state.thread];
     // The title changes with the graph it names, not before it arrives.
-    const title = threadLabel(t) + ' — ' + clockWords(state.clock);
+    const title = threadLabel(t) + ' — ' + clockWords(state.clock) + (state.range ? ' in ' + rangeText(state.range) : '');
     $('graph-error').hidden = true;
     $('save-folded').disabled = !allThreadsTotal(summary, state.clock);
-    if (!scopeTotal(summary, state.thread, state.clock)) {
+    // Within a range the summary's totals do not apply; the core says if nothing is left.
+    if (!state.range && !scopeTotal(summary, state.thread, state.clock)) {
       $('graph-title').textContent = title;
       setEmpty(summary.threads.length === 0
         ? 'This trace has no frames to draw. The notes above say what it holds.'
@@ -72,7 +74,8 @@ export function createGraph(store, products) {
       return;
     }
     const now = store.get();
-    if (now.summary !== summary || now.thread !== state.thread || now.clock !== state.clock || now.theme !== state.theme) return;
+    if (now.summary !== summary || now.thread !== state.thread || now.clock !== state.clock || now.theme !== state.theme ||
+      now.range !== state.range) return;
     setEmpty('');
     $('graph-title').textContent = title;
     document.body.dataset.graph = 'loading';
@@ -91,7 +94,7 @@ export function createGraph(store, products) {
 
   store.subscribe((state, previous) => {
     if (state.phase !== 'done') return;
-    if (changed(state, previous, 'summary', 'thread', 'clock', 'theme')) refresh(state);
+    if (changed(state, previous, 'summary', 'thread', 'clock', 'theme', 'range')) refresh(state);
     else if (state.tab === 'flame' && stale) refresh(state);
   });
 

@@ -13,6 +13,8 @@ import { wireInput } from './input.js';
 import { createMethods } from './methods.js';
 import { changed, clocksOf, createStore, openedState } from './state.js';
 import { createThreadList } from './threads.js';
+import { createTimeline } from './timeline.js';
+import { rangeText } from './timespan.js';
 
 const engine = new Engine(window.DROIDFLAME_BOOT);
 const products = new Products(engine, 'ui');
@@ -30,6 +32,10 @@ function layout(state, previous) {
   if (state.phase === 'error' && changed(state, previous, 'error', 'name')) {
     $('error-title').textContent = state.name ? state.name + ' could not be read' : 'This file could not be read';
     $('error-text').textContent = state.error;
+  }
+  if (changed(state, previous, 'range', 'phase')) {
+    $('range-bar').hidden = !state.range || state.phase !== 'done';
+    if (state.range) $('range-text').textContent = 'Graphs and tables cover ' + rangeText(state.range) + ' of the trace.';
   }
   if (changed(state, previous, 'tab')) {
     for (const tab of document.querySelectorAll('[role=tab]')) {
@@ -55,6 +61,7 @@ createFacts(store);
 createThreadList(store);
 const graph = createGraph(store, products);
 createMethods(store, products);
+createTimeline(store, products);
 
 async function open(inputs, name) {
   store.update({ phase: 'loading', name, error: '' });
@@ -65,7 +72,7 @@ async function open(inputs, name) {
     const result = await engine.analyze(products.key, inputs, (done, total) => {
       $('progress-bar').value = total ? done / total : 0;
       $('progress-text').textContent = 'Reading ' + name + ': ' + sizeText(done) + ' of ' + sizeText(total);
-    });
+    }, true);
     document.body.dataset.wasmBytes = String(result.wasmBytes);
     products.clear();
     store.update(openedState(result.summary, name));

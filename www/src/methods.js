@@ -6,9 +6,13 @@ import { $, element } from './dom.js';
 import { count, micros, millis, methodNameParts, percent, threadLabel, clockWords } from './format.js';
 import { bindList, settle } from './list-keys.js';
 import { changed, clocksOf, methodKey } from './state.js';
+import { rangeText, timeText } from './timespan.js';
 
 /** Rows shown at most; the filter reaches the others. */
 export const METHOD_LIMIT = 500;
+
+/** Slowest calls listed for the selected method. */
+const SLOWEST = 10;
 
 const otherClock = (clock) => (clock === 'wall' ? 'cpu' : 'wall');
 
@@ -70,6 +74,11 @@ export function createMethods(store, products) {
     bindList($(id), 'tr[data-method]', (row) => select(Number(row.dataset.method)));
   }
   filter.addEventListener('input', () => table && renderRows(store.get()));
+  let slowest = [];
+  bindList($('slowest'), 'tr[data-call]', (row) => {
+    const call = slowest[Number(row.dataset.call)];
+    if (call) store.update({ tab: 'timeline', thread: call.thread, focus: call });
+  });
 
   function select(index) {
     if (!table || !table.methods[index]) return;
@@ -93,7 +102,7 @@ export function createMethods(store, products) {
       return;
     }
     const now = store.get();
-    if (now.thread !== thread || now.summary !== state.summary) return;
+    if (now.thread !== thread || now.summary !== state.summary || now.range !== state.range) return;
     table = loaded;
     renderRows(now);
   }
@@ -152,7 +161,8 @@ export function createMethods(store, products) {
     settle(body, 'tr[data-method]');
     const t = state.thread < 0 ? null : summary.threads[state.thread];
     const noun = frameKind === 'slice' ? 'slices' : 'methods';
-    $('method-scope').textContent = (t ? threadLabel(t) : 'All threads') + ': ' + count(table.methods.length) + ' ' + noun +
+    $('method-scope').textContent = (t ? threadLabel(t) : 'All threads') + (state.range ? ' in ' + rangeText(state.range) : '') +
+      ': ' + count(table.methods.length) + ' ' + noun +
       ', ' + millis(total) + ' of ' + clockWords(state.clock) + '. Percentages are of ' +
       (t ? 'this thread\'s' : 'all threads\'') + ' time.';
     const more = order.length - METHOD_LIMIT;
@@ -195,13 +205,41 @@ export function createMethods(store, products) {
     for (const label of document.querySelectorAll('.relative-time')) label.textContent = 'Inclusive µs (' + (state.clock === 'cpu' ? 'CPU' : 'wall') + ')';
     relativeRows($('callers'), relatives(table, index, 'callers', state.clock), noun);
     relativeRows($('callees'), relatives(table, index, 'callees', state.clock), noun);
+    slowestRows(state, m.name);
+  }
+
+  // The longest calls of the selected method, each a way into the timeline.
+  async function slowestRows(state, name) {
+    const target = $('slowest');
+    target.replaceChildren(element('tr', {}, element('td', { colspan: '4', class: 'muted', text: 'Loading…' })));
+    let calls;
+    try {
+      calls = await products.slowest(name, state.thread, SLOWEST);
+    } catch (error) {
+      target.replaceChildren(element('tr', {}, element('td', { colspan: '4', class: 'muted', text: error.message })));
+      return;
+    }
+    const now = store.get();
+    if (now.method !== state.method || now.thread !== state.thread || now.summary !== state.summary) return;
+    target.replaceChildren();
+    calls.forEach((call, i) => {
+      const thread = now.summary.threads[call.thread];
+      target.append(element('tr', { 'data-call': String(i), title: 'Show this call in the timeline' },
+        element('td', { class: 'name', text: threadLabel(thread) }),
+        element('td', { class: 'n', text: timeText(call.start_us) }),
+        element('td', { class: 'n', text: call.wall_us === null ? '—' : timeText(call.wall_us) }),
+        element('td', { class: 'n', text: call.cpu_us === null ? '—' : timeText(call.cpu_us) })));
+    });
+    if (calls.length === 0) target.append(element('tr', {}, element('td', { colspan: '4', class: 'muted', text: 'No calls kept' })));
+    slowest = calls;
+    settle(target, 'tr[data-call]');
   }
 
   store.subscribe((state, previous) => {
     if (state.phase !== 'done') return;
     if (changed(state, previous, 'summary')) table = null;
     const visible = state.tab === 'methods';
-    if (changed(state, previous, 'summary', 'thread')) {
+    if (changed(state, previous, 'summary', 'thread', 'range')) {
       stale = true;
       if (visible) load(state);
       return;

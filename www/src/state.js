@@ -10,7 +10,9 @@ export function initialState() {
     error: '',
     thread: -1, // index into summary.threads; -1 for all threads
     clock: 'wall',
-    tab: 'flame', // flame | methods | trace
+    tab: 'flame', // flame | timeline | methods | trace
+    range: null, // {from, to} in µs from the timeline's start: graphs and tables cover only it
+    focus: null, // a call to show in the timeline: {thread, depth, start_us, end_us}
     method: null, // the selected method's key (see methodKey)
     methodSort: { column: 'incl', descending: true },
     theme: 'light',
@@ -54,7 +56,10 @@ export function clocksOf(summary) {
 export function openedState(summary, name) {
   const clocks = clocksOf(summary);
   const thread = summary.default_thread === null || summary.default_thread === undefined ? -1 : summary.default_thread;
-  return { phase: 'done', summary, name, error: '', thread, clock: clocks.wall ? 'wall' : 'cpu', method: null, search: '' };
+  return {
+    phase: 'done', summary, name, error: '', thread, clock: clocks.wall ? 'wall' : 'cpu', method: null, search: '',
+    range: null, focus: null,
+  };
 }
 
 /** A method's identity across tables of different threads. */

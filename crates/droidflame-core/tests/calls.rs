@@ -264,3 +264,33 @@ fn a_range_counts_the_part_of_each_call_inside_it() {
     let plain = analyze_with(&scenario(1, Clocks::Dual).trace.write(&Layout::ART_REGULAR), Options::default()).unwrap();
     assert!(plain.within(0, 10).unwrap_err().to_string().contains("keep_calls"));
 }
+
+#[test]
+fn timeline_boxes_stay_within_the_pixels_and_cover_every_call() {
+    let scenario = scenario(31, Clocks::Dual);
+    let profile = profile_of(&scenario);
+    let length = profile.micros_at(profile.timeline.end);
+    for thread in &profile.threads {
+        for pixels in [50u32, 400, 100_000] {
+            let boxes = products::timeline_boxes(&profile, thread, 0.0, length, pixels, 64);
+            for depth in 0..thread.calls.depth_count() {
+                let at: Vec<_> = boxes.iter().filter(|b| b.depth as usize == depth).collect();
+                assert!(at.len() <= 2 * pixels as usize + 2, "{} boxes in {pixels} px", at.len());
+                // Every call lies inside some box of its depth: its own, or a merged one.
+                for call in thread.calls.at_depth(depth) {
+                    let (s, e) = (profile.micros_at(call.start), profile.micros_at(call.end));
+                    assert!(at.iter().any(|b| b.start_us <= s && e <= b.end_us), "call {s}..{e} at depth {depth}");
+                }
+            }
+            // At a tick per pixel, every call that lasts a tick is its own box.
+            if pixels == 100_000 {
+                let own = boxes.iter().filter(|b| b.frame.is_some()).count();
+                assert_eq!(own, thread.calls.iter().filter(|(_, c)| c.duration() > 0).count());
+            }
+        }
+        // The call under a point is the one that runs there.
+        let (depth, call) = thread.calls.iter().nth(thread.calls.len() / 2).unwrap();
+        let middle = profile.micros_at(call.start + call.duration() / 2);
+        assert_eq!(products::call_at(&profile, thread, depth as usize, middle), Some(call));
+    }
+}

@@ -1,9 +1,16 @@
-//! Thin wasm-bindgen bindings over droidflame-core: chunks in, JSON text and SVG out.
-//! No trace knowledge here; every decision is the core's. Always pass `Uint8Array`s: an
-//! `ArrayBuffer` given for `&[u8]` arrives as an empty slice.
+//! Thin wasm-bindgen bindings over droidflame-core: chunks in, JSON text, SVG and typed
+//! arrays out. No trace knowledge here; every decision is the core's. Always pass
+//! `Uint8Array`s: an `ArrayBuffer` given for `&[u8]` arrives as an empty slice.
+//!
+//! Results cross to JS in the cheapest form for their size: timeline boxes (up to a few
+//! hundred thousand numbers a frame) as one `Float64Array` copy; the small answers (a
+//! hovered call, the slowest calls) as JSON text of well under a kilobyte. A
+//! serde-wasm-bindgen dependency would turn those into JS objects directly, but saves
+//! nothing measurable at that size (see BENCHMARKS.md).
 
-use droidflame_core::products::{self, FlameOptions, FoldedOptions, GraphScope, Theme};
-use droidflame_core::{Analyzer, Clock, Profile};
+use droidflame_core::products::{self, CallQuery, FlameOptions, FoldedOptions, GraphScope, Theme};
+use droidflame_core::{Analyzer, Clock, Options, Profile};
+use serde_json::json;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(start)]
@@ -36,13 +43,24 @@ pub fn split_key_is_second(first_head: &[u8], second_head: &[u8]) -> Result<bool
 pub struct Session {
     analyzer: Option<Analyzer>,
     profile: Option<Profile>,
+    /// The profile cut to the selected time range, when one is selected: what the graphs
+    /// and tables then show.
+    range: Option<Profile>,
 }
 
 #[wasm_bindgen]
 impl Session {
     #[wasm_bindgen(constructor)]
     pub fn new() -> Session {
-        Session { analyzer: Some(Analyzer::default()), profile: None }
+        Session { analyzer: Some(Analyzer::default()), profile: None, range: None }
+    }
+
+    /// A session that keeps every call, for the timeline and range selections (memory
+    /// then grows with the calls, 32 bytes each).
+    #[wasm_bindgen(js_name = withCalls)]
+    pub fn with_calls() -> Session {
+        let options = Options { keep_calls: true, ..Options::default() };
+        Session { analyzer: Some(Analyzer::new(options)), profile: None, range: None }
     }
 
     fn analyzer(&mut self) -> Result<&mut Analyzer, JsError> {
@@ -69,6 +87,101 @@ impl Session {
         self.profile.as_ref().ok_or_else(|| JsError::new("call finish() first"))
     }
 
+    /// What graphs and tables show: the selected range, else the whole trace.
+    fn shown(&self) -> Result<&Profile, JsError> {
+        match &self.range {
+            Some(range) => Ok(range),
+            None => self.profile(),
+        }
+    }
+
+    fn thread(&self, index: u32) -> Result<&droidflame_core::profile::ThreadProfile, JsError> {
+        self.profile()?.threads.get(index as usize).ok_or_else(|| JsError::new(&format!("no thread {index}")))
+    }
+
+    /// Graphs and tables show only `from_us..=to_us` (µs from the timeline's start) until
+    /// `clearRange`.
+    #[wasm_bindgen(js_name = setRange)]
+    pub fn set_range(&mut self, from_us: f64, to_us: f64) -> Result<(), JsError> {
+        let profile = self.profile()?;
+        let range = profile.within(profile.ticks_at(from_us), profile.ticks_at(to_us)).map_err(js_error)?;
+        self.range = Some(range);
+        Ok(())
+    }
+
+    /// Graphs and tables show the whole trace again.
+    #[wasm_bindgen(js_name = clearRange)]
+    pub fn clear_range(&mut self) {
+        self.range = None;
+    }
+
+    /// The timeline's facts as JSON: its length in µs and, per thread (summary order), its
+    /// first and last event and how many depths and calls it has.
+    #[wasm_bindgen(js_name = timelineJson)]
+    pub fn timeline_json(&self) -> Result<String, JsError> {
+        let p = self.profile()?;
+        let threads: Vec<_> = p
+            .threads
+            .iter()
+            .map(|t| {
+                let (first, last) =
+                    if p.has(Clock::Wall) { (t.first.wall, t.last.wall) } else { (t.first.cpu, t.last.cpu) };
+                json!({ "first_us": p.micros_at(first), "last_us": p.micros_at(last),
+                        "depths": t.calls.depth_count(), "calls": t.calls.len() })
+            })
+            .collect();
+        Ok(json!({ "length_us": p.micros_at(p.timeline.end), "threads": threads }).to_string())
+    }
+
+    /// The boxes of one thread (summary index) in a window `pixels` wide, depths below
+    /// `max_depth`: four numbers each, `depth, start_us, end_us, frame` (frame -1: calls
+    /// narrower than a pixel, merged). Frames name the entries of `frameNamesJson`.
+    #[wasm_bindgen(js_name = timelineBoxes)]
+    pub fn timeline_boxes(
+        &self,
+        thread: u32,
+        from_us: f64,
+        to_us: f64,
+        pixels: u32,
+        max_depth: u32,
+    ) -> Result<Vec<f64>, JsError> {
+        let profile = self.profile()?;
+        let boxes = products::timeline_boxes(profile, self.thread(thread)?, from_us, to_us, pixels, max_depth as usize);
+        let mut out = Vec::with_capacity(boxes.len() * 4);
+        for b in boxes {
+            let frame = b.frame.map_or(-1.0, |f| f64::from(profile.frame_name_of[f as usize]));
+            out.extend([f64::from(b.depth), b.start_us, b.end_us, frame]);
+        }
+        Ok(out)
+    }
+
+    /// Every display name of a frame, as a JSON array; timeline boxes index it.
+    #[wasm_bindgen(js_name = frameNamesJson)]
+    pub fn frame_names_json(&self) -> Result<String, JsError> {
+        Ok(serde_json::to_string(&self.profile()?.frame_names).unwrap_or_default())
+    }
+
+    /// The call of a thread at `depth` running at `at_us`, as JSON (`null` if none).
+    #[wasm_bindgen(js_name = callAtJson)]
+    pub fn call_at_json(&self, thread: u32, depth: u32, at_us: f64) -> Result<String, JsError> {
+        let p = self.profile()?;
+        let found = products::call_at(p, self.thread(thread)?, depth as usize, at_us);
+        Ok(found.map_or_else(|| "null".into(), |c| call_json(p, thread as usize, depth, c).to_string()))
+    }
+
+    /// The `n` longest calls of the frame named `name` (all threads, or one thread's by
+    /// summary index), longest first, as a JSON array.
+    #[wasm_bindgen(js_name = slowestCallsJson)]
+    pub fn slowest_calls_json(&self, name: String, thread: i32, n: u32) -> Result<String, JsError> {
+        let p = self.profile()?;
+        let thread = usize::try_from(thread).ok().map(|i| self.thread(i as u32).map(|t| t.tid)).transpose()?;
+        let query = CallQuery { thread, frame: Some(name), longest: Some(n.max(1) as usize), ..Default::default() };
+        let calls = products::select_calls(p, &query).map_err(js_error)?;
+        // Threads that share a tid are told apart by their index in the summary.
+        let list: Vec<_> = calls.iter().map(|c| call_json(p, c.thread, c.depth, &c.call)).collect();
+        Ok(serde_json::Value::Array(list).to_string())
+    }
+
     /// The summary JSON (schema 1) as text.
     #[wasm_bindgen(js_name = summaryJson)]
     pub fn summary_json(&self) -> Result<String, JsError> {
@@ -80,7 +193,7 @@ impl Session {
     #[wasm_bindgen(js_name = methodsJson)]
     pub fn methods_json(&self, thread: i32) -> Result<String, JsError> {
         let scope = usize::try_from(thread).ok();
-        products::methods_json(self.profile()?, scope).map_err(js_error)
+        products::methods_json(self.shown()?, scope).map_err(js_error)
     }
 
     /// One thread's flame graph (its index in the summary's threads), or all threads for -1.
@@ -95,7 +208,7 @@ impl Session {
             }
         };
         let options = FlameOptions { clock: clock(clock_name)?, theme, ..FlameOptions::default() };
-        products::flame_svg(self.profile()?, scope, &options).map_err(js_error)
+        products::flame_svg(self.shown()?, scope, &options).map_err(js_error)
     }
 
     /// Folded stacks; `tid` narrows them to one thread id (without its thread frame).
@@ -103,6 +216,16 @@ impl Session {
         let options = FoldedOptions { clock: clock(clock_name)?, thread: tid, ..Default::default() };
         products::folded(self.profile()?, &options).map_err(js_error)
     }
+}
+
+fn call_json(p: &Profile, thread: usize, depth: u32, call: &droidflame_core::profile::Call) -> serde_json::Value {
+    let wall = p.has(Clock::Wall);
+    json!({
+        "thread": thread, "tid": p.threads[thread].tid, "depth": depth, "name": p.frame_name(call.frame),
+        "start_us": p.micros_at(call.start), "end_us": p.micros_at(call.end),
+        "wall_us": wall.then(|| p.micros_at(call.end) - p.micros_at(call.start)),
+        "cpu_us": p.has(Clock::Cpu).then(|| p.time_unit.micros(call.cpu)),
+    })
 }
 
 impl Default for Session {

@@ -11,6 +11,7 @@ mod notes;
 mod render;
 mod summary;
 mod table;
+mod timeline;
 
 pub use calls::{select_calls, write_calls, CallQuery, ListedCall};
 pub use chrome::write_chrome_trace;
@@ -20,3 +21,4 @@ pub use notes::{notes, Note};
 pub use render::{render_site, RenderedFile};
 pub use summary::{methods_json, summary, summary_json};
 pub use table::{frame_table, frame_table_of, Edge, FrameRow, FrameTable};
+pub use timeline::{call_at, timeline_boxes, TimelineBox};

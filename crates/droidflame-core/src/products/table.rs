@@ -82,7 +82,8 @@ pub fn frame_table_of(profile: &Profile, threads: &[&ThreadProfile]) -> FrameTab
     rows.sort_by(|a, b| {
         b.incl[clock].cmp(&a.incl[clock]).then_with(|| profile.frame_name(a.frame).cmp(profile.frame_name(b.frame)))
     });
-    let mut edges: Vec<Edge> = edges.into_values().collect();
+    // A range leaves stacks with no call in it: no edge for them.
+    let mut edges: Vec<Edge> = edges.into_values().filter(|e| e.calls > 0).collect();
     edges.sort_unstable_by_key(|e| (e.caller, e.callee));
     FrameTable { rows, edges }
 }

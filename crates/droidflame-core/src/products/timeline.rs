@@ -1,0 +1,95 @@
+//! What a timeline draws: the calls of one thread in a time window, as boxes at most as
+//! many as the window has pixels per depth. Calls narrower than a pixel are merged into
+//! one box per pixel column, so the answer stays small however many calls the window
+//! holds.
+
+use crate::profile::{Call, Profile, ThreadProfile};
+
+/// One box of the timeline. Times are µs from the start of the trace's timeline.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TimelineBox {
+    /// 0 for the thread's outermost frames.
+    pub depth: u32,
+    /// Where it begins.
+    pub start_us: f64,
+    /// Where it ends.
+    pub end_us: f64,
+    /// The call's frame; `None` for calls narrower than a pixel, merged.
+    pub frame: Option<u32>,
+}
+
+impl Profile {
+    /// Ticks on the timeline clock for `us` µs after the timeline's start.
+    pub fn ticks_at(&self, us: f64) -> u64 {
+        let unit = self.time_unit;
+        let ticks = us.max(0.0) * unit.den as f64 / unit.num as f64;
+        self.timeline.start.saturating_add(ticks.min(u64::MAX as f64 / 2.0) as u64)
+    }
+
+    /// µs after the timeline's start for a time in ticks (fractional where ticks are finer).
+    pub fn micros_at(&self, ticks: u64) -> f64 {
+        let unit = self.time_unit;
+        ticks.saturating_sub(self.timeline.start) as f64 * unit.num as f64 / unit.den as f64
+    }
+}
+
+/// The boxes of `thread` between `from_us` and `to_us` drawn `pixels` wide, depths below
+/// `max_depth` only, depth by depth, each depth in time order.
+pub fn timeline_boxes(
+    profile: &Profile,
+    thread: &ThreadProfile,
+    from_us: f64,
+    to_us: f64,
+    pixels: u32,
+    max_depth: usize,
+) -> Vec<TimelineBox> {
+    let (from, to) = (profile.ticks_at(from_us), profile.ticks_at(to_us.max(from_us)));
+    let pixel = ((to - from) as f64 / f64::from(pixels.max(1))).max(1.0);
+    let mut boxes = Vec::new();
+    for depth in 0..thread.calls.depth_count().min(max_depth) {
+        // A run of narrow calls becomes one box per pixel column it touches.
+        let mut merged: Option<(u64, u64)> = None;
+        let column = |t: u64| ((t - from.min(t)) as f64 / pixel) as u64;
+        let flush = |merged: &mut Option<(u64, u64)>, boxes: &mut Vec<TimelineBox>| {
+            if let Some((start, end)) = merged.take() {
+                boxes.push(TimelineBox {
+                    depth: depth as u32,
+                    start_us: profile.micros_at(start),
+                    end_us: profile.micros_at(end),
+                    frame: None,
+                });
+            }
+        };
+        for call in thread.calls.overlapping_at(depth, from, to) {
+            if (call.duration() as f64) >= pixel {
+                flush(&mut merged, &mut boxes);
+                boxes.push(box_of(profile, depth, call));
+                continue;
+            }
+            merged = match merged {
+                Some((start, end)) if column(call.start) <= column(end) => Some((start, call.end.max(end))),
+                _ => {
+                    flush(&mut merged, &mut boxes);
+                    Some((call.start, call.end))
+                }
+            };
+        }
+        flush(&mut merged, &mut boxes);
+    }
+    boxes
+}
+
+fn box_of(profile: &Profile, depth: usize, call: &Call) -> TimelineBox {
+    TimelineBox {
+        depth: depth as u32,
+        start_us: profile.micros_at(call.start),
+        end_us: profile.micros_at(call.end),
+        frame: Some(call.frame),
+    }
+}
+
+/// The call of `thread` at `depth` running at `at_us`, if any.
+pub fn call_at<'a>(profile: &Profile, thread: &'a ThreadProfile, depth: usize, at_us: f64) -> Option<&'a Call> {
+    let at = profile.ticks_at(at_us);
+    thread.calls.overlapping_at(depth, at, at).first()
+}

@@ -1,0 +1,350 @@
+// The timeline: each call where and when it ran, time to the right. One thread as a flame
+// chart, or every thread stacked in its own lane (as Traceview drew them). The worker
+// answers with boxes already merged to the pixels of the window, so a draw costs the same
+// however many calls the trace holds. Wheel and keys zoom and pan; a drag selects a range
+// that the flame graph and the tables then cover.
+
+import { $ } from './dom.js';
+import { threadLabel } from './format.js';
+import { changed } from './state.js';
+import { axisTicks, clampView, frameColour, panView, timeText, viewAround, zoomView } from './timespan.js';
+
+const AXIS = 22; // px: the time axis at the top
+const ROW = 17; // px per depth when one thread is shown
+const LANE_ROW = 5; // px per depth in a lane of "all threads"
+const LANE_DEPTHS = 8; // depths drawn per lane of "all threads"
+const LANE_HEAD = 15; // px: a lane's thread name
+const MAX_DEPTHS = 256;
+
+export function createTimeline(store, products) {
+  const canvas = $('timeline-canvas');
+  const tip = $('timeline-tip');
+  const holder = canvas.parentElement;
+  let facts = null; // {length_us, threads: [...], names: [...]}
+  let view = null; // {from, to} µs
+  let lanes = []; // [{thread, top, rowHeight, depths, boxes, boxesView}]
+  let fetching = false;
+  let refetch = false;
+  let drag = null; // {x0, x1}
+  let hoverTimer = 0;
+  let shownFocus = null; // the focus call the window was last moved to
+
+  const dark = () => store.get().theme === 'dark';
+  const width = () => Math.max(200, holder.clientWidth);
+
+  function layoutLanes(state) {
+    const shown = state.thread >= 0 ? [state.thread] : facts.threads.map((_, i) => i).filter((i) => facts.threads[i].calls > 0);
+    let top = AXIS;
+    lanes = shown.map((thread) => {
+      const single = state.thread >= 0;
+      const depths = Math.min(facts.threads[thread].depths, single ? MAX_DEPTHS : LANE_DEPTHS);
+      const lane = { thread, top: top + (single ? 0 : LANE_HEAD), rowHeight: single ? ROW : LANE_ROW, depths, boxes: null, boxesView: null };
+      top = lane.top + Math.max(depths, 1) * lane.rowHeight + (single ? 0 : 6);
+      return lane;
+    });
+    const height = Math.max(top + 8, 160);
+    const ratio = window.devicePixelRatio || 1;
+    canvas.width = Math.round(width() * ratio);
+    canvas.height = Math.round(height * ratio);
+    canvas.style.width = width() + 'px';
+    canvas.style.height = height + 'px';
+  }
+
+  // Boxes for every lane in the current window; one request round at a time, and one more
+  // if the window moved meanwhile.
+  async function fetchBoxes() {
+    if (fetching) {
+      refetch = true;
+      return;
+    }
+    fetching = true;
+    const want = view;
+    const summary = store.get().summary;
+    try {
+      const answers = await Promise.all(lanes.map((lane) =>
+        products.boxes(lane.thread, want.from, want.to, width(), lane.depths)));
+      if (store.get().summary !== summary) return;
+      answers.forEach((boxes, i) => {
+        if (lanes[i]) Object.assign(lanes[i], { boxes, boxesView: want });
+      });
+      draw();
+      document.body.dataset.timeline = 'drawn';
+    } finally {
+      fetching = false;
+      if (refetch) {
+        refetch = false;
+        fetchBoxes();
+      }
+    }
+  }
+
+  function x(us) {
+    return ((us - view.from) / (view.to - view.from)) * width();
+  }
+
+  function draw() {
+    const state = store.get();
+    const ctx = canvas.getContext('2d');
+    const ratio = window.devicePixelRatio || 1;
+    const w = width();
+    const h = canvas.height / ratio;
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    const style = getComputedStyle(document.body);
+    const ink = style.getPropertyValue('--fg').trim() || '#222';
+    const muted = style.getPropertyValue('--muted').trim() || '#777';
+    ctx.fillStyle = style.getPropertyValue('--bg').trim() || '#fff';
+    ctx.fillRect(0, 0, w, h);
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.textBaseline = 'middle';
+    // Where a thread has no data (before its first event, after its last): hatched.
+    for (const lane of lanes) {
+      const t = facts.threads[lane.thread];
+      const laneHeight = Math.max(lane.depths, 1) * lane.rowHeight;
+      ctx.fillStyle = dark() ? 'rgba(255,255,255,0.06)' : 'rgba(0,0,0,0.05)';
+      if (t.first_us > view.from) ctx.fillRect(0, lane.top, Math.max(0, x(t.first_us)), laneHeight);
+      if (t.last_us < view.to) ctx.fillRect(x(t.last_us), lane.top, w - x(t.last_us), laneHeight);
+      if (state.thread < 0) {
+        ctx.fillStyle = muted;
+        ctx.fillText(threadLabel(state.summary.threads[lane.thread]), 4, lane.top - LANE_HEAD / 2);
+      }
+      drawBoxes(ctx, lane, w, ink);
+    }
+    drawAxis(ctx, w, ink, muted);
+    drawSelection(ctx, h);
+    canvas.dataset.from = String(view.from);
+    canvas.dataset.to = String(view.to);
+    $('timeline-span').textContent = timeText(view.from) + ' – ' + timeText(view.to) + ' of ' + timeText(facts.length_us);
+  }
+
+  function drawBoxes(ctx, lane, w, ink) {
+    const boxes = lane.boxes;
+    if (!boxes) return;
+    // Boxes fetched for an older window are redrawn at the new scale until new ones come.
+    const focus = store.get().focus;
+    for (let i = 0; i < boxes.length; i += 4) {
+      const depth = boxes[i];
+      const left = x(boxes[i + 1]);
+      const right = x(boxes[i + 2]);
+      if (right < 0 || left > w) continue;
+      const name = boxes[i + 3] < 0 ? null : facts.names[boxes[i + 3]];
+      const y = lane.top + depth * lane.rowHeight;
+      const bw = Math.max(right - left, 1);
+      ctx.fillStyle = name ? frameColour(name, dark()) : (dark() ? '#555' : '#bbb');
+      ctx.fillRect(left, y, bw, lane.rowHeight - 1);
+      if (focus && focus.thread === lane.thread && focus.depth === depth && Math.abs(boxes[i + 1] - focus.start_us) < 1e-6) {
+        ctx.strokeStyle = '#1a73e8';
+        ctx.lineWidth = 2;
+        ctx.strokeRect(left + 1, y + 1, Math.max(bw - 2, 1), lane.rowHeight - 3);
+      }
+      if (name && lane.rowHeight >= ROW && bw > 30) {
+        ctx.fillStyle = dark() ? '#f0f0f0' : '#111';
+        ctx.save();
+        ctx.beginPath();
+        ctx.rect(Math.max(left, 0), y, Math.min(bw, w), lane.rowHeight);
+        ctx.clip();
+        ctx.fillText(name, Math.max(left, 0) + 3, y + lane.rowHeight / 2);
+        ctx.restore();
+      }
+    }
+  }
+
+  function drawAxis(ctx, w, ink, muted) {
+    const { step, ticks } = axisTicks(view, Math.max(2, Math.floor(w / 110)));
+    ctx.fillStyle = getComputedStyle(document.body).getPropertyValue('--panel').trim() || '#f4f4f4';
+    ctx.fillRect(0, 0, w, AXIS - 2);
+    ctx.strokeStyle = muted;
+    ctx.fillStyle = ink;
+    ctx.lineWidth = 1;
+    for (const t of ticks) {
+      const tx = Math.round(x(t)) + 0.5;
+      ctx.beginPath();
+      ctx.moveTo(tx, AXIS - 8);
+      ctx.lineTo(tx, AXIS - 2);
+      ctx.stroke();
+      ctx.fillText(timeText(t, step), tx + 3, AXIS / 2 - 2);
+    }
+  }
+
+  function drawSelection(ctx, h) {
+    const range = drag ? { from: timeAt(Math.min(drag.x0, drag.x1)), to: timeAt(Math.max(drag.x0, drag.x1)) } : store.get().range;
+    if (!range) return;
+    const left = x(range.from);
+    const right = x(range.to);
+    ctx.fillStyle = 'rgba(26,115,232,0.16)';
+    ctx.fillRect(left, 0, Math.max(right - left, 1), h);
+    ctx.fillStyle = '#1a73e8';
+    ctx.fillRect(left, 0, 1, h);
+    ctx.fillRect(right - 1, 0, 1, h);
+  }
+
+  function timeAt(px) {
+    return view.from + (px / width()) * (view.to - view.from);
+  }
+
+  function setView(next) {
+    view = clampView(next, facts.length_us);
+    draw();
+    fetchBoxes();
+  }
+
+  // The lane and depth under a point, if any.
+  function hit(px, py) {
+    for (const lane of lanes) {
+      const depth = Math.floor((py - lane.top) / lane.rowHeight);
+      if (depth >= 0 && depth < lane.depths) return { lane, depth, at: timeAt(px) };
+    }
+    return null;
+  }
+
+  async function hover(event) {
+    const rect = canvas.getBoundingClientRect();
+    const found = hit(event.clientX - rect.left, event.clientY - rect.top);
+    if (!found) {
+      tip.hidden = true;
+      return;
+    }
+    const call = await products.callAt(found.lane.thread, found.depth, found.at);
+    if (!call) {
+      tip.hidden = true;
+      return;
+    }
+    tip.replaceChildren();
+    const line = (text, cls) => {
+      const p = document.createElement('div');
+      if (cls) p.className = cls;
+      p.textContent = text;
+      tip.append(p);
+    };
+    line(call.name, 'tip-name');
+    line('starts at ' + timeText(call.start_us) + ' · depth ' + call.depth);
+    line('wall ' + (call.wall_us === null ? '—' : timeText(call.wall_us)) + ' · CPU ' + (call.cpu_us === null ? '—' : timeText(call.cpu_us)));
+    tip.hidden = false;
+    const left = Math.min(event.clientX - rect.left + 14, width() - tip.offsetWidth - 4);
+    tip.style.left = Math.max(0, left) + 'px';
+    tip.style.top = (event.clientY - rect.top + 16) + 'px';
+    document.body.dataset.timelineHover = call.name;
+  }
+
+  canvas.addEventListener('wheel', (event) => {
+    if (!view) return;
+    event.preventDefault();
+    const rect = canvas.getBoundingClientRect();
+    const sideways = event.shiftKey || Math.abs(event.deltaX) > Math.abs(event.deltaY);
+    if (sideways) {
+      setView(panView(view, (event.deltaX || event.deltaY) / width(), facts.length_us));
+    } else {
+      const factor = Math.pow(1.0015, event.deltaY);
+      setView(zoomView(view, factor, (event.clientX - rect.left) / width(), facts.length_us));
+    }
+  }, { passive: false });
+
+  canvas.addEventListener('keydown', (event) => {
+    if (!view) return;
+    const keys = {
+      '+': () => zoomView(view, 0.5, 0.5, facts.length_us),
+      '=': () => zoomView(view, 0.5, 0.5, facts.length_us),
+      w: () => zoomView(view, 0.5, 0.5, facts.length_us),
+      '-': () => zoomView(view, 2, 0.5, facts.length_us),
+      s: () => zoomView(view, 2, 0.5, facts.length_us),
+      ArrowLeft: () => panView(view, -0.2, facts.length_us),
+      a: () => panView(view, -0.2, facts.length_us),
+      ArrowRight: () => panView(view, 0.2, facts.length_us),
+      d: () => panView(view, 0.2, facts.length_us),
+      '0': () => ({ from: 0, to: facts.length_us }),
+      Home: () => ({ from: 0, to: facts.length_us }),
+    };
+    if (event.key === 'Escape' && store.get().range) {
+      event.preventDefault();
+      setRange(null);
+      return;
+    }
+    const move = keys[event.key];
+    if (!move || event.ctrlKey || event.metaKey || event.altKey) return;
+    event.preventDefault();
+    setView(move());
+  });
+
+  canvas.addEventListener('mousedown', (event) => {
+    if (!view || event.button !== 0) return;
+    const rect = canvas.getBoundingClientRect();
+    drag = { x0: event.clientX - rect.left, x1: event.clientX - rect.left };
+    canvas.focus();
+  });
+  window.addEventListener('mousemove', (event) => {
+    if (drag) {
+      drag.x1 = Math.min(Math.max(event.clientX - canvas.getBoundingClientRect().left, 0), width());
+      draw();
+      return;
+    }
+    if (event.target !== canvas || !view) return;
+    clearTimeout(hoverTimer);
+    hoverTimer = setTimeout(() => hover(event), 30);
+  });
+  canvas.addEventListener('mouseleave', () => {
+    clearTimeout(hoverTimer);
+    tip.hidden = true;
+  });
+  window.addEventListener('mouseup', () => {
+    if (!drag) return;
+    const { x0, x1 } = drag;
+    drag = null;
+    if (Math.abs(x1 - x0) < 4) {
+      draw();
+      return;
+    }
+    setRange({ from: timeAt(Math.min(x0, x1)), to: timeAt(Math.max(x0, x1)) });
+  });
+
+  async function setRange(range) {
+    await products.setRange(range);
+    store.update({ range });
+  }
+  $('range-clear').addEventListener('click', () => setRange(null));
+  $('timeline-whole').addEventListener('click', () => view && setView({ from: 0, to: facts.length_us }));
+  window.addEventListener('resize', () => {
+    if (!view || store.get().tab !== 'timeline') return;
+    layoutLanes(store.get());
+    draw();
+    fetchBoxes();
+  });
+
+  async function show(state) {
+    if (!facts) {
+      document.body.dataset.timeline = 'loading';
+      facts = await products.timeline();
+      if (store.get().summary !== state.summary) return;
+    }
+    if (!view) view = { from: 0, to: facts.length_us };
+    if (state.focus && state.focus !== shownFocus) {
+      shownFocus = state.focus;
+      view = viewAround(state.focus.start_us, state.focus.end_us, facts.length_us);
+    }
+    layoutLanes(state);
+    if (lanes.length === 0) {
+      $('timeline-empty').hidden = false;
+      document.body.dataset.timeline = 'empty';
+      return;
+    }
+    $('timeline-empty').hidden = true;
+    draw();
+    fetchBoxes();
+  }
+
+  store.subscribe((state, previous) => {
+    if (state.phase !== 'done') return;
+    if (changed(state, previous, 'summary')) {
+      facts = null;
+      view = null;
+      lanes = [];
+    }
+    if (state.tab !== 'timeline') return;
+    if (changed(state, previous, 'summary', 'thread', 'tab', 'focus')) {
+      show(state).catch((error) => {
+        $('timeline-empty').hidden = false;
+        $('timeline-empty').textContent = error.message;
+      });
+    } else if (changed(state, previous, 'range', 'theme') && view) {
+      draw();
+    }
+  });
+}

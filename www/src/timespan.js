@@ -1,0 +1,74 @@
+// The timeline's arithmetic, apart from any DOM so that it is tested without a browser: the
+// visible window (zoom around a point, pan, clamp to the trace), the time axis' ticks, and
+// how a time reads.
+
+/** The smallest window shown, in µs: below a microsecond the trace has nothing to tell. */
+export const MIN_SPAN_US = 1;
+
+/** Keeps `view` (`{from, to}` µs) inside `0..length` and at least MIN_SPAN_US wide. */
+export function clampView(view, length) {
+  const total = Math.max(length, MIN_SPAN_US);
+  let span = Math.min(Math.max(view.to - view.from, MIN_SPAN_US), total);
+  let from = Math.min(Math.max(view.from, 0), total - span);
+  return { from, to: from + span };
+}
+
+/** `view` zoomed by `factor` (< 1 zooms in) around the time at `fraction` of its width. */
+export function zoomView(view, factor, fraction, length) {
+  const span = view.to - view.from;
+  const at = view.from + span * fraction;
+  const next = span * factor;
+  return clampView({ from: at - next * fraction, to: at - next * fraction + next }, length);
+}
+
+/** `view` moved by `fraction` of its width (negative: earlier). */
+export function panView(view, fraction, length) {
+  const shift = (view.to - view.from) * fraction;
+  return clampView({ from: view.from + shift, to: view.to + shift }, length);
+}
+
+/** A window around a call, with a margin on each side so that its edges show. */
+export function viewAround(start, end, length) {
+  const margin = Math.max((end - start) * 0.15, MIN_SPAN_US * 5);
+  return clampView({ from: start - margin, to: end + margin }, length);
+}
+
+/** Tick times (µs) for an axis over `view` with at most `most` ticks, at 1-2-5 steps. */
+export function axisTicks(view, most) {
+  const span = view.to - view.from;
+  if (!(span > 0) || most < 1) return { step: 0, ticks: [] };
+  const rough = span / most;
+  const power = Math.pow(10, Math.floor(Math.log10(rough)));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= rough);
+  const ticks = [];
+  for (let t = Math.ceil(view.from / step) * step; t <= view.to; t += step) ticks.push(t);
+  return { step, ticks };
+}
+
+/** A time (µs from the timeline's start) as an axis or a tooltip reads it. */
+export function timeText(us, step = 0) {
+  if (us === 0) return '0 s';
+  const abs = Math.abs(us);
+  const digits = (unit) => Math.max(0, Math.min(6, -Math.floor(Math.log10((step || abs || 1) / unit)) + (step ? 0 : 2)));
+  if (abs >= 1e6 || step >= 1e6) return (us / 1e6).toFixed(digits(1e6)) + ' s';
+  if (abs >= 1e3 || step >= 1e3) return (us / 1e3).toFixed(digits(1e3)) + ' ms';
+  return us.toFixed(step ? digits(1) : abs < 10 ? 2 : 0) + ' µs';
+}
+
+/** `from–to` as the range banner shows it: `1.20–1.85 s`. */
+export function rangeText(range) {
+  const span = range.to - range.from;
+  const unit = Math.max(range.to, span) >= 1e6 ? [1e6, ' s'] : Math.max(range.to, span) >= 1e3 ? [1e3, ' ms'] : [1, ' µs'];
+  const decimals = Math.max(0, Math.min(6, 2 - Math.floor(Math.log10(Math.max(span, 1e-9) / unit[0]))));
+  const text = (us) => (us / unit[0]).toFixed(decimals);
+  return text(range.from) + '–' + text(range.to) + unit[1];
+}
+
+/** A stable colour for a frame name: hue from its hash, warm for methods as inferno draws. */
+export function frameColour(name, dark) {
+  let hash = 2166136261;
+  for (let i = 0; i < name.length; i++) hash = Math.imul(hash ^ name.charCodeAt(i), 16777619);
+  const hue = 10 + ((hash >>> 0) % 50);
+  const light = dark ? 38 + ((hash >>> 8) % 10) : 62 + ((hash >>> 8) % 14);
+  return 'hsl(' + hue + ' 75% ' + light + '%)';
+}
