@@ -7,6 +7,7 @@
 import { $ } from './dom.js';
 import { threadLabel } from './format.js';
 import { changed } from './state.js';
+import { threadOrder } from './threads.js';
 import { axisTicks, clampView, frameColour, panView, timeText, viewAround, zoomView } from './timespan.js';
 
 const AXIS = 22; // px: the time axis at the top
@@ -33,7 +34,8 @@ export function createTimeline(store, products) {
   const width = () => Math.max(200, holder.clientWidth);
 
   function layoutLanes(state) {
-    const shown = state.thread >= 0 ? [state.thread] : facts.threads.map((_, i) => i).filter((i) => facts.threads[i].calls > 0);
+    // All threads: in the thread list's order, those with calls.
+    const shown = state.thread >= 0 ? [state.thread] : threadOrder(state.summary.threads).filter((i) => facts.threads[i].calls > 0);
     let top = AXIS;
     lanes = shown.map((thread) => {
       const single = state.thread >= 0;
@@ -320,7 +322,9 @@ export function createTimeline(store, products) {
       view = viewAround(state.focus.start_us, state.focus.end_us, facts.length_us);
     }
     layoutLanes(state);
-    if (lanes.length === 0) {
+    if (lanes.length === 0 || !facts.calls_kept) {
+      $('timeline-empty').textContent = facts.calls_kept ? 'This trace has no calls to place in time.'
+        : 'This trace has too many calls for the timeline; the notes above say more.';
       $('timeline-empty').hidden = false;
       document.body.dataset.timeline = 'empty';
       return;

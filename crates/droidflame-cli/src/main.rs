@@ -173,9 +173,10 @@ fn run(cli: Cli) -> Result<(), String> {
     }
 }
 
-/// Every call kept, for the commands that list them.
+/// Every call kept, for the commands that list them, however many there are: they are
+/// written out, not drawn.
 fn with_calls() -> Options {
-    Options { keep_calls: true, ..Options::default() }
+    Options { keep_calls: true, max_calls: u64::MAX, ..Options::default() }
 }
 
 /// Writes a product to standard output as it is made; a closed pipe (`| head`) ends it

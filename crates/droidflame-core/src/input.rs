@@ -179,6 +179,7 @@ impl Analyzer {
             Decoder::Art(decoder) => feeder.push(bytes, |data, offset| decoder.decode(data, offset, builder))?,
             Decoder::Atrace(decoder) => decoder.push(bytes, builder)?,
         }
+        builder.check_calls();
         match builder.limit_error() {
             Some(error) => Err(error),
             None => Ok(()),
@@ -228,6 +229,7 @@ impl Analyzer {
             }
             Decoder::Atrace(decoder) => decoder.finish(gzip, &mut self.builder)?,
         };
+        self.builder.check_calls();
         if let Some(error) = self.builder.limit_error() {
             return Err(error);
         }

@@ -51,6 +51,11 @@ pub struct Options {
     /// and the timeline. Off by default: memory then grows with the calls (32 bytes
     /// each), where without them it grows only with unique call stacks.
     pub keep_calls: bool,
+    /// With `keep_calls`: a trace with more calls than this keeps none (a timeline needs
+    /// them all), says so in a warning, and is analysed as usual otherwise. The default,
+    /// about 4 million calls, is 128 MB (up to twice that while vectors grow), which keeps
+    /// a browser's wasm heap far from its limit.
+    pub max_calls: u64,
 }
 
 impl Default for Options {
@@ -63,6 +68,7 @@ impl Default for Options {
             max_methods: 1 << 22,
             max_name_bytes: 4096,
             keep_calls: false,
+            max_calls: 1 << 22,
         }
     }
 }

@@ -294,3 +294,16 @@ fn timeline_boxes_stay_within_the_pixels_and_cover_every_call() {
         assert_eq!(products::call_at(&profile, thread, depth as usize, middle), Some(call));
     }
 }
+
+#[test]
+fn past_the_call_limit_no_call_is_kept_and_the_rest_is_unchanged() {
+    let bytes = scenario(4, Clocks::Dual).trace.write(&Layout::ART_REGULAR);
+    let small = Options { keep_calls: true, max_calls: 10, ..Options::default() };
+    let profile = analyze_with(&bytes, small).unwrap();
+    assert!(profile.threads.iter().all(|t| t.calls.is_empty()));
+    assert!(profile.warnings.iter().any(|w| w.contains("more than 10 calls")), "{:?}", profile.warnings);
+    assert!(products::select_calls(&profile, &CallQuery::default()).is_err());
+    let plain = analyze_with(&bytes, Options::default()).unwrap();
+    let folded = |p: &Profile| products::folded(p, &Default::default()).unwrap();
+    assert_eq!(folded(&profile), folded(&plain));
+}

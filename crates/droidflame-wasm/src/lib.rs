@@ -2,11 +2,11 @@
 //! arrays out. No trace knowledge here; every decision is the core's. Always pass
 //! `Uint8Array`s: an `ArrayBuffer` given for `&[u8]` arrives as an empty slice.
 //!
-//! Results cross to JS in the cheapest form for their size: timeline boxes (up to a few
-//! hundred thousand numbers a frame) as one `Float64Array` copy; the small answers (a
-//! hovered call, the slowest calls) as JSON text of well under a kilobyte. A
-//! serde-wasm-bindgen dependency would turn those into JS objects directly, but saves
-//! nothing measurable at that size (see BENCHMARKS.md).
+//! Results cross to JS in the cheapest form for their size: timeline boxes (bounded by the
+//! window's pixels times its depths, whatever the trace holds) as one `Float64Array` copy;
+//! the small answers (a hovered call, ten slowest calls) as JSON text of about a kilobyte,
+//! parsed once. serde-wasm-bindgen would hand those over as JS objects directly, which
+//! matters for large object graphs, not for answers this size, so it is not used.
 
 use droidflame_core::products::{self, CallQuery, FlameOptions, FoldedOptions, GraphScope, Theme};
 use droidflame_core::{Analyzer, Clock, Options, Profile};
@@ -130,7 +130,8 @@ impl Session {
                         "depths": t.calls.depth_count(), "calls": t.calls.len() })
             })
             .collect();
-        Ok(json!({ "length_us": p.micros_at(p.timeline.end), "threads": threads }).to_string())
+        let kept = p.limits.keep_calls;
+        Ok(json!({ "length_us": p.micros_at(p.timeline.end), "calls_kept": kept, "threads": threads }).to_string())
     }
 
     /// The boxes of one thread (summary index) in a window `pixels` wide, depths below

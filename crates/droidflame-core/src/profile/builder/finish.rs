@@ -79,7 +79,8 @@ impl ProfileBuilder {
             repairs: self.repairs,
             warnings: self.warnings,
             warning_repairs: self.warning_repairs,
-            limits: self.limits,
+            // Calls given up past their limit are not kept: products that need them say so.
+            limits: crate::Options { keep_calls: self.keep_calls, ..self.limits },
             records: events,
             counters: spec.counters,
         }

@@ -247,6 +247,28 @@ impl ProfileBuilder {
         &self.limits
     }
 
+    /// Between chunks: past `Options::max_calls`, every kept call is let go and no more
+    /// are kept (a timeline with some calls missing would mislead). Counting here rather
+    /// than per call keeps the record loop as it is; memory overshoots by one chunk's calls.
+    pub fn check_calls(&mut self) {
+        if !self.keep_calls {
+            return;
+        }
+        let kept: u64 = self.threads.iter().map(|t| t.calls.len() as u64).sum();
+        if kept <= self.limits.max_calls {
+            return;
+        }
+        self.keep_calls = false;
+        for state in &mut self.threads {
+            state.calls = ThreadCalls::new();
+            state.calls_from_before.clear();
+        }
+        let max = group_digits(self.limits.max_calls);
+        self.warn(format!(
+            "this trace has more than {max} calls, more than the timeline keeps: the timeline and range              selections are off for it (the command line's `droidflame calls` lists them all)"
+        ));
+    }
+
     /// The trace went beyond `limit`: the analysis stops with its error after this chunk.
     pub fn refuse(&mut self, limit: Limit) {
         self.limit_hit.get_or_insert(limit);

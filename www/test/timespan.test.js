@@ -1,0 +1,48 @@
+// The timeline's arithmetic, without a browser.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { axisTicks, clampView, panView, rangeText, timeText, viewAround, zoomView } from '../src/timespan.js';
+
+test('zoom keeps the time under the pointer in place and stays inside the trace', () => {
+  const view = { from: 0, to: 1000 };
+  const zoomed = zoomView(view, 0.5, 0.25, 1000);
+  assert.deepEqual(zoomed, { from: 125, to: 625 });
+  // The time at a quarter of the width is 250 before and after.
+  assert.equal(zoomed.from + (zoomed.to - zoomed.from) * 0.25, 250);
+  assert.deepEqual(zoomView(view, 4, 0.5, 1000), { from: 0, to: 1000 }, 'never wider than the trace');
+  assert.equal(zoomView({ from: 10, to: 11 }, 0.001, 0.5, 1000).to - zoomView({ from: 10, to: 11 }, 0.001, 0.5, 1000).from, 1,
+    'never narrower than a microsecond');
+});
+
+test('pan moves by a share of the width and stops at the ends', () => {
+  assert.deepEqual(panView({ from: 100, to: 200 }, 0.5, 1000), { from: 150, to: 250 });
+  assert.deepEqual(panView({ from: 100, to: 200 }, -5, 1000), { from: 0, to: 100 });
+  assert.deepEqual(panView({ from: 800, to: 900 }, 5, 1000), { from: 900, to: 1000 });
+  assert.deepEqual(clampView({ from: -50, to: 20 }, 1000), { from: 0, to: 70 });
+});
+
+test('a call is shown with a margin on each side', () => {
+  const view = viewAround(400, 500, 1000);
+  assert.ok(view.from < 400 && view.to > 500 && view.to - view.from < 200);
+  assert.deepEqual(viewAround(0, 1000, 1000), { from: 0, to: 1000 });
+});
+
+test('axis ticks fall on 1-2-5 steps inside the window', () => {
+  const { step, ticks } = axisTicks({ from: 130, to: 1130 }, 10);
+  assert.equal(step, 100);
+  assert.deepEqual(ticks.slice(0, 3), [200, 300, 400]);
+  assert.ok(ticks.every((t) => t >= 130 && t <= 1130));
+  assert.equal(axisTicks({ from: 0, to: 17.8e6 }, 8).step, 5e6);
+  assert.deepEqual(axisTicks({ from: 5, to: 5 }, 8).ticks, []);
+});
+
+test('times read in the unit that suits them', () => {
+  assert.equal(timeText(0), '0 s');
+  assert.equal(timeText(1_500_000), '1.50 s');
+  assert.equal(timeText(2_500), '2.50 ms');
+  assert.equal(timeText(3), '3.00 µs');
+  assert.equal(timeText(5_000_000, 5e6), '5 s');
+  assert.equal(timeText(5_300_000, 1e5), '5.3 s');
+  assert.equal(rangeText({ from: 1_200_000, to: 1_850_000 }), '1.20–1.85 s');
+  assert.equal(rangeText({ from: 1_500, to: 1_650 }), '1.50–1.65 ms');
+});
