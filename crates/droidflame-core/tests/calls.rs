@@ -44,23 +44,23 @@ fn parse(line: &str) -> (u32, ExpectedCall, Option<u64>) {
 fn listing(profile: &Profile, query: &CallQuery) -> Vec<(u32, ExpectedCall)> {
     let mut out = Vec::new();
     products::write_calls(profile, query, &mut out).unwrap();
-    String::from_utf8(out).unwrap().lines().map(|l| parse(l)).map(|(tid, call, _)| (tid, call)).collect()
+    String::from_utf8(out).unwrap().lines().map(parse).map(|(tid, call, _)| (tid, call)).collect()
 }
 
 /// The scenario's calls of every thread, in µs (the regular layout's ticks).
 fn expected(scenario: &Scenario) -> Vec<(u32, ExpectedCall)> {
-    let mut all: Vec<(u32, ExpectedCall)> = scenario
-        .expected(false)
-        .calls
-        .iter()
-        .flat_map(|(tid, calls)| calls.iter().map(move |c| (*tid, c.clone())))
-        .collect();
-    all.sort_by(|(ta, a), (tb, b)| (a.start, a.depth, *ta, a.end).cmp(&(b.start, b.depth, *tb, b.end)));
-    all
+    sorted(
+        scenario
+            .expected(false)
+            .calls
+            .iter()
+            .flat_map(|(tid, calls)| calls.iter().map(move |c| (*tid, c.clone())))
+            .collect(),
+    )
 }
 
 fn sorted(mut calls: Vec<(u32, ExpectedCall)>) -> Vec<(u32, ExpectedCall)> {
-    calls.sort_by(|(ta, a), (tb, b)| (a.start, a.depth, *ta, a.end).cmp(&(b.start, b.depth, *tb, b.end)));
+    calls.sort_by_key(|(tid, c)| (c.start, c.depth, *tid, c.end));
     calls
 }
 
@@ -123,7 +123,7 @@ fn a_clock_the_trace_lacks_leaves_its_column_empty() {
     products::write_calls(&profile, &CallQuery::default(), &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     assert!(text.lines().all(|l| parse(l).2.is_none()), "no CPU column values");
-    assert_eq!(sorted(text.lines().map(|l| parse(l)).map(|(t, c, _)| (t, c)).collect()), expected(&wall_only));
+    assert_eq!(sorted(text.lines().map(parse).map(|(t, c, _)| (t, c)).collect()), expected(&wall_only));
 
     // Only a CPU clock: no wall times at all; start and end are on each thread's CPU clock.
     let cpu_only = scenario(5, Clocks::Cpu);

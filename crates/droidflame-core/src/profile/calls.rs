@@ -68,8 +68,8 @@ impl ThreadCalls {
     }
 
     /// Every call, changed in place.
-    pub(crate) fn for_each_mut(&mut self, mut change: impl FnMut(&mut Call)) {
-        self.depths.iter_mut().flatten().for_each(|c| change(c));
+    pub(crate) fn for_each_mut(&mut self, change: impl FnMut(&mut Call)) {
+        self.depths.iter_mut().flatten().for_each(change);
     }
 
     /// How many calls.
