@@ -59,7 +59,7 @@ export function timeText(us, step = 0) {
 export function rangeText(range) {
   const span = range.to - range.from;
   const unit = Math.max(range.to, span) >= 1e6 ? [1e6, ' s'] : Math.max(range.to, span) >= 1e3 ? [1e3, ' ms'] : [1, ' µs'];
-  const decimals = Math.max(0, Math.min(6, 1 - Math.floor(Math.log10(Math.max(span, 1e-9) / unit[0]))));
+  const decimals = Math.max(2, Math.min(6, 1 - Math.floor(Math.log10(Math.max(span, 1e-9) / unit[0]))));
   const text = (us) => (us / unit[0]).toFixed(decimals);
   return text(range.from) + '–' + text(range.to) + unit[1];
 }

@@ -45,4 +45,6 @@ test('times read in the unit that suits them', () => {
   assert.equal(timeText(5_300_000, 1e5), '5.3 s');
   assert.equal(rangeText({ from: 1_200_000, to: 1_850_000 }), '1.20–1.85 s');
   assert.equal(rangeText({ from: 1_500, to: 1_650 }), '1.50–1.65 ms');
+  assert.equal(rangeText({ from: 5_310_000, to: 7_110_000 }), '5.31–7.11 s', 'never fewer than two decimals');
+  assert.equal(rangeText({ from: 1_234_500, to: 1_236_500 }), '1.2345–1.2365 s', 'enough to tell a short range apart');
 });
