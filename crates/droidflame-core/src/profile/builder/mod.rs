@@ -36,6 +36,8 @@
 //!   length), keeps at most 50 warnings, names threads that have none (`Thread 12`,
 //!   counted in `unknown_threads`), merges frames that describe the same method, and
 //!   computes self times.
+//! - With `Options::keep_calls`, also keeps each call (start, end, CPU time, frame, node)
+//!   under its depth as it returns, up to `Options::max_calls`.
 
 mod finish;
 
@@ -265,7 +267,8 @@ impl ProfileBuilder {
         }
         let max = group_digits(self.limits.max_calls);
         self.warn(format!(
-            "this trace has more than {max} calls, more than the timeline keeps: the timeline and range              selections are off for it (the command line's `droidflame calls` lists them all)"
+            "this trace has more than {max} calls, more than the timeline keeps: the timeline and range \
+             selections are off for it (the command line's `droidflame calls` lists them all)"
         ));
     }
 
