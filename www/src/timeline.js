@@ -23,7 +23,7 @@ export function createTimeline(store, products) {
   const holder = canvas.parentElement;
   let facts = null; // {length_us, threads: [...], names: [...]}
   let view = null; // {from, to} µs
-  let lanes = []; // [{thread, top, rowHeight, depths, boxes, boxesView}]
+  let lanes = []; // [{thread, top, rowHeight, depths, boxes}]
   let fetching = false;
   let refetch = false;
   let drag = null; // {x0, x1}
@@ -40,7 +40,7 @@ export function createTimeline(store, products) {
     lanes = shown.map((thread) => {
       const single = state.thread >= 0;
       const depths = Math.min(facts.threads[thread].depths, single ? MAX_DEPTHS : LANE_DEPTHS);
-      const lane = { thread, top: top + (single ? 0 : LANE_HEAD), rowHeight: single ? ROW : LANE_ROW, depths, boxes: null, boxesView: null };
+      const lane = { thread, top: top + (single ? 0 : LANE_HEAD), rowHeight: single ? ROW : LANE_ROW, depths, boxes: null };
       top = lane.top + Math.max(depths, 1) * lane.rowHeight + (single ? 0 : 6);
       return lane;
     });
@@ -67,7 +67,7 @@ export function createTimeline(store, products) {
         products.boxes(lane.thread, want.from, want.to, width(), lane.depths)));
       if (store.get().summary !== summary) return;
       answers.forEach((boxes, i) => {
-        if (lanes[i]) Object.assign(lanes[i], { boxes, boxesView: want });
+        if (lanes[i]) lanes[i].boxes = boxes;
       });
       draw();
       document.body.dataset.timeline = 'drawn';
@@ -92,9 +92,9 @@ export function createTimeline(store, products) {
     const h = canvas.height / ratio;
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     const style = getComputedStyle(document.body);
-    const ink = style.getPropertyValue('--fg').trim() || '#222';
-    const muted = style.getPropertyValue('--muted').trim() || '#777';
-    ctx.fillStyle = style.getPropertyValue('--bg').trim() || '#fff';
+    const colour = (name, fallback) => style.getPropertyValue(name).trim() || fallback;
+    const palette = { ink: colour('--fg', '#222'), muted: colour('--muted', '#777'), panel: colour('--panel', '#f4f4f4') };
+    ctx.fillStyle = colour('--bg', '#fff');
     ctx.fillRect(0, 0, w, h);
     ctx.font = '11px system-ui, sans-serif';
     ctx.textBaseline = 'middle';
@@ -106,19 +106,19 @@ export function createTimeline(store, products) {
       if (t.first_us > view.from) ctx.fillRect(0, lane.top, Math.max(0, x(t.first_us)), laneHeight);
       if (t.last_us < view.to) ctx.fillRect(x(t.last_us), lane.top, w - x(t.last_us), laneHeight);
       if (state.thread < 0) {
-        ctx.fillStyle = muted;
+        ctx.fillStyle = palette.muted;
         ctx.fillText(threadLabel(state.summary.threads[lane.thread]), 4, lane.top - LANE_HEAD / 2);
       }
-      drawBoxes(ctx, lane, w, ink);
+      drawBoxes(ctx, lane, w);
     }
-    drawAxis(ctx, w, ink, muted);
+    drawAxis(ctx, w, palette);
     drawSelection(ctx, h);
     canvas.dataset.from = String(view.from);
     canvas.dataset.to = String(view.to);
     $('timeline-span').textContent = timeText(view.from) + ' – ' + timeText(view.to) + ' of ' + timeText(facts.length_us);
   }
 
-  function drawBoxes(ctx, lane, w, ink) {
+  function drawBoxes(ctx, lane, w) {
     const boxes = lane.boxes;
     if (!boxes) return;
     // Boxes fetched for an older window are redrawn at the new scale until new ones come.
@@ -150,12 +150,12 @@ export function createTimeline(store, products) {
     }
   }
 
-  function drawAxis(ctx, w, ink, muted) {
+  function drawAxis(ctx, w, palette) {
     const { step, ticks } = axisTicks(view, Math.max(2, Math.floor(w / 110)));
-    ctx.fillStyle = getComputedStyle(document.body).getPropertyValue('--panel').trim() || '#f4f4f4';
+    ctx.fillStyle = palette.panel;
     ctx.fillRect(0, 0, w, AXIS - 2);
-    ctx.strokeStyle = muted;
-    ctx.fillStyle = ink;
+    ctx.strokeStyle = palette.muted;
+    ctx.fillStyle = palette.ink;
     ctx.lineWidth = 1;
     for (const t of ticks) {
       const tx = Math.round(x(t)) + 0.5;

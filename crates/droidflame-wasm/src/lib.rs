@@ -124,9 +124,8 @@ impl Session {
             .threads
             .iter()
             .map(|t| {
-                let (first, last) =
-                    if p.has(Clock::Wall) { (t.first.wall, t.last.wall) } else { (t.first.cpu, t.last.cpu) };
-                json!({ "first_us": p.micros_at(first), "last_us": p.micros_at(last),
+                let clock = p.timeline_clock();
+                json!({ "first_us": p.micros_at(t.first[clock]), "last_us": p.micros_at(t.last[clock]),
                         "depths": t.calls.depth_count(), "calls": t.calls.len() })
             })
             .collect();

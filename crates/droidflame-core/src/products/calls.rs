@@ -42,9 +42,7 @@ pub struct ListedCall {
 /// The calls `query` asks for: in start order (callers before the calls they make, then
 /// threads in profile order), or the longest first.
 pub fn select_calls(profile: &Profile, query: &CallQuery) -> Result<Vec<ListedCall>> {
-    if !profile.limits.keep_calls {
-        return Err(request("calls were not kept for this profile: analyse it with `keep_calls` set".into()));
-    }
+    profile.require_calls()?;
     let length = profile.micros(profile.timeline.length());
     let from = query.from_us.unwrap_or(0);
     let to = query.to_us.unwrap_or(u64::MAX);

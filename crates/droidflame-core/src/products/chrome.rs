@@ -13,12 +13,7 @@ use std::io::Write;
 /// the trace's clock is finer than a microsecond; `tdur` is a call's thread-CPU time
 /// where the trace has that clock.
 pub fn write_chrome_trace(profile: &Profile, out: &mut impl Write) -> Result<()> {
-    if !profile.limits.keep_calls {
-        return Err(Error::new(
-            ErrorKind::Request,
-            "calls were not kept for this profile: analyse it with `keep_calls` set",
-        ));
-    }
+    profile.require_calls()?;
     write_events(profile, out).map_err(|e| Error::new(ErrorKind::Output, e.to_string()))
 }
 

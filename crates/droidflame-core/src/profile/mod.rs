@@ -235,6 +235,28 @@ impl Profile {
         }
     }
 
+    /// Checks that every call was kept (`Options::keep_calls`), or explains that it was not.
+    pub fn require_calls(&self) -> crate::Result<()> {
+        if self.limits.keep_calls {
+            Ok(())
+        } else {
+            Err(crate::Error::new(
+                crate::ErrorKind::Request,
+                "calls were not kept for this profile: analyse it with `keep_calls` set",
+            ))
+        }
+    }
+
+    /// The clock of the timeline and of calls' start and end: wall where the trace has it,
+    /// else its CPU clock (which then runs per thread).
+    pub fn timeline_clock(&self) -> Clock {
+        if self.has(Clock::Wall) {
+            Clock::Wall
+        } else {
+            Clock::Cpu
+        }
+    }
+
     /// The last value of `key` in the header or summary.
     pub fn header_value(&self, key: &str) -> Option<&str> {
         self.header.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str())

@@ -11,12 +11,7 @@ impl Profile {
     /// shared out in proportion (the trace tells how much CPU a call used, not when).
     /// Needs the calls (`Options::keep_calls`).
     pub fn within(&self, from: u64, to: u64) -> Result<Profile> {
-        if !self.limits.keep_calls {
-            return Err(Error::new(
-                ErrorKind::Request,
-                "calls were not kept for this profile: analyse it with `keep_calls` set",
-            ));
-        }
+        self.require_calls()?;
         if from > to {
             return Err(Error::new(ErrorKind::Request, "the range starts after it ends"));
         }
