@@ -33,6 +33,7 @@ export function createGraph(store, products) {
   let stale = true;
   let rendering = Promise.resolve();
   let searchTimer = 0;
+  let svgHeight = 0;
 
   function post(message) {
     if (frame.contentWindow) frame.contentWindow.postMessage(message, '*');
@@ -80,7 +81,8 @@ export function createGraph(store, products) {
     $('graph-title').textContent = title;
     document.body.dataset.graph = 'loading';
     const height = /<svg[^>]*\sheight="(\d+)"/.exec(svg);
-    frame.style.height = Math.max(240, height ? Number(height[1]) + 8 : 600) + 'px';
+    svgHeight = height ? Number(height[1]) : 600;
+    frame.style.height = Math.max(240, svgHeight + 8) + 'px';
     frame.srcdoc = frameDocument(svg, state.theme);
   }
 
@@ -99,13 +101,16 @@ export function createGraph(store, products) {
   });
 
   frame.addEventListener('load', () => {
-    // Flame graphs grow upwards: start at the bottom, where the roots are.
-    scroller.scrollTop = scroller.scrollHeight;
+    // Flame graphs grow upwards: start at the bottom of the graph, where the roots are
+    // (a short graph's frame is padded below it).
+    scroller.scrollTop = Math.max(0, frame.offsetTop + svgHeight + 8 - scroller.clientHeight);
     updateHint();
   });
 
+  // Only a graph taller than its pane has frames out of sight above; a short one scrolled
+  // down hides just its title.
   function updateHint() {
-    $('graph-hint').hidden = frame.hidden || scroller.scrollTop < 4;
+    $('graph-hint').hidden = frame.hidden || scroller.scrollTop < 4 || svgHeight <= scroller.clientHeight;
   }
   scroller.addEventListener('scroll', updateHint);
   $('graph-hint').addEventListener('click', () => { scroller.scrollTop = 0; });
