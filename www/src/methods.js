@@ -231,6 +231,11 @@ export function createMethods(store, products) {
         element('td', { class: 'n', text: call.cpu_us === null ? '—' : timeText(call.cpu_us) })));
     });
     if (calls.length === 0) target.append(element('tr', {}, element('td', { colspan: '4', class: 'muted', text: 'No calls kept' })));
+    // Where short calls were left out, fewer than asked may be all there is to list.
+    const facts = calls.length < SLOWEST ? await products.timeline() : null;
+    if (facts && facts.left_out && store.get().method === state.method) {
+      target.append(element('tr', {}, element('td', { colspan: '4', class: 'muted', text: facts.left_out })));
+    }
     slowest = calls;
     settle(target, 'tr[data-call]');
   }

@@ -290,7 +290,9 @@ export function createTimeline(store, products) {
     if (!drag) return;
     const { x0, x1 } = drag;
     drag = null;
-    if (Math.abs(x1 - x0) < 4) {
+    if (Math.abs(x1 - x0) < 4 || facts.left_out) {
+      // Without every call a range would count only the long ones: the note says why.
+      if (facts.left_out) $('timeline-note').classList.add('flash');
       draw();
       return;
     }
@@ -321,6 +323,8 @@ export function createTimeline(store, products) {
       shownFocus = state.focus;
       view = viewAround(state.focus.start_us, state.focus.end_us, facts.length_us);
     }
+    $('timeline-note').textContent = facts.left_out ? 'Note: ' + facts.left_out + '.' : '';
+    $('timeline-note').hidden = !facts.left_out;
     layoutLanes(state);
     if (lanes.length === 0 || !facts.calls_kept) {
       $('timeline-empty').textContent = facts.calls_kept ? 'This trace has no calls to place in time.'

@@ -51,10 +51,12 @@ pub struct Options {
     /// and the timeline. Off by default: memory then grows with the calls (32 bytes
     /// each), where without them it grows only with unique call stacks.
     pub keep_calls: bool,
-    /// With `keep_calls`: a trace with more calls than this keeps none (a timeline needs
-    /// them all), says so in a warning, and is analysed as usual otherwise. The default,
-    /// about 4 million calls, is 128 MB (up to twice that while vectors grow), which keeps
-    /// a browser's wasm heap far from its limit.
+    /// With `keep_calls`: past this many calls, the shortest are let go and shorter ones
+    /// are no longer kept, about half the limit remaining each time
+    /// (`Profile::shortest_call` says how short a call may now be). The timeline of the
+    /// whole trace loses nothing it could draw; ranges, which need every call, are refused.
+    /// The default, about 4 million calls, is 128 MB (up to twice that while vectors grow),
+    /// which keeps a browser's wasm heap far from its limit.
     pub max_calls: u64,
 }
 

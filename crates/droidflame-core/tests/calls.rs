@@ -3,7 +3,7 @@
 //! and their refusals of impossible requests.
 
 use droidflame_core::products::{self, CallQuery};
-use droidflame_core::{analyze_with, ErrorKind, Options, Profile};
+use droidflame_core::{analyze_with, Analyzer, ErrorKind, Options, Profile};
 use droidflame_testkit::atrace::Capture;
 use droidflame_testkit::scenario::{generate, Config, ExpectedCall, Scenario};
 use droidflame_testkit::{Clocks, Layout};
@@ -296,16 +296,41 @@ fn timeline_boxes_stay_within_the_pixels_and_cover_every_call() {
 }
 
 #[test]
-fn past_the_call_limit_no_call_is_kept_and_the_rest_is_unchanged() {
-    let bytes = scenario(4, Clocks::Dual).trace.write(&Layout::ART_REGULAR);
-    let small = Options { keep_calls: true, max_calls: 10, ..Options::default() };
-    let profile = analyze_with(&bytes, small).unwrap();
-    assert!(profile.threads.iter().all(|t| t.calls.is_empty()));
-    let warning = "this trace has more than 10 calls, more than the timeline keeps: the timeline and range selections \
-                   are off for it";
-    assert!(profile.warnings.iter().any(|w| w.starts_with(warning)), "{:?}", profile.warnings);
-    assert!(products::select_calls(&profile, &CallQuery::default()).is_err());
-    let plain = analyze_with(&bytes, Options::default()).unwrap();
-    let folded = |p: &Profile| products::folded(p, &Default::default()).unwrap();
-    assert_eq!(folded(&profile), folded(&plain));
+fn past_the_call_limit_the_longest_calls_stay_and_the_rest_is_unchanged() {
+    for seed in [4, 5, 6] {
+        let bytes = scenario(seed, Clocks::Dual).trace.write(&Layout::ART_REGULAR);
+        let every = listing(&analyze_with(&bytes, with_calls()).unwrap(), &CallQuery::default());
+        for max_calls in [0, 10, 100, 400] {
+            // Small chunks: the limit is checked after each, so it is passed more than once.
+            let mut analyzer = Analyzer::new(Options { keep_calls: true, max_calls, ..Options::default() });
+            bytes.chunks(97).for_each(|chunk| analyzer.push(chunk).unwrap());
+            let profile = analyzer.finish().unwrap();
+            let shortest = profile.micros(profile.shortest_call);
+            assert!(shortest > 0, "seed {seed}: {} calls, limit {max_calls}", every.len());
+            let kept = listing(&profile, &CallQuery::default());
+            let long: Vec<_> = every.iter().filter(|(_, c)| c.end - c.start >= shortest).cloned().collect();
+            let also: Vec<_> = kept.iter().filter(|call| !long.contains(call)).collect();
+            let missing: Vec<_> = long.iter().filter(|call| !kept.contains(call)).collect();
+            assert!(missing.is_empty(), "seed {seed}, limit {max_calls}: {missing:?} {kept:?} shortest {shortest}");
+            // Beside them, only calls from before tracing, kept whatever their length.
+            assert!(also.iter().all(|(_, c)| c.start == 0 && every.iter().any(|(_, e)| e == c)), "{also:?}");
+            // The limit is checked between chunks; frames still open at the end close after.
+            let bound = max_calls + profile.repairs.open_at_end;
+            assert!(long.len() as u64 <= bound, "seed {seed}, limit {max_calls}: {} long calls kept", long.len());
+            let note = profile.calls_left_out().unwrap();
+            assert!(profile.warnings.contains(&note));
+            assert!(
+                note.starts_with(&format!(
+                    "this trace has more than {max_calls} calls, more than the timeline keeps: calls shorter than "
+                )),
+                "{note}"
+            );
+            // Ranges and the export need every call; flame graphs do not.
+            assert_eq!(profile.within(0, 10).unwrap_err().message(), note);
+            assert!(products::write_chrome_trace(&profile, &mut Vec::new()).is_err());
+            let plain = analyze_with(&bytes, Options::default()).unwrap();
+            let folded = |p: &Profile| products::folded(p, &Default::default()).unwrap();
+            assert_eq!(folded(&profile), folded(&plain));
+        }
+    }
 }

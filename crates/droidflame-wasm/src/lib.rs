@@ -115,8 +115,9 @@ impl Session {
         self.range = None;
     }
 
-    /// The timeline's facts as JSON: its length in µs and, per thread (summary order), its
-    /// first and last event and how many depths and calls it has.
+    /// The timeline's facts as JSON: its length in µs; whether calls were kept; where short
+    /// calls were left out, why (`left_out`, else null: then ranges can be selected); and per
+    /// thread (summary order), its first and last event and how many depths and calls it has.
     #[wasm_bindgen(js_name = timelineJson)]
     pub fn timeline_json(&self) -> Result<String, JsError> {
         let p = self.profile()?;
@@ -129,8 +130,9 @@ impl Session {
                         "depths": t.calls.depth_count(), "calls": t.calls.len() })
             })
             .collect();
-        let kept = p.limits.keep_calls;
-        Ok(json!({ "length_us": p.micros_at(p.timeline.end), "calls_kept": kept, "threads": threads }).to_string())
+        Ok(json!({ "length_us": p.micros_at(p.timeline.end), "calls_kept": p.limits.keep_calls,
+                   "left_out": p.calls_left_out(), "threads": threads })
+        .to_string())
     }
 
     /// The boxes of one thread (summary index) in a window `pixels` wide, depths below

@@ -13,7 +13,7 @@ use std::io::Write;
 /// the trace's clock is finer than a microsecond; `tdur` is a call's thread-CPU time
 /// where the trace has that clock.
 pub fn write_chrome_trace(profile: &Profile, out: &mut impl Write) -> Result<()> {
-    profile.require_calls()?;
+    profile.require_every_call()?;
     write_events(profile, out).map_err(|e| Error::new(ErrorKind::Output, e.to_string()))
 }
 

@@ -62,6 +62,28 @@ impl ThreadCalls {
         }
     }
 
+    /// Lets go of the calls shorter than `shortest`, except the ones at `kept` (depth and
+    /// place, each depth at most once), whose places are updated.
+    pub(crate) fn retain_longer(&mut self, shortest: u64, kept: &mut [(usize, usize)]) {
+        for (depth, calls) in self.depths.iter_mut().enumerate() {
+            let mut protected = kept.iter_mut().find(|(d, _)| *d == depth);
+            let keep_at = protected.as_ref().map_or(usize::MAX, |(_, place)| *place);
+            let mut place = 0;
+            let mut at = 0;
+            calls.retain(|call| {
+                let keep = at == keep_at || call.duration() >= shortest;
+                if at == keep_at {
+                    if let Some((_, new_place)) = protected.as_deref_mut() {
+                        *new_place = place;
+                    }
+                }
+                place += usize::from(keep);
+                at += 1;
+                keep
+            });
+        }
+    }
+
     /// The calls at `depth`, to be changed in place (frames renumbered, starts moved).
     pub(crate) fn at_depth_mut(&mut self, depth: usize) -> &mut [Call] {
         self.depths.get_mut(depth).map_or(&mut [], Vec::as_mut_slice)
@@ -145,6 +167,20 @@ mod tests {
         let starts: Vec<(u32, u64)> = calls.in_start_order().iter().map(|(d, c)| (*d, c.start)).collect();
         assert_eq!(starts, [(0, 0), (1, 1), (2, 2), (1, 5), (0, 7)]);
         assert_eq!(calls.len(), 5);
+    }
+
+    #[test]
+    fn short_calls_go_and_protected_ones_stay_where_they_moved() {
+        let mut calls = ThreadCalls::new();
+        for (depth, start, end) in [(1, 0, 1), (1, 2, 9), (0, 0, 10), (1, 11, 12), (1, 13, 14), (0, 11, 15)] {
+            calls.push(depth, call(start, end));
+        }
+        // The short call at depth 1, place 3 is protected.
+        let mut kept = [(1, 3)];
+        calls.retain_longer(5, &mut kept);
+        assert_eq!(calls.at_depth(0), &[call(0, 10)]);
+        assert_eq!(calls.at_depth(1), &[call(2, 9), call(13, 14)]);
+        assert_eq!(kept, [(1, 1)]);
     }
 
     #[test]

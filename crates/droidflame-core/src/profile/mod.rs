@@ -202,6 +202,10 @@ pub struct Profile {
     pub warning_repairs: Vec<Option<&'static str>>,
     /// The limits the analysis ran under.
     pub limits: crate::Options,
+    /// With calls kept: calls shorter than this many ticks on the timeline clock were let
+    /// go, the trace having more than `Options::max_calls`; 0 when every call was kept.
+    /// Calls from before tracing are kept whatever their length.
+    pub shortest_call: u64,
     /// Events of all threads.
     pub records: u64,
     /// Counter tracks (system traces), by pid then name; empty for method traces.
@@ -235,7 +239,7 @@ impl Profile {
         }
     }
 
-    /// Checks that every call was kept (`Options::keep_calls`), or explains that it was not.
+    /// Checks that calls were kept (`Options::keep_calls`), or explains that they were not.
     pub fn require_calls(&self) -> crate::Result<()> {
         if self.limits.keep_calls {
             Ok(())
@@ -245,6 +249,21 @@ impl Profile {
                 "calls were not kept for this profile: analyse it with `keep_calls` set",
             ))
         }
+    }
+
+    /// Checks that every call was kept, none left out for being short, or explains why not.
+    pub fn require_every_call(&self) -> crate::Result<()> {
+        self.require_calls()?;
+        match self.calls_left_out() {
+            None => Ok(()),
+            Some(why) => Err(crate::Error::new(crate::ErrorKind::Request, why)),
+        }
+    }
+
+    /// Where short calls were left out (`shortest_call`), what that means for the user.
+    pub fn calls_left_out(&self) -> Option<String> {
+        (self.limits.keep_calls && self.shortest_call > 0)
+            .then(|| builder::calls_left_out(self.limits.max_calls, self.micros(self.shortest_call)))
     }
 
     /// The clock of the timeline and of calls' start and end: wall where the trace has it,

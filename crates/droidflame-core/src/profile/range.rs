@@ -9,9 +9,9 @@ impl Profile {
     /// This profile within `from..=to` (ticks on the timeline clock). A call that overlaps
     /// the range counts once, with the part of its time inside it; its CPU time is
     /// shared out in proportion (the trace tells how much CPU a call used, not when).
-    /// Needs the calls (`Options::keep_calls`).
+    /// Needs every call (`Options::keep_calls`, none left out past `Options::max_calls`).
     pub fn within(&self, from: u64, to: u64) -> Result<Profile> {
-        self.require_calls()?;
+        self.require_every_call()?;
         if from > to {
             return Err(Error::new(ErrorKind::Request, "the range starts after it ends"));
         }
@@ -83,6 +83,7 @@ impl Profile {
             warnings: self.warnings.clone(),
             warning_repairs: self.warning_repairs.clone(),
             limits: crate::Options { keep_calls: false, ..self.limits.clone() },
+            shortest_call: 0,
             records: self.records,
             counters: self.counters.clone(),
         }

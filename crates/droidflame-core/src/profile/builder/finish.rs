@@ -3,6 +3,7 @@
 
 use super::{FinishSpec, FrameSlot, ProfileBuilder, ThreadState};
 use crate::profile::{Clock, ClockSet, Frame, PerClock, Profile, ThreadProfile, Timeline, NONE};
+use crate::text::group_digits;
 use rustc_hash::FxHashMap;
 
 impl ProfileBuilder {
@@ -24,7 +25,7 @@ impl ProfileBuilder {
             }
             self.repairs.open_at_end += state.stack.len() as u64;
             while let Some(open) = state.stack.pop() {
-                state.close(open, last, self.keep_calls);
+                state.close(open, last, self.keep);
             }
             if wall {
                 let earlier = state.first.wall.saturating_sub(start);
@@ -44,6 +45,10 @@ impl ProfileBuilder {
             }
         }
         self.repairs.unknown_threads = unknown_threads;
+        if self.keep.shortest > 0 {
+            self.warnings.push(calls_left_out(self.limits.max_calls, spec.time_unit.micros(self.keep.shortest)));
+            self.warning_repairs.push(None);
+        }
         if self.dropped_warnings > 0 {
             let n = self.dropped_warnings;
             self.warnings.push(format!("{n} more warnings not shown"));
@@ -79,12 +84,23 @@ impl ProfileBuilder {
             repairs: self.repairs,
             warnings: self.warnings,
             warning_repairs: self.warning_repairs,
-            // Calls given up past their limit are not kept: products that need them say so.
-            limits: crate::Options { keep_calls: self.keep_calls, ..self.limits },
+            limits: self.limits,
+            shortest_call: self.keep.shortest,
             records: events,
             counters: spec.counters,
         }
     }
+}
+
+/// What the timeline and range selections lose where calls were left out.
+pub(crate) fn calls_left_out(max_calls: u64, shortest_us: u64) -> String {
+    format!(
+        "this trace has more than {} calls, more than the timeline keeps: calls shorter than {} µs are left \
+         out of the timeline and of the slowest calls, and range selections are off (the command line's \
+         `droidflame calls` lists every call)",
+        group_digits(max_calls),
+        group_digits(shortest_us.max(1))
+    )
 }
 
 impl ProfileBuilder {

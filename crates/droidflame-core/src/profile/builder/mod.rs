@@ -37,9 +37,11 @@
 //!   counted in `unknown_threads`), merges frames that describe the same method, and
 //!   computes self times.
 //! - With `Options::keep_calls`, also keeps each call (start, end, CPU time, frame, node)
-//!   under its depth as it returns, up to `Options::max_calls`.
+//!   under its depth as it returns; past `Options::max_calls`, only the longer ones.
 
 mod finish;
+
+pub(crate) use finish::calls_left_out;
 
 use super::calls::{Call, ThreadCalls};
 use super::tree::{CallTree, NodeBudget, TreeBuilder};
@@ -124,16 +126,17 @@ impl ThreadState {
         }
     }
 
-    /// `open` returns at `t`; it was at depth `stack.len()` (already popped).
+    /// `open` returns at `t`; it was at depth `stack.len()` (already popped). It is kept
+    /// if `keep` says so.
     #[inline(always)]
-    fn close(&mut self, open: Open, t: PerClock, keep_calls: bool) {
+    fn close(&mut self, open: Open, t: PerClock, keep: KeepCalls) {
         let took = t.since(open.enter);
         let node = self.tree.node_mut(open.node);
         node.calls += 1;
         node.incl.add(took);
-        if keep_calls {
-            // Damaged times can run backwards; a call never ends before it starts.
-            let end = t.wall.max(open.enter.wall);
+        // Damaged times can run backwards; a call never ends before it starts.
+        let end = t.wall.max(open.enter.wall);
+        if keep.on && end - open.enter.wall >= keep.shortest {
             let call = Call { start: open.enter.wall, end, cpu: took.cpu, frame: open.frame, node: open.node };
             self.calls.push(self.stack.len(), call);
         }
@@ -150,6 +153,71 @@ impl ThreadState {
             self.first = t;
         }
         self.last = t;
+    }
+}
+
+/// Which returning calls are kept: with `Options::keep_calls`, those at least `shortest`
+/// ticks long on the timeline clock (0 until there were more than `Options::max_calls`).
+#[derive(Debug, Clone, Copy)]
+struct KeepCalls {
+    on: bool,
+    shortest: u64,
+}
+
+impl KeepCalls {
+    /// Every call, whatever its length.
+    fn all(self) -> KeepCalls {
+        KeepCalls { shortest: 0, ..self }
+    }
+}
+
+/// How many calls have each length, in buckets four to an octave (exact below 8 ticks), to
+/// choose how short a call may be and still be kept.
+struct CallLengths {
+    buckets: [u64; CallLengths::BUCKETS],
+}
+
+impl Default for CallLengths {
+    fn default() -> Self {
+        CallLengths { buckets: [0; CallLengths::BUCKETS] }
+    }
+}
+
+impl CallLengths {
+    /// 8 exact lengths, then 61 octaves (8 to 2^64) of 4.
+    const BUCKETS: usize = 8 + 61 * 4;
+
+    fn bucket(length: u64) -> usize {
+        if length < 8 {
+            return length as usize;
+        }
+        let octave = 63 - length.leading_zeros() as usize;
+        8 + (octave - 3) * 4 + ((length >> (octave - 2)) & 3) as usize
+    }
+
+    /// The shortest length in `bucket`.
+    fn lower_bound(bucket: usize) -> u64 {
+        if bucket < 8 {
+            return bucket as u64;
+        }
+        let (octave, quarter) = ((bucket - 8) / 4 + 3, (bucket - 8) % 4);
+        (4 + quarter as u64) << (octave - 2)
+    }
+
+    fn add(&mut self, length: u64) {
+        self.buckets[Self::bucket(length)] += 1;
+    }
+
+    /// The shortest length that at most `count` calls reach.
+    fn shortest_within(&self, count: u64) -> u64 {
+        let mut reached = 0;
+        for bucket in (0..self.buckets.len()).rev() {
+            reached += self.buckets[bucket];
+            if reached > count {
+                return if bucket + 1 < Self::BUCKETS { Self::lower_bound(bucket + 1) } else { u64::MAX };
+            }
+        }
+        0
     }
 }
 
@@ -199,8 +267,8 @@ pub(crate) struct ProfileBuilder {
     limit_hit: Option<Limit>,
     /// Process names by pid.
     processes: FxHashMap<u32, String>,
-    /// `Options::keep_calls`, where the event methods read it.
-    keep_calls: bool,
+    /// Which calls are kept, where the event methods read it.
+    keep: KeepCalls,
 }
 
 impl ProfileBuilder {
@@ -216,7 +284,7 @@ impl ProfileBuilder {
             budget: NodeBudget { left: options.max_call_stacks, exhausted: false },
             limit_hit: None,
             processes: FxHashMap::default(),
-            keep_calls: options.keep_calls,
+            keep: KeepCalls { on: options.keep_calls, shortest: 0 },
         }
     }
 
@@ -249,27 +317,34 @@ impl ProfileBuilder {
         &self.limits
     }
 
-    /// Between chunks: past `Options::max_calls`, every kept call is let go and no more
-    /// are kept (a timeline with some calls missing would mislead). Counting here rather
-    /// than per call keeps the record loop as it is; memory overshoots by one chunk's calls.
+    /// Between chunks: past `Options::max_calls`, the shortest calls are let go and
+    /// shorter ones are no longer kept, so that about half the limit remains: what a
+    /// timeline of the whole trace can draw stays, and memory stays bounded. Counting here
+    /// rather than per call keeps the record loop as it is; memory overshoots by one
+    /// chunk's calls.
     pub fn check_calls(&mut self) {
-        if !self.keep_calls {
+        if !self.keep.on {
             return;
         }
         let kept: u64 = self.threads.iter().map(|t| t.calls.len() as u64).sum();
         if kept <= self.limits.max_calls {
             return;
         }
-        self.keep_calls = false;
-        for state in &mut self.threads {
-            state.calls = ThreadCalls::new();
-            state.calls_from_before.clear();
+        let mut lengths = CallLengths::default();
+        for state in &self.threads {
+            state.calls.iter().for_each(|(_, call)| lengths.add(call.duration()));
         }
-        let max = group_digits(self.limits.max_calls);
-        self.warn(format!(
-            "this trace has more than {max} calls, more than the timeline keeps: the timeline and range \
-             selections are off for it (the command line's `droidflame calls` lists them all)"
-        ));
+        // Never lower: shorter calls than the last threshold are already gone.
+        self.keep.shortest = self.keep.shortest.max(lengths.shortest_within(self.limits.max_calls / 2));
+        for state in &mut self.threads {
+            let rebases = state.from_before.len();
+            let mut places: Vec<(usize, usize)> =
+                state.calls_from_before.iter().map(|&(seen, place)| (rebases - seen, place)).collect();
+            state.calls.retain_longer(self.keep.shortest, &mut places);
+            for (entry, (_, place)) in state.calls_from_before.iter_mut().zip(places) {
+                entry.1 = place;
+            }
+        }
     }
 
     /// The trace went beyond `limit`: the analysis stops with its error after this chunk.
@@ -452,31 +527,31 @@ impl ProfileBuilder {
     /// `frame` returns on `thread` at `t`.
     #[inline(always)]
     pub fn exit(&mut self, thread: u32, frame: u32, t: PerClock) {
-        let keep_calls = self.keep_calls;
+        let keep = self.keep;
         let state = &mut self.threads[thread as usize];
         if let Some(&top) = state.stack.last() {
             if top.frame == frame {
                 state.count_at(t, false);
                 state.stack.pop();
-                state.close(top, t, keep_calls);
+                state.close(top, t, keep);
                 return;
             }
         }
         state.count_at(t, true);
-        exit_below_top(state, &mut self.repairs, &mut self.budget, frame, t, keep_calls);
+        exit_below_top(state, &mut self.repairs, &mut self.budget, frame, t, keep);
     }
 
     /// Whatever frame is on top of `thread` returns at `t`. False, with nothing changed
     /// but the event count, when no frame is open.
     pub fn exit_top(&mut self, thread: u32, t: PerClock) -> bool {
-        let keep_calls = self.keep_calls;
+        let keep = self.keep;
         let state = &mut self.threads[thread as usize];
         state.events += 1;
         let Some(open) = state.stack.pop() else {
             return false;
         };
         state.last = t;
-        state.close(open, t, keep_calls);
+        state.close(open, t, keep);
         true
     }
 
@@ -504,13 +579,13 @@ fn exit_below_top(
     budget: &mut NodeBudget,
     frame: u32,
     t: PerClock,
-    keep_calls: bool,
+    keep: KeepCalls,
 ) {
     if let Some(at) = state.stack.iter().rposition(|open| open.frame == frame) {
         repairs.mismatched_exits += 1;
         while state.stack.len() > at {
             let open = state.stack.pop().expect("stack is longer than `at`");
-            state.close(open, t, keep_calls);
+            state.close(open, t, keep);
         }
         return;
     }
@@ -525,14 +600,40 @@ fn exit_below_top(
     let node = state.tree.adopt_top_level(frame);
     state.from_before.push(node);
     state.stack.insert(0, Open { node, frame, enter: state.first });
-    if keep_calls {
+    if keep.on {
         state.calls.rebase();
     }
-    while let Some(open) = state.stack.pop() {
-        state.close(open, t, keep_calls);
+    while state.stack.len() > 1 {
+        let open = state.stack.pop().expect("stack is longer than 1");
+        state.close(open, t, keep);
     }
-    if keep_calls {
+    // Kept whatever its length: it began before the thread's first event, at a time
+    // known only at the end.
+    let open = state.stack.pop().expect("the frame from before tracing is on the stack");
+    state.close(open, t, keep.all());
+    if keep.on {
         let place = state.calls.at_depth(0).len() - 1;
         state.calls_from_before.push((state.from_before.len(), place));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CallLengths;
+
+    #[test]
+    fn each_length_falls_in_the_bucket_that_bounds_it() {
+        for length in (0..5000).chain([1 << 40, (1 << 40) + 12345, u64::MAX - 1, u64::MAX]) {
+            let bucket = CallLengths::bucket(length);
+            assert!(CallLengths::lower_bound(bucket) <= length, "{length}");
+            if bucket + 1 < CallLengths::BUCKETS {
+                assert!(length < CallLengths::lower_bound(bucket + 1), "{length}");
+            }
+        }
+        let mut lengths = CallLengths::default();
+        [1, 2, 3, 100, 200, 300].iter().for_each(|&l| lengths.add(l));
+        assert_eq!(lengths.shortest_within(3), 4);
+        assert_eq!(lengths.shortest_within(6), 0);
+        assert_eq!(lengths.shortest_within(0), 320);
     }
 }
