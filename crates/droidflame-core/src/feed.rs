@@ -16,6 +16,11 @@ pub struct ChunkFeeder {
 }
 
 impl ChunkFeeder {
+    /// A feeder whose first byte is at absolute `offset` (reading resumed mid-input).
+    pub fn at(offset: u64) -> Self {
+        ChunkFeeder { pending: Vec::new(), offset }
+    }
+
     /// Feeds `chunk`. `decode(data, offset)` must consume a prefix of whole items and
     /// return its length; it must consume the same prefix whatever follows it.
     pub fn push(&mut self, mut chunk: &[u8], mut decode: impl FnMut(&[u8], u64) -> Result<usize>) -> Result<()> {

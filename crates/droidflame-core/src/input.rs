@@ -2,14 +2,17 @@
 //! bytes decide the format (never the file name), gzip is undone on the fly, and the
 //! format decoder feeds the profile builder. Memory holds the profile, not the records.
 
-use crate::art::ArtDecoder;
+use crate::art::{ArtDecoder, ArtResume};
 use crate::atrace::{self, AtraceDecoder};
 use crate::feed::ChunkFeeder;
+use crate::profile::ClockSet;
 use crate::profile::{Profile, ProfileBuilder};
+use crate::reread::{Checkpoint, Rereading};
 use crate::text::describe_bytes;
 use crate::{Error, ErrorKind, Options, Result};
 use flate2::write::MultiGzDecoder;
 use std::io::Write;
+use std::sync::Arc;
 
 /// Compressed input is inflated this much at a time, which bounds the output of one step.
 const GZIP_STEP: usize = 16 << 10;
@@ -26,6 +29,8 @@ pub struct Analyzer {
     input_bytes: u64,
     split: bool,
     failed: Option<Error>,
+    /// Where reading can start again, kept with calls: short calls may be let go.
+    checkpoints: Vec<Checkpoint>,
 }
 
 enum Outer {
@@ -68,6 +73,7 @@ impl Analyzer {
             input_bytes: 0,
             split: false,
             failed: None,
+            checkpoints: Vec::new(),
         }
     }
 
@@ -179,10 +185,36 @@ impl Analyzer {
             Decoder::Art(decoder) => feeder.push(bytes, |data, offset| decoder.decode(data, offset, builder))?,
             Decoder::Atrace(decoder) => decoder.push(bytes, builder)?,
         }
+        self.checkpoint();
+        let builder = &mut self.builder;
         builder.check_calls();
         match builder.limit_error() {
             Some(error) => Err(error),
             None => Ok(()),
+        }
+    }
+
+    /// Notes where reading can start again, every `Options::checkpoint_bytes`: only with
+    /// calls kept, for a method trace read uncompressed and in one piece.
+    fn checkpoint(&mut self) {
+        if !self.options.keep_calls || self.split || !matches!(self.outer, Outer::Plain) {
+            return;
+        }
+        let Some(Decoder::Art(decoder)) = &self.inner.decoder else {
+            return;
+        };
+        let Some(resume) = decoder.resume_point() else {
+            return;
+        };
+        if self.checkpoints.is_empty() {
+            let Some(offset) = decoder.records_start() else {
+                return;
+            };
+            self.checkpoints.push(Checkpoint { offset, resume: ArtResume::initial(), marks: Vec::new() });
+        }
+        let offset = self.inner.feeder.rest().1;
+        if self.checkpoints.last().is_some_and(|c| offset - c.offset >= self.options.checkpoint_bytes.max(1)) {
+            self.checkpoints.push(Checkpoint { offset, resume, marks: self.builder.marks() });
         }
     }
 
@@ -221,10 +253,14 @@ impl Analyzer {
             self.inner.decoder = Some(decoder);
             self.feed(&head)?;
         }
+        let mut rereading = None;
         let spec = match self.inner.decoder.take().expect("decoder was set above") {
             Decoder::Art(mut decoder) => {
                 decoder.split = self.split;
                 let (rest, offset) = self.inner.feeder.rest();
+                if !self.checkpoints.is_empty() {
+                    rereading = Some(decoder.clone());
+                }
                 decoder.finish(rest, offset, gzip, &mut self.builder)?
             }
             Decoder::Atrace(decoder) => decoder.finish(gzip, &mut self.builder)?,
@@ -233,7 +269,20 @@ impl Analyzer {
         if let Some(error) = self.builder.limit_error() {
             return Err(error);
         }
-        Ok(self.builder.finish(spec))
+        let (threads, frames) = self.builder.slots();
+        let mut profile = self.builder.finish(spec);
+        if let Some(decoder) = rereading.filter(|_| profile.shortest_call > 0) {
+            profile.reread = Some(Arc::new(Rereading {
+                checkpoints: self.checkpoints,
+                decoder: *decoder,
+                threads,
+                frames,
+                options: self.options,
+                lost_at_end: profile.repairs.truncated || profile.repairs.overflow,
+                cpu_only: profile.clocks == ClockSet::Cpu,
+            }));
+        }
+        Ok(profile)
     }
 }
 

@@ -20,6 +20,7 @@ mod feed;
 mod input;
 pub mod products;
 pub mod profile;
+mod reread;
 mod text;
 #[cfg(target_arch = "wasm32")]
 mod wasm_entropy;
@@ -27,6 +28,7 @@ mod wasm_entropy;
 pub use error::{Error, ErrorKind, Result};
 pub use input::Analyzer;
 pub use profile::{Clock, ClockSet, Profile};
+pub use reread::Reread;
 
 /// Limits and settings of one analysis. The defaults suit any real trace by a wide margin;
 /// they exist so that a hostile or broken file ends in a clear error instead of exhausting
@@ -58,6 +60,10 @@ pub struct Options {
     /// The default, about 4 million calls, is 128 MB (up to twice that while vectors grow),
     /// which keeps a browser's wasm heap far from its limit.
     pub max_calls: u64,
+    /// With `keep_calls`: input bytes between two checkpoints, from which the calls too
+    /// short to keep are read again (`Profile::reread`). Smaller reads less again per
+    /// window and keeps more checkpoints (each holds every thread's open frames).
+    pub checkpoint_bytes: u64,
 }
 
 impl Default for Options {
@@ -71,6 +77,7 @@ impl Default for Options {
             max_name_bytes: 4096,
             keep_calls: false,
             max_calls: 1 << 22,
+            checkpoint_bytes: 4 << 20,
         }
     }
 }

@@ -7,7 +7,7 @@ use rustc_hash::FxHashMap;
 
 /// Ids that are multiples of `2^SHIFT` below `LIMIT << SHIFT` index a table; the others
 /// are hashed. Constants, so the per-record lookup is a shift, a compare and a load.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct IdIndex<const SHIFT: u32, const LIMIT: u64> {
     dense: Vec<u32>,
     sparse: FxHashMap<u64, u32>,

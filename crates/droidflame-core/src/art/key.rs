@@ -18,7 +18,7 @@ enum Section {
     End,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct KeyParser {
     section: Section,
     pub version: Option<u32>,

@@ -11,6 +11,7 @@ mod ids;
 mod key;
 mod names;
 mod records;
+mod resume;
 mod threads;
 mod v1;
 mod v2;
@@ -20,6 +21,7 @@ use crate::profile::{ClockSet, FormatInfo, FrameKind, ProfileBuilder, TimeUnit};
 use crate::{Error, ErrorKind, Result};
 use key::KeyParser;
 use records::ArtRecords;
+pub use resume::ArtResume;
 use v1::{RecordLayout, StreamEnd};
 use v2::{V2Decoder, V2Step};
 
@@ -44,7 +46,7 @@ enum Stage {
 }
 
 /// Reads one method trace, in chunks, into a `ProfileBuilder`.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct ArtDecoder {
     stage: Stage,
     /// The key of a regular file, or the summary of a streaming/V2 file.
@@ -66,6 +68,8 @@ pub struct ArtDecoder {
     damage: Option<String>,
     /// The input was a `.key` file and a `.data` file, read as one.
     pub split: bool,
+    /// Where the fixed-size records (or the stream) begin in the input.
+    records_start: Option<u64>,
 }
 
 impl ArtDecoder {
@@ -95,6 +99,7 @@ impl ArtDecoder {
             trailing_bytes: 0,
             damage: None,
             split: false,
+            records_start: None,
         }
     }
 
@@ -128,6 +133,7 @@ impl ArtDecoder {
                     };
                     self.start_v1(header, builder);
                     at += header.data_offset as usize;
+                    self.records_start = Some(offset + at as u64);
                 }
                 Stage::SlowHeader => {
                     if rest.len() < 6 {
@@ -166,6 +172,7 @@ impl ArtDecoder {
                             };
                             self.start_v1(header, builder);
                             at += header.data_offset as usize;
+                            self.records_start = Some(offset + at as u64);
                         }
                     }
                 }

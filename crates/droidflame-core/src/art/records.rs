@@ -78,10 +78,10 @@ impl GapProbe {
 
 /// What ART keeps per thread between records.
 #[derive(Debug, Clone, Default)]
-struct ThreadRecords {
+pub(super) struct ThreadRecords {
     /// The thread's own unwrap of each clock; the wall clock uses it only when the trace's
     /// single clock is a thread-CPU clock.
-    unwrap: [Unwrap; 2],
+    pub(super) unwrap: [Unwrap; 2],
     probe: GapProbe,
 }
 
@@ -163,7 +163,7 @@ impl ThreadRun<'_> {
 }
 
 /// ART's ids and per-thread record state, between the decoders and the builder.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct ArtRecords {
     /// Method id -> frame.
     frames: MethodIds,
@@ -172,9 +172,9 @@ pub struct ArtRecords {
     /// Thread id as records carry it -> thread.
     pub(super) threads: IdIndex<0, DENSE_THREADS>,
     /// By thread slot.
-    per_thread: Vec<ThreadRecords>,
+    pub(super) per_thread: Vec<ThreadRecords>,
     /// The wall clock's unwrap, one for all threads.
-    wall: Unwrap,
+    pub(super) wall: Unwrap,
     /// The trace's single clock is the thread-CPU clock, so its first clock is unwrapped
     /// per thread.
     pub cpu_only: bool,

@@ -46,7 +46,7 @@ pub enum RecordLayout {
 /// gets this pseudo method.
 const UNKNOWN_EXIT: u64 = !3;
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct V2Decoder {
     pub dual: bool,
     pub layout: RecordLayout,

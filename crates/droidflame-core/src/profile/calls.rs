@@ -14,7 +14,8 @@ pub struct Call {
     pub cpu: u64,
     /// Index into `Profile::frames`.
     pub frame: u32,
-    /// Its node in the thread's `CallTree` (its call stack).
+    /// Its node in the thread's `CallTree` (its call stack); `NONE` for a call read
+    /// again (`Reread`).
     pub node: u32,
 }
 
@@ -43,6 +44,16 @@ impl ThreadCalls {
     /// An empty set, to file calls into as they return.
     pub(crate) fn new() -> Self {
         ThreadCalls { depths: Vec::new() }
+    }
+
+    /// Calls of one thread with their depths, in any order (calls at one depth must not
+    /// overlap).
+    pub fn from_calls(calls: impl IntoIterator<Item = (u32, Call)>) -> Self {
+        let mut calls: Vec<(u32, Call)> = calls.into_iter().collect();
+        calls.sort_by_key(|&(depth, call)| (depth, call.start));
+        let mut out = ThreadCalls::new();
+        calls.into_iter().for_each(|(depth, call)| out.push(depth as usize, call));
+        out
     }
 
     /// Files a call that returned at `depth`; calls at one depth return in time order.

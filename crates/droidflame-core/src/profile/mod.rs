@@ -8,7 +8,7 @@ mod frame;
 mod range;
 mod tree;
 
-pub(crate) use builder::{FinishSpec, FrameInfo, Limit, ProfileBuilder};
+pub(crate) use builder::{FinishSpec, FrameInfo, Limit, ProfileBuilder, ReadCalls, ThreadMark};
 pub use calls::{Call, ThreadCalls};
 pub use clock::{Clock, ClockSet, PerClock, TimeUnit};
 pub use frame::{Frame, FrameKind};
@@ -115,6 +115,8 @@ pub struct ThreadProfile {
     pub sched: Option<SchedTimes>,
     /// Each call with its start and end; empty unless `Options::keep_calls` asked.
     pub calls: ThreadCalls,
+    /// Its slot while the trace was read: what reading part of it again needs.
+    pub(crate) slot: u32,
 }
 
 /// A thread's time in each scheduler state, in ticks, over the part of the trace where
@@ -210,6 +212,10 @@ pub struct Profile {
     pub records: u64,
     /// Counter tracks (system traces), by pid then name; empty for method traces.
     pub counters: Vec<Counter>,
+    /// What reading parts of the input again needs, to find the calls too short to keep.
+    pub(crate) reread: Option<std::sync::Arc<crate::reread::Rereading>>,
+    /// The frame (index into `frames`) of each frame slot of the builder.
+    pub(crate) frame_of_slot: Vec<u32>,
 }
 
 impl Profile {

@@ -67,6 +67,7 @@ impl Profile {
                 track: t.track,
                 sched: t.sched,
                 calls: ThreadCalls::default(),
+                slot: t.slot,
             })
             .collect();
         Profile {
@@ -86,6 +87,8 @@ impl Profile {
             shortest_call: 0,
             records: self.records,
             counters: self.counters.clone(),
+            reread: None,
+            frame_of_slot: Vec::new(),
         }
     }
 }

@@ -64,8 +64,9 @@ impl ProfileBuilder {
         let mut threads = self
             .threads
             .into_iter()
-            .filter(|t| t.events > 0)
-            .map(|t| finish_thread(t, &canonical, swap, &processes))
+            .enumerate()
+            .filter(|(_, t)| t.events > 0)
+            .map(|(slot, t)| finish_thread(t, slot as u32, &canonical, swap, &processes))
             .collect::<Vec<_>>();
         if spec.group_by_process {
             // Threads under their process, each process's tracks after its threads.
@@ -88,6 +89,8 @@ impl ProfileBuilder {
             shortest_call: self.keep.shortest,
             records: events,
             counters: spec.counters,
+            reread: None,
+            frame_of_slot: canonical,
         }
     }
 }
@@ -183,6 +186,7 @@ fn display_names(frames: &[Frame]) -> (Vec<String>, Vec<u32>) {
 
 fn finish_thread(
     state: ThreadState,
+    slot: u32,
     canonical: &[u32],
     swap_clocks: bool,
     processes: &FxHashMap<u32, String>,
@@ -219,5 +223,6 @@ fn finish_thread(
         track: state.track,
         sched: state.sched,
         calls,
+        slot,
     }
 }

@@ -40,8 +40,10 @@
 //!   under its depth as it returns; past `Options::max_calls`, only the longer ones.
 
 mod finish;
+mod seed;
 
 pub(crate) use finish::calls_left_out;
+pub(crate) use seed::{ReadCalls, ThreadMark};
 
 use super::calls::{Call, ThreadCalls};
 use super::tree::{CallTree, NodeBudget, TreeBuilder};
@@ -269,6 +271,8 @@ pub(crate) struct ProfileBuilder {
     processes: FxHashMap<u32, String>,
     /// Which calls are kept, where the event methods read it.
     keep: KeepCalls,
+    /// Re-reading for one thread: the other threads' calls are not kept.
+    only_thread: Option<u32>,
 }
 
 impl ProfileBuilder {
@@ -285,6 +289,7 @@ impl ProfileBuilder {
             limit_hit: None,
             processes: FxHashMap::default(),
             keep: KeepCalls { on: options.keep_calls, shortest: 0 },
+            only_thread: None,
         }
     }
 
@@ -524,10 +529,17 @@ impl ProfileBuilder {
         state.stack.push(Open { node, frame, enter: t });
     }
 
+    /// Which of `thread`'s calls are kept.
+    #[inline(always)]
+    fn keep_for(&self, thread: u32) -> KeepCalls {
+        let on = self.keep.on && self.only_thread.is_none_or(|only| only == thread);
+        KeepCalls { on, ..self.keep }
+    }
+
     /// `frame` returns on `thread` at `t`.
     #[inline(always)]
     pub fn exit(&mut self, thread: u32, frame: u32, t: PerClock) {
-        let keep = self.keep;
+        let keep = self.keep_for(thread);
         let state = &mut self.threads[thread as usize];
         if let Some(&top) = state.stack.last() {
             if top.frame == frame {
@@ -544,7 +556,7 @@ impl ProfileBuilder {
     /// Whatever frame is on top of `thread` returns at `t`. False, with nothing changed
     /// but the event count, when no frame is open.
     pub fn exit_top(&mut self, thread: u32, t: PerClock) -> bool {
-        let keep = self.keep;
+        let keep = self.keep_for(thread);
         let state = &mut self.threads[thread as usize];
         state.events += 1;
         let Some(open) = state.stack.pop() else {

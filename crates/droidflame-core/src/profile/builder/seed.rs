@@ -1,0 +1,97 @@
+//! Marks and seeds: what re-reading part of a trace needs from the builder. A mark is
+//! each thread's stack and times between two chunks; a builder seeded with one thread's
+//! mark reads on from there and rebuilds that thread's calls exactly as they were, short
+//! ones included.
+
+use super::{KeepCalls, Open, ProfileBuilder};
+use crate::profile::{PerClock, ThreadCalls, Timeline};
+
+/// One thread between two chunks.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct ThreadMark {
+    /// Whether it had an event yet.
+    pub started: bool,
+    /// Its latest time on the timeline clock so far (no call of it ends later).
+    pub last: u64,
+    /// Frames from before tracing put under its stack so far.
+    pub rebases: usize,
+    /// Its open frames, outermost first: frame slot and when it was entered.
+    pub stack: Vec<(u32, PerClock)>,
+}
+
+/// A thread's calls as re-read: by depth as filed, with how many frames from before
+/// tracing were put under the stack while reading, and where those frames were filed.
+#[derive(Debug, Clone)]
+pub(crate) struct ReadCalls {
+    pub calls: ThreadCalls,
+    pub rebases: usize,
+    pub from_before: Vec<(usize, usize)>,
+}
+
+impl ProfileBuilder {
+    /// Every thread's mark now.
+    pub(crate) fn marks(&self) -> Vec<ThreadMark> {
+        self.threads
+            .iter()
+            .map(|t| ThreadMark {
+                started: t.started,
+                last: t.last.wall,
+                rebases: t.from_before.len(),
+                stack: t.stack.iter().map(|open| (open.frame, open.enter)).collect(),
+            })
+            .collect()
+    }
+
+    /// Each thread slot's tid, first time and frames from before tracing, and each frame
+    /// slot's id: what a builder re-reading the trace starts from.
+    pub(crate) fn slots(&self) -> (Vec<(u32, PerClock, usize)>, Vec<u64>) {
+        let threads = self.threads.iter().map(|t| (t.tid, t.first, t.from_before.len())).collect();
+        (threads, self.frames.iter().map(|f| f.id).collect())
+    }
+
+    /// Keeps every call of `thread`, none of any other, whatever `Options` said.
+    pub(crate) fn keep_only(&mut self, thread: u32) {
+        self.keep = KeepCalls { on: true, shortest: 0 };
+        self.only_thread = Some(thread);
+    }
+
+    /// Puts `thread` where `mark` found it: first event at `first`, the same frames open.
+    pub(crate) fn seed(&mut self, thread: u32, first: PerClock, mark: &ThreadMark) {
+        let state = &mut self.threads[thread as usize];
+        state.started = mark.started;
+        state.first = first;
+        state.last = PerClock { wall: mark.last, cpu: first.cpu };
+        for &(frame, enter) in &mark.stack {
+            let parent = state.stack.last().map_or(crate::profile::CallTree::ROOT, |open| open.node);
+            let node = state.tree.child(parent, frame, &mut self.budget);
+            state.stack.push(Open { node, frame, enter });
+        }
+    }
+
+    /// `thread`'s latest time and the start of its innermost open frame (if any).
+    pub(crate) fn progress(&self, thread: u32) -> (u64, Option<u64>) {
+        let state = &self.threads[thread as usize];
+        (state.last.wall, state.stack.last().map(|open| open.enter.wall))
+    }
+
+    /// Closes `thread`'s open frames as the end of the input does (`timeline`, and whether
+    /// data was lost at the end) and hands over its calls.
+    pub(crate) fn take_calls(&mut self, thread: u32, end: Option<(Timeline, bool)>) -> ReadCalls {
+        let keep = self.keep;
+        let state = &mut self.threads[thread as usize];
+        if let Some((timeline, lost_at_end)) = end {
+            let mut last = state.last;
+            if !lost_at_end {
+                last.wall = last.wall.max(timeline.end);
+            }
+            while let Some(open) = state.stack.pop() {
+                state.close(open, last, keep);
+            }
+        }
+        ReadCalls {
+            calls: std::mem::take(&mut state.calls),
+            rebases: state.from_before.len(),
+            from_before: std::mem::take(&mut state.calls_from_before),
+        }
+    }
+}

@@ -1,0 +1,154 @@
+//! Calls too short to keep, read again when they are wanted. Past `Options::max_calls`
+//! only the longer calls stay in memory; while the trace is read, a checkpoint every
+//! `Options::checkpoint_bytes` notes where each thread stands (its open frames, its times) and where the clocks
+//! stand. A zoomed-in window of one thread then reads the input again from the last
+//! checkpoint before it, through the same decoder and builder, until that thread is past
+//! the window and every frame it still has open is long enough to be kept anyway.
+
+use crate::art::{ArtDecoder, ArtResume};
+use crate::feed::ChunkFeeder;
+use crate::profile::{Call, PerClock, Profile, ProfileBuilder, ReadCalls, ThreadCalls, ThreadMark, NONE};
+use crate::{Error, ErrorKind, Options, Result};
+
+/// Where reading can start again.
+#[derive(Debug, Clone)]
+pub(crate) struct Checkpoint {
+    /// Offset in the input of the next record.
+    pub offset: u64,
+    pub resume: ArtResume,
+    /// By thread slot; threads made later have no mark.
+    pub marks: Vec<ThreadMark>,
+}
+
+/// What re-reading needs that the profile does not hold.
+#[derive(Debug, Clone)]
+pub(crate) struct Rereading {
+    pub checkpoints: Vec<Checkpoint>,
+    /// The decoder at the end of the input.
+    pub decoder: ArtDecoder,
+    /// By thread slot: tid, first event, frames from before tracing in all.
+    pub threads: Vec<(u32, PerClock, usize)>,
+    /// By frame slot: the trace's id.
+    pub frames: Vec<u64>,
+    pub options: Options,
+    /// Data was lost at the end: frames still open close at their thread's last event.
+    pub lost_at_end: bool,
+    /// The single clock was the CPU clock (the builder recorded it as wall).
+    pub cpu_only: bool,
+}
+
+/// One thread's calls in a window, being read again: push the input from `offset()` on
+/// until `push` answers true (or the input ends), then `calls`.
+pub struct Reread {
+    offset: u64,
+    decoder: ArtDecoder,
+    builder: ProfileBuilder,
+    feeder: ChunkFeeder,
+    slot: u32,
+    mark_rebases: usize,
+    from: u64,
+    to: u64,
+    done: bool,
+}
+
+impl Profile {
+    /// Whether calls left out for being short (`shortest_call`) can be read again from the
+    /// input: a method trace with fixed-size records, read uncompressed in one piece.
+    pub fn can_reread(&self) -> bool {
+        self.shortest_call > 0 && self.reread.as_ref().is_some_and(|r| !r.checkpoints.is_empty())
+    }
+
+    /// Starts reading again the calls of thread `thread` (index into `threads`) that
+    /// overlap `from..=to` (ticks on the timeline clock).
+    pub fn reread(&self, thread: usize, from: u64, to: u64) -> Result<Reread> {
+        let source = self
+            .reread
+            .as_ref()
+            .filter(|_| self.can_reread())
+            .ok_or_else(|| Error::new(ErrorKind::Request, "this profile has no short calls to read again"))?;
+        let slot =
+            self.threads.get(thread).ok_or_else(|| Error::new(ErrorKind::Request, format!("no thread {thread}")))?.slot;
+        if from > to {
+            return Err(Error::new(ErrorKind::Request, "the window starts after it ends"));
+        }
+        // The last checkpoint where the thread had not reached the window: no call of it
+        // that ended before is in the window, and those still open are in the mark.
+        let before = |c: &Checkpoint| c.marks.get(slot as usize).is_none_or(|m| !m.started || m.last < from);
+        let at = source.checkpoints.iter().rposition(before).unwrap_or(0);
+        let checkpoint = &source.checkpoints[at];
+        let mut builder =
+            ProfileBuilder::new(&Options { keep_calls: true, max_calls: u64::MAX, ..source.options.clone() });
+        for &(tid, _, _) in &source.threads {
+            builder.add_thread(tid, None);
+        }
+        for &id in &source.frames {
+            builder.add_frame(id, None);
+        }
+        builder.keep_only(slot);
+        let mark = checkpoint.marks.get(slot as usize).cloned().unwrap_or_default();
+        builder.seed(slot, source.threads[slot as usize].1, &mark);
+        Ok(Reread {
+            offset: checkpoint.offset,
+            decoder: source.decoder.resumed(&checkpoint.resume),
+            builder,
+            feeder: ChunkFeeder::at(checkpoint.offset),
+            slot,
+            mark_rebases: mark.rebases,
+            from,
+            to,
+            done: false,
+        })
+    }
+}
+
+impl Reread {
+    /// Where in the input to start reading.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Feeds the next bytes of the input; true once nothing after them can change the
+    /// window (then push no more).
+    pub fn push(&mut self, chunk: &[u8], shortest: u64) -> Result<bool> {
+        if self.done {
+            return Ok(true);
+        }
+        let Reread { decoder, builder, feeder, .. } = self;
+        feeder.push(chunk, |data, offset| decoder.decode(data, offset, builder))?;
+        let (last, innermost) = self.builder.progress(self.slot);
+        // Past the window, each frame still open will be at least `shortest` long: kept.
+        self.done = last > self.to && innermost.is_none_or(|enter| last - enter >= shortest);
+        Ok(self.done)
+    }
+
+    /// The thread's calls in the window: those `profile` kept and the short ones read
+    /// again, by depth in time order.
+    pub fn calls(mut self, profile: &Profile, thread: usize) -> ThreadCalls {
+        let source = profile.reread.as_ref().expect("a reread comes from a profile that can reread");
+        let end = (!self.done).then_some((profile.timeline, source.lost_at_end));
+        let read = self.builder.take_calls(self.slot, end);
+        let total_rebases = source.threads[self.slot as usize].2;
+        let shift = total_rebases.saturating_sub(self.mark_rebases + read.rebases);
+        let (from, to, shortest) = (self.from, self.to, profile.shortest_call);
+        let mut calls: Vec<(u32, Call)> =
+            profile.threads[thread].calls.overlapping(from, to).map(|(d, c)| (d, *c)).collect();
+        let ReadCalls { calls: reread, rebases, from_before } = read;
+        let from_before: Vec<(usize, usize)> =
+            from_before.iter().map(|&(seen, place)| (rebases - seen, place)).collect();
+        for depth in 0..reread.depth_count() {
+            for (place, call) in reread.at_depth(depth).iter().enumerate() {
+                let short = call.duration() < shortest && !from_before.contains(&(depth, place));
+                if short && call.overlaps(from, to) {
+                    let mut call = *call;
+                    call.frame = profile.frame_of_slot[call.frame as usize];
+                    call.node = NONE;
+                    if source.cpu_only {
+                        call.cpu = call.duration();
+                    }
+                    calls.push(((depth + shift) as u32, call));
+                }
+            }
+        }
+        ThreadCalls::from_calls(calls)
+    }
+}

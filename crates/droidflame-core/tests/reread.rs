@@ -1,0 +1,90 @@
+//! Calls too short to keep, read again from checkpoints: for every window of every
+//! thread, what `Reread` gives must be exactly the calls a profile that kept every call
+//! has there, on every layout that can be read again (pre-existing frames, mismatched
+//! exits, wrapped times, per-thread chunks, a trace cut short).
+
+use droidflame_core::profile::{Call, ThreadCalls};
+use droidflame_core::{analyze_with, Analyzer, Options, Profile};
+use droidflame_testkit::scenario::{generate, Config};
+use droidflame_testkit::{Clocks, Layout};
+
+fn every_call() -> Options {
+    Options { keep_calls: true, max_calls: u64::MAX, ..Options::default() }
+}
+
+/// Depth, start, end, CPU and frame of each call (a call read again has no node).
+fn shown(calls: &ThreadCalls) -> Vec<(u32, u64, u64, u64, u32)> {
+    calls.iter().map(|(d, c): (u32, &Call)| (d, c.start, c.end, c.cpu, c.frame)).collect()
+}
+
+fn window(profile: &Profile, thread: usize, from: u64, to: u64, chunk: usize, bytes: &[u8]) -> ThreadCalls {
+    let mut reread = profile.reread(thread, from, to).unwrap();
+    let mut at = reread.offset() as usize;
+    while at < bytes.len() {
+        let end = (at + chunk).min(bytes.len());
+        if reread.push(&bytes[at..end], profile.shortest_call).unwrap() {
+            break;
+        }
+        at = end;
+    }
+    reread.calls(profile, thread)
+}
+
+fn check(bytes: &[u8], what: &str) {
+    let full = analyze_with(bytes, every_call()).unwrap();
+    let mut analyzer =
+        Analyzer::new(Options { keep_calls: true, max_calls: 60, checkpoint_bytes: 512, ..Options::default() });
+    bytes.chunks(300).for_each(|chunk| analyzer.push(chunk).unwrap());
+    let partial = analyzer.finish().unwrap();
+    assert!(partial.shortest_call > 0 && partial.can_reread(), "{what}: short calls were let go and can be read again");
+    let (start, end) = (full.timeline.start, full.timeline.end);
+    let length = end - start;
+    let mut read_again = 0;
+    for (thread, (kept, all)) in partial.threads.iter().zip(&full.threads).enumerate() {
+        assert_eq!(kept.tid, all.tid);
+        for (i, parts) in [(0u64, 1u64), (1, 3), (2, 7), (5, 11), (0, 100), (37, 40)].iter().enumerate() {
+            let from = start + length * parts.0 / parts.1.max(1) / 2;
+            let to = (from + length * (i as u64 + 1) / 50).min(end);
+            let want = ThreadCalls::from_calls(all.calls.overlapping(from, to).map(|(d, c)| (d, *c)));
+            let kept_here = kept.calls.overlapping(from, to).count();
+            read_again += want.len() - kept_here;
+            for chunk in [64, 4096] {
+                let got = window(&partial, thread, from, to, chunk, bytes);
+                assert_eq!(shown(&got), shown(&want), "{what}: thread {} window {from}..={to}", kept.tid);
+            }
+        }
+    }
+    assert!(read_again > 100, "{what}: only {read_again} calls were read again");
+}
+
+#[test]
+fn a_window_read_again_holds_exactly_the_calls_kept_in_full() {
+    for seed in 0..6u64 {
+        let config = Config {
+            threads: 3,
+            events_per_thread: 600,
+            wrap: seed % 2 == 0,
+            chunked: seed % 3 == 0,
+            clocks: if seed == 5 { Clocks::Wall } else { Clocks::Dual },
+            ..Config::default()
+        };
+        let scenario = generate(seed, &config);
+        check(&scenario.trace.write(&Layout::ART_REGULAR), &format!("regular, seed {seed}"));
+        check(&scenario.trace.write(&Layout::ART_STREAMING), &format!("streaming, seed {seed}"));
+        let cut = Layout::Streaming { summary: false, summary_threads: false };
+        check(&scenario.trace.write(&cut), &format!("streaming cut short, seed {seed}"));
+    }
+}
+
+#[test]
+fn only_plain_method_traces_with_calls_let_go_can_be_read_again() {
+    let bytes = generate(1, &Config { events_per_thread: 600, ..Config::default() }).trace.write(&Layout::ART_REGULAR);
+    assert!(!analyze_with(&bytes, every_call()).unwrap().can_reread(), "nothing was let go");
+    let few = Options { keep_calls: true, max_calls: 10, checkpoint_bytes: 512, ..Options::default() };
+    let profile = analyze_with(&bytes, few.clone()).unwrap();
+    assert!(profile.can_reread());
+    assert!(profile.reread(0, 10, 5).is_err(), "a window that ends before it starts");
+    assert!(profile.reread(99, 0, 5).is_err(), "a thread that does not exist");
+    let v2 = generate(1, &Config { events_per_thread: 600, ..Config::default() }).trace.write(&Layout::V2_FILE);
+    assert!(!analyze_with(&v2, few).unwrap().can_reread(), "V2 packets carry state from block to block");
+}
