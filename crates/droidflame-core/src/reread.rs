@@ -117,7 +117,7 @@ impl Reread {
         feeder.push(chunk, |data, offset| decoder.decode(data, offset, builder))?;
         let (last, innermost) = self.builder.progress(self.slot);
         // Past the window, each frame still open will be at least `shortest` long: kept.
-        self.done = last > self.to && innermost.is_none_or(|enter| last - enter >= shortest);
+        self.done = last > self.to && innermost.is_none_or(|enter| last.saturating_sub(enter) >= shortest);
         Ok(self.done)
     }
 
@@ -140,7 +140,15 @@ impl Reread {
                 let short = call.duration() < shortest && !from_before.contains(&(depth, place));
                 if short && call.overlaps(from, to) {
                     let mut call = *call;
-                    call.frame = profile.frame_of_slot[call.frame as usize];
+                    call.frame = match profile.frame_of_slot.get(call.frame as usize) {
+                        Some(&frame) => frame,
+                        // An id the decoder learnt only at the very end: found by the id.
+                        None => {
+                            let id = self.builder.frame_id(call.frame);
+                            let slot = source.frames.iter().position(|&f| f == id).unwrap_or(0);
+                            profile.frame_of_slot.get(slot).copied().unwrap_or(0)
+                        }
+                    };
                     call.node = NONE;
                     if source.cpu_only {
                         call.cpu = call.duration();

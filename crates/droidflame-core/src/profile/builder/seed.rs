@@ -49,6 +49,11 @@ impl ProfileBuilder {
         (threads, self.frames.iter().map(|f| f.id).collect())
     }
 
+    /// The trace's id of a frame slot.
+    pub(crate) fn frame_id(&self, frame: u32) -> u64 {
+        self.frames[frame as usize].id
+    }
+
     /// Keeps every call of `thread`, none of any other, whatever `Options` said.
     pub(crate) fn keep_only(&mut self, thread: u32) {
         self.keep = KeepCalls { on: true, shortest: 0 };
