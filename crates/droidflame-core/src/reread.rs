@@ -1,7 +1,7 @@
 //! Calls too short to keep, read again when they are wanted. Past `Options::max_calls`
 //! only the longer calls stay in memory; while the trace is read, a checkpoint every
-//! `Options::checkpoint_bytes` notes where each thread stands (its open frames, its times) and where the clocks
-//! stand. A zoomed-in window of one thread then reads the input again from the last
+//! `Options::checkpoint_bytes` notes where each thread stands (its open frames, its
+//! times) and where the clocks stand. A zoomed-in window of one thread then reads the input again from the last
 //! checkpoint before it, through the same decoder and builder, until that thread is past
 //! the window and every frame it still has open is long enough to be kept anyway.
 
@@ -33,7 +33,8 @@ pub(crate) struct Rereading {
     pub options: Options,
     /// Data was lost at the end: frames still open close at their thread's last event.
     pub lost_at_end: bool,
-    /// The single clock was the CPU clock (the builder recorded it as wall).
+    /// The single clock was the CPU clock (the builder recorded it as wall): no shared
+    /// timeline, so open frames close at their thread's last event.
     pub cpu_only: bool,
 }
 
@@ -125,8 +126,12 @@ impl Reread {
     /// again, by depth in time order.
     pub fn calls(mut self, profile: &Profile, thread: usize) -> ThreadCalls {
         let source = profile.reread.as_ref().expect("a reread comes from a profile that can reread");
-        let end = (!self.done).then_some((profile.timeline, source.lost_at_end));
-        let read = self.builder.take_calls(self.slot, end);
+        if !self.done {
+            // The input ended: open frames close as they did in the profile.
+            let wall_end = (!source.lost_at_end && !source.cpu_only).then_some(profile.timeline.end);
+            self.builder.close_at_end(self.slot, wall_end);
+        }
+        let read = self.builder.take_calls(self.slot);
         let total_rebases = source.threads[self.slot as usize].2;
         let shift = total_rebases.saturating_sub(self.mark_rebases + read.rebases);
         let (from, to, shortest) = (self.from, self.to, profile.shortest_call);

@@ -65,7 +65,11 @@ fn a_window_read_again_holds_exactly_the_calls_kept_in_full() {
             events_per_thread: 600,
             wrap: seed % 2 == 0,
             chunked: seed % 3 == 0,
-            clocks: if seed == 5 { Clocks::Wall } else { Clocks::Dual },
+            clocks: match seed {
+                4 => Clocks::Cpu,
+                5 => Clocks::Wall,
+                _ => Clocks::Dual,
+            },
             ..Config::default()
         };
         let scenario = generate(seed, &config);

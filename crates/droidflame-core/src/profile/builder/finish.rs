@@ -18,15 +18,10 @@ impl ProfileBuilder {
         let (start, end) = spec.timeline.unwrap_or_else(|| self.event_span());
         let lost_at_end = self.repairs.truncated || self.repairs.overflow;
         let mut unknown_threads = 0;
+        let wall_end = (wall && !lost_at_end).then_some(end);
         for state in &mut self.threads {
-            let mut last = state.last;
-            if wall && !lost_at_end {
-                last.wall = last.wall.max(end);
-            }
             self.repairs.open_at_end += state.stack.len() as u64;
-            while let Some(open) = state.stack.pop() {
-                state.close(open, last, self.keep);
-            }
+            state.close_at_end(wall_end, self.keep);
             if wall {
                 let earlier = state.first.wall.saturating_sub(start);
                 for &node in &state.from_before {

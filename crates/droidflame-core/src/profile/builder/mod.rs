@@ -144,6 +144,19 @@ impl ThreadState {
         }
     }
 
+    /// Closes every open frame where the input ended: at the thread's last event, on the
+    /// wall clock at `wall_end` where given (the timeline's end, when no data was lost
+    /// there and the trace has a wall clock).
+    fn close_at_end(&mut self, wall_end: Option<u64>, keep: KeepCalls) {
+        let mut last = self.last;
+        if let Some(end) = wall_end {
+            last.wall = last.wall.max(end);
+        }
+        while let Some(open) = self.stack.pop() {
+            self.close(open, last, keep);
+        }
+    }
+
     /// An event at `t` that enters or exits a frame. Only an enter on an empty stack or an
     /// exit of a frame not on top can be a thread's first (any other follows an enter), so
     /// only those look at `started`.

@@ -4,7 +4,7 @@
 //! ones included.
 
 use super::{KeepCalls, Open, ProfileBuilder};
-use crate::profile::{PerClock, ThreadCalls, Timeline};
+use crate::profile::{PerClock, ThreadCalls};
 
 /// One thread between two chunks.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -79,20 +79,16 @@ impl ProfileBuilder {
         (state.last.wall, state.stack.last().map(|open| open.enter.wall))
     }
 
-    /// Closes `thread`'s open frames as the end of the input does (`timeline`, and whether
-    /// data was lost at the end) and hands over its calls.
-    pub(crate) fn take_calls(&mut self, thread: u32, end: Option<(Timeline, bool)>) -> ReadCalls {
+    /// Closes `thread`'s open frames as the end of the input does (`wall_end` as in
+    /// `finish`).
+    pub(crate) fn close_at_end(&mut self, thread: u32, wall_end: Option<u64>) {
         let keep = self.keep;
+        self.threads[thread as usize].close_at_end(wall_end, keep);
+    }
+
+    /// Hands over `thread`'s calls.
+    pub(crate) fn take_calls(&mut self, thread: u32) -> ReadCalls {
         let state = &mut self.threads[thread as usize];
-        if let Some((timeline, lost_at_end)) = end {
-            let mut last = state.last;
-            if !lost_at_end {
-                last.wall = last.wall.max(timeline.end);
-            }
-            while let Some(open) = state.stack.pop() {
-                state.close(open, last, keep);
-            }
-        }
         ReadCalls {
             calls: std::mem::take(&mut state.calls),
             rebases: state.from_before.len(),
