@@ -3,11 +3,15 @@
 // of it, so the same text runs as worker.js (hosted) and from a Blob URL (single file).
 
 /* global wasm_bindgen */
-import { analyzeInto } from './src/feed.js';
+import { analyzeInto, readAgain } from './src/feed.js';
 
 let ready = null;
 let wasmMemory = null;
 const sessions = new Map();
+// The file each session read, by key, for reading parts of it again.
+const inputsOf = new Map();
+// Bumped by each request to read calls again: an older one still reading stops.
+let rereadRun = 0;
 
 function reply(message) {
   self.postMessage(message);
@@ -15,11 +19,9 @@ function reply(message) {
 
 async function analyze(message) {
   await ready;
-  const old = sessions.get(message.key);
-  if (old) old.free();
-  sessions.delete(message.key);
-  // The page's own analysis keeps every call for its timeline; embedders' analyses do not.
-  const session = message.calls ? wasm_bindgen.Session.withCalls() : new wasm_bindgen.Session();
+  forget(message.key);
+  // The page's own analysis keeps calls for its timeline; embedders' analyses do not.
+  const session = message.calls ? wasm_bindgen.Session.withCalls(message.maxCalls) : new wasm_bindgen.Session();
   try {
     await analyzeInto(session, message.inputs, wasm_bindgen.splitKeyIsSecond, (done, total) =>
       reply({ type: 'progress', id: message.id, done, total }));
@@ -28,8 +30,17 @@ async function analyze(message) {
     throw error;
   }
   sessions.set(message.key, session);
+  // A File is a handle, not its bytes: keeping it costs nothing.
+  if (message.calls && message.inputs.length === 1) inputsOf.set(message.key, message.inputs[0]);
   // The wasm heap's size: what a trace costs in memory (it only grows).
   return { summary: session.summaryJson(), wasmBytes: wasmMemory.buffer.byteLength };
+}
+
+function forget(key) {
+  const found = sessions.get(key);
+  if (found) found.free();
+  sessions.delete(key);
+  inputsOf.delete(key);
 }
 
 function session(key) {
@@ -76,10 +87,29 @@ const requests = {
     else session(m.key).setRange(m.from, m.to);
     return {};
   },
+  // Every call of one thread in a window, short ones read again from the file; answers
+  // `cancelled` when a newer request took over.
+  async detail(m) {
+    await ready;
+    const found = session(m.key);
+    const input = inputsOf.get(m.key);
+    if (!input) throw new Error('the file is not at hand to read again; open it again');
+    const run = ++rereadRun;
+    const offset = found.rereadStart(m.thread, m.from, m.to);
+    const reading = { push: (chunk) => found.rereadPush(chunk) };
+    let finished;
+    try {
+      finished = await readAgain(reading, input, offset, () => run !== rereadRun,
+        (read) => reply({ type: 'progress', id: m.id, done: read, total: 0 }));
+    } catch (error) {
+      if (error instanceof WebAssembly.RuntimeError) throw error;
+      throw new Error('the file could not be read again (was it changed or moved since it was opened?): ' + error.message);
+    }
+    if (finished) found.rereadFinish();
+    return { cancelled: !finished };
+  },
   async release(m) {
-    const found = sessions.get(m.key);
-    if (found) found.free();
-    sessions.delete(m.key);
+    forget(m.key);
     return {};
   },
 };

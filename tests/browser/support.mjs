@@ -170,9 +170,10 @@ export function writeTrace({ threads, methods, records }) {
   return Buffer.concat([Buffer.from(key, 'utf8'), head, body]);
 }
 
-// A page of the hosted build for one test. When the test ends it checks that no request
-// left the page's origin and no script error happened in it, then closes the page.
-export async function checkedPage(context, t, options = {}) {
+// A page of the hosted build for one test (`query`: added to its address). When the test
+// ends it checks that no request left the page's origin and no script error happened in
+// it, then closes the page.
+export async function checkedPage(context, t, { query = '', ...options } = {}) {
   const page = await context.browser.newPage(Object.assign({ viewport: { width: 1280, height: 720 } }, options));
   const requests = watchRequests(page);
   const errors = [];
@@ -182,6 +183,6 @@ export async function checkedPage(context, t, options = {}) {
     assert.deepEqual(errors, [], 'no script error in the page');
     await page.close();
   });
-  await page.goto(context.server.url);
+  await page.goto(context.server.url + query);
   return page;
 }

@@ -124,3 +124,75 @@ test('every thread in its own lane, and a system trace in nanoseconds', async (t
   await page.waitForTimeout(100);
   await shot(page, 'timeline-all-threads-dark');
 });
+
+// The canvas's pixels, hashed: two pages drew the same thing when these agree.
+const drawing = (page) => page.evaluate(() => {
+  const c = document.getElementById('timeline-canvas');
+  const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  let hash = 2166136261;
+  for (let i = 0; i < data.length; i++) hash = Math.imul(hash ^ data[i], 16777619);
+  return c.width + 'x' + c.height + ':' + (hash >>> 0);
+});
+
+// Keys from the whole trace to 5.72-6.28 s of main, where most of its short calls are.
+async function zoomIntoBusyPart(page, after) {
+  await page.focus('#timeline-canvas');
+  for (const key of 'wawwwaaaaaw') {
+    await page.keyboard.press(key);
+    await after();
+  }
+}
+
+test('past the call limit, one thread zoomed in is read again and drawn as a page that kept every call', async (t) => {
+  // Tall enough that neither page scrolls, so both canvases have the same width.
+  const size = { viewport: { width: 1280, height: 1100 } };
+  const limited = await checkedPage(context, t, Object.assign({ query: '?calls=2000' }, size));
+  const full = await checkedPage(context, t, size);
+  for (const page of [limited, full]) {
+    assert.equal(await pick(page, [corpus('tracereader-test1.trace')]), 'done');
+    await page.click('#tab-button-timeline');
+    await page.waitForFunction(() => document.body.dataset.timeline === 'drawn');
+  }
+  assert.match(await limited.textContent('#timeline-note'),
+    /more than 2,000 calls.*shorter than 6,144 µs.*read again from the file/);
+  assert.equal(await limited.isVisible('#timeline-range-keys'), false, 'no range hint where ranges are off');
+  assert.equal(await full.isVisible('#timeline-range-keys'), true);
+  assert.equal(await full.textContent('#timeline-detail'), '');
+  // The whole trace: only the long calls, so less is drawn than on the full page.
+  assert.equal(await limited.textContent('#timeline-detail'), 'Calls under 6.14 ms show when zoomed in');
+  assert.notEqual(await drawing(limited), await drawing(full));
+  const settled = (page) => async () => {
+    await page.waitForFunction(() => !['reading'].includes(document.body.dataset.timelineDetail));
+    await page.waitForTimeout(50);
+    await page.waitForFunction(() => document.body.dataset.timeline === 'drawn');
+  };
+  await zoomIntoBusyPart(full, settled(full));
+  await zoomIntoBusyPart(limited, settled(limited));
+  await limited.waitForFunction(() => document.body.dataset.timelineDetail === 'exact');
+  assert.equal(await limited.textContent('#timeline-detail'), 'Every call shown');
+  const view = await span(limited);
+  assert.deepEqual(view, await span(full));
+  assert.ok(Math.abs(view.from - 5_723_000) < 1000 && Math.abs(view.to - 6_279_000) < 1000, JSON.stringify(view));
+  // Let any last answer land, then compare pixels.
+  await limited.waitForTimeout(300);
+  await full.waitForTimeout(300);
+  assert.equal(await drawing(limited), await drawing(full), 'the same calls are drawn');
+  await shot(limited, 'timeline-reread');
+  // A call shorter than the limit, found by hovering, is named on both pages alike.
+  const tipAt = async (page, fx, depth) => {
+    const box = await page.locator('#timeline-canvas').boundingBox();
+    await page.mouse.move(box.x + box.width * fx, box.y + 22 + 17 * depth + 8);
+    await page.waitForTimeout(120);
+    return (await page.isVisible('#timeline-tip')) ? page.textContent('#timeline-tip') : null;
+  };
+  let found = null;
+  for (let depth = 3; depth < 12 && !found; depth++) {
+    for (let fx = 0.05; fx < 1 && !found; fx += 0.05) {
+      const tip = await tipAt(limited, fx, depth);
+      const wall = tip && /wall ([\d.]+) (µs|ms)/.exec(tip);
+      if (wall && (wall[2] === 'µs' || Number(wall[1]) < 6.144)) found = { fx, depth, tip };
+    }
+  }
+  assert.ok(found, 'a short call is drawn and hovered');
+  assert.equal(await tipAt(full, found.fx, found.depth), found.tip);
+});

@@ -58,10 +58,11 @@ export class Engine {
 
   /**
    * Analyses files or bytes under `key`; resolves to the summary object. `calls`: keep
-   * every call, for the timeline and range selections.
+   * calls, for the timeline and range selections, at most `maxCalls` (else the engine's
+   * default) before only the longest stay.
    */
-  async analyze(key, inputs, progress, calls = false) {
-    const result = await this.call({ type: 'analyze', key, inputs, calls }, progress);
+  async analyze(key, inputs, progress, calls = false, maxCalls = undefined) {
+    const result = await this.call({ type: 'analyze', key, inputs, calls, maxCalls }, progress);
     return { summary: JSON.parse(result.summary), wasmBytes: result.wasmBytes };
   }
 
@@ -91,6 +92,15 @@ export class Engine {
 
   callAt(key, thread, depth, at) {
     return this.call({ type: 'callAt', key, thread, depth, at }).then((r) => JSON.parse(r.call));
+  }
+
+  /**
+   * Reads every call of one thread between `from` and `to` µs again, short ones included;
+   * `progress(bytes)` while reading. Resolves to `{cancelled}`: true when a newer request
+   * took over.
+   */
+  detail(key, thread, from, to, progress) {
+    return this.call({ type: 'detail', key, thread, from, to }, progress).then((r) => ({ cancelled: r.cancelled }));
   }
 
   /** The longest calls of the frame `name` (one thread by index, or all for -1). */
@@ -168,5 +178,9 @@ export class Products {
 
   slowest(name, thread, count) {
     return this.engine.slowest(this.key, name, thread, count);
+  }
+
+  detail(thread, from, to, progress) {
+    return this.engine.detail(this.key, thread, from, to, progress);
   }
 }

@@ -22,25 +22,45 @@ export function sizeOf(input) {
 }
 
 /** The first `n` bytes of a Blob or of bytes. */
-export async function head(input, n) {
-  if (isBlob(input)) return new Uint8Array(await input.slice(0, n).arrayBuffer());
-  return toBytes(input).subarray(0, n);
+export function head(input, n) {
+  return slice(input, 0, n);
+}
+
+/** Bytes `from..to` of a Blob or of bytes. */
+export async function slice(input, from, to) {
+  if (isBlob(input)) return new Uint8Array(await input.slice(from, to).arrayBuffer());
+  return toBytes(input).subarray(from, to);
 }
 
 /**
  * Pushes one input to `session` (anything with `push(Uint8Array)`) slice by slice;
  * `progress(bytes)` after each slice.
  */
-export async function feed(session, input, progress = () => {}, slice = SLICE) {
-  const blob = isBlob(input);
-  const bytes = blob ? null : toBytes(input);
-  const size = blob ? input.size : bytes.length;
-  for (let at = 0; at < size; at += slice) {
-    const end = Math.min(size, at + slice);
-    const chunk = blob ? new Uint8Array(await input.slice(at, end).arrayBuffer()) : bytes.subarray(at, end);
-    session.push(chunk);
+export async function feed(session, input, progress = () => {}, step = SLICE) {
+  const size = sizeOf(input);
+  for (let at = 0; at < size; at += step) {
+    const end = Math.min(size, at + step);
+    session.push(await slice(input, at, end));
     progress(end - at);
   }
+}
+
+/**
+ * Reads `input` again from `offset` into `reading` (whose `push(bytes)` answers true once
+ * it needs no more), slice by slice, `progress(bytes)` after each. Answers false, having
+ * stopped, as soon as `cancelled()` is true.
+ */
+export async function readAgain(reading, input, offset, cancelled, progress = () => {}, step = SLICE) {
+  const size = sizeOf(input);
+  let read = 0;
+  for (let at = offset; at < size; at += step) {
+    const chunk = await slice(input, at, Math.min(size, at + step));
+    if (cancelled()) return false;
+    read += chunk.length;
+    if (reading.push(chunk)) break;
+    progress(read);
+  }
+  return !cancelled();
 }
 
 /**

@@ -17,6 +17,9 @@ import { createTimeline } from './timeline.js';
 import { rangeText } from './timespan.js';
 
 const engine = new Engine(window.DROIDFLAME_BOOT);
+// `?calls=N`: the timeline keeps at most N calls before only the longest stay (fewer for a
+// machine short of memory); the engine's default otherwise.
+const maxCalls = Number(new URLSearchParams(window.location.search).get('calls')) || undefined;
 const products = new Products(engine, 'ui');
 const store = createStore();
 
@@ -72,7 +75,7 @@ async function open(inputs, name) {
     const result = await engine.analyze(products.key, inputs, (done, total) => {
       $('progress-bar').value = total ? done / total : 0;
       $('progress-text').textContent = 'Reading ' + name + ': ' + sizeText(done) + ' of ' + sizeText(total);
-    }, true);
+    }, true, maxCalls);
     document.body.dataset.wasmBytes = String(result.wasmBytes);
     products.clear();
     store.update(openedState(result.summary, name));

@@ -27,6 +27,25 @@ export function panView(view, fraction, length) {
   return clampView({ from: view.from + shift, to: view.to + shift }, length);
 }
 
+/**
+ * Whether `view` drawn `pixels` wide needs calls shorter than `shortestUs` (those left out
+ * of a trace with too many calls): true once such a call could be a pixel or wider.
+ */
+export function wantsDetail(view, pixels, shortestUs) {
+  return shortestUs > 0 && (view.to - view.from) / Math.max(pixels, 1) < shortestUs;
+}
+
+/** The window to read every call of for `view`: half its width more on each side. */
+export function detailWindow(view, length) {
+  const margin = (view.to - view.from) / 2;
+  return { from: Math.max(0, view.from - margin), to: Math.min(length, view.to + margin) };
+}
+
+/** Whether `outer` (`{from, to}`) holds all of `inner`. */
+export function covers(outer, inner) {
+  return outer.from <= inner.from && inner.to <= outer.to;
+}
+
 /** A window around a call, with a margin on each side so that its edges show. */
 export function viewAround(start, end, length) {
   const margin = Math.max((end - start) * 0.15, MIN_SPAN_US * 5);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeInto, feed, head, sizeOf, toBytes } from '../src/feed.js';
+import { analyzeInto, feed, head, readAgain, sizeOf, toBytes } from '../src/feed.js';
 
 // Records what the engine would be given.
 function recorder() {
@@ -41,4 +41,24 @@ test('a split trace is fed key first, whichever order it came in', async () => {
   assert.ok(session.finished);
   assert.deepEqual(done, [[2, 6], [6, 6]]);
   await assert.rejects(analyzeInto(recorder(), [], () => false), /open one trace file/);
+});
+
+test('reading again starts at the offset and stops once the reading needs no more', async () => {
+  const bytes = new Blob([new Uint8Array([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])]);
+  const enough = { pushed: [], push(chunk) { this.pushed.push(Array.from(chunk)); return this.pushed.length === 2; } };
+  const progress = [];
+  assert.equal(await readAgain(enough, bytes, 3, () => false, (n) => progress.push(n), 3), true);
+  assert.deepEqual(enough.pushed, [[3, 4, 5], [6, 7, 8]], 'nothing after the answer that says enough');
+  assert.deepEqual(progress, [3]);
+  // The input ends first: every byte after the offset was given.
+  const hungry = { pushed: [], push(chunk) { this.pushed.push(Array.from(chunk)); return false; } };
+  assert.equal(await readAgain(hungry, new Uint8Array([1, 2, 3]), 1, () => false, () => {}, 4), true);
+  assert.deepEqual(hungry.pushed, [[2, 3]]);
+});
+
+test('reading again stops, answering false, when a newer request cancels it', async () => {
+  let cancelled = false;
+  const reading = { pushed: 0, push() { this.pushed++; cancelled = this.pushed === 2; return false; } };
+  assert.equal(await readAgain(reading, new Uint8Array(10), 0, () => cancelled, () => {}, 2), false);
+  assert.equal(reading.pushed, 2, 'no slice is pushed once cancelled');
 });

@@ -1,7 +1,9 @@
 // The timeline's arithmetic, without a browser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { axisTicks, clampView, panView, rangeText, timeText, viewAround, zoomView } from '../src/timespan.js';
+import {
+  axisTicks, clampView, covers, detailWindow, panView, rangeText, timeText, viewAround, wantsDetail, zoomView,
+} from '../src/timespan.js';
 
 test('zoom keeps the time under the pointer in place and stays inside the trace', () => {
   const view = { from: 0, to: 1000 };
@@ -47,4 +49,16 @@ test('times read in the unit that suits them', () => {
   assert.equal(rangeText({ from: 1_500, to: 1_650 }), '1.50–1.65 ms');
   assert.equal(rangeText({ from: 5_310_000, to: 7_110_000 }), '5.31–7.11 s', 'never fewer than two decimals');
   assert.equal(rangeText({ from: 1_234_500, to: 1_236_500 }), '1.2345–1.2365 s', 'enough to tell a short range apart');
+});
+
+test('short calls are wanted once one could be a pixel wide, for a window wider than the view', () => {
+  // 1000 px over 10 ms: a pixel is 10 µs.
+  const view = { from: 20_000, to: 30_000 };
+  assert.equal(wantsDetail(view, 1000, 10), false, 'calls under 10 µs are under a pixel');
+  assert.equal(wantsDetail(view, 1000, 11), true);
+  assert.equal(wantsDetail(view, 1000, 0), false, 'nothing was left out');
+  assert.deepEqual(detailWindow(view, 100_000), { from: 15_000, to: 35_000 });
+  assert.deepEqual(detailWindow({ from: 0, to: 10 }, 12), { from: 0, to: 12 }, 'inside the trace');
+  assert.equal(covers(detailWindow(view, 100_000), view), true);
+  assert.equal(covers(view, { from: 19_999, to: 25_000 }), false);
 });

@@ -270,6 +270,7 @@ impl Analyzer {
             return Err(error);
         }
         let (threads, frames) = self.builder.slots();
+        self.builder.rereadable = rereading.is_some();
         let mut profile = self.builder.finish(spec);
         if let Some(decoder) = rereading.filter(|_| profile.shortest_call > 0) {
             profile.reread = Some(Arc::new(Rereading {

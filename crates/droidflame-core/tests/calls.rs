@@ -272,7 +272,7 @@ fn timeline_boxes_stay_within_the_pixels_and_cover_every_call() {
     let length = profile.micros_at(profile.timeline.end);
     for thread in &profile.threads {
         for pixels in [50u32, 400, 100_000] {
-            let boxes = products::timeline_boxes(&profile, thread, 0.0, length, pixels, 64);
+            let boxes = products::timeline_boxes(&profile, &thread.calls, 0.0, length, pixels, 64);
             for depth in 0..thread.calls.depth_count() {
                 let at: Vec<_> = boxes.iter().filter(|b| b.depth as usize == depth).collect();
                 assert!(at.len() <= 2 * pixels as usize + 2, "{} boxes in {pixels} px", at.len());
@@ -291,7 +291,7 @@ fn timeline_boxes_stay_within_the_pixels_and_cover_every_call() {
         // The call under a point is the one that runs there.
         let (depth, call) = thread.calls.iter().nth(thread.calls.len() / 2).unwrap();
         let middle = profile.micros_at(call.start + call.duration() / 2);
-        assert_eq!(products::call_at(&profile, thread, depth as usize, middle), Some(call));
+        assert_eq!(products::call_at(&profile, &thread.calls, depth as usize, middle), Some(call));
     }
 }
 

@@ -9,7 +9,8 @@
 //! matters for large object graphs, not for answers this size, so it is not used.
 
 use droidflame_core::products::{self, CallQuery, FlameOptions, FoldedOptions, GraphScope, Theme};
-use droidflame_core::{Analyzer, Clock, Options, Profile};
+use droidflame_core::profile::ThreadCalls;
+use droidflame_core::{Analyzer, Clock, Options, Profile, Reread};
 use serde_json::json;
 use wasm_bindgen::prelude::*;
 
@@ -46,21 +47,39 @@ pub struct Session {
     /// The profile cut to the selected time range, when one is selected: what the graphs
     /// and tables then show.
     range: Option<Profile>,
+    /// A thread's window being read again, every short call included.
+    reading: Option<(Window, Reread)>,
+    /// The last window read again: the timeline draws it where it covers the view.
+    detail: Option<(Window, ThreadCalls)>,
+}
+
+/// One thread (summary index) from `from_us` to `to_us`.
+#[derive(Clone, Copy)]
+struct Window {
+    thread: u32,
+    from_us: f64,
+    to_us: f64,
 }
 
 #[wasm_bindgen]
 impl Session {
     #[wasm_bindgen(constructor)]
     pub fn new() -> Session {
-        Session { analyzer: Some(Analyzer::default()), profile: None, range: None }
+        Session::with(Options::default())
     }
 
-    /// A session that keeps every call, for the timeline and range selections (memory
-    /// then grows with the calls, 32 bytes each).
+    fn with(options: Options) -> Session {
+        Session { analyzer: Some(Analyzer::new(options)), profile: None, range: None, reading: None, detail: None }
+    }
+
+    /// A session that keeps calls, for the timeline and range selections: every call up to
+    /// `max_calls` (the core's default when not given; memory grows by 32 bytes a call),
+    /// past it the longest.
     #[wasm_bindgen(js_name = withCalls)]
-    pub fn with_calls() -> Session {
-        let options = Options { keep_calls: true, ..Options::default() };
-        Session { analyzer: Some(Analyzer::new(options)), profile: None, range: None }
+    pub fn with_calls(max_calls: Option<f64>) -> Session {
+        let defaults = Options::default();
+        let max_calls = max_calls.filter(|n| *n >= 0.0).map_or(defaults.max_calls, |n| n as u64);
+        Session::with(Options { keep_calls: true, max_calls, ..defaults })
     }
 
     fn analyzer(&mut self) -> Result<&mut Analyzer, JsError> {
@@ -116,8 +135,10 @@ impl Session {
     }
 
     /// The timeline's facts as JSON: its length in µs; whether calls were kept; where short
-    /// calls were left out, why (`left_out`, else null: then ranges can be selected); and per
-    /// thread (summary order), its first and last event and how many depths and calls it has.
+    /// calls were left out, why (`left_out`, else null: then ranges can be selected), below
+    /// which length (`shortest_us`) and whether one thread's can be read again (`reread`);
+    /// and per thread (summary order), its first and last event and how many depths and
+    /// calls it has.
     #[wasm_bindgen(js_name = timelineJson)]
     pub fn timeline_json(&self) -> Result<String, JsError> {
         let p = self.profile()?;
@@ -131,7 +152,8 @@ impl Session {
             })
             .collect();
         Ok(json!({ "length_us": p.micros_at(p.timeline.end), "calls_kept": p.limits.keep_calls,
-                   "left_out": p.calls_left_out(), "threads": threads })
+                   "left_out": p.calls_left_out(), "shortest_us": p.micros(p.shortest_call),
+                   "reread": p.can_reread(), "threads": threads })
         .to_string())
     }
 
@@ -148,13 +170,56 @@ impl Session {
         max_depth: u32,
     ) -> Result<Vec<f64>, JsError> {
         let profile = self.profile()?;
-        let boxes = products::timeline_boxes(profile, self.thread(thread)?, from_us, to_us, pixels, max_depth as usize);
+        let calls = self.calls(Window { thread, from_us, to_us })?;
+        let boxes = products::timeline_boxes(profile, calls, from_us, to_us, pixels, max_depth as usize);
         let mut out = Vec::with_capacity(boxes.len() * 4);
         for b in boxes {
             let frame = b.frame.map_or(-1.0, |f| f64::from(profile.frame_name_of[f as usize]));
             out.extend([f64::from(b.depth), b.start_us, b.end_us, frame]);
         }
         Ok(out)
+    }
+
+    /// A thread's calls for `view`: the window read again where it covers the view, else
+    /// those the profile kept.
+    fn calls(&self, view: Window) -> Result<&ThreadCalls, JsError> {
+        match &self.detail {
+            Some((w, calls)) if w.thread == view.thread && w.from_us <= view.from_us && view.to_us <= w.to_us => {
+                Ok(calls)
+            }
+            _ => Ok(&self.thread(view.thread)?.calls),
+        }
+    }
+
+    /// Starts reading again the short calls of one thread (summary index) between `from_us`
+    /// and `to_us`: returns the input's offset to read from. Then `rereadPush` the input
+    /// from there until it answers true (or the input ends), then `rereadFinish`.
+    #[wasm_bindgen(js_name = rereadStart)]
+    pub fn reread_start(&mut self, thread: u32, from_us: f64, to_us: f64) -> Result<f64, JsError> {
+        let p = self.profile()?;
+        self.thread(thread)?;
+        let reread = p.reread(thread as usize, p.ticks_at(from_us), p.ticks_at(to_us)).map_err(js_error)?;
+        let offset = reread.offset() as f64;
+        self.reading = Some((Window { thread, from_us, to_us }, reread));
+        Ok(offset)
+    }
+
+    /// The next bytes of the input for the window being read again; true once it needs no
+    /// more.
+    #[wasm_bindgen(js_name = rereadPush)]
+    pub fn reread_push(&mut self, chunk: &[u8]) -> Result<bool, JsError> {
+        let shortest = self.profile()?.shortest_call;
+        let (_, reread) = self.reading.as_mut().ok_or_else(|| JsError::new("call rereadStart() first"))?;
+        reread.push(chunk, shortest).map_err(js_error)
+    }
+
+    /// Ends the reading: from now on the timeline draws the window with every call.
+    #[wasm_bindgen(js_name = rereadFinish)]
+    pub fn reread_finish(&mut self) -> Result<(), JsError> {
+        let (window, reread) = self.reading.take().ok_or_else(|| JsError::new("call rereadStart() first"))?;
+        let calls = reread.calls(self.profile()?, window.thread as usize);
+        self.detail = Some((window, calls));
+        Ok(())
     }
 
     /// Every display name of a frame, as a JSON array; timeline boxes index it.
@@ -167,7 +232,8 @@ impl Session {
     #[wasm_bindgen(js_name = callAtJson)]
     pub fn call_at_json(&self, thread: u32, depth: u32, at_us: f64) -> Result<String, JsError> {
         let p = self.profile()?;
-        let found = products::call_at(p, self.thread(thread)?, depth as usize, at_us);
+        let calls = self.calls(Window { thread, from_us: at_us, to_us: at_us })?;
+        let found = products::call_at(p, calls, depth as usize, at_us);
         Ok(found.map_or_else(|| "null".into(), |c| call_json(p, thread as usize, depth, c).to_string()))
     }
 

@@ -3,7 +3,7 @@
 //! one box per pixel column, so the answer stays small however many calls the window
 //! holds.
 
-use crate::profile::{Call, Profile, ThreadProfile};
+use crate::profile::{Call, Profile, ThreadCalls};
 
 /// One box of the timeline. Times are µs from the start of the trace's timeline.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -33,11 +33,12 @@ impl Profile {
     }
 }
 
-/// The boxes of `thread` between `from_us` and `to_us` drawn `pixels` wide, depths below
-/// `max_depth` only, depth by depth, each depth in time order.
+/// The boxes of a thread's `calls` (those it kept, or a window of them read again) between
+/// `from_us` and `to_us` drawn `pixels` wide, depths below `max_depth` only, depth by
+/// depth, each depth in time order.
 pub fn timeline_boxes(
     profile: &Profile,
-    thread: &ThreadProfile,
+    calls: &ThreadCalls,
     from_us: f64,
     to_us: f64,
     pixels: u32,
@@ -46,7 +47,7 @@ pub fn timeline_boxes(
     let (from, to) = (profile.ticks_at(from_us), profile.ticks_at(to_us.max(from_us)));
     let pixel = ((to - from) as f64 / f64::from(pixels.max(1))).max(1.0);
     let mut boxes = Vec::new();
-    for depth in 0..thread.calls.depth_count().min(max_depth) {
+    for depth in 0..calls.depth_count().min(max_depth) {
         // A run of narrow calls becomes one box per pixel column it touches.
         let mut merged: Option<(u64, u64)> = None;
         let column = |t: u64| ((t - from.min(t)) as f64 / pixel) as u64;
@@ -60,7 +61,7 @@ pub fn timeline_boxes(
                 });
             }
         };
-        for call in thread.calls.overlapping_at(depth, from, to) {
+        for call in calls.overlapping_at(depth, from, to) {
             if (call.duration() as f64) >= pixel {
                 flush(&mut merged, &mut boxes);
                 boxes.push(box_of(profile, depth, call));
@@ -88,8 +89,8 @@ fn box_of(profile: &Profile, depth: usize, call: &Call) -> TimelineBox {
     }
 }
 
-/// The call of `thread` at `depth` running at `at_us`, if any.
-pub fn call_at<'a>(profile: &Profile, thread: &'a ThreadProfile, depth: usize, at_us: f64) -> Option<&'a Call> {
+/// The call among a thread's `calls` at `depth` running at `at_us`, if any.
+pub fn call_at<'a>(profile: &Profile, calls: &'a ThreadCalls, depth: usize, at_us: f64) -> Option<&'a Call> {
     let at = profile.ticks_at(at_us);
-    thread.calls.overlapping_at(depth, at, at).first()
+    calls.overlapping_at(depth, at, at).first()
 }

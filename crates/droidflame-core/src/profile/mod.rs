@@ -269,7 +269,7 @@ impl Profile {
     /// Where short calls were left out (`shortest_call`), what that means for the user.
     pub fn calls_left_out(&self) -> Option<String> {
         (self.limits.keep_calls && self.shortest_call > 0)
-            .then(|| builder::calls_left_out(self.limits.max_calls, self.micros(self.shortest_call)))
+            .then(|| builder::calls_left_out(self.limits.max_calls, self.micros(self.shortest_call), self.can_reread()))
     }
 
     /// The clock of the timeline and of calls' start and end: wall where the trace has it,

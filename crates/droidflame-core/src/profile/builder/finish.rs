@@ -41,7 +41,8 @@ impl ProfileBuilder {
         }
         self.repairs.unknown_threads = unknown_threads;
         if self.keep.shortest > 0 {
-            self.warnings.push(calls_left_out(self.limits.max_calls, spec.time_unit.micros(self.keep.shortest)));
+            let shortest_us = spec.time_unit.micros(self.keep.shortest);
+            self.warnings.push(calls_left_out(self.limits.max_calls, shortest_us, self.rereadable));
             self.warning_repairs.push(None);
         }
         if self.dropped_warnings > 0 {
@@ -90,12 +91,18 @@ impl ProfileBuilder {
     }
 }
 
-/// What the timeline and range selections lose where calls were left out.
-pub(crate) fn calls_left_out(max_calls: u64, shortest_us: u64) -> String {
+/// What the timeline and range selections lose where calls were left out; `rereadable`:
+/// the short calls of one thread can be read again from the input.
+pub(crate) fn calls_left_out(max_calls: u64, shortest_us: u64, rereadable: bool) -> String {
+    let timeline = if rereadable {
+        "of the slowest calls and of the timeline, except in one thread zoomed in far enough to show them \
+         (they are then read again from the file)"
+    } else {
+        "of the timeline and of the slowest calls"
+    };
     format!(
         "this trace has more than {} calls, more than the timeline keeps: calls shorter than {} µs are left \
-         out of the timeline and of the slowest calls, and range selections are off (the command line's \
-         `droidflame calls` lists every call)",
+         out {timeline}; range selections are off (the command line's `droidflame calls` lists every call)",
         group_digits(max_calls),
         group_digits(shortest_us.max(1))
     )

@@ -286,6 +286,9 @@ pub(crate) struct ProfileBuilder {
     keep: KeepCalls,
     /// Re-reading for one thread: the other threads' calls are not kept.
     only_thread: Option<u32>,
+    /// Calls left out for being short can be read again from the input (the warning says
+    /// so).
+    pub(crate) rereadable: bool,
 }
 
 impl ProfileBuilder {
@@ -303,6 +306,7 @@ impl ProfileBuilder {
             processes: FxHashMap::default(),
             keep: KeepCalls { on: options.keep_calls, shortest: 0 },
             only_thread: None,
+            rereadable: false,
         }
     }
 
