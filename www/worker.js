@@ -37,6 +37,8 @@ async function analyze(message) {
 }
 
 function forget(key) {
+  // A reading of the old analysis stops before it touches a freed session.
+  if (inputsOf.has(key)) rereadRun++;
   const found = sessions.get(key);
   if (found) found.free();
   sessions.delete(key);
@@ -102,7 +104,8 @@ const requests = {
       finished = await readAgain(reading, input, offset, () => run !== rereadRun,
         (read) => reply({ type: 'progress', id: m.id, done: read, total: 0 }));
     } catch (error) {
-      if (error instanceof WebAssembly.RuntimeError) throw error;
+      // The browser refuses to read a file changed or removed since it was picked.
+      if (!['NotReadableError', 'NotFoundError'].includes(error && error.name)) throw error;
       throw new Error('the file could not be read again (was it changed or moved since it was opened?): ' + error.message);
     }
     if (finished) found.rereadFinish();

@@ -5,11 +5,12 @@
 // that the flame graph and the tables then cover.
 
 import { $ } from './dom.js';
-import { sizeText, threadLabel } from './format.js';
+import { threadLabel } from './format.js';
 import { changed } from './state.js';
+import { createDetailReader, showDetail } from './timeline-detail.js';
 import { threadOrder } from './threads.js';
 import {
-  axisTicks, clampView, covers, detailWindow, frameColour, panView, timeText, viewAround, wantsDetail, zoomView,
+  axisTicks, clampView, frameColour, panView, timeText, viewAround, zoomView,
 } from './timespan.js';
 
 const AXIS = 22; // px: the time axis at the top
@@ -31,11 +32,8 @@ export function createTimeline(store, products) {
   let drag = null; // {x0, x1}
   let hoverTimer = 0;
   let shownFocus = null; // the focus call the window was last moved to
-  // Past the engine's call limit short calls were left out; one thread's are read again
-  // for a window zoomed in far enough to show them.
-  let detail = null; // {thread, from, to}: the window the engine holds every call of
-  let reading = null; // the window being read
-  let failed = null; // the window that could not be read, not tried again
+  // Past the engine's call limit, one thread zoomed in has its short calls read again.
+  const detail = createDetailReader(products, () => fetchBoxes());
 
   const dark = () => store.get().theme === 'dark';
   const width = () => Math.max(200, holder.clientWidth);
@@ -69,8 +67,7 @@ export function createTimeline(store, products) {
     fetching = true;
     const want = view;
     const summary = store.get().summary;
-    const status = detailFor(want);
-    if (status.kind === 'reading') showStatus(status);
+    const status = detail.status(want, store.get().thread, width(), facts);
     try {
       const answers = await Promise.all(lanes.map((lane) =>
         products.boxes(lane.thread, want.from, want.to, width(), lane.depths)));
@@ -79,8 +76,8 @@ export function createTimeline(store, products) {
         if (lanes[i]) lanes[i].boxes = boxes;
       });
       draw();
-      // While reading, the progress already shows.
-      if (status.kind !== 'reading') showStatus(status);
+      // While reading, the progress shows instead.
+      if (status.kind !== 'reading') showDetail(status);
       document.body.dataset.timeline = 'drawn';
     } finally {
       fetching = false;
@@ -89,45 +86,6 @@ export function createTimeline(store, products) {
         fetchBoxes();
       }
     }
-  }
-
-  // How complete the boxes of `want` are, as `{text, kind}` to show once they are drawn;
-  // starts reading a window's short calls again when the view could show them.
-  function detailFor(want) {
-    const state = store.get();
-    const said = (text, kind) => ({ text, kind });
-    if (!facts.left_out) return said('', 'all');
-    const shortest = timeText(facts.shortest_us);
-    if (!facts.reread) return said('Calls under ' + shortest + ' are not shown', 'left-out');
-    if (state.thread < 0) return said('Calls under ' + shortest + ' show in one thread, zoomed in', 'left-out');
-    if (!wantsDetail(want, width(), facts.shortest_us)) return said('Calls under ' + shortest + ' show when zoomed in', 'left-out');
-    const thread = state.thread;
-    const holds = (w) => w && w.thread === thread && covers(w, want);
-    if (holds(detail)) return said('Every call shown', 'exact');
-    if (holds(failed)) return said('Calls under ' + shortest + ' could not be read again: ' + failed.error, 'failed');
-    const status = said('Reading this part again for calls under ' + shortest + '…', 'reading');
-    if (holds(reading)) return status;
-    const window = Object.assign({ thread }, detailWindow(want, facts.length_us));
-    reading = window;
-    products.detail(thread, window.from, window.to, (bytes) => {
-      if (reading === window) showStatus(said(status.text.replace(/…$/, ': ' + sizeText(bytes) + '…'), 'reading'));
-    }).then((result) => {
-      if (reading !== window) return;
-      reading = null;
-      if (!result.cancelled) detail = window;
-      fetchBoxes();
-    }).catch((error) => {
-      if (reading !== window) return;
-      reading = null;
-      failed = Object.assign({ error: error.message }, window);
-      fetchBoxes();
-    });
-    return status;
-  }
-
-  function showStatus({ text, kind }) {
-    $('timeline-detail').textContent = text;
-    document.body.dataset.timelineDetail = kind;
   }
 
   function x(us) {
@@ -395,9 +353,7 @@ export function createTimeline(store, products) {
       facts = null;
       view = null;
       lanes = [];
-      detail = null;
-      reading = null;
-      failed = null;
+      detail.reset();
     }
     if (state.tab !== 'timeline') return;
     if (changed(state, previous, 'summary', 'thread', 'tab', 'focus')) {

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import {
   axisTicks, clampView, covers, detailWindow, panView, rangeText, timeText, viewAround, wantsDetail, zoomView,
 } from '../src/timespan.js';
+import { createDetailReader } from '../src/timeline-detail.js';
 
 test('zoom keeps the time under the pointer in place and stays inside the trace', () => {
   const view = { from: 0, to: 1000 };
@@ -61,4 +62,39 @@ test('short calls are wanted once one could be a pixel wide, for a window wider 
   assert.deepEqual(detailWindow({ from: 0, to: 10 }, 12), { from: 0, to: 12 }, 'inside the trace');
   assert.equal(covers(detailWindow(view, 100_000), view), true);
   assert.equal(covers(view, { from: 19_999, to: 25_000 }), false);
+});
+
+test('a window of one thread is read again once, when zoomed in far enough, and then held', async () => {
+  const asked = [];
+  let finish = null;
+  const products = { detail: (thread, from, to, progress) => {
+    asked.push([thread, from, to]);
+    progress(4 << 20);
+    return new Promise((resolve, reject) => { finish = { resolve, reject }; });
+  } };
+  let refreshed = 0;
+  const said = [];
+  const reader = createDetailReader(products, () => refreshed++, (status) => said.push(status.text));
+  const facts = { left_out: 'why', shortest_us: 100, reread: true, length_us: 1e6 };
+  // 1000 px: a pixel is 1 ms at the whole trace, 10 µs for a 10 ms view.
+  assert.equal(reader.status({ from: 0, to: 1e6 }, 0, 1000, facts).kind, 'left-out');
+  assert.equal(reader.status({ from: 5e5, to: 5.1e5 }, -1, 1000, facts).kind, 'left-out', 'all threads');
+  assert.equal(reader.status({ from: 5e5, to: 5.1e5 }, 0, 1000, facts).kind, 'reading');
+  assert.deepEqual(asked, [[0, 495_000, 515_000]], 'the view and half its width each side');
+  assert.deepEqual(said, ['Reading this part again for calls under 100 µs…', 'Reading this part again for calls under 100 µs: 4.0 MB…']);
+  // A view inside the window being read asks nothing more.
+  assert.equal(reader.status({ from: 5.01e5, to: 5.05e5 }, 0, 1000, facts).kind, 'reading');
+  assert.equal(asked.length, 1);
+  finish.resolve({ cancelled: false });
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.equal(refreshed, 1);
+  assert.equal(reader.status({ from: 5.01e5, to: 5.05e5 }, 0, 1000, facts).text, 'Every call shown');
+  // Another thread, or past the window: read again; a failure is said and not retried.
+  assert.equal(reader.status({ from: 5e5, to: 5.1e5 }, 1, 1000, facts).kind, 'reading');
+  finish.reject(new Error('gone'));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const failed = reader.status({ from: 5e5, to: 5.1e5 }, 1, 1000, facts);
+  assert.deepEqual(failed, { text: 'Calls under 100 µs could not be read again: gone', kind: 'failed' });
+  assert.equal(asked.length, 2);
+  assert.equal(reader.status({ from: 0, to: 1e6 }, 0, 1000, { left_out: null }).kind, 'all');
 });
