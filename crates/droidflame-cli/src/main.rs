@@ -73,6 +73,17 @@ enum Command {
         #[arg(long, value_name = "N")]
         longest: Option<usize>,
     },
+    /// Compare two traces: print differential folded stacks (`stack before_us after_us`,
+    /// self time; the first frame is the thread's name, so threads match across runs).
+    Diff {
+        /// The trace before the change.
+        before: PathBuf,
+        /// The trace after it.
+        after: PathBuf,
+        /// Clock to compare on (default: wall where both traces have it).
+        #[arg(long, value_enum)]
+        clock: Option<ClockArg>,
+    },
     /// Write every call as a file other viewers open.
     Export {
         #[arg(required = true, num_args = 1..=2)]
@@ -149,6 +160,15 @@ fn run(cli: Cli) -> Result<(), String> {
                 .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
             eprintln!("wrote {}", output.display());
             Ok(())
+        }
+        Command::Diff { before, after, clock } => {
+            let sides = [analyze(&[before], Options::default())?, analyze(&[after], Options::default())?];
+            let options = FoldedOptions { clock: clock.map(Into::into), ..FoldedOptions::default() };
+            let comparison = products::compare(&sides[0], &sides[1], &options).map_err(|e| e.to_string())?;
+            for warning in &comparison.warnings {
+                eprintln!("droidflame: warning: {warning}");
+            }
+            stdout_stream(|out| products::write_diff_folded(&comparison, out))
         }
         Command::Summary { trace } => {
             let profile = analyze(&trace, Options::default())?;

@@ -316,3 +316,37 @@ fn export_writes_chrome_trace_events() {
     let out = droidflame(&["export", &corpus("tracereader-test1.trace"), "--format", "pdf", "-o", "x"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn diff_prints_both_sides_by_thread_name_and_warns_on_stderr() {
+    let (regular, streaming) = (corpus("ffprof-art-regular.trace"), corpus("ffprof-art-streaming.trace"));
+    let out = droidflame(&["diff", &regular, &streaming]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.windows(2).all(|w| w[0] < w[1]), "sorted, one line a stack");
+    let (mut before, mut after) = (0u64, 0u64);
+    for line in &lines {
+        let mut fields = line.rsplitn(3, ' ');
+        after += fields.next().unwrap().parse::<u64>().unwrap();
+        before += fields.next().unwrap().parse::<u64>().unwrap();
+        assert!(!fields.next().unwrap().contains(" ["), "thread names, no tids: {line}");
+    }
+    // Each side's total is its folded total: every stack of it appears, once.
+    let folded_total = |path: &str| -> u64 {
+        let out = droidflame(&["folded", path]);
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+            .sum()
+    };
+    assert_eq!((before, after), (folded_total(&regular), folded_total(&streaming)));
+    // The same trace twice: every line equal on both sides, and a warning.
+    let same = droidflame(&["diff", &regular, &regular]);
+    assert!(same.status.success());
+    assert!(stderr_line(&same).contains("nothing changed (the same trace twice?)"));
+    let bad = droidflame(&["diff", &regular, &corpus("SOURCES.md")]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr_line(&bad).contains("SOURCES.md: not an Android trace"));
+}

@@ -1,9 +1,10 @@
 //! Everything made from a `Profile`: folded stacks, the frame table (methods or slices),
 //! the summary JSON, flame-graph SVGs (inferno), the files of a rendered report, and the
-//! calls one by one (a listing, Chrome trace-event JSON).
+//! calls one by one (a listing, Chrome trace-event JSON), and two profiles compared.
 
 mod calls;
 mod chrome;
+mod diff;
 mod flame;
 mod folded;
 mod frames;
@@ -15,6 +16,7 @@ mod timeline;
 
 pub use calls::{select_calls, write_calls, CallQuery, ListedCall};
 pub use chrome::write_chrome_trace;
+pub use diff::{compare, write_diff_folded, Comparison, DiffStack};
 pub use flame::{flame_script, flame_svg, script_of, FlameOptions, GraphScope, Theme};
 pub use folded::{folded, thread_stacks, write_folded, FoldedOptions, MAX_FOLDED_TEXT};
 pub use notes::{notes, Note};

@@ -1,0 +1,150 @@
+//! Two profiles compared stack by stack: differential folded stacks (`stack before after`,
+//! self time in whole µs on each side), the input of inferno's differential flame graph.
+//! Two runs of one app give their threads new ids, so threads are matched by name (the
+//! stack's first frame is the name alone), and threads sharing a name merge, as
+//! `pool-2-thread-1` and its siblings should. Stacks are matched by frame names.
+
+use super::folded::FoldedOptions;
+use super::frames::{sanitize, FrameNames, FrameTree};
+use crate::profile::{Clock, Profile, ThreadProfile};
+use crate::{Error, ErrorKind, Result};
+use std::collections::BTreeMap;
+use std::io::Write;
+
+/// One stack of either profile: its self time in µs before and after (0 on a side that
+/// lacks it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiffStack {
+    /// Frames joined by `;`, the thread's name first.
+    pub stack: String,
+    /// Self µs in the first profile.
+    pub before: u64,
+    /// Self µs in the second profile.
+    pub after: u64,
+}
+
+/// Two profiles' stacks side by side, on one clock, with what the reader should know.
+#[derive(Debug, Clone)]
+pub struct Comparison {
+    /// The clock both sides were measured on.
+    pub clock: Clock,
+    /// Every stack of either side, sorted by stack.
+    pub stacks: Vec<DiffStack>,
+    /// Where the sides differ in kind, or do not differ at all.
+    pub warnings: Vec<String>,
+}
+
+impl Comparison {
+    /// Total self time in µs of each side.
+    pub fn totals(&self) -> (u64, u64) {
+        self.stacks.iter().fold((0, 0), |(b, a), s| (b + s.before, a + s.after))
+    }
+}
+
+/// Compares `before` with `after` on `options.clock` (`None`: wall where both have it,
+/// else the CPU clock); `options.thread` is ignored (threads are matched by name).
+pub fn compare(before: &Profile, after: &Profile, options: &FoldedOptions) -> Result<Comparison> {
+    let mut warnings = Vec::new();
+    let clock = shared_clock(before, after, options.clock, &mut warnings)?;
+    if before.format.family != after.format.family {
+        warnings.push(format!(
+            "before is a {} and after a {}: their frames name different things, so few stacks match",
+            kind(before),
+            kind(after)
+        ));
+    }
+    let sides = [stacks(before, clock, options.max_depth), stacks(after, clock, options.max_depth)];
+    let mut merged: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    for (side, lines) in sides.into_iter().enumerate() {
+        for (stack, value) in lines {
+            let entry = merged.entry(stack).or_default();
+            if side == 0 {
+                entry.0 += value;
+            } else {
+                entry.1 += value;
+            }
+        }
+    }
+    let stacks: Vec<DiffStack> =
+        merged.into_iter().map(|(stack, (before, after))| DiffStack { stack, before, after }).collect();
+    if !stacks.is_empty() && stacks.iter().all(|s| s.before == s.after) {
+        warnings.push("the two traces have the same stacks and times: nothing changed (the same trace twice?)".into());
+    }
+    Ok(Comparison { clock, stacks, warnings })
+}
+
+/// Writes `stack before after` lines.
+pub fn write_diff_folded(comparison: &Comparison, out: &mut impl Write) -> Result<()> {
+    let failed = |e: std::io::Error| Error::new(ErrorKind::Output, e.to_string());
+    for s in &comparison.stacks {
+        writeln!(out, "{} {} {}", s.stack, s.before, s.after).map_err(failed)?;
+    }
+    out.flush().map_err(failed)
+}
+
+fn kind(profile: &Profile) -> &'static str {
+    match profile.format.family {
+        "art" => "method trace",
+        _ => "system trace",
+    }
+}
+
+/// The clock to compare on: the one asked for if both sides have it; else wall where both
+/// have it, else CPU where both have that (with a warning that wall could not be used).
+fn shared_clock(before: &Profile, after: &Profile, asked: Option<Clock>, warnings: &mut Vec<String>) -> Result<Clock> {
+    // Which sides lack `clock`, as a sentence names them ("the after trace has").
+    let lacking = |clock: Clock| match (before.has(clock), after.has(clock)) {
+        (true, true) => None,
+        (false, true) => Some("the before trace has"),
+        (true, false) => Some("the after trace has"),
+        (false, false) => Some("neither trace has"),
+    };
+    if let Some(clock) = asked {
+        return match lacking(clock) {
+            None => Ok(clock),
+            Some(who) => {
+                let other = Clock::ALL.into_iter().find(|&c| c != clock && lacking(c).is_none());
+                let hint = other.map_or(String::new(), |c| format!("; compare on the {} clock instead", c.name()));
+                Err(Error::new(ErrorKind::Request, format!("{who} no {} clock{hint}", clock.name())))
+            }
+        };
+    }
+    if lacking(Clock::Wall).is_none() {
+        return Ok(Clock::Wall);
+    }
+    if lacking(Clock::Cpu).is_none() {
+        let who = lacking(Clock::Wall).unwrap_or_default();
+        warnings.push(format!("{who} no wall clock: compared on the CPU clock"));
+        return Ok(Clock::Cpu);
+    }
+    Err(Error::new(
+        ErrorKind::Request,
+        format!("the two traces share no clock: before has {}, after has {}", clocks_of(before), clocks_of(after)),
+    ))
+}
+
+fn clocks_of(profile: &Profile) -> &'static str {
+    match (profile.has(Clock::Wall), profile.has(Clock::Cpu)) {
+        (true, true) => "both clocks",
+        (true, false) => "only the wall clock",
+        _ => "only the CPU clock",
+    }
+}
+
+/// One side's folded stacks, each led by its thread's name; threads sharing a name merge.
+fn stacks(profile: &Profile, clock: Clock, max_depth: usize) -> Vec<(String, u64)> {
+    let names = FrameNames::of(profile, max_depth);
+    let mut by_name: BTreeMap<String, Vec<&ThreadProfile>> = BTreeMap::new();
+    for thread in &profile.threads {
+        by_name.entry(sanitize(&thread.name)).or_default().push(thread);
+    }
+    let mut out = Vec::new();
+    for (name, threads) in &by_name {
+        let tree = FrameTree::merged(profile, &names, threads);
+        let _ = tree.for_each_stack(profile, &names, clock, Some(name), 0, |stack, value| {
+            out.push((stack.to_owned(), value));
+            Ok::<(), ()>(())
+        });
+    }
+    out
+}
