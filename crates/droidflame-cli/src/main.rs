@@ -2,7 +2,7 @@
 //! Only translation between files and `droidflame-core`; no trace knowledge lives here.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use droidflame_core::products::{self, CallQuery, FoldedOptions};
+use droidflame_core::products::{self, CallQuery, DiffOptions, FoldedOptions};
 use droidflame_core::{Analyzer, Clock, Options, Profile};
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -163,7 +163,7 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Diff { before, after, clock } => {
             let sides = [analyze(&[before], Options::default())?, analyze(&[after], Options::default())?];
-            let options = FoldedOptions { clock: clock.map(Into::into), ..FoldedOptions::default() };
+            let options = DiffOptions { clock: clock.map(Into::into), ..DiffOptions::default() };
             let comparison = products::compare(&sides[0], &sides[1], &options).map_err(|e| e.to_string())?;
             for warning in &comparison.warnings {
                 eprintln!("droidflame: warning: {warning}");

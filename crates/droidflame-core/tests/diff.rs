@@ -1,7 +1,7 @@
 //! Two traces compared: the differential stacks of generated pairs against the stacks each
 //! scenario's oracle derived, threads matched by name across different tids and layouts.
 
-use droidflame_core::products::{compare, DiffStack, FoldedOptions};
+use droidflame_core::products::{compare, DiffOptions, DiffStack};
 use droidflame_core::{analyze, Clock, Profile};
 use droidflame_testkit::scenario::{generate, Config, Scenario};
 use droidflame_testkit::{Clocks, Layout};
@@ -70,7 +70,7 @@ fn differential_stacks_are_both_sides_stacks_matched_by_thread_name() {
         let after = second_run(seed + 1000, &longer);
         let (b, a) = (profile(&before, &Layout::ART_REGULAR), profile(&after, &Layout::ART_STREAMING));
         for clock in Clock::ALL {
-            let options = FoldedOptions { clock: Some(clock), ..FoldedOptions::default() };
+            let options = DiffOptions { clock: Some(clock), ..DiffOptions::default() };
             let got = compare(&b, &a, &options).unwrap();
             assert_eq!(got.clock, clock);
             assert_eq!(got.stacks, expected(&before, &after, clock), "seed {seed}, {clock} clock");
@@ -87,7 +87,7 @@ fn differential_stacks_are_both_sides_stacks_matched_by_thread_name() {
 fn the_same_trace_twice_is_said_and_sides_without_a_shared_clock_refused() {
     let scenario = generate(7, &Config::default());
     let dual = profile(&scenario, &Layout::ART_REGULAR);
-    let same = compare(&dual, &dual, &FoldedOptions::default()).unwrap();
+    let same = compare(&dual, &dual, &DiffOptions::default()).unwrap();
     assert!(same.stacks.iter().all(|s| s.before == s.after));
     assert_eq!(
         same.warnings,
@@ -97,21 +97,21 @@ fn the_same_trace_twice_is_said_and_sides_without_a_shared_clock_refused() {
     let wall_only = profile(&generate(7, &Config { clocks: Clocks::Wall, ..Config::default() }), &Layout::ART_REGULAR);
     let cpu_only = profile(&generate(8, &Config { clocks: Clocks::Cpu, ..Config::default() }), &Layout::ART_REGULAR);
     // Without a clock asked for: wall where both have it, else CPU, said.
-    assert_eq!(compare(&dual, &wall_only, &FoldedOptions::default()).unwrap().clock, Clock::Wall);
-    let cpu = compare(&cpu_only, &dual, &FoldedOptions::default()).unwrap();
+    assert_eq!(compare(&dual, &wall_only, &DiffOptions::default()).unwrap().clock, Clock::Wall);
+    let cpu = compare(&cpu_only, &dual, &DiffOptions::default()).unwrap();
     assert_eq!(cpu.clock, Clock::Cpu);
     assert_eq!(cpu.warnings, ["the before trace has no wall clock: compared on the CPU clock"]);
-    let asked = FoldedOptions { clock: Some(Clock::Cpu), ..FoldedOptions::default() };
+    let asked = DiffOptions { clock: Some(Clock::Cpu), ..DiffOptions::default() };
     let error = compare(&dual, &wall_only, &asked).unwrap_err().to_string();
     assert!(error.contains("the after trace has no cpu clock; compare on the wall clock instead"), "{error}");
     // A method trace against a system trace: compared, with a warning.
     let system = analyze(&droidflame_testkit::corpus_file("tracecompass-atrace-test.txt")).unwrap();
-    let mixed = compare(&dual, &system, &FoldedOptions::default()).unwrap();
+    let mixed = compare(&dual, &system, &DiffOptions::default()).unwrap();
     assert_eq!(
         mixed.warnings,
         ["before is a method trace and after a system trace: their frames name different things, so few stacks match"]
     );
     assert!(mixed.totals().0 > 0 && mixed.totals().1 > 0);
-    let error = compare(&wall_only, &cpu_only, &FoldedOptions::default()).unwrap_err().to_string();
+    let error = compare(&wall_only, &cpu_only, &DiffOptions::default()).unwrap_err().to_string();
     assert!(error.contains("share no clock: before has only the wall clock, after has only the CPU clock"), "{error}");
 }

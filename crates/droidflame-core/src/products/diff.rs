@@ -4,8 +4,7 @@
 //! stack's first frame is the name alone), and threads sharing a name merge, as
 //! `pool-2-thread-1` and its siblings should. Stacks are matched by frame names.
 
-use super::folded::FoldedOptions;
-use super::frames::{sanitize, FrameNames, FrameTree};
+use super::frames::{sanitize, FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
 use crate::profile::{Clock, Profile, ThreadProfile};
 use crate::{Error, ErrorKind, Result};
 use std::collections::BTreeMap;
@@ -21,6 +20,21 @@ pub struct DiffStack {
     pub before: u64,
     /// Self µs in the second profile.
     pub after: u64,
+}
+
+/// How two profiles are compared.
+#[derive(Debug, Clone)]
+pub struct DiffOptions {
+    /// `None`: wall where both traces have it, else the CPU clock where both have that.
+    pub clock: Option<Clock>,
+    /// Frames deeper than this merge into one frame, as in folded stacks.
+    pub max_depth: usize,
+}
+
+impl Default for DiffOptions {
+    fn default() -> Self {
+        DiffOptions { clock: None, max_depth: DEFAULT_MAX_DEPTH }
+    }
 }
 
 /// Two profiles' stacks side by side, on one clock, with what the reader should know.
@@ -41,9 +55,8 @@ impl Comparison {
     }
 }
 
-/// Compares `before` with `after` on `options.clock` (`None`: wall where both have it,
-/// else the CPU clock); `options.thread` is ignored (threads are matched by name).
-pub fn compare(before: &Profile, after: &Profile, options: &FoldedOptions) -> Result<Comparison> {
+/// Compares `before` with `after`.
+pub fn compare(before: &Profile, after: &Profile, options: &DiffOptions) -> Result<Comparison> {
     let mut warnings = Vec::new();
     let clock = shared_clock(before, after, options.clock, &mut warnings)?;
     if before.format.family != after.format.family {

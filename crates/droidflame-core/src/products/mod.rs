@@ -16,7 +16,7 @@ mod timeline;
 
 pub use calls::{select_calls, write_calls, CallQuery, ListedCall};
 pub use chrome::write_chrome_trace;
-pub use diff::{compare, write_diff_folded, Comparison, DiffStack};
+pub use diff::{compare, write_diff_folded, Comparison, DiffOptions, DiffStack};
 pub use flame::{flame_script, flame_svg, script_of, FlameOptions, GraphScope, Theme};
 pub use folded::{folded, thread_stacks, write_folded, FoldedOptions, MAX_FOLDED_TEXT};
 pub use notes::{notes, Note};
