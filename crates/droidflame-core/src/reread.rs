@@ -49,6 +49,8 @@ pub struct Reread {
     mark_rebases: usize,
     from: u64,
     to: u64,
+    /// The profile's `shortest_call`: frames open this long will be kept anyway.
+    shortest: u64,
     done: bool,
 }
 
@@ -97,6 +99,7 @@ impl Profile {
             mark_rebases: mark.rebases,
             from,
             to,
+            shortest: self.shortest_call,
             done: false,
         })
     }
@@ -110,7 +113,7 @@ impl Reread {
 
     /// Feeds the next bytes of the input; true once nothing after them can change the
     /// window (then push no more).
-    pub fn push(&mut self, chunk: &[u8], shortest: u64) -> Result<bool> {
+    pub fn push(&mut self, chunk: &[u8]) -> Result<bool> {
         if self.done {
             return Ok(true);
         }
@@ -118,7 +121,7 @@ impl Reread {
         feeder.push(chunk, |data, offset| decoder.decode(data, offset, builder))?;
         let (last, innermost) = self.builder.progress(self.slot);
         // Past the window, each frame still open will be at least `shortest` long: kept.
-        self.done = last > self.to && innermost.is_none_or(|enter| last.saturating_sub(enter) >= shortest);
+        self.done = last > self.to && innermost.is_none_or(|enter| last.saturating_sub(enter) >= self.shortest);
         Ok(self.done)
     }
 
@@ -134,7 +137,7 @@ impl Reread {
         let read = self.builder.take_calls(self.slot);
         let total_rebases = source.threads[self.slot as usize].2;
         let shift = total_rebases.saturating_sub(self.mark_rebases + read.rebases);
-        let (from, to, shortest) = (self.from, self.to, profile.shortest_call);
+        let (from, to, shortest) = (self.from, self.to, self.shortest);
         let mut calls: Vec<(u32, Call)> =
             profile.threads[thread].calls.overlapping(from, to).map(|(d, c)| (d, *c)).collect();
         let ReadCalls { calls: reread, rebases, from_before } = read;

@@ -22,7 +22,7 @@ fn window(profile: &Profile, thread: usize, from: u64, to: u64, chunk: usize, by
     let mut at = reread.offset() as usize;
     while at < bytes.len() {
         let end = (at + chunk).min(bytes.len());
-        if reread.push(&bytes[at..end], profile.shortest_call).unwrap() {
+        if reread.push(&bytes[at..end]).unwrap() {
             break;
         }
         at = end;

@@ -62,7 +62,7 @@ fn reread_a_window(bytes: &[u8], chunk: usize) {
         let mut at = reread.offset() as usize;
         while at < bytes.len() {
             let next = at.saturating_add(chunk.max(1)).min(bytes.len());
-            match reread.push(&bytes[at..next], profile.shortest_call) {
+            match reread.push(&bytes[at..next]) {
                 Ok(false) => at = next,
                 Ok(true) | Err(_) => break,
             }

@@ -208,9 +208,8 @@ impl Session {
     /// more.
     #[wasm_bindgen(js_name = rereadPush)]
     pub fn reread_push(&mut self, chunk: &[u8]) -> Result<bool, JsError> {
-        let shortest = self.profile()?.shortest_call;
         let (_, reread) = self.reading.as_mut().ok_or_else(|| JsError::new("call rereadStart() first"))?;
-        reread.push(chunk, shortest).map_err(js_error)
+        reread.push(chunk).map_err(js_error)
     }
 
     /// Ends the reading: from now on the timeline draws the window with every call.
