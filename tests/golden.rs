@@ -89,3 +89,37 @@ fn methods_table_of_one_thread_and_of_all() {
         &(products::methods_json(&profile, None).unwrap() + "\n"),
     );
 }
+
+/// Two runs of one app (Firefox Profiler's fixtures, recorded apart): one thread of theirs
+/// compared as differential stacks, method deltas and a normalised differential graph.
+#[test]
+fn comparison_of_two_runs() {
+    let before = analyze(&corpus_file("ffprof-art-regular.trace")).unwrap();
+    let after = analyze(&corpus_file("ffprof-art-streaming.trace")).unwrap();
+    const THREAD: &str = "DefaultDispatcher-worker-1";
+    let options = products::DiffOptions { thread: Some(THREAD.into()), ..Default::default() };
+    let comparison = products::compare(&before, &after, &options).unwrap();
+    assert!(comparison.warnings.is_empty(), "{:?}", comparison.warnings);
+    let mut folded = Vec::new();
+    products::write_diff_folded(&comparison, &mut folded).unwrap();
+    check("ffprof-art.worker-1.diff.folded", &String::from_utf8(folded).unwrap());
+    let rows = products::method_deltas(&before, &after, comparison.clock, Some(THREAD)).unwrap();
+    let mut table = Vec::new();
+    products::write_method_deltas(&rows, &mut table).unwrap();
+    check("ffprof-art.worker-1.methods-delta.tsv", &String::from_utf8(table).unwrap());
+    let graph = products::DiffGraphOptions { thread: Some(THREAD.into()), normalize: true, ..Default::default() };
+    check("ffprof-art.worker-1.diff.svg", &products::diff_svg(&comparison, &graph).unwrap());
+}
+
+#[test]
+fn call_graph_dot() {
+    let profile = analyze(&corpus_file("perflib-exception.trace")).unwrap();
+    let mut dot = Vec::new();
+    products::write_callgraph_dot(&profile, &products::CallGraphOptions::default(), &mut dot).unwrap();
+    check("perflib-exception.callgraph.dot", &String::from_utf8(dot).unwrap());
+    let profile = analyze(&corpus_file("ffprof-art-regular.trace")).unwrap();
+    let options = products::CallGraphOptions { thread: Some(21491), ..Default::default() };
+    let mut dot = Vec::new();
+    products::write_callgraph_dot(&profile, &options, &mut dot).unwrap();
+    check("ffprof-art-regular.main.callgraph.dot", &String::from_utf8(dot).unwrap());
+}

@@ -2,7 +2,9 @@
 //! Only translation between files and `droidflame-core`; no trace knowledge lives here.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use droidflame_core::products::{self, CallQuery, DiffOptions, FoldedOptions};
+use droidflame_core::products::{
+    self, CallGraphOptions, CallQuery, DiffGraphOptions, DiffOptions, FoldedOptions, Widths,
+};
 use droidflame_core::{Analyzer, Clock, Options, Profile};
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -73,8 +75,9 @@ enum Command {
         #[arg(long, value_name = "N")]
         longest: Option<usize>,
     },
-    /// Compare two traces: print differential folded stacks (`stack before_us after_us`,
-    /// self time; the first frame is the thread's name, so threads match across runs).
+    /// Compare two traces: differential folded stacks (`stack before_us after_us`, self
+    /// time; the first frame is the thread's name, so threads match across runs), a table
+    /// of method deltas, or a differential flame graph.
     Diff {
         /// The trace before the change.
         before: PathBuf,
@@ -83,6 +86,42 @@ enum Command {
         /// Clock to compare on (default: wall where both traces have it).
         #[arg(long, value_enum)]
         clock: Option<ClockArg>,
+        /// `folded`: differential stacks; `methods`: per-method calls, inclusive and
+        /// exclusive time before and after, by change (tab-separated, with a header);
+        /// `svg`: a differential flame graph (red grew, blue shrank).
+        #[arg(long, value_enum, default_value = "folded")]
+        format: DiffFormat,
+        /// Only the threads of this name (e.g. `main`), on both sides.
+        #[arg(long, value_name = "NAME")]
+        thread: Option<String>,
+        /// The graph's frames are as wide as this side's time.
+        #[arg(long, value_enum, default_value = "after")]
+        widths: WidthsArg,
+        /// Scale the other side to the same total before colouring the graph: colours then
+        /// show changes in share, not in µs (two runs rarely last equally long).
+        #[arg(long)]
+        normalize: bool,
+        /// Output file; `-` (the default) for standard output.
+        #[arg(short, long, default_value = "-")]
+        output: PathBuf,
+    },
+    /// Write the call graph as Graphviz DOT (`dot -Tsvg FILE.dot`): each thread's call
+    /// paths with inclusive and exclusive time and calls, calls worth less than the
+    /// threshold of their caller's time left out.
+    Callgraph {
+        #[arg(required = true, num_args = 1..=2)]
+        trace: Vec<PathBuf>,
+        /// Only this thread id.
+        #[arg(long)]
+        thread: Option<u32>,
+        /// Leave out calls worth less than this percentage of their caller's inclusive time.
+        #[arg(long, value_name = "PCT", default_value_t = products::DEFAULT_THRESHOLD_PERCENT)]
+        threshold: f64,
+        #[arg(long, value_enum)]
+        clock: Option<ClockArg>,
+        /// Output file; `-` for standard output.
+        #[arg(short, long)]
+        output: PathBuf,
     },
     /// Write every call as a file other viewers open.
     Export {
@@ -100,6 +139,19 @@ enum Command {
 #[derive(Clone, Copy, ValueEnum)]
 enum ExportFormat {
     Chrome,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum DiffFormat {
+    Folded,
+    Methods,
+    Svg,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum WidthsArg {
+    After,
+    Before,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -151,24 +203,46 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Export { trace, format: ExportFormat::Chrome, output } => {
             let profile = analyze(&trace, with_calls())?;
-            if output.as_os_str() == "-" {
-                return stdout_stream(|out| products::write_chrome_trace(&profile, out));
-            }
-            let file = File::create(&output).map_err(|e| format!("cannot create {}: {e}", output.display()))?;
-            let mut out = io::BufWriter::with_capacity(1 << 16, file);
-            products::write_chrome_trace(&profile, &mut out)
-                .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
-            eprintln!("wrote {}", output.display());
-            Ok(())
+            write_to(&output, |mut out| products::write_chrome_trace(&profile, &mut out))
         }
-        Command::Diff { before, after, clock } => {
+        Command::Diff { before, after, clock, format, thread, widths, normalize, output } => {
             let sides = [analyze(&[before], Options::default())?, analyze(&[after], Options::default())?];
-            let options = DiffOptions { clock: clock.map(Into::into), ..DiffOptions::default() };
+            let options =
+                DiffOptions { clock: clock.map(Into::into), thread: thread.clone(), ..DiffOptions::default() };
             let comparison = products::compare(&sides[0], &sides[1], &options).map_err(|e| e.to_string())?;
             for warning in &comparison.warnings {
                 eprintln!("droidflame: warning: {warning}");
             }
-            stdout_stream(|out| products::write_diff_folded(&comparison, out))
+            match format {
+                DiffFormat::Folded => write_to(&output, |mut out| products::write_diff_folded(&comparison, &mut out)),
+                DiffFormat::Methods => {
+                    let rows = products::method_deltas(&sides[0], &sides[1], comparison.clock, thread.as_deref())
+                        .map_err(|e| e.to_string())?;
+                    write_to(&output, |mut out| products::write_method_deltas(&rows, &mut out))
+                }
+                DiffFormat::Svg => {
+                    let widths = match widths {
+                        WidthsArg::After => Widths::After,
+                        WidthsArg::Before => Widths::Before,
+                    };
+                    let graph = DiffGraphOptions { thread, widths, normalize, ..DiffGraphOptions::default() };
+                    let svg = products::diff_svg(&comparison, &graph).map_err(|e| e.to_string())?;
+                    write_to(&output, |out| {
+                        out.write_all(svg.as_bytes())
+                            .map_err(|e| droidflame_core::Error::new(droidflame_core::ErrorKind::Output, e.to_string()))
+                    })
+                }
+            }
+        }
+        Command::Callgraph { trace, thread, threshold, clock, output } => {
+            let profile = analyze(&trace, Options::default())?;
+            let options = CallGraphOptions {
+                thread,
+                threshold_percent: threshold,
+                clock: clock.map(Into::into),
+                ..CallGraphOptions::default()
+            };
+            write_to(&output, |mut out| products::write_callgraph_dot(&profile, &options, &mut out))
         }
         Command::Summary { trace } => {
             let profile = analyze(&trace, Options::default())?;
@@ -191,6 +265,19 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
     }
+}
+
+/// Writes a product to `output`, or to standard output for `-`; a written file is named on
+/// stderr.
+fn write_to(output: &Path, write: impl FnOnce(&mut dyn Write) -> droidflame_core::Result<()>) -> Result<(), String> {
+    if output.as_os_str() == "-" {
+        return stdout_stream(|out| write(out));
+    }
+    let file = File::create(output).map_err(|e| format!("cannot create {}: {e}", output.display()))?;
+    let mut out = io::BufWriter::with_capacity(1 << 16, file);
+    write(&mut out).map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+    eprintln!("wrote {}", output.display());
+    Ok(())
 }
 
 /// Every call kept, for the commands that list them, however many there are: they are

@@ -350,3 +350,63 @@ fn diff_prints_both_sides_by_thread_name_and_warns_on_stderr() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(stderr_line(&bad).contains("SOURCES.md: not an Android trace"));
 }
+
+#[test]
+fn diff_writes_method_deltas_and_a_differential_graph_of_one_thread_name() {
+    let (regular, streaming) = (corpus("ffprof-art-regular.trace"), corpus("ffprof-art-streaming.trace"));
+    let out = droidflame(&["diff", &regular, &streaming, "--format", "methods", "--thread", "main"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next().unwrap(), droidflame_core::products::METHOD_DELTA_COLUMNS);
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split('\t').collect()).collect();
+    assert!(rows.iter().all(|r| r.len() == 12));
+    // Sorted by the size of the inclusive change; each delta is after less before.
+    let delta = |r: &Vec<&str>| r[6].parse::<i64>().unwrap();
+    assert!(rows.windows(2).all(|w| delta(&w[0]).abs() >= delta(&w[1]).abs()));
+    for r in &rows {
+        assert_eq!(delta(r), r[5].parse::<i64>().unwrap() - r[4].parse::<i64>().unwrap());
+    }
+    let looper = rows.iter().find(|r| r[0] == "android.os.Looper.loop").expect("the main thread's loop");
+    assert_eq!(looper[4], "6224530", "as the callgraph and folded stacks of before's main thread have it");
+
+    let svg = scratch("diff.svg");
+    let out = droidflame(&[
+        "diff",
+        &regular,
+        &streaming,
+        "--format",
+        "svg",
+        "--thread",
+        "main",
+        "--normalize",
+        "-o",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains("main — wall clock, before → after"));
+    assert!(text.contains("scaled to the same total"));
+
+    let missing = droidflame(&["diff", &regular, &streaming, "--thread", "nobody"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(stderr_line(&missing).contains("neither trace has a thread named \"nobody\""));
+}
+
+#[test]
+fn callgraph_writes_dot_with_a_threshold() {
+    let trace = corpus("ffprof-art-regular.trace");
+    let dot = scratch("graph.dot");
+    let out = droidflame(&["callgraph", &trace, "--thread", "21491", "-o", dot.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let default = std::fs::read_to_string(&dot).unwrap();
+    assert!(default.starts_with("digraph callgraph {"));
+    assert!(default.contains("calls under 20% of their caller's time left out"));
+    let loose = droidflame(&["callgraph", &trace, "--thread", "21491", "--threshold", "5", "-o", "-"]);
+    assert!(loose.status.success());
+    let loose = String::from_utf8(loose.stdout).unwrap();
+    assert!(loose.matches(" -> ").count() > default.matches(" -> ").count());
+    let bad = droidflame(&["callgraph", &trace, "--threshold", "150", "-o", "-"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr_line(&bad).contains("the threshold is a percentage from 0 to 100 (got 150)"));
+}

@@ -1,7 +1,10 @@
 //! Two traces compared: the differential stacks of generated pairs against the stacks each
 //! scenario's oracle derived, threads matched by name across different tids and layouts.
 
-use droidflame_core::products::{compare, DiffOptions, DiffStack};
+use droidflame_core::products::{
+    compare, diff_svg, flame_script, method_deltas, script_of, DiffGraphOptions, DiffOptions, DiffStack, FlameOptions,
+    MethodDelta, MethodTotals, Theme, Widths,
+};
 use droidflame_core::{analyze, Clock, Profile};
 use droidflame_testkit::scenario::{generate, Config, Scenario};
 use droidflame_testkit::{Clocks, Layout};
@@ -114,4 +117,143 @@ fn the_same_trace_twice_is_said_and_sides_without_a_shared_clock_refused() {
     assert!(mixed.totals().0 > 0 && mixed.totals().1 > 0);
     let error = compare(&wall_only, &cpu_only, &DiffOptions::default()).unwrap_err().to_string();
     assert!(error.contains("share no clock: before has only the wall clock, after has only the CPU clock"), "{error}");
+}
+
+/// Each method's totals over all threads, from the scenario's oracle, keyed like the
+/// deltas (display name, signature).
+fn expected_methods(scenario: &Scenario, clock: Clock) -> BTreeMap<(String, String), MethodTotals> {
+    let c = usize::from(clock == Clock::Cpu);
+    let mut out = BTreeMap::new();
+    for ((class, name, signature), stats) in &scenario.expected(false).methods {
+        let display = if class.is_empty() { name.clone() } else { format!("{class}.{name}") };
+        let totals = MethodTotals { calls: stats.calls, incl_us: stats.incl[c], excl_us: stats.excl[c] };
+        out.insert((display, signature.clone()), totals);
+    }
+    out
+}
+
+#[test]
+fn method_deltas_are_both_sides_method_totals_by_name_and_signature() {
+    for seed in 0..8 {
+        let config = Config { threads: 3, events_per_thread: 400, ..Config::default() };
+        let before = generate(seed, &config);
+        let after = second_run(seed + 500, &Config { events_per_thread: 800, ..config.clone() });
+        let (b, a) = (profile(&before, &Layout::ART_STREAMING), profile(&after, &Layout::ART_REGULAR));
+        for clock in Clock::ALL {
+            let rows = method_deltas(&b, &a, clock, None).unwrap();
+            let (eb, ea) = (expected_methods(&before, clock), expected_methods(&after, clock));
+            let mut keys: Vec<_> = eb.keys().chain(ea.keys()).cloned().collect();
+            keys.sort();
+            keys.dedup();
+            assert_eq!(rows.len(), keys.len(), "seed {seed}");
+            for row in &rows {
+                let key = (row.name.clone(), row.signature.clone());
+                let want = MethodDelta {
+                    name: row.name.clone(),
+                    signature: row.signature.clone(),
+                    before: eb.get(&key).copied().unwrap_or_default(),
+                    after: ea.get(&key).copied().unwrap_or_default(),
+                };
+                assert_eq!(row, &want, "seed {seed}, {clock} clock");
+            }
+            // Largest change of inclusive time first, either way.
+            let changes: Vec<u64> = rows.iter().map(|r| r.incl_delta().unsigned_abs()).collect();
+            assert!(changes.windows(2).all(|w| w[0] >= w[1]), "seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn method_deltas_of_one_thread_name_cover_its_threads_on_both_sides() {
+    let config = Config { threads: 4, events_per_thread: 300, ..Config::default() };
+    let before = generate(3, &config);
+    let after = second_run(4, &config);
+    let (b, a) = (profile(&before, &Layout::ART_REGULAR), profile(&after, &Layout::ART_REGULAR));
+    // Self time by leaf frame, from the oracle's stacks of the threads of one name.
+    let excl_of = |scenario: &Scenario, name: &str, shift: u32| {
+        let mut out: BTreeMap<String, u64> = BTreeMap::new();
+        for (tid, stacks) in &scenario.expected(false).stacks {
+            let thread = scenario.trace.threads.iter().find(|t| t.tid - shift == *tid).unwrap();
+            if thread.name == name {
+                for (stack, ticks) in stacks {
+                    *out.entry(stack.rsplit(';').next().unwrap().to_owned()).or_default() += ticks[0];
+                }
+            }
+        }
+        out
+    };
+    let first = before.trace.threads[0].name.clone();
+    for name in [first.as_str(), "only-after", "worker-2"] {
+        let rows = method_deltas(&b, &a, Clock::Wall, Some(name)).unwrap();
+        let got = |side: fn(&MethodDelta) -> u64| -> BTreeMap<String, u64> {
+            let mut out = BTreeMap::new();
+            for r in &rows {
+                if side(r) > 0 {
+                    *out.entry(r.name.clone()).or_default() += side(r);
+                }
+            }
+            out
+        };
+        let drop_zero = |mut m: BTreeMap<String, u64>| {
+            m.retain(|_, v| *v > 0);
+            m
+        };
+        assert_eq!(got(|r| r.before.excl_us), drop_zero(excl_of(&before, name, 0)), "{name}: before");
+        assert_eq!(got(|r| r.after.excl_us), drop_zero(excl_of(&after, name, NEW_TIDS)), "{name}: after");
+    }
+    let error = method_deltas(&b, &a, Clock::Wall, Some("nobody")).unwrap_err().to_string();
+    assert!(error.contains("neither trace has a thread named \"nobody\""), "{error}");
+}
+
+#[test]
+fn the_differential_graph_draws_one_side_coloured_by_the_other() {
+    let config = Config { threads: 3, events_per_thread: 300, ..Config::default() };
+    let before = generate(11, &config);
+    let after = second_run(12, &Config { events_per_thread: 600, ..config.clone() });
+    let (b, a) = (profile(&before, &Layout::ART_REGULAR), profile(&after, &Layout::ART_STREAMING));
+    let comparison = compare(&b, &a, &DiffOptions::default()).unwrap();
+    let (before_total, after_total) = comparison.totals();
+    let all = diff_svg(&comparison, &DiffGraphOptions::default()).unwrap();
+    let digits = |n: u64| {
+        let s = n.to_string();
+        let mut out = String::new();
+        for (i, c) in s.chars().enumerate() {
+            if i > 0 && (s.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
+    assert!(all.contains(&format!("Widths: after, {} µs of self time", digits(after_total))), "{all:.2000}");
+    assert!(all.contains(&format!("against before ({} µs)", digits(before_total))));
+    // inferno's root frame is as wide as the width side's total.
+    assert!(all.contains(&format!("all ({} µs, 100%)", digits(after_total))));
+    let widths_before =
+        diff_svg(&comparison, &DiffGraphOptions { widths: Widths::Before, ..Default::default() }).unwrap();
+    assert!(widths_before.contains(&format!("all ({} µs, 100%)", digits(before_total))));
+    let normalized = diff_svg(&comparison, &DiffGraphOptions { normalize: true, ..Default::default() }).unwrap();
+    assert!(normalized.contains("µs, scaled to the same total)"));
+
+    // One thread: its stacks without the thread frame; the thread's own name is no frame.
+    let name = before.trace.threads[0].name.clone();
+    let one = diff_svg(&comparison, &DiffGraphOptions { thread: Some(name.clone()), ..Default::default() }).unwrap();
+    let thread_after: u64 =
+        comparison.stacks.iter().filter(|s| s.stack.starts_with(&format!("{name};"))).map(|s| s.after).sum();
+    assert!(one.contains(&format!("all ({} µs, 100%)", digits(thread_after))));
+    assert!(!one.contains(&format!("<title>{name} (")));
+    // A thread with no time on the width side says which side to draw instead.
+    let gone =
+        diff_svg(&comparison, &DiffGraphOptions { thread: Some("worker-2".into()), ..Default::default() }).unwrap();
+    assert!(
+        gone.contains("The after trace recorded no time here on the wall clock; draw the widths of before."),
+        "{gone}"
+    );
+
+    // The graph frame's Content-Security-Policy allows graphs by their script's hash.
+    for theme in [Theme::Light, Theme::Dark] {
+        let svg = diff_svg(&comparison, &DiffGraphOptions { theme, ..Default::default() }).unwrap();
+        let flame = FlameOptions { theme, ..FlameOptions::default() };
+        assert_eq!(script_of(&svg), Some(flame_script(&flame, comparison.frame_kind)));
+    }
 }

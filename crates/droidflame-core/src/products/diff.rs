@@ -5,7 +5,7 @@
 //! `pool-2-thread-1` and its siblings should. Stacks are matched by frame names.
 
 use super::frames::{sanitize, FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
-use crate::profile::{Clock, Profile, ThreadProfile};
+use crate::profile::{Clock, FrameKind, Profile, ThreadProfile};
 use crate::{Error, ErrorKind, Result};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -29,11 +29,14 @@ pub struct DiffOptions {
     pub clock: Option<Clock>,
     /// Frames deeper than this merge into one frame, as in folded stacks.
     pub max_depth: usize,
+    /// Only the threads of this name (as stacks name them, `;` and line breaks replaced);
+    /// `None` for every thread.
+    pub thread: Option<String>,
 }
 
 impl Default for DiffOptions {
     fn default() -> Self {
-        DiffOptions { clock: None, max_depth: DEFAULT_MAX_DEPTH }
+        DiffOptions { clock: None, max_depth: DEFAULT_MAX_DEPTH, thread: None }
     }
 }
 
@@ -46,6 +49,8 @@ pub struct Comparison {
     pub stacks: Vec<DiffStack>,
     /// Where the sides differ in kind, or do not differ at all.
     pub warnings: Vec<String>,
+    /// What the after side's frames are (methods or slices), for naming them.
+    pub frame_kind: FrameKind,
 }
 
 impl Comparison {
@@ -66,7 +71,13 @@ pub fn compare(before: &Profile, after: &Profile, options: &DiffOptions) -> Resu
             kind(after)
         ));
     }
-    let sides = [stacks(before, clock, options.max_depth), stacks(after, clock, options.max_depth)];
+    let thread = options.thread.as_deref();
+    let sides = [stacks(before, clock, options.max_depth, thread), stacks(after, clock, options.max_depth, thread)];
+    if let (Some(name), true) = (thread, sides.iter().all(|side| side.is_empty())) {
+        if ![before, after].iter().any(|p| p.threads.iter().any(|t| sanitize(&t.name) == name)) {
+            return Err(Error::new(ErrorKind::Request, format!("neither trace has a thread named {name:?}")));
+        }
+    }
     let mut merged: BTreeMap<String, (u64, u64)> = BTreeMap::new();
     for (side, lines) in sides.into_iter().enumerate() {
         for (stack, value) in lines {
@@ -83,7 +94,7 @@ pub fn compare(before: &Profile, after: &Profile, options: &DiffOptions) -> Resu
     if !stacks.is_empty() && stacks.iter().all(|s| s.before == s.after) {
         warnings.push("the two traces have the same stacks and times: nothing changed (the same trace twice?)".into());
     }
-    Ok(Comparison { clock, stacks, warnings })
+    Ok(Comparison { clock, stacks, warnings, frame_kind: after.format.frame_kind })
 }
 
 /// Writes `stack before after` lines.
@@ -145,11 +156,15 @@ fn clocks_of(profile: &Profile) -> &'static str {
 }
 
 /// One side's folded stacks, each led by its thread's name; threads sharing a name merge.
-fn stacks(profile: &Profile, clock: Clock, max_depth: usize) -> Vec<(String, u64)> {
+/// `only`: the threads of that name alone.
+fn stacks(profile: &Profile, clock: Clock, max_depth: usize, only: Option<&str>) -> Vec<(String, u64)> {
     let names = FrameNames::of(profile, max_depth);
     let mut by_name: BTreeMap<String, Vec<&ThreadProfile>> = BTreeMap::new();
     for thread in &profile.threads {
-        by_name.entry(sanitize(&thread.name)).or_default().push(thread);
+        let name = sanitize(&thread.name);
+        if only.is_none_or(|only| only == name) {
+            by_name.entry(name).or_default().push(thread);
+        }
     }
     let mut out = Vec::new();
     for (name, threads) in &by_name {

@@ -10,7 +10,7 @@ use inferno::flamegraph::{self, Palette};
 
 /// More time than this (2^50 µs, about 35 years) in one graph only comes from damaged
 /// times; inferno would overflow on it.
-const MAX_PLAUSIBLE_MICROS: u64 = 1 << 50;
+pub(crate) const MAX_PLAUSIBLE_MICROS: u64 = 1 << 50;
 
 /// Which stacks a graph shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,7 +82,7 @@ impl Default for FlameOptions {
 /// inferno's options for a graph of `kind` frames drawn with `options`. Every graph and
 /// `flame_script` use this one function, so the script a Content-Security-Policy hashes is
 /// the script graphs carry.
-fn inferno_options(options: &FlameOptions, kind: FrameKind) -> flamegraph::Options<'static> {
+pub(crate) fn inferno_options(options: &FlameOptions, kind: FrameKind) -> flamegraph::Options<'static> {
     let mut opts = flamegraph::Options::default();
     opts.colors = Palette::Multi(MultiPalette::Java);
     opts.count_name = "µs".to_owned();
@@ -136,7 +136,7 @@ pub(crate) fn flame_svg_named(
     };
     let total = trees.iter().fold(0u64, |sum, (_, tree)| sum.saturating_add(tree.total_micros(profile, clock)));
     if total == 0 {
-        return Ok(empty_svg(&title, clock, options.theme));
+        return Ok(empty_svg(&title, &format!("No time was recorded on the {clock} clock."), options.theme));
     }
     if total > MAX_PLAUSIBLE_MICROS {
         return Err(Error::new(
@@ -187,15 +187,16 @@ pub fn script_of(svg: &str) -> Option<String> {
     Some(body.replace("<![CDATA[", "").replace("]]>", ""))
 }
 
-fn empty_svg(title: &str, clock: Clock, theme: Theme) -> String {
+pub(crate) fn empty_svg(title: &str, message: &str, theme: Theme) -> String {
     let (background, text) = theme.empty_colors();
     format!(
         "<?xml version=\"1.0\" standalone=\"no\"?>\n<svg version=\"1.1\" width=\"1200\" height=\"80\" \
          xmlns=\"http://www.w3.org/2000/svg\"><rect width=\"100%\" height=\"100%\" fill=\"{background}\"/>\
          <g fill=\"{text}\" font-family=\"Verdana, sans-serif\" text-anchor=\"middle\">\
          <text x=\"600\" y=\"30\" font-size=\"17\">{}</text><text x=\"600\" y=\"60\" font-size=\"12\">\
-         No time was recorded on the {clock} clock.</text></g></svg>\n",
-        escape_xml(title)
+         {}</text></g></svg>\n",
+        escape_xml(title),
+        escape_xml(message)
     )
 }
 

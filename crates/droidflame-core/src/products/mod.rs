@@ -1,10 +1,14 @@
 //! Everything made from a `Profile`: folded stacks, the frame table (methods or slices),
 //! the summary JSON, flame-graph SVGs (inferno), the files of a rendered report, and the
-//! calls one by one (a listing, Chrome trace-event JSON), and two profiles compared.
+//! calls one by one (a listing, Chrome trace-event JSON), the call graph as Graphviz DOT,
+//! and two profiles compared (differential stacks, method deltas, a differential graph).
 
+mod callgraph;
 mod calls;
 mod chrome;
+mod delta;
 mod diff;
+mod diff_flame;
 mod flame;
 mod folded;
 mod frames;
@@ -14,9 +18,12 @@ mod summary;
 mod table;
 mod timeline;
 
+pub use callgraph::{write_callgraph_dot, CallGraphOptions, DEFAULT_THRESHOLD_PERCENT};
 pub use calls::{select_calls, write_calls, CallQuery, ListedCall};
 pub use chrome::write_chrome_trace;
+pub use delta::{change_percent, method_deltas, write_method_deltas, MethodDelta, MethodTotals, METHOD_DELTA_COLUMNS};
 pub use diff::{compare, write_diff_folded, Comparison, DiffOptions, DiffStack};
+pub use diff_flame::{diff_svg, DiffGraphOptions, Widths};
 pub use flame::{flame_script, flame_svg, script_of, FlameOptions, GraphScope, Theme};
 pub use folded::{folded, thread_stacks, write_folded, FoldedOptions, MAX_FOLDED_TEXT};
 pub use notes::{notes, Note};

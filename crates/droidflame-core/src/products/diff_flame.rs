@@ -1,0 +1,129 @@
+//! The differential flame graph of a comparison, drawn by inferno's differential mode:
+//! frames as wide as one side's self time, coloured by how the other side differs (red
+//! grew, blue shrank; the colour follows each stack's own self time, as in Brendan Gregg's
+//! differential graphs).
+
+use super::diff::Comparison;
+use super::flame::{empty_svg, inferno_options, FlameOptions, Theme, MAX_PLAUSIBLE_MICROS};
+use crate::text::group_digits;
+use crate::{Error, ErrorKind, Result};
+use inferno::flamegraph;
+
+/// Which side's time the frames' widths show.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Widths {
+    /// The second profile's: where time goes now; code that is gone does not show.
+    #[default]
+    After,
+    /// The first profile's: shows code that is gone; code that is new does not show.
+    Before,
+}
+
+impl Widths {
+    /// `after` or `before`.
+    pub fn parse(text: &str) -> Option<Widths> {
+        match text {
+            "after" => Some(Widths::After),
+            "before" => Some(Widths::Before),
+            _ => None,
+        }
+    }
+}
+
+/// How a differential flame graph is drawn.
+#[derive(Debug, Clone)]
+pub struct DiffGraphOptions {
+    /// Only the stacks of threads of this name, drawn without the thread frame; `None`:
+    /// every thread, each under its name.
+    pub thread: Option<String>,
+    /// The side whose time sets the widths.
+    pub widths: Widths,
+    /// Scale the other side to the same total before colouring, so that a longer run
+    /// does not colour everything red: colours then show shares of the total, not µs.
+    pub normalize: bool,
+    /// Picture width in pixels; `None` lets the SVG scale to its container.
+    pub image_width: Option<usize>,
+    /// The colours around the frames.
+    pub theme: Theme,
+}
+
+impl Default for DiffGraphOptions {
+    fn default() -> Self {
+        DiffGraphOptions {
+            thread: None,
+            widths: Widths::After,
+            normalize: false,
+            image_width: None,
+            theme: Theme::Light,
+        }
+    }
+}
+
+/// Renders a comparison as a differential flame graph (SVG text).
+pub fn diff_svg(comparison: &Comparison, options: &DiffGraphOptions) -> Result<String> {
+    let clock = comparison.clock;
+    let scope = options.thread.as_deref().unwrap_or("All threads");
+    let title = format!("{scope} — {clock} clock, before → after");
+    // (stack, other side, width side) of the stacks in scope.
+    let mut rows: Vec<(&str, u64, u64)> = Vec::new();
+    for s in &comparison.stacks {
+        let stack = match &options.thread {
+            None => Some(s.stack.as_str()),
+            Some(name) => s.stack.strip_prefix(name.as_str()).and_then(|rest| rest.strip_prefix(';')),
+        };
+        if let Some(stack) = stack {
+            let (other, width) = match options.widths {
+                Widths::After => (s.before, s.after),
+                Widths::Before => (s.after, s.before),
+            };
+            rows.push((stack, other, width));
+        }
+    }
+    let (other_total, width_total) =
+        rows.iter().fold((0u64, 0u64), |(o, w), r| (o.saturating_add(r.1), w.saturating_add(r.2)));
+    let (width_side, other_side) = match options.widths {
+        Widths::After => ("after", "before"),
+        Widths::Before => ("before", "after"),
+    };
+    if width_total == 0 {
+        let message = if other_total == 0 {
+            format!("Neither trace recorded time here on the {clock} clock.")
+        } else {
+            format!(
+                "The {width_side} trace recorded no time here on the {clock} clock; draw the widths of {other_side}."
+            )
+        };
+        return Ok(empty_svg(&title, &message, options.theme));
+    }
+    if width_total.max(other_total) > MAX_PLAUSIBLE_MICROS {
+        return Err(Error::new(
+            ErrorKind::Corrupt,
+            format!("the {clock}-clock times add up to more than 35 years, so a trace's times are damaged; no graph was drawn"),
+        ));
+    }
+    // Scaling the other side to the width side's total keeps the widths in real µs.
+    let scale = if options.normalize && other_total > 0 { width_total as f64 / other_total as f64 } else { 1.0 };
+    let lines: Vec<String> = rows
+        .iter()
+        // A stack with no width is not drawn; left out, it does not set the colour scale.
+        .filter(|r| r.2 > 0)
+        .map(|&(stack, other, width)| format!("{stack} {} {width}", (other as f64 * scale).round() as u64))
+        .collect();
+    let flame = FlameOptions { image_width: options.image_width, theme: options.theme, ..FlameOptions::default() };
+    let mut opts = inferno_options(&flame, comparison.frame_kind);
+    opts.title = title;
+    // inferno colours by `second - first`; with before's widths the columns are swapped,
+    // and negating keeps red meaning "grew".
+    opts.negate_differentials = options.widths == Widths::Before;
+    let scaled =
+        if options.normalize && scale != 1.0 { ", scaled to the same total".to_owned() } else { String::new() };
+    opts.subtitle = Some(format!(
+        "Widths: {width_side}, {} µs of self time. Red grew, blue shrank, against {other_side} ({} µs{scaled}).",
+        group_digits(width_total),
+        group_digits(other_total)
+    ));
+    let mut svg = Vec::new();
+    flamegraph::from_lines(&mut opts, lines.iter().map(String::as_str), &mut svg)
+        .map_err(|e| Error::new(ErrorKind::Request, format!("the differential flame graph could not be drawn: {e}")))?;
+    Ok(String::from_utf8(svg).expect("inferno writes UTF-8"))
+}
