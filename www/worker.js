@@ -3,11 +3,13 @@
 // of it, so the same text runs as worker.js (hosted) and from a Blob URL (single file).
 
 /* global wasm_bindgen */
-import { analyzeInto, readAgain } from './src/feed.js';
+import { analyzeInto, head, readAgain } from './src/feed.js';
 
 let ready = null;
 let wasmMemory = null;
 const sessions = new Map();
+// Comparisons by key, each of two sessions (`before`, `after` keys).
+const comparisons = new Map();
 // The file each session read, by key, for reading parts of it again.
 const inputsOf = new Map();
 // Bumped by each request to read calls again: an older one still reading stops.
@@ -39,10 +41,23 @@ async function analyze(message) {
 function forget(key) {
   // A reading of the old analysis stops before it touches a freed session.
   if (inputsOf.has(key)) rereadRun++;
+  // A comparison of this session, or under this key, goes with it.
+  for (const [id, found] of comparisons) {
+    if (id === key || found.before === key || found.after === key) {
+      found.comparison.free();
+      comparisons.delete(id);
+    }
+  }
   const found = sessions.get(key);
   if (found) found.free();
   sessions.delete(key);
   inputsOf.delete(key);
+}
+
+function comparison(key) {
+  const found = comparisons.get(key);
+  if (!found) throw new Error('no comparison is loaded');
+  return found;
 }
 
 function session(key) {
@@ -53,6 +68,11 @@ function session(key) {
 
 const requests = {
   analyze,
+  // Two files: one split trace, or two traces to compare?
+  async splitPair(m) {
+    await ready;
+    return { split: wasm_bindgen.isSplitPair(await head(m.inputs[0], 16), await head(m.inputs[1], 16)) };
+  },
   async svg(m) {
     await ready;
     return { svg: session(m.key).flameSvg(m.thread, m.clock, m.theme) };
@@ -110,6 +130,28 @@ const requests = {
     }
     if (finished) found.rereadFinish();
     return { cancelled: !finished };
+  },
+  // Two loaded sessions compared; answers the comparison's facts.
+  async compare(m) {
+    await ready;
+    const made = session(m.before).compareWith(session(m.after), m.clock || undefined);
+    const old = comparisons.get(m.key);
+    if (old) old.comparison.free();
+    comparisons.set(m.key, { comparison: made, before: m.before, after: m.after });
+    return { facts: made.factsJson() };
+  },
+  async diffSvg(m) {
+    await ready;
+    return { svg: comparison(m.key).comparison.diffSvg(m.thread || undefined, m.widths, Boolean(m.normalize), m.theme) };
+  },
+  async diffFolded(m) {
+    await ready;
+    return { folded: comparison(m.key).comparison.folded() };
+  },
+  async methodDeltas(m) {
+    await ready;
+    const found = comparison(m.key);
+    return { methods: session(found.before).methodDeltasJson(session(found.after), m.clock, m.thread || undefined) };
   },
   async release(m) {
     forget(m.key);

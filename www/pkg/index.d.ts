@@ -105,3 +105,35 @@ export interface Analysis {
 export function initialize(wasm?: AnalyzeOptions['wasm']): Promise<unknown>;
 type TraceInput = Uint8Array | ArrayBuffer | ArrayBufferView | Blob;
 export function analyze(input: TraceInput | [TraceInput, TraceInput], options?: AnalyzeOptions): Promise<Analysis>;
+
+export interface CompareOptions extends AnalyzeOptions {
+  /** The side whose time sets the frames' widths; default: after. */
+  widths?: 'after' | 'before';
+  /** Scale the other side to the same total before colouring. */
+  normalize?: boolean;
+}
+
+export interface MethodTotals {
+  calls: number;
+  incl_us: number;
+  excl_us: number;
+}
+
+export interface Comparison {
+  before: Summary;
+  after: Summary;
+  /** The clock both were compared on. */
+  clock: Clock;
+  /** Where the two differ in kind, or do not differ at all. */
+  warnings: string[];
+  /** Threads by name, most time first; `svg` the differential flame graph (red grew, blue shrank). */
+  threads: { name: string; before_us: number; after_us: number; svg?: string }[];
+  /** Largest change of inclusive time first. */
+  methods: { name: string; signature: string; before: MethodTotals; after: MethodTotals }[];
+}
+
+export function compare(
+  before: TraceInput | [TraceInput, TraceInput],
+  after: TraceInput | [TraceInput, TraceInput],
+  options?: CompareOptions,
+): Promise<Comparison>;

@@ -37,4 +37,44 @@ export async function analyze(input, options = {}) {
   }
 }
 
+/**
+ * Compares two traces (each as `analyze` takes it): which stacks and methods took more or
+ * less time in `after` than in `before`. Threads are matched by name (ids change between
+ * runs). Resolves to `{before, after}` (the summaries), `clock`, `warnings` (where the two
+ * differ in kind, or do not differ at all), `threads: [{name, before_us, after_us, svg}]`
+ * (each its differential flame graph: red grew, blue shrank) and `methods` (per method
+ * `{name, signature, before, after}`, `{calls, incl_us, excl_us}` on each side, largest
+ * inclusive change first). Options: `clock`, `theme`, `svg: false`, `widths` (`after` |
+ * `before`: the side that sets the frames' widths), `normalize` (scale the other side to
+ * the same total), `wasm`.
+ */
+export async function compare(before, after, options = {}) {
+  await initialize(options.wasm);
+  const sessions = [new Session(), new Session()];
+  let comparison = null;
+  try {
+    for (const [i, input] of [before, after].entries()) {
+      await analyzeInto(sessions[i], Array.isArray(input) ? input : [input], splitKeyIsSecond);
+    }
+    comparison = sessions[0].compareWith(sessions[1], options.clock);
+    const facts = JSON.parse(comparison.factsJson());
+    const threads = facts.threads.map((t) => Object.assign(t, {
+      svg: options.svg === false ? undefined
+        : comparison.diffSvg(t.name, options.widths, Boolean(options.normalize), options.theme),
+    }));
+    const methods = JSON.parse(sessions[0].methodDeltasJson(sessions[1], facts.clock, undefined));
+    return {
+      before: JSON.parse(sessions[0].summaryJson()),
+      after: JSON.parse(sessions[1].summaryJson()),
+      clock: facts.clock,
+      warnings: facts.warnings,
+      threads,
+      methods,
+    };
+  } finally {
+    if (comparison) comparison.free();
+    for (const session of sessions) session.free();
+  }
+}
+
 export { Session, splitKeyIsSecond };

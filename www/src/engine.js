@@ -66,6 +66,11 @@ export class Engine {
     return { summary: JSON.parse(result.summary), wasmBytes: result.wasmBytes };
   }
 
+  /** Whether two files are one split trace's halves (else two traces). */
+  splitPair(inputs) {
+    return this.call({ type: 'splitPair', inputs }).then((r) => r.split);
+  }
+
   svg(key, thread, clock, theme) {
     return this.call({ type: 'svg', key, thread, clock, theme }).then((r) => r.svg);
   }
@@ -111,6 +116,29 @@ export class Engine {
   /** Graphs and tables of `key` show `from..to` µs from now on; `null` for the whole trace. */
   range(key, range) {
     return this.call({ type: 'range', key, from: range ? range.from : null, to: range ? range.to : null });
+  }
+
+  /**
+   * Compares the analyses under `before` and `after` (kept under `key` until either is
+   * released): resolves to `{clock, warnings, threads: [{name, before_us, after_us}]}`.
+   */
+  compare(key, before, after, clock) {
+    return this.call({ type: 'compare', key, before, after, clock }).then((r) => JSON.parse(r.facts));
+  }
+
+  /** The differential flame graph of one thread name ('' for all threads). */
+  diffSvg(key, thread, widths, normalize, theme) {
+    return this.call({ type: 'diffSvg', key, thread, widths, normalize, theme }).then((r) => r.svg);
+  }
+
+  /** The differential folded stacks, `stack before_us after_us` a line. */
+  diffFolded(key) {
+    return this.call({ type: 'diffFolded', key }).then((r) => r.folded);
+  }
+
+  /** Method deltas of one thread name ('' for all threads) on `clock`. */
+  methodDeltas(key, clock, thread) {
+    return this.call({ type: 'methodDeltas', key, clock, thread }).then((r) => JSON.parse(r.methods));
   }
 
   release(key) {

@@ -7,7 +7,10 @@ export function chooseFiles(fileList) {
   const files = Array.from(fileList || []);
   if (files.length === 0) return { files: [] };
   if (files.length > 2) {
-    return { error: 'Open one trace file, or the .key and .data files of a split trace (got ' + files.length + ' files).' };
+    return {
+      error: 'Open one trace file, the .key and .data files of a split trace, or two traces to compare (got ' +
+        files.length + ' files).',
+    };
   }
   return { files };
 }

@@ -8,9 +8,10 @@ import { Engine, Products } from './engine.js';
 import { createFacts } from './facts.js';
 import { fileStem, sizeText } from './format.js';
 import { createGraph } from './graph.js';
-import { wireEmbed, analyzeApi } from './embed.js';
+import { wireEmbed, analyzeApi, compareApi } from './embed.js';
 import { wireInput } from './input.js';
 import { createMethods } from './methods.js';
+import { createCompare } from './compare.js';
 import { changed, clocksOf, createStore, openedState } from './state.js';
 import { createThreadList } from './threads.js';
 import { createTimeline } from './timeline.js';
@@ -65,6 +66,7 @@ createThreadList(store);
 const graph = createGraph(store, products);
 createMethods(store, products);
 createTimeline(store, products);
+const compare = createCompare(store, engine, products.key);
 
 async function open(inputs, name) {
   store.update({ phase: 'loading', name, error: '' });
@@ -119,10 +121,12 @@ function wireControls() {
     const s = store.get();
     download(fileStem(s.name) + '-summary.json', JSON.stringify(s.summary, null, 2) + '\n', 'application/json');
   });
-  const tabs = Array.from(document.querySelectorAll('[role=tab]'));
-  for (const tab of tabs) {
+  const allTabs = Array.from(document.querySelectorAll('[role=tab]'));
+  for (const tab of allTabs) {
     tab.addEventListener('click', () => store.update({ tab: tab.dataset.tab }));
     tab.addEventListener('keydown', (event) => {
+      // The Compare tab is there only while a comparison is.
+      const tabs = allTabs.filter((t) => !t.hidden);
       const at = tabs.indexOf(tab);
       const next = event.key === 'ArrowRight' ? tabs[(at + 1) % tabs.length]
         : event.key === 'ArrowLeft' ? tabs[(at + tabs.length - 1) % tabs.length] : null;
@@ -141,7 +145,20 @@ function wireControls() {
 }
 
 wireControls();
-wireInput((files) => open(files, files.map((f) => f.name).join(' + ')).catch(() => {}), fail);
-wireEmbed(open);
-window.droidflame = Object.freeze({ analyze: analyzeApi(engine), version: '1' });
+/**
+ * Opens files: one trace, a split trace's two halves, or two traces, which are compared
+ * (the first is before, the second after).
+ */
+async function openFiles(files) {
+  if (files.length === 2 && !(await engine.splitPair(files).catch(() => true))) {
+    await open([files[0]], files[0].name);
+    await compare.withFiles([files[1]], files[1].name);
+    return;
+  }
+  await open(files, files.map((f) => f.name).join(' + '));
+}
+
+wireInput((files) => openFiles(files).catch(() => {}), fail);
+wireEmbed(open, (bytes, name) => compare.withFiles([bytes], name));
+window.droidflame = Object.freeze({ analyze: analyzeApi(engine), compare: compareApi(engine), version: '1' });
 layout(store.get(), null);

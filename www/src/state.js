@@ -10,13 +10,21 @@ export function initialState() {
     error: '',
     thread: -1, // index into summary.threads; -1 for all threads
     clock: 'wall',
-    tab: 'flame', // flame | timeline | methods | trace
+    tab: 'flame', // flame | timeline | methods | trace | compare
     range: null, // {from, to} in µs from the timeline's start: graphs and tables cover only it
     focus: null, // a call to show in the timeline: {thread, depth, start_us, end_us}
     method: null, // the selected method's key (see methodKey)
     methodSort: { column: 'incl', descending: true },
     theme: 'light',
     search: '',
+    // The trace on show (before) compared with a second one (after):
+    // null, or {phase: 'loading' | 'done' | 'error', name, summary, facts, error}.
+    compare: null,
+    compareThread: '', // a thread name both sides are shown for; '' for all threads
+    compareClock: null, // the clock asked for; null lets the core choose
+    compareWidths: 'after', // the side whose time sets the graph's widths
+    compareNormalize: false, // scale the other side to the same total
+    compareSort: { column: 'incl-delta', descending: true },
   };
 }
 
@@ -58,7 +66,7 @@ export function openedState(summary, name) {
   const thread = summary.default_thread === null || summary.default_thread === undefined ? -1 : summary.default_thread;
   return {
     phase: 'done', summary, name, error: '', thread, clock: clocks.wall ? 'wall' : 'cpu', method: null, search: '',
-    range: null, focus: null,
+    range: null, focus: null, compare: null, compareClock: null,
   };
 }
 

@@ -110,6 +110,12 @@ pub fn analyze_split_with(first: &[u8], second: &[u8], options: Options) -> Resu
     analyzer.finish()
 }
 
+/// Whether two files are the `.key` and `.data` halves of one split trace (in either
+/// order), from their first bytes; two files that are not are two traces.
+pub fn is_split_pair(first_head: &[u8], second_head: &[u8]) -> bool {
+    split_key_is_second(first_head, second_head).is_ok()
+}
+
 /// Which of two files is the `.key` half of a split trace, from their first bytes (8 are
 /// enough): `Ok(true)` when the second is. An error says why they are no such pair.
 pub fn split_key_is_second(first_head: &[u8], second_head: &[u8]) -> Result<bool> {

@@ -448,6 +448,14 @@ fn e27_split_key_and_data_and_a_lone_data_half() {
     let err = analyze(&data).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Unsupported);
     assert!(err.to_string().contains(".key"), "{err}");
+    // Two files are a split pair only as a key and a non-streaming data file. A regular
+    // trace (which starts like a key) beside a streaming one (which starts like data) is
+    // two traces, to be compared.
+    assert!(droidflame_core::is_split_pair(&key, &data) && droidflame_core::is_split_pair(&data, &key));
+    let streaming = t.write(&Layout::ART_STREAMING);
+    assert!(!droidflame_core::is_split_pair(&t.write(&Layout::ART_REGULAR), &streaming));
+    assert!(!droidflame_core::is_split_pair(&streaming, &t.write(&Layout::ART_REGULAR)));
+    assert!(!droidflame_core::is_split_pair(&t.write(&Layout::ART_REGULAR), &t.write(&Layout::ART_REGULAR)));
 }
 
 #[test]

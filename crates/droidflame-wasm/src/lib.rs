@@ -14,6 +14,8 @@ use droidflame_core::{Analyzer, Clock, Options, Profile, Reread};
 use serde_json::json;
 use wasm_bindgen::prelude::*;
 
+mod compare;
+
 #[wasm_bindgen(start)]
 fn start() {
     console_error_panic_hook::set_once();
@@ -32,11 +34,25 @@ fn clock(name: Option<String>) -> Result<Option<Clock>, JsError> {
     }
 }
 
+fn theme_of(name: Option<String>) -> Result<Theme, JsError> {
+    match name.as_deref() {
+        None | Some("") => Ok(Theme::Light),
+        Some(text) => Theme::parse(text).ok_or_else(|| JsError::new(&format!("unknown theme {text:?}; use light or dark"))),
+    }
+}
+
 /// For a split trace given as two files: true when the second one is the `.key` half.
 /// Pass the first bytes of each file.
 #[wasm_bindgen(js_name = splitKeyIsSecond)]
 pub fn split_key_is_second(first_head: &[u8], second_head: &[u8]) -> Result<bool, JsError> {
     droidflame_core::split_key_is_second(first_head, second_head).map_err(js_error)
+}
+
+/// Whether two files are one split trace's `.key` and `.data` (in either order), from
+/// their first bytes; otherwise they are two traces.
+#[wasm_bindgen(js_name = isSplitPair)]
+pub fn is_split_pair(first_head: &[u8], second_head: &[u8]) -> bool {
+    droidflame_core::is_split_pair(first_head, second_head)
 }
 
 /// One analysis: `push` chunks, `finish`, then ask for products.
@@ -268,13 +284,7 @@ impl Session {
     #[wasm_bindgen(js_name = flameSvg)]
     pub fn flame_svg(&self, thread: i32, clock_name: Option<String>, theme: Option<String>) -> Result<String, JsError> {
         let scope = usize::try_from(thread).map_or(GraphScope::AllThreads, GraphScope::Thread);
-        let theme = match theme.as_deref() {
-            None | Some("") => Theme::Light,
-            Some(text) => {
-                Theme::parse(text).ok_or_else(|| JsError::new(&format!("unknown theme {text:?}; use light or dark")))?
-            }
-        };
-        let options = FlameOptions { clock: clock(clock_name)?, theme, ..FlameOptions::default() };
+        let options = FlameOptions { clock: clock(clock_name)?, theme: theme_of(theme)?, ..FlameOptions::default() };
         products::flame_svg(self.shown()?, scope, &options).map_err(js_error)
     }
 

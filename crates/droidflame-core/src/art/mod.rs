@@ -462,7 +462,9 @@ impl ArtDecoder {
 /// Which of two files is the `.key` half of a split trace: `Ok(true)` when the second is.
 pub fn split_key_is_second(first_head: &[u8], second_head: &[u8]) -> Result<bool> {
     let is_key = |h: &[u8]| h.starts_with(b"*version");
-    let is_data = |h: &[u8]| h.starts_with(MAGIC);
+    // A streaming trace (version 0xF_) also starts with the magic, but is always one
+    // whole file: with a regular trace beside it, they are two traces.
+    let is_data = |h: &[u8]| h.starts_with(MAGIC) && h.len() >= 6 && h[5] == 0 && h[4] & 0xF0 != 0xF0;
     match (is_key(first_head), is_data(first_head), is_key(second_head), is_data(second_head)) {
         (true, _, _, true) => Ok(false),
         (_, true, true, _) => Ok(true),

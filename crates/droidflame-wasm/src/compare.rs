@@ -1,0 +1,98 @@
+//! Two sessions compared: the differential stacks held once, then drawn per thread name
+//! and clock choice as the page asks; method deltas made from the two sessions' profiles.
+
+use super::{clock, js_error, theme_of, Session};
+use droidflame_core::products::{self, DiffGraphOptions, DiffOptions, Widths};
+use serde_json::json;
+use std::collections::BTreeMap;
+use wasm_bindgen::prelude::*;
+
+/// Two traces' stacks side by side (`Session::compareWith`).
+#[wasm_bindgen]
+pub struct Comparison {
+    inner: products::Comparison,
+}
+
+#[wasm_bindgen]
+impl Session {
+    /// Compares this trace (before; the whole trace, whatever range is selected) with
+    /// `after`, on `clock` (wall where both have it when not given).
+    #[wasm_bindgen(js_name = compareWith)]
+    pub fn compare_with(&self, after: &Session, clock_name: Option<String>) -> Result<Comparison, JsError> {
+        let options = DiffOptions { clock: clock(clock_name)?, ..DiffOptions::default() };
+        let inner = products::compare(self.profile()?, after.profile()?, &options).map_err(js_error)?;
+        Ok(Comparison { inner })
+    }
+
+    /// Per-method deltas against `after` on `clock`, of the threads named `thread` (all
+    /// threads when not given), as a JSON array of `{name, signature, before, after}` with
+    /// `{calls, incl_us, excl_us}` on each side, largest inclusive change first.
+    #[wasm_bindgen(js_name = methodDeltasJson)]
+    pub fn method_deltas_json(
+        &self,
+        after: &Session,
+        clock_name: String,
+        thread: Option<String>,
+    ) -> Result<String, JsError> {
+        let clock = clock(Some(clock_name))?.ok_or_else(|| JsError::new("name a clock: wall or cpu"))?;
+        let rows = products::method_deltas(self.profile()?, after.profile()?, clock, thread.as_deref())
+            .map_err(js_error)?;
+        let side = |t: &products::MethodTotals| json!({ "calls": t.calls, "incl_us": t.incl_us, "excl_us": t.excl_us });
+        let list: Vec<_> = rows
+            .iter()
+            .map(|r| json!({ "name": r.name, "signature": r.signature, "before": side(&r.before), "after": side(&r.after) }))
+            .collect();
+        Ok(serde_json::Value::Array(list).to_string())
+    }
+}
+
+#[wasm_bindgen]
+impl Comparison {
+    /// `{clock, warnings, threads: [{name, before_us, after_us}]}`: threads by name, most
+    /// time on either side first.
+    #[wasm_bindgen(js_name = factsJson)]
+    pub fn facts_json(&self) -> String {
+        let mut threads: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
+        for s in &self.inner.stacks {
+            let name = s.stack.split_once(';').map_or(s.stack.as_str(), |(name, _)| name);
+            let entry = threads.entry(name).or_default();
+            entry.0 += s.before;
+            entry.1 += s.after;
+        }
+        let mut threads: Vec<_> = threads.into_iter().collect();
+        threads.sort_by(|a, b| (b.1 .0.max(b.1 .1)).cmp(&a.1 .0.max(a.1 .1)).then(a.0.cmp(b.0)));
+        let threads: Vec<_> = threads
+            .into_iter()
+            .map(|(name, (before, after))| json!({ "name": name, "before_us": before, "after_us": after }))
+            .collect();
+        json!({ "clock": self.inner.clock.name(), "warnings": self.inner.warnings, "threads": threads }).to_string()
+    }
+
+    /// The differential flame graph of the threads named `thread` (all threads when not
+    /// given): `widths` `after` (the default) or `before`; `normalize` scales the other side
+    /// to the same total; `theme` `light` or `dark`.
+    #[wasm_bindgen(js_name = diffSvg)]
+    pub fn diff_svg(
+        &self,
+        thread: Option<String>,
+        widths: Option<String>,
+        normalize: bool,
+        theme: Option<String>,
+    ) -> Result<String, JsError> {
+        let widths = match widths.as_deref() {
+            None | Some("") => Widths::After,
+            Some(text) => {
+                Widths::parse(text).ok_or_else(|| JsError::new(&format!("unknown widths {text:?}; use after or before")))?
+            }
+        };
+        let options = DiffGraphOptions { thread, widths, normalize, theme: theme_of(theme)?, ..Default::default() };
+        products::diff_svg(&self.inner, &options).map_err(js_error)
+    }
+
+    /// The differential folded stacks, `stack before_us after_us` a line.
+    pub fn folded(&self) -> Result<String, JsError> {
+        let mut out = Vec::new();
+        products::write_diff_folded(&self.inner, &mut out).map_err(js_error)?;
+        String::from_utf8(out).map_err(|e| JsError::new(&e.to_string()))
+    }
+}

@@ -1,0 +1,88 @@
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  cellText, changeText, columnGroups, deltaColumns, deltaOrder, firstThread, legendText, nameParts, sideBySide,
+} from '../src/compare-table.js';
+
+const row = (name, before, after, signature = '()V') => ({
+  name, signature,
+  before: { calls: before[0], incl_us: before[1], excl_us: before[2] },
+  after: { calls: after[0], incl_us: after[1], excl_us: after[2] },
+});
+
+const rows = [
+  row('a.B.grew', [1, 100, 10], [1, 300, 10]),
+  row('a.B.shrank', [2, 500, 50], [2, 100, 50]),
+  row('a.B.fresh', [0, 0, 0], [3, 40, 40]),
+  row('a.B.gone', [5, 70, 70], [0, 0, 0]),
+  row('a.B.still', [4, 0, 0], [4, 20, 20]),
+];
+
+test('changes read as a percentage of before, new, or a dash where before had no time', () => {
+  assert.equal(changeText(rows[0], 'incl_us'), '+200.0%');
+  assert.equal(changeText(rows[1], 'incl_us'), '−80.0%');
+  assert.equal(changeText(rows[0], 'excl_us'), '0.0%');
+  assert.equal(changeText(rows[2], 'incl_us'), 'new');
+  assert.equal(changeText(rows[3], 'incl_us'), '−100.0%');
+  assert.equal(changeText(rows[4], 'incl_us'), '—');
+});
+
+test('the table sorts by any column, growth first by default, and filters', () => {
+  const cols = deltaColumns('method');
+  const names = (order) => order.map((i) => rows[i].name);
+  const byDelta = deltaOrder(rows, '', { column: 'incl-delta', descending: true }, cols);
+  assert.deepEqual(names(byDelta), ['a.B.grew', 'a.B.fresh', 'a.B.still', 'a.B.gone', 'a.B.shrank']);
+  const shrinkFirst = deltaOrder(rows, '', { column: 'incl-delta', descending: false }, cols);
+  assert.deepEqual(names(shrinkFirst)[0], 'a.B.shrank');
+  // By change: time from nothing grows without bound.
+  const byChange = deltaOrder(rows, '', { column: 'incl-change', descending: true }, cols);
+  assert.deepEqual(names(byChange).slice(0, 3), ['a.B.fresh', 'a.B.still', 'a.B.grew']);
+  assert.deepEqual(names(deltaOrder(rows, 'SHR', { column: 'incl-delta', descending: true }, cols)), ['a.B.shrank']);
+  assert.deepEqual(names(deltaOrder(rows, '', { column: 'name', descending: false }, cols)),
+    ['a.B.fresh', 'a.B.gone', 'a.B.grew', 'a.B.shrank', 'a.B.still']);
+});
+
+test('cells show times in a readable unit, signed deltas, and headings group the columns', () => {
+  const cols = deltaColumns('method');
+  const col = (id) => cols.find((c) => c.id === id);
+  assert.equal(cellText(col('incl-after'), rows[0]), '300 µs');
+  assert.equal(cellText(col('incl-delta'), rows[1]), '−400 µs');
+  assert.equal(cellText(col('incl-delta'), rows[0]), '+200 µs');
+  assert.equal(cellText(col('calls-after'), rows[2]), '3');
+  assert.deepEqual(columnGroups(cols), [
+    { group: 'Calls', span: 2 }, { group: 'Inclusive', span: 4 }, { group: 'Exclusive', span: 4 }]);
+  assert.equal(deltaColumns('slice')[0].label, 'Slice');
+});
+
+test('a method name keeps its class and method when the package is cut', () => {
+  assert.deepEqual(nameParts('android.os.Looper.loop', 'method'), ['android.os.', 'Looper.loop']);
+  assert.deepEqual(nameParts('Looper.loop', 'method'), ['Looper.loop', '']);
+  assert.deepEqual(nameParts('Choreographer#doFrame 123.4', 'slice'), ['Choreographer#doFrame 123.4', '']);
+});
+
+test('the first thread is the one the before trace opens on, where both sides have it', () => {
+  const before = { default_thread: 1, threads: [{ name: 'worker' }, { name: 'main' }] };
+  const facts = (list) => ({ threads: list.map(([name, b, a]) => ({ name, before_us: b, after_us: a })) });
+  assert.equal(firstThread(facts([['main', 5, 6], ['worker', 1, 1]]), before), 'main');
+  assert.equal(firstThread(facts([['main', 5, 0], ['worker', 1, 1]]), before), '', 'main only before: all threads');
+  assert.equal(firstThread(facts([['main', 5, 6]]), { default_thread: 0, threads: [{ name: 'other' }] }), 'main');
+});
+
+test('the two traces\' facts line up under one head', () => {
+  const summary = (description, records) => ({
+    format: { description, clock: 'dual', frame_kind: 'method' }, elapsed_us: 2_500_000, records,
+    threads: [{ track: false }, { track: true }], methods: [{}, {}, {}], notes: [],
+  });
+  const facts = sideBySide(summary('Method trace, regular v3', 10), summary('Method trace, streaming v3', 20), ['a.trace', 'b.trace']);
+  assert.deepEqual(facts.head, ['File', 'Format', 'Clock', 'Elapsed', 'Records', 'Threads', 'Methods', 'Notes']);
+  assert.deepEqual(facts.rows[0], ['a.trace', 'Method trace, regular v3', 'dual', '2.50 s', '10', '1', '3', '0']);
+  assert.equal(facts.rows[1][4], '20');
+});
+
+test('the legend says which side sets the widths and what scaling did', () => {
+  const state = (widths, normalize) => ({
+    compareWidths: widths, compareNormalize: normalize, compareThread: 'main', compare: { facts: { clock: 'wall' } },
+  });
+  assert.match(legendText(state('after', false)), /^Thread main, wall clock\. Widths: after\..* in µs\. Code that is gone shows with widths: before\.$/);
+  assert.match(legendText(state('before', true)), /Widths: before\..*as a share of its side's total \(after scaled to the same total\)\. Code that is new/);
+});
