@@ -32,3 +32,17 @@ test('the iframe mode reports errors back to the host', async () => {
   assert.match(await page.locator('#out').textContent(), /not an Android trace/);
   await page.close();
 });
+
+test('the iframe mode compares two traces the host sends', async () => {
+  const page = await context.browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  await page.goto(context.server.url + 'examples/iframe.html');
+  await page.setInputFiles('#file', [corpus('ffprof-art-regular.trace'), corpus('ffprof-art-streaming.trace')]);
+  await page.waitForFunction(() => ['done', 'error'].includes(document.getElementById('out').dataset.state), null, { timeout: 60000 });
+  assert.equal(await page.locator('#out').getAttribute('data-compared'), 'wall', await page.locator('#out').textContent());
+  const frame = page.frameLocator('#droidflame');
+  await frame.locator('#compare-flame').waitFor();
+  assert.equal(await frame.locator('#tab-button-compare').getAttribute('aria-selected'), 'true');
+  assert.match(await frame.locator('#compare-facts').textContent(), /ffprof-art-streaming\.trace/);
+  await shot(page, 'example-iframe-compare');
+  await page.close();
+});

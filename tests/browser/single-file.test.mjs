@@ -64,3 +64,40 @@ test('window.droidflame.analyze answers with the summary and one SVG per thread'
   assert.equal(result.title, true);
   assert.match(result.error, /^not an Android trace at byte 0/);
 });
+
+test('from file:// two traces dropped together are compared', async (t) => {
+  const page = await newPage(t);
+  assert.equal(await drop(page, [corpus('ffprof-art-regular.trace'), corpus('ffprof-art-streaming.trace.gz')]), 'done');
+  await page.waitForFunction(() => document.body.dataset.compareGraph === 'ready', null, { timeout: 30000 });
+  assert.match(await page.evaluate(() => document.getElementById('compare-flame').srcdoc), /main — wall clock, before → after/);
+  assert.equal(await page.locator('#compare-facts tr').count(), 2);
+  await shot(page, 'single-file-compare');
+});
+
+test('window.droidflame.compare answers with both summaries, a graph per thread name and the method deltas', async (t) => {
+  const page = await newPage(t);
+  const read = (name) => fs.readFileSync(corpus(name)).toString('base64');
+  const result = await page.evaluate(async ([a, b]) => {
+    const bytes = (base64) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    const got = await window.droidflame.compare(bytes(a), bytes(b), { normalize: true });
+    let error = null;
+    try {
+      await window.droidflame.compare(bytes(a), new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9]));
+    } catch (e) {
+      error = e.message;
+    }
+    const main = got.threads.find((x) => x.name === 'main');
+    return {
+      records: [got.before.records, got.after.records], clock: got.clock, warnings: got.warnings,
+      main: [main.before_us, main.after_us, /scaled to the same total/.test(main.svg)],
+      first: got.methods[0].name, methods: got.methods.length, error,
+    };
+  }, [read('ffprof-art-regular.trace'), read('ffprof-art-streaming.trace')]);
+  assert.deepEqual(result.records, [13295, 39377]);
+  assert.equal(result.clock, 'wall');
+  assert.deepEqual(result.warnings, []);
+  assert.deepEqual(result.main, [6224530, 9431101, true]);
+  assert.equal(result.first, 'java.lang.Thread.run', 'as droidflame diff --format methods lists it');
+  assert.ok(result.methods > 4000);
+  assert.match(result.error, /^not an Android trace at byte 0/);
+});
