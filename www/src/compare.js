@@ -29,12 +29,13 @@ export function createCompare(store, engine, beforeKey) {
     $('compare-progress-bar').value = 0;
     $('compare-progress-text').textContent = 'Reading ' + name + '…';
     try {
-      const { summary } = await engine.analyze(COMPARE_KEY, files, (done, total) => {
+      const { summary, wasmBytes } = await engine.analyze(COMPARE_KEY, files, (done, total) => {
         if (mine !== run) return;
         $('compare-progress-bar').value = total ? done / total : 0;
         $('compare-progress-text').textContent = 'Reading ' + name + ': ' + sizeText(done) + ' of ' + sizeText(total);
       });
       if (mine !== run) return;
+      document.body.dataset.wasmBytes = String(wasmBytes);
       $('compare-progress-text').textContent = 'Comparing…';
       const facts = await engine.compare(COMPARE_KEY, beforeKey, COMPARE_KEY, null);
       if (mine !== run) return;

@@ -151,8 +151,10 @@ wireControls();
  */
 async function openFiles(files) {
   if (files.length === 2 && !(await engine.splitPair(files).catch(() => true))) {
+    const started = performance.now();
     await open([files[0]], files[0].name);
     await compare.withFiles([files[1]], files[1].name);
+    document.body.dataset.compareMs = String(Math.round(performance.now() - started));
     return;
   }
   await open(files, files.map((f) => f.name).join(' + '));

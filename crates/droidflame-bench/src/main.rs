@@ -68,6 +68,10 @@ fn generate(layout: &str, size: &str, file: &str) -> Result<(), String> {
         "deep" => write_adversary(Path::new(file), Adversary::DeepChain { depth: size, methods: 1000 }).map(|_| ()),
         "fresh" => write_adversary(Path::new(file), fresh_stacks(size)).map(|_| ()),
         "small" => write_shape(Path::new(file), LargeLayout::Regular, &Shape::small_program(size)).map(|_| ()),
+        // The app-start program's second run: other paths through the same code.
+        "rerun" => {
+            write_shape(Path::new(file), LargeLayout::Regular, &Shape { run: 1, ..Shape::app_start(size) }).map(|_| ())
+        }
         _ => write_file(Path::new(file), layout_of(layout)?, size).map(|_| ()),
     }
 }
@@ -159,6 +163,8 @@ struct Case {
     browser: bool,
     /// Small enough for the in-memory and baseline probes.
     in_memory: bool,
+    /// Also compared in the browser with a second run of its program.
+    compare: bool,
 }
 
 fn cases(quick: bool) -> Vec<Case> {
@@ -170,6 +176,7 @@ fn cases(quick: bool) -> Vec<Case> {
                 records: 200_000,
                 browser: true,
                 in_memory: true,
+                compare: true,
             },
             Case {
                 name: "quick-streaming",
@@ -177,12 +184,27 @@ fn cases(quick: bool) -> Vec<Case> {
                 records: 200_000,
                 browser: false,
                 in_memory: true,
+                compare: false,
             },
         ];
     }
     vec![
-        Case { name: "app-start-4M", layout: LargeLayout::Regular, records: 4_000_000, browser: true, in_memory: true },
-        Case { name: "long-20M", layout: LargeLayout::Regular, records: 20_000_000, browser: false, in_memory: true },
+        Case {
+            name: "app-start-4M",
+            layout: LargeLayout::Regular,
+            records: 4_000_000,
+            browser: true,
+            in_memory: true,
+            compare: true,
+        },
+        Case {
+            name: "long-20M",
+            layout: LargeLayout::Regular,
+            records: 20_000_000,
+            browser: false,
+            in_memory: true,
+            compare: false,
+        },
         // 2 GiB of 14-byte records and their packets.
         Case {
             name: "streaming-2GB",
@@ -190,6 +212,7 @@ fn cases(quick: bool) -> Vec<Case> {
             records: 153_000_000,
             browser: true,
             in_memory: false,
+            compare: false,
         },
     ]
 }
@@ -252,6 +275,9 @@ fn report(args: &[&str]) -> Result<(), String> {
             let browser = root().join("crates/droidflame-bench/browser.mjs");
             row.insert("browser".into(), child("node", &[browser.to_str().unwrap_or_default(), file])?);
         }
+        if case.compare {
+            row.insert("compare".into(), compare_in_browser(&dir, &case, file)?);
+        }
         rows.push(Value::Object(row));
     }
     let mut hostile = Vec::new();
@@ -276,6 +302,51 @@ fn report(args: &[&str]) -> Result<(), String> {
     println!("{text}");
     eprintln!("bench: wrote {}", out.display());
     Ok(())
+}
+
+/// Runs of the comparison in the browser, alternating with one trace opened alone.
+const COMPARE_RUNS: usize = 3;
+
+/// `case`'s trace compared in the browser with a second run of its program (other paths
+/// through the same code, the same length): the median of alternating runs, each against
+/// one trace opened alone.
+fn compare_in_browser(dir: &Path, case: &Case, file: &str) -> Result<Value, String> {
+    let rerun = dir.join(format!("{}-rerun.trace", case.name));
+    if !rerun.exists() {
+        eprintln!("bench: generating {} (a second run)", rerun.display());
+        let tmp = rerun.with_extension("partial");
+        write_shape(&tmp, case.layout, &Shape { run: 1, ..Shape::app_start(case.records) })?;
+        std::fs::rename(&tmp, &rerun).map_err(|e| e.to_string())?;
+    }
+    let rerun = rerun.to_str().ok_or("path is not UTF-8")?;
+    let both = root().join("crates/droidflame-bench/browser-compare.mjs");
+    let one = root().join("crates/droidflame-bench/browser.mjs");
+    let (mut compared, mut alone) = (Vec::new(), Vec::new());
+    for _ in 0..COMPARE_RUNS {
+        compared.push(child("node", &[both.to_str().unwrap_or_default(), file, rerun])?);
+        alone.push(child("node", &[one.to_str().unwrap_or_default(), file])?);
+    }
+    let median = |runs: &[Value], key: &str| {
+        let mut v: Vec<f64> = runs.iter().filter_map(|r| r[key].as_f64()).collect();
+        v.sort_by(f64::total_cmp);
+        v.get(v.len() / 2).copied()
+    };
+    let spread = |runs: &[Value], key: &str| {
+        let v: Vec<f64> = runs.iter().filter_map(|r| r[key].as_f64()).collect();
+        (v.iter().copied().fold(f64::INFINITY, f64::min), v.iter().copied().fold(0.0, f64::max))
+    };
+    let (min, max) = spread(&compared, "compare_ms");
+    Ok(serde_json::json!({
+        "runs": COMPARE_RUNS,
+        "compare_ms": median(&compared, "compare_ms"),
+        "compare_min_ms": min,
+        "compare_max_ms": max,
+        "alone_ms": median(&alone, "first_graph_ms"),
+        "longest_task_ms": spread(&compared, "longest_task_ms").1,
+        "wasm_bytes": median(&compared, "wasm_bytes"),
+        "alone_wasm_bytes": median(&alone, "wasm_bytes"),
+        "error": compared.iter().find_map(|r| r["error"].as_str().filter(|e| !e.is_empty())),
+    }))
 }
 
 const START: &str = "<!-- bench:start (written by cargo xtask bench) -->";
@@ -482,6 +553,28 @@ fn markdown(rows: &[Value], quick: bool) -> String {
             fmt_s(f(b, &["longest_task_ms"]).map(|ms| ms / 1000.0)),
             fmt_mb(f(b, &["peak_js_heap"])),
             fmt_mb(f(b, &["wasm_bytes"]))
+        );
+    }
+    let _ = writeln!(s, "\n### Two traces compared in headless Chromium (hosted build, both picked at once)\n");
+    let _ = writeln!(
+        s,
+        "| case | pick to differential graph (median of {COMPARE_RUNS}, min–max) | one trace alone (median) | longest main-thread task | wasm heap, both and the comparison | wasm heap, one trace |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|");
+    for row in rows.iter().filter(|r| r.get("compare").is_some()) {
+        let c = &row["compare"];
+        let secs = |key: &str| fmt_s(f(c, &[key]).map(|ms| ms / 1000.0));
+        let _ = writeln!(
+            s,
+            "| {} + its rerun | {} ({}–{}) | {} | {} | {} | {} |",
+            row["case"].as_str().unwrap_or(""),
+            secs("compare_ms"),
+            secs("compare_min_ms"),
+            secs("compare_max_ms"),
+            secs("alone_ms"),
+            secs("longest_task_ms"),
+            fmt_mb(f(c, &["wasm_bytes"])),
+            fmt_mb(f(c, &["alone_wasm_bytes"]))
         );
     }
     s

@@ -76,9 +76,9 @@ fn differential_stacks_are_both_sides_stacks_matched_by_thread_name() {
             let options = DiffOptions { clock: Some(clock), ..DiffOptions::default() };
             let got = compare(&b, &a, &options).unwrap();
             assert_eq!(got.clock, clock);
-            assert_eq!(got.stacks, expected(&before, &after, clock), "seed {seed}, {clock} clock");
-            assert!(got.stacks.iter().any(|s| s.stack.starts_with("only-after;") && s.before == 0));
-            assert!(got.stacks.iter().any(|s| s.stack.starts_with("worker-2;") && s.after == 0));
+            assert_eq!(got.stacks(), expected(&before, &after, clock), "seed {seed}, {clock} clock");
+            assert!(got.stacks().iter().any(|s| s.stack.starts_with("only-after;") && s.before == 0));
+            assert!(got.stacks().iter().any(|s| s.stack.starts_with("worker-2;") && s.after == 0));
             assert!(got.warnings.is_empty(), "{:?}", got.warnings);
             let (before_total, after_total) = got.totals();
             assert!(before_total > 0 && after_total > 0);
@@ -91,7 +91,7 @@ fn the_same_trace_twice_is_said_and_sides_without_a_shared_clock_refused() {
     let scenario = generate(7, &Config::default());
     let dual = profile(&scenario, &Layout::ART_REGULAR);
     let same = compare(&dual, &dual, &DiffOptions::default()).unwrap();
-    assert!(same.stacks.iter().all(|s| s.before == s.after));
+    assert!(same.stacks().iter().all(|s| s.before == s.after));
     assert_eq!(
         same.warnings,
         ["the two traces have the same stacks and times: nothing changed (the same trace twice?)"]
@@ -239,7 +239,7 @@ fn the_differential_graph_draws_one_side_coloured_by_the_other() {
     let name = before.trace.threads[0].name.clone();
     let one = diff_svg(&comparison, &DiffGraphOptions { thread: Some(name.clone()), ..Default::default() }).unwrap();
     let thread_after: u64 =
-        comparison.stacks.iter().filter(|s| s.stack.starts_with(&format!("{name};"))).map(|s| s.after).sum();
+        comparison.stacks().iter().filter(|s| s.stack.starts_with(&format!("{name};"))).map(|s| s.after).sum();
     assert!(one.contains(&format!("all ({} µs, 100%)", digits(thread_after))));
     assert!(!one.contains(&format!("<title>{name} (")));
     // A thread with no time on the width side says which side to draw instead.

@@ -22,18 +22,21 @@ pub struct Shape {
     /// Unique call sites in the program the threads walk (an upper bound on unique stacks).
     pub call_sites: usize,
     pub seed: u64,
+    /// Which run of the program: runs of one program take other paths through the same
+    /// code (as two runs of one app do), so their traces share most stacks.
+    pub run: u64,
 }
 
 impl Shape {
     /// An app start as a published walkthrough describes it: 4 million records, ~57 MB.
     pub fn app_start(records: u64) -> Shape {
-        Shape { records, threads: 32, methods: 6000, max_depth: 48, chunk: 4096, call_sites: 150_000, seed: 57 }
+        Shape { records, threads: 32, methods: 6000, max_depth: 48, chunk: 4096, call_sites: 150_000, seed: 57, run: 0 }
     }
 
     /// A small program: 12 threads, 3,000 methods, 20,000 call sites. Its call trees stay
     /// in cache, so the per-record work of the decoder and builder dominates.
     pub fn small_program(records: u64) -> Shape {
-        Shape { records, threads: 12, methods: 3000, max_depth: 32, chunk: 4096, call_sites: 20_000, seed: 12 }
+        Shape { records, threads: 12, methods: 3000, max_depth: 32, chunk: 4096, call_sites: 20_000, seed: 12, run: 0 }
     }
 }
 
@@ -127,6 +130,9 @@ pub fn write_large(out: &mut impl Write, shape: &Shape, layout: LargeLayout) -> 
     let mut out = CountingWriter { inner: out, written: 0 };
     let mut rng = Rng::new(shape.seed);
     let program = Program::new(shape, &mut rng);
+    if shape.run != 0 {
+        rng = Rng::new(shape.seed ^ shape.run.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    }
     let trace = definitions(shape);
     let mut defined_methods = vec![false; shape.methods];
     let mut defined_threads = vec![false; shape.threads];

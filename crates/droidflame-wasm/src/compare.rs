@@ -4,7 +4,6 @@
 use super::{clock, js_error, theme_of, Session};
 use droidflame_core::products::{self, DiffGraphOptions, DiffOptions, Widths};
 use serde_json::json;
-use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
 
 /// Two traces' stacks side by side (`Session::compareWith`).
@@ -35,8 +34,8 @@ impl Session {
         thread: Option<String>,
     ) -> Result<String, JsError> {
         let clock = clock(Some(clock_name))?.ok_or_else(|| JsError::new("name a clock: wall or cpu"))?;
-        let rows = products::method_deltas(self.profile()?, after.profile()?, clock, thread.as_deref())
-            .map_err(js_error)?;
+        let rows =
+            products::method_deltas(self.profile()?, after.profile()?, clock, thread.as_deref()).map_err(js_error)?;
         let side = |t: &products::MethodTotals| json!({ "calls": t.calls, "incl_us": t.incl_us, "excl_us": t.excl_us });
         let list: Vec<_> = rows
             .iter()
@@ -52,18 +51,11 @@ impl Comparison {
     /// time on either side first.
     #[wasm_bindgen(js_name = factsJson)]
     pub fn facts_json(&self) -> String {
-        let mut threads: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
-        for s in &self.inner.stacks {
-            let name = s.stack.split_once(';').map_or(s.stack.as_str(), |(name, _)| name);
-            let entry = threads.entry(name).or_default();
-            entry.0 += s.before;
-            entry.1 += s.after;
-        }
-        let mut threads: Vec<_> = threads.into_iter().collect();
-        threads.sort_by(|a, b| (b.1 .0.max(b.1 .1)).cmp(&a.1 .0.max(a.1 .1)).then(a.0.cmp(b.0)));
-        let threads: Vec<_> = threads
+        let threads: Vec<_> = self
+            .inner
+            .threads()
             .into_iter()
-            .map(|(name, (before, after))| json!({ "name": name, "before_us": before, "after_us": after }))
+            .map(|t| json!({ "name": t.name, "before_us": t.before, "after_us": t.after }))
             .collect();
         json!({ "clock": self.inner.clock.name(), "warnings": self.inner.warnings, "threads": threads }).to_string()
     }
@@ -81,9 +73,8 @@ impl Comparison {
     ) -> Result<String, JsError> {
         let widths = match widths.as_deref() {
             None | Some("") => Widths::After,
-            Some(text) => {
-                Widths::parse(text).ok_or_else(|| JsError::new(&format!("unknown widths {text:?}; use after or before")))?
-            }
+            Some(text) => Widths::parse(text)
+                .ok_or_else(|| JsError::new(&format!("unknown widths {text:?}; use after or before")))?,
         };
         let options = DiffGraphOptions { thread, widths, normalize, theme: theme_of(theme)?, ..Default::default() };
         products::diff_svg(&self.inner, &options).map_err(js_error)

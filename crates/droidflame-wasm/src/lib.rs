@@ -37,7 +37,9 @@ fn clock(name: Option<String>) -> Result<Option<Clock>, JsError> {
 fn theme_of(name: Option<String>) -> Result<Theme, JsError> {
     match name.as_deref() {
         None | Some("") => Ok(Theme::Light),
-        Some(text) => Theme::parse(text).ok_or_else(|| JsError::new(&format!("unknown theme {text:?}; use light or dark"))),
+        Some(text) => {
+            Theme::parse(text).ok_or_else(|| JsError::new(&format!("unknown theme {text:?}; use light or dark")))
+        }
     }
 }
 

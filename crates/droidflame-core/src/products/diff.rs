@@ -4,10 +4,10 @@
 //! stack's first frame is the name alone), and threads sharing a name merge, as
 //! `pool-2-thread-1` and its siblings should. Stacks are matched by frame names.
 
-use super::frames::{sanitize, FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
-use crate::profile::{Clock, FrameKind, Profile, ThreadProfile};
+use super::diff_tree::DiffTree;
+use super::frames::{sanitize, DEFAULT_MAX_DEPTH};
+use crate::profile::{Clock, FrameKind, Profile};
 use crate::{Error, ErrorKind, Result};
-use std::collections::BTreeMap;
 use std::io::Write;
 
 /// One stack of either profile: its self time in µs before and after (0 on a side that
@@ -45,18 +45,59 @@ impl Default for DiffOptions {
 pub struct Comparison {
     /// The clock both sides were measured on.
     pub clock: Clock,
-    /// Every stack of either side, sorted by stack.
-    pub stacks: Vec<DiffStack>,
     /// Where the sides differ in kind, or do not differ at all.
     pub warnings: Vec<String>,
     /// What the after side's frames are (methods or slices), for naming them.
     pub frame_kind: FrameKind,
+    pub(crate) tree: DiffTree,
+}
+
+/// A thread name's total self time on each side.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ThreadTotals {
+    /// The name, as stacks begin with it.
+    pub name: String,
+    /// Self µs in the first profile.
+    pub before: u64,
+    /// Self µs in the second profile.
+    pub after: u64,
 }
 
 impl Comparison {
     /// Total self time in µs of each side.
     pub fn totals(&self) -> (u64, u64) {
-        self.stacks.iter().fold((0, 0), |(b, a), s| (b + s.before, a + s.after))
+        let [before, after] = self.tree.totals();
+        (before, after)
+    }
+
+    /// Every stack of either side, sorted by stack. Large comparisons are better written
+    /// out with `write_diff_folded`, which never holds more than one stack.
+    pub fn stacks(&self) -> Vec<DiffStack> {
+        let mut out = Vec::new();
+        let _ = self.tree.for_each_line(
+            0,
+            |_| true,
+            |stack, before, after| {
+                out.push(DiffStack { stack: stack.to_owned(), before, after });
+                Ok::<(), ()>(())
+            },
+        );
+        out
+    }
+
+    /// Each thread name with its totals, most time on either side first, then by name.
+    pub fn threads(&self) -> Vec<ThreadTotals> {
+        let incl = self.tree.inclusive();
+        let mut threads: Vec<ThreadTotals> = self
+            .tree
+            .threads()
+            .map(|(node, name)| {
+                let [before, after] = incl[node as usize];
+                ThreadTotals { name: name.to_owned(), before, after }
+            })
+            .collect();
+        threads.sort_by(|a, b| b.before.max(b.after).cmp(&a.before.max(a.after)).then_with(|| a.name.cmp(&b.name)));
+        threads
     }
 }
 
@@ -72,37 +113,25 @@ pub fn compare(before: &Profile, after: &Profile, options: &DiffOptions) -> Resu
         ));
     }
     let thread = options.thread.as_deref();
-    let sides = [stacks(before, clock, options.max_depth, thread), stacks(after, clock, options.max_depth, thread)];
-    if let (Some(name), true) = (thread, sides.iter().all(|side| side.is_empty())) {
+    if let Some(name) = thread {
         if ![before, after].iter().any(|p| p.threads.iter().any(|t| sanitize(&t.name) == name)) {
             return Err(Error::new(ErrorKind::Request, format!("neither trace has a thread named {name:?}")));
         }
     }
-    let mut merged: BTreeMap<String, (u64, u64)> = BTreeMap::new();
-    for (side, lines) in sides.into_iter().enumerate() {
-        for (stack, value) in lines {
-            let entry = merged.entry(stack).or_default();
-            if side == 0 {
-                entry.0 += value;
-            } else {
-                entry.1 += value;
-            }
-        }
-    }
-    let stacks: Vec<DiffStack> =
-        merged.into_iter().map(|(stack, (before, after))| DiffStack { stack, before, after }).collect();
-    if !stacks.is_empty() && stacks.iter().all(|s| s.before == s.after) {
+    let tree = DiffTree::build([before, after], clock, options.max_depth, thread);
+    if tree.totals() != [0, 0] && tree.unchanged() {
         warnings.push("the two traces have the same stacks and times: nothing changed (the same trace twice?)".into());
     }
-    Ok(Comparison { clock, stacks, warnings, frame_kind: after.format.frame_kind })
+    Ok(Comparison { clock, warnings, frame_kind: after.format.frame_kind, tree })
 }
 
-/// Writes `stack before after` lines.
+/// Writes `stack before after` lines, one stack at a time.
 pub fn write_diff_folded(comparison: &Comparison, out: &mut impl Write) -> Result<()> {
     let failed = |e: std::io::Error| Error::new(ErrorKind::Output, e.to_string());
-    for s in &comparison.stacks {
-        writeln!(out, "{} {} {}", s.stack, s.before, s.after).map_err(failed)?;
-    }
+    comparison
+        .tree
+        .for_each_line(0, |_| true, |stack, before, after| writeln!(out, "{stack} {before} {after}"))
+        .map_err(failed)?;
     out.flush().map_err(failed)
 }
 
@@ -153,26 +182,4 @@ fn clocks_of(profile: &Profile) -> &'static str {
         (true, false) => "only the wall clock",
         _ => "only the CPU clock",
     }
-}
-
-/// One side's folded stacks, each led by its thread's name; threads sharing a name merge.
-/// `only`: the threads of that name alone.
-fn stacks(profile: &Profile, clock: Clock, max_depth: usize, only: Option<&str>) -> Vec<(String, u64)> {
-    let names = FrameNames::of(profile, max_depth);
-    let mut by_name: BTreeMap<String, Vec<&ThreadProfile>> = BTreeMap::new();
-    for thread in &profile.threads {
-        let name = sanitize(&thread.name);
-        if only.is_none_or(|only| only == name) {
-            by_name.entry(name).or_default().push(thread);
-        }
-    }
-    let mut out = Vec::new();
-    for (name, threads) in &by_name {
-        let tree = FrameTree::merged(profile, &names, threads);
-        let _ = tree.for_each_stack(profile, &names, clock, Some(name), 0, |stack, value| {
-            out.push((stack.to_owned(), value));
-            Ok::<(), ()>(())
-        });
-    }
-    out
 }

@@ -62,35 +62,33 @@ impl Default for DiffGraphOptions {
 /// Renders a comparison as a differential flame graph (SVG text).
 pub fn diff_svg(comparison: &Comparison, options: &DiffGraphOptions) -> Result<String> {
     let clock = comparison.clock;
+    let tree = &comparison.tree;
     let scope = options.thread.as_deref().unwrap_or("All threads");
     let title = format!("{scope} — {clock} clock, before → after");
-    // (stack, other side, width side) of the stacks in scope.
-    let mut rows: Vec<(&str, u64, u64)> = Vec::new();
-    for s in &comparison.stacks {
-        let stack = match &options.thread {
-            None => Some(s.stack.as_str()),
-            Some(name) => s.stack.strip_prefix(name.as_str()).and_then(|rest| rest.strip_prefix(';')),
-        };
-        if let Some(stack) = stack {
-            let (other, width) = match options.widths {
-                Widths::After => (s.before, s.after),
-                Widths::Before => (s.after, s.before),
-            };
-            rows.push((stack, other, width));
-        }
-    }
-    let (other_total, width_total) =
-        rows.iter().fold((0u64, 0u64), |(o, w), r| (o.saturating_add(r.1), w.saturating_add(r.2)));
-    let (width_side, other_side) = match options.widths {
-        Widths::After => ("after", "before"),
-        Widths::Before => ("before", "after"),
+    let root = match &options.thread {
+        None => 0,
+        Some(name) => match tree.threads().find(|(_, n)| n == name) {
+            Some((node, _)) => node,
+            None => {
+                return Ok(empty_svg(&title, &format!("Neither trace has a thread named {name:?}."), options.theme))
+            }
+        },
     };
+    // Indices into `[before, after]`: the side that sets the widths, and the other.
+    let (w, o) = match options.widths {
+        Widths::After => (1, 0),
+        Widths::Before => (0, 1),
+    };
+    let sides = ["before", "after"];
+    let incl = tree.inclusive();
+    let (width_total, other_total) = (incl[root as usize][w], incl[root as usize][o]);
     if width_total == 0 {
         let message = if other_total == 0 {
             format!("Neither trace recorded time here on the {clock} clock.")
         } else {
             format!(
-                "The {width_side} trace recorded no time here on the {clock} clock; draw the widths of {other_side}."
+                "The {} trace recorded no time here on the {clock} clock; draw the widths of {}.",
+                sides[w], sides[o]
             )
         };
         return Ok(empty_svg(&title, &message, options.theme));
@@ -101,25 +99,37 @@ pub fn diff_svg(comparison: &Comparison, options: &DiffGraphOptions) -> Result<S
             format!("the {clock}-clock times add up to more than 35 years, so a trace's times are damaged; no graph was drawn"),
         ));
     }
+    // inferno leaves out frames narrower than `min_width` pixels; leaving them out first
+    // (their time in their parents' lines) spares it stacks it would not draw.
+    let flame = FlameOptions { image_width: options.image_width, theme: options.theme, ..FlameOptions::default() };
+    let prune_below =
+        ((width_total as f64 * flame.min_width / options.image_width.unwrap_or(1200) as f64) as u64).max(1);
     // Scaling the other side to the width side's total keeps the widths in real µs.
     let scale = if options.normalize && other_total > 0 { width_total as f64 / other_total as f64 } else { 1.0 };
-    let lines: Vec<String> = rows
-        .iter()
-        // A stack with no width is not drawn; left out, it does not set the colour scale.
-        .filter(|r| r.2 > 0)
-        .map(|&(stack, other, width)| format!("{stack} {} {width}", (other as f64 * scale).round() as u64))
-        .collect();
-    let flame = FlameOptions { image_width: options.image_width, theme: options.theme, ..FlameOptions::default() };
+    let mut lines: Vec<String> = Vec::new();
+    let _ = tree.for_each_line(
+        root,
+        |n| incl[n as usize][w] >= prune_below,
+        |stack, before, after| {
+            let values = [before, after];
+            // A stack with no width is not drawn; left out, it does not set the colour scale.
+            if values[w] > 0 {
+                lines.push(format!("{stack} {} {}", (values[o] as f64 * scale).round() as u64, values[w]));
+            }
+            Ok::<(), ()>(())
+        },
+    );
     let mut opts = inferno_options(&flame, comparison.frame_kind);
     opts.title = title;
     // inferno colours by `second - first`; with before's widths the columns are swapped,
     // and negating keeps red meaning "grew".
     opts.negate_differentials = options.widths == Widths::Before;
-    let scaled =
-        if options.normalize && scale != 1.0 { ", scaled to the same total".to_owned() } else { String::new() };
+    let scaled = if options.normalize && scale != 1.0 { ", scaled to the same total" } else { "" };
     opts.subtitle = Some(format!(
-        "Widths: {width_side}, {} µs of self time. Red grew, blue shrank, against {other_side} ({} µs{scaled}).",
+        "Widths: {}, {} µs of self time. Red grew, blue shrank, against {} ({} µs{scaled}).",
+        sides[w],
         group_digits(width_total),
+        sides[o],
         group_digits(other_total)
     ));
     let mut svg = Vec::new();

@@ -6,6 +6,7 @@
 //! lines of up to a million frames each), and lines are produced one at a time, already in
 //! sorted order, so a product never holds more than one path in memory.
 
+use super::sorted_walk::{walk_sorted, NamedTree};
 use crate::profile::{CallTree, Clock, PerClock, Profile, ThreadProfile, NONE};
 use rustc_hash::FxHashMap;
 
@@ -43,6 +44,11 @@ impl FrameNames {
 
     pub fn name(&self, id: u32) -> &str {
         &self.names[id as usize]
+    }
+
+    /// Names, the merged frame's included: ids run from 0 to this.
+    pub fn len(&self) -> usize {
+        self.names.len()
     }
 }
 
@@ -108,6 +114,28 @@ impl FrameTree {
         FrameTree { nodes }
     }
 
+    /// Calls `visit(node, parent, name, self_ticks)` for every node but the thread's (node
+    /// 0), each after its parent.
+    pub fn for_each_node(&self, mut visit: impl FnMut(u32, u32, u32, PerClock)) {
+        let mut pending: Vec<u32> = Vec::new();
+        let mut child = self.nodes[0].first_child;
+        while child != NONE {
+            pending.push(child);
+            child = self.nodes[child as usize].next_sibling;
+        }
+        let mut parent_of = vec![0u32; self.nodes.len()];
+        while let Some(n) = pending.pop() {
+            let node = &self.nodes[n as usize];
+            visit(n, parent_of[n as usize], node.name, node.self_time);
+            let mut child = node.first_child;
+            while child != NONE {
+                parent_of[child as usize] = n;
+                pending.push(child);
+                child = self.nodes[child as usize].next_sibling;
+            }
+        }
+    }
+
     /// The sum of the folded values on `clock`.
     pub fn total_micros(&self, profile: &Profile, clock: Clock) -> u64 {
         self.nodes.iter().skip(1).fold(0, |sum: u64, n| sum.saturating_add(profile.micros(n.self_time[clock])))
@@ -153,84 +181,45 @@ impl FrameTree {
             }
             v
         };
-        let mut path = String::from(prefix.unwrap_or(""));
-        if prefix.is_some() {
+        if let Some(prefix) = prefix {
             // The thread frame's own line (time of top-level frames left out) sorts first.
             let v = value(0);
             if v > 0 {
-                line(&path, v)?;
+                line(prefix, v)?;
             }
         }
-        // One level per open node: its items, sorted, and how far they have been emitted.
-        let mut levels: Vec<Level> = Vec::new();
-        let mut spare: Vec<Vec<Item>> = Vec::new();
-        levels.push(Level { items: self.items(0, &kept, names, spare.pop()), next: 0, path_len: path.len() });
-        while let Some(level) = levels.last_mut() {
-            let Some(&item) = level.items.get(level.next) else {
-                let done = levels.pop().expect("just looked at it");
-                spare.push(done.items);
-                continue;
-            };
-            level.next += 1;
-            path.truncate(level.path_len);
-            // Not `!path.is_empty()`: a frame may be named by the empty string.
-            if levels.len() > 1 || prefix.is_some() {
-                path.push(';');
+        let named = Named { tree: self, names };
+        walk_sorted(&named, 0, prefix, kept, |path, node| {
+            let v = value(node);
+            if v > 0 {
+                line(path, v)?;
             }
-            path.push_str(names.name(self.nodes[item.node as usize].name));
-            if item.descendants {
-                let items = self.items(item.node, &kept, names, spare.pop());
-                levels.push(Level { items, next: 0, path_len: path.len() });
-            } else {
-                let v = value(item.node);
-                if v > 0 {
-                    line(&path, v)?;
-                }
-            }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
-    /// The items under `n` in line order: each kept child's own line (key `name`) and its
-    /// descendants' lines (key `name;`). All lines below a child start with `name;`, so
-    /// they are one block, and sorting the keys sorts the lines.
-    fn items(
-        &self,
-        n: u32,
-        kept: &impl Fn(u32, u32) -> bool,
-        names: &FrameNames,
-        reuse: Option<Vec<Item>>,
-    ) -> Vec<Item> {
-        let mut items = reuse.unwrap_or_default();
-        items.clear();
-        let mut child = self.nodes[n as usize].first_child;
-        while child != NONE {
-            if kept(n, child) {
-                items.push(Item { node: child, descendants: false });
-                let grandchild = self.nodes[child as usize].first_child;
-                if grandchild != NONE {
-                    items.push(Item { node: child, descendants: true });
-                }
-            }
-            child = self.nodes[child as usize].next_sibling;
-        }
-        let key = |item: &Item| {
-            let name = names.name(self.nodes[item.node as usize].name).bytes();
-            name.chain(item.descendants.then_some(b';'))
-        };
-        items.sort_unstable_by(|a, b| key(a).cmp(key(b)));
-        items
+    /// Frames in the tree.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
     }
 }
 
-#[derive(Clone, Copy)]
-struct Item {
-    node: u32,
-    descendants: bool,
+/// A frame tree with its names, for the sorted walk.
+struct Named<'a> {
+    tree: &'a FrameTree,
+    names: &'a FrameNames,
 }
 
-struct Level {
-    items: Vec<Item>,
-    next: usize,
-    path_len: usize,
+impl NamedTree for Named<'_> {
+    fn first_child(&self, n: u32) -> u32 {
+        self.tree.nodes[n as usize].first_child
+    }
+
+    fn next_sibling(&self, n: u32) -> u32 {
+        self.tree.nodes[n as usize].next_sibling
+    }
+
+    fn name(&self, n: u32) -> &str {
+        self.names.name(self.tree.nodes[n as usize].name)
+    }
 }
