@@ -97,10 +97,13 @@ fn the_same_trace_twice_is_said_and_sides_without_a_shared_clock_refused() {
         ["the two traces have the same stacks and times: nothing changed (the same trace twice?)"]
     );
 
-    let wall_only = profile(&generate(7, &Config { clocks: Clocks::Wall, ..Config::default() }), &Layout::ART_REGULAR);
+    let wall_only = profile(&generate(9, &Config { clocks: Clocks::Wall, ..Config::default() }), &Layout::ART_REGULAR);
     let cpu_only = profile(&generate(8, &Config { clocks: Clocks::Cpu, ..Config::default() }), &Layout::ART_REGULAR);
-    // Without a clock asked for: wall where both have it, else CPU, said.
-    assert_eq!(compare(&dual, &wall_only, &DiffOptions::default()).unwrap().clock, Clock::Wall);
+    // Without a clock asked for: wall where both have it (saying when one side lacks the
+    // CPU clock), else CPU, said.
+    let wall = compare(&dual, &wall_only, &DiffOptions::default()).unwrap();
+    assert_eq!(wall.clock, Clock::Wall);
+    assert_eq!(wall.warnings, ["the after trace has no CPU clock: only the wall clock can be compared"]);
     let cpu = compare(&cpu_only, &dual, &DiffOptions::default()).unwrap();
     assert_eq!(cpu.clock, Clock::Cpu);
     assert_eq!(cpu.warnings, ["the before trace has no wall clock: compared on the CPU clock"]);
@@ -214,17 +217,7 @@ fn the_differential_graph_draws_one_side_coloured_by_the_other() {
     let comparison = compare(&b, &a, &DiffOptions::default()).unwrap();
     let (before_total, after_total) = comparison.totals();
     let all = diff_svg(&comparison, &DiffGraphOptions::default()).unwrap();
-    let digits = |n: u64| {
-        let s = n.to_string();
-        let mut out = String::new();
-        for (i, c) in s.chars().enumerate() {
-            if i > 0 && (s.len() - i) % 3 == 0 {
-                out.push(',');
-            }
-            out.push(c);
-        }
-        out
-    };
+    let digits = group;
     assert!(all.contains(&format!("Widths: after, {} µs of self time", digits(after_total))), "{all:.2000}");
     assert!(all.contains(&format!("against before ({} µs)", digits(before_total))));
     // inferno's root frame is as wide as the width side's total.
@@ -256,4 +249,34 @@ fn the_differential_graph_draws_one_side_coloured_by_the_other() {
         let flame = FlameOptions { theme, ..FlameOptions::default() };
         assert_eq!(script_of(&svg), Some(flame_script(&flame, comparison.frame_kind)));
     }
+}
+
+#[test]
+fn a_sampled_trace_against_a_traced_one_is_said() {
+    let traced = profile(&generate(3, &Config::default()), &Layout::ART_REGULAR);
+    // Firefox Profiler's fixture was recorded by sampling (records about every 5.7 ms).
+    let sampled = analyze(&droidflame_testkit::corpus_file("ffprof-art-regular.trace")).unwrap();
+    let us = sampled.format.sampling_interval_us.expect("the fixture looks sampled");
+    let got = compare(&sampled, &traced, &DiffOptions::default()).unwrap();
+    assert_eq!(
+        got.warnings,
+        [format!(
+            "before was sampled (about every {} µs) and after traced at every call: times compare, but call counts \
+             and frames shorter than the interval do not",
+            group(us)
+        )]
+    );
+    assert!(compare(&sampled, &sampled, &DiffOptions::default()).unwrap().warnings.iter().all(|w| !w.contains("sampled")));
+}
+
+fn group(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }

@@ -112,6 +112,9 @@ pub fn compare(before: &Profile, after: &Profile, options: &DiffOptions) -> Resu
             kind(after)
         ));
     }
+    if let Some(warning) = recording_differs(before, after) {
+        warnings.push(warning);
+    }
     let thread = options.thread.as_deref();
     if let Some(name) = thread {
         if ![before, after].iter().any(|p| p.threads.iter().any(|t| sanitize(&t.name) == name)) {
@@ -133,6 +136,22 @@ pub fn write_diff_folded(comparison: &Comparison, out: &mut impl Write) -> Resul
         .for_each_line(0, |_| true, |stack, before, after| writeln!(out, "{stack} {before} {after}"))
         .map_err(failed)?;
     out.flush().map_err(failed)
+}
+
+/// Where one side was sampled and the other traced every call: times still compare, calls
+/// and short frames do not.
+fn recording_differs(before: &Profile, after: &Profile) -> Option<String> {
+    let how = |p: &Profile| match p.format.sampling_interval_us {
+        Some(us) => format!("sampled (about every {} µs)", crate::text::group_digits(us)),
+        None => "traced at every call".to_owned(),
+    };
+    (before.format.sampling_interval_us.is_some() != after.format.sampling_interval_us.is_some()).then(|| {
+        format!(
+            "before was {} and after {}: times compare, but call counts and frames shorter than the interval do not",
+            how(before),
+            how(after)
+        )
+    })
 }
 
 fn kind(profile: &Profile) -> &'static str {
@@ -163,6 +182,9 @@ fn shared_clock(before: &Profile, after: &Profile, asked: Option<Clock>, warning
         };
     }
     if lacking(Clock::Wall).is_none() {
+        if let Some(who) = lacking(Clock::Cpu) {
+            warnings.push(format!("{who} no CPU clock: only the wall clock can be compared"));
+        }
         return Ok(Clock::Wall);
     }
     if lacking(Clock::Cpu).is_none() {
