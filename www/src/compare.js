@@ -110,9 +110,11 @@ export function createCompare(store, engine, beforeKey) {
   store.subscribe((state, previous) => {
     if (changed(state, previous, 'compare')) renderStatus(state);
     if (changed(state, previous, 'phase')) $('compare-open').hidden = state.phase !== 'done';
-    // A newly opened trace ends the comparison (the worker dropped it with the old trace).
-    if (changed(state, previous, 'summary') && previous && previous.compare && !state.compare) {
-      engine.release(COMPARE_KEY).catch(() => {});
+    // A newly opened trace ends the comparison (the worker dropped it with the old trace),
+    // and one still being read is not finished.
+    if (changed(state, previous, 'summary') && previous && !state.compare) {
+      run++;
+      if (previous.compare) engine.release(COMPARE_KEY).catch(() => {});
       if (state.tab === 'compare') store.update({ tab: 'flame' });
     }
     const c = state.compare;

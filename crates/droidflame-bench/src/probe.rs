@@ -96,10 +96,11 @@ pub fn stream(path: &str) -> Result<serde_json::Value, String> {
 }
 
 /// Analysis streamed from disk with every call kept: time and peak memory, then the calls
-/// listing and the Chrome trace-event export, each written to nowhere.
+/// listing and the Chrome trace-event export, each written to nowhere. Every call, however
+/// many, as the command line keeps them for these products.
 pub fn calls(path: &str) -> Result<serde_json::Value, String> {
     let start = Instant::now();
-    let (profile, bytes) = analyze_file(path, Options { keep_calls: true, ..Options::default() })?;
+    let (profile, bytes) = analyze_file(path, Options { keep_calls: true, max_calls: u64::MAX, ..Options::default() })?;
     let analyze = start.elapsed().as_secs_f64();
     let peak = peak_kib();
     let calls = profile.threads.iter().map(|t| t.calls.len()).sum::<usize>();

@@ -266,7 +266,11 @@ fn a_sampled_trace_against_a_traced_one_is_said() {
             group(us)
         )]
     );
-    assert!(compare(&sampled, &sampled, &DiffOptions::default()).unwrap().warnings.iter().all(|w| !w.contains("sampled")));
+    assert!(compare(&sampled, &sampled, &DiffOptions::default())
+        .unwrap()
+        .warnings
+        .iter()
+        .all(|w| !w.contains("sampled")));
 }
 
 fn group(n: u64) -> String {
