@@ -14,16 +14,7 @@ const server = await support.serve();
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   await page.goto(server.url);
-  await page.evaluate(() => {
-    window.benchLongest = 0;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) window.benchLongest = Math.max(window.benchLongest, entry.duration);
-    }).observe({ type: 'longtask', buffered: false });
-    window.benchPeakHeap = 0;
-    setInterval(() => {
-      window.benchPeakHeap = Math.max(window.benchPeakHeap, performance.memory ? performance.memory.usedJSHeapSize : 0);
-    }, 50);
-  });
+  await support.watchMainThread(page);
   await page.setInputFiles('#picker', [before, after]);
   await page.waitForFunction(() => document.body.dataset.compareMs || !document.getElementById('compare-error').hidden ||
     document.body.dataset.state === 'error', null, { timeout: 10 * 60 * 1000 });

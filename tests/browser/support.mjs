@@ -170,6 +170,21 @@ export function writeTrace({ threads, methods, records }) {
   return Buffer.concat([Buffer.from(key, 'utf8'), head, body]);
 }
 
+// Starts watching a page for the benchmarks: its longest main-thread task and its peak JS
+// heap, read back as `window.benchLongest` and `window.benchPeakHeap`.
+export async function watchMainThread(page) {
+  await page.evaluate(() => {
+    window.benchLongest = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.benchLongest = Math.max(window.benchLongest, entry.duration);
+    }).observe({ type: 'longtask', buffered: false });
+    window.benchPeakHeap = 0;
+    setInterval(() => {
+      window.benchPeakHeap = Math.max(window.benchPeakHeap, performance.memory ? performance.memory.usedJSHeapSize : 0);
+    }, 50);
+  });
+}
+
 // A page of the hosted build for one test (`query`: added to its address). When the test
 // ends it checks that no request left the page's origin and no script error happened in
 // it, then closes the page.

@@ -4,7 +4,7 @@
 
 import { $, download } from './dom.js';
 import { fileStem } from './format.js';
-import { frameDocument } from './graph.js';
+import { frameDocument, matchedText } from './graph.js';
 import { changed } from './state.js';
 import { legendText } from './compare-table.js';
 
@@ -68,10 +68,7 @@ export function createCompareGraph(store, engine, key) {
       document.body.dataset.compareGraph = 'ready';
       if (search.value) post({ type: 'search', term: search.value });
     } else if (message.type === 'matched') {
-      const term = String(message.term || '');
-      $('compare-matched').textContent = !term ? '' : message.frames > 0
-        ? message.frames + (message.frames === 1 ? ' frame' : ' frames') + ' · ' + String(message.text || '')
-        : 'No frame matches';
+      $('compare-matched').textContent = matchedText(message);
     } else if (message.type === 'find') {
       search.focus();
       search.select();

@@ -20,6 +20,15 @@ export function frameDocument(svg, theme) {
     '#frames>g.df-cursor>rect{stroke:#1a73e8;stroke-width:2}</style>' + body + '<script>' + frameScript + '</script>';
 }
 
+/** What a graph frame's `matched` message says: how many frames match, and their share. */
+export function matchedText(message) {
+  const term = String(message.term || '');
+  if (!term) return '';
+  return message.frames > 0
+    ? message.frames + (message.frames === 1 ? ' frame' : ' frames') + ' · ' + String(message.text || '')
+    : 'No frame matches';
+}
+
 /** The time a graph of this scope would draw: 0 or null means there is nothing to draw. */
 export function scopeTotal(summary, thread, clock) {
   return thread < 0 ? allThreadsTotal(summary, clock) : threadTotal(summary.threads[thread], clock);
@@ -122,10 +131,7 @@ export function createGraph(store, products) {
       document.body.dataset.graph = 'ready';
       if (store.get().search) post({ type: 'search', term: store.get().search });
     } else if (message.type === 'matched') {
-      const term = String(message.term || '');
-      matched.textContent = !term ? '' : message.frames > 0
-        ? message.frames + (message.frames === 1 ? ' frame' : ' frames') + ' · ' + String(message.text || '')
-        : 'No frame matches';
+      matched.textContent = matchedText(message);
     } else if (message.type === 'find') {
       search.focus();
       search.select();

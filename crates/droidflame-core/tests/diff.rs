@@ -273,14 +273,9 @@ fn a_sampled_trace_against_a_traced_one_is_said() {
         .all(|w| !w.contains("sampled")));
 }
 
+/// `1234567` as the core writes it in texts, `1,234,567`.
 fn group(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    let digits = n.to_string().into_bytes();
+    let groups: Vec<String> = digits.rchunks(3).rev().map(|c| String::from_utf8_lossy(c).into_owned()).collect();
+    groups.join(",")
 }
