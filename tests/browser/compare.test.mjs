@@ -103,12 +103,30 @@ test('compare with a second run: facts side by side, the main thread\'s graph, m
 
 test('two traces dropped together are compared, in the order given', async (t) => {
   const page = await checkedPage(context, t, { viewport: VIEWPORT, colorScheme: 'dark' });
+  // A slow machine: the before trace's graph is still loading when the Compare tab takes over.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 8 });
   assert.equal(await drop(page, [corpus('ffprof-art-streaming.trace'), corpus('ffprof-art-regular.trace')]), 'done');
   await compareReady(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   assert.equal(await page.textContent('#file-name'), 'ffprof-art-streaming.trace');
   const svg = await shownDiff(page, /main — wall clock/);
   assert.match(svg, /against before \(9,431,101 µs\)/);
   await shot(page, 'compare-dropped-dark');
+  // The before trace's own graph loaded while the Compare tab took over: back on its tab it
+  // is laid out at its width, its labels whole.
+  await page.click('#tab-button-flame');
+  await page.waitForFunction(() => document.body.dataset.graph === 'ready', null, { timeout: 30000 });
+  const loop = page.frameLocator('#flame').locator('#frames g')
+    .filter({ has: page.frameLocator('#flame').locator('title', { hasText: /^android\.os\.Looper\.loop \(/ }) }).first();
+  assert.equal((await loop.locator('text').textContent()).trim(), 'android.os.Looper.loop');
+  // ... and opens at its roots, at the bottom of its pane.
+  const view = await page.evaluate(() => {
+    const frame = document.getElementById('flame');
+    const scroller = frame.parentElement;
+    return { top: scroller.scrollTop, bottom: scroller.scrollTop + scroller.clientHeight, graph: frame.offsetTop + frame.offsetHeight };
+  });
+  assert.ok(view.top > 0 && view.bottom >= view.graph - 16, JSON.stringify(view));
 });
 
 test('the same file twice, a method trace against a system trace, and a file that is no trace', async (t) => {

@@ -169,9 +169,15 @@
     }
   });
 
-  // inferno draws after its onload handler and a zero timeout; answer after that.
+  // inferno draws after its onload handler and a zero timeout; answer after that. Where the
+  // page had not laid the frame out by then (a busy machine), inferno measured no width and
+  // cut every label: its own resize handler measures again.
   window.addEventListener('load', function () {
     setTimeout(function () {
+      var box = document.getElementById('frames');
+      if (box && Number(box.getAttribute('width')) <= 0 && document.documentElement.clientWidth > 0) {
+        window.dispatchEvent(new Event('resize'));
+      }
       tell({ type: 'ready', frames: frames().length });
     }, 0);
   });

@@ -43,6 +43,8 @@ export function createGraph(store, products) {
   let rendering = Promise.resolve();
   let searchTimer = 0;
   let svgHeight = 0;
+  // The graph loaded while its tab was hidden: it opens at its roots when the tab shows.
+  let rootsPending = false;
 
   function post(message) {
     if (frame.contentWindow) frame.contentWindow.postMessage(message, '*');
@@ -107,13 +109,22 @@ export function createGraph(store, products) {
     if (state.phase !== 'done') return;
     if (changed(state, previous, 'summary', 'thread', 'clock', 'theme', 'range')) refresh(state);
     else if (state.tab === 'flame' && stale) refresh(state);
+    else if (state.tab === 'flame' && rootsPending) showRoots();
   });
 
-  frame.addEventListener('load', () => {
-    // Flame graphs grow upwards: start at the bottom of the graph, where the roots are
-    // (a short graph's frame is padded below it).
+  // Flame graphs grow upwards: start at the bottom of the graph, where the roots are (a
+  // short graph's frame is padded below it).
+  function showRoots() {
+    rootsPending = false;
     scroller.scrollTop = Math.max(0, frame.offsetTop + svgHeight + 8 - scroller.clientHeight);
     updateHint();
+  }
+
+  frame.addEventListener('load', () => {
+    // A graph that loaded out of sight (its tab was left meanwhile, as when two traces are
+    // dropped to compare) cannot be scrolled yet; its frame lays it out again when shown.
+    if (!frame.offsetWidth) rootsPending = true;
+    else showRoots();
   });
 
   // Only a graph taller than its pane has frames out of sight above; a short one scrolled
