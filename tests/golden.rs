@@ -96,6 +96,9 @@ fn methods_table_of_one_thread_and_of_all() {
 fn comparison_of_two_runs() {
     let before = analyze(&corpus_file("ffprof-art-regular.trace")).unwrap();
     let after = analyze(&corpus_file("ffprof-art-streaming.trace")).unwrap();
+    // Both traces open on their app's main thread, so the comparison does too.
+    let whole = products::compare(&before, &after, &products::DiffOptions::default()).unwrap();
+    assert_eq!(whole.default_thread.as_deref(), Some("main"));
     const THREAD: &str = "DefaultDispatcher-worker-1";
     let options = products::DiffOptions { thread: Some(THREAD.into()), ..Default::default() };
     let comparison = products::compare(&before, &after, &options).unwrap();

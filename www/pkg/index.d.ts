@@ -129,7 +129,9 @@ export interface Comparison {
   /** Threads by name, most time first; `svg` the differential flame graph (red grew, blue shrank). */
   threads: { name: string; before_us: number; after_us: number; svg?: string }[];
   /** Largest change of inclusive time first. */
-  methods: { name: string; signature: string; before: MethodTotals; after: MethodTotals }[];
+  methods: { name: string; class: string; method: string; signature: string; before: MethodTotals; after: MethodTotals }[];
+  /** The thread name to look at first (the one each trace opens on, where both have time in it), or null. */
+  default_thread: string | null;
 }
 
 export function compare(

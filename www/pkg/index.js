@@ -43,8 +43,8 @@ export async function analyze(input, options = {}) {
  * runs). Resolves to `{before, after}` (the summaries), `clock`, `warnings` (where the two
  * differ in kind, or do not differ at all), `threads: [{name, before_us, after_us, svg}]`
  * (each its differential flame graph: red grew, blue shrank) and `methods` (per method
- * `{name, signature, before, after}`, `{calls, incl_us, excl_us}` on each side, largest
- * inclusive change first). Options: `clock`, `theme`, `svg: false`, `widths` (`after` |
+ * `{name, class, method, signature, before, after}`, `{calls, incl_us, excl_us}` on each
+ * side, largest inclusive change first) and `default_thread` (the name to look at first). Options: `clock`, `theme`, `svg: false`, `widths` (`after` |
  * `before`: the side that sets the frames' widths), `normalize` (scale the other side to
  * the same total), `wasm`.
  */
@@ -70,6 +70,7 @@ export async function compare(before, after, options = {}) {
       warnings: facts.warnings,
       threads,
       methods,
+      default_thread: facts.default_thread,
     };
   } finally {
     if (comparison) comparison.free();

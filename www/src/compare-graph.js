@@ -94,7 +94,7 @@ export function createCompareGraph(store, engine, key) {
   };
   $('compare-save-svg').addEventListener('click', () => {
     const s = store.get();
-    const scope = s.compareThread ? s.compareThread.replace(/[^A-Za-z0-9._-]+/g, '_') : 'all-threads';
+    const scope = s.compareThread ? fileStem(s.compareThread) : 'all-threads';
     download(stem() + '-' + scope + '-' + s.compare.facts.clock + '.svg', current, 'image/svg+xml');
   });
   $('compare-save-folded').addEventListener('click', async () => {

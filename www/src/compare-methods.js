@@ -2,9 +2,9 @@
 // by any column (by Δ inclusive, growth first, to begin with) and filterable.
 
 import { $, element } from './dom.js';
-import { count } from './format.js';
+import { count, methodNameParts } from './format.js';
 import { changed } from './state.js';
-import { cellText, cellTitle, columnGroups, deltaColumns, deltaOrder, nameParts, DELTA_LIMIT } from './compare-table.js';
+import { cellText, cellTitle, columnGroups, deltaColumns, deltaOrder, DELTA_LIMIT } from './compare-table.js';
 
 export function createCompareMethods(store, engine, key) {
   const body = $('compare-method-rows');
@@ -76,7 +76,7 @@ export function createCompareMethods(store, engine, key) {
       for (const c of cols) {
         if (c.text) {
           // The package gives way first; the class and method stay readable.
-          const [head, tail] = nameParts(r.name, frameKind);
+          const [head, tail] = methodNameParts(r);
           tr.append(element('td', { class: 'name', title: r.name + ' ' + r.signature },
             element('span', { class: 'label' }, element('span', { class: 'head', text: head }),
               tail ? element('span', { class: 'tail', text: tail }) : null,

@@ -1,8 +1,9 @@
 // The comparison's tables and words as data, for the compare view: the columns of the
-// methods' before/after/delta table and their order, a change in words, the thread to start
-// on, the two traces' facts side by side, and the graph's legend. No DOM here.
+// methods' before/after/delta table and their order, a change in words, the two traces'
+// facts side by side, and the graph's legend. No DOM here.
 
 import { count, millis } from './format.js';
+import { threadCount } from './facts.js';
 
 /** Rows shown at most; the filter reaches the others. */
 export const DELTA_LIMIT = 500;
@@ -32,18 +33,6 @@ export function changeText(row, kind) {
 export function deltaText(value) {
   if (value === 0) return '0';
   return (value > 0 ? '+' : '−') + count(Math.abs(value));
-}
-
-/**
- * A method's display name as a head that may be cut (the package) and a tail that stays
- * (the class's own name and the method): `['android.os.', 'Looper.loop']`. Slices' names
- * are all head.
- */
-export function nameParts(name, frameKind) {
-  if (frameKind === 'slice') return [name, ''];
-  const last = name.lastIndexOf('.');
-  const cut = last > 0 ? name.lastIndexOf('.', last - 1) : -1;
-  return cut > 0 ? [name.slice(0, cut + 1), name.slice(cut + 1)] : [name, ''];
 }
 
 /**
@@ -122,28 +111,15 @@ export function deltaOrder(rows, filter, sort, columns) {
     });
 }
 
-/**
- * The thread to show first: the one the before trace opens on, if the after trace has a
- * thread of that name; else `main` if both have it; else all threads ('').
- */
-export function firstThread(facts, beforeSummary) {
-  const both = new Set(facts.threads.filter((t) => t.before_us > 0 && t.after_us > 0).map((t) => t.name));
-  const opened = beforeSummary.default_thread;
-  const name = opened === null || opened === undefined ? null : beforeSummary.threads[opened].name;
-  if (name !== null && both.has(name)) return name;
-  return both.has('main') ? 'main' : '';
-}
-
 /** `{head, rows}`: the two traces' facts side by side, a row for each trace under one head. */
 export function sideBySide(before, after, names) {
-  const nonTracks = (s) => s.threads.filter((t) => !t.track).length;
   const facts = [
     ['File', (s, i) => names[i]],
     ['Format', (s) => s.format.description],
     ['Clock', (s) => s.format.clock],
     ['Elapsed', (s) => (s.elapsed_us === null || s.elapsed_us === undefined ? '—' : millis(s.elapsed_us))],
     ['Records', (s) => count(s.records)],
-    ['Threads', (s) => count(nonTracks(s))],
+    ['Threads', (s) => count(threadCount(s))],
     [before.format.frame_kind === 'slice' ? 'Slices' : 'Methods', (s) => count(s.methods.length)],
     ['Notes', (s) => count((s.notes || []).length)],
   ];

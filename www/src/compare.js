@@ -6,7 +6,7 @@
 import { $, element } from './dom.js';
 import { sizeText } from './format.js';
 import { changed } from './state.js';
-import { firstThread, sideBySide } from './compare-table.js';
+import { sideBySide } from './compare-table.js';
 import { createCompareGraph } from './compare-graph.js';
 import { createCompareMethods } from './compare-methods.js';
 
@@ -25,7 +25,7 @@ export function createCompare(store, engine, beforeKey) {
    */
   async function withFiles(files, name) {
     const mine = ++run;
-    store.update({ compare: { phase: 'loading', name }, tab: 'compare', compareThread: '', compareClock: null });
+    store.update({ compare: { phase: 'loading', name }, tab: 'compare', compareThread: '' });
     $('compare-progress-bar').value = 0;
     $('compare-progress-text').textContent = 'Reading ' + name + '…';
     try {
@@ -41,7 +41,7 @@ export function createCompare(store, engine, beforeKey) {
       if (mine !== run) return;
       store.update({
         compare: { phase: 'done', name, summary, facts },
-        compareThread: firstThread(facts, store.get().summary),
+        compareThread: facts.default_thread || '',
       });
       await graph.settled();
       return facts;
@@ -59,7 +59,7 @@ export function createCompare(store, engine, beforeKey) {
     const mine = ++run;
     try {
       const facts = await engine.compare(COMPARE_KEY, beforeKey, COMPARE_KEY, clock);
-      if (mine === run) store.update({ compare: Object.assign({}, compare, { facts }), compareClock: clock });
+      if (mine === run) store.update({ compare: Object.assign({}, compare, { facts }) });
     } catch (error) {
       if (mine === run) store.update({ compare: { phase: 'error', name: compare.name, error: error.message } });
     }

@@ -32,8 +32,9 @@ export function analyzeApi(engine) {
 /**
  * `window.droidflame.compare`: two traces compared, `{before, after}` their summaries,
  * `clock`, `warnings`, `threads: [{name, before_us, after_us, svg}]` (by name, each its
- * differential flame graph) and `methods` (per method `{name, signature, before, after}`
- * with `{calls, incl_us, excl_us}` on each side, largest inclusive change first).
+ * differential flame graph), `methods` (per method `{name, class, method, signature, before,
+ * after}` with `{calls, incl_us, excl_us}` on each side, largest inclusive change first) and
+ * `default_thread` (the thread name to look at first, or null).
  * `options`: `clock` (`wall` or `cpu`), `widths` (`after` or `before`), `normalize`, `theme`.
  */
 export function compareApi(engine) {
@@ -53,7 +54,10 @@ export function compareApi(engine) {
         threads.push({ name: t.name, before_us: t.before_us, after_us: t.after_us, svg });
       }
       const methods = await engine.methodDeltas(id, facts.clock, '');
-      return { before: summaries[0], after: summaries[1], clock: facts.clock, warnings: facts.warnings, threads, methods };
+      return {
+        before: summaries[0], after: summaries[1], clock: facts.clock, warnings: facts.warnings, threads, methods,
+        default_thread: facts.default_thread,
+      };
     } finally {
       for (const key of keys) engine.release(key).catch(() => {});
     }

@@ -6,10 +6,15 @@ import { $, element } from './dom.js';
 import { count, millis } from './format.js';
 import { changed } from './state.js';
 
+/** Threads of execution in a summary: its async tracks left out. */
+export function threadCount(summary) {
+  return summary.threads.filter((t) => !t.track).length;
+}
+
 /** The one-line facts about a trace, from the summary. */
 export function factsLine(summary) {
   const f = summary.format;
-  const threads = summary.threads.filter((t) => !t.track).length;
+  const threads = threadCount(summary);
   return [
     f.description,
     'clock ' + f.clock,

@@ -21,7 +21,6 @@ export function initialState() {
     // null, or {phase: 'loading' | 'done' | 'error', name, summary, facts, error}.
     compare: null,
     compareThread: '', // a thread name both sides are shown for; '' for all threads
-    compareClock: null, // the clock asked for; null lets the core choose
     compareWidths: 'after', // the side whose time sets the graph's widths
     compareNormalize: false, // scale the other side to the same total
     compareSort: { column: 'incl-delta', descending: true },
@@ -66,7 +65,7 @@ export function openedState(summary, name) {
   const thread = summary.default_thread === null || summary.default_thread === undefined ? -1 : summary.default_thread;
   return {
     phase: 'done', summary, name, error: '', thread, clock: clocks.wall ? 'wall' : 'cpu', method: null, search: '',
-    range: null, focus: null, compare: null, compareClock: null,
+    range: null, focus: null, compare: null,
   };
 }
 

@@ -1,7 +1,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  cellText, changeText, columnGroups, deltaColumns, deltaOrder, firstThread, legendText, nameParts, sideBySide,
+  cellText, changeText, columnGroups, deltaColumns, deltaOrder, legendText, sideBySide,
 } from '../src/compare-table.js';
 
 const row = (name, before, after, signature = '()V') => ({
@@ -52,20 +52,6 @@ test('cells show times in a readable unit, signed deltas, and headings group the
   assert.deepEqual(columnGroups(cols), [
     { group: 'Calls', span: 2 }, { group: 'Inclusive', span: 4 }, { group: 'Exclusive', span: 4 }]);
   assert.equal(deltaColumns('slice')[0].label, 'Slice');
-});
-
-test('a method name keeps its class and method when the package is cut', () => {
-  assert.deepEqual(nameParts('android.os.Looper.loop', 'method'), ['android.os.', 'Looper.loop']);
-  assert.deepEqual(nameParts('Looper.loop', 'method'), ['Looper.loop', '']);
-  assert.deepEqual(nameParts('Choreographer#doFrame 123.4', 'slice'), ['Choreographer#doFrame 123.4', '']);
-});
-
-test('the first thread is the one the before trace opens on, where both sides have it', () => {
-  const before = { default_thread: 1, threads: [{ name: 'worker' }, { name: 'main' }] };
-  const facts = (list) => ({ threads: list.map(([name, b, a]) => ({ name, before_us: b, after_us: a })) });
-  assert.equal(firstThread(facts([['main', 5, 6], ['worker', 1, 1]]), before), 'main');
-  assert.equal(firstThread(facts([['main', 5, 0], ['worker', 1, 1]]), before), '', 'main only before: all threads');
-  assert.equal(firstThread(facts([['main', 5, 6]]), { default_thread: 0, threads: [{ name: 'other' }] }), 'main');
 });
 
 test('the two traces\' facts line up under one head', () => {

@@ -160,6 +160,15 @@ enum ClockArg {
     Cpu,
 }
 
+impl From<WidthsArg> for Widths {
+    fn from(w: WidthsArg) -> Widths {
+        match w {
+            WidthsArg::After => Widths::After,
+            WidthsArg::Before => Widths::Before,
+        }
+    }
+}
+
 impl From<ClockArg> for Clock {
     fn from(c: ClockArg) -> Clock {
         match c {
@@ -221,11 +230,8 @@ fn run(cli: Cli) -> Result<(), String> {
                     write_to(&output, |mut out| products::write_method_deltas(&rows, &mut out))
                 }
                 DiffFormat::Svg => {
-                    let widths = match widths {
-                        WidthsArg::After => Widths::After,
-                        WidthsArg::Before => Widths::Before,
-                    };
-                    let graph = DiffGraphOptions { thread, widths, normalize, ..DiffGraphOptions::default() };
+                    let graph =
+                        DiffGraphOptions { thread, widths: widths.into(), normalize, ..DiffGraphOptions::default() };
                     let svg = products::diff_svg(&comparison, &graph).map_err(|e| e.to_string())?;
                     write_to(&output, |out| {
                         out.write_all(svg.as_bytes())

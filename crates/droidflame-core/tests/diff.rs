@@ -123,14 +123,16 @@ fn the_same_trace_twice_is_said_and_sides_without_a_shared_clock_refused() {
 }
 
 /// Each method's totals over all threads, from the scenario's oracle, keyed like the
-/// deltas (display name, signature).
-fn expected_methods(scenario: &Scenario, clock: Clock) -> BTreeMap<(String, String), MethodTotals> {
+/// deltas (display name, signature), with its class and method.
+fn expected_methods(scenario: &Scenario, clock: Clock) -> BTreeMap<(String, String), (String, String, MethodTotals)> {
     let c = usize::from(clock == Clock::Cpu);
     let mut out = BTreeMap::new();
     for ((class, name, signature), stats) in &scenario.expected(false).methods {
         let display = if class.is_empty() { name.clone() } else { format!("{class}.{name}") };
         let totals = MethodTotals { calls: stats.calls, incl_us: stats.incl[c], excl_us: stats.excl[c] };
-        out.insert((display, signature.clone()), totals);
+        // An unknown method id has no name of its own, only its display name.
+        let method = if class.is_empty() && name.starts_with("<unknown ") { String::new() } else { name.clone() };
+        out.insert((display, signature.clone()), (class.clone(), method, totals));
     }
     out
 }
@@ -151,11 +153,14 @@ fn method_deltas_are_both_sides_method_totals_by_name_and_signature() {
             assert_eq!(rows.len(), keys.len(), "seed {seed}");
             for row in &rows {
                 let key = (row.name.clone(), row.signature.clone());
+                let (class, method, _) = eb.get(&key).or_else(|| ea.get(&key)).cloned().unwrap();
                 let want = MethodDelta {
                     name: row.name.clone(),
+                    class,
+                    method,
                     signature: row.signature.clone(),
-                    before: eb.get(&key).copied().unwrap_or_default(),
-                    after: ea.get(&key).copied().unwrap_or_default(),
+                    before: eb.get(&key).map(|e| e.2).unwrap_or_default(),
+                    after: ea.get(&key).map(|e| e.2).unwrap_or_default(),
                 };
                 assert_eq!(row, &want, "seed {seed}, {clock} clock");
             }

@@ -24,7 +24,8 @@ impl Session {
     }
 
     /// Per-method deltas against `after` on `clock`, of the threads named `thread` (all
-    /// threads when not given), as a JSON array of `{name, signature, before, after}` with
+    /// threads when not given), as a JSON array of `{name, class, method, signature, before,
+    /// after}` with
     /// `{calls, incl_us, excl_us}` on each side, largest inclusive change first.
     #[wasm_bindgen(js_name = methodDeltasJson)]
     pub fn method_deltas_json(
@@ -39,7 +40,10 @@ impl Session {
         let side = |t: &products::MethodTotals| json!({ "calls": t.calls, "incl_us": t.incl_us, "excl_us": t.excl_us });
         let list: Vec<_> = rows
             .iter()
-            .map(|r| json!({ "name": r.name, "signature": r.signature, "before": side(&r.before), "after": side(&r.after) }))
+            .map(|r| {
+                json!({ "name": r.name, "class": r.class, "method": r.method, "signature": r.signature,
+                        "before": side(&r.before), "after": side(&r.after) })
+            })
             .collect();
         Ok(serde_json::Value::Array(list).to_string())
     }
@@ -47,8 +51,8 @@ impl Session {
 
 #[wasm_bindgen]
 impl Comparison {
-    /// `{clock, warnings, threads: [{name, before_us, after_us}]}`: threads by name, most
-    /// time on either side first.
+    /// `{clock, warnings, threads: [{name, before_us, after_us}], default_thread}`: threads by
+    /// name, most time on either side first; the thread name to open on, or null.
     #[wasm_bindgen(js_name = factsJson)]
     pub fn facts_json(&self) -> String {
         let threads: Vec<_> = self
@@ -57,7 +61,9 @@ impl Comparison {
             .into_iter()
             .map(|t| json!({ "name": t.name, "before_us": t.before, "after_us": t.after }))
             .collect();
-        json!({ "clock": self.inner.clock.name(), "warnings": self.inner.warnings, "threads": threads }).to_string()
+        json!({ "clock": self.inner.clock.name(), "warnings": self.inner.warnings, "threads": threads,
+                "default_thread": self.inner.default_thread })
+        .to_string()
     }
 
     /// The differential flame graph of the threads named `thread` (all threads when not

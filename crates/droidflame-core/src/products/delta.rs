@@ -24,6 +24,10 @@ pub struct MethodTotals {
 pub struct MethodDelta {
     /// `Class.method` or the slice's name.
     pub name: String,
+    /// The class in dotted form; empty for slices.
+    pub class: String,
+    /// The method's (or slice's) own name; empty for an unknown method id.
+    pub method: String,
     /// The method's signature; empty for slices.
     pub signature: String,
     /// Totals in the first profile.
@@ -75,6 +79,8 @@ pub fn method_deltas(
             let key = (profile.frame_name(row.frame).to_owned(), frame.signature.clone());
             let entry = by_key.entry(key).or_insert_with_key(|(name, signature)| MethodDelta {
                 name: name.clone(),
+                class: frame.class.clone(),
+                method: frame.name.clone(),
                 signature: signature.clone(),
                 before: MethodTotals::default(),
                 after: MethodTotals::default(),

@@ -49,6 +49,9 @@ pub struct Comparison {
     pub warnings: Vec<String>,
     /// What the after side's frames are (methods or slices), for naming them.
     pub frame_kind: FrameKind,
+    /// The thread name a viewer should open on: the thread each trace opens on
+    /// (`Profile::default_thread`), before's first, where both sides have time in it.
+    pub default_thread: Option<String>,
     pub(crate) tree: DiffTree,
 }
 
@@ -74,8 +77,10 @@ impl Comparison {
     /// out with `write_diff_folded`, which never holds more than one stack.
     pub fn stacks(&self) -> Vec<DiffStack> {
         let mut out = Vec::new();
+        // Nothing is left out, so no inclusive time is needed.
         let _ = self.tree.for_each_line(
             0,
+            &[],
             |_| true,
             |stack, before, after| {
                 out.push(DiffStack { stack: stack.to_owned(), before, after });
@@ -125,7 +130,15 @@ pub fn compare(before: &Profile, after: &Profile, options: &DiffOptions) -> Resu
     if tree.totals() != [0, 0] && tree.unchanged() {
         warnings.push("the two traces have the same stacks and times: nothing changed (the same trace twice?)".into());
     }
-    Ok(Comparison { clock, warnings, frame_kind: after.format.frame_kind, tree })
+    let mut comparison =
+        Comparison { clock, warnings, frame_kind: after.format.frame_kind, default_thread: None, tree };
+    let both: Vec<String> =
+        comparison.threads().into_iter().filter(|t| t.before > 0 && t.after > 0).map(|t| t.name).collect();
+    comparison.default_thread = [before, after]
+        .into_iter()
+        .filter_map(|p| p.default_thread().map(|i| sanitize(&p.threads[i].name)))
+        .find(|name| both.contains(name));
+    Ok(comparison)
 }
 
 /// Writes `stack before after` lines, one stack at a time.
@@ -133,7 +146,7 @@ pub fn write_diff_folded(comparison: &Comparison, out: &mut impl Write) -> Resul
     let failed = |e: std::io::Error| Error::new(ErrorKind::Output, e.to_string());
     comparison
         .tree
-        .for_each_line(0, |_| true, |stack, before, after| writeln!(out, "{stack} {before} {after}"))
+        .for_each_line(0, &[], |_| true, |stack, before, after| writeln!(out, "{stack} {before} {after}"))
         .map_err(failed)?;
     out.flush().map_err(failed)
 }

@@ -109,6 +109,7 @@ pub fn diff_svg(comparison: &Comparison, options: &DiffGraphOptions) -> Result<S
     let mut lines: Vec<String> = Vec::new();
     let _ = tree.for_each_line(
         root,
+        &incl,
         |n| incl[n as usize][w] >= prune_below,
         |stack, before, after| {
             let values = [before, after];

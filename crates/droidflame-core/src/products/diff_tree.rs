@@ -82,15 +82,15 @@ impl DiffTree {
     /// Calls `line(stack, before, after)` for every stack below `root` with time on either
     /// side, in the byte order of the stacks; the first frame is a child of `root` (a
     /// thread's name, for the root of all). Below `root`'s children, a frame that
-    /// `kept(frame)` refuses is left out with its subtree, its time added to its parent's
-    /// line.
+    /// `kept(frame)` refuses is left out with its subtree, its time (`incl`, from
+    /// `inclusive`) added to its parent's line.
     pub fn for_each_line<E>(
         &self,
         root: u32,
+        incl: &[[u64; 2]],
         kept: impl Fn(u32) -> bool,
         mut line: impl FnMut(&str, u64, u64) -> Result<(), E>,
     ) -> Result<(), E> {
-        let incl = self.inclusive();
         // `root`'s children have no line to give their time to.
         let keeps = |parent: u32, n: u32| parent == root || kept(n);
         walk_sorted(self, root, None, keeps, |stack, n| {
