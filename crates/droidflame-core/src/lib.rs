@@ -18,6 +18,7 @@ mod atrace;
 mod error;
 mod feed;
 mod input;
+mod lines;
 pub mod products;
 pub mod profile;
 mod reread;

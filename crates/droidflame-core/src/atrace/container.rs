@@ -8,57 +8,10 @@
 //! - `JsonText`: the `systemTraceEvents` string of a JSON trace.
 
 use crate::{Error, ErrorKind, Result};
+use crate::lines::{strip_cr, LineSplitter};
 use flate2::{Decompress, FlushDecompress, Status};
 
-/// Longer lines are refused: no real ftrace line comes near, and minified viewer
-/// JavaScript in systrace HTML stays far below.
-pub const MAX_LINE: usize = 64 << 20;
 const INFLATE_STEP: usize = 64 << 10;
-
-/// Joins bytes into lines; a line is handed on without its `\n` or `\r`.
-#[derive(Debug, Default)]
-pub struct LineSplitter {
-    partial: Vec<u8>,
-}
-
-impl LineSplitter {
-    pub fn push(&mut self, mut bytes: &[u8], on_line: &mut dyn FnMut(&[u8])) -> Result<()> {
-        while let Some(nl) = memchr::memchr(b'\n', bytes) {
-            if self.partial.is_empty() {
-                on_line(strip_cr(&bytes[..nl]));
-            } else {
-                self.partial.extend_from_slice(&bytes[..nl]);
-                on_line(strip_cr(&self.partial));
-                self.partial.clear();
-            }
-            bytes = &bytes[nl + 1..];
-        }
-        self.partial.extend_from_slice(bytes);
-        if self.partial.len() > MAX_LINE {
-            return Err(Error::new(
-                ErrorKind::Limit,
-                format!("a line of the capture is longer than {} MiB (the line-length limit)", MAX_LINE >> 20),
-            ));
-        }
-        Ok(())
-    }
-
-    /// A last line with no `\n`.
-    pub fn finish(&mut self, on_line: &mut dyn FnMut(&[u8])) {
-        if !self.partial.is_empty() {
-            on_line(strip_cr(&self.partial));
-            self.partial.clear();
-        }
-    }
-}
-
-fn strip_cr(line: &[u8]) -> &[u8] {
-    let mut end = line.len();
-    while end > 0 && line[end - 1] == b'\r' {
-        end -= 1;
-    }
-    &line[..end]
-}
 
 /// Counts inflated bytes against the decompressed-size limit (a decompression bomb
 /// stops here with an error instead of filling memory).
@@ -253,12 +206,5 @@ impl TextFraming {
             ));
         }
         Ok(())
-    }
-}
-
-impl LineSplitter {
-    /// Forgets the pending part of a line (framing that must not reach the text).
-    fn partial_drop(&mut self) {
-        self.partial.clear();
     }
 }

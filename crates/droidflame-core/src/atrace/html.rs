@@ -3,7 +3,8 @@
 //! data is skipped line by line; it mentions the markers we look for inside its own code,
 //! so markers count only as whole lines.
 
-use super::container::{InflateBudget, LineSplitter};
+use super::container::InflateBudget;
+use crate::lines::LineSplitter;
 use super::json::JsonText;
 use super::line::parse_event_line;
 use crate::{Error, ErrorKind, Result};

@@ -2,7 +2,7 @@
 //! `trace-data` JSON blocks hold): the string is found and unescaped as the bytes stream
 //! in, and its lines are handed on.
 
-use super::container::LineSplitter;
+use crate::lines::LineSplitter;
 use crate::{Error, ErrorKind, Result};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
