@@ -2,6 +2,7 @@
 //! Only translation between files and `droidflame-core`; no trace knowledge lives here.
 
 use clap::{Parser, Subcommand, ValueEnum};
+use droidflame_core::mapping::MappingReader;
 use droidflame_core::products::{
     self, CallGraphOptions, CallQuery, DiffGraphOptions, DiffOptions, FoldedOptions, Widths,
 };
@@ -38,11 +39,15 @@ enum Command {
         /// Only this thread id, without the thread frame.
         #[arg(long)]
         thread: Option<u32>,
+        #[command(flatten)]
+        mapping: MappingArg,
     },
     /// Print the summary JSON (schema 1).
     Summary {
         #[arg(required = true, num_args = 1..=2)]
         trace: Vec<PathBuf>,
+        #[command(flatten)]
+        mapping: MappingArg,
     },
     /// Write summary.json, one flame-graph SVG per thread and an index.html into DIR.
     Render {
@@ -53,6 +58,8 @@ enum Command {
         output: PathBuf,
         #[arg(long, value_enum)]
         clock: Option<ClockArg>,
+        #[command(flatten)]
+        mapping: MappingArg,
     },
     /// List calls, one per line: `tid depth start_us end_us wall_us cpu_us frame`
     /// (tab-separated; µs from the start of the trace's timeline).
@@ -74,6 +81,8 @@ enum Command {
         /// The N calls with the longest wall time, longest first, instead of all in start order.
         #[arg(long, value_name = "N")]
         longest: Option<usize>,
+        #[command(flatten)]
+        mapping: MappingArg,
     },
     /// Compare two traces: differential folded stacks (`stack before_us after_us`, self
     /// time; the first frame is the thread's name, so threads match across runs), a table
@@ -104,6 +113,10 @@ enum Command {
         /// Output file; `-` (the default) for standard output.
         #[arg(short, long, default_value = "-")]
         output: PathBuf,
+        /// An R8/ProGuard mapping.txt for both traces; give it twice for two builds (the
+        /// first for BEFORE, the second for AFTER).
+        #[arg(long, value_name = "FILE", num_args = 1, action = clap::ArgAction::Append)]
+        mapping: Vec<PathBuf>,
     },
     /// Write the call graph as Graphviz DOT (`dot -Tsvg FILE.dot`): each thread's call
     /// paths with inclusive and exclusive time and calls, calls worth less than the
@@ -122,6 +135,8 @@ enum Command {
         /// Output file; `-` for standard output.
         #[arg(short, long)]
         output: PathBuf,
+        #[command(flatten)]
+        mapping: MappingArg,
     },
     /// Write every call as a file other viewers open.
     Export {
@@ -133,7 +148,17 @@ enum Command {
         /// Output file; `-` for standard output.
         #[arg(short, long)]
         output: PathBuf,
+        #[command(flatten)]
+        mapping: MappingArg,
     },
+}
+
+/// `--mapping FILE`: original names for an obfuscated build.
+#[derive(clap::Args)]
+struct MappingArg {
+    /// The build's R8/ProGuard mapping.txt: every name printed is then the original one.
+    #[arg(long = "mapping", value_name = "FILE")]
+    path: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -194,14 +219,14 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
-        Command::Folded { trace, clock, thread } => {
-            let profile = analyze(&trace, Options::default())?;
+        Command::Folded { trace, clock, thread, mapping } => {
+            let profile = analyze_mapped(&trace, Options::default(), &mapping)?;
             let options = FoldedOptions { clock: clock.map(Into::into), thread, ..FoldedOptions::default() };
             // Streamed: folded text can be far larger than the profile it comes from.
             stdout_stream(|out| products::write_folded(&profile, &options, out))
         }
-        Command::Calls { trace, thread, method, from, to, longest } => {
-            let profile = analyze(&trace, with_calls())?;
+        Command::Calls { trace, thread, method, from, to, longest, mapping } => {
+            let profile = analyze_mapped(&trace, with_calls(), &mapping)?;
             let query = CallQuery { thread, frame: method, from_us: from, to_us: to, longest };
             if !profile.has(Clock::Wall) {
                 eprintln!(
@@ -210,12 +235,22 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             stdout_stream(|out| products::write_calls(&profile, &query, out))
         }
-        Command::Export { trace, format: ExportFormat::Chrome, output } => {
-            let profile = analyze(&trace, with_calls())?;
+        Command::Export { trace, format: ExportFormat::Chrome, output, mapping } => {
+            let profile = analyze_mapped(&trace, with_calls(), &mapping)?;
             write_to(&output, |mut out| products::write_chrome_trace(&profile, &mut out))
         }
-        Command::Diff { before, after, clock, format, thread, widths, normalize, output } => {
-            let sides = [analyze(&[before], Options::default())?, analyze(&[after], Options::default())?];
+        Command::Diff { before, after, clock, format, thread, widths, normalize, output, mapping } => {
+            let mut sides = [analyze(&[before], Options::default())?, analyze(&[after], Options::default())?];
+            match mapping.as_slice() {
+                [] => {}
+                [both] => deobfuscate(&mut sides, both)?,
+                [for_before, for_after] => {
+                    let [before, after] = &mut sides;
+                    deobfuscate(std::slice::from_mut(before), for_before)?;
+                    deobfuscate(std::slice::from_mut(after), for_after)?;
+                }
+                _ => return Err("give --mapping once (both traces) or twice (before, then after)".into()),
+            }
             let options =
                 DiffOptions { clock: clock.map(Into::into), thread: thread.clone(), ..DiffOptions::default() };
             let comparison = products::compare(&sides[0], &sides[1], &options).map_err(|e| e.to_string())?;
@@ -240,8 +275,8 @@ fn run(cli: Cli) -> Result<(), String> {
                 }
             }
         }
-        Command::Callgraph { trace, thread, threshold, clock, output } => {
-            let profile = analyze(&trace, Options::default())?;
+        Command::Callgraph { trace, thread, threshold, clock, output, mapping } => {
+            let profile = analyze_mapped(&trace, Options::default(), &mapping)?;
             let options = CallGraphOptions {
                 thread,
                 threshold_percent: threshold,
@@ -250,12 +285,12 @@ fn run(cli: Cli) -> Result<(), String> {
             };
             write_to(&output, |mut out| products::write_callgraph_dot(&profile, &options, &mut out))
         }
-        Command::Summary { trace } => {
-            let profile = analyze(&trace, Options::default())?;
+        Command::Summary { trace, mapping } => {
+            let profile = analyze_mapped(&trace, Options::default(), &mapping)?;
             print(&(products::summary_json(&profile) + "\n"))
         }
-        Command::Render { trace, output, clock } => {
-            let profile = analyze(&trace, Options::default())?;
+        Command::Render { trace, output, clock, mapping } => {
+            let profile = analyze_mapped(&trace, Options::default(), &mapping)?;
             let files = products::render_site(&profile, clock.map(Into::into)).map_err(|e| e.to_string())?;
             std::fs::create_dir_all(&output).map_err(|e| format!("cannot create {}: {e}", output.display()))?;
             for file in &files {
@@ -329,6 +364,30 @@ fn print(text: &str) -> Result<(), String> {
     }
 }
 
+/// The trace analysed, with the mapping applied where one is given.
+fn analyze_mapped(paths: &[PathBuf], options: Options, mapping: &MappingArg) -> Result<Profile, String> {
+    let mut profile = analyze(paths, options)?;
+    if let Some(path) = &mapping.path {
+        deobfuscate(std::slice::from_mut(&mut profile), path)?;
+    }
+    Ok(profile)
+}
+
+/// Applies the mapping at `path` to `profiles`, reading it once; what it did goes to stderr.
+fn deobfuscate(profiles: &mut [Profile], path: &Path) -> Result<(), String> {
+    let mut reader = MappingReader::new(&profiles.iter().collect::<Vec<_>>());
+    read_chunks(path, |chunk| reader.push(chunk))?;
+    let mapping = reader.finish().map_err(|e| format!("{}: {e}", path.display()))?;
+    for profile in profiles {
+        let report = profile.deobfuscate(&mapping);
+        eprintln!("droidflame: {}", report.describe());
+        for warning in &report.warnings {
+            eprintln!("droidflame: warning: {}: {warning}", path.display());
+        }
+    }
+    Ok(())
+}
+
 fn analyze(paths: &[PathBuf], options: Options) -> Result<Profile, String> {
     let mut analyzer = Analyzer::new(options);
     match paths {
@@ -361,6 +420,11 @@ fn head(path: &Path) -> Result<Vec<u8>, String> {
 }
 
 fn stream(analyzer: &mut Analyzer, path: &Path) -> Result<(), String> {
+    read_chunks(path, |chunk| analyzer.push(chunk))
+}
+
+/// Hands the file at `path` to `each` a chunk at a time.
+fn read_chunks(path: &Path, mut each: impl FnMut(&[u8]) -> droidflame_core::Result<()>) -> Result<(), String> {
     let mut file = open(path)?;
     let mut buf = vec![0u8; CHUNK];
     loop {
@@ -370,6 +434,6 @@ fn stream(analyzer: &mut Analyzer, path: &Path) -> Result<(), String> {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
         };
-        analyzer.push(&buf[..n]).map_err(|e| format!("{}: {e}", path.display()))?;
+        each(&buf[..n]).map_err(|e| format!("{}: {e}", path.display()))?;
     }
 }

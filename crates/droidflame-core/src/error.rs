@@ -8,6 +8,8 @@ use std::fmt;
 pub enum ErrorKind {
     /// The bytes are not any trace format droidflame knows.
     NotATrace,
+    /// The bytes given as an R8/ProGuard mapping file are not one.
+    NotAMapping,
     /// A known format, but a variant droidflame does not read (yet).
     Unsupported,
     /// The input ends before anything usable could be read.
@@ -61,6 +63,7 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let prefix = match self.kind {
             ErrorKind::NotATrace => "not an Android trace",
+            ErrorKind::NotAMapping => "not a mapping file",
             ErrorKind::Unsupported => "unsupported trace",
             ErrorKind::Truncated => match self.offset {
                 Some(at) => return write!(f, "truncated at byte {at}: {}", self.message),

@@ -19,6 +19,7 @@ mod error;
 mod feed;
 mod input;
 mod lines;
+pub mod mapping;
 pub mod products;
 pub mod profile;
 mod reread;

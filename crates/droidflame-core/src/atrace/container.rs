@@ -7,8 +7,8 @@
 //! - `HtmlExtractor`: the three systrace HTML forms.
 //! - `JsonText`: the `systemTraceEvents` string of a JSON trace.
 
-use crate::{Error, ErrorKind, Result};
 use crate::lines::{strip_cr, LineSplitter};
+use crate::{Error, ErrorKind, Result};
 use flate2::{Decompress, FlushDecompress, Status};
 
 const INFLATE_STEP: usize = 64 << 10;

@@ -4,9 +4,9 @@
 //! so markers count only as whole lines.
 
 use super::container::InflateBudget;
-use crate::lines::LineSplitter;
 use super::json::JsonText;
 use super::line::parse_event_line;
+use crate::lines::LineSplitter;
 use crate::{Error, ErrorKind, Result};
 use flate2::write::MultiGzDecoder;
 use std::io::Write;

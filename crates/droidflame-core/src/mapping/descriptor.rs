@@ -129,7 +129,10 @@ mod tests {
     #[test]
     fn renames_classes_inside() {
         let rename = renamer("a.b", "com.example.Föö");
-        assert_eq!(rename_classes("(ILa/b;[La/b;)La/b;", &rename).as_deref(), Some("(ILcom/example/Föö;[Lcom/example/Föö;)Lcom/example/Föö;"));
+        assert_eq!(
+            rename_classes("(ILa/b;[La/b;)La/b;", &rename).as_deref(),
+            Some("(ILcom/example/Föö;[Lcom/example/Föö;)Lcom/example/Föö;")
+        );
         assert_eq!(rename_classes("(I)V", &rename), None);
         assert_eq!(rename_classes("not a descriptor", &rename), None);
         let mut seen = Vec::new();

@@ -11,8 +11,8 @@ use serde::Serialize;
 /// One note for the user.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Note {
-    /// The `repairs` field it reports, `merged_depth` for stacks merged in graphs, or
-    /// `warning`.
+    /// The `repairs` field it reports, `merged_depth` for stacks merged in graphs,
+    /// `warning`, `mapping` for what a mapping renamed, or `mapping_warning`.
     pub key: &'static str,
     /// How many times it happened (1 for a warning or a yes/no repair).
     pub count: u64,
@@ -73,6 +73,12 @@ pub fn notes(profile: &Profile, deep_threads: u64) -> Vec<Note> {
     for (text, repair) in profile.warnings.iter().zip(&profile.warning_repairs) {
         if repair.is_none() {
             out.push(Note { key: "warning", count: 1, text: sentence(text) });
+        }
+    }
+    if let Some(report) = &profile.mapping {
+        out.push(Note { key: "mapping", count: report.methods.mapped, text: report.describe() });
+        for warning in &report.warnings {
+            out.push(Note { key: "mapping_warning", count: 1, text: sentence(warning) });
         }
     }
     out

@@ -5,6 +5,7 @@ use super::folded::MAX_FOLDED_TEXT;
 use super::frames::{FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
 use super::notes::{notes, Note};
 use super::table::{frame_table, frame_table_of, FrameRow};
+use crate::mapping::MappingReport;
 use crate::profile::{Clock, Counter, Profile, Repairs, ThreadProfile};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
@@ -35,6 +36,9 @@ pub struct Summary<'a> {
     pub notes: Vec<Note>,
     /// The limits the analysis and its products run under.
     pub limits: LimitsJson,
+    /// What the mapping applied to the names did; absent when none was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mapping: Option<&'a MappingReport>,
 }
 
 #[derive(Debug, Serialize)]
@@ -117,6 +121,9 @@ pub struct MethodJson<'a> {
     pub excl_wall_us: Option<u64>,
     pub incl_cpu_us: Option<u64>,
     pub excl_cpu_us: Option<u64>,
+    /// `name` as the trace gave it, where a mapping renamed the method.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub obfuscated: Option<String>,
 }
 
 fn ordered_map<S: Serializer>(pairs: &&[(String, String)], s: S) -> Result<S::Ok, S::Error> {
@@ -187,6 +194,7 @@ pub fn summary(profile: &Profile) -> Summary<'_> {
         },
         notes: notes(profile, threads_json.iter().filter(|t| t.max_depth > DEFAULT_MAX_DEPTH).count() as u64),
         limits: limits(profile),
+        mapping: profile.mapping.as_ref(),
         threads: threads_json,
     }
 }
@@ -272,6 +280,7 @@ fn method_json<'a>(profile: &'a Profile, row: &FrameRow) -> MethodJson<'a> {
         excl_wall_us: in_clock(Clock::Wall, row.excl.wall),
         incl_cpu_us: in_clock(Clock::Cpu, row.incl.cpu),
         excl_cpu_us: in_clock(Clock::Cpu, row.excl.cpu),
+        obfuscated: profile.obfuscated_name(row.frame),
     }
 }
 

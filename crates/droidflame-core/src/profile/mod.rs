@@ -8,7 +8,7 @@ mod frame;
 mod range;
 mod tree;
 
-pub(crate) use builder::{FinishSpec, FrameInfo, Limit, ProfileBuilder, ReadCalls, ThreadMark};
+pub(crate) use builder::{display_names, FinishSpec, FrameInfo, Limit, ProfileBuilder, ReadCalls, ThreadMark};
 pub use calls::{Call, ThreadCalls};
 pub use clock::{Clock, ClockSet, PerClock, TimeUnit};
 pub use frame::{Frame, FrameKind};
@@ -212,6 +212,10 @@ pub struct Profile {
     pub records: u64,
     /// Counter tracks (system traces), by pid then name; empty for method traces.
     pub counters: Vec<Counter>,
+    /// What the mapping applied with [`Profile::deobfuscate`] did; `None` when none was.
+    pub mapping: Option<crate::mapping::MappingReport>,
+    /// The frames as the trace named them, where a mapping renamed them; else empty.
+    pub(crate) unmapped_frames: Vec<Frame>,
     /// What reading parts of the input again needs, to find the calls too short to keep.
     pub(crate) reread: Option<std::sync::Arc<crate::reread::Rereading>>,
     /// The frame (index into `frames`) of each frame slot of the builder.

@@ -85,6 +85,8 @@ impl ProfileBuilder {
             shortest_call: self.keep.shortest,
             records: events,
             counters: spec.counters,
+            mapping: None,
+            unmapped_frames: Vec::new(),
             reread: None,
             frame_of_slot: canonical,
         }
@@ -171,7 +173,7 @@ fn push_frame(frames: &mut Vec<Frame>, slot: &FrameSlot) -> u32 {
 }
 
 /// Each distinct display name once, and the frame -> name map: overloads share a name.
-fn display_names(frames: &[Frame]) -> (Vec<String>, Vec<u32>) {
+pub(crate) fn display_names(frames: &[Frame]) -> (Vec<String>, Vec<u32>) {
     let mut names = Vec::new();
     let mut index: FxHashMap<String, u32> = FxHashMap::default();
     let name_of = frames

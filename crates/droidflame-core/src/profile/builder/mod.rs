@@ -42,7 +42,7 @@
 mod finish;
 mod seed;
 
-pub(crate) use finish::calls_left_out;
+pub(crate) use finish::{calls_left_out, display_names};
 pub(crate) use seed::{ReadCalls, ThreadMark};
 
 use super::calls::{Call, ThreadCalls};

@@ -1,0 +1,101 @@
+//! What one traced method of a mapped class was called in the source.
+
+use super::descriptor;
+use super::{ClassEntry, MethodEntry};
+
+/// What a traced method resolves to.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Resolution<'m> {
+    /// One original: its class (where R8 moved the method) and name, and each of its
+    /// entries (line ranges).
+    Mapped { moved_from: Option<&'m str>, name: &'m str, entries: Vec<&'m MethodEntry> },
+    /// Several originals that the signature cannot tell apart: how many.
+    Ambiguous(usize),
+    /// The class lists no method of that name.
+    NotFound,
+}
+
+/// Resolves method `name` with descriptor `signature` of `class`; `rename` gives the
+/// original of an obfuscated class (dotted names).
+pub(super) fn resolve<'m>(
+    class: &'m ClassEntry,
+    name: &str,
+    signature: &str,
+    rename: &dyn Fn(&str) -> Option<String>,
+) -> Resolution<'m> {
+    let Some(entries) = class.methods.get(name) else { return Resolution::NotFound };
+    let all: Vec<&MethodEntry> = entries.iter().collect();
+    if let Some(one) = single(&all) {
+        return one;
+    }
+    let Some((params, returns)) = descriptor::split(signature) else {
+        return Resolution::Ambiguous(originals(&all));
+    };
+    let params: Vec<String> = params.iter().map(|p| descriptor::java_type(p, rename)).collect();
+    let by_params: Vec<&MethodEntry> = all
+        .iter()
+        .copied()
+        .filter(|e| match &e.residual {
+            Some(residual) => residual == signature,
+            None => same_arguments(&e.arguments, &params),
+        })
+        .collect();
+    if let Some(one) = single(&by_params) {
+        return one;
+    }
+    if by_params.len() > 1 {
+        // Bridges and covariant overrides differ in their return type only.
+        let returns = descriptor::java_type(returns, rename);
+        let by_return: Vec<&MethodEntry> = by_params.iter().copied().filter(|e| e.returns == returns).collect();
+        if let Some(one) = single(&by_return) {
+            return one;
+        }
+    }
+    Resolution::Ambiguous(originals(&all))
+}
+
+/// `Mapped` when `entries` (not empty) are all one original method.
+fn single<'m>(entries: &[&'m MethodEntry]) -> Option<Resolution<'m>> {
+    let first = entries.first()?;
+    let same = |e: &&MethodEntry| e.original == first.original && e.moved_from == first.moved_from;
+    entries.iter().all(same).then(|| Resolution::Mapped {
+        moved_from: first.moved_from.as_deref(),
+        name: &first.original,
+        entries: entries.to_vec(),
+    })
+}
+
+/// How many distinct originals `entries` name.
+fn originals(entries: &[&MethodEntry]) -> usize {
+    let mut names: Vec<(&str, Option<&str>)> =
+        entries.iter().map(|e| (e.original.as_str(), e.moved_from.as_deref())).collect();
+    names.sort_unstable();
+    names.dedup();
+    names.len()
+}
+
+fn same_arguments(arguments: &str, params: &[String]) -> bool {
+    if arguments.is_empty() {
+        return params.is_empty();
+    }
+    let mut listed = arguments.split(',').map(str::trim);
+    params.iter().all(|p| listed.next() == Some(p.as_str())) && listed.next().is_none()
+}
+
+/// The original line of output line `line`, from the entries of one method: mapped
+/// through the R8 line range that holds it; as it is where the mapping (ProGuard's own
+/// format) keeps original lines; `None` where no range holds it.
+pub(super) fn original_line(entries: &[&MethodEntry], line: i32) -> Option<i32> {
+    let at = u32::try_from(line).ok()?;
+    for range in entries.iter().filter_map(|e| e.lines) {
+        let Some((start, end)) = range.original else { return Some(line) };
+        if (range.start..=range.end).contains(&at) {
+            let original = match end {
+                Some(end) if end.checked_sub(start) == range.end.checked_sub(range.start) => start + (at - range.start),
+                _ => start,
+            };
+            return i32::try_from(original).ok();
+        }
+    }
+    None
+}
