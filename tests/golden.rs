@@ -126,3 +126,25 @@ fn call_graph_dot() {
     products::write_callgraph_dot(&profile, &options, &mut dot).unwrap();
     check("ffprof-art-regular.main.callgraph.dot", &String::from_utf8(dot).unwrap());
 }
+
+#[test]
+fn deobfuscated_names() {
+    use droidflame_testkit::mapping::{app_trace, obfuscate, MappingStyle};
+    use droidflame_testkit::Layout;
+    let obfuscated = obfuscate(&app_trace(7), MappingStyle::R8);
+    check("obfuscated-r8.mapping.txt", &obfuscated.mapping);
+    let mut profile = analyze(&obfuscated.trace.write(&Layout::ART_REGULAR)).unwrap();
+    let mapping = droidflame_core::mapping::read_mapping(obfuscated.mapping.as_bytes(), &[&profile]).unwrap();
+    profile.deobfuscate(&mapping);
+    let summary = serde_json::to_value(products::summary(&profile)).unwrap();
+    let methods: Vec<serde_json::Value> = summary["methods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| serde_json::json!([m["name"], m["signature"], m["source"], m["obfuscated"]]))
+        .collect();
+    let report = serde_json::json!({ "mapping": summary["mapping"], "methods": methods });
+    check("obfuscated-r8.deobfuscated.json", &(serde_json::to_string_pretty(&report).unwrap() + "\n"));
+    let folded = products::folded(&profile, &FoldedOptions::default()).unwrap();
+    check("obfuscated-r8.deobfuscated.folded", &folded);
+}

@@ -410,3 +410,104 @@ fn callgraph_writes_dot_with_a_threshold() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(stderr_line(&bad).contains("the threshold is a percentage from 0 to 100 (got 150)"));
 }
+
+/// An obfuscated trace and its mapping written to a scratch folder, with the trace before
+/// obfuscation: `(original, obfuscated, mapping)`.
+fn obfuscated_pair(seed: u64, build: usize) -> (String, String, String) {
+    use droidflame_testkit::mapping::{app_trace, obfuscate_build, MappingStyle};
+    let trace = app_trace(seed);
+    let obfuscated = obfuscate_build(&trace, MappingStyle::R8, build);
+    let paths = [scratch("original.trace"), scratch("obfuscated.trace"), scratch("mapping.txt")];
+    std::fs::write(&paths[0], trace.write(&Layout::ART_REGULAR)).unwrap();
+    std::fs::write(&paths[1], obfuscated.trace.write(&Layout::ART_REGULAR)).unwrap();
+    std::fs::write(&paths[2], &obfuscated.mapping).unwrap();
+    let [a, b, c] = paths.map(|p| p.display().to_string());
+    (a, b, c)
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    let out = droidflame(args);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn mapping_gives_every_command_the_original_names() {
+    let (original, obfuscated, mapping) = obfuscated_pair(3, 0);
+    for command in [&["folded"][..], &["calls"], &["calls", "--longest", "5"], &["folded", "--clock", "cpu"]] {
+        let plain = stdout_of(&[command, &[original.as_str()]].concat());
+        let mapped = stdout_of(&[command, &[obfuscated.as_str(), "--mapping", &mapping]].concat());
+        assert_eq!(mapped, plain, "{command:?}");
+        assert_ne!(stdout_of(&[command, &[obfuscated.as_str()]].concat()), plain, "{command:?}");
+    }
+    for command in ["callgraph", "export"] {
+        let extra: &[&str] = if command == "export" { &["--format", "chrome"] } else { &[] };
+        let plain = stdout_of(&[&[command, original.as_str(), "-o", "-"], extra].concat());
+        let mapped = stdout_of(&[&[command, obfuscated.as_str(), "-o", "-", "--mapping", &mapping], extra].concat());
+        assert_eq!(mapped, plain, "{command}");
+    }
+    let out = droidflame(&["summary", &obfuscated, "--mapping", &mapping]);
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("Names deobfuscated with a mapping written by R8 8.5.35"), "{stderr}");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let plain = summary(&original);
+    assert_eq!(json["mapping"]["methods"]["ambiguous"], 0);
+    assert!(json["mapping"]["classes"]["mapped"].as_u64().unwrap() >= 6, "{}", json["mapping"]);
+    let name = |m: &serde_json::Value| m["name"].as_str().unwrap().to_owned();
+    let names: Vec<String> = json["methods"].as_array().unwrap().iter().map(name).collect();
+    assert_eq!(names, plain["methods"].as_array().unwrap().iter().map(name).collect::<Vec<_>>());
+    assert!(json["methods"].as_array().unwrap().iter().any(|m| m["obfuscated"].is_string()));
+    assert!(json["notes"].as_array().unwrap().iter().any(|n| n["key"] == "mapping"));
+    // render: the graphs carry the original names.
+    let dir = scratch("site");
+    let out = droidflame(&["render", &obfuscated, "--mapping", &mapping, "-o", &dir.display().to_string()]);
+    assert!(out.status.success());
+    let svgs: String = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "svg"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    assert!(svgs.contains("com.exämple.Ünïcode."), "original names in the graphs");
+}
+
+#[test]
+fn diff_takes_one_mapping_for_both_builds_or_one_each() {
+    let (before, before_obf, before_map) = obfuscated_pair(4, 0);
+    let (after, after_obf, after_map) = obfuscated_pair(5, 1);
+    let plain = stdout_of(&["diff", &before, &after]);
+    let mapped = droidflame(&["diff", &before_obf, &after_obf, "--mapping", &before_map, "--mapping", &after_map]);
+    assert!(mapped.status.success(), "{}", String::from_utf8_lossy(&mapped.stderr));
+    assert_eq!(String::from_utf8(mapped.stdout).unwrap(), plain);
+    // One build's mapping for both: the other side is told to be another build's.
+    let out = droidflame(&["diff", &before_obf, &after_obf, "--mapping", &before_map]);
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("warning") && stderr.contains("another app or build"), "{stderr}");
+    let three = droidflame(&[
+        "diff",
+        &before_obf,
+        &after_obf,
+        "--mapping",
+        &before_map,
+        "--mapping",
+        &after_map,
+        "--mapping",
+        &after_map,
+    ]);
+    assert_eq!(three.status.code(), Some(2));
+    assert!(stderr_line(&three).contains("give --mapping once (both traces) or twice (before, then after)"));
+}
+
+#[test]
+fn a_file_that_is_no_mapping_is_exit_2_naming_the_file_and_line() {
+    let (_, obfuscated, _) = obfuscated_pair(6, 0);
+    let out = droidflame(&["folded", &obfuscated, "--mapping", &corpus("SOURCES.md")]);
+    assert_eq!(out.status.code(), Some(2));
+    let line = stderr_line(&out);
+    assert!(line.contains("SOURCES.md: not a mapping file: line 3 is no mapping line"), "{line}");
+    let out = droidflame(&["folded", &obfuscated, "--mapping", "/no/such/mapping.txt"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_line(&out).contains("cannot open /no/such/mapping.txt"));
+}

@@ -6,32 +6,9 @@
 use droidflame_core::mapping::{read_mapping, MappingReader, MappingReport};
 use droidflame_core::products::{folded, summary, FoldedOptions};
 use droidflame_core::{analyze, ErrorKind, Profile};
-use droidflame_testkit::mapping::{is_framework, obfuscate, MappingStyle};
+use droidflame_testkit::mapping::{app_trace, is_framework, obfuscate, MappingStyle};
 use droidflame_testkit::scenario::{generate, Config};
 use droidflame_testkit::{corpus_dir, Layout, MethodDef, Trace};
-
-/// A generated trace whose names have what real apps have: a framework class, non-ASCII
-/// names, and app classes inside signatures.
-fn app_trace(seed: u64) -> Trace {
-    let config = Config { methods: 24, threads: 3, ..Config::default() };
-    let mut trace = generate(seed, &config).trace;
-    for m in &mut trace.methods {
-        m.class = match m.class.as_str() {
-            "com.example.C0" => "android.os.Handler".into(),
-            "com.example.C1" => "com.exämple.Ünïcode".into(),
-            other => other.into(),
-        };
-    }
-    let classes: Vec<String> = trace.methods.iter().map(|m| m.class.clone()).collect();
-    for (i, m) in trace.methods.iter_mut().enumerate() {
-        if m.signature == "()V" && i % 2 == 0 {
-            let other = classes[(i + 4) % classes.len()].replace('.', "/");
-            m.signature = format!("(L{other};I[Ljava/lang/String;)L{other};");
-        }
-        m.source = format!("{}.java", m.class.rsplit('.').next().unwrap());
-    }
-    trace
-}
 
 fn deobfuscated(bytes: &[u8], mapping: &str) -> (Profile, MappingReport) {
     let mut profile = analyze(bytes).unwrap();

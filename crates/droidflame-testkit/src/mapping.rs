@@ -6,6 +6,7 @@
 //! the trace never uses. Framework classes (`android.`, `java.`, ...) are left as they
 //! are and not listed, as a build leaves them.
 
+use crate::scenario::{generate, Config};
 use crate::writer::{MethodDef, Trace};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -59,14 +60,43 @@ fn short_name(k: usize) -> String {
     out
 }
 
+/// A generated trace whose names have what real apps have: a framework class, non-ASCII
+/// names, and app classes (and `java.lang.String`) inside signatures.
+pub fn app_trace(seed: u64) -> Trace {
+    let config = Config { methods: 24, threads: 3, ..Config::default() };
+    let mut trace = generate(seed, &config).trace;
+    for m in &mut trace.methods {
+        m.class = match m.class.as_str() {
+            "com.example.C0" => "android.os.Handler".into(),
+            "com.example.C1" => "com.exämple.Ünïcode".into(),
+            other => other.into(),
+        };
+    }
+    let classes: Vec<String> = trace.methods.iter().map(|m| m.class.clone()).collect();
+    for (i, m) in trace.methods.iter_mut().enumerate() {
+        if m.signature == "()V" && i % 2 == 0 {
+            let other = classes[(i + 4) % classes.len()].replace('.', "/");
+            m.signature = format!("(L{other};I[Ljava/lang/String;)L{other};");
+        }
+        m.source = format!("{}.java", m.class.rsplit('.').next().unwrap_or_default());
+    }
+    trace
+}
+
 /// `trace` obfuscated in `style`, with its mapping.
 pub fn obfuscate(trace: &Trace, style: MappingStyle) -> Obfuscated {
+    obfuscate_build(trace, style, 0)
+}
+
+/// `trace` obfuscated in `style` as build number `build` does: another build gives the
+/// same classes other names.
+pub fn obfuscate_build(trace: &Trace, style: MappingStyle, build: usize) -> Obfuscated {
     let mut classes: BTreeMap<String, String> = BTreeMap::new();
     let mut obfuscated_of: BTreeMap<String, String> = BTreeMap::new();
     for m in &trace.methods {
         let mut add = |class: &str| {
             if !is_framework(class) && !obfuscated_of.contains_key(class) {
-                let k = obfuscated_of.len();
+                let k = obfuscated_of.len() + build * 7;
                 let package = ["a.a", "a.b", ""][k % 3];
                 let short = short_name(k);
                 let name = if package.is_empty() { short } else { format!("{package}.{short}") };
