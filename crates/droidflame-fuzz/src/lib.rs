@@ -1,5 +1,6 @@
 //! The fuzzer's parts, shared by its binary and by the replay of past findings.
 
+pub mod mapping;
 pub mod mutate;
 pub mod targets;
 

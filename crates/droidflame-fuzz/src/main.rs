@@ -9,7 +9,7 @@
 //!
 //! `droidflame-fuzz --seconds N [--target NAME] [--out DIR]`
 
-use droidflame_fuzz::{exercise, mutate, targets};
+use droidflame_fuzz::{mutate, targets};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -79,7 +79,7 @@ fn main() {
             let chunk = if rng.below(2) == 0 { usize::MAX } else { 1 + rng.below(4096) };
             current.lock().expect("not poisoned").clone_from(&input);
             started.store(clock.elapsed().as_secs(), Ordering::SeqCst);
-            let outcome = catch_unwind(AssertUnwindSafe(|| exercise(&input, chunk)));
+            let outcome = catch_unwind(AssertUnwindSafe(|| (target.exercise)(&input, chunk)));
             started.store(u64::MAX, Ordering::SeqCst);
             cases += 1;
             if outcome.is_err() {

@@ -11,6 +11,13 @@ pub struct Target {
     pub seeds: Vec<Vec<u8>>,
     /// Applied to a mutated seed before it is analysed (compression, framing).
     pub wrap: fn(&[u8]) -> Vec<u8>,
+    /// Runs one input, fed in chunks of the given size.
+    pub exercise: fn(&[u8], usize),
+}
+
+/// How a finding of the target named `name` is run again.
+pub fn exercise_of(name: &str) -> fn(&[u8], usize) {
+    all().into_iter().find(|t| t.name == name).map_or(crate::exercise as fn(&[u8], usize), |t| t.exercise)
 }
 
 fn same(bytes: &[u8]) -> Vec<u8> {
@@ -34,7 +41,7 @@ fn ctrace(text: &[u8]) -> Vec<u8> {
 /// Corpus files whose names pass `keep`, up to `max` bytes each.
 fn corpus(keep: impl Fn(&str) -> bool, max: u64) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
-    for dir in [corpus_dir(), corpus_dir().join("atrace")] {
+    for dir in [corpus_dir(), corpus_dir().join("atrace"), corpus_dir().join("mapping")] {
         let Ok(entries) = std::fs::read_dir(&dir) else { continue };
         let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
         paths.sort();
@@ -86,12 +93,14 @@ pub fn all() -> Vec<Target> {
             ]
             .concat(),
             wrap: same,
+            exercise: crate::exercise,
         },
         Target {
             name: "art-streaming",
             seeds: [vec![trace.write(&Layout::ART_STREAMING)], corpus(|n| n.ends_with("streaming.trace"), 1 << 20)]
                 .concat(),
             wrap: same,
+            exercise: crate::exercise,
         },
         Target {
             name: "art-v2",
@@ -107,8 +116,14 @@ pub fn all() -> Vec<Target> {
                 v2.write_time_first(&TimeFirst { counter_hz: 19_200_000, block_records: 9 }),
             ],
             wrap: same,
+            exercise: crate::exercise,
         },
-        Target { name: "gzip", seeds: vec![regular, trace.write(&Layout::ART_STREAMING), text.clone()], wrap: gzipped },
+        Target {
+            name: "gzip",
+            seeds: vec![regular, trace.write(&Layout::ART_STREAMING), text.clone()],
+            wrap: gzipped,
+            exercise: crate::exercise,
+        },
         Target {
             name: "atrace-text",
             seeds: [
@@ -117,8 +132,9 @@ pub fn all() -> Vec<Target> {
             ]
             .concat(),
             wrap: same,
+            exercise: crate::exercise,
         },
-        Target { name: "atrace-zlib", seeds: vec![text.clone()], wrap: ctrace },
+        Target { name: "atrace-zlib", seeds: vec![text.clone()], wrap: ctrace, exercise: crate::exercise },
         Target {
             name: "atrace-html",
             seeds: [
@@ -127,6 +143,13 @@ pub fn all() -> Vec<Target> {
             ]
             .concat(),
             wrap: same,
+            exercise: crate::exercise,
+        },
+        Target {
+            name: "mapping",
+            seeds: [crate::mapping::seeds(), corpus(|n| n.starts_with("rustproguard-mapping"), 1 << 20)].concat(),
+            wrap: same,
+            exercise: crate::mapping::exercise,
         },
     ]
 }

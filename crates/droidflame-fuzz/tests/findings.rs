@@ -9,8 +9,12 @@ fn past_fuzzer_findings_stay_fixed() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "bin") {
             let bytes = std::fs::read(&path).unwrap();
+            // `crash-TARGET-HASH.bin`: run as its target runs its inputs.
+            let name = path.file_stem().and_then(|n| n.to_str()).unwrap_or_default();
+            let target = name.strip_prefix("crash-").and_then(|n| n.rsplit_once('-')).map_or("", |(t, _)| t);
+            let exercise = droidflame_fuzz::targets::exercise_of(target);
             for chunk in [usize::MAX, 7, 1] {
-                droidflame_fuzz::exercise(&bytes, chunk);
+                exercise(&bytes, chunk);
             }
             replayed += 1;
         }
