@@ -3,7 +3,7 @@
 // of it, so the same text runs as worker.js (hosted) and from a Blob URL (single file).
 
 /* global wasm_bindgen */
-import { analyzeInto, head, readAgain } from './src/feed.js';
+import { analyzeInto, feed, head, readAgain, sizeOf } from './src/feed.js';
 
 let ready = null;
 let wasmMemory = null;
@@ -72,6 +72,57 @@ const requests = {
   async splitPair(m) {
     await ready;
     return { split: wasm_bindgen.isSplitPair(await head(m.inputs[0], 16), await head(m.inputs[1], 16)) };
+  },
+  // Which inputs are mapping files (R8/ProGuard mapping.txt), from their first bytes.
+  async kinds(m) {
+    await ready;
+    const kinds = [];
+    for (const input of m.inputs) {
+      kinds.push(wasm_bindgen.sniffMapping(await head(input, 64 << 10)) === 'mapping' ? 'mapping' : 'trace');
+    }
+    return { kinds };
+  },
+  // Mapping files applied to the sessions under `keys`: each file is read once, in
+  // slices, keeping what every session needs; each session gets the file that maps most
+  // of its classes. Answers each session's report and the core's words for it.
+  async mappings(m) {
+    await ready;
+    const reads = [];
+    try {
+      const total = m.inputs.reduce((sum, input) => sum + sizeOf(input), 0);
+      let done = 0;
+      for (const input of m.inputs) {
+        const read = new wasm_bindgen.MappingRead();
+        reads.push(read);
+        for (const key of m.keys) read.want(session(key));
+        try {
+          await feed(read, input, (n) => {
+            done += n;
+            reply({ type: 'progress', id: m.id, done, total });
+          });
+          read.finish();
+        } catch (error) {
+          throw new Error((input.name || 'the mapping') + ': ' + error.message);
+        }
+      }
+      const applied = {};
+      for (const key of m.keys) {
+        let best = null;
+        for (const [file, read] of reads.entries()) {
+          const answer = JSON.parse(read.applyTo(session(key)));
+          if (!best || answer.report.classes.mapped > best.report.classes.mapped) best = Object.assign({ file }, answer);
+        }
+        if (best.file !== reads.length - 1) reads[best.file].applyTo(session(key));
+        applied[key] = best;
+      }
+      return { applied };
+    } finally {
+      for (const read of reads) read.free();
+    }
+  },
+  async summary(m) {
+    await ready;
+    return { summary: session(m.key).summaryJson() };
   },
   async svg(m) {
     await ready;

@@ -65,6 +65,20 @@ export function createCompare(store, engine, beforeKey) {
     }
   }
 
+  // The two traces renamed (a mapping applied): their summaries and comparison anew.
+  async function renamed() {
+    const compare = store.get().compare;
+    if (!compare || compare.phase !== 'done') return;
+    const mine = ++run;
+    try {
+      const summary = await engine.summary(COMPARE_KEY);
+      const facts = await engine.compare(COMPARE_KEY, beforeKey, COMPARE_KEY, compare.facts.clock);
+      if (mine === run) store.update({ compare: Object.assign({}, compare, { summary, facts }) });
+    } catch (error) {
+      if (mine === run) store.update({ compare: { phase: 'error', name: compare.name, error: error.message } });
+    }
+  }
+
   function close() {
     run++;
     store.update({ compare: null, tab: store.get().tab === 'compare' ? 'flame' : store.get().tab });
@@ -147,5 +161,5 @@ export function createCompare(store, engine, beforeKey) {
   $('compare-normalize').addEventListener('change', (event) => store.update({ compareNormalize: event.target.checked }));
   $('compare-close').addEventListener('click', close);
 
-  return { withFiles, settled: () => graph.settled() };
+  return { withFiles, renamed, settled: () => graph.settled() };
 }

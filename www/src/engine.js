@@ -71,6 +71,24 @@ export class Engine {
     return this.call({ type: 'splitPair', inputs }).then((r) => r.split);
   }
 
+  /** For each input, `mapping` (an R8/ProGuard mapping.txt) or `trace`. */
+  kinds(inputs) {
+    return this.call({ type: 'kinds', inputs }).then((r) => r.kinds);
+  }
+
+  /**
+   * Applies mapping files to the analyses under `keys` (each gets the file that maps most
+   * of its classes); resolves to `{key: {file, report, text}}`.
+   */
+  mappings(keys, inputs, progress) {
+    return this.call({ type: 'mappings', keys, inputs }, progress).then((r) => r.applied);
+  }
+
+  /** The summary of the analysis under `key`, as it is now. */
+  summary(key) {
+    return this.call({ type: 'summary', key }).then((r) => JSON.parse(r.summary));
+  }
+
   svg(key, thread, clock, theme) {
     return this.call({ type: 'svg', key, thread, clock, theme }).then((r) => r.svg);
   }

@@ -2,17 +2,28 @@
 
 import { $ } from './dom.js';
 
+const CHOICES = 'Open one trace file, the .key and .data files of a split trace, or two traces to compare, ' +
+  'each with its mapping.txt or not';
+
 /** What to do with dropped or picked files: `{files}` to open, or `{error}`. */
 export function chooseFiles(fileList) {
   const files = Array.from(fileList || []);
   if (files.length === 0) return { files: [] };
-  if (files.length > 2) {
-    return {
-      error: 'Open one trace file, the .key and .data files of a split trace, or two traces to compare (got ' +
-        files.length + ' files).',
-    };
-  }
+  if (files.length > 4) return { error: CHOICES + ' (got ' + files.length + ' files).' };
   return { files };
+}
+
+/**
+ * Files told apart by `kinds` (`trace` or `mapping` each, as the engine tells them):
+ * `{traces, mappings}`, or `{error}` for more than two of either.
+ */
+export function sortFiles(files, kinds) {
+  const traces = files.filter((_, i) => kinds[i] !== 'mapping');
+  const mappings = files.filter((_, i) => kinds[i] === 'mapping');
+  if (traces.length > 2 || mappings.length > 2) {
+    return { error: CHOICES + ' (got ' + traces.length + ' traces and ' + mappings.length + ' mapping files).' };
+  }
+  return { traces, mappings };
 }
 
 /** Calls `open(files)` for files picked or dropped, `fail(message)` for a wrong choice. */

@@ -9,9 +9,10 @@ import { createFacts } from './facts.js';
 import { fileStem, sizeText } from './format.js';
 import { createGraph } from './graph.js';
 import { wireEmbed, analyzeApi, compareApi } from './embed.js';
-import { wireInput } from './input.js';
+import { sortFiles, wireInput } from './input.js';
+import { createMapping } from './mapping.js';
 import { createMethods } from './methods.js';
-import { createCompare } from './compare.js';
+import { COMPARE_KEY, createCompare } from './compare.js';
 import { changed, clocksOf, createStore, openedState } from './state.js';
 import { createThreadList } from './threads.js';
 import { createTimeline } from './timeline.js';
@@ -67,6 +68,21 @@ const graph = createGraph(store, products);
 createMethods(store, products);
 createTimeline(store, products);
 const compare = createCompare(store, engine, products.key);
+// The open traces a mapping may name: the one on show, and the one it is compared with.
+function openSides() {
+  const s = store.get();
+  const sides = [{ key: products.key, label: s.compare ? 'Before' : 'This trace' }];
+  if (s.compare && s.compare.phase === 'done') sides.push({ key: COMPARE_KEY, label: 'After' });
+  return sides;
+}
+// Renamed traces: every view re-renders from the new summaries.
+async function renamed() {
+  products.clear();
+  const summary = await engine.summary(products.key);
+  store.update({ summary });
+  await compare.renamed();
+}
+const mapping = createMapping(store, engine, openSides, renamed);
 
 async function open(inputs, name) {
   store.update({ phase: 'loading', name, error: '' });
@@ -147,17 +163,29 @@ function wireControls() {
 wireControls();
 /**
  * Opens files: one trace, a split trace's two halves, or two traces, which are compared
- * (the first is before, the second after).
+ * (the first is before, the second after); mapping files among them (or alone, for the
+ * trace on show) are applied to the trace(s) whose classes they name.
  */
 async function openFiles(files) {
-  if (files.length === 2 && !(await engine.splitPair(files).catch(() => true))) {
-    const started = performance.now();
-    await open([files[0]], files[0].name);
-    await compare.withFiles([files[1]], files[1].name);
-    document.body.dataset.compareMs = String(Math.round(performance.now() - started));
-    return;
+  const kinds = await engine.kinds(files).catch(() => files.map(() => 'trace'));
+  const sorted = sortFiles(files, kinds);
+  if (sorted.error) return fail(sorted.error);
+  const { traces, mappings } = sorted;
+  if (traces.length === 0) {
+    if (store.get().phase !== 'done') {
+      return fail('This is a mapping file (R8/ProGuard mapping.txt): open its trace first, or drop both together.');
+    }
+    return mapping.apply(mappings);
   }
-  await open(files, files.map((f) => f.name).join(' + '));
+  if (traces.length === 2 && !(await engine.splitPair(traces).catch(() => true))) {
+    const started = performance.now();
+    await open([traces[0]], traces[0].name);
+    await compare.withFiles([traces[1]], traces[1].name);
+    document.body.dataset.compareMs = String(Math.round(performance.now() - started));
+  } else {
+    await open(traces, traces.map((f) => f.name).join(' + '));
+  }
+  if (mappings.length) await mapping.apply(mappings);
 }
 
 wireInput((files) => openFiles(files).catch(() => {}), fail);

@@ -5,7 +5,7 @@ import { nextIndex } from '../src/list-keys.js';
 import { threadOrder, threadMatches, allThreadsTotal } from '../src/threads.js';
 import { columns, methodOrder, relatives } from '../src/methods.js';
 import { factsLine, traceRows } from '../src/facts.js';
-import { chooseFiles } from '../src/input.js';
+import { chooseFiles, sortFiles } from '../src/input.js';
 
 test('arrow keys, Home, End and paging move inside a list and stop at its ends', () => {
   assert.equal(nextIndex('ArrowDown', 0, 3), 1);
@@ -92,5 +92,14 @@ test('one file, or the two halves of a split trace, and never more', () => {
   assert.deepEqual(chooseFiles([]).files, []);
   assert.equal(chooseFiles(['a']).files.length, 1);
   assert.equal(chooseFiles(['a.key', 'a.data']).files.length, 2);
-  assert.match(chooseFiles(['a', 'b', 'c']).error, /got 3 files/);
+  assert.equal(chooseFiles(['a', 'b', 'a.txt', 'b.txt']).files.length, 4);
+  assert.match(chooseFiles(['a', 'b', 'c', 'd', 'e']).error, /got 5 files/);
+});
+
+test('dropped files split into traces and mapping files, at most two of each', () => {
+  const sorted = sortFiles(['before', 'm1', 'after', 'm2'], ['trace', 'mapping', 'trace', 'mapping']);
+  assert.deepEqual(sorted, { traces: ['before', 'after'], mappings: ['m1', 'm2'] });
+  assert.deepEqual(sortFiles(['m'], ['mapping']), { traces: [], mappings: ['m'] });
+  assert.match(sortFiles(['a', 'b', 'c'], ['trace', 'trace', 'trace']).error, /got 3 traces and 0 mapping files/);
+  assert.match(sortFiles(['a', 'b', 'c'], ['mapping', 'mapping', 'mapping']).error, /got 0 traces and 3 mapping/);
 });

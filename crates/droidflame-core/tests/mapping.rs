@@ -280,3 +280,36 @@ fn the_corpus_mappings_read_and_apply() {
         assert_eq!((report.skipped_lines, report.warnings.len()), (0, 0), "{file}: {report:?}");
     }
 }
+
+#[test]
+fn mapping_files_are_told_from_traces_by_their_first_bytes() {
+    use droidflame_core::mapping::{sniff, Sniff};
+    for file in std::fs::read_dir(corpus_dir().join("mapping")).unwrap() {
+        let path = file.unwrap().path();
+        if path.extension().is_some_and(|e| e == "txt") {
+            let bytes = std::fs::read(&path).unwrap();
+            assert_eq!(sniff(&bytes[..bytes.len().min(4096)]), Sniff::Mapping, "{}", path.display());
+        }
+    }
+    for name in ["tracecompass-atrace-test.txt", "ffprof-art-regular.trace", "SOURCES.md", "catapult-tracing-android_systrace.html"] {
+        let bytes = std::fs::read(corpus_dir().join(name)).unwrap();
+        assert_eq!(sniff(&bytes[..4096]), Sniff::NotMapping, "{name}");
+    }
+    assert_eq!(sniff(b"# compiler: R8\n# compiler_version: 8"), Sniff::NotSureYet);
+    assert_eq!(sniff(b"# compiler: R8\ncom.example.Foo -> a"), Sniff::NotSureYet);
+    assert_eq!(sniff(b""), Sniff::NotSureYet);
+}
+
+#[test]
+fn a_comparison_tells_when_only_one_side_has_original_names() {
+    use droidflame_core::products::{compare, DiffOptions};
+    let trace = app_trace(8);
+    let obfuscated = obfuscate(&trace, MappingStyle::R8);
+    let bytes = obfuscated.trace.write(&Layout::ART_REGULAR);
+    let (mapped, _) = deobfuscated(&bytes, &obfuscated.mapping);
+    let plain = analyze(&bytes).unwrap();
+    let comparison = compare(&mapped, &plain, &DiffOptions::default()).unwrap();
+    assert!(comparison.warnings.iter().any(|w| w.contains("apply after's mapping too")), "{:?}", comparison.warnings);
+    let comparison = compare(&mapped, &mapped, &DiffOptions::default()).unwrap();
+    assert!(!comparison.warnings.iter().any(|w| w.contains("mapping")));
+}

@@ -15,6 +15,7 @@ use serde_json::json;
 use wasm_bindgen::prelude::*;
 
 mod compare;
+mod mapping;
 
 #[wasm_bindgen(start)]
 fn start() {

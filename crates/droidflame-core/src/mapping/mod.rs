@@ -116,15 +116,19 @@ impl Wanted {
     fn of(profiles: &[&Profile]) -> Wanted {
         let mut wanted = Wanted::default();
         for profile in profiles {
-            for frame in profile.obfuscated_frames() {
-                if frame.unknown || frame.class.is_empty() {
-                    continue;
-                }
-                wanted.add(&frame.class);
-                descriptor::for_each_class(&frame.signature, |class| wanted.add(class));
-            }
+            wanted.add_profile(profile);
         }
         wanted
+    }
+
+    fn add_profile(&mut self, profile: &Profile) {
+        for frame in profile.obfuscated_frames() {
+            if frame.unknown || frame.class.is_empty() {
+                continue;
+            }
+            self.add(&frame.class);
+            descriptor::for_each_class(&frame.signature, |class| self.add(class));
+        }
     }
 
     fn add(&mut self, class: &str) {
@@ -138,6 +142,38 @@ impl Wanted {
 /// `a.b` of `a.b.C`; empty for a class in no package.
 fn package(class: &str) -> &str {
     class.rfind('.').map_or("", |dot| &class[..dot])
+}
+
+/// Whether some first bytes of a file are a mapping file's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sniff {
+    /// Its first line that is not a `#` comment is a class line (`com.Foo -> a.b:`).
+    Mapping,
+    /// It is not a mapping file.
+    NotMapping,
+    /// Only comments so far: more bytes are needed.
+    NotSureYet,
+}
+
+/// Tells a mapping file from its first bytes (a few kilobytes are plenty). System traces
+/// start with `#` comments too (`# tracer: nop`), so the first other line decides.
+pub fn sniff(head: &[u8]) -> Sniff {
+    let mut lines = head.split(|&b| b == b'\n').peekable();
+    while let Some(line) = lines.next() {
+        let complete = lines.peek().is_some();
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.trim_ascii().is_empty() || line.starts_with(b"#") {
+            continue;
+        }
+        if !complete {
+            return Sniff::NotSureYet;
+        }
+        return match proguard::ProguardRecord::try_parse(line) {
+            Ok(proguard::ProguardRecord::Class { .. }) => Sniff::Mapping,
+            _ => Sniff::NotMapping,
+        };
+    }
+    Sniff::NotSureYet
 }
 
 /// Reads a whole mapping file held in memory, keeping what `profiles` need.

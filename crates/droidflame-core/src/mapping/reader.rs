@@ -56,6 +56,12 @@ impl MappingReader {
         }
     }
 
+    /// Keeps what `profile` needs too: for one file read for several profiles. Call it
+    /// before the first `push`.
+    pub fn want(&mut self, profile: &Profile) {
+        self.state.wanted.add_profile(profile);
+    }
+
     /// Reads the next bytes of the file.
     pub fn push(&mut self, bytes: &[u8]) -> Result<()> {
         let state = &mut self.state;

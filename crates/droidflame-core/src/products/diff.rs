@@ -106,6 +106,21 @@ impl Comparison {
     }
 }
 
+/// Where a mapping renamed one side's methods and not the other's, one method carries
+/// two names and its stacks do not match.
+fn naming_differs(before: &Profile, after: &Profile) -> Option<String> {
+    let renamed = |p: &Profile| p.mapping.as_ref().is_some_and(|m| m.methods.mapped > 0);
+    match (renamed(before), renamed(after)) {
+        (true, false) => Some("a mapping gave before its original names but not after: stacks of obfuscated \
+                               methods do not match; apply after's mapping too"
+            .into()),
+        (false, true) => Some("a mapping gave after its original names but not before: stacks of obfuscated \
+                               methods do not match; apply before's mapping too"
+            .into()),
+        _ => None,
+    }
+}
+
 /// Compares `before` with `after`.
 pub fn compare(before: &Profile, after: &Profile, options: &DiffOptions) -> Result<Comparison> {
     let mut warnings = Vec::new();
@@ -118,6 +133,9 @@ pub fn compare(before: &Profile, after: &Profile, options: &DiffOptions) -> Resu
         ));
     }
     if let Some(warning) = recording_differs(before, after) {
+        warnings.push(warning);
+    }
+    if let Some(warning) = naming_differs(before, after) {
         warnings.push(warning);
     }
     let thread = options.thread.as_deref();
