@@ -75,3 +75,12 @@ export function methodNameParts(method) {
   const prefix = method.name.endsWith(simple) ? method.name.slice(0, method.name.length - simple.length) : '';
   return prefix ? [prefix, simple] : [method.name, ''];
 }
+
+/**
+ * A method's tooltip: name, signature, source, and the name the trace gave it where a
+ * mapping renamed it.
+ */
+export function methodTitle(method) {
+  return method.name + ' ' + method.signature + (method.source ? ' (' + method.source + ')' : '') +
+    (method.obfuscated ? ' — obfuscated as ' + method.obfuscated : '');
+}

@@ -49,7 +49,7 @@ export function createMapping(store, engine, sides, renamed) {
       await renamed(applied);
       show(outcomeText(applied, names, open), null);
     } catch (error) {
-      if (mine === run) show(label + ' could not be applied: ' + error.message, null, true);
+      if (mine === run) show('Not applied: ' + error.message, null, true);
       throw error;
     }
   }

@@ -3,7 +3,7 @@
 // and the selection in the state, and says what its numbers cover.
 
 import { $, element } from './dom.js';
-import { count, micros, millis, methodNameParts, percent, threadLabel, clockWords } from './format.js';
+import { count, micros, millis, methodNameParts, methodTitle, percent, threadLabel, clockWords } from './format.js';
 import { bindList, settle } from './list-keys.js';
 import { changed, clocksOf, methodKey } from './state.js';
 import { rangeText, timeText } from './timespan.js';
@@ -44,7 +44,8 @@ export function methodOrder(methods, filter, sort, cols) {
   const column = cols.find((c) => c.id === sort.column) || cols[1];
   const sign = sort.descending ? -1 : 1;
   return methods.map((_, i) => i)
-    .filter((i) => !text || methods[i].name.toLowerCase().includes(text) || methods[i].signature.toLowerCase().includes(text))
+    .filter((i) => !text || [methods[i].name, methods[i].signature, methods[i].obfuscated || '']
+      .some((field) => field.toLowerCase().includes(text)))
     .sort((a, b) => {
       const x = column.value(methods[a]);
       const y = column.value(methods[b]);
@@ -147,7 +148,7 @@ export function createMethods(store, products) {
         if (c.text) {
           // Overloads share a name: the signature tells them apart.
           const [head, tail] = methodNameParts(m);
-          row.append(element('td', { class: 'name', title: m.name + ' ' + m.signature + (m.source ? ' (' + m.source + ')' : '') },
+          row.append(element('td', { class: 'name', title: methodTitle(m) },
             element('span', { class: 'label' },
               element('span', { class: 'head', text: head }),
               tail ? element('span', { class: 'tail', text: tail }) : null,

@@ -68,28 +68,39 @@ impl MappingReport {
             count(m.mapped, "method", "methods")
         );
         if m.ambiguous > 0 {
+            let keeps = if m.ambiguous == 1 {
+                "keeps its obfuscated name: it has"
+            } else {
+                "keep their obfuscated names: each has"
+            };
             text += &format!(
-                " {} keep their obfuscated names: each has several originals that the signature cannot tell apart ({}).",
+                " {} {keeps} several originals that the signature cannot tell apart ({}).",
                 count(m.ambiguous, "method", "methods"),
                 self.ambiguous_examples.join(", ")
             );
         }
         if m.not_found > 0 {
             text += &format!(
-                " {} of mapped classes are not in the mapping and keep their names.",
-                count(m.not_found, "method", "methods")
+                " {} of mapped classes {} not in the mapping and keep {}.",
+                count(m.not_found, "method", "methods"),
+                if m.not_found == 1 { "is" } else { "are" },
+                if m.not_found == 1 { "its name" } else { "their names" }
             );
         }
         if c.not_found > 0 {
             text += &format!(
-                " {} are not in the mapping (the platform's, or never obfuscated) and keep their names.",
-                count(c.not_found, "class", "classes")
+                " {} not in the mapping (the platform's, or never obfuscated) and {} {}.",
+                count(c.not_found, "class is", "classes are"),
+                if c.not_found == 1 { "keeps" } else { "keep" },
+                if c.not_found == 1 { "its name" } else { "their names" }
             );
         }
         if self.skipped_lines > 0 {
             text += &format!(
-                " {} of the mapping are no mapping record and were skipped (the first is line {}).",
+                " {} of the mapping {} no mapping record and {} skipped (the first is line {}).",
                 count(self.skipped_lines, "line", "lines"),
+                if self.skipped_lines == 1 { "is" } else { "are" },
+                if self.skipped_lines == 1 { "was" } else { "were" },
                 group_digits(self.first_skipped_line.unwrap_or(0))
             );
         }

@@ -111,12 +111,16 @@ impl Comparison {
 fn naming_differs(before: &Profile, after: &Profile) -> Option<String> {
     let renamed = |p: &Profile| p.mapping.as_ref().is_some_and(|m| m.methods.mapped > 0);
     match (renamed(before), renamed(after)) {
-        (true, false) => Some("a mapping gave before its original names but not after: stacks of obfuscated \
+        (true, false) => Some(
+            "a mapping gave before its original names but not after: stacks of obfuscated \
                                methods do not match; apply after's mapping too"
-            .into()),
-        (false, true) => Some("a mapping gave after its original names but not before: stacks of obfuscated \
+                .into(),
+        ),
+        (false, true) => Some(
+            "a mapping gave after its original names but not before: stacks of obfuscated \
                                methods do not match; apply before's mapping too"
-            .into()),
+                .into(),
+        ),
         _ => None,
     }
 }
