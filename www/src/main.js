@@ -81,6 +81,7 @@ async function renamed() {
   const summary = await engine.summary(products.key);
   store.update({ summary });
   await compare.renamed();
+  await graph.settled();
 }
 const mapping = createMapping(store, engine, openSides, renamed);
 

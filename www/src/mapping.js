@@ -37,6 +37,7 @@ export function createMapping(store, engine, sides, renamed) {
 
   async function apply(files) {
     const mine = ++run;
+    const started = performance.now();
     const names = files.map((f) => f.name);
     const label = names.join(' + ');
     show('Reading ' + label + '…', 0);
@@ -48,6 +49,7 @@ export function createMapping(store, engine, sides, renamed) {
       if (mine !== run) return;
       await renamed(applied);
       show(outcomeText(applied, names, open), null);
+      document.body.dataset.mappingMs = String(Math.round(performance.now() - started));
     } catch (error) {
       if (mine === run) show('Not applied: ' + error.message, null, true);
       throw error;

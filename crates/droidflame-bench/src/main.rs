@@ -11,7 +11,7 @@
 mod probe;
 
 use droidflame_testkit::adversarial::{write_adversarial, Adversary};
-use droidflame_testkit::large::{write_large, LargeLayout, Shape};
+use droidflame_testkit::large::{write_large, write_mapping, LargeLayout, Shape};
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -21,11 +21,12 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let result = match args.as_slice() {
+        ["probe", "mapping", trace, mapping] => probe::mapping(trace, mapping, 5).map(|v| println!("{v}")),
         ["probe", kind, file] => probe(kind, file).map(|v| println!("{v}")),
         ["generate", layout, records, file] => generate(layout, records, file),
         ["report", rest @ ..] => report(rest),
         _ => Err("usage: droidflame-bench report [--quick] [--out FILE] | generate regular|streaming|small RECORDS FILE | generate deep DEPTH FILE | generate fresh STACKS FILE | \
-                  probe analyze|stream|calls|baseline|render|adversarial FILE"
+                  generate mapping MB FILE | probe analyze|stream|calls|baseline|render|adversarial FILE | probe mapping TRACE MAPPING"
             .into()),
     };
     if let Err(message) = result {
@@ -65,6 +66,7 @@ fn layout_of(name: &str) -> Result<LargeLayout, String> {
 fn generate(layout: &str, size: &str, file: &str) -> Result<(), String> {
     let size: u64 = size.parse().map_err(|_| format!("not a number: {size}"))?;
     match layout {
+        "mapping" => write_mapping_file(Path::new(file), size << 20),
         "deep" => write_adversary(Path::new(file), Adversary::DeepChain { depth: size, methods: 1000 }).map(|_| ()),
         "fresh" => write_adversary(Path::new(file), fresh_stacks(size)).map(|_| ()),
         "small" => write_shape(Path::new(file), LargeLayout::Regular, &Shape::small_program(size)).map(|_| ()),
@@ -74,6 +76,14 @@ fn generate(layout: &str, size: &str, file: &str) -> Result<(), String> {
         }
         _ => write_file(Path::new(file), layout_of(layout)?, size).map(|_| ()),
     }
+}
+
+/// An R8 mapping of `bytes` for the app-start program (`generate mapping MB FILE`).
+fn write_mapping_file(path: &Path, bytes: u64) -> Result<(), String> {
+    let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+    write_mapping(&mut out, &Shape::app_start(0), bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(())
 }
 
 /// A 4-level call tree as wide as it can be while holding at most `stacks` unique stacks.
@@ -277,6 +287,7 @@ fn report(args: &[&str]) -> Result<(), String> {
         }
         if case.compare {
             row.insert("compare".into(), compare_in_browser(&dir, &case, file)?);
+            row.insert("mapping".into(), mapping_runs(&dir, me, quick, file)?);
         }
         rows.push(Value::Object(row));
     }
@@ -302,6 +313,38 @@ fn report(args: &[&str]) -> Result<(), String> {
     println!("{text}");
     eprintln!("bench: wrote {}", out.display());
     Ok(())
+}
+
+/// A mapping of a large app (100 MB; 10 MB for `--quick`) applied to the app-start
+/// program's trace: natively (the probe's median of 5), and in the browser (median of 3).
+fn mapping_runs(dir: &Path, me: &str, quick: bool, trace: &str) -> Result<Value, String> {
+    let mb = if quick { 10 } else { 100 };
+    let path = dir.join(format!("app-start-mapping-{mb}MB.txt"));
+    if !path.exists() {
+        eprintln!("bench: generating {}", path.display());
+        let tmp = path.with_extension("partial");
+        write_mapping_file(&tmp, mb << 20)?;
+        std::fs::rename(&tmp, &path).map_err(|e| e.to_string())?;
+    }
+    let mapping = path.to_str().ok_or("path is not UTF-8")?;
+    let native = child(me, &["probe", "mapping", trace, mapping])?;
+    let script = root().join("crates/droidflame-bench/browser-mapping.mjs");
+    let mut runs: Vec<Value> = Vec::new();
+    for _ in 0..COMPARE_RUNS {
+        runs.push(child("node", &[script.to_str().unwrap_or_default(), trace, mapping])?);
+    }
+    let mut ms: Vec<f64> = runs.iter().filter_map(|r| r["mapping_ms"].as_f64()).collect();
+    ms.sort_by(f64::total_cmp);
+    Ok(serde_json::json!({
+        "megabytes": mb,
+        "native": native,
+        "browser_ms": ms.get(ms.len() / 2),
+        "browser_min_ms": ms.first(),
+        "browser_max_ms": ms.last(),
+        "browser_runs": runs.len(),
+        "renamed": runs.iter().all(|r| r["renamed"] == true),
+        "longest_task_ms": runs.iter().filter_map(|r| r["longest_task_ms"].as_f64()).fold(0.0, f64::max),
+    }))
 }
 
 /// Runs of the comparison in the browser, alternating with one trace opened alone.
@@ -575,6 +618,33 @@ fn markdown(rows: &[Value], quick: bool) -> String {
             secs("longest_task_ms"),
             fmt_mb(f(c, &["wasm_bytes"])),
             fmt_mb(f(c, &["alone_wasm_bytes"]))
+        );
+    }
+    let _ = writeln!(
+        s,
+        "\n### A mapping of a large app applied (native: read from the page cache in 1 MiB chunks and applied, median of \
+         5; Chromium: \"Apply mapping…\" to the graph drawn again, median of {COMPARE_RUNS})\n"
+    );
+    let _ = writeln!(s, "| trace | mapping | classes / methods renamed | native (min–max) | Chromium (min–max) | longest main-thread task |");
+    let _ = writeln!(s, "|---|---|---|---|---|---|");
+    for row in rows.iter().filter(|r| r.get("mapping").is_some()) {
+        let m = &row["mapping"];
+        let ms = |key: &str| fmt_s(f(m, &[key]).map(|ms| ms / 1000.0));
+        let _ = writeln!(
+            s,
+            "| {} | {} MB{} | {} / {} | {} ({}–{}) | {} ({}–{}) | {} |",
+            row["case"].as_str().unwrap_or(""),
+            m["megabytes"],
+            if m["renamed"] == true { "" } else { " (graph NOT renamed)" },
+            m["native"]["classes_mapped"],
+            m["native"]["methods_mapped"],
+            fmt_s(f(m, &["native", "mapping_s"])),
+            fmt_s(f(m, &["native", "min_s"])),
+            fmt_s(f(m, &["native", "max_s"])),
+            ms("browser_ms"),
+            ms("browser_min_ms"),
+            ms("browser_max_ms"),
+            ms("longest_task_ms"),
         );
     }
     s

@@ -187,3 +187,43 @@ impl std::io::Write for CountingSink {
         Ok(())
     }
 }
+
+/// A mapping file read from disk (page cache) in 1 MiB chunks, keeping what the trace's
+/// profile needs, and applied to it: median of `runs`, and the process's peak memory
+/// over the trace's own.
+pub fn mapping(trace: &str, mapping: &str, runs: usize) -> Result<serde_json::Value, String> {
+    let profile = droidflame_core::analyze(&std::fs::read(trace).map_err(|e| format!("{trace}: {e}"))?)
+        .map_err(|e| e.to_string())?;
+    let before = peak_kib();
+    let mut times = Vec::new();
+    let mut report = None;
+    let mut buf = vec![0u8; CHUNK];
+    for _ in 0..runs {
+        let mut renamed = profile.clone();
+        let start = Instant::now();
+        let mut reader = droidflame_core::mapping::MappingReader::new(&[&renamed]);
+        let mut file = std::fs::File::open(mapping).map_err(|e| format!("{mapping}: {e}"))?;
+        loop {
+            let n = file.read(&mut buf).map_err(|e| e.to_string())?;
+            if n == 0 {
+                break;
+            }
+            reader.push(&buf[..n]).map_err(|e| e.to_string())?;
+        }
+        let read = reader.finish().map_err(|e| e.to_string())?;
+        report = Some(renamed.deobfuscate(&read).clone());
+        times.push(start.elapsed());
+    }
+    let report = report.ok_or("no run")?;
+    Ok(json!({
+        "mapping_s": median(times.clone()),
+        "min_s": times.iter().min().map(Duration::as_secs_f64),
+        "max_s": times.iter().max().map(Duration::as_secs_f64),
+        "runs": runs,
+        "bytes": std::fs::metadata(mapping).map(|m| m.len()).unwrap_or(0),
+        "classes_mapped": report.classes.mapped,
+        "methods_mapped": report.methods.mapped,
+        "methods_ambiguous": report.methods.ambiguous,
+        "extra_peak_mb": peak_kib().saturating_sub(before) as f64 / 1024.0,
+    }))
+}

@@ -125,6 +125,67 @@ fn definitions(shape: &Shape) -> Trace {
     Trace { clocks: Clocks::Dual, methods, threads, ..Trace::default() }
 }
 
+/// Writes an R8 mapping of about `bytes` bytes for a generated trace's program, its names
+/// taken as the obfuscated ones: each of the trace's classes and methods listed (some
+/// over several line ranges, with inlined callees), among as many classes of a large app
+/// that the trace never runs as it takes to reach the size. Returns the bytes written.
+pub fn write_mapping(out: &mut impl Write, shape: &Shape, bytes: u64) -> io::Result<u64> {
+    let mut out = CountingWriter { inner: out, written: 0 };
+    writeln!(out, "# compiler: R8\n# compiler_version: 8.5.35\n# min_api: 24\n# pg_map_id: 0123abc")?;
+    let trace = definitions(shape);
+    let mut by_class: Vec<(&str, Vec<&MethodDef>)> = Vec::new();
+    for m in &trace.methods {
+        match by_class.iter_mut().find(|(c, _)| *c == m.class) {
+            Some((_, methods)) => methods.push(m),
+            None => by_class.push((&m.class, vec![m])),
+        }
+    }
+    // The trace's classes spread evenly through the file, as an app's own are.
+    let filler_per_class = (bytes / 3000).saturating_sub(by_class.len() as u64) / by_class.len().max(1) as u64;
+    let mut filler = 0u64;
+    for (k, (class, methods)) in by_class.iter().enumerate() {
+        while filler < filler_per_class * k as u64 && out.written < bytes {
+            write_filler_class(&mut out, filler)?;
+            filler += 1;
+        }
+        writeln!(out, "com.example.original.feature{}.Screen{k} -> {class}:", k % 97)?;
+        writeln!(out, "# {{\"id\":\"sourceFile\",\"fileName\":\"Screen{k}.kt\"}}")?;
+        for (j, m) in methods.iter().enumerate() {
+            let args = if m.signature == "(I)V" { "int" } else { "" };
+            let line = 10 + 20 * j;
+            writeln!(out, "    1:3:void original{j}({args}):{line}:{} -> {}", line + 2, m.name)?;
+            writeln!(out, "    4:4:void com.example.original.Log.debug(java.lang.String):70:70 -> {}", m.name)?;
+            writeln!(out, "    4:4:void original{j}({args}):{} -> {}", line + 3, m.name)?;
+        }
+    }
+    while out.written < bytes {
+        write_filler_class(&mut out, filler)?;
+        filler += 1;
+    }
+    Ok(out.written)
+}
+
+/// A class of the app that the trace does not use: about 3 KB, as R8 writes one.
+fn write_filler_class(out: &mut impl Write, n: u64) -> io::Result<()> {
+    writeln!(out, "com.example.library{}.internal.Helper{n} -> z.a{n}:", n % 211)?;
+    writeln!(out, "    java.lang.String name -> a\n    int count -> b")?;
+    for j in 0..24 {
+        let line = 20 + 7 * j;
+        writeln!(
+            out,
+            "    {}:{}:void handle{j}(java.lang.String,int):{line}:{} -> {}",
+            1 + 3 * j,
+            3 + 3 * j,
+            line + 2,
+            (b'a' + (j % 26) as u8) as char
+        )?;
+        if j % 4 == 0 {
+            writeln!(out, "      # {{\"id\":\"com.android.tools.r8.synthesized\"}}")?;
+        }
+    }
+    Ok(())
+}
+
 /// Writes a generated trace; returns the bytes written.
 pub fn write_large(out: &mut impl Write, shape: &Shape, layout: LargeLayout) -> io::Result<u64> {
     let mut out = CountingWriter { inner: out, written: 0 };
