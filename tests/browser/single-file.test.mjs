@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { dist, corpus, pick, drop, shot, shownSvg, watchRequests, foreignRequests, useBrowser } from './support.mjs';
+import { dist, corpus, pick, drop, shot, shownSvg, tempFile, watchRequests, foreignRequests, useBrowser } from './support.mjs';
+import { MAPPING, OBFUSCATED } from './obfuscated.mjs';
 
 const context = useBrowser({ server: false });
 const single = pathToFileURL(path.join(dist, 'droidflame.html')).href;
@@ -35,6 +36,21 @@ test('from file:// it shows ffprof-art-regular.trace with all 40 active threads'
   assert.match(await shownSvg(page), /main \[21491\]/);
   await page.frameLocator('#flame').locator('svg').first().waitFor();
   await shot(page, 'single-file-regular');
+});
+
+test('from file:// a trace dropped with its mapping shows the original names', async (t) => {
+  const page = await newPage(t);
+  assert.equal(await drop(page, [tempFile('app-release.trace', OBFUSCATED), tempFile('mapping.txt', MAPPING)]), 'done');
+  await page.waitForFunction(() => /com\.example\.Spieler\.spiele/.test(document.getElementById('flame').srcdoc));
+  assert.match(await page.textContent('#mapping-text'), /^This trace: names from mapping\.txt\./);
+  await shot(page, 'single-file-mapping');
+  // The same through window.droidflame.analyze, for pages that embed droidflame.
+  const answer = await page.evaluate(async ({ trace, mapping }) => {
+    const bytes = (base64) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    const { summary, threads } = await window.droidflame.analyze(bytes(trace), { mapping: bytes(mapping) });
+    return { mapped: summary.mapping.methods.mapped, svg: threads[0].svg.includes('com.example.Spieler.spiele') };
+  }, { trace: OBFUSCATED.toString('base64'), mapping: Buffer.from(MAPPING).toString('base64') });
+  assert.deepEqual(answer, { mapped: 3, svg: true });
 });
 
 test('from file:// a dropped gzip streaming trace works', async (t) => {

@@ -9,14 +9,21 @@ export function copyBytes(input) {
   return toBytes(input).slice();
 }
 
-/** `window.droidflame.analyze`: `{summary, threads: [{tid, name, svg}]}` for one trace. */
+/**
+ * `window.droidflame.analyze`: `{summary, threads: [{tid, name, svg}]}` for one trace;
+ * `options.mapping` (the bytes of a mapping.txt) gives an obfuscated build its original names.
+ */
 export function analyzeApi(engine) {
   let calls = 0;
   return async function analyze(bytes, options = {}) {
     const key = 'api-' + (++calls);
     const copy = copyBytes(bytes);
     try {
-      const { summary } = await engine.analyze(key, [copy]);
+      let { summary } = await engine.analyze(key, [copy]);
+      if (options.mapping) {
+        await engine.mappings([key], [copyBytes(options.mapping)]);
+        summary = await engine.summary(key);
+      }
       const threads = [];
       for (let i = 0; i < summary.threads.length; i++) {
         const t = summary.threads[i];
