@@ -33,6 +33,7 @@ test('a trace dropped with its mapping shows the original names in every view', 
   assert.match(note, /written by R8 8\.5\.35: 2 classes and 3 methods mapped/);
   assert.match(note, /1 method keeps its obfuscated name: .*\(com\.example\.Spieler\.b\)/);
   // The graph's search finds a method by its original name.
+  await page.waitForFunction(() => document.body.dataset.graph === 'ready');
   await page.fill('#graph-search', 'spiele');
   await page.waitForFunction(() => /frames? ·/.test(document.getElementById('graph-matched').textContent));
   await shot(page, 'mapping-flame');
@@ -65,7 +66,7 @@ test('Apply mapping… renames an open trace; a wrong file says what is wrong', 
 
   // A file that is no mapping: the trace stays as it was, and the bar says why.
   await page.setInputFiles('#mapping-picker', tempFile('notes.txt', 'Release notes\n- faster start\n'));
-  assert.match(await mappingSettled(page), /^Not applied: notes\.txt: not a mapping file: line 1 is no mapping line: `Release notes`/);
+  assert.match(await mappingSettled(page), /^Not applied, the names stay as they were: notes\.txt: not a mapping file: line 1 is no mapping line: `Release notes`/);
   assert.match(await shownSvg(page), /a\.b\.a/);
   await shot(page, 'mapping-wrong-file');
 

@@ -51,7 +51,7 @@ export function createMapping(store, engine, sides, renamed) {
       show(outcomeText(applied, names, open), null);
       document.body.dataset.mappingMs = String(Math.round(performance.now() - started));
     } catch (error) {
-      if (mine === run) show('Not applied: ' + error.message, null, true);
+      if (mine === run) show('Not applied, the names stay as they were: ' + error.message, null, true);
       throw error;
     }
   }
