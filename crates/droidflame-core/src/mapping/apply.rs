@@ -41,7 +41,7 @@ impl Profile {
                         }
                     }
                 }
-                Resolution::Ambiguous(_) => {
+                Resolution::Ambiguous => {
                     report.methods.ambiguous += 1;
                     frame.class = class.original.clone();
                     if report.ambiguous_examples.len() < EXAMPLES {

@@ -68,46 +68,45 @@ impl MappingReport {
             count(m.mapped, "method", "methods")
         );
         if m.ambiguous > 0 {
-            let keeps = if m.ambiguous == 1 {
-                "keeps its obfuscated name: it has"
-            } else {
-                "keep their obfuscated names: each has"
-            };
             text += &format!(
-                " {} {keeps} several originals that the signature cannot tell apart ({}).",
-                count(m.ambiguous, "method", "methods"),
+                " {} several originals that the signature cannot tell apart ({}).",
+                count(
+                    m.ambiguous,
+                    "method keeps its obfuscated name: it has",
+                    "methods keep their obfuscated names: each has"
+                ),
                 self.ambiguous_examples.join(", ")
             );
         }
         if m.not_found > 0 {
-            text += &format!(
-                " {} of mapped classes {} not in the mapping and keep {}.",
-                count(m.not_found, "method", "methods"),
-                if m.not_found == 1 { "is" } else { "are" },
-                if m.not_found == 1 { "its name" } else { "their names" }
-            );
+            let what = count(m.not_found, "method of mapped classes is", "methods of mapped classes are");
+            text += &format!(" {what} not in the mapping and {}.", keep(m.not_found));
         }
         if c.not_found > 0 {
-            text += &format!(
-                " {} not in the mapping (the platform's, or never obfuscated) and {} {}.",
-                count(c.not_found, "class is", "classes are"),
-                if c.not_found == 1 { "keeps" } else { "keep" },
-                if c.not_found == 1 { "its name" } else { "their names" }
-            );
+            let what = count(c.not_found, "class is", "classes are");
+            text +=
+                &format!(" {what} not in the mapping (the platform's, or never obfuscated) and {}.", keep(c.not_found));
         }
         if self.skipped_lines > 0 {
-            text += &format!(
-                " {} of the mapping {} no mapping record and {} skipped (the first is line {}).",
-                count(self.skipped_lines, "line", "lines"),
-                if self.skipped_lines == 1 { "is" } else { "are" },
-                if self.skipped_lines == 1 { "was" } else { "were" },
-                group_digits(self.first_skipped_line.unwrap_or(0))
-            );
+            let what = count(self.skipped_lines, "line of the mapping is", "lines of the mapping are");
+            let were = if self.skipped_lines == 1 { "was" } else { "were" };
+            let first = group_digits(self.first_skipped_line.unwrap_or(0));
+            text += &format!(" {what} no mapping record and {were} skipped (the first is line {first}).");
         }
         text
     }
 }
 
+/// `1 class` or `2 classes`: the number and the words that agree with it.
 fn count(n: u64, one: &str, many: &str) -> String {
     format!("{} {}", group_digits(n), if n == 1 { one } else { many })
+}
+
+/// What things the mapping does not rename do.
+fn keep(n: u64) -> &'static str {
+    if n == 1 {
+        "keeps its name"
+    } else {
+        "keep their names"
+    }
 }

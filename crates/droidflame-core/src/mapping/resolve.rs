@@ -9,8 +9,8 @@ pub(super) enum Resolution<'m> {
     /// One original: its class (where R8 moved the method) and name, and each of its
     /// entries (line ranges).
     Mapped { moved_from: Option<&'m str>, name: &'m str, entries: Vec<&'m MethodEntry> },
-    /// Several originals that the signature cannot tell apart: how many.
-    Ambiguous(usize),
+    /// Several originals that the signature cannot tell apart.
+    Ambiguous,
     /// The class lists no method of that name.
     NotFound,
 }
@@ -29,7 +29,7 @@ pub(super) fn resolve<'m>(
         return one;
     }
     let Some((params, returns)) = descriptor::split(signature) else {
-        return Resolution::Ambiguous(originals(&all));
+        return Resolution::Ambiguous;
     };
     let params: Vec<String> = params.iter().map(|p| descriptor::java_type(p, rename)).collect();
     let by_params: Vec<&MethodEntry> = all
@@ -51,7 +51,7 @@ pub(super) fn resolve<'m>(
             return one;
         }
     }
-    Resolution::Ambiguous(originals(&all))
+    Resolution::Ambiguous
 }
 
 /// `Mapped` when `entries` (not empty) are all one original method.
@@ -63,15 +63,6 @@ fn single<'m>(entries: &[&'m MethodEntry]) -> Option<Resolution<'m>> {
         name: &first.original,
         entries: entries.to_vec(),
     })
-}
-
-/// How many distinct originals `entries` name.
-fn originals(entries: &[&MethodEntry]) -> usize {
-    let mut names: Vec<(&str, Option<&str>)> =
-        entries.iter().map(|e| (e.original.as_str(), e.moved_from.as_deref())).collect();
-    names.sort_unstable();
-    names.dedup();
-    names.len()
 }
 
 fn same_arguments(arguments: &str, params: &[String]) -> bool {
@@ -98,4 +89,32 @@ pub(super) fn original_line(entries: &[&MethodEntry], line: i32) -> Option<i32> 
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::LineRange;
+    use super::*;
+
+    fn entry(start: u32, end: u32, original: Option<(u32, Option<u32>)>) -> MethodEntry {
+        MethodEntry {
+            original: "m".into(),
+            moved_from: None,
+            arguments: String::new(),
+            returns: "void".into(),
+            residual: None,
+            lines: Some(LineRange { start, end, original }),
+        }
+    }
+
+    #[test]
+    fn output_lines_map_to_original_lines() {
+        let (a, b) = (entry(1, 3, Some((20, Some(22)))), entry(4, 6, Some((40, None))));
+        let entries = [&a, &b];
+        assert_eq!(original_line(&entries, 2), Some(21), "a range maps line for line");
+        assert_eq!(original_line(&entries, 5), Some(40), "a single original line");
+        assert_eq!(original_line(&entries, 9), None, "no range holds it: no line rather than a wrong one");
+        let proguard = entry(20, 25, None);
+        assert_eq!(original_line(&[&proguard], 21), Some(21), "ProGuard keeps original lines");
+    }
 }
