@@ -199,6 +199,7 @@ fn what_is_no_mapping_is_refused_and_damage_is_counted() {
         (b"    void a() -> b\n", "line 1 is a member line before any class line"),
         (b"*version\n3\n", "line 1 is no mapping line"),
         (b"\x00\x01\x02SLOW", "line 1 is no mapping line"),
+        (b"\x1f\x8b\x08\x00\x00\x00\x00\x00", "gzip-compressed: unpack it first"),
     ] {
         let error = read_mapping(input, &[&profile]).unwrap_err();
         assert_eq!(error.kind(), ErrorKind::NotAMapping);

@@ -150,6 +150,13 @@ impl ReadState {
     }
 
     fn refuse(&mut self, line: &[u8], what: &str) {
+        if self.mapping.facts.lines == 1 && line.starts_with(&[0x1f, 0x8b]) {
+            self.error = Some(Error::new(
+                ErrorKind::NotAMapping,
+                "this file is gzip-compressed: unpack it first (`gunzip mapping.txt.gz`)",
+            ));
+            return;
+        }
         let shown: String = String::from_utf8_lossy(line)
             .chars()
             .take(60)
