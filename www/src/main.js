@@ -27,8 +27,8 @@ const store = createStore();
 
 // The page's phase and tabs come first, so that views render into visible places.
 function layout(state, previous) {
+  if (changed(state, previous, 'phase', 'busy')) document.body.dataset.state = state.busy ? 'loading' : state.phase;
   if (changed(state, previous, 'phase')) {
-    document.body.dataset.state = state.phase;
     $('welcome').hidden = state.phase !== 'idle';
     $('progress').hidden = state.phase !== 'loading';
     $('error').hidden = state.phase !== 'error';
@@ -168,6 +168,16 @@ wireControls();
  * trace on show) are applied to the trace(s) whose classes they name.
  */
 async function openFiles(files) {
+  store.update({ busy: true });
+  try {
+    await openSorted(files);
+  } finally {
+    store.update({ busy: false });
+  }
+}
+
+// The files told apart (traces, mapping files), then opened or applied.
+async function openSorted(files) {
   const kinds = await engine.kinds(files).catch(() => files.map(() => 'trace'));
   const sorted = sortFiles(files, kinds);
   if (sorted.error) return fail(sorted.error);

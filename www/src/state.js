@@ -5,6 +5,9 @@
 export function initialState() {
   return {
     phase: 'idle', // idle | loading | done | error
+    // Picked files are being told apart, or a mapping applied: the page reports itself
+    // loading (`body[data-state]`) whatever view it shows meanwhile.
+    busy: false,
     name: '', // the file(s) shown
     summary: null,
     error: '',
