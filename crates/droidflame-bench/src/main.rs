@@ -333,18 +333,30 @@ fn mapping_runs(dir: &Path, me: &str, quick: bool, trace: &str) -> Result<Value,
     for _ in 0..COMPARE_RUNS {
         runs.push(child("node", &[script.to_str().unwrap_or_default(), trace, mapping])?);
     }
-    let mut ms: Vec<f64> = runs.iter().filter_map(|r| r["mapping_ms"].as_f64()).collect();
-    ms.sort_by(f64::total_cmp);
+    let (min, max) = spread(&runs, "mapping_ms");
     Ok(serde_json::json!({
         "megabytes": mb,
         "native": native,
-        "browser_ms": ms.get(ms.len() / 2),
-        "browser_min_ms": ms.first(),
-        "browser_max_ms": ms.last(),
+        "browser_ms": median(&runs, "mapping_ms"),
+        "browser_min_ms": min,
+        "browser_max_ms": max,
         "browser_runs": runs.len(),
         "renamed": runs.iter().all(|r| r["renamed"] == true),
-        "longest_task_ms": runs.iter().filter_map(|r| r["longest_task_ms"].as_f64()).fold(0.0, f64::max),
+        "longest_task_ms": spread(&runs, "longest_task_ms").1,
     }))
+}
+
+/// The median of `key` over measurement runs.
+fn median(runs: &[Value], key: &str) -> Option<f64> {
+    let mut v: Vec<f64> = runs.iter().filter_map(|r| r[key].as_f64()).collect();
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied()
+}
+
+/// The smallest and largest `key` over measurement runs.
+fn spread(runs: &[Value], key: &str) -> (f64, f64) {
+    let v: Vec<f64> = runs.iter().filter_map(|r| r[key].as_f64()).collect();
+    (v.iter().copied().fold(f64::INFINITY, f64::min), v.iter().copied().fold(0.0, f64::max))
 }
 
 /// Runs of the comparison in the browser, alternating with one trace opened alone.
@@ -369,15 +381,6 @@ fn compare_in_browser(dir: &Path, case: &Case, file: &str) -> Result<Value, Stri
         compared.push(child("node", &[both.to_str().unwrap_or_default(), file, rerun])?);
         alone.push(child("node", &[one.to_str().unwrap_or_default(), file])?);
     }
-    let median = |runs: &[Value], key: &str| {
-        let mut v: Vec<f64> = runs.iter().filter_map(|r| r[key].as_f64()).collect();
-        v.sort_by(f64::total_cmp);
-        v.get(v.len() / 2).copied()
-    };
-    let spread = |runs: &[Value], key: &str| {
-        let v: Vec<f64> = runs.iter().filter_map(|r| r[key].as_f64()).collect();
-        (v.iter().copied().fold(f64::INFINITY, f64::min), v.iter().copied().fold(0.0, f64::max))
-    };
     let (min, max) = spread(&compared, "compare_ms");
     Ok(serde_json::json!({
         "runs": COMPARE_RUNS,

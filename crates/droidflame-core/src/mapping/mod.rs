@@ -39,18 +39,6 @@ pub struct Mapping {
     facts: MappingFacts,
 }
 
-impl Mapping {
-    /// The compiler that wrote it (`R8`), where its header says.
-    pub fn compiler(&self) -> Option<&str> {
-        self.facts.compiler.as_deref()
-    }
-
-    /// Class lines in the whole file.
-    pub fn class_lines(&self) -> u64 {
-        self.facts.class_lines
-    }
-}
-
 /// What the file says beyond the classes kept.
 #[derive(Debug, Default)]
 struct MappingFacts {
