@@ -2,7 +2,7 @@
 // the mapping later), and every view shows the original names; a wrong file says why.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { drop, pick, shot, shownSvg, tempFile, useBrowser, checkedPage } from './support.mjs';
+import { corpus, drop, pick, shot, shownSvg, tempFile, useBrowser, checkedPage } from './support.mjs';
 import { MAPPING, OBFUSCATED } from './obfuscated.mjs';
 
 const context = useBrowser();
@@ -80,4 +80,19 @@ test('Apply mapping… renames an open trace; a wrong file says what is wrong', 
   const fresh = await checkedPage(context, t);
   assert.equal(await drop(fresh, [mapping]), 'error');
   assert.match(await fresh.textContent('#error-text'), /This is a mapping file .* open its trace first/);
+});
+
+test('a real trace with a mapping of another app: nothing renamed, and the page says so', async (t) => {
+  const page = await checkedPage(context, t, { viewport: { width: 1280, height: 800 } });
+  assert.equal(await pick(page, corpus('ffprof-art-regular.trace')), 'done');
+  await page.setInputFiles('#mapping-picker', corpus('mapping/rustproguard-mapping-r8-1.3.49.txt'));
+  assert.equal(await mappingSettled(page), 'This trace: No name was changed by a mapping written by R8 1.3.49.');
+  assert.equal(await page.getAttribute('#mapping-bar', 'class'), 'mapping-bar error');
+  const notes = await page.locator('#notes-list li').allTextContents();
+  assert.ok(notes.includes('This mapping lists none of the trace\'s 1,197 classes: it belongs to another app or build.'), notes.join(' | '));
+  // The graph is drawn again, as it was.
+  await page.waitForFunction(() => document.body.dataset.graph === 'ready');
+  assert.match(await shownSvg(page), /android\.os\.Looper\.loop/);
+  await page.frameLocator('#flame').locator('#frames rect').first().waitFor();
+  await shot(page, 'mapping-other-app');
 });

@@ -14,9 +14,15 @@ import { sizeText } from './format.js';
 export function outcomeText(applied, fileNames, sides) {
   return sides.filter((side) => applied[side.key]).map((side, i) => {
     const found = applied[side.key];
+    // A mapping that renamed nothing is told as such, never as a source of names.
+    if (!renamedAny(applied, side)) return side.label + ': ' + found.text;
     const from = side.label + ': names from ' + fileNames[found.file] + '.';
     return i === 0 ? from + ' See the notes for what was mapped.' : from + ' ' + found.text;
   }).join(' ');
+}
+
+function renamedAny(applied, side) {
+  return applied[side.key].report.classes.mapped > 0;
 }
 
 /**
@@ -48,7 +54,8 @@ export function createMapping(store, engine, sides, renamed) {
       });
       if (mine !== run) return;
       await renamed(applied);
-      show(outcomeText(applied, names, open), null);
+      // Shown as a warning where some open trace took no name from any file.
+      show(outcomeText(applied, names, open), null, open.some((side) => applied[side.key] && !renamedAny(applied, side)));
       document.body.dataset.mappingMs = String(Math.round(performance.now() - started));
     } catch (error) {
       if (mine === run) show('Not applied, the names stay as they were: ' + error.message, null, true);
