@@ -4,7 +4,7 @@
 
 import { $, download } from './dom.js';
 import { fileStem } from './format.js';
-import { frameDocument, matchedText } from './graph.js';
+import { frameDocument, matchedText, setFrameDocument } from './graph.js';
 import { changed } from './state.js';
 import { legendText } from './compare-table.js';
 
@@ -43,10 +43,11 @@ export function createCompareGraph(store, engine, key) {
     }
     const now = store.get();
     if (!now.compare || now.compare.phase !== 'done' || !same(idOf(now), id)) return;
-    current = svg;
     const height = /<svg[^>]*\sheight="(\d+)"/.exec(svg);
-    frame.style.height = Math.max(160, (height ? Number(height[1]) : 600) + 8) + 'px';
-    frame.srcdoc = frameDocument(svg, state.theme);
+    await setFrameDocument(frame, frameDocument(svg, state.theme), () => {
+      current = svg;
+      frame.style.height = Math.max(160, (height ? Number(height[1]) : 600) + 8) + 'px';
+    });
   }
 
   store.subscribe((state, previous) => {

@@ -20,6 +20,35 @@ export function frameDocument(svg, theme) {
     '#frames>g.df-cursor>rect{stroke:#1a73e8;stroke-width:2}</style>' + body + '<script>' + frameScript + '</script>';
 }
 
+// Per frame, its last document change: the next waits for it to load.
+const frameChanges = new WeakMap();
+// Per frame, the number of its latest document change: older ones still queued are skipped.
+const frameLatest = new WeakMap();
+
+/**
+ * Gives `frame` the document `html` once the document set before has loaded: Chromium
+ * drops a `srcdoc` set while an earlier one is still loading and goes on showing the
+ * earlier (a graph drawn again at once, as when a mapping renames it right after it
+ * opened). `onSet()` runs as the document is set. Resolves when it is set (or skipped for
+ * a newer one).
+ */
+export function setFrameDocument(frame, html, onSet = () => {}) {
+  const mine = (frameLatest.get(frame) || 0) + 1;
+  frameLatest.set(frame, mine);
+  const previous = frameChanges.get(frame) || Promise.resolve();
+  let set;
+  const isSet = new Promise((resolve) => { set = resolve; });
+  frameChanges.set(frame, previous.then(() => {
+    if (frameLatest.get(frame) !== mine) return set();
+    const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+    onSet();
+    frame.srcdoc = html;
+    set();
+    return loaded;
+  }));
+  return isSet;
+}
+
 /** What a graph frame's `matched` message says: how many frames match, and their share. */
 export function matchedText(message) {
   const term = String(message.term || '');
@@ -45,6 +74,9 @@ export function createGraph(store, products) {
   let svgHeight = 0;
   // The graph loaded while its tab was hidden: it opens at its roots when the tab shows.
   let rootsPending = false;
+  // The frame's current document has loaded: a `ready` before that comes from the one it
+  // replaced, whose script can still answer while the new one loads.
+  let loaded = true;
 
   function post(message) {
     if (frame.contentWindow) frame.contentWindow.postMessage(message, '*');
@@ -88,13 +120,16 @@ export function createGraph(store, products) {
     const now = store.get();
     if (now.summary !== summary || now.thread !== state.thread || now.clock !== state.clock || now.theme !== state.theme ||
       now.range !== state.range) return;
-    setEmpty('');
-    $('graph-title').textContent = title;
-    document.body.dataset.graph = 'loading';
     const height = /<svg[^>]*\sheight="(\d+)"/.exec(svg);
-    svgHeight = height ? Number(height[1]) : 600;
-    frame.style.height = Math.max(240, svgHeight + 8) + 'px';
-    frame.srcdoc = frameDocument(svg, state.theme);
+    // The title, the frame's size and its document change together.
+    await setFrameDocument(frame, frameDocument(svg, state.theme), () => {
+      loaded = false;
+      setEmpty('');
+      $('graph-title').textContent = title;
+      document.body.dataset.graph = 'loading';
+      svgHeight = height ? Number(height[1]) : 600;
+      frame.style.height = Math.max(240, svgHeight + 8) + 'px';
+    });
   }
 
   function refresh(state) {
@@ -121,6 +156,7 @@ export function createGraph(store, products) {
   }
 
   frame.addEventListener('load', () => {
+    loaded = true;
     // A graph that loaded out of sight (its tab was left meanwhile, as when two traces are
     // dropped to compare) cannot be scrolled yet; its frame lays it out again when shown.
     if (!frame.offsetWidth) rootsPending = true;
@@ -139,8 +175,11 @@ export function createGraph(store, products) {
     const message = event.data;
     if (event.source !== frame.contentWindow || !message || message.droidflame !== 'graph') return;
     if (message.type === 'ready') {
+      if (!loaded) return;
       document.body.dataset.graph = 'ready';
-      if (store.get().search) post({ type: 'search', term: store.get().search });
+      // What the box holds now: a search typed while the graph loaded may not be in the
+      // state yet, and a message posted to the frame then went to the old document.
+      if (search.value) post({ type: 'search', term: search.value });
     } else if (message.type === 'matched') {
       matched.textContent = matchedText(message);
     } else if (message.type === 'find') {
