@@ -34,6 +34,17 @@ test('an Android Studio .ctrace (10 zlib chunks) dropped on the page', async (t)
   await page.click('#clock-cpu');
   await page.waitForFunction(() => /cpu clock/.test(document.getElementById('flame').srcdoc));
   assert.match(await shownSvg(page), /thread CPU|cpu clock/);
+  // The ten dumps leave nine gaps, drawn across the timeline; the pointer on one says so.
+  await page.fill('#thread-filter', '');
+  await page.click('#tab-button-timeline');
+  await page.waitForFunction(() => document.body.dataset.timeline === 'drawn');
+  assert.match(await page.locator('#warnings').textContent(), /10 separate dumps: nothing was recorded in the 9 gaps/);
+  const box = await page.locator('#timeline-canvas').boundingBox();
+  // The first gap: 0.205 s to 0.437 s of 13.3 s.
+  await page.mouse.move(box.x + box.width * (0.32 / 13.3), box.y + 60);
+  await page.waitForSelector('#timeline-tip:not([hidden])');
+  assert.match(await page.textContent('#timeline-tip'), /Nothing recorded.*the trace lost every event here/);
+  await shot(page, 'atrace-ctrace-gaps');
 });
 
 test('a systrace HTML report picked from disk', async (t) => {

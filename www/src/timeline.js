@@ -119,6 +119,7 @@ export function createTimeline(store, products) {
       }
       drawBoxes(ctx, lane, w);
     }
+    drawGaps(ctx, w, h, palette);
     drawAxis(ctx, w, palette);
     drawSelection(ctx, h);
     canvas.dataset.from = String(view.from);
@@ -155,6 +156,35 @@ export function createTimeline(store, products) {
         ctx.fillText(name, Math.max(left, 0) + 3, y + lane.rowHeight / 2);
         ctx.restore();
       }
+    }
+  }
+
+  // Where the trace lost every event: striped across all lanes, labelled where it fits.
+  function drawGaps(ctx, w, h, palette) {
+    for (const [from, to] of facts.gaps || []) {
+      const left = Math.max(x(from), 0);
+      const right = Math.min(x(to), w);
+      if (right < 0 || left > w) continue;
+      const gw = Math.max(right - left, 2);
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(left, AXIS, gw, h - AXIS);
+      ctx.clip();
+      ctx.fillStyle = palette.panel;
+      ctx.fillRect(left, AXIS, gw, h - AXIS);
+      ctx.strokeStyle = dark() ? 'rgba(255,255,255,0.18)' : 'rgba(0,0,0,0.14)';
+      ctx.lineWidth = 1;
+      for (let sx = left - h; sx < left + gw; sx += 8) {
+        ctx.beginPath();
+        ctx.moveTo(sx, h);
+        ctx.lineTo(sx + h, 0);
+        ctx.stroke();
+      }
+      if (gw > 70) {
+        ctx.fillStyle = palette.muted;
+        ctx.fillText('nothing recorded', left + 4, AXIS + 8);
+      }
+      ctx.restore();
     }
   }
 
@@ -208,31 +238,36 @@ export function createTimeline(store, products) {
 
   async function hover(event) {
     const rect = canvas.getBoundingClientRect();
-    const found = hit(event.clientX - rect.left, event.clientY - rect.top);
-    if (!found) {
-      tip.hidden = true;
-      return;
-    }
-    const call = await products.callAt(found.lane.thread, found.depth, found.at);
-    if (!call) {
-      tip.hidden = true;
-      return;
-    }
-    tip.replaceChildren();
+    const px = event.clientX - rect.left;
     const line = (text, cls) => {
       const p = document.createElement('div');
       if (cls) p.className = cls;
       p.textContent = text;
       tip.append(p);
     };
-    line(call.name, 'tip-name');
-    line('starts at ' + timeText(call.start_us) + ' · depth ' + call.depth);
-    line('wall ' + (call.wall_us === null ? '—' : timeText(call.wall_us)) + ' · CPU ' + (call.cpu_us === null ? '—' : timeText(call.cpu_us)));
+    const at = timeAt(px);
+    const gap = (facts.gaps || []).find(([from, to]) => at >= from && at <= to);
+    if (gap) {
+      tip.replaceChildren();
+      line('Nothing recorded', 'tip-name');
+      line(timeText(gap[0]) + ' – ' + timeText(gap[1]) + ': the trace lost every event here');
+    } else {
+      const found = hit(px, event.clientY - rect.top);
+      const call = found && await products.callAt(found.lane.thread, found.depth, found.at);
+      if (!call) {
+        tip.hidden = true;
+        return;
+      }
+      tip.replaceChildren();
+      line(call.name, 'tip-name');
+      line('starts at ' + timeText(call.start_us) + ' · depth ' + call.depth);
+      line('wall ' + (call.wall_us === null ? '—' : timeText(call.wall_us)) + ' · CPU ' + (call.cpu_us === null ? '—' : timeText(call.cpu_us)));
+      document.body.dataset.timelineHover = call.name;
+    }
     tip.hidden = false;
     const left = Math.min(event.clientX - rect.left + 14, width() - tip.offsetWidth - 4);
     tip.style.left = Math.max(0, left) + 'px';
     tip.style.top = (event.clientY - rect.top + 16) + 'px';
-    document.body.dataset.timelineHover = call.name;
   }
 
   canvas.addEventListener('wheel', (event) => {

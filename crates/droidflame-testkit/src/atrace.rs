@@ -120,16 +120,18 @@ impl Capture {
         out.into_bytes()
     }
 
-    /// `atrace -z` / `.ctrace`: the text cut into `chunks` pieces (lines cut in half at
-    /// the edges), each written as `TRACE:\n` + one zlib stream.
-    pub fn ctrace(&self, chunks: usize) -> Vec<u8> {
-        let text = self.text();
-        let size = text.len().div_ceil(chunks.max(1)).max(1);
+    /// `atrace -z` / `.ctrace`: the events in `dumps` consecutive groups, each written as a
+    /// dump of its own (`TRACE:\n` + one zlib stream of whole lines, with the header if
+    /// any), as Android Studio writes one dump per read of the kernel's buffer.
+    pub fn ctrace(&self, dumps: usize) -> Vec<u8> {
+        let size = self.events.len().div_ceil(dumps.max(1)).max(1);
         let mut out = Vec::new();
-        for piece in text.chunks(size) {
+        let groups: Vec<&[Event]> = if self.events.is_empty() { vec![&[]] } else { self.events.chunks(size).collect() };
+        for group in groups {
+            let dump = Capture { events: group.to_vec(), ..self.clone() };
             out.extend_from_slice(b"TRACE:\n");
             let mut z = ZlibEncoder::new(Vec::new(), Compression::default());
-            z.write_all(piece).unwrap();
+            z.write_all(&dump.text()).unwrap();
             out.extend(z.finish().unwrap());
         }
         out

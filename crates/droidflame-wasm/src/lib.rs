@@ -156,8 +156,8 @@ impl Session {
     /// The timeline's facts as JSON: its length in µs; whether calls were kept; where short
     /// calls were left out, why (`left_out`, else null: then ranges can be selected), below
     /// which length (`shortest_us`) and whether one thread's can be read again (`reread`);
-    /// and per thread (summary order), its first and last event and how many depths and
-    /// calls it has.
+    /// where the capture recorded nothing (`gaps`, `[from_us, to_us]` pairs); and per thread
+    /// (summary order), its first and last event and how many depths and calls it has.
     #[wasm_bindgen(js_name = timelineJson)]
     pub fn timeline_json(&self) -> Result<String, JsError> {
         let p = self.profile()?;
@@ -170,7 +170,8 @@ impl Session {
                         "depths": t.calls.depth_count(), "calls": t.calls.len() })
             })
             .collect();
-        Ok(json!({ "length_us": p.micros_at(p.timeline.end), "calls_kept": p.limits.keep_calls,
+        let gaps: Vec<_> = p.gaps.iter().map(|&(from, to)| [p.micros_at(from), p.micros_at(to)]).collect();
+        Ok(json!({ "length_us": p.micros_at(p.timeline.end), "gaps": gaps, "calls_kept": p.limits.keep_calls,
                    "left_out": p.calls_left_out(), "shortest_us": p.micros(p.shortest_call),
                    "reread": p.can_reread(), "threads": threads })
         .to_string())

@@ -365,6 +365,7 @@ impl ArtDecoder {
             counters: Vec::new(),
             group_by_process: false,
             timeline: None,
+            gaps: Vec::new(),
         })
     }
 

@@ -3,6 +3,7 @@
 //! wall time through the same dual-clock model method traces use; async slices become
 //! named tracks; counters are summarised.
 
+use super::container::Framed;
 use super::line::{parse_event_line, parse_i64, parse_u32, trim, EventLine, LineError};
 use super::sched::{Sched, SchedState};
 use crate::profile::{Counter, FrameInfo, PerClock, ProfileBuilder, NONE};
@@ -86,9 +87,24 @@ pub struct EventReader {
     min_ts: Option<u64>,
     /// The latest event time so far, in ns.
     pub max_ts: u64,
+    /// The latest event time of the dump being read, `None` before its first event.
+    dump_last: Option<u64>,
+    /// A dump ended at this time; what it left open is closed when another dump's events
+    /// follow (after the last dump, open slices run to the end of the capture).
+    dump_ended: Option<u64>,
+    /// Where the capture lost every event: from one dump's last event to the next one's first.
+    pub gaps: Vec<(u64, u64)>,
 }
 
 impl EventReader {
+    /// Reads what the text framing hands on.
+    pub fn framed(&mut self, framed: Framed<'_>, b: &mut ProfileBuilder) {
+        match framed {
+            Framed::Line(line) => self.line(line, b),
+            Framed::DumpEnd => self.dump_end(),
+        }
+    }
+
     /// Reads one line (without its line break).
     pub fn line(&mut self, line: &[u8], b: &mut ProfileBuilder) {
         let Some(first) = line.iter().position(|c| !c.is_ascii_whitespace()) else {
@@ -147,6 +163,10 @@ impl EventReader {
             // Writers add these anywhere, even with a dummy time 0.
             return;
         }
+        if let Some(end) = self.dump_ended.take() {
+            self.after_gap(end, ts, b);
+        }
+        self.dump_last = Some(self.dump_last.map_or(ts, |last| last.max(ts)));
         if ts < self.last_ts {
             b.repairs.out_of_order += 1;
         }
@@ -168,6 +188,30 @@ impl EventReader {
         let slot = self.tids[t].slot;
         if slot != NONE {
             b.touch(slot, PerClock::new(ts, self.tids[t].sched.cpu_clock(ts)));
+        }
+    }
+
+    /// One dump of a capture made of several ended: events until the next dump are lost.
+    fn dump_end(&mut self) {
+        if let Some(last) = self.dump_last.take() {
+            self.dump_ended = Some(last);
+        }
+    }
+
+    /// The first event after a loss: slices still open before it close at `end` (they
+    /// would swallow every later slice of their thread), scheduler states are unknown
+    /// through the gap, and the gap is recorded for the timeline.
+    fn after_gap(&mut self, end: u64, next: u64, b: &mut ProfileBuilder) {
+        for entry in &mut self.tids {
+            if entry.slot != NONE {
+                let clock = PerClock::new(end, entry.sched.cpu_clock(end));
+                b.repairs.closed_at_gap += b.close_open(entry.slot, clock);
+            }
+            entry.sched.enter(SchedState::Unknown, end);
+        }
+        self.cpus.fill(NONE);
+        if next > end {
+            self.gaps.push((end, next));
         }
     }
 

@@ -12,6 +12,7 @@ mod line;
 mod sched;
 
 use crate::profile::{ClockSet, FinishSpec, FormatInfo, FrameKind, ProfileBuilder, TimeUnit};
+use crate::text::group_digits;
 use crate::{Error, ErrorKind, Result};
 use container::TextFraming;
 use events::EventReader;
@@ -72,6 +73,39 @@ pub fn is_binary(head: &[u8]) -> bool {
     head.iter().take(64).any(|&b| b < 0x09 || (0x0E..0x20).contains(&b))
 }
 
+/// What the framing repaired: a cut-short or damaged zlib stream, bytes after the last one.
+fn framing_notes(framing: &TextFraming, builder: &mut ProfileBuilder) {
+    if let Some(at) = framing.cut_at {
+        builder.repairs.truncated = true;
+        builder.warn_about(
+            "truncated",
+            format!(
+                "the input ends at byte {}, inside compressed dump {} of the capture: the dumps before it are \
+                 whole",
+                group_digits(at),
+                framing.zlib_streams
+            ),
+        );
+    }
+    if let Some((at, count)) = framing.damaged {
+        builder.repairs.damaged_parts += count;
+        builder.warn_about(
+            "damaged_parts",
+            format!(
+                "each is a compressed dump (the first found at byte {}), left out whole because damaged \
+                 compressed data inflates to garbage that cannot be told from events",
+                group_digits(at)
+            ),
+        );
+    }
+    if framing.trailing_bytes > 0 {
+        builder.warn(format!(
+            "{} bytes after the compressed capture are neither text nor another compressed chunk and were ignored",
+            framing.trailing_bytes
+        ));
+    }
+}
+
 enum Container {
     Text(TextFraming),
     Html(HtmlExtractor),
@@ -99,28 +133,20 @@ impl AtraceDecoder {
     /// Reads the next bytes.
     pub fn push(&mut self, bytes: &[u8], builder: &mut ProfileBuilder) -> Result<()> {
         let events = &mut self.events;
-        let on_line = &mut |line: &[u8]| events.line(line, builder);
         match &mut self.container {
-            Container::Text(framing) => framing.push(bytes, on_line),
-            Container::Html(html) => html.push(bytes, on_line),
-            Container::Json(json) => json.push(bytes, on_line),
+            Container::Text(framing) => framing.push(bytes, &mut |framed| events.framed(framed, builder)),
+            Container::Html(html) => html.push(bytes, &mut |line| events.line(line, builder)),
+            Container::Json(json) => json.push(bytes, &mut |line| events.line(line, builder)),
         }
     }
 
     /// The input ended: what the builder needs to finish the profile, or why there is none.
     pub fn finish(mut self, gzip: bool, builder: &mut ProfileBuilder) -> Result<FinishSpec> {
         let events = &mut self.events;
-        let on_line = &mut |line: &[u8]| events.line(line, builder);
         let layout = match &mut self.container {
             Container::Text(framing) => {
-                framing.finish(on_line)?;
-                if framing.trailing_bytes > 0 {
-                    builder.warn(format!(
-                        "{} bytes after the compressed capture are neither text nor another compressed chunk and \
-                         were ignored",
-                        framing.trailing_bytes
-                    ));
-                }
+                framing.finish(&mut |framed| events.framed(framed, builder))?;
+                framing_notes(framing, builder);
                 if framing.zlib_streams > 0 {
                     "ctrace"
                 } else {
@@ -128,7 +154,7 @@ impl AtraceDecoder {
                 }
             }
             Container::Html(html) => {
-                html.finish(on_line)?;
+                html.finish(&mut |line| events.line(line, builder))?;
                 if !html.found() {
                     return Err(Error::new(
                         ErrorKind::NotATrace,
@@ -139,7 +165,7 @@ impl AtraceDecoder {
                 html.form()
             }
             Container::Json(json) => {
-                json.finish(on_line);
+                json.finish(&mut |line| events.line(line, builder));
                 if !json.found {
                     let why = if json.not_a_string {
                         "its systemTraceEvents is not a string"
@@ -175,6 +201,7 @@ impl AtraceDecoder {
             description: format!("System trace (atrace), {layout}{}", if gzip { ", gzip" } else { "" }),
         };
         let timeline = self.events.timeline();
+        let gaps = std::mem::take(&mut self.events.gaps);
         Ok(FinishSpec {
             format,
             header: self.events.header,
@@ -183,6 +210,7 @@ impl AtraceDecoder {
             counters,
             group_by_process: true,
             timeline,
+            gaps,
         })
     }
 
@@ -227,6 +255,17 @@ impl AtraceDecoder {
                  before the first surviving event show up as unmatched ends",
                 stats.overwritten,
                 if stats.buffers_restarted > 0 { " (some CPU buffers restarted)" } else { "" }
+            ));
+        }
+        let gaps = &self.events.gaps;
+        if !gaps.is_empty() {
+            let lost: u64 = gaps.iter().map(|(from, to)| to - from).sum();
+            builder.warn(format!(
+                "the capture is {} separate dumps: nothing was recorded in the {} gaps between them ({} ms in \
+                 all), which the timeline shows",
+                gaps.len() + 1,
+                gaps.len(),
+                group_digits(lost / 1_000_000)
             ));
         }
         if stats.raw_clock_lines > 0 {

@@ -25,12 +25,13 @@ pub struct Note {
 /// has already walked every tree for its `max_depth`).
 pub fn notes(profile: &Profile, deep_threads: u64) -> Vec<Note> {
     let r = &profile.repairs;
-    let counts: [(&'static str, u64); 15] = [
+    let counts: [(&'static str, u64); 17] = [
         ("truncated", r.truncated as u64),
         ("overflow", r.overflow as u64),
         ("unmatched_exits", r.unmatched_exits),
         ("mismatched_exits", r.mismatched_exits),
         ("open_at_end", r.open_at_end),
+        ("closed_at_gap", r.closed_at_gap),
         ("unknown_methods", r.unknown_methods),
         ("unknown_threads", r.unknown_threads),
         ("invalid_records", r.invalid_records),
@@ -41,6 +42,7 @@ pub fn notes(profile: &Profile, deep_threads: u64) -> Vec<Note> {
         ("out_of_order", r.out_of_order),
         ("too_deep", r.too_deep),
         ("long_names", r.long_names),
+        ("damaged_parts", r.damaged_parts),
     ];
     let mut out = Vec::new();
     for (key, count) in counts {
@@ -110,6 +112,10 @@ fn repair_text(profile: &Profile, key: &str, count: u64, details: &[&str]) -> St
         "open_at_end" => {
             format!("{n} frames were still running at the end; they are closed at their thread's last record")
         }
+        "closed_at_gap" => format!(
+            "{n} slices were still open where the capture lost events (between two of its dumps); each is closed at \
+             the last event before the gap, so that it does not swallow the slices after it"
+        ),
         "unknown_methods" => format!("{n} method ids have no name in the trace; they are shown as <unknown 0x…>"),
         "unknown_threads" => format!("{n} threads have no name in the trace; they are shown by id"),
         "invalid_records" => format!("{n} records with an invalid action were skipped"),
@@ -125,6 +131,7 @@ fn repair_text(profile: &Profile, key: &str, count: u64, details: &[&str]) -> St
             "{n} names longer than {} bytes were cut short; they end in \"…\"",
             group_digits(profile.limits.max_name_bytes as u64)
         ),
+        "damaged_parts" => format!("{n} damaged parts of the file were skipped"),
         other => format!("{other}: {n}"),
     };
     if details.is_empty() {

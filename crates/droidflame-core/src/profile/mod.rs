@@ -54,6 +54,10 @@ pub struct Repairs {
     pub mismatched_exits: u64,
     /// Frames still open at the end, closed at their thread's last event.
     pub open_at_end: u64,
+    /// Slices still open where the capture lost events (the end of one of several dumps),
+    /// closed at the last event before the loss.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub closed_at_gap: u64,
     /// Frames entered but never described (shown by their id).
     pub unknown_methods: u64,
     /// Threads with events but no name.
@@ -84,6 +88,10 @@ pub struct Repairs {
     /// Names longer than the name-length limit, cut.
     #[serde(skip_serializing_if = "is_zero")]
     pub long_names: u64,
+    /// Damaged parts of the input (a compressed dump, a packet), each skipped from the
+    /// damage on to where reading can resume.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub damaged_parts: u64,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -185,6 +193,9 @@ pub struct Profile {
     /// same over its single clock, which then is no shared timeline (each thread's CPU
     /// clock runs on its own).
     pub timeline: Timeline,
+    /// Spans of the timeline where the capture lost every event (between the dumps of a
+    /// capture made of several), in ticks, in time order.
+    pub gaps: Vec<(u64, u64)>,
     /// How long one tick of the raw times in the call trees is.
     pub time_unit: TimeUnit,
     /// Threads (and tracks) with at least one event.

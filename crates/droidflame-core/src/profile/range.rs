@@ -47,6 +47,8 @@ impl Profile {
             }
         }
         cut.timeline = Timeline { start: from.max(self.timeline.start), end: to.min(self.timeline.end) };
+        let Timeline { start, end } = cut.timeline;
+        cut.gaps = self.gaps.iter().map(|&(s, e)| (s.max(start), e.min(end))).filter(|(s, e)| s < e).collect();
         Ok(cut)
     }
 
@@ -75,6 +77,7 @@ impl Profile {
             header: self.header.clone(),
             clocks: self.clocks,
             timeline: self.timeline,
+            gaps: self.gaps.clone(),
             time_unit: self.time_unit,
             threads,
             frames: self.frames.clone(),

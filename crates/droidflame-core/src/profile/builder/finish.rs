@@ -73,6 +73,7 @@ impl ProfileBuilder {
             header: spec.header,
             clocks: spec.clocks,
             timeline: Timeline { start, end },
+            gaps: spec.gaps,
             time_unit: spec.time_unit,
             threads,
             frames,

@@ -256,6 +256,8 @@ pub(crate) struct FinishSpec {
     /// events do (a capture's first and last event of any kind); `None`: from the earliest
     /// to the latest event of any thread.
     pub timeline: Option<(u64, u64)>,
+    /// Where the capture lost every event, in time order (`Profile::gaps`).
+    pub gaps: Vec<(u64, u64)>,
 }
 
 /// A limit of `Options` that the trace went beyond.
@@ -582,6 +584,21 @@ impl ProfileBuilder {
         state.last = t;
         state.close(open, t, keep);
         true
+    }
+
+    /// Every frame open on `thread` returns at `t`, where its data stops before a loss of
+    /// events (not an event of its own); returns how many closed.
+    pub fn close_open(&mut self, thread: u32, t: PerClock) -> u64 {
+        let keep = self.keep_for(thread);
+        let state = &mut self.threads[thread as usize];
+        let closed = state.stack.len() as u64;
+        while let Some(open) = state.stack.pop() {
+            state.close(open, t, keep);
+        }
+        if closed > 0 && t.wall > state.last.wall {
+            state.last = t;
+        }
+        closed
     }
 
     /// An event of `thread` that cannot be used: counted, nothing else.

@@ -1,0 +1,170 @@
+//! Captures made of several dumps (`.ctrace`: one `TRACE:` + zlib stream per read of the
+//! kernel's buffer, with events lost between them), cut short or damaged: what a dump left
+//! open closes at its last event, the gaps are kept for the timeline, and every whole dump
+//! is read.
+
+use droidflame_core::products::{self, FoldedOptions};
+use droidflame_core::{analyze, Analyzer, Profile};
+use droidflame_testkit::atrace::Capture;
+use droidflame_testkit::corpus_file;
+
+const MS: u64 = 1_000_000;
+
+fn folded(p: &Profile) -> String {
+    products::folded(p, &FoldedOptions::default()).unwrap()
+}
+
+fn thread_calls(p: &Profile) -> u64 {
+    p.threads.iter().filter(|t| !t.track).flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum()
+}
+
+/// Two dumps of five events each: `measure` and `flush` are open when the first ends, and
+/// their ends fell in the gap.
+fn two_dumps() -> Capture {
+    let mut c = Capture::new();
+    c.mark("main", 100, 100, 1_000 * MS, "B|100|draw")
+        .mark("main", 100, 100, 1_002 * MS, "E|100")
+        .mark("main", 100, 100, 1_003 * MS, "B|100|measure")
+        .mark("RenderThread", 101, 100, 1_004 * MS, "B|100|flush")
+        .mark("main", 100, 100, 1_005 * MS, "C|100|frames|1")
+        .mark("main", 100, 100, 1_020 * MS, "E|100")
+        .mark("main", 100, 100, 1_021 * MS, "B|100|layout")
+        .mark("main", 100, 100, 1_023 * MS, "E|100")
+        .mark("main", 100, 100, 1_024 * MS, "C|100|frames|2")
+        .mark("RenderThread", 101, 100, 1_025 * MS, "E");
+    c
+}
+
+#[test]
+fn slices_open_at_a_dumps_end_close_at_its_last_event() {
+    let c = two_dumps();
+    let p = analyze(&c.ctrace(2)).unwrap();
+    // `layout` is a top-level slice, not nested inside `measure` across the gap.
+    assert_eq!(
+        folded(&p),
+        "RenderThread [101];flush 1000\nmain [100];draw 2000\nmain [100];layout 2000\nmain [100];measure 2000\n"
+    );
+    assert_eq!(p.repairs.closed_at_gap, 2);
+    assert_eq!(p.repairs.unmatched_ends, 2, "the Es at 1,020 and 1,025 ms close nothing");
+    assert_eq!(p.repairs.open_at_end, 0);
+    let start = p.timeline.start;
+    assert_eq!(p.gaps, vec![(start + 5 * MS, start + 20 * MS)]);
+    let summary: serde_json::Value = serde_json::from_str(&products::summary_json(&p)).unwrap();
+    let texts: Vec<&str> = summary["notes"].as_array().unwrap().iter().map(|n| n["text"].as_str().unwrap()).collect();
+    assert!(texts.iter().any(|t| t.starts_with("2 slices were still open where the capture lost events")), "{texts:?}");
+    assert!(texts.iter().any(|t| t.contains("2 separate dumps") && t.contains("15 ms")), "{texts:?}");
+    // One dump, or plain text: no gap, and the ends after it close `measure` and `flush`.
+    for bytes in [c.ctrace(1), c.text()] {
+        let p = analyze(&bytes).unwrap();
+        assert!(p.gaps.is_empty());
+        assert_eq!(p.repairs.closed_at_gap, 0);
+        assert!(folded(&p).contains("main [100];measure 17000"), "{}", folded(&p));
+    }
+}
+
+#[test]
+fn dumps_give_the_same_profile_in_chunks_of_any_size() {
+    let bytes = two_dumps().ctrace(2);
+    let whole = folded(&analyze(&bytes).unwrap());
+    for chunk in [1, 2, 7, 64, 4096] {
+        let mut analyzer = Analyzer::default();
+        for piece in bytes.chunks(chunk) {
+            analyzer.push(piece).unwrap();
+        }
+        let p = analyzer.finish().unwrap();
+        assert_eq!(folded(&p), whole, "chunks of {chunk}");
+        assert_eq!(p.gaps.len(), 1);
+    }
+}
+
+#[test]
+fn text_dumps_after_trace_lines_are_dumps_too() {
+    let c = two_dumps();
+    let (first, second) = c.events.split_at(5);
+    let mut bytes = Vec::new();
+    for part in [first, second] {
+        bytes.extend_from_slice(b"TRACE:\n");
+        bytes.extend(Capture { events: part.to_vec(), ..c.clone() }.text());
+    }
+    let p = analyze(&bytes).unwrap();
+    assert_eq!(p.format.layout, "text");
+    assert_eq!((p.repairs.closed_at_gap, p.gaps.len()), (2, 1));
+}
+
+#[test]
+fn the_real_ten_dump_capture_has_no_false_recursion() {
+    let p = analyze(&corpus_file("toolsbase-atrace.ctrace")).unwrap();
+    let summary: serde_json::Value = serde_json::from_str(&products::summary_json(&p)).unwrap();
+    let method =
+        |name: &str| summary["methods"].as_array().unwrap().iter().find(|m| m["name"] == name).unwrap().clone();
+    // Before dumps were told apart: 322 calls, 226 of them "recursive", 9.96 s inclusive.
+    let on_message = method("onMessageReceived");
+    assert_eq!((on_message["calls"].as_u64(), on_message["recursive_calls"].as_u64()), (Some(322), Some(0)));
+    assert!(on_message["incl_wall_us"].as_u64().unwrap() < 2_200_000, "{on_message}");
+    // It topped the methods at 13.1 s, holding every later slice of its thread.
+    let sysprops = method("HIDL::IAllocator::notifySyspropsChanged::server");
+    assert!(sysprops["incl_wall_us"].as_u64().unwrap() < 400_000, "{sysprops}");
+    // 9 gaps, 3.53 s in all, each 0.23-0.67 s long.
+    let lost: u64 = p.gaps.iter().map(|(from, to)| to - from).sum();
+    assert_eq!(lost / MS, 3_530);
+    assert!(p.gaps.iter().all(|(from, to)| (200 * MS..700 * MS).contains(&(to - from))), "{:?}", p.gaps);
+}
+
+#[test]
+fn a_capture_cut_short_keeps_every_whole_dump() {
+    let bytes = corpus_file("toolsbase-atrace.ctrace");
+    // `head -c 1000000`: dumps 1-4 whole, dump 5 cut 22,046 bytes in.
+    let p = analyze(&bytes[..1_000_000]).unwrap();
+    assert!(p.repairs.truncated);
+    // B markers (checked by inflating each dump): 174 + 276 + 320 + 5,119 whole, and 255
+    // in the lines of dump 5 inflated before the cut.
+    assert_eq!(thread_calls(&p), 174 + 276 + 320 + 5_119 + 255);
+    assert_eq!(p.gaps.len(), 4);
+    let summary: serde_json::Value = serde_json::from_str(&products::summary_json(&p)).unwrap();
+    let note = &summary["notes"][0];
+    assert_eq!(note["key"], "truncated");
+    assert!(note["text"].as_str().unwrap().contains("ends at byte 1,000,000, inside compressed dump 5"), "{note}");
+    // A synthetic capture cut inside each of its dumps: never an error once a line is whole.
+    let z = two_dumps().ctrace(2);
+    let second = memchr_last(&z, b"TRACE:\n");
+    for cut in [second + 20, z.len() - 1] {
+        let p = analyze(&z[..cut]).unwrap();
+        assert!(p.repairs.truncated, "cut at {cut}");
+        assert!(folded(&p).contains("main [100];draw 2000"), "cut at {cut}: {}", folded(&p));
+    }
+}
+
+#[test]
+fn a_damaged_dump_is_left_out_whole() {
+    let mut c = two_dumps();
+    c.events.truncate(5);
+    let tail = two_dumps().events[5..].to_vec();
+    let mut three = c.clone();
+    three.events.extend(tail.iter().cloned());
+    three.events.extend(tail.iter().map(|e| {
+        let mut e = e.clone();
+        e.ns += 100 * MS;
+        e
+    }));
+    let mut z = three.ctrace(3);
+    let dumps: Vec<usize> = memchr::memmem::find_iter(&z, b"TRACE:\n").collect();
+    assert_eq!(dumps.len(), 3);
+    // Damage the middle dump's deflate data.
+    for byte in &mut z[dumps[1] + 12..dumps[2] - 6] {
+        *byte ^= 0x5A;
+    }
+    let p = analyze(&z).unwrap();
+    assert_eq!(p.repairs.damaged_parts, 1);
+    let summary: serde_json::Value = serde_json::from_str(&products::summary_json(&p)).unwrap();
+    assert!(summary["notes"].as_array().unwrap().iter().any(|n| n["key"] == "damaged_parts"), "{summary}");
+    // Dumps 1 and 3 are read; dump 2 (the first `layout`) is left out whole.
+    assert_eq!(
+        folded(&p),
+        "RenderThread [101];flush 1000\nmain [100];draw 2000\nmain [100];layout 2000\nmain [100];measure 2000\n"
+    );
+    assert_eq!(p.gaps.len(), 1);
+}
+
+fn memchr_last(haystack: &[u8], needle: &[u8]) -> usize {
+    memchr::memmem::rfind(haystack, needle).unwrap()
+}
