@@ -23,6 +23,7 @@ pub mod mapping;
 pub mod products;
 pub mod profile;
 mod reread;
+mod system;
 mod text;
 #[cfg(target_arch = "wasm32")]
 mod wasm_entropy;

@@ -9,16 +9,15 @@ mod events;
 mod html;
 mod json;
 mod line;
-mod sched;
+pub(crate) mod marker;
 
 use crate::profile::{ClockSet, FinishSpec, FormatInfo, FrameKind, ProfileBuilder, TimeUnit};
+use crate::system::SystemEnd;
 use crate::text::group_digits;
 use crate::{Error, ErrorKind, Result};
 use container::TextFraming;
 use events::EventReader;
 
-/// Slices nested deeper than this are dropped and counted (`repairs.too_deep`).
-pub(crate) use events::MAX_DEPTH as MAX_SLICE_DEPTH;
 use html::HtmlExtractor;
 use json::JsonText;
 
@@ -184,9 +183,9 @@ impl AtraceDecoder {
             }
         };
         self.no_events_error()?;
-        let counters = self.events.finish(builder);
-        self.notes(builder);
-        let clocks = if self.events.stats.sched_switches > 0 { ClockSet::Dual } else { ClockSet::Wall };
+        let end = self.events.system.finish(builder);
+        self.notes(builder, &end);
+        let clocks = if end.scheduled { ClockSet::Dual } else { ClockSet::Wall };
         let format = FormatInfo {
             family: "atrace",
             layout,
@@ -200,17 +199,15 @@ impl AtraceDecoder {
             frame_kind: FrameKind::Slice,
             description: format!("System trace (atrace), {layout}{}", if gzip { ", gzip" } else { "" }),
         };
-        let timeline = self.events.timeline();
-        let gaps = std::mem::take(&mut self.events.gaps);
         Ok(FinishSpec {
             format,
             header: self.events.header,
             clocks,
             time_unit: TimeUnit::NANOS,
-            counters,
+            counters: end.counters,
             group_by_process: true,
-            timeline,
-            gaps,
+            timeline: end.timeline,
+            gaps: end.gaps,
         })
     }
 
@@ -241,13 +238,18 @@ impl AtraceDecoder {
         ))
     }
 
-    fn notes(&self, builder: &mut ProfileBuilder) {
+    fn notes(&self, builder: &mut ProfileBuilder, end: &SystemEnd) {
         let stats = &self.events.stats;
-        if stats.markers == 0 {
-            builder.warn(
-                "the capture has no atrace markers (tracing_mark_write B/E), only kernel events: there are no \
-                 slices to draw; capture with app or framework categories (for example `atrace gfx view am`)",
-            );
+        if self.events.system.stats.slices == 0 {
+            let instead = if end.scheduled {
+                "only kernel events: each thread's frames are its scheduler states (Running, Runnable, Sleeping)"
+            } else {
+                "and no scheduler events: there is nothing to draw"
+            };
+            builder.warn(format!(
+                "the capture has no slices (atrace B/E markers), {instead}; capture with app or framework categories \
+                 (for example `atrace gfx view am`) for slices"
+            ));
         }
         if stats.overwritten > 0 || stats.buffers_restarted > 0 {
             builder.warn(format!(
@@ -257,7 +259,7 @@ impl AtraceDecoder {
                 if stats.buffers_restarted > 0 { " (some CPU buffers restarted)" } else { "" }
             ));
         }
-        let gaps = &self.events.gaps;
+        let gaps = &end.gaps;
         if !gaps.is_empty() {
             let lost: u64 = gaps.iter().map(|(from, to)| to - from).sum();
             builder.warn(format!(

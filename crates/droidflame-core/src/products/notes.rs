@@ -126,7 +126,7 @@ fn repair_text(profile: &Profile, key: &str, count: u64, details: &[&str]) -> St
         }
         "unparsed_lines" => format!("{n} lines were not trace events and were skipped"),
         "out_of_order" => format!("{n} events were earlier than the event before them"),
-        "too_deep" => format!("{n} slices nested deeper than {} were dropped", crate::atrace::MAX_SLICE_DEPTH),
+        "too_deep" => format!("{n} slices nested deeper than {} were dropped", crate::system::MAX_DEPTH),
         "long_names" => format!(
             "{n} names longer than {} bytes were cut short; they end in \"…\"",
             group_digits(profile.limits.max_name_bytes as u64)

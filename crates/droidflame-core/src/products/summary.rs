@@ -314,7 +314,7 @@ fn limits(profile: &Profile) -> LimitsJson {
         max_methods: o.max_methods,
         max_name_bytes: o.max_name_bytes,
         max_decompressed_bytes: o.max_decompressed_bytes,
-        max_slice_depth: crate::atrace::MAX_SLICE_DEPTH,
+        max_slice_depth: crate::system::MAX_DEPTH,
         max_drawn_depth: DEFAULT_MAX_DEPTH,
         max_folded_text_bytes: MAX_FOLDED_TEXT,
     }

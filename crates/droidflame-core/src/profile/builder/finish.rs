@@ -61,7 +61,7 @@ impl ProfileBuilder {
             .threads
             .into_iter()
             .enumerate()
-            .filter(|(_, t)| t.events > 0)
+            .filter(|(_, t)| t.events > 0 || t.listed)
             .map(|(slot, t)| finish_thread(t, slot as u32, &canonical, swap, &processes))
             .collect::<Vec<_>>();
         if spec.group_by_process {

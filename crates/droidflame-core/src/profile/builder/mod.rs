@@ -96,6 +96,8 @@ struct ThreadState {
     last: PerClock,
     pid: Option<u32>,
     track: bool,
+    /// Kept in the profile even without events (a thread known only from its scheduling).
+    listed: bool,
     sched: Option<SchedTimes>,
     /// Nodes of calls that began before tracing did, one entry per call: on the wall clock
     /// they start at the timeline's start, known only at the end.
@@ -121,6 +123,7 @@ impl ThreadState {
             last: PerClock::ZERO,
             pid: None,
             track: false,
+            listed: false,
             sched: None,
             from_before: Vec::new(),
             calls: ThreadCalls::new(),
@@ -524,6 +527,18 @@ impl ProfileBuilder {
     /// Marks a thread as a named track of spans rather than a thread of execution.
     pub fn mark_track(&mut self, thread: u32) {
         self.threads[thread as usize].track = true;
+    }
+
+    /// Keeps a thread in the profile even if it has no events.
+    pub fn list(&mut self, thread: u32) {
+        self.threads[thread as usize].listed = true;
+    }
+
+    /// Forgets everything a thread had (it will not be in the profile unless it gets
+    /// events again).
+    pub fn discard(&mut self, thread: u32) {
+        let state = &mut self.threads[thread as usize];
+        *state = ThreadState::new(state.tid, None);
     }
 
     pub fn set_sched(&mut self, thread: u32, sched: SchedTimes) {

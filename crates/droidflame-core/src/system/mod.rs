@@ -1,0 +1,300 @@
+//! The format-neutral model of a system trace: threads and their processes, slices that
+//! nest per thread, async spans and named tracks, counters, scheduling, and where the
+//! capture lost events. Each system-trace format (`atrace` text, `perfetto` protobuf) reads
+//! its own bytes and tells this model what happened; the model hands slices to the
+//! `ProfileBuilder` and knows nothing of any format.
+//!
+//! Slices nest per thread (never per process); a thread's CPU clock runs while the
+//! scheduler has it on a CPU, so slices get CPU time as well as wall time. A capture without
+//! slices shows each thread's scheduler states as its frames instead (`sched`).
+
+mod sched;
+mod tracks;
+
+use crate::profile::{Counter, FrameInfo, PerClock, ProfileBuilder, NONE};
+use rustc_hash::FxHashMap;
+use sched::{Sched, SchedState};
+use tracks::Tracks;
+pub(crate) use tracks::{TrackKey, TrackKind};
+
+/// Deeper slices are dropped and counted (Perfetto's limit; real slices nest a few deep).
+pub const MAX_DEPTH: usize = 512;
+/// Track slots get thread ids from here up, clear of real ids (Linux pids < 2^22).
+pub const TRACK_ID_BASE: u32 = 1 << 31;
+const EMPTY_NAME: &[u8] = b"[empty slice name]";
+
+/// What the capture held, for its notes.
+#[derive(Debug, Default)]
+pub struct SystemStats {
+    /// Slices begun (thread slices, instants, async spans).
+    pub slices: u64,
+    /// `sched_switch` events applied.
+    pub sched_switches: u64,
+    /// Async spans closed.
+    pub async_spans: u64,
+}
+
+#[derive(Debug)]
+struct Thread {
+    tid: u32,
+    /// Builder slot of its slices, once it has one.
+    slot: u32,
+    /// Builder slot of its scheduler states, while the capture has no slices.
+    state_slot: u32,
+    name: Vec<u8>,
+    pid: Option<u32>,
+    sched: Sched,
+}
+
+/// The model, fed one event at a time.
+#[derive(Debug, Default)]
+pub struct SystemTrace {
+    /// What the capture held so far.
+    pub stats: SystemStats,
+    /// Slice name -> frame.
+    names: FxHashMap<Box<[u8]>, u32>,
+    tid_index: FxHashMap<u32, u32>,
+    threads: Vec<Thread>,
+    /// The thread running on each CPU, where known.
+    cpus: Vec<u32>,
+    tracks: Tracks,
+    last_ts: u64,
+    min_ts: Option<u64>,
+    max_ts: u64,
+    /// The latest event time of the dump being read, `None` before its first event.
+    dump_last: Option<u64>,
+    /// A dump ended at this time; what it left open is closed when another dump's events
+    /// follow (after the last dump, open slices run to the end of the capture).
+    dump_ended: Option<u64>,
+    gaps: Vec<(u64, u64)>,
+}
+
+/// What the model gives the profile when the capture ends.
+#[derive(Debug)]
+pub struct SystemEnd {
+    /// Counters, by process and name.
+    pub counters: Vec<Counter>,
+    /// The first and last event of any kind, in ns.
+    pub timeline: Option<(u64, u64)>,
+    /// Where the capture lost every event.
+    pub gaps: Vec<(u64, u64)>,
+    /// Whether any thread was seen by the scheduler (then slices have a CPU clock).
+    pub scheduled: bool,
+}
+
+impl SystemTrace {
+    /// An event of thread `tid` at `ts` ns: the thread's index, or `None` for an id no
+    /// kernel hands out (it would collide with track ids; the caller counts it).
+    pub fn event(&mut self, tid: u32, ts: u64, b: &mut ProfileBuilder) -> Option<usize> {
+        if tid >= TRACK_ID_BASE {
+            return None;
+        }
+        if let Some(end) = self.dump_ended.take() {
+            self.after_gap(end, ts, b);
+        }
+        self.dump_last = Some(self.dump_last.map_or(ts, |last| last.max(ts)));
+        if ts < self.last_ts {
+            b.repairs.out_of_order += 1;
+        }
+        self.last_ts = ts;
+        self.max_ts = self.max_ts.max(ts);
+        self.min_ts = Some(self.min_ts.map_or(ts, |min| min.min(ts)));
+        Some(self.thread(tid))
+    }
+
+    /// A sign of life of thread `t` at `ts` without a slice: open slices close no earlier.
+    pub fn touch(&mut self, t: usize, ts: u64, b: &mut ProfileBuilder) {
+        let slot = self.threads[t].slot;
+        if slot != NONE {
+            b.touch(slot, self.clock(t, ts));
+        }
+    }
+
+    /// The index of thread `tid`, made on first sight.
+    pub fn thread(&mut self, tid: u32) -> usize {
+        let next = self.threads.len() as u32;
+        let index = *self.tid_index.entry(tid).or_insert(next);
+        if index == next {
+            self.threads.push(Thread {
+                tid,
+                slot: NONE,
+                state_slot: NONE,
+                name: Vec::new(),
+                pid: None,
+                sched: Sched::default(),
+            });
+        }
+        index as usize
+    }
+
+    /// The thread's name as of now; `<...>` (a name unknown to the kernel) never replaces
+    /// a real one.
+    pub fn name_thread(&mut self, t: usize, name: &[u8]) {
+        let entry = &mut self.threads[t];
+        if entry.name != name && !name.is_empty() && name != b"<...>" && name != b"<unknown>" {
+            entry.name.clear();
+            entry.name.extend_from_slice(name);
+        }
+    }
+
+    /// The process the thread belongs to.
+    pub fn set_pid(&mut self, t: usize, pid: u32) {
+        self.threads[t].pid = Some(pid);
+    }
+
+    /// The process, unless one is known already (a marker's pid is a weaker source).
+    pub fn guess_pid(&mut self, t: usize, pid: u32) {
+        if pid > 0 && self.threads[t].pid.is_none() {
+            self.threads[t].pid = Some(pid);
+        }
+    }
+
+    /// The thread's time on both clocks.
+    fn clock(&self, t: usize, ts: u64) -> PerClock {
+        PerClock::new(ts, self.threads[t].sched.cpu_clock(ts))
+    }
+
+    /// The builder's thread of `t`'s slices, made with its first slice.
+    fn slot(&mut self, t: usize, b: &mut ProfileBuilder) -> u32 {
+        if self.threads[t].slot == NONE {
+            self.threads[t].slot = b.add_thread(self.threads[t].tid, None);
+        }
+        self.threads[t].slot
+    }
+
+    /// The frame of a slice name; frames are numbered in order of appearance.
+    pub fn frame(&mut self, name: &[u8], b: &mut ProfileBuilder) -> u32 {
+        let name = if name.is_empty() { EMPTY_NAME } else { name };
+        if let Some(&frame) = self.names.get(name) {
+            return frame;
+        }
+        let info = FrameInfo::named(String::from_utf8_lossy(name).into_owned());
+        let frame = b.add_frame(self.names.len() as u64, Some(info));
+        self.names.insert(name.into(), frame);
+        frame
+    }
+
+    /// A slice named `name` begins on thread `t`.
+    pub fn begin(&mut self, t: usize, name: &[u8], ts: u64, b: &mut ProfileBuilder) {
+        self.first_slice(b);
+        let slot = self.slot(t, b);
+        if b.depth(slot) >= MAX_DEPTH {
+            b.repairs.too_deep += 1;
+            return;
+        }
+        let frame = self.frame(name, b);
+        b.enter(slot, frame, self.clock(t, ts));
+    }
+
+    /// The slice on top of thread `t` ends (counted when none is open).
+    pub fn end(&mut self, t: usize, ts: u64, b: &mut ProfileBuilder) {
+        let slot = self.threads[t].slot;
+        if slot == NONE || !b.exit_top(slot, self.clock(t, ts)) {
+            b.repairs.unmatched_ends += 1;
+        }
+    }
+
+    /// A slice of no length on thread `t`.
+    pub fn instant(&mut self, t: usize, name: &[u8], ts: u64, b: &mut ProfileBuilder) {
+        self.begin(t, name, ts, b);
+        let slot = self.threads[t].slot;
+        b.exit_top(slot, self.clock(t, ts));
+    }
+
+    /// A span on a track of its own begins; `cookie` tells concurrent spans apart.
+    pub fn span_begin(&mut self, key: TrackKey, cookie: i64, name: &[u8], ts: u64, b: &mut ProfileBuilder) {
+        self.first_slice(b);
+        let frame = self.frame(name, b);
+        self.tracks.begin(key, cookie, frame, ts);
+    }
+
+    /// The span of `key` and `cookie` ends; `track_name` names its track if new.
+    pub fn span_end(&mut self, key: TrackKey, cookie: i64, track_name: &[u8], ts: u64, b: &mut ProfileBuilder) {
+        if self.tracks.end(key, cookie, track_name, ts, b) {
+            self.stats.async_spans += 1;
+        } else {
+            b.repairs.unmatched_ends += 1;
+        }
+    }
+
+    /// A span of no length on a named track.
+    pub fn track_instant(&mut self, key: TrackKey, name: &[u8], ts: u64, b: &mut ProfileBuilder) {
+        self.first_slice(b);
+        let frame = self.frame(name, b);
+        let slot = self.tracks.slot(key.clone(), &key.name, b);
+        b.enter(slot, frame, PerClock::new(ts, 0));
+        b.exit_top(slot, PerClock::new(ts, 0));
+    }
+
+    /// A counter's value.
+    pub fn count(&mut self, pid: u32, name: &[u8], value: i64) {
+        self.tracks.count(pid, name, value);
+    }
+
+    /// One dump of a capture made of several ended: events until the next dump are lost.
+    pub fn dump_end(&mut self) {
+        if let Some(last) = self.dump_last.take() {
+            self.dump_ended = Some(last);
+        }
+    }
+
+    /// The first event after a loss: slices still open before it close at `end` (they
+    /// would swallow every later slice of their thread), scheduler states are unknown
+    /// through the gap, and the gap is recorded for the timeline.
+    fn after_gap(&mut self, end: u64, next: u64, b: &mut ProfileBuilder) {
+        for t in 0..self.threads.len() {
+            let slot = self.threads[t].slot;
+            if slot != NONE {
+                b.repairs.closed_at_gap += b.close_open(slot, self.clock(t, end));
+            }
+            self.set_state(t, SchedState::Unknown, end, b);
+        }
+        self.cpus.fill(NONE);
+        if next > end {
+            self.gaps.push((end, next));
+        }
+    }
+
+    /// The capture ended: async spans still open close at its end (and are counted);
+    /// threads get their names, processes and scheduling.
+    pub fn finish(&mut self, b: &mut ProfileBuilder) -> SystemEnd {
+        let end = self.max_ts;
+        b.repairs.open_at_end += self.tracks.close_all(end, b);
+        let scheduled = self.stats.sched_switches > 0;
+        for t in 0..self.threads.len() {
+            self.set_state(t, SchedState::Unknown, end, b);
+            let entry = &self.threads[t];
+            let name = (!entry.name.is_empty()).then(|| String::from_utf8_lossy(&entry.name).into_owned());
+            if entry.pid == Some(entry.tid) {
+                if let Some(name) = &name {
+                    b.name_process(entry.tid, name.clone());
+                }
+            }
+            let mut slot = entry.slot;
+            if slot == NONE && scheduled && entry.sched.seen && entry.tid != 0 {
+                // Known only from its scheduling: listed with its states (as its frames
+                // where the capture has no slices).
+                slot = if entry.state_slot != NONE { entry.state_slot } else { b.add_thread(entry.tid, None) };
+                b.list(slot);
+            }
+            if slot == NONE {
+                continue;
+            }
+            if let Some(name) = name {
+                b.name_thread(slot, name, true);
+            }
+            if let Some(pid) = entry.pid.filter(|&p| p != 0) {
+                b.set_process(slot, pid);
+            }
+            if scheduled {
+                b.set_sched(slot, entry.sched.times);
+            }
+        }
+        SystemEnd {
+            counters: self.tracks.counters(),
+            timeline: self.min_ts.map(|min| (min, self.max_ts)),
+            gaps: std::mem::take(&mut self.gaps),
+            scheduled,
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! Spans that live on tracks of their own rather than on a thread's stack (async slices,
+//! named tracks), and counters, summarised per process and name.
+
+use super::TRACK_ID_BASE;
+use crate::profile::{Counter, PerClock, ProfileBuilder};
+use rustc_hash::FxHashMap;
+
+/// What a track groups.
+#[derive(Debug, Clone, Copy, Hash, PartialEq, Eq)]
+pub enum TrackKind {
+    /// Async spans of one name: the track is named by its spans.
+    Async,
+    /// A named track holding spans of any name.
+    Named,
+}
+
+/// One track: its process, kind and name.
+#[derive(Debug, Hash, PartialEq, Eq, Clone)]
+pub struct TrackKey {
+    pub pid: u32,
+    pub kind: TrackKind,
+    pub name: Box<[u8]>,
+}
+
+#[derive(Debug)]
+struct OpenSpan {
+    start: u64,
+    frame: u32,
+}
+
+#[derive(Debug, Default)]
+pub struct Tracks {
+    slots: FxHashMap<TrackKey, u32>,
+    open: FxHashMap<(TrackKey, i64), OpenSpan>,
+    counters: FxHashMap<(u32, Box<[u8]>), Counter>,
+}
+
+impl Tracks {
+    pub fn begin(&mut self, key: TrackKey, cookie: i64, frame: u32, ts: u64) {
+        self.open.insert((key, cookie), OpenSpan { start: ts, frame });
+    }
+
+    /// Closes the span of `key` and `cookie`; false when none is open.
+    pub fn end(&mut self, key: TrackKey, cookie: i64, track_name: &[u8], ts: u64, b: &mut ProfileBuilder) -> bool {
+        let Some(open) = self.open.remove(&(key.clone(), cookie)) else {
+            return false;
+        };
+        let slot = self.slot(key, track_name, b);
+        b.enter(slot, open.frame, PerClock::new(open.start, 0));
+        b.exit_top(slot, PerClock::new(ts.max(open.start), 0));
+        true
+    }
+
+    /// The builder slot of a track: a thread-like slot of its own, marked as a track.
+    pub fn slot(&mut self, key: TrackKey, name: &[u8], b: &mut ProfileBuilder) -> u32 {
+        if let Some(&slot) = self.slots.get(&key) {
+            return slot;
+        }
+        let id = TRACK_ID_BASE + self.slots.len() as u32;
+        let slot = b.add_thread(id, None);
+        let name = if name.is_empty() { super::EMPTY_NAME } else { name };
+        b.name_thread(slot, String::from_utf8_lossy(name).into_owned(), true);
+        b.mark_track(slot);
+        b.set_process(slot, key.pid);
+        self.slots.insert(key, slot);
+        slot
+    }
+
+    /// Closes every span still open at `end`; returns how many.
+    pub fn close_all(&mut self, end: u64, b: &mut ProfileBuilder) -> u64 {
+        let mut open: Vec<_> = self.open.drain().collect();
+        // In time order, so that track ids do not depend on hashing.
+        open.sort_by(|a, b| (a.1.start, &a.0 .0.name, a.0 .1).cmp(&(b.1.start, &b.0 .0.name, b.0 .1)));
+        for ((key, _), span) in &open {
+            let slot = self.slot(key.clone(), &key.name, b);
+            b.enter(slot, span.frame, PerClock::new(span.start, 0));
+            b.exit_top(slot, PerClock::new(end.max(span.start), 0));
+        }
+        open.len() as u64
+    }
+
+    pub fn count(&mut self, pid: u32, name: &[u8], value: i64) {
+        let counter = self.counters.entry((pid, name.into())).or_insert_with(|| Counter {
+            pid,
+            name: String::from_utf8_lossy(name).into_owned(),
+            samples: 0,
+            min: value,
+            max: value,
+            last: value,
+        });
+        counter.samples += 1;
+        counter.min = counter.min.min(value);
+        counter.max = counter.max.max(value);
+        counter.last = value;
+    }
+
+    /// Every counter, by process and name.
+    pub fn counters(&mut self) -> Vec<Counter> {
+        let mut counters: Vec<Counter> = self.counters.drain().map(|(_, c)| c).collect();
+        counters.sort_by(|a, b| (a.pid, &a.name).cmp(&(b.pid, &b.name)));
+        counters
+    }
+}
