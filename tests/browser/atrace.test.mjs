@@ -17,7 +17,8 @@ test('an Android Studio .ctrace (10 zlib chunks) dropped on the page', async (t)
   assert.match(await page.locator('#facts').textContent(), /System trace \(atrace\), ctrace/);
   // Threads are grouped under their processes; slices have a CPU clock from sched_switch.
   assert.ok(await page.locator('#thread-rows tr.process').count() >= 10);
-  assert.equal(await page.locator('#thread-rows tr[data-thread]').count(), 182 + 1);
+  // 168 threads with slices, 255 known only from the scheduler, 14 async tracks, All threads.
+  assert.equal(await page.locator('#thread-rows tr[data-thread]').count(), 168 + 255 + 14 + 1);
   assert.equal(await page.locator('#clock-cpu').isDisabled(), false);
   assert.ok(await page.locator('#thread-rows .badge').count() >= 1, 'async tracks are marked');
   const svg = await shownSvg(page);
@@ -47,11 +48,54 @@ test('an Android Studio .ctrace (10 zlib chunks) dropped on the page', async (t)
   await shot(page, 'atrace-ctrace-gaps');
 });
 
+test('a capture of kernel events alone draws thread states; counters and scheduling have tabs of their own', async (t) => {
+  const page = await newPage(t);
+  assert.equal(await pick(page, corpus('atrace/catapult-systrace-atrace_data.txt')), 'done');
+  assert.match(await page.locator('#warnings').textContent(), /frames are its scheduler states/);
+  assert.equal(await page.locator('#thread-rows tr[data-thread]').count(), 22 + 1);
+  // The graph of the busiest thread: its states, Sleeping the widest on the wall clock.
+  assert.match(await shownSvg(page), />Sleeping</);
+  await page.click('#clock-cpu');
+  await page.waitForFunction(() => /cpu clock/.test(document.getElementById('flame').srcdoc));
+  const cpu = await shownSvg(page);
+  assert.match(cpu, />Running</);
+  assert.doesNotMatch(cpu, />Sleeping</, 'sleeping takes no CPU');
+  assert.equal(await page.isVisible('#tab-button-counters'), false, 'no counters in this capture');
+  await page.click('#tab-button-scheduling');
+  const rows = page.locator('#sched-rows tr');
+  assert.equal(await rows.count(), 22);
+  // Binder_1 [780]: 537 µs running, 117 µs runnable, 137 ms sleeping.
+  const binder = page.locator('#sched-rows tr', { hasText: 'Binder_1 [780]' });
+  assert.deepEqual(await binder.locator('td.n').allTextContents(), ['537 µs', '117 µs', '137 ms', '0.4%']);
+  await binder.click();
+  await page.waitForFunction(() => document.querySelector('#thread-rows tr[aria-selected=true] td.name')?.textContent.startsWith('Binder_1'));
+  await page.click('#tab-button-timeline');
+  await page.waitForFunction(() => document.body.dataset.timeline === 'drawn');
+  // Binder_1 lives 137 ms of the second: the pointer finds its states where it lives.
+  const box = await page.locator('#timeline-canvas').boundingBox();
+  const names = new Set();
+  for (let x = 0.01; x < 1; x += 0.02) {
+    await page.mouse.move(box.x + box.width * x, box.y + 30);
+    await page.waitForTimeout(60);
+    if (await page.isVisible('#timeline-tip')) names.add((await page.textContent('#timeline-tip .tip-name')));
+  }
+  assert.ok(names.has('Sleeping') && names.size >= 1, [...names].join(', '));
+  await shot(page, 'atrace-kernel-only');
+  // The ctrace's 45 counters, each with its process.
+  assert.equal(await pick(page, corpus('toolsbase-atrace.ctrace')), 'done');
+  await page.click('#tab-button-counters');
+  assert.equal(await page.locator('#counter-rows tr').count(), 45);
+  const vsync = page.locator('#counter-rows tr', { hasText: 'VSYNC-sf' });
+  assert.deepEqual(await vsync.locator('td').allTextContents(), ['surfaceflinger (pid 1371)', 'VSYNC-sf', '244', '0', '1', '1']);
+  await shot(page, 'atrace-counters');
+});
+
 test('a systrace HTML report picked from disk', async (t) => {
   const page = await newPage(t);
   assert.equal(await pick(page, corpus('tracecompass-android_trace.html')), 'done');
   assert.match(await page.locator('#facts').textContent(), /System trace \(atrace\), html/);
-  assert.equal(await page.locator('#thread-rows tr[data-thread]').count(), 1 + 1);
+  // One thread with slices, 40 known only from the scheduler, All threads.
+  assert.equal(await page.locator('#thread-rows tr[data-thread]').count(), 1 + 40 + 1);
   assert.match(await shownSvg(page), /<svg /);
   await page.click('#tab-button-methods');
   await page.waitForFunction(() => document.querySelectorAll('#method-rows tr').length > 0);

@@ -5,6 +5,7 @@
 
 import { $, download } from './dom.js';
 import { Engine, Products } from './engine.js';
+import { createCounters } from './counters.js';
 import { createFacts } from './facts.js';
 import { fileStem, sizeText } from './format.js';
 import { createGraph } from './graph.js';
@@ -14,6 +15,7 @@ import { createMapping } from './mapping.js';
 import { createMethods } from './methods.js';
 import { COMPARE_KEY, createCompare } from './compare.js';
 import { changed, clocksOf, createStore, openedState } from './state.js';
+import { createScheduling } from './scheduling.js';
 import { createThreadList } from './threads.js';
 import { createTimeline } from './timeline.js';
 import { rangeText } from './timespan.js';
@@ -64,6 +66,8 @@ store.subscribe(layout);
 
 createFacts(store);
 createThreadList(store);
+createScheduling(store);
+createCounters(store);
 const graph = createGraph(store, products);
 createMethods(store, products);
 createTimeline(store, products);

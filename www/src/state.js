@@ -13,7 +13,7 @@ export function initialState() {
     error: '',
     thread: -1, // index into summary.threads; -1 for all threads
     clock: 'wall',
-    tab: 'flame', // flame | timeline | methods | trace | compare
+    tab: 'flame', // flame | timeline | methods | scheduling | counters | trace | compare
     range: null, // {from, to} in µs from the timeline's start: graphs and tables cover only it
     focus: null, // a call to show in the timeline: {thread, depth, start_us, end_us}
     method: null, // the selected method's key (see methodKey)

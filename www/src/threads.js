@@ -49,7 +49,10 @@ export function threadMatches(thread, filter) {
 function nameCell(t, share) {
   const label = threadLabel(t);
   const [head, tail] = splitName(t ? t.name : 'All threads');
-  return element('td', { class: 'name', title: label + (t && t.process ? ' — ' + t.process : '') },
+  const states = t && typeof t.running_us === 'number'
+    ? '\nrunning ' + millis(t.running_us) + ' · runnable ' + millis(t.runnable_us) + ' · sleeping ' + millis(t.sleeping_us)
+    : '';
+  return element('td', { class: 'name', title: label + (t && t.process ? ' — ' + t.process : '') + states },
     element('span', { class: 'label' },
       element('span', { class: 'head', text: head }),
       tail ? element('span', { class: 'tail', text: tail }) : null),
@@ -77,9 +80,10 @@ export function createThreadList(store) {
       return element('tr', { 'aria-selected': String(state.thread === index), 'data-thread': String(index) },
         nameCell(t, share),
         element('td', { class: 'n', text: t && !t.track ? t.tid : '' }),
-        element('td', { class: 'n', text: millis(t ? t.wall_us : summary.totals.wall_us) }),
-        element('td', { class: 'n', text: millis(t ? t.cpu_us : summary.totals.cpu_us) }),
-        element('td', { class: 'n', text: t && !t.track ? percent(value, total) : '' }));
+        // A thread known only from its scheduling has no frames of its own.
+        element('td', { class: 'n', text: t && t.records === 0 ? '—' : millis(t ? t.wall_us : summary.totals.wall_us) }),
+        element('td', { class: 'n', text: t && t.records === 0 ? '—' : millis(t ? t.cpu_us : summary.totals.cpu_us) }),
+        element('td', { class: 'n', text: t && !t.track && t.records > 0 ? percent(value, total) : '' }));
     };
     body.append(row(-1));
     for (const index of threadOrder(threads)) {
