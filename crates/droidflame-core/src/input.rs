@@ -5,6 +5,7 @@
 use crate::art::{ArtDecoder, ArtResume};
 use crate::atrace::{self, AtraceDecoder};
 use crate::feed::ChunkFeeder;
+use crate::perfetto::{self, PerfettoDecoder};
 use crate::profile::ClockSet;
 use crate::profile::{Profile, ProfileBuilder};
 use crate::reread::{Checkpoint, Rereading};
@@ -54,6 +55,7 @@ struct Inner {
 enum Decoder {
     Art(Box<ArtDecoder>),
     Atrace(Box<AtraceDecoder>),
+    Perfetto(Box<PerfettoDecoder>),
 }
 
 impl Default for Analyzer {
@@ -101,7 +103,7 @@ impl Analyzer {
         let ends_in_newline = match &self.inner.decoder {
             None => self.inner.head.last() == Some(&b'\n'),
             Some(Decoder::Art(_)) => self.inner.feeder.rest().0.last().is_none_or(|&b| b == b'\n'),
-            Some(Decoder::Atrace(_)) => true,
+            Some(Decoder::Atrace(_) | Decoder::Perfetto(_)) => true,
         };
         if !ends_in_newline {
             self.push(b"\n")?;
@@ -184,6 +186,7 @@ impl Analyzer {
         match decoder.as_mut().expect("sniffed before feeding") {
             Decoder::Art(decoder) => feeder.push(bytes, |data, offset| decoder.decode(data, offset, builder))?,
             Decoder::Atrace(decoder) => decoder.push(bytes, builder)?,
+            Decoder::Perfetto(decoder) => decoder.push(bytes, builder)?,
         }
         self.checkpoint();
         let builder = &mut self.builder;
@@ -264,6 +267,7 @@ impl Analyzer {
                 decoder.finish(rest, offset, gzip, &mut self.builder)?
             }
             Decoder::Atrace(decoder) => decoder.finish(gzip, &mut self.builder)?,
+            Decoder::Perfetto(decoder) => decoder.finish(gzip, &mut self.builder)?,
         };
         self.builder.check_calls();
         if let Some(error) = self.builder.limit_error() {
@@ -296,6 +300,13 @@ fn sniff(head: &[u8], complete: bool, options: &Options) -> Result<Option<Decode
     if let Some(kind) = atrace::sniff(head, complete) {
         return Ok(Some(Decoder::Atrace(Box::new(AtraceDecoder::new(kind, options.max_decompressed_bytes)))));
     }
+    match perfetto::sniff(head, complete) {
+        Some(true) => {
+            return Ok(Some(Decoder::Perfetto(Box::new(PerfettoDecoder::new(options.max_decompressed_bytes)))))
+        }
+        None => return Ok(None),
+        Some(false) => {}
+    }
     if complete || head.len() >= atrace::SNIFF_BYTES || atrace::is_binary(head) {
         return Err(not_a_trace(head));
     }
@@ -309,8 +320,6 @@ fn not_a_trace(head: &[u8]) -> Error {
         Some("gzip data inside gzip data; decompress it once first")
     } else if head.starts_with(&[0x78, 0x9C]) || head.starts_with(&[0x78, 0xDA]) || head.starts_with(&[0x78, 0x01]) {
         Some("raw zlib data; an atrace -z capture starts with a \"TRACE:\" line before it")
-    } else if head.first() == Some(&0x0A) && head.iter().take(64).any(|&b| b < 0x09 || (0x0E..0x20).contains(&b)) {
-        Some("a Perfetto protobuf trace; open it in ui.perfetto.dev")
     } else {
         None
     };

@@ -20,6 +20,7 @@ mod feed;
 mod input;
 mod lines;
 pub mod mapping;
+mod perfetto;
 pub mod products;
 pub mod profile;
 mod reread;

@@ -15,6 +15,7 @@ use crate::profile::{ClockSet, FinishSpec, FormatInfo, FrameKind, ProfileBuilder
 use crate::system::SystemEnd;
 use crate::text::group_digits;
 use crate::{Error, ErrorKind, Result};
+pub(crate) use container::InflateBudget;
 use container::TextFraming;
 use events::EventReader;
 

@@ -67,6 +67,8 @@ pub struct SystemTrace {
     /// follow (after the last dump, open slices run to the end of the capture).
     dump_ended: Option<u64>,
     gaps: Vec<(u64, u64)>,
+    /// Process names the trace gives outright (not from a thread named like its process).
+    process_names: FxHashMap<u32, Box<[u8]>>,
 }
 
 /// What the model gives the profile when the capture ends.
@@ -135,6 +137,11 @@ impl SystemTrace {
             entry.name.clear();
             entry.name.extend_from_slice(name);
         }
+    }
+
+    /// A process's name, as the trace gives it.
+    pub fn name_process(&mut self, pid: u32, name: &[u8]) {
+        self.process_names.insert(pid, name.into());
     }
 
     /// The process the thread belongs to.
@@ -265,7 +272,7 @@ impl SystemTrace {
             self.set_state(t, SchedState::Unknown, end, b);
             let entry = &self.threads[t];
             let name = (!entry.name.is_empty()).then(|| String::from_utf8_lossy(&entry.name).into_owned());
-            if entry.pid == Some(entry.tid) {
+            if entry.pid == Some(entry.tid) && !self.process_names.contains_key(&entry.tid) {
                 if let Some(name) = &name {
                     b.name_process(entry.tid, name.clone());
                 }
@@ -289,6 +296,9 @@ impl SystemTrace {
             if scheduled {
                 b.set_sched(slot, entry.sched.times);
             }
+        }
+        for (&pid, name) in &self.process_names {
+            b.name_process(pid, String::from_utf8_lossy(name).into_owned());
         }
         SystemEnd {
             counters: self.tracks.counters(),

@@ -1,0 +1,154 @@
+//! A Perfetto trace is a `Trace` message: packets, each field 1 (length-delimited) of it,
+//! one after another. `PacketFraming` cuts them out as the bytes stream in; nothing here
+//! looks inside a packet.
+
+use bytes::Bytes;
+
+/// A packet longer than this only comes from damage (Perfetto writes packets of at most a
+/// few MB; compressed bundles stay far below this).
+pub const MAX_PACKET: u64 = 128 << 20;
+
+/// Why the framing stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Broken {
+    /// A field header that no `Trace` holds (a wire type that does not exist, a length past
+    /// the packet limit): the bytes from here on cannot be cut into packets.
+    Damaged { at: u64 },
+}
+
+/// Cuts packets out of the bytes of a `Trace`, in chunks of any size.
+#[derive(Debug, Default)]
+pub struct PacketFraming {
+    held: Vec<u8>,
+    /// Where in `held` the next field starts.
+    start: usize,
+    /// Input offset of `held[0]`.
+    offset: u64,
+    /// Fields of `Trace` other than packets, skipped.
+    pub other_fields: u64,
+    /// Set when the framing broke; later bytes are ignored.
+    pub broken: Option<Broken>,
+}
+
+/// A varint at the start of `bytes`: its value and length; `None` while incomplete, and
+/// `Some(None)` when it runs past ten bytes (damage).
+fn varint(bytes: &[u8]) -> Option<Option<(u64, usize)>> {
+    let mut value = 0u64;
+    for (i, &b) in bytes.iter().enumerate().take(10) {
+        value |= u64::from(b & 0x7F) << (7 * i);
+        if b < 0x80 {
+            return Some(Some((value, i + 1)));
+        }
+    }
+    if bytes.len() >= 10 {
+        Some(None)
+    } else {
+        None
+    }
+}
+
+impl PacketFraming {
+    /// Reads the next bytes; `on_packet` gets each whole packet and its input offset.
+    pub fn push(&mut self, input: &[u8], on_packet: &mut dyn FnMut(Bytes, u64)) {
+        if self.broken.is_some() {
+            return;
+        }
+        self.held.extend_from_slice(input);
+        while let Some(step) = self.next(on_packet) {
+            self.start += step;
+        }
+        // Keep the held bytes small: drop what was read once it is most of them.
+        if self.start > 0 && self.start * 2 >= self.held.len() {
+            self.held.drain(..self.start);
+            self.offset += self.start as u64;
+            self.start = 0;
+        }
+    }
+
+    /// One field from `start`: the bytes it took, `None` when more bytes are needed or the
+    /// framing broke.
+    fn next(&mut self, on_packet: &mut dyn FnMut(Bytes, u64)) -> Option<usize> {
+        let rest = &self.held[self.start..];
+        let at = self.offset + self.start as u64;
+        let (key, key_len) = match varint(rest)? {
+            Some(found) => found,
+            None => return self.broke(at),
+        };
+        let (field, wire) = (key >> 3, key & 7);
+        let body = &rest[key_len..];
+        let (head, size) = match wire {
+            0 => match varint(body)? {
+                Some((_, len)) => (len, 0),
+                None => return self.broke(at),
+            },
+            1 => (0, 8),
+            5 => (0, 4),
+            2 => match varint(body)? {
+                Some((len, _)) if len > MAX_PACKET => return self.broke(at),
+                Some((len, n)) => (n, len as usize),
+                None => return self.broke(at),
+            },
+            _ => return self.broke(at),
+        };
+        if body.len() < head + size {
+            return None;
+        }
+        if field == 1 && wire == 2 {
+            let packet = Bytes::copy_from_slice(&body[head..head + size]);
+            on_packet(packet, at);
+        } else {
+            self.other_fields += 1;
+        }
+        Some(key_len + head + size)
+    }
+
+    fn broke(&mut self, at: u64) -> Option<usize> {
+        self.broken = Some(Broken::Damaged { at });
+        None
+    }
+
+    /// Bytes of a packet the input ended inside (the file was cut short), and where it began.
+    pub fn unfinished(&self) -> Option<(u64, u64)> {
+        let rest = self.held.len() - self.start;
+        (self.broken.is_none() && rest > 0).then(|| (self.offset + self.start as u64, rest as u64))
+    }
+
+    /// Input bytes read so far.
+    pub fn read(&self) -> u64 {
+        self.offset + self.held.len() as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn packets(bytes: &[u8], chunk: usize) -> (Vec<Vec<u8>>, PacketFraming) {
+        let mut framing = PacketFraming::default();
+        let mut out = Vec::new();
+        for piece in bytes.chunks(chunk) {
+            framing.push(piece, &mut |p, _| out.push(p.to_vec()));
+        }
+        (out, framing)
+    }
+
+    #[test]
+    fn packets_are_cut_out_in_chunks_of_any_size() {
+        let mut trace = vec![0x0A, 2, 8, 1, 0x0A, 0];
+        trace.extend([0x0A, 0x81, 0x01]);
+        trace.extend(vec![7u8; 129]);
+        trace.extend([0x10, 5]); // another field: skipped
+        for chunk in [1, 2, 3, 1000] {
+            let (out, framing) = packets(&trace, chunk);
+            assert_eq!(out.len(), 3, "chunks of {chunk}");
+            assert_eq!(out[0], vec![8, 1]);
+            assert_eq!(out[2].len(), 129);
+            assert_eq!((framing.other_fields, framing.unfinished()), (1, None));
+        }
+        let (out, framing) = packets(&trace[..10], 4);
+        assert_eq!(out.len(), 2);
+        assert_eq!(framing.unfinished(), Some((6, 4)));
+        let (_, framing) = packets(&[0x0A, 1, 0, 0x0B], 1);
+        assert_eq!(framing.broken, Some(Broken::Damaged { at: 3 }));
+    }
+}

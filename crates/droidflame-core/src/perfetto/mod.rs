@@ -1,0 +1,232 @@
+//! Perfetto protobuf traces (`.perfetto-trace`, `.pftrace`, Android Studio's system
+//! trace `.trace`): packets are cut out as bytes stream in (`framing`), decoded with only
+//! the fields droidflame reads (`proto`), put back in time order (`sorter`) and given
+//! meaning (`packets`) in the same system model as atrace text, so the same events give the
+//! same profile whichever way they were recorded.
+
+mod framing;
+mod packets;
+mod proto;
+mod sorter;
+
+use crate::atrace::InflateBudget;
+use crate::profile::{ClockSet, FinishSpec, FormatInfo, FrameKind, ProfileBuilder, TimeUnit};
+use crate::text::group_digits;
+use crate::{Error, ErrorKind, Result};
+use framing::{Broken, PacketFraming, MAX_PACKET};
+use packets::PacketReader;
+
+/// Recognises a Perfetto trace from its first bytes: field 1 (a packet) whose first fields
+/// are well formed. `None`: not sure yet.
+pub fn sniff(head: &[u8], complete: bool) -> Option<bool> {
+    let unsure = || if complete { Some(false) } else { None };
+    if head.first() != Some(&0x0A) {
+        return Some(false);
+    }
+    let Some((len, n)) = read_varint(&head[1..]) else {
+        return if head.len() > 11 { Some(false) } else { unsure() };
+    };
+    if len == 0 || len > MAX_PACKET {
+        return Some(false);
+    }
+    // Up to three fields of the first packet, as far as the head holds them.
+    let end = (1 + n + len as usize).min(head.len());
+    let mut at = 1 + n;
+    for _ in 0..3 {
+        if at >= end {
+            break;
+        }
+        let Some((key, k)) = read_varint(&head[at..end]) else {
+            return if end == head.len() { unsure() } else { Some(false) };
+        };
+        let (field, wire) = (key >> 3, key & 7);
+        if field == 0 || ![0, 1, 2, 5].contains(&wire) {
+            return Some(false);
+        }
+        at += k;
+        at += match wire {
+            0 => match read_varint(&head[at.min(end)..end]) {
+                Some((_, v)) => v,
+                None => break,
+            },
+            1 => 8,
+            5 => 4,
+            _ => match read_varint(&head[at.min(end)..end]) {
+                Some((l, v)) if l <= len => v + l as usize,
+                Some(_) => return Some(false),
+                None => break,
+            },
+        };
+    }
+    Some(true)
+}
+
+fn read_varint(bytes: &[u8]) -> Option<(u64, usize)> {
+    let mut value = 0u64;
+    for (i, &b) in bytes.iter().enumerate().take(10) {
+        value |= u64::from(b & 0x7F) << (7 * i);
+        if b < 0x80 {
+            return Some((value, i + 1));
+        }
+    }
+    None
+}
+
+/// Reads one Perfetto trace, in chunks, into a `ProfileBuilder`.
+pub struct PerfettoDecoder {
+    framing: PacketFraming,
+    reader: PacketReader,
+    budget: InflateBudget,
+}
+
+impl PerfettoDecoder {
+    /// A decoder whose compressed packets may inflate to at most `max_decompressed_bytes`.
+    pub fn new(max_decompressed_bytes: u64) -> Self {
+        PerfettoDecoder {
+            framing: PacketFraming::default(),
+            reader: PacketReader::default(),
+            budget: InflateBudget { inflated: 0, limit: max_decompressed_bytes },
+        }
+    }
+
+    /// Reads the next bytes.
+    pub fn push(&mut self, bytes: &[u8], builder: &mut ProfileBuilder) -> Result<()> {
+        let (reader, budget) = (&mut self.reader, &mut self.budget);
+        let mut failed = None;
+        self.framing.push(bytes, &mut |packet, at| {
+            if failed.is_none() {
+                failed = reader.packet(packet, at, budget, builder).err();
+            }
+        });
+        failed.map_or(Ok(()), Err)
+    }
+
+    /// The input ended: what the builder needs to finish the profile, or why there is none.
+    pub fn finish(mut self, gzip: bool, builder: &mut ProfileBuilder) -> Result<FinishSpec> {
+        self.reader.finish(builder);
+        if let Some((at, bytes)) = self.framing.unfinished() {
+            builder.repairs.truncated = true;
+            builder.warn_about(
+                "truncated",
+                format!(
+                    "the input ends inside the packet that begins at byte {} ({} bytes of it are there): every \
+                     packet before it was read",
+                    group_digits(at),
+                    group_digits(bytes)
+                ),
+            );
+        }
+        if let Some(Broken::Damaged { at }) = self.framing.broken {
+            builder.repairs.damaged_parts += 1;
+            builder.warn_about(
+                "damaged_parts",
+                format!(
+                    "the trace's packet framing is damaged at byte {}: the {} bytes from there on could not be cut \
+                     into packets and were not read",
+                    group_digits(at),
+                    group_digits(self.framing.read() - at)
+                ),
+            );
+        }
+        let stats = &self.reader.stats;
+        if stats.packets == 0 {
+            return Err(Error::at(ErrorKind::NotATrace, 0, "the Perfetto trace holds no packets"));
+        }
+        let end = self.reader.system.finish(builder);
+        self.notes(builder, end.scheduled);
+        let clocks = if end.scheduled { ClockSet::Dual } else { ClockSet::Wall };
+        let format = FormatInfo {
+            family: "perfetto",
+            layout: "protobuf",
+            version: 0,
+            streaming: false,
+            vm: None,
+            gzip,
+            split: false,
+            record_size: None,
+            sampling_interval_us: None,
+            frame_kind: FrameKind::Slice,
+            description: format!("System trace (Perfetto){}", if gzip { ", gzip" } else { "" }),
+        };
+        let header = vec![
+            ("packets".to_owned(), stats.packets.to_string()),
+            ("ftrace_events".to_owned(), stats.ftrace_events.to_string()),
+        ];
+        Ok(FinishSpec {
+            format,
+            header,
+            clocks,
+            time_unit: TimeUnit::NANOS,
+            counters: end.counters,
+            group_by_process: true,
+            timeline: end.timeline,
+            gaps: end.gaps,
+        })
+    }
+
+    fn notes(&self, builder: &mut ProfileBuilder, scheduled: bool) {
+        let stats = &self.reader.stats;
+        if self.reader.system.stats.slices == 0 {
+            let instead = if scheduled {
+                "only scheduler events: each thread's frames are its scheduler states (Running, Runnable, Sleeping)"
+                    .to_owned()
+            } else {
+                format!(
+                    "and no scheduler events: there is nothing to draw; its {} packets hold other data ({} ftrace \
+                     events of other kinds, {} packets of other kinds such as heap profiles, power rails or logs)",
+                    group_digits(stats.packets),
+                    group_digits(stats.ftrace_events - stats.read_events),
+                    group_digits(stats.other_packets)
+                )
+            };
+            builder.warn(format!(
+                "the trace has no slices (atrace markers or track events), {instead}; record with atrace \
+                 categories (for example gfx, view, am) for slices"
+            ));
+        }
+        if let Some(at) = stats.first_damaged_at {
+            builder.warn_about(
+                "damaged_parts",
+                format!(
+                    "{} packets are damaged and were skipped, the first at byte {}",
+                    group_digits(stats.damaged),
+                    group_digits(at)
+                ),
+            );
+        }
+        if stats.lost_bundles > 0 || stats.dropped_packets > 0 {
+            builder.warn(format!(
+                "the recorder lost events: {} CPU bundles say the kernel's buffer overran before them and {} \
+                 packets say packets before them were dropped; slices that began or ended in what was lost show \
+                 up as unmatched ends or run long",
+                group_digits(stats.lost_bundles),
+                group_digits(stats.dropped_packets)
+            ));
+        }
+        if stats.other_prints > 0 {
+            builder.warn(format!(
+                "{} print events were not atrace markers (B, E, C, S, F, I, N, G, H) and were skipped",
+                group_digits(stats.other_prints)
+            ));
+        }
+        if stats.zstd_packets > 0 {
+            builder.warn(format!(
+                "{} packets are zstd-compressed, which droidflame does not read; record without zstd compression",
+                group_digits(stats.zstd_packets)
+            ));
+        }
+        if stats.bad_thread_ids > 0 {
+            builder.warn(format!(
+                "{} events name thread ids no kernel hands out and were skipped",
+                group_digits(stats.bad_thread_ids)
+            ));
+        }
+        if builder.repairs.out_of_order > 0 {
+            builder.warn(format!(
+                "{} events came later in the file than events more than a sorting window after them: each was \
+                 read in file order",
+                group_digits(builder.repairs.out_of_order)
+            ));
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! Puts events back in time order. A Perfetto trace stores each CPU's ftrace events in
+//! bundles read one CPU at a time, so the file goes back and forth in time (by up to
+//! 3.2 s in a real capture), while slices and scheduling must be read in time order. The
+//! sorter holds up to a window of events, and when it is full lets the older half go in
+//! order; an event older than one already let go is still read, and counted as out of
+//! order. Memory is bounded by the window, whatever the trace's size.
+
+/// Events held before the older half is let go (about 40 bytes each, plus their text).
+pub const WINDOW: usize = 1 << 20;
+
+/// Text of an event, in the sorter's arena.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Text {
+    start: u32,
+    len: u32,
+}
+
+/// What happened, with its text in the arena.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    /// Text written to `trace_marker` by `tid`.
+    Print { text: Text },
+    /// The CPU switched from `prev` to `next`.
+    Switch { prev: u32, prev_comm: Text, prev_runnable: bool, next: u32, next_comm: Text },
+    /// `tid` was woken.
+    Wakeup { tid: u32 },
+    /// `tid` has a (new) name.
+    Rename { tid: u32, name: Text },
+}
+
+/// One held event: when, on which CPU, by which thread, and what.
+#[derive(Debug, Clone, Copy)]
+pub struct Held {
+    pub ts: u64,
+    pub cpu: u32,
+    pub tid: u32,
+    pub event: Event,
+    /// Arrival order, so that events at one time keep it.
+    seq: u64,
+}
+
+#[derive(Debug)]
+pub struct TimeSorter {
+    held: Vec<Held>,
+    arena: Vec<u8>,
+    seq: u64,
+    window: usize,
+}
+
+impl Default for TimeSorter {
+    fn default() -> Self {
+        TimeSorter::with_window(WINDOW)
+    }
+}
+
+impl TimeSorter {
+    pub fn with_window(window: usize) -> Self {
+        TimeSorter { held: Vec::new(), arena: Vec::new(), seq: 0, window: window.max(2) }
+    }
+
+    /// Keeps `bytes` for an event about to be pushed.
+    pub fn text(&mut self, bytes: &[u8]) -> Text {
+        // Text past 4 GiB of arena cannot be addressed: it is cut (never reached: the
+        // window lets events go long before).
+        let start = self.arena.len().min(u32::MAX as usize) as u32;
+        let len = bytes.len().min((u32::MAX - start) as usize);
+        self.arena.extend_from_slice(&bytes[..len]);
+        Text { start, len: len as u32 }
+    }
+
+    /// The bytes of `text`.
+    pub fn bytes(&self, text: Text) -> &[u8] {
+        &self.arena[text.start as usize..(text.start + text.len) as usize]
+    }
+
+    /// Holds an event; when the window is full, the older half goes to `on_event` in order.
+    pub fn push(&mut self, ts: u64, cpu: u32, tid: u32, event: Event, on_event: &mut dyn FnMut(&Self, &Held)) {
+        self.held.push(Held { ts, cpu, tid, event, seq: self.seq });
+        self.seq += 1;
+        if self.held.len() >= self.window {
+            self.release(self.window / 2, on_event);
+        }
+    }
+
+    /// Lets every held event go, in order.
+    pub fn finish(&mut self, on_event: &mut dyn FnMut(&Self, &Held)) {
+        self.release(self.held.len(), on_event);
+    }
+
+    fn release(&mut self, count: usize, on_event: &mut dyn FnMut(&Self, &Held)) {
+        self.held.sort_unstable_by_key(|h| (h.ts, h.seq));
+        let count = count.min(self.held.len());
+        for held in &self.held[..count] {
+            on_event(self, held);
+        }
+        self.held.drain(..count);
+        // The texts of the events still held move to a fresh arena.
+        let old = std::mem::take(&mut self.arena);
+        for held in &mut self.held {
+            let mut keep = |text: &mut Text| {
+                let bytes = &old[text.start as usize..(text.start + text.len) as usize];
+                text.start = self.arena.len() as u32;
+                self.arena.extend_from_slice(bytes);
+            };
+            match &mut held.event {
+                Event::Print { text } | Event::Rename { name: text, .. } => keep(text),
+                Event::Switch { prev_comm, next_comm, .. } => {
+                    keep(prev_comm);
+                    keep(next_comm);
+                }
+                Event::Wakeup { .. } => {}
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_come_out_in_time_order_with_their_text() {
+        let mut sorter = TimeSorter::with_window(4);
+        let mut out = Vec::new();
+        let mut collect = |s: &TimeSorter, h: &Held| {
+            let Event::Print { text } = h.event else { unreachable!() };
+            out.push((h.ts, String::from_utf8(s.bytes(text).to_vec()).unwrap()));
+        };
+        for (ts, word) in [(30, "c"), (10, "a"), (20, "b"), (25, "b2"), (40, "d"), (35, "c2"), (5, "late")] {
+            let text = sorter.text(word.as_bytes());
+            sorter.push(ts, 0, 1, Event::Print { text }, &mut collect);
+        }
+        sorter.finish(&mut collect);
+        let times: Vec<u64> = out.iter().map(|(ts, _)| *ts).collect();
+        // The window of 4 let 10 and 20 go before 5 arrived: 5 comes late, out of order.
+        assert_eq!(times, vec![10, 20, 25, 30, 5, 35, 40]);
+        assert_eq!(out[4].1, "late");
+        assert_eq!(out[6].1, "d");
+    }
+}

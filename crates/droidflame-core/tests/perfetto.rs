@@ -1,0 +1,101 @@
+//! Perfetto protobuf traces: the corpus files with the counts their SOURCES.md rows give.
+
+use droidflame_core::products::{self, FoldedOptions};
+use droidflame_core::{analyze, Analyzer, ClockSet, Profile};
+use droidflame_testkit::{corpus_file, gzip};
+
+fn thread_calls(p: &Profile) -> u64 {
+    p.threads.iter().filter(|t| !t.track).flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum()
+}
+
+fn perfetto(name: &str) -> Profile {
+    analyze(&corpus_file(&format!("perfetto/{name}"))).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+#[test]
+fn nowinandroid_prints_become_slices() {
+    let p = perfetto("nowinandroid-fork-trace.perfetto-trace");
+    assert_eq!((p.format.family, p.format.layout), ("perfetto", "protobuf"));
+    // SOURCES.md: print only, B 3,122 / E 3,122 (every end `E|pid`), S 1 / F 1, 5 pids.
+    assert_eq!(thread_calls(&p), 3_122);
+    assert_eq!(p.repairs.unmatched_ends, 0);
+    assert_eq!(p.clocks, ClockSet::Wall, "no sched events: no CPU clock");
+    let summary: serde_json::Value = serde_json::from_str(&products::summary_json(&p)).unwrap();
+    let calls = |name: &str| {
+        summary["methods"].as_array().unwrap().iter().find(|m| m["name"] == name).map(|m| m["calls"].as_u64().unwrap())
+    };
+    // The most frequent slice names.
+    assert_eq!(calls("AndroidOwner:measureAndLayout"), Some(684));
+    assert_eq!(calls("Compose:recompose"), Some(438));
+    assert_eq!(calls("Recomposer:recompose"), Some(338));
+    let spans: u64 =
+        p.threads.iter().filter(|t| t.track).flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum();
+    assert_eq!(spans, 1, "one S/F pair");
+    assert!(p.warnings.iter().all(|w| !w.contains("lost events")), "{:?}", p.warnings);
+}
+
+#[test]
+fn perflib_device_trace_has_slices_scheduling_and_names() {
+    let p = perfetto("toolsbase-perflib-perfetto.trace");
+    // SOURCES.md: B 5,985 / E 5,976, C 1,505, S 66 / F 50; sched_switch 8,445.
+    assert_eq!(thread_calls(&p), 5_985);
+    assert_eq!(p.counters.iter().map(|c| c.samples).sum::<u64>(), 1_505);
+    assert_eq!(p.clocks, ClockSet::Dual);
+    assert!(p.threads.iter().any(|t| t.process.as_deref() == Some("/system/bin/surfaceflinger")));
+}
+
+#[test]
+fn scheduler_only_traces_draw_thread_states() {
+    // SOURCES.md: sched_switch, and wakeups (sched_waking, else sched_wakeup).
+    for (name, switches, wakeups) in [
+        ("mstools-test_trace.perfetto-trace", 15_267, 8_743),
+        ("mstools-perfetto_android12_cpuschedstack.pftrace", 23_536, 13_907),
+    ] {
+        let p = perfetto(name);
+        assert_eq!(p.clocks, ClockSet::Dual, "{name}");
+        assert!(p.warnings.iter().any(|w| w.contains("frames are its scheduler states")), "{name}: {:?}", p.warnings);
+        let folded = products::folded(&p, &FoldedOptions::default()).unwrap();
+        assert!(folded
+            .lines()
+            .all(|l| l.contains(";Running ") || l.contains(";Runnable ") || l.contains(";Sleeping ")));
+        // A switch starts at most two states (one per thread), a wakeup one, and each
+        // thread has one more before its first switch.
+        let states: u64 = p.threads.iter().flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum();
+        assert!(states > switches && states <= 2 * switches + wakeups + p.threads.len() as u64, "{name}: {states}");
+    }
+}
+
+#[test]
+fn traces_with_nothing_to_draw_say_what_they_hold() {
+    for name in ["toolsbase-tpd-empty_sched_table.trace", "toolsbase-tpd-power.trace"] {
+        let p = perfetto(name);
+        assert!(p.threads.is_empty(), "{name}");
+        assert!(p.warnings.iter().any(|w| w.contains("nothing to draw")), "{name}: {:?}", p.warnings);
+    }
+}
+
+#[test]
+fn gzip_and_chunks_of_any_size_give_the_same_profile() {
+    let bytes = corpus_file("perfetto/nowinandroid-fork-trace.perfetto-trace");
+    let whole = products::folded(&analyze(&bytes).unwrap(), &FoldedOptions::default()).unwrap();
+    let p = analyze(&gzip(&bytes)).unwrap();
+    assert!(p.format.gzip);
+    assert_eq!(products::folded(&p, &FoldedOptions::default()).unwrap(), whole);
+    for chunk in [1, 7, 4096, 1 << 20] {
+        let mut analyzer = Analyzer::default();
+        for piece in bytes.chunks(chunk) {
+            analyzer.push(piece).unwrap();
+        }
+        let p = analyzer.finish().unwrap();
+        assert_eq!(products::folded(&p, &FoldedOptions::default()).unwrap(), whole, "chunks of {chunk}");
+    }
+}
+
+#[test]
+fn a_trace_cut_short_keeps_every_whole_packet() {
+    let bytes = corpus_file("perfetto/nowinandroid-fork-trace.perfetto-trace");
+    let p = analyze(&bytes[..bytes.len() / 2]).unwrap();
+    assert!(p.repairs.truncated);
+    let calls = thread_calls(&p);
+    assert!(calls > 0 && calls < 3_122, "{calls}");
+}
