@@ -11,7 +11,7 @@ mod json;
 mod line;
 pub(crate) mod marker;
 
-use crate::profile::{ClockSet, FinishSpec, FormatInfo, FrameKind, ProfileBuilder, TimeUnit};
+use crate::profile::{FinishSpec, ProfileBuilder};
 use crate::system::SystemEnd;
 use crate::text::group_digits;
 use crate::{Error, ErrorKind, Result};
@@ -186,30 +186,8 @@ impl AtraceDecoder {
         self.no_events_error()?;
         let end = self.events.system.finish(builder);
         self.notes(builder, &end);
-        let clocks = if end.scheduled { ClockSet::Dual } else { ClockSet::Wall };
-        let format = FormatInfo {
-            family: "atrace",
-            layout,
-            version: 0,
-            streaming: false,
-            vm: None,
-            gzip,
-            split: false,
-            record_size: None,
-            sampling_interval_us: None,
-            frame_kind: FrameKind::Slice,
-            description: format!("System trace (atrace), {layout}{}", if gzip { ", gzip" } else { "" }),
-        };
-        Ok(FinishSpec {
-            format,
-            header: self.events.header,
-            clocks,
-            time_unit: TimeUnit::NANOS,
-            counters: end.counters,
-            group_by_process: true,
-            timeline: end.timeline,
-            gaps: end.gaps,
-        })
+        let description = format!("System trace (atrace), {layout}");
+        Ok(end.finish_spec(("atrace", layout, description), gzip, self.events.header))
     }
 
     fn no_events_error(&self) -> Result<()> {

@@ -10,7 +10,7 @@ mod proto;
 mod sorter;
 
 use crate::atrace::InflateBudget;
-use crate::profile::{ClockSet, FinishSpec, FormatInfo, FrameKind, ProfileBuilder, TimeUnit};
+use crate::profile::{FinishSpec, ProfileBuilder};
 use crate::text::group_digits;
 use crate::{Error, ErrorKind, Result};
 use framing::{Broken, PacketFraming, MAX_PACKET};
@@ -134,34 +134,11 @@ impl PerfettoDecoder {
         }
         let end = self.reader.system.finish(builder);
         self.notes(builder, end.scheduled);
-        let clocks = if end.scheduled { ClockSet::Dual } else { ClockSet::Wall };
-        let format = FormatInfo {
-            family: "perfetto",
-            layout: "protobuf",
-            version: 0,
-            streaming: false,
-            vm: None,
-            gzip,
-            split: false,
-            record_size: None,
-            sampling_interval_us: None,
-            frame_kind: FrameKind::Slice,
-            description: format!("System trace (Perfetto){}", if gzip { ", gzip" } else { "" }),
-        };
         let header = vec![
             ("packets".to_owned(), stats.packets.to_string()),
             ("ftrace_events".to_owned(), stats.ftrace_events.to_string()),
         ];
-        Ok(FinishSpec {
-            format,
-            header,
-            clocks,
-            time_unit: TimeUnit::NANOS,
-            counters: end.counters,
-            group_by_process: true,
-            timeline: end.timeline,
-            gaps: end.gaps,
-        })
+        Ok(end.finish_spec(("perfetto", "protobuf", "System trace (Perfetto)".to_owned()), gzip, header))
     }
 
     fn notes(&self, builder: &mut ProfileBuilder, scheduled: bool) {

@@ -11,7 +11,9 @@
 mod sched;
 mod tracks;
 
-use crate::profile::{Counter, FrameInfo, PerClock, ProfileBuilder, NONE};
+use crate::profile::{
+    ClockSet, Counter, FinishSpec, FormatInfo, FrameInfo, FrameKind, PerClock, ProfileBuilder, TimeUnit, NONE,
+};
 use rustc_hash::FxHashMap;
 use sched::{Sched, SchedState};
 use tracks::Tracks;
@@ -82,6 +84,42 @@ pub struct SystemEnd {
     pub gaps: Vec<(u64, u64)>,
     /// Whether any thread was seen by the scheduler (then slices have a CPU clock).
     pub scheduled: bool,
+}
+
+impl SystemEnd {
+    /// What the builder needs to finish the profile of a system trace: `family` and
+    /// `layout` name the input (`description` says it for people), `header` is what the
+    /// trace says of itself.
+    pub fn finish_spec(
+        self,
+        (family, layout, description): (&'static str, &'static str, String),
+        gzip: bool,
+        header: Vec<(String, String)>,
+    ) -> FinishSpec {
+        let format = FormatInfo {
+            family,
+            layout,
+            version: 0,
+            streaming: false,
+            vm: None,
+            gzip,
+            split: false,
+            record_size: None,
+            sampling_interval_us: None,
+            frame_kind: FrameKind::Slice,
+            description: format!("{description}{}", if gzip { ", gzip" } else { "" }),
+        };
+        FinishSpec {
+            format,
+            header,
+            clocks: if self.scheduled { ClockSet::Dual } else { ClockSet::Wall },
+            time_unit: TimeUnit::NANOS,
+            counters: self.counters,
+            group_by_process: true,
+            timeline: self.timeline,
+            gaps: self.gaps,
+        }
+    }
 }
 
 impl SystemTrace {
