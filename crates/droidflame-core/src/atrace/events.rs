@@ -19,8 +19,6 @@ pub struct Stats {
     pub preamble_lines: u64,
     /// Event lines with integer timestamps (a raw counter clock), skipped.
     pub raw_clock_lines: u64,
-    /// atrace markers applied.
-    pub markers: u64,
     /// `tracing_mark_write` payloads that are no marker (free text).
     pub other_markers: u64,
     /// `##### CPU N buffer started` lines: that CPU's ring buffer overflowed.
@@ -133,9 +131,7 @@ impl EventReader {
                 p = &p[at + 2..];
             }
         }
-        if marker::apply(&mut self.system, p, e.ts_ns, t, b) {
-            self.stats.markers += 1;
-        } else {
+        if !marker::apply(&mut self.system, p, e.ts_ns, t, b) {
             self.stats.other_markers += 1;
         }
     }

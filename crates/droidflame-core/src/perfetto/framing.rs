@@ -32,7 +32,7 @@ pub struct PacketFraming {
 
 /// A varint at the start of `bytes`: its value and length; `None` while incomplete, and
 /// `Some(None)` when it runs past ten bytes (damage).
-fn varint(bytes: &[u8]) -> Option<Option<(u64, usize)>> {
+pub(super) fn varint(bytes: &[u8]) -> Option<Option<(u64, usize)>> {
     let mut value = 0u64;
     for (i, &b) in bytes.iter().enumerate().take(10) {
         value |= u64::from(b & 0x7F) << (7 * i);

@@ -61,15 +61,9 @@ pub fn sniff(head: &[u8], complete: bool) -> Option<bool> {
     Some(true)
 }
 
+/// A whole varint at the start of `bytes`, if there is one.
 fn read_varint(bytes: &[u8]) -> Option<(u64, usize)> {
-    let mut value = 0u64;
-    for (i, &b) in bytes.iter().enumerate().take(10) {
-        value |= u64::from(b & 0x7F) << (7 * i);
-        if b < 0x80 {
-            return Some((value, i + 1));
-        }
-    }
-    None
+    framing::varint(bytes).flatten()
 }
 
 /// Reads one Perfetto trace, in chunks, into a `ProfileBuilder`.

@@ -26,7 +26,6 @@ pub struct PacketStats {
     pub ftrace_events: u64,
     /// Events of kinds droidflame reads.
     pub read_events: u64,
-    pub prints: u64,
     /// `print` texts that are no atrace marker.
     pub other_prints: u64,
     /// Bundles whose CPU lost events before them, and packets a sequence says it dropped.
@@ -57,9 +56,7 @@ impl PacketReader {
         let packet = match TracePacket::decode(bytes) {
             Ok(packet) => packet,
             Err(_) => {
-                self.stats.damaged += 1;
-                self.stats.first_damaged_at.get_or_insert(at);
-                b.repairs.damaged_parts += 1;
+                self.damaged(at, b);
                 return Ok(());
             }
         };
@@ -176,9 +173,7 @@ impl PacketReader {
                 Ok(Status::StreamEnd) => break,
                 Ok(_) if out.len() > before || (inflater.total_in() as usize) < bytes.len() => {}
                 _ => {
-                    self.stats.damaged += 1;
-                    self.stats.first_damaged_at.get_or_insert(at);
-                    b.repairs.damaged_parts += 1;
+                    self.damaged(at, b);
                     return Ok(());
                 }
             }
@@ -190,11 +185,16 @@ impl PacketReader {
             self.packet(packet, at, budget, b)?;
         }
         if framing.broken.is_some() || framing.unfinished().is_some() {
-            self.stats.damaged += 1;
-            self.stats.first_damaged_at.get_or_insert(at);
-            b.repairs.damaged_parts += 1;
+            self.damaged(at, b);
         }
         Ok(())
+    }
+
+    /// A damaged packet (at byte `at`), skipped.
+    fn damaged(&mut self, at: u64, b: &mut ProfileBuilder) {
+        self.stats.damaged += 1;
+        self.stats.first_damaged_at.get_or_insert(at);
+        b.repairs.damaged_parts += 1;
     }
 
     /// The input ended: every held event is read.
@@ -213,9 +213,7 @@ fn apply(system: &mut SystemTrace, stats: &mut PacketStats, s: &TimeSorter, h: &
     system.on_cpu(h.cpu, t, h.ts, b);
     match h.event {
         Event::Print { text } => {
-            if marker::apply(system, s.bytes(text), h.ts, t, b) {
-                stats.prints += 1;
-            } else {
+            if !marker::apply(system, s.bytes(text), h.ts, t, b) {
                 stats.other_prints += 1;
             }
         }

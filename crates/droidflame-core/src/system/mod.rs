@@ -32,8 +32,6 @@ pub struct SystemStats {
     pub slices: u64,
     /// `sched_switch` events applied.
     pub sched_switches: u64,
-    /// Async spans closed.
-    pub async_spans: u64,
 }
 
 #[derive(Debug)]
@@ -255,9 +253,7 @@ impl SystemTrace {
 
     /// The span of `key` and `cookie` ends; `track_name` names its track if new.
     pub fn span_end(&mut self, key: TrackKey, cookie: i64, track_name: &[u8], ts: u64, b: &mut ProfileBuilder) {
-        if self.tracks.end(key, cookie, track_name, ts, b) {
-            self.stats.async_spans += 1;
-        } else {
+        if !self.tracks.end(key, cookie, track_name, ts, b) {
             b.repairs.unmatched_ends += 1;
         }
     }
