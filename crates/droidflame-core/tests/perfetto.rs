@@ -47,10 +47,9 @@ fn perflib_device_trace_has_slices_scheduling_and_names() {
 #[test]
 fn scheduler_only_traces_draw_thread_states() {
     // SOURCES.md: sched_switch, and wakeups (sched_waking, else sched_wakeup).
-    for (name, switches, wakeups) in [
-        ("mstools-test_trace.perfetto-trace", 15_267, 8_743),
-        ("mstools-perfetto_android12_cpuschedstack.pftrace", 23_536, 13_907),
-    ] {
+    // (mstools-test_trace has as many switches, and one track event: a slice, so no states.)
+    {
+        let (name, switches, wakeups) = ("mstools-perfetto_android12_cpuschedstack.pftrace", 23_536, 13_907);
         let p = perfetto(name);
         assert_eq!(p.clocks, ClockSet::Dual, "{name}");
         assert!(p.warnings.iter().any(|w| w.contains("frames are its scheduler states")), "{name}: {:?}", p.warnings);
@@ -66,11 +65,35 @@ fn scheduler_only_traces_draw_thread_states() {
 }
 
 #[test]
+fn track_events_name_their_thread_and_process() {
+    // SOURCES.md: one instant, "Hello Trace" (an interned name), on the track of thread
+    // TraceLogApiTest (20855) of process ./TraceLogApiTests, given by the sequence's defaults.
+    let p = perfetto("mstools-test_trace.perfetto-trace");
+    let thread = p.threads.iter().find(|t| t.tid == 20855).expect("thread 20855");
+    assert_eq!(thread.name, "TraceLogApiTest");
+    assert_eq!(thread.process.as_deref(), Some("./TraceLogApiTests"));
+    let calls: Vec<_> =
+        thread.tree.nodes().iter().skip(1).map(|n| (p.frames[n.frame as usize].name.clone(), n.calls)).collect();
+    assert_eq!(calls, vec![("Hello Trace".to_owned(), 1)]);
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+}
+
+#[test]
 fn traces_with_nothing_to_draw_say_what_they_hold() {
-    for name in ["toolsbase-tpd-empty_sched_table.trace", "toolsbase-tpd-power.trace"] {
+    for (name, holds) in [
+        ("toolsbase-tpd-empty_sched_table.trace", "it holds native heap profiles (2 packets);"),
+        (
+            "toolsbase-tpd-power.trace",
+            "it holds battery counters (6 packets), power rails (6 packets), 2,181 kernel events",
+        ),
+    ] {
         let p = perfetto(name);
         assert!(p.threads.is_empty(), "{name}");
-        assert!(p.warnings.iter().any(|w| w.contains("nothing to draw")), "{name}: {:?}", p.warnings);
+        assert!(
+            p.warnings.iter().any(|w| w.contains("nothing to draw") && w.contains(holds)),
+            "{name}: {:?}",
+            p.warnings
+        );
     }
 }
 

@@ -5,9 +5,12 @@
 //! same profile whichever way they were recorded.
 
 mod framing;
+mod notes;
 mod packets;
 mod proto;
+mod sequence;
 mod sorter;
+mod track_events;
 
 use crate::atrace::InflateBudget;
 use crate::profile::{FinishSpec, ProfileBuilder};
@@ -127,77 +130,11 @@ impl PerfettoDecoder {
             return Err(Error::at(ErrorKind::NotATrace, 0, "the Perfetto trace holds no packets"));
         }
         let end = self.reader.system.finish(builder);
-        self.notes(builder, end.scheduled);
+        notes::warn(stats, self.reader.system.stats.slices, &end, builder);
         let header = vec![
             ("packets".to_owned(), stats.packets.to_string()),
             ("ftrace_events".to_owned(), stats.ftrace_events.to_string()),
         ];
         Ok(end.finish_spec(("perfetto", "protobuf", "System trace (Perfetto)".to_owned()), gzip, header))
-    }
-
-    fn notes(&self, builder: &mut ProfileBuilder, scheduled: bool) {
-        let stats = &self.reader.stats;
-        if self.reader.system.stats.slices == 0 {
-            let instead = if scheduled {
-                "only scheduler events: each thread's frames are its scheduler states (Running, Runnable, Sleeping)"
-                    .to_owned()
-            } else {
-                format!(
-                    "and no scheduler events: there is nothing to draw; its {} packets hold other data ({} ftrace \
-                     events of other kinds, {} packets of other kinds such as heap profiles, power rails or logs)",
-                    group_digits(stats.packets),
-                    group_digits(stats.ftrace_events - stats.read_events),
-                    group_digits(stats.other_packets)
-                )
-            };
-            builder.warn(format!(
-                "the trace has no slices (atrace markers or track events), {instead}; record with atrace \
-                 categories (for example gfx, view, am) for slices"
-            ));
-        }
-        if let Some(at) = stats.first_damaged_at {
-            builder.warn_about(
-                "damaged_parts",
-                format!(
-                    "{} packets are damaged and were skipped, the first at byte {}",
-                    group_digits(stats.damaged),
-                    group_digits(at)
-                ),
-            );
-        }
-        if stats.lost_bundles > 0 || stats.dropped_packets > 0 {
-            builder.warn(format!(
-                "the recorder lost events: {} CPU bundles say the kernel's buffer overran before them and {} \
-                 packets say packets before them were dropped; slices that began or ended in what was lost show \
-                 up as unmatched ends or run long",
-                group_digits(stats.lost_bundles),
-                group_digits(stats.dropped_packets)
-            ));
-        }
-        if stats.other_prints > 0 {
-            builder.warn(format!(
-                "{} print events were not atrace markers (B, E, C, S, F, I, N, G, H) and were skipped",
-                group_digits(stats.other_prints)
-            ));
-        }
-        if stats.zstd_packets > 0 {
-            builder.warn(format!(
-                "{} packets are zstd-compressed, which droidflame does not read; record without zstd compression",
-                group_digits(stats.zstd_packets)
-            ));
-        }
-        if stats.bad_thread_ids > 0 {
-            builder.warn(format!(
-                "{} events name thread ids no kernel hands out and were skipped",
-                group_digits(stats.bad_thread_ids)
-            ));
-        }
-        if builder.repairs.out_of_order > 0 {
-            builder.warn(format!(
-                "{} events came later in the file than events more than a sorting window after them: each was \
-                 read in file order",
-                group_digits(builder.repairs.out_of_order)
-            ));
-        }
     }
 }

@@ -1,10 +1,13 @@
 //! What Perfetto packets mean: ftrace events (atrace markers in `print`, scheduling,
-//! thread names) go through the time sorter to the format-neutral system model; process
-//! trees name processes and threads at once; compressed packets are inflated and read as
-//! packets again.
+//! thread names) and track events go through the time sorter to the format-neutral system
+//! model; process trees and descriptors name processes and threads at once; compressed
+//! packets are inflated and read as packets again.
 
-use super::proto::{FtraceEventBundle, ProcessTree, TracePacket};
-use super::sorter::{Event, Held, TimeSorter};
+use super::proto::{CompactSched, FtraceEventBundle, ProcessTree, TracePacket, TrackEvent};
+use super::proto::{TYPE_COUNTER, TYPE_INSTANT, TYPE_SLICE_BEGIN, TYPE_SLICE_END};
+use super::sequence::{Sequence, Standing, TraceClocks};
+use super::sorter::{Event, Held, Lane, TimeSorter, NO_THREAD, ON_CPU};
+use super::track_events::{self, Target, TrackTable};
 use crate::atrace::marker;
 use crate::atrace::InflateBudget;
 use crate::profile::ProfileBuilder;
@@ -13,7 +16,7 @@ use crate::Result;
 use bytes::Bytes;
 use flate2::{Decompress, FlushDecompress, Status};
 use prost::Message;
-use rustc_hash::FxHashSet;
+use rustc_hash::FxHashMap;
 
 /// What the trace held, for its notes.
 #[derive(Debug, Default)]
@@ -31,12 +34,20 @@ pub struct PacketStats {
     /// Bundles whose CPU lost events before them, and packets a sequence says it dropped.
     pub lost_bundles: u64,
     pub dropped_packets: u64,
+    /// Packets that need interned data their sequence lost, skipped.
+    pub unreadable_packets: u64,
+    /// Track events read; those whose name was not interned; those on a clock that
+    /// cannot be converted to the boot clock (skipped).
+    pub track_events: u64,
+    pub unknown_names: u64,
+    pub unconvertible_times: u64,
     /// Events of thread ids no kernel hands out, skipped.
     pub bad_thread_ids: u64,
     /// zstd-compressed packets, not read.
     pub zstd_packets: u64,
-    /// Packets of kinds droidflame does not draw (heap profiles, power rails, logs, …).
-    pub other_packets: u64,
+    /// Packets of kinds droidflame does not draw (heap profiles, power rails, logs, …),
+    /// by their field number in `TracePacket`.
+    pub other_kinds: FxHashMap<u32, u64>,
 }
 
 /// Reads packets into the system model.
@@ -45,30 +56,75 @@ pub struct PacketReader {
     pub stats: PacketStats,
     pub system: SystemTrace,
     sorter: TimeSorter,
-    /// Packet sequences seen so far.
-    sequences: FxHashSet<u32>,
+    sequences: FxHashMap<u32, Sequence>,
+    clocks: TraceClocks,
+    tracks: TrackTable,
+    /// The latest ftrace event time read from each sequence (where a loss begins).
+    ftrace_last: FxHashMap<u32, u64>,
 }
 
 impl PacketReader {
     /// Reads one packet (`at`: its input offset, for the notes).
     pub fn packet(&mut self, bytes: Bytes, at: u64, budget: &mut InflateBudget, b: &mut ProfileBuilder) -> Result<()> {
         self.stats.packets += 1;
-        let packet = match TracePacket::decode(bytes) {
+        let packet = match TracePacket::decode(bytes.clone()) {
             Ok(packet) => packet,
             Err(_) => {
                 self.damaged(at, b);
                 return Ok(());
             }
         };
-        // Writers set the flag on a sequence's first packet too, where nothing can be lost.
-        let sequence = packet.trusted_packet_sequence_id.unwrap_or(0);
-        let seen = !self.sequences.insert(sequence);
-        if seen && packet.previous_packet_dropped.is_some_and(|n| n > 0) {
-            self.stats.dropped_packets += 1;
+        let id = packet.trusted_packet_sequence_id.unwrap_or(0);
+        match self.sequences.entry(id).or_default().start(&packet) {
+            Standing::Readable => {}
+            Standing::AfterLoss => {
+                self.stats.dropped_packets += 1;
+                // Whole packets of ftrace events are gone: every open slice closes at the
+                // last event before them, as at the end of a dump.
+                if let Some(&last) = self.ftrace_last.get(&id) {
+                    self.push(last, 0, NO_THREAD, Event::Loss, b);
+                }
+            }
+            Standing::Unreadable => {
+                self.stats.unreadable_packets += 1;
+                return Ok(());
+            }
         }
+        // Interned data and defaults serve the packet's other fields, or later packets.
         let mut used = false;
+        let sequence = self.sequences.entry(id).or_default();
+        if let Some(snapshot) = &packet.clock_snapshot {
+            self.clocks.snapshot(snapshot, sequence);
+            used = true;
+        }
+        if let Some(d) = &packet.track_descriptor {
+            self.tracks.declare(d, &mut self.system);
+            used = true;
+        }
+        if let Some(thread) = &packet.thread_descriptor {
+            sequence.thread = track_events::name_thread(thread, &mut self.system).1;
+            used = true;
+        }
+        if let Some(process) = &packet.process_descriptor {
+            track_events::name_process(process, &mut self.system);
+            used = true;
+        }
+        if let Some(event) = &packet.track_event {
+            let ts = self.clocks.boot_time(&packet, sequence);
+            let track = event.track_uuid.or(sequence.default_track).map(Ok).unwrap_or(Err(sequence.thread));
+            let name = match (&event.name, event.name_iid) {
+                (Some(name), _) => Some(name.clone()),
+                (None, Some(iid)) => sequence.name(iid).cloned().or_else(|| {
+                    self.stats.unknown_names += 1;
+                    Some(Bytes::from_static(UNKNOWN_NAME))
+                }),
+                (None, None) => None,
+            };
+            self.track_event(event, ts, track, name.as_deref().unwrap_or_default(), b);
+            used = true;
+        }
         if let Some(bundle) = &packet.ftrace_events {
-            self.bundle(bundle, b);
+            self.bundle(bundle, id, b);
             used = true;
         }
         if let Some(tree) = &packet.process_tree {
@@ -84,20 +140,69 @@ impl PacketReader {
             used = true;
         }
         if !used {
-            self.stats.other_packets += 1;
+            if let Some(kind) = content_field(&bytes) {
+                *self.stats.other_kinds.entry(kind).or_default() += 1;
+            }
         }
         Ok(())
     }
 
-    fn bundle(&mut self, bundle: &FtraceEventBundle, b: &mut ProfileBuilder) {
+    /// A track event at `ts` (boot clock) to the sorter, on track `track` (a uuid, or
+    /// else the sequence's thread, if any).
+    fn track_event(
+        &mut self,
+        event: &TrackEvent,
+        ts: Option<u64>,
+        track: std::result::Result<u64, Option<u32>>,
+        name: &[u8],
+        b: &mut ProfileBuilder,
+    ) {
+        self.stats.track_events += 1;
+        let Some(ts) = ts else {
+            self.stats.unconvertible_times += 1;
+            return;
+        };
+        let target = match track {
+            Ok(uuid) => self.tracks.target(uuid),
+            Err(Some(tid)) => Target::Thread(tid),
+            Err(None) => self.tracks.target(0),
+        };
+        let (tid, lane) = match target {
+            Target::Thread(tid) => (tid, Lane::Thread),
+            Target::Lane(index) => (NO_THREAD, Lane::Track(index)),
+            Target::Counter(counter) => {
+                let value = event.counter_value.or(event.double_counter_value.map(|v| v.round() as i64));
+                if let (Some(value), Some(TYPE_COUNTER)) = (value, event.r#type) {
+                    self.push(ts, 0, NO_THREAD, Event::Count { counter, value }, b);
+                }
+                return;
+            }
+        };
+        let event = match event.r#type.unwrap_or(0) {
+            TYPE_SLICE_BEGIN => Event::Begin { lane, name: self.sorter.text(name) },
+            TYPE_SLICE_END => Event::End { lane },
+            TYPE_INSTANT => Event::Instant { lane, name: self.sorter.text(name) },
+            _ => return,
+        };
+        self.push(ts, 0, tid, event, b);
+    }
+
+    /// One event to the sorter.
+    fn push(&mut self, ts: u64, cpu: u32, tid: u32, event: Event, b: &mut ProfileBuilder) {
+        let (system, stats, tracks) = (&mut self.system, &mut self.stats, &self.tracks);
+        self.sorter.push(ts, cpu, tid, event, &mut |s: &TimeSorter, h: &Held| apply(system, stats, tracks, s, h, b));
+    }
+
+    fn bundle(&mut self, bundle: &FtraceEventBundle, sequence: u32, b: &mut ProfileBuilder) {
         let cpu = bundle.cpu.unwrap_or(0);
         if bundle.lost_events == Some(true) {
             self.stats.lost_bundles += 1;
         }
         self.stats.ftrace_events += bundle.event.len() as u64;
         let mut read = 0;
-        let (sorter, system, stats) = (&mut self.sorter, &mut self.system, &mut self.stats);
-        let on_event = &mut |s: &TimeSorter, h: &Held| apply(system, stats, s, h, b);
+        let mut last = 0;
+        let (sorter, system, stats, tracks) = (&mut self.sorter, &mut self.system, &mut self.stats, &self.tracks);
+        let on_event = &mut |s: &TimeSorter, h: &Held| apply(system, stats, tracks, s, h, b);
         for e in &bundle.event {
             let (Some(ts), Some(tid)) = (e.timestamp, e.pid) else {
                 continue;
@@ -111,9 +216,7 @@ impl PacketReader {
                 Event::Switch {
                     prev: switch.prev_pid.unwrap_or(0) as u32,
                     prev_comm,
-                    // Task state bits: none of the sleeping or dead ones set means the
-                    // thread was preempted and is still runnable.
-                    prev_runnable: switch.prev_state.unwrap_or(0) & 0xFF == 0,
+                    prev_runnable: runnable(switch.prev_state.unwrap_or(0)),
                     next: switch.next_pid.unwrap_or(0) as u32,
                     next_comm,
                 }
@@ -131,9 +234,20 @@ impl PacketReader {
                 continue;
             };
             read += 1;
+            last = last.max(ts);
             sorter.push(ts, cpu, tid, event, on_event);
         }
+        if let Some(compact) = &bundle.compact_sched {
+            let (events, compact_last) = compact_sched(compact, cpu, sorter, on_event);
+            self.stats.ftrace_events += events;
+            read += events;
+            last = last.max(compact_last);
+        }
         self.stats.read_events += read;
+        if read > 0 {
+            let latest = self.ftrace_last.entry(sequence).or_default();
+            *latest = (*latest).max(last);
+        }
     }
 
     fn process_tree(&mut self, tree: &ProcessTree) {
@@ -199,14 +313,101 @@ impl PacketReader {
 
     /// The input ended: every held event is read.
     pub fn finish(&mut self, b: &mut ProfileBuilder) {
-        let (system, stats) = (&mut self.system, &mut self.stats);
-        self.sorter.finish(&mut |s: &TimeSorter, h: &Held| apply(system, stats, s, h, b));
+        let (system, stats, tracks) = (&mut self.system, &mut self.stats, &self.tracks);
+        self.sorter.finish(&mut |s: &TimeSorter, h: &Held| apply(system, stats, tracks, s, h, b));
     }
 }
 
+/// The name of a slice whose interned name its sequence never gave.
+const UNKNOWN_NAME: &[u8] = b"[unknown interned name]";
+
+/// Task state bits of a switched-out thread: none of the sleeping or dead ones set means
+/// it was preempted and is still runnable.
+fn runnable(prev_state: i64) -> bool {
+    prev_state & 0xFF == 0
+}
+
+/// A bundle's compact scheduling events to the sorter: how many, and the latest time.
+fn compact_sched(
+    compact: &CompactSched,
+    cpu: u32,
+    sorter: &mut TimeSorter,
+    on_event: &mut dyn FnMut(&TimeSorter, &Held),
+) -> (u64, u64) {
+    let comm = |index: Option<&u32>| index.and_then(|&i| compact.intern_table.get(i as usize)).cloned();
+    let mut ts = 0u64;
+    let switches = compact.switch_timestamp.len().min(compact.switch_next_pid.len());
+    for i in 0..switches {
+        ts = ts.wrapping_add(compact.switch_timestamp[i]);
+        let next_comm = sorter.text(&comm(compact.switch_next_comm_index.get(i)).unwrap_or_default());
+        let event = Event::Switch {
+            prev: ON_CPU,
+            prev_comm: sorter.text(b""),
+            prev_runnable: runnable(compact.switch_prev_state.get(i).copied().unwrap_or(0)),
+            next: compact.switch_next_pid[i] as u32,
+            next_comm,
+        };
+        sorter.push(ts, cpu, ON_CPU, event, on_event);
+    }
+    let last = ts;
+    ts = 0;
+    let wakings = compact.waking_timestamp.len().min(compact.waking_pid.len());
+    for i in 0..wakings {
+        ts = ts.wrapping_add(compact.waking_timestamp[i]);
+        sorter.push(ts, cpu, ON_CPU, Event::Wakeup { tid: compact.waking_pid[i] as u32 }, on_event);
+    }
+    ((switches + wakings) as u64, last.max(ts))
+}
+
+/// Fields of a packet that say nothing of what it holds.
+const PACKET_FRAME_FIELDS: [u32; 11] = [3, 8, 10, 12, 13, 41, 42, 58, 59, 79, 87];
+
+/// The field number of what a packet holds (its first field that is not framing).
+fn content_field(bytes: &[u8]) -> Option<u32> {
+    let varint = |bytes: &[u8]| super::framing::varint(bytes).flatten();
+    let mut at = 0;
+    while at < bytes.len() {
+        let (key, n) = varint(&bytes[at..])?;
+        at += n;
+        let (field, wire) = ((key >> 3) as u32, key & 7);
+        if !PACKET_FRAME_FIELDS.contains(&field) {
+            return Some(field);
+        }
+        at += match wire {
+            0 => varint(&bytes[at..])?.1,
+            1 => 8,
+            5 => 4,
+            2 => {
+                let (len, n) = varint(&bytes[at..])?;
+                n.checked_add(usize::try_from(len).ok()?)?
+            }
+            _ => return None,
+        };
+    }
+    None
+}
+
 /// One event, in time order, to the system model.
-fn apply(system: &mut SystemTrace, stats: &mut PacketStats, s: &TimeSorter, h: &Held, b: &mut ProfileBuilder) {
-    let Some(t) = system.event(h.tid, h.ts, b) else {
+fn apply(
+    system: &mut SystemTrace,
+    stats: &mut PacketStats,
+    tracks: &TrackTable,
+    s: &TimeSorter,
+    h: &Held,
+    b: &mut ProfileBuilder,
+) {
+    let tid = match h.tid {
+        // Compact scheduling events were written by whoever ran on the CPU (the idle
+        // thread, 0, when that is not known yet).
+        ON_CPU => system.running(h.cpu).unwrap_or(0),
+        NO_THREAD => {
+            system.tick(h.ts, b);
+            on_track(system, tracks, s, h, b);
+            return;
+        }
+        tid => tid,
+    };
+    let Some(t) = system.event(tid, h.ts, b) else {
         stats.bad_thread_ids += 1;
         return;
     };
@@ -218,6 +419,7 @@ fn apply(system: &mut SystemTrace, stats: &mut PacketStats, s: &TimeSorter, h: &
             }
         }
         Event::Switch { prev, prev_comm, prev_runnable, next, next_comm } => {
+            let prev = if prev == ON_CPU { tid } else { prev };
             system.switch(h.cpu, (prev, s.bytes(prev_comm), prev_runnable), (next, s.bytes(next_comm)), h.ts, b);
         }
         Event::Wakeup { tid } => system.wakeup(tid, h.ts, b),
@@ -225,6 +427,43 @@ fn apply(system: &mut SystemTrace, stats: &mut PacketStats, s: &TimeSorter, h: &
             let renamed = system.thread(tid);
             system.name_thread(renamed, s.bytes(name));
         }
+        Event::Begin { name, .. } => system.begin(t, s.bytes(name), h.ts, b),
+        Event::End { .. } => system.end(t, h.ts, b),
+        Event::Instant { name, .. } => system.instant(t, s.bytes(name), h.ts, b),
+        Event::Count { .. } | Event::Loss => {}
     }
     system.touch(t, h.ts, b);
+}
+
+/// An event of no thread: on a track of its own, a counter, or a loss.
+fn on_track(system: &mut SystemTrace, tracks: &TrackTable, s: &TimeSorter, h: &Held, b: &mut ProfileBuilder) {
+    let lane = |lane: Lane| match lane {
+        Lane::Track(index) => tracks.lanes.get(index as usize),
+        Lane::Thread => None,
+    };
+    match h.event {
+        Event::Begin { lane: l, name } => {
+            if let Some((key, track)) = lane(l) {
+                system.nested_begin(key.clone(), track, s.bytes(name), h.ts, b);
+            }
+        }
+        Event::End { lane: l } => {
+            if let Some((key, track)) = lane(l) {
+                system.nested_end(key.clone(), track, h.ts, b);
+            }
+        }
+        Event::Instant { lane: l, name } => {
+            if let Some((key, track)) = lane(l) {
+                system.nested_begin(key.clone(), track, s.bytes(name), h.ts, b);
+                system.nested_end(key.clone(), track, h.ts, b);
+            }
+        }
+        Event::Count { counter, value } => {
+            if let Some((pid, name)) = tracks.counters.get(counter as usize) {
+                system.count(*pid, name, value);
+            }
+        }
+        Event::Loss => system.dump_end(),
+        Event::Print { .. } | Event::Switch { .. } | Event::Wakeup { .. } | Event::Rename { .. } => {}
+    }
 }

@@ -31,7 +31,153 @@ pub struct TracePacket {
     pub incremental_state_cleared: Option<bool>,
     #[prost(uint32, optional, tag = "42")]
     pub previous_packet_dropped: Option<u32>,
+    #[prost(message, optional, tag = "6")]
+    pub clock_snapshot: Option<ClockSnapshot>,
+    #[prost(message, optional, tag = "11")]
+    pub track_event: Option<TrackEvent>,
+    #[prost(message, optional, tag = "12")]
+    pub interned_data: Option<InternedData>,
+    #[prost(message, optional, tag = "59")]
+    pub trace_packet_defaults: Option<TracePacketDefaults>,
+    #[prost(message, optional, tag = "60")]
+    pub track_descriptor: Option<TrackDescriptor>,
+    /// The thread a legacy SDK sequence writes for.
+    #[prost(message, optional, tag = "44")]
+    pub thread_descriptor: Option<ThreadDescriptor>,
+    #[prost(message, optional, tag = "43")]
+    pub process_descriptor: Option<ProcessDescriptor>,
 }
+
+/// `sequence_flags`: the sequence's interned data and defaults start afresh here.
+pub const SEQ_INCREMENTAL_STATE_CLEARED: u32 = 1;
+/// `sequence_flags`: the packet cannot be read without the sequence's interned data.
+pub const SEQ_NEEDS_INCREMENTAL_STATE: u32 = 2;
+
+/// `ClockSnapshot`: the same instant on several clocks.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct ClockSnapshot {
+    #[prost(message, repeated, tag = "1")]
+    pub clocks: Vec<Clock>,
+}
+
+/// `ClockSnapshot.Clock`.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct Clock {
+    #[prost(uint32, optional, tag = "1")]
+    pub clock_id: Option<u32>,
+    #[prost(uint64, optional, tag = "2")]
+    pub timestamp: Option<u64>,
+    /// Packets on this clock give their time as a delta from the previous packet's.
+    #[prost(bool, optional, tag = "3")]
+    pub is_incremental: Option<bool>,
+    #[prost(uint64, optional, tag = "4")]
+    pub unit_multiplier_ns: Option<u64>,
+}
+
+/// The boot clock: ftrace's, and the one every time is given in.
+pub const CLOCK_BOOTTIME: u32 = 6;
+/// Clock ids from here up belong to one sequence.
+pub const FIRST_SEQUENCE_CLOCK: u32 = 64;
+
+/// `TrackEvent`: a slice begins or ends, an instant, or a counter value, on a track.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct TrackEvent {
+    #[prost(int32, optional, tag = "9")]
+    pub r#type: Option<i32>,
+    #[prost(uint64, optional, tag = "11")]
+    pub track_uuid: Option<u64>,
+    #[prost(uint64, optional, tag = "10")]
+    pub name_iid: Option<u64>,
+    #[prost(bytes = "bytes", optional, tag = "23")]
+    pub name: Option<Bytes>,
+    #[prost(int64, optional, tag = "30")]
+    pub counter_value: Option<i64>,
+    #[prost(double, optional, tag = "44")]
+    pub double_counter_value: Option<f64>,
+}
+
+pub const TYPE_SLICE_BEGIN: i32 = 1;
+pub const TYPE_SLICE_END: i32 = 2;
+pub const TYPE_INSTANT: i32 = 3;
+pub const TYPE_COUNTER: i32 = 4;
+
+/// `InternedData`: names a sequence's later packets refer to by id.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct InternedData {
+    #[prost(message, repeated, tag = "2")]
+    pub event_names: Vec<EventName>,
+}
+
+/// `EventName`.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct EventName {
+    #[prost(uint64, optional, tag = "1")]
+    pub iid: Option<u64>,
+    #[prost(bytes = "bytes", optional, tag = "2")]
+    pub name: Option<Bytes>,
+}
+
+/// `TracePacketDefaults`: what a sequence's packets leave out.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct TracePacketDefaults {
+    #[prost(uint32, optional, tag = "58")]
+    pub timestamp_clock_id: Option<u32>,
+    #[prost(message, optional, tag = "11")]
+    pub track_event_defaults: Option<TrackEventDefaults>,
+}
+
+/// `TrackEventDefaults`.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct TrackEventDefaults {
+    #[prost(uint64, optional, tag = "11")]
+    pub track_uuid: Option<u64>,
+}
+
+/// `TrackDescriptor`: a track, and the process, thread or counter it belongs to.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct TrackDescriptor {
+    #[prost(uint64, optional, tag = "1")]
+    pub uuid: Option<u64>,
+    #[prost(uint64, optional, tag = "5")]
+    pub parent_uuid: Option<u64>,
+    #[prost(bytes = "bytes", optional, tag = "2")]
+    pub name: Option<Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "10")]
+    pub static_name: Option<Bytes>,
+    #[prost(message, optional, tag = "3")]
+    pub process: Option<ProcessDescriptor>,
+    #[prost(message, optional, tag = "4")]
+    pub thread: Option<ThreadDescriptor>,
+    /// Present (even empty) on counter tracks.
+    #[prost(message, optional, tag = "8")]
+    pub counter: Option<CounterDescriptor>,
+}
+
+/// `ProcessDescriptor`.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct ProcessDescriptor {
+    #[prost(int32, optional, tag = "1")]
+    pub pid: Option<i32>,
+    #[prost(bytes = "bytes", repeated, tag = "2")]
+    pub cmdline: Vec<Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "6")]
+    pub process_name: Option<Bytes>,
+}
+
+/// `ThreadDescriptor`.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct ThreadDescriptor {
+    #[prost(int32, optional, tag = "1")]
+    pub pid: Option<i32>,
+    #[prost(int64, optional, tag = "2")]
+    pub tid: Option<i64>,
+    #[prost(bytes = "bytes", optional, tag = "5")]
+    pub thread_name: Option<Bytes>,
+}
+
+/// `CounterDescriptor` (its fields are not read: values are shown as they are).
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct CounterDescriptor {}
 
 /// `FtraceEventBundle`: one CPU's events read in one pass.
 #[derive(Clone, PartialEq, prost::Message)]
@@ -43,6 +189,29 @@ pub struct FtraceEventBundle {
     /// The kernel's buffer overran: events of this CPU before the bundle were lost.
     #[prost(bool, optional, tag = "3")]
     pub lost_events: Option<bool>,
+    #[prost(message, optional, tag = "4")]
+    pub compact_sched: Option<CompactSched>,
+}
+
+/// `FtraceEventBundle.CompactSched`: the bundle's `sched_switch` and `sched_waking` events
+/// as columns. Times are deltas from the previous event's (the first is absolute); names
+/// are indexes into `intern_table`; a switch's previous thread is the one the CPU ran.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct CompactSched {
+    #[prost(bytes = "bytes", repeated, tag = "5")]
+    pub intern_table: Vec<Bytes>,
+    #[prost(uint64, repeated, packed = "true", tag = "1")]
+    pub switch_timestamp: Vec<u64>,
+    #[prost(int64, repeated, packed = "true", tag = "2")]
+    pub switch_prev_state: Vec<i64>,
+    #[prost(int32, repeated, packed = "true", tag = "3")]
+    pub switch_next_pid: Vec<i32>,
+    #[prost(uint32, repeated, packed = "true", tag = "6")]
+    pub switch_next_comm_index: Vec<u32>,
+    #[prost(uint64, repeated, packed = "true", tag = "7")]
+    pub waking_timestamp: Vec<u64>,
+    #[prost(int32, repeated, packed = "true", tag = "8")]
+    pub waking_pid: Vec<i32>,
 }
 
 /// `FtraceEvent`: the common fields and the event (a oneof in the schema).

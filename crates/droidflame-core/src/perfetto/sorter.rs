@@ -15,17 +15,63 @@ pub struct Text {
     len: u32,
 }
 
+/// `Held::tid` of an event whose thread is whoever runs on its CPU (compact scheduling
+/// events do not name the thread that wrote them).
+pub const ON_CPU: u32 = u32::MAX;
+/// `Held::tid` of an event on a track of its own, written by no thread.
+pub const NO_THREAD: u32 = u32::MAX - 1;
+
+/// Where a track event's slice goes: the stack of the thread in `Held::tid`, or a track
+/// of its own (an index the reader keeps).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lane {
+    Thread,
+    Track(u32),
+}
+
 /// What happened, with its text in the arena.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Event {
     /// Text written to `trace_marker` by `tid`.
-    Print { text: Text },
+    Print {
+        text: Text,
+    },
     /// The CPU switched from `prev` to `next`.
-    Switch { prev: u32, prev_comm: Text, prev_runnable: bool, next: u32, next_comm: Text },
+    Switch {
+        prev: u32,
+        prev_comm: Text,
+        prev_runnable: bool,
+        next: u32,
+        next_comm: Text,
+    },
     /// `tid` was woken.
-    Wakeup { tid: u32 },
+    Wakeup {
+        tid: u32,
+    },
     /// `tid` has a (new) name.
-    Rename { tid: u32, name: Text },
+    Rename {
+        tid: u32,
+        name: Text,
+    },
+    /// A slice begins, ends, or is an instant.
+    Begin {
+        lane: Lane,
+        name: Text,
+    },
+    End {
+        lane: Lane,
+    },
+    Instant {
+        lane: Lane,
+        name: Text,
+    },
+    /// A counter (an index the reader keeps) has a value.
+    Count {
+        counter: u32,
+        value: i64,
+    },
+    /// The recorder lost whole packets after this event.
+    Loss,
 }
 
 /// One held event: when, on which CPU, by which thread, and what.
@@ -103,12 +149,15 @@ impl TimeSorter {
                 self.arena.extend_from_slice(bytes);
             };
             match &mut held.event {
-                Event::Print { text } | Event::Rename { name: text, .. } => keep(text),
+                Event::Print { text }
+                | Event::Rename { name: text, .. }
+                | Event::Begin { name: text, .. }
+                | Event::Instant { name: text, .. } => keep(text),
                 Event::Switch { prev_comm, next_comm, .. } => {
                     keep(prev_comm);
                     keep(next_comm);
                 }
-                Event::Wakeup { .. } => {}
+                Event::Wakeup { .. } | Event::End { .. } | Event::Count { .. } | Event::Loss => {}
             }
         }
     }

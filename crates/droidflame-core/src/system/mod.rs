@@ -127,6 +127,12 @@ impl SystemTrace {
         if tid >= TRACK_ID_BASE {
             return None;
         }
+        self.tick(ts, b);
+        Some(self.thread(tid))
+    }
+
+    /// An event at `ts` ns of no thread (on a track of its own).
+    pub fn tick(&mut self, ts: u64, b: &mut ProfileBuilder) {
         if let Some(end) = self.dump_ended.take() {
             self.after_gap(end, ts, b);
         }
@@ -137,7 +143,6 @@ impl SystemTrace {
         self.last_ts = ts;
         self.max_ts = self.max_ts.max(ts);
         self.min_ts = Some(self.min_ts.map_or(ts, |min| min.min(ts)));
-        Some(self.thread(tid))
     }
 
     /// A sign of life of thread `t` at `ts` without a slice: open slices close no earlier.
@@ -267,12 +272,34 @@ impl SystemTrace {
         b.exit_top(slot, PerClock::new(ts, 0));
     }
 
+    /// A slice begins on a track whose slices nest like a thread's; `track_name` names
+    /// the track if new.
+    pub fn nested_begin(&mut self, key: TrackKey, track_name: &[u8], name: &[u8], ts: u64, b: &mut ProfileBuilder) {
+        self.first_slice(b);
+        let slot = self.tracks.slot(key, track_name, b);
+        if b.depth(slot) >= MAX_DEPTH {
+            b.repairs.too_deep += 1;
+            return;
+        }
+        let frame = self.frame(name, b);
+        b.enter(slot, frame, PerClock::new(ts, 0));
+    }
+
+    /// The slice on top of a nesting track ends (counted when none is open).
+    pub fn nested_end(&mut self, key: TrackKey, track_name: &[u8], ts: u64, b: &mut ProfileBuilder) {
+        let slot = self.tracks.slot(key, track_name, b);
+        if !b.exit_top(slot, PerClock::new(ts, 0)) {
+            b.repairs.unmatched_ends += 1;
+        }
+    }
+
     /// A counter's value.
     pub fn count(&mut self, pid: u32, name: &[u8], value: i64) {
         self.tracks.count(pid, name, value);
     }
 
-    /// One dump of a capture made of several ended: events until the next dump are lost.
+    /// Events stop here until the next one (a dump of a capture made of several ended, or
+    /// the recorder says it lost what follows).
     pub fn dump_end(&mut self) {
         if let Some(last) = self.dump_last.take() {
             self.dump_ended = Some(last);

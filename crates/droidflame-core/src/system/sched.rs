@@ -165,6 +165,12 @@ impl SystemTrace {
         }
     }
 
+    /// The thread id running on `cpu`, where known.
+    pub fn running(&self, cpu: u32) -> Option<u32> {
+        let t = *self.cpus.get(cpu as usize)?;
+        (t != NONE).then(|| self.threads[t as usize].tid)
+    }
+
     /// Thread `tid` is woken: runnable until switched in.
     pub fn wakeup(&mut self, tid: u32, ts: u64, b: &mut ProfileBuilder) {
         if tid == 0 || tid >= TRACK_ID_BASE {

@@ -12,6 +12,8 @@ pub enum TrackKind {
     Async,
     /// A named track holding spans of any name.
     Named,
+    /// A track whose slices nest like a thread's, told apart by the trace's id for it.
+    Nested(u64),
 }
 
 /// One track: its process, kind and name.

@@ -1,0 +1,173 @@
+//! What a Perfetto trace's notes say: what could not be read, what was lost, and, when
+//! nothing can be drawn, what the trace holds instead.
+
+use super::packets::PacketStats;
+use crate::profile::ProfileBuilder;
+use crate::system::SystemEnd;
+use crate::text::group_digits;
+
+/// What packets of kinds droidflame does not draw hold, by their field number in
+/// `TracePacket`. Kinds that only describe the recording (its config, clocks, stats) are
+/// not listed.
+const PACKET_KINDS: [(u32, &str); 34] = [
+    (5, "Chrome JSON events"),
+    (7, "system stats"),
+    (9, "process stats"),
+    (37, "native heap profiles"),
+    (38, "battery counters"),
+    (39, "Android log messages"),
+    (40, "power rails"),
+    (52, "GPU counters"),
+    (53, "GPU render stages"),
+    (54, "callstack samples"),
+    (56, "Java heap graphs"),
+    (57, "graphics frame events"),
+    (62, "Vulkan memory events"),
+    (65, "Vulkan API events"),
+    (66, "CPU callstack samples (perf)"),
+    (68, "memory maps"),
+    (71, "GPU memory totals"),
+    (73, "memory snapshots"),
+    (74, "heap allocations"),
+    (76, "frame timeline events"),
+    (77, "energy estimates"),
+    (84, "statsd atoms"),
+    (88, "network packets"),
+    (91, "power state residency"),
+    (92, "network packets"),
+    (93, "SurfaceFlinger layers"),
+    (94, "SurfaceFlinger transactions"),
+    (96, "shell transitions"),
+    (104, "ProtoLog messages"),
+    (110, "modem events"),
+    (115, "kernel wakelocks"),
+    (116, "app wakelocks"),
+    (121, "input events"),
+    (135, "stack samples"),
+];
+
+/// Kinds that describe the recording rather than hold data.
+const RECORDING_KINDS: [u32; 15] = [6, 33, 34, 35, 36, 45, 46, 47, 67, 69, 72, 89, 124, 126, 131];
+
+/// What the packets droidflame does not draw hold, most first: "power rails (6 packets)".
+fn held(stats: &PacketStats) -> Vec<String> {
+    let mut kinds: Vec<(u64, &str)> = Vec::new();
+    let mut unnamed = 0;
+    for (&field, &count) in &stats.other_kinds {
+        if RECORDING_KINDS.contains(&field) {
+            continue;
+        }
+        match PACKET_KINDS.iter().find(|(f, _)| *f == field) {
+            Some((_, name)) => match kinds.iter_mut().find(|(_, n)| n == name) {
+                Some(kind) => kind.0 += count,
+                None => kinds.push((count, name)),
+            },
+            None => unnamed += count,
+        }
+    }
+    kinds.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+    let packets = |n: u64| format!("{} packet{}", group_digits(n), if n == 1 { "" } else { "s" });
+    let mut held: Vec<String> = kinds.iter().map(|(count, name)| format!("{name} ({})", packets(*count))).collect();
+    let other_ftrace = stats.ftrace_events - stats.read_events;
+    if other_ftrace > 0 {
+        held.push(format!(
+            "{} kernel events of kinds not drawn (such as CPU frequency or idle)",
+            group_digits(other_ftrace)
+        ));
+    }
+    if unnamed > 0 {
+        held.push(format!("{} of other kinds", packets(unnamed)));
+    }
+    held
+}
+
+/// Every note of a Perfetto trace read into `slices` slices.
+pub fn warn(stats: &PacketStats, slices: u64, end: &SystemEnd, builder: &mut ProfileBuilder) {
+    if slices == 0 {
+        let instead = if end.scheduled {
+            "only scheduler events: each thread's frames are its scheduler states (Running, Runnable, Sleeping)"
+                .to_owned()
+        } else {
+            let held = held(stats);
+            let held = if held.is_empty() { "nothing else".to_owned() } else { held.join(", ") };
+            format!("and no scheduler events: there is nothing to draw; it holds {held}")
+        };
+        builder.warn(format!(
+            "the trace has no slices (atrace markers or track events), {instead}; droidflame draws slices (record \
+             with atrace categories such as gfx, view, am, or with the Perfetto SDK) and scheduling (sched events)"
+        ));
+    }
+    if let Some(at) = stats.first_damaged_at {
+        builder.warn_about(
+            "damaged_parts",
+            format!(
+                "{} packets are damaged and were skipped, the first at byte {}",
+                group_digits(stats.damaged),
+                group_digits(at)
+            ),
+        );
+    }
+    if stats.dropped_packets > 0 {
+        let lost: u64 = end.gaps.iter().map(|(from, to)| to - from).sum();
+        builder.warn_about(
+            "closed_at_gap",
+            format!(
+                "the recorder dropped packets {} times; where kernel events were lost ({} gaps, {} ms in all, which the \
+                 timeline shows) slices still open were closed at the last event before the gap",
+                group_digits(stats.dropped_packets),
+                group_digits(end.gaps.len() as u64),
+                group_digits(lost / 1_000_000)
+            ),
+        );
+    }
+    if stats.lost_bundles > 0 {
+        builder.warn(format!(
+            "{} CPU bundles say the kernel's buffer overran before them: that CPU's events just before were lost, \
+             so slices that ended there run long and later ends show up as unmatched",
+            group_digits(stats.lost_bundles)
+        ));
+    }
+    if stats.unreadable_packets > 0 {
+        builder.warn(format!(
+            "{} packets needed names their sequence lost with dropped packets, and were skipped",
+            group_digits(stats.unreadable_packets)
+        ));
+    }
+    if stats.unknown_names > 0 {
+        builder.warn(format!(
+            "{} track events refer to a name their sequence never gave; they are shown as [unknown interned name]",
+            group_digits(stats.unknown_names)
+        ));
+    }
+    if stats.unconvertible_times > 0 {
+        builder.warn(format!(
+            "{} track events have times on a clock the trace never relates to the boot clock, and were skipped",
+            group_digits(stats.unconvertible_times)
+        ));
+    }
+    if stats.other_prints > 0 {
+        builder.warn(format!(
+            "{} print events were not atrace markers (B, E, C, S, F, I, N, G, H) and were skipped",
+            group_digits(stats.other_prints)
+        ));
+    }
+    if stats.zstd_packets > 0 {
+        builder.warn(format!(
+            "{} packets are zstd-compressed, which droidflame does not read; record without zstd compression",
+            group_digits(stats.zstd_packets)
+        ));
+    }
+    if stats.bad_thread_ids > 0 {
+        builder.warn(format!(
+            "{} events name thread ids no kernel hands out and were skipped",
+            group_digits(stats.bad_thread_ids)
+        ));
+    }
+    if builder.repairs.out_of_order > 0 {
+        builder.warn(format!(
+            "{} events came later in the file than events more than a sorting window after them: each was read in \
+             file order",
+            group_digits(builder.repairs.out_of_order)
+        ));
+    }
+}

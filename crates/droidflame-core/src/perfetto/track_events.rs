@@ -1,0 +1,154 @@
+//! Perfetto SDK track events: slices, instants and counters on tracks that track
+//! descriptors declare. A thread's track puts its slices on that thread's stack, as atrace
+//! markers do; any other track (a process's, or a named one) nests its slices on a track
+//! of its own; a counter track gives a counter.
+
+use super::proto::{ProcessDescriptor, ThreadDescriptor, TrackDescriptor};
+use crate::system::{SystemTrace, TrackKey, TrackKind};
+use bytes::Bytes;
+use rustc_hash::FxHashMap;
+
+/// Parents followed to find a track's process (real nesting is two or three deep).
+const MAX_PARENTS: usize = 16;
+
+/// A declared track.
+#[derive(Debug, Default)]
+struct Descriptor {
+    parent: Option<u64>,
+    name: Bytes,
+    pid: Option<u32>,
+    tid: Option<u32>,
+    counter: bool,
+}
+
+/// Where a track's events go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// The stack of thread `tid`.
+    Thread(u32),
+    /// A track of its own (an index into `TrackTable::lanes`).
+    Lane(u32),
+    /// A counter (an index into `TrackTable::counters`).
+    Counter(u32),
+}
+
+/// Every declared track, and the tracks and counters events have gone to.
+#[derive(Debug, Default)]
+pub struct TrackTable {
+    descriptors: FxHashMap<u64, Descriptor>,
+    targets: FxHashMap<u64, Target>,
+    /// Tracks of their own: key and name.
+    pub lanes: Vec<(TrackKey, Box<[u8]>)>,
+    /// Counters: process and name.
+    pub counters: Vec<(u32, Box<[u8]>)>,
+}
+
+impl TrackTable {
+    /// Takes in a track descriptor; its process and thread are named at once.
+    pub fn declare(&mut self, d: &TrackDescriptor, system: &mut SystemTrace) {
+        let Some(uuid) = d.uuid else {
+            return;
+        };
+        let mut descriptor = Descriptor {
+            parent: d.parent_uuid.filter(|&p| p != 0 && p != uuid),
+            name: d.name.clone().or_else(|| d.static_name.clone()).unwrap_or_default(),
+            counter: d.counter.is_some(),
+            ..Descriptor::default()
+        };
+        if let Some(process) = &d.process {
+            descriptor.pid = name_process(process, system);
+        }
+        if let Some(thread) = &d.thread {
+            let (pid, tid) = name_thread(thread, system);
+            descriptor.pid = descriptor.pid.or(pid);
+            descriptor.tid = tid;
+        }
+        // A track declared again may say something new: where its events go is decided afresh.
+        self.targets.remove(&uuid);
+        self.descriptors.insert(uuid, descriptor);
+    }
+
+    /// Where events of track `uuid` go.
+    pub fn target(&mut self, uuid: u64) -> Target {
+        if let Some(&target) = self.targets.get(&uuid) {
+            return target;
+        }
+        let target = self.resolve(uuid);
+        self.targets.insert(uuid, target);
+        target
+    }
+
+    fn resolve(&mut self, uuid: u64) -> Target {
+        let pid = self.pid_of(uuid);
+        let Some(d) = self.descriptors.get(&uuid) else {
+            // Events before (or without) their track's descriptor: a track of its own.
+            let name = format!("track {uuid}").into_bytes();
+            return self.lane(TrackKey { pid: 0, kind: TrackKind::Nested(uuid), name: name.clone().into() }, &name);
+        };
+        if d.counter {
+            let name = if d.name.is_empty() { format!("counter {uuid}").into_bytes() } else { d.name.to_vec() };
+            self.counters.push((pid, name.into()));
+            return Target::Counter(self.counters.len() as u32 - 1);
+        }
+        if let Some(tid) = d.tid {
+            return Target::Thread(tid);
+        }
+        let name = if !d.name.is_empty() {
+            d.name.to_vec()
+        } else if d.pid.is_some() {
+            // A process's own track: named after it in the thread list.
+            b"process track".to_vec()
+        } else {
+            format!("track {uuid}").into_bytes()
+        };
+        self.lane(TrackKey { pid, kind: TrackKind::Nested(uuid), name: name.clone().into() }, &name)
+    }
+
+    fn lane(&mut self, key: TrackKey, name: &[u8]) -> Target {
+        self.lanes.push((key, name.into()));
+        Target::Lane(self.lanes.len() as u32 - 1)
+    }
+
+    /// The process of a track: its own, or its nearest ancestor's (0: none).
+    fn pid_of(&self, mut uuid: u64) -> u32 {
+        for _ in 0..MAX_PARENTS {
+            let Some(d) = self.descriptors.get(&uuid) else {
+                break;
+            };
+            if let Some(pid) = d.pid {
+                return pid;
+            }
+            match d.parent {
+                Some(parent) => uuid = parent,
+                None => break,
+            }
+        }
+        0
+    }
+}
+
+/// Names a process from its descriptor; its pid.
+pub fn name_process(process: &ProcessDescriptor, system: &mut SystemTrace) -> Option<u32> {
+    let pid = process.pid.filter(|&p| p > 0)? as u32;
+    let name = process.process_name.as_ref().or(process.cmdline.first()).filter(|n| !n.is_empty());
+    if let Some(name) = name {
+        system.name_process(pid, name);
+    }
+    Some(pid)
+}
+
+/// Names a thread from its descriptor; its pid and tid.
+pub fn name_thread(thread: &ThreadDescriptor, system: &mut SystemTrace) -> (Option<u32>, Option<u32>) {
+    let pid = thread.pid.filter(|&p| p > 0).map(|p| p as u32);
+    let Some(tid) = thread.tid.filter(|&t| t > 0 && t < crate::system::TRACK_ID_BASE as i64).map(|t| t as u32) else {
+        return (pid, None);
+    };
+    let t = system.thread(tid);
+    if let Some(pid) = pid {
+        system.set_pid(t, pid);
+    }
+    if let Some(name) = &thread.thread_name {
+        system.name_thread(t, name);
+    }
+    (pid, Some(tid))
+}
