@@ -6,6 +6,7 @@ pub mod adversarial;
 pub mod atrace;
 pub mod large;
 pub mod mapping;
+pub mod perfetto;
 pub mod scenario;
 mod writer;
 

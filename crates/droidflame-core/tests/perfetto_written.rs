@@ -1,0 +1,244 @@
+//! Perfetto traces written by the testkit: the same events as atrace text and as Perfetto
+//! (full or compact scheduling, any bundle size, compressed) give the same profile; SDK
+//! track events land on their threads, tracks and counters; losses are counted, and
+//! ftrace packets dropped close open slices as a dump's end does.
+
+use droidflame_core::products::{self, FoldedOptions};
+use droidflame_core::{analyze, Clock, Profile};
+use droidflame_testkit::atrace::Capture;
+use droidflame_testkit::perfetto::{self as pf, FromCapture, Message, Name, Trace, TrackEventSpec, TrackOf};
+use droidflame_testkit::scenario::Rng;
+
+const MS: u64 = 1_000_000;
+
+fn folded(p: &Profile, clock: Clock) -> String {
+    products::folded(p, &FoldedOptions { clock: Some(clock), ..FoldedOptions::default() }).unwrap()
+}
+
+/// Two CPUs, four threads of two processes, each writing nested markers while it runs,
+/// switched out runnable or sleeping and woken again; a counter and an async span.
+fn busy_capture(seed: u64) -> Capture {
+    let threads = [("main", 100, 100), ("RenderThread", 101, 100), ("binder", 102, 100), ("server", 200, 200)];
+    let names = ["draw", "measure", "layout", "inflate", "bind", "flush"];
+    let mut rng = Rng::new(seed);
+    let mut c = Capture::new();
+    let mut depth = [0usize; 4];
+    let mut running = [None::<usize>; 2];
+    let mut ns = 1_000 * MS;
+    // Each CPU starts idle and switches to a thread, so both forms know who runs where.
+    for (cpu, t) in [(0u32, 0usize), (1, 1)] {
+        let (task, tid, _) = threads[t];
+        c.switch(cpu, ns, ("swapper", 0), "R", (task, tid));
+        running[cpu as usize] = Some(t);
+        ns += 10_000;
+    }
+    for _ in 0..600 {
+        // Whole µs: atrace text has six digits after the second.
+        ns += 1_000 * (1 + rng.below(200));
+        let cpu = rng.below(2) as usize;
+        let Some(t) = running[cpu] else { continue };
+        let (task, tid, pid) = threads[t];
+        match rng.below(10) {
+            0..=3 if depth[t] < 6 => {
+                let name = names[rng.below(names.len() as u64) as usize];
+                c.event(task, tid, pid, cpu as u32, ns, "tracing_mark_write", &format!("B|{pid}|{name}"));
+                depth[t] += 1;
+            }
+            0..=5 if depth[t] > 0 => {
+                c.event(task, tid, pid, cpu as u32, ns, "tracing_mark_write", "E|".to_owned().as_str());
+                depth[t] -= 1;
+            }
+            6 => {
+                let value = rng.below(50);
+                c.event(task, tid, pid, cpu as u32, ns, "tracing_mark_write", &format!("C|{pid}|queue|{value}"));
+            }
+            7 | 8 => {
+                // Switch to a thread not running elsewhere.
+                let other = running[1 - cpu];
+                let next = (0..4).map(|k| (t + 1 + k) % 4).find(|&n| Some(n) != other && n != t);
+                if let Some(next) = next {
+                    let state = if rng.chance(50) { "R+" } else { "S" };
+                    let (next_task, next_tid, _) = threads[next];
+                    if state == "S" {
+                        c.event(
+                            task,
+                            tid,
+                            pid,
+                            cpu as u32,
+                            ns,
+                            "sched_waking",
+                            &format!("comm={next_task} pid={next_tid} prio=120 target_cpu={cpu:03}"),
+                        );
+                        ns += 1_000;
+                    }
+                    c.switch(cpu as u32, ns, (task, tid), state, (next_task, next_tid));
+                    running[cpu] = Some(next);
+                }
+            }
+            _ => {
+                let cookie = rng.below(3);
+                let phase = if rng.chance(50) { 'S' } else { 'F' };
+                c.event(task, tid, pid, cpu as u32, ns, "tracing_mark_write", &format!("{phase}|{pid}|load|{cookie}"));
+            }
+        }
+    }
+    c
+}
+
+#[test]
+fn atrace_text_and_perfetto_give_the_same_profile() {
+    for seed in 1..=4 {
+        let capture = busy_capture(seed);
+        let text = analyze(&capture.text()).unwrap();
+        assert!(text.warnings.iter().all(|w| !w.contains("skipped")), "{:?}", text.warnings);
+        for (compact_sched, events_per_bundle) in [(false, 64), (true, 64), (false, 1), (true, 7), (true, 100_000)] {
+            let packets = pf::from_capture(&capture, FromCapture { compact_sched, events_per_bundle });
+            let trace = Trace::of(&packets);
+            for (form, bytes) in [("plain", trace.bytes.clone()), ("compressed", trace.compressed().bytes)] {
+                let what = format!("seed {seed}, compact {compact_sched}, {events_per_bundle} per bundle, {form}");
+                let p = analyze(&bytes).unwrap();
+                assert_eq!(p.format.family, "perfetto", "{what}");
+                for clock in Clock::ALL {
+                    assert_eq!(folded(&p, clock), folded(&text, clock), "{what}, {clock:?}");
+                }
+                assert_eq!(p.counters, text.counters, "{what}");
+                let sched = |p: &Profile| p.threads.iter().map(|t| (t.tid, t.sched)).collect::<Vec<_>>();
+                assert_eq!(sched(&p), sched(&text), "{what}");
+                assert_eq!(p.repairs, text.repairs, "{what}");
+            }
+        }
+    }
+}
+
+/// An SDK sequence (2): a process, its main thread, a named track in the process and a
+/// counter; times on an incremental clock counting in µs.
+fn sdk_trace() -> Vec<Message> {
+    let boot = 5_000 * MS;
+    let mut packets = vec![
+        pf::track_descriptor(2, 10, TrackOf::Process(300, "com.example.app")),
+        pf::track_descriptor(2, 11, TrackOf::Thread(300, 301, "main")),
+        pf::track_descriptor(2, 12, TrackOf::Named(10, "Network")),
+        pf::track_descriptor(2, 13, TrackOf::Counter(10, "bytes in flight")),
+    ];
+    let mut first = pf::on_sequence(2, pf::SEQ_INCREMENTAL_STATE_CLEARED);
+    pf::clock_snapshot(&mut first, boot, 64, boot / 1_000, 1_000, true);
+    pf::interned_names(&mut first, &[(1, "onCreate"), (2, "inflate"), (3, "fetch")]);
+    pf::default_track(&mut first, 11);
+    packets.push(first);
+    // Times are µs after the previous event's.
+    let event = |ts, kind, track, name, value| TrackEventSpec { ts, clock: Some(64), kind, track, name, value };
+    let events = [
+        event(100, 1, None, Name::Iid(1), None),
+        event(50, 1, None, Name::Iid(2), None),
+        event(0, 1, Some(12), Name::Iid(3), None),
+        event(0, 4, Some(13), Name::None, Some(4096)),
+        event(200, 2, None, Name::None, None),
+        event(25, 3, None, Name::Text("first frame"), None),
+        event(25, 4, Some(13), Name::None, Some(0)),
+        event(100, 2, Some(12), Name::None, None),
+        event(300, 2, None, Name::None, None),
+    ];
+    for e in &events {
+        let mut packet = pf::on_sequence(2, pf::SEQ_NEEDS_INCREMENTAL_STATE);
+        pf::track_event(&mut packet, e);
+        packets.push(packet);
+    }
+    packets
+}
+
+#[test]
+fn track_events_go_to_their_threads_tracks_and_counters() {
+    let p = analyze(&Trace::of(&sdk_trace()).bytes).unwrap();
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    let main = p.threads.iter().find(|t| t.tid == 301).expect("thread 301");
+    assert_eq!(main.name, "main");
+    assert_eq!(main.process.as_deref(), Some("com.example.app"));
+    let folded = folded(&p, Clock::Wall);
+    // Times: onCreate 5,000.1 to 5,000.8 ms, inflate from 5,000.15 to 5,000.35, the
+    // instant at 5,000.375; fetch from 5,000.15 to 5,000.5 on the Network track.
+    assert!(folded.contains("main [301];onCreate 500\n"), "{folded}");
+    assert!(folded.contains("main [301];onCreate;inflate 200\n"), "{folded}");
+    let network = p.threads.iter().find(|t| t.track && t.name == "Network").expect("Network track");
+    assert_eq!(network.process.as_deref(), Some("com.example.app"));
+    assert!(folded.contains(&format!("Network [{}];fetch 350\n", network.tid)), "{folded}");
+    let counter = p.counters.iter().find(|c| c.name == "bytes in flight").expect("counter");
+    assert_eq!((counter.pid, counter.samples, counter.max, counter.last), (300, 2, 4096, 0));
+    let instants: u64 = main
+        .tree
+        .nodes()
+        .iter()
+        .skip(1)
+        .filter(|n| p.frames[n.frame as usize].name == "first frame")
+        .map(|n| n.calls)
+        .sum();
+    assert_eq!(instants, 1);
+}
+
+#[test]
+fn a_sequence_that_lost_its_interned_names_skips_what_needs_them_until_cleared() {
+    let mut packets = sdk_trace();
+    // The packet with the second begin is lost; the next says so. Until the writer clears
+    // its state again, its packets cannot be read.
+    packets.remove(6);
+    pf::after_drop(&mut packets[6]);
+    let mut cleared = pf::on_sequence(2, pf::SEQ_INCREMENTAL_STATE_CLEARED | pf::SEQ_NEEDS_INCREMENTAL_STATE);
+    pf::interned_names(&mut cleared, &[(7, "resume")]);
+    pf::default_track(&mut cleared, 11);
+    pf::track_event(
+        &mut cleared,
+        &TrackEventSpec { ts: 9_000 * MS, clock: None, kind: 3, track: None, name: Name::Iid(7), value: None },
+    );
+    packets.push(cleared);
+    let p = analyze(&Trace::of(&packets).bytes).unwrap();
+    let warned = |text: &str| p.warnings.iter().any(|w| w.contains(text));
+    assert!(warned("7 packets needed names their sequence lost"), "{:?}", p.warnings);
+    let main = p.threads.iter().find(|t| t.tid == 301).expect("thread 301");
+    let names: Vec<&str> = main.tree.nodes().iter().skip(1).map(|n| p.frames[n.frame as usize].name.as_str()).collect();
+    assert_eq!(names, ["onCreate", "resume"]);
+}
+
+#[test]
+fn unknown_names_and_clocks_are_counted() {
+    let mut packets = sdk_trace();
+    let mut unnamed = pf::on_sequence(2, 0);
+    pf::track_event(
+        &mut unnamed,
+        &TrackEventSpec { ts: 10, clock: Some(64), kind: 3, track: None, name: Name::Iid(99), value: None },
+    );
+    let mut unclocked = pf::on_sequence(3, 0);
+    pf::track_event(
+        &mut unclocked,
+        &TrackEventSpec { ts: 10, clock: Some(70), kind: 3, track: Some(11), name: Name::Text("x"), value: None },
+    );
+    packets.extend([unnamed, unclocked]);
+    let p = analyze(&Trace::of(&packets).bytes).unwrap();
+    let warned = |text: &str| p.warnings.iter().any(|w| w.contains(text));
+    assert!(warned("1 track events refer to a name their sequence never gave"), "{:?}", p.warnings);
+    assert!(warned("1 track events have times on a clock the trace never relates"), "{:?}", p.warnings);
+    assert!(p.frames.iter().any(|f| f.name == "[unknown interned name]"));
+}
+
+#[test]
+fn dropped_ftrace_packets_close_open_slices_at_the_last_event_before() {
+    let mut c = Capture::new();
+    c.mark("main", 100, 100, 1_000 * MS, "B|100|draw")
+        .mark("main", 100, 100, 1_001 * MS, "B|100|measure")
+        .mark("main", 100, 100, 1_002 * MS, "E|100")
+        // Lost: the end of draw.
+        .mark("main", 100, 100, 1_010 * MS, "E|100")
+        .mark("main", 100, 100, 1_020 * MS, "B|100|layout")
+        .mark("main", 100, 100, 1_021 * MS, "E|100");
+    // The process tree, then a bundle of three events and one of the other three; the
+    // packet with the end of draw is lost and the next says so.
+    let mut before = pf::from_capture(&Capture { events: c.events[..3].to_vec(), ..c.clone() }, FromCapture::default());
+    let mut after = pf::from_capture(&Capture { events: c.events[4..].to_vec(), ..c.clone() }, FromCapture::default());
+    pf::after_drop(&mut after[1]);
+    before.push(after.remove(1));
+    let packets = before;
+    let p = analyze(&Trace::of(&packets).bytes).unwrap();
+    assert_eq!(p.repairs.closed_at_gap, 1);
+    assert_eq!(p.gaps, vec![(1_002 * MS, 1_020 * MS)]);
+    let f = folded(&p, Clock::Wall);
+    assert!(f.contains("main [100];draw 1000\n") && f.contains("main [100];layout 1000\n"), "{f}");
+    assert!(p.warnings.iter().any(|w| w.contains("the recorder dropped packets 1 times")), "{:?}", p.warnings);
+}
