@@ -59,7 +59,8 @@ fn layout_of(name: &str) -> Result<LargeLayout, String> {
     match name {
         "regular" => Ok(LargeLayout::Regular),
         "streaming" => Ok(LargeLayout::Streaming),
-        _ => Err(format!("unknown layout {name}; use regular or streaming")),
+        "perfetto" => Ok(LargeLayout::Perfetto),
+        _ => Err(format!("unknown layout {name}; use regular, streaming or perfetto")),
     }
 }
 
@@ -196,6 +197,14 @@ fn cases(quick: bool) -> Vec<Case> {
                 in_memory: true,
                 compare: false,
             },
+            Case {
+                name: "quick-perfetto",
+                layout: LargeLayout::Perfetto,
+                records: 200_000,
+                browser: false,
+                in_memory: true,
+                compare: false,
+            },
         ];
     }
     vec![
@@ -212,6 +221,15 @@ fn cases(quick: bool) -> Vec<Case> {
             layout: LargeLayout::Regular,
             records: 20_000_000,
             browser: false,
+            in_memory: true,
+            compare: false,
+        },
+        // A 500 MB Perfetto system trace of atrace markers (about 47 bytes a record).
+        Case {
+            name: "perfetto-500MB",
+            layout: LargeLayout::Perfetto,
+            records: 10_700_000,
+            browser: true,
             in_memory: true,
             compare: false,
         },

@@ -19,7 +19,7 @@ const CASE_BOUND: Duration = Duration::from_secs(10);
 
 fn corpus_files() -> Vec<PathBuf> {
     let mut files = Vec::new();
-    for dir in [corpus_dir(), corpus_dir().join("atrace")] {
+    for dir in [corpus_dir(), corpus_dir().join("atrace"), corpus_dir().join("perfetto")] {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
             if path.is_file() && path.extension().is_none_or(|e| e != "md") {

@@ -110,45 +110,9 @@ fn atrace_text_and_perfetto_give_the_same_profile() {
     }
 }
 
-/// An SDK sequence (2): a process, its main thread, a named track in the process and a
-/// counter; times on an incremental clock counting in µs.
-fn sdk_trace() -> Vec<Message> {
-    let boot = 5_000 * MS;
-    let mut packets = vec![
-        pf::track_descriptor(2, 10, TrackOf::Process(300, "com.example.app")),
-        pf::track_descriptor(2, 11, TrackOf::Thread(300, 301, "main")),
-        pf::track_descriptor(2, 12, TrackOf::Named(10, "Network")),
-        pf::track_descriptor(2, 13, TrackOf::Counter(10, "bytes in flight")),
-    ];
-    let mut first = pf::on_sequence(2, pf::SEQ_INCREMENTAL_STATE_CLEARED);
-    pf::clock_snapshot(&mut first, boot, 64, boot / 1_000, 1_000, true);
-    pf::interned_names(&mut first, &[(1, "onCreate"), (2, "inflate"), (3, "fetch")]);
-    pf::default_track(&mut first, 11);
-    packets.push(first);
-    // Times are µs after the previous event's.
-    let event = |ts, kind, track, name, value| TrackEventSpec { ts, clock: Some(64), kind, track, name, value };
-    let events = [
-        event(100, 1, None, Name::Iid(1), None),
-        event(50, 1, None, Name::Iid(2), None),
-        event(0, 1, Some(12), Name::Iid(3), None),
-        event(0, 4, Some(13), Name::None, Some(4096)),
-        event(200, 2, None, Name::None, None),
-        event(25, 3, None, Name::Text("first frame"), None),
-        event(25, 4, Some(13), Name::None, Some(0)),
-        event(100, 2, Some(12), Name::None, None),
-        event(300, 2, None, Name::None, None),
-    ];
-    for e in &events {
-        let mut packet = pf::on_sequence(2, pf::SEQ_NEEDS_INCREMENTAL_STATE);
-        pf::track_event(&mut packet, e);
-        packets.push(packet);
-    }
-    packets
-}
-
 #[test]
 fn track_events_go_to_their_threads_tracks_and_counters() {
-    let p = analyze(&Trace::of(&sdk_trace()).bytes).unwrap();
+    let p = analyze(&Trace::of(&pf::sdk_sample()).bytes).unwrap();
     assert!(p.warnings.is_empty(), "{:?}", p.warnings);
     let main = p.threads.iter().find(|t| t.tid == 301).expect("thread 301");
     assert_eq!(main.name, "main");
@@ -176,7 +140,7 @@ fn track_events_go_to_their_threads_tracks_and_counters() {
 
 #[test]
 fn a_sequence_that_lost_its_interned_names_skips_what_needs_them_until_cleared() {
-    let mut packets = sdk_trace();
+    let mut packets = pf::sdk_sample();
     // The packet with the second begin is lost; the next says so. Until the writer clears
     // its state again, its packets cannot be read.
     packets.remove(6);
@@ -199,7 +163,7 @@ fn a_sequence_that_lost_its_interned_names_skips_what_needs_them_until_cleared()
 
 #[test]
 fn unknown_names_and_clocks_are_counted() {
-    let mut packets = sdk_trace();
+    let mut packets = pf::sdk_sample();
     let mut unnamed = pf::on_sequence(2, 0);
     pf::track_event(
         &mut unnamed,

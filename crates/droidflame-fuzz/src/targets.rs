@@ -3,6 +3,7 @@
 //! mutations hit the decoder behind the decompressor and not only the checksum.
 
 use droidflame_testkit::atrace::Capture;
+use droidflame_testkit::perfetto::{self as pf, FromCapture};
 use droidflame_testkit::scenario::{generate, Config};
 use droidflame_testkit::{corpus_dir, gzip, Layout, TimeFirst};
 
@@ -38,10 +39,16 @@ fn ctrace(text: &[u8]) -> Vec<u8> {
     out
 }
 
+/// Mutated packets inside one zlib-compressed packet, as Perfetto's `compressed_packets`.
+fn perfetto_compressed(packets: &[u8]) -> Vec<u8> {
+    pf::Trace { bytes: packets.to_vec() }.compressed().bytes
+}
+
 /// Corpus files whose names pass `keep`, up to `max` bytes each.
 fn corpus(keep: impl Fn(&str) -> bool, max: u64) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
-    for dir in [corpus_dir(), corpus_dir().join("atrace"), corpus_dir().join("mapping")] {
+    for dir in [corpus_dir(), corpus_dir().join("atrace"), corpus_dir().join("mapping"), corpus_dir().join("perfetto")]
+    {
         let Ok(entries) = std::fs::read_dir(&dir) else { continue };
         let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
         paths.sort();
@@ -80,6 +87,9 @@ pub fn all() -> Vec<Target> {
     split.extend(data);
     let c = capture();
     let text = c.text();
+    let full = pf::Trace::of(&pf::from_capture(&c, FromCapture { compact_sched: false, events_per_bundle: 4 })).bytes;
+    let compact = pf::Trace::of(&pf::from_capture(&c, FromCapture { compact_sched: true, events_per_bundle: 4 })).bytes;
+    let sdk = pf::Trace::of(&pf::sdk_sample()).bytes;
     vec![
         Target {
             name: "art-regular",
@@ -143,6 +153,25 @@ pub fn all() -> Vec<Target> {
             ]
             .concat(),
             wrap: same,
+            exercise: crate::exercise,
+        },
+        Target {
+            name: "perfetto",
+            seeds: [
+                vec![full.clone(), compact.clone(), sdk.clone()],
+                corpus(
+                    |n| n.ends_with(".trace") && n.starts_with("toolsbase-tpd") || n.ends_with(".perfetto-trace"),
+                    1 << 20,
+                ),
+            ]
+            .concat(),
+            wrap: same,
+            exercise: crate::exercise,
+        },
+        Target {
+            name: "perfetto-zlib",
+            seeds: vec![full, compact, sdk],
+            wrap: perfetto_compressed,
             exercise: crate::exercise,
         },
         Target {

@@ -6,6 +6,7 @@
 //! runs), stacks tens of frames deep, dozens of threads, and records in per-thread chunks
 //! as ART's per-thread buffers write them. Dual clock, 14-byte records.
 
+use crate::perfetto::Message;
 use crate::scenario::Rng;
 use crate::writer::{header, Clocks, MethodDef, ThreadDef, Trace};
 use std::io::{self, Write};
@@ -46,6 +47,10 @@ pub enum LargeLayout {
     Regular,
     /// `SLOW` 0xF3 with inline method and thread packets and a closing summary.
     Streaming,
+    /// A Perfetto system trace: each record an atrace `B`/`E` marker in an ftrace `print`
+    /// event, a thread's chunk one CPU bundle (threads share 8 CPUs), after a process
+    /// tree naming the threads.
+    Perfetto,
 }
 
 /// The app's code paths: a fixed tree of call sites (a method, and the calls its body
@@ -198,6 +203,22 @@ pub fn write_large(out: &mut impl Write, shape: &Shape, layout: LargeLayout) -> 
     let mut defined_methods = vec![false; shape.methods];
     let mut defined_threads = vec![false; shape.threads];
     match layout {
+        LargeLayout::Perfetto => {
+            let mut tree = Message::new();
+            let mut process = Message::new();
+            process.varint(1, u64::from(PERFETTO_PID)).bytes(3, b"com.example.app");
+            tree.message(1, &process);
+            for thread in &trace.threads {
+                let mut t = Message::new();
+                t.varint(1, u64::from(thread.tid)).bytes(2, thread.name.as_bytes()).varint(3, u64::from(PERFETTO_PID));
+                tree.message(2, &t);
+            }
+            let mut packet = Message::new();
+            packet.message(2, &tree);
+            let mut file = Message::new();
+            file.message(1, &packet);
+            out.write_all(&file.0)?;
+        }
         LargeLayout::Regular => {
             out.write_all(&trace.key_text_with_count(3, shape.records))?;
             out.write_all(&header(3, 32, trace.start_us, Some(14)))?;
@@ -228,6 +249,13 @@ pub fn write_large(out: &mut impl Write, shape: &Shape, layout: LargeLayout) -> 
             let n = (shape.chunk as u64).min(left);
             left -= n;
             buffer.clear();
+            if layout == LargeLayout::Perfetto {
+                let bundle = perfetto_bundle(t, n, walk, &program, &trace, &mut rng);
+                let mut file = Message::new();
+                file.message(1, &bundle);
+                out.write_all(&file.0)?;
+                continue;
+            }
             if layout == LargeLayout::Streaming && !defined_threads[t] {
                 defined_threads[t] = true;
                 let name = &trace.threads[t].name;
@@ -261,6 +289,41 @@ pub fn write_large(out: &mut impl Write, shape: &Shape, layout: LargeLayout) -> 
         out.write_all(text.as_bytes())?;
     }
     Ok(out.written)
+}
+
+/// The process of the Perfetto layout's threads.
+const PERFETTO_PID: u32 = 1000;
+
+/// A packet of one CPU bundle: `n` records of thread `t` as atrace markers.
+fn perfetto_bundle(
+    t: usize,
+    n: u64,
+    walk: &mut ThreadWalk,
+    program: &Program,
+    trace: &Trace,
+    rng: &mut Rng,
+) -> Message {
+    let mut bundle = Message::new();
+    bundle.varint(1, t as u64 % 8);
+    let mut text = Vec::new();
+    for _ in 0..n {
+        let (method, action) = step(walk, program, rng);
+        text.clear();
+        if action == 0 {
+            let m = &trace.methods[method as usize];
+            write!(text, "B|{PERFETTO_PID}|{}.{}\n", m.class, m.name).expect("writes to a Vec");
+        } else {
+            write!(text, "E|{PERFETTO_PID}\n").expect("writes to a Vec");
+        }
+        let mut print = Message::new();
+        print.bytes(2, &text);
+        let mut event = Message::new();
+        event.varint(1, 1_000_000_000 + walk.wall * 1_000).varint(2, u64::from(walk.tid)).message(3, &print);
+        bundle.message(2, &event);
+    }
+    let mut packet = Message::new();
+    packet.message(1, &bundle).varint(10, 1);
+    packet
 }
 
 /// The next record of a thread: call the next site of the current body (now and then
@@ -314,7 +377,7 @@ mod tests {
     #[test]
     fn both_layouts_have_the_asked_record_count() {
         let shape = Shape { records: 50_000, ..Shape::app_start(0) };
-        for layout in [LargeLayout::Regular, LargeLayout::Streaming] {
+        for layout in [LargeLayout::Regular, LargeLayout::Streaming, LargeLayout::Perfetto] {
             let mut bytes = Vec::new();
             let written = write_large(&mut bytes, &shape, layout).unwrap();
             assert_eq!(written as usize, bytes.len());

@@ -463,3 +463,39 @@ pub fn clock_snapshot(
     snapshot.message(1, &c);
     packet.message(6, &snapshot)
 }
+
+/// An SDK sequence (2): a process, its main thread, a named track in the process and a
+/// counter; times on an incremental clock counting in µs.
+pub fn sdk_sample() -> Vec<Message> {
+    let boot = 5_000_000_000;
+    let mut packets = vec![
+        track_descriptor(2, 10, TrackOf::Process(300, "com.example.app")),
+        track_descriptor(2, 11, TrackOf::Thread(300, 301, "main")),
+        track_descriptor(2, 12, TrackOf::Named(10, "Network")),
+        track_descriptor(2, 13, TrackOf::Counter(10, "bytes in flight")),
+    ];
+    let mut first = on_sequence(2, SEQ_INCREMENTAL_STATE_CLEARED);
+    clock_snapshot(&mut first, boot, 64, boot / 1_000, 1_000, true);
+    interned_names(&mut first, &[(1, "onCreate"), (2, "inflate"), (3, "fetch")]);
+    default_track(&mut first, 11);
+    packets.push(first);
+    // Times are µs after the previous event's.
+    let event = |ts, kind, track, name, value| TrackEventSpec { ts, clock: Some(64), kind, track, name, value };
+    let events = [
+        event(100, 1, None, Name::Iid(1), None),
+        event(50, 1, None, Name::Iid(2), None),
+        event(0, 1, Some(12), Name::Iid(3), None),
+        event(0, 4, Some(13), Name::None, Some(4096)),
+        event(200, 2, None, Name::None, None),
+        event(25, 3, None, Name::Text("first frame"), None),
+        event(25, 4, Some(13), Name::None, Some(0)),
+        event(100, 2, Some(12), Name::None, None),
+        event(300, 2, None, Name::None, None),
+    ];
+    for e in &events {
+        let mut packet = on_sequence(2, SEQ_NEEDS_INCREMENTAL_STATE);
+        track_event(&mut packet, e);
+        packets.push(packet);
+    }
+    packets
+}
