@@ -311,9 +311,9 @@ fn perfetto_bundle(
         text.clear();
         if action == 0 {
             let m = &trace.methods[method as usize];
-            write!(text, "B|{PERFETTO_PID}|{}.{}\n", m.class, m.name).expect("writes to a Vec");
+            writeln!(text, "B|{PERFETTO_PID}|{}.{}", m.class, m.name).expect("writes to a Vec");
         } else {
-            write!(text, "E|{PERFETTO_PID}\n").expect("writes to a Vec");
+            writeln!(text, "E|{PERFETTO_PID}").expect("writes to a Vec");
         }
         let mut print = Message::new();
         print.bytes(2, &text);
