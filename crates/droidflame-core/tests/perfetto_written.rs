@@ -6,7 +6,7 @@
 use droidflame_core::products::{self, FoldedOptions};
 use droidflame_core::{analyze, Clock, Profile};
 use droidflame_testkit::atrace::Capture;
-use droidflame_testkit::perfetto::{self as pf, FromCapture, Message, Name, Trace, TrackEventSpec, TrackOf};
+use droidflame_testkit::perfetto::{self as pf, FromCapture, Name, Trace, TrackEventSpec};
 use droidflame_testkit::scenario::Rng;
 
 const MS: u64 = 1_000_000;
