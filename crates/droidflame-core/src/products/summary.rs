@@ -6,7 +6,7 @@ use super::frames::{FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
 use super::notes::{notes, Note};
 use super::table::{frame_table, frame_table_of, FrameRow};
 use crate::mapping::MappingReport;
-use crate::profile::{Clock, Counter, Profile, Repairs, ThreadProfile};
+use crate::profile::{Clock, Counter, FrameKind, Profile, Repairs, ThreadProfile};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
@@ -298,6 +298,11 @@ fn elapsed_us(profile: &Profile) -> Option<u64> {
     }
     if !profile.has(Clock::Wall) {
         return None;
+    }
+    if profile.format.frame_kind == FrameKind::Slice {
+        // A system capture says how long it ran by its first and last event of any kind
+        // (scheduling, counters), not only by its slices.
+        return Some(profile.micros(profile.timeline.end.saturating_sub(profile.timeline.start)));
     }
     let recorded = profile.threads.iter().filter(|t| t.records > 0);
     let first = recorded.clone().map(|t| t.first.wall).min()?;
