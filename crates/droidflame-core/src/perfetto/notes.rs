@@ -120,54 +120,37 @@ pub fn warn(stats: &PacketStats, slices: u64, end: &SystemEnd, builder: &mut Pro
             ),
         );
     }
-    if stats.lost_bundles > 0 {
-        builder.warn(format!(
-            "{} CPU bundles say the kernel's buffer overran before them: that CPU's events just before were lost, \
-             so slices that ended there run long and later ends show up as unmatched",
-            group_digits(stats.lost_bundles)
-        ));
-    }
-    if stats.unreadable_packets > 0 {
-        builder.warn(format!(
-            "{} packets needed names their sequence lost with dropped packets, and were skipped",
-            group_digits(stats.unreadable_packets)
-        ));
-    }
-    if stats.unknown_names > 0 {
-        builder.warn(format!(
-            "{} track events refer to a name their sequence never gave; they are shown as [unknown interned name]",
-            group_digits(stats.unknown_names)
-        ));
-    }
-    if stats.unconvertible_times > 0 {
-        builder.warn(format!(
-            "{} track events have times on a clock the trace never relates to the boot clock, and were skipped",
-            group_digits(stats.unconvertible_times)
-        ));
-    }
-    if stats.other_prints > 0 {
-        builder.warn(format!(
-            "{} print events were not atrace markers (B, E, C, S, F, I, N, G, H) and were skipped",
-            group_digits(stats.other_prints)
-        ));
-    }
-    if stats.zstd_packets > 0 {
-        builder.warn(format!(
-            "{} packets are zstd-compressed, which droidflame does not read; record without zstd compression",
-            group_digits(stats.zstd_packets)
-        ));
-    }
-    if stats.bad_thread_ids > 0 {
-        builder.warn(format!(
-            "{} events name thread ids no kernel hands out and were skipped",
-            group_digits(stats.bad_thread_ids)
-        ));
-    }
-    if builder.repairs.out_of_order > 0 {
-        builder.warn(format!(
-            "{} events came later in the file than events more than a sorting window after them: each was read in \
-             file order",
-            group_digits(builder.repairs.out_of_order)
-        ));
+    // Each count, when not zero, is said with what it means.
+    let counted = [
+        (
+            stats.lost_bundles,
+            "CPU bundles say the kernel's buffer overran before them: that CPU's events just before were lost, so \
+             slices that ended there run long and later ends show up as unmatched",
+        ),
+        (stats.unreadable_packets, "packets needed names their sequence lost with dropped packets, and were skipped"),
+        (
+            stats.unknown_names,
+            "track events refer to a name their sequence never gave; they are shown as [unknown interned name]",
+        ),
+        (
+            stats.unconvertible_times,
+            "track events have times on a clock the trace never relates to the boot clock, and were skipped",
+        ),
+        (stats.other_prints, "print events were not atrace markers (B, E, C, S, F, I, N, G, H) and were skipped"),
+        (
+            stats.zstd_packets,
+            "packets are zstd-compressed, which droidflame does not read; record without zstd compression",
+        ),
+        (stats.bad_thread_ids, "events name thread ids no kernel hands out and were skipped"),
+        (
+            builder.repairs.out_of_order,
+            "events came later in the file than events more than a sorting window after them: each was read in file \
+             order",
+        ),
+    ];
+    for (count, meaning) in counted {
+        if count > 0 {
+            builder.warn(format!("{} {meaning}", group_digits(count)));
+        }
     }
 }
