@@ -334,12 +334,13 @@ fn compact_sched(
     sorter: &mut TimeSorter,
     on_event: &mut dyn FnMut(&TimeSorter, &Held),
 ) -> (u64, u64) {
-    let comm = |index: Option<&u32>| index.and_then(|&i| compact.intern_table.get(i as usize)).cloned();
+    let comm =
+        |index: Option<&u32>| index.and_then(|&i| compact.intern_table.get(i as usize)).map_or(&[][..], |c| &c[..]);
     let mut ts = 0u64;
     let switches = compact.switch_timestamp.len().min(compact.switch_next_pid.len());
     for i in 0..switches {
         ts = ts.wrapping_add(compact.switch_timestamp[i]);
-        let next_comm = sorter.text(&comm(compact.switch_next_comm_index.get(i)).unwrap_or_default());
+        let next_comm = sorter.text(comm(compact.switch_next_comm_index.get(i)));
         let event = Event::Switch {
             prev: ON_CPU,
             prev_comm: sorter.text(b""),
