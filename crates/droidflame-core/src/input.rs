@@ -9,6 +9,7 @@ use crate::perfetto::{self, PerfettoDecoder};
 use crate::profile::ClockSet;
 use crate::profile::{Profile, ProfileBuilder};
 use crate::reread::{Checkpoint, Rereading};
+use crate::simpleperf::{self, SimpleperfDecoder};
 use crate::text::describe_bytes;
 use crate::{Error, ErrorKind, Options, Result};
 use flate2::write::MultiGzDecoder;
@@ -56,6 +57,7 @@ enum Decoder {
     Art(Box<ArtDecoder>),
     Atrace(Box<AtraceDecoder>),
     Perfetto(Box<PerfettoDecoder>),
+    Simpleperf(Box<SimpleperfDecoder>),
 }
 
 impl Default for Analyzer {
@@ -103,7 +105,7 @@ impl Analyzer {
         let ends_in_newline = match &self.inner.decoder {
             None => self.inner.head.last() == Some(&b'\n'),
             Some(Decoder::Art(_)) => self.inner.feeder.rest().0.last().is_none_or(|&b| b == b'\n'),
-            Some(Decoder::Atrace(_) | Decoder::Perfetto(_)) => true,
+            Some(Decoder::Atrace(_) | Decoder::Perfetto(_) | Decoder::Simpleperf(_)) => true,
         };
         if !ends_in_newline {
             self.push(b"\n")?;
@@ -187,6 +189,7 @@ impl Analyzer {
             Decoder::Art(decoder) => feeder.push(bytes, |data, offset| decoder.decode(data, offset, builder))?,
             Decoder::Atrace(decoder) => decoder.push(bytes, builder)?,
             Decoder::Perfetto(decoder) => decoder.push(bytes, builder)?,
+            Decoder::Simpleperf(decoder) => decoder.push(bytes, builder)?,
         }
         self.checkpoint();
         let builder = &mut self.builder;
@@ -268,6 +271,7 @@ impl Analyzer {
             }
             Decoder::Atrace(decoder) => decoder.finish(gzip, &mut self.builder)?,
             Decoder::Perfetto(decoder) => decoder.finish(gzip, &mut self.builder)?,
+            Decoder::Simpleperf(decoder) => decoder.finish(gzip, &mut self.builder)?,
         };
         self.builder.check_calls();
         if let Some(error) = self.builder.limit_error() {
@@ -294,6 +298,12 @@ impl Analyzer {
 /// Recognises the format from the first bytes: `Ok(None)` while unsure (only before the
 /// input is `complete`).
 fn sniff(head: &[u8], complete: bool, options: &Options) -> Result<Option<Decoder>> {
+    // Its magic is text, which a capture's sniffing would weigh as ftrace text.
+    match simpleperf::sniff(head, complete) {
+        Some(true) => return Ok(Some(Decoder::Simpleperf(Box::default()))),
+        None => return Ok(None),
+        Some(false) => {}
+    }
     if let Some(decoder) = ArtDecoder::sniff(head) {
         return Ok(Some(Decoder::Art(Box::new(decoder))));
     }
@@ -326,8 +336,9 @@ fn not_a_trace(head: &[u8]) -> Error {
     let message = match looks_like {
         Some(what) => format!("this looks like {what}"),
         None => format!(
-            "expected an Android method trace (starting with \"*version\" or \"SLOW\") or an atrace/systrace \
-             capture (ftrace text, TRACE: + zlib, systrace HTML), found \"{}\"",
+            "expected an Android method trace (starting with \"*version\" or \"SLOW\"), an atrace/systrace \
+             capture (ftrace text, TRACE: + zlib, systrace HTML), a Perfetto trace or simpleperf samples \
+             (starting with \"SIMPLEPERF\"), found \"{}\"",
             describe_bytes(head)
         ),
     };

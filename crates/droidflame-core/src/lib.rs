@@ -24,6 +24,7 @@ mod perfetto;
 pub mod products;
 pub mod profile;
 mod reread;
+mod simpleperf;
 mod system;
 mod text;
 #[cfg(target_arch = "wasm32")]

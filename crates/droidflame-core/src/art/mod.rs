@@ -17,7 +17,7 @@ mod v1;
 mod v2;
 
 use crate::profile::FinishSpec;
-use crate::profile::{ClockSet, FormatInfo, FrameKind, ProfileBuilder, TimeUnit};
+use crate::profile::{ClockSet, ClockWords, FormatInfo, FrameKind, ProfileBuilder, TimeUnit};
 use crate::{Error, ErrorKind, Result};
 use key::KeyParser;
 use records::ArtRecords;
@@ -354,6 +354,8 @@ impl ArtDecoder {
             record_size: self.layout.map(|l| l.size as u32),
             sampling_interval_us,
             frame_kind: FrameKind::Method,
+            clock_words: ClockWords::ELAPSED_AND_THREAD_CPU,
+            preferred_clock: None,
             description: description(layout_name, self.version, gzip, self.split),
         };
         self.art.name_threads(builder);

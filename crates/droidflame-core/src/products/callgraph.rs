@@ -48,7 +48,7 @@ pub fn write_callgraph_dot(profile: &Profile, options: &CallGraphOptions, out: &
             format!("the threshold is a percentage from 0 to 100 (got {percent})"),
         ));
     }
-    let clock = options.clock.unwrap_or(profile.clocks.default_clock());
+    let clock = options.clock.unwrap_or(profile.default_clock());
     profile.require(clock)?;
     let threads: Vec<&ThreadProfile> = match options.thread {
         Some(tid) => {

@@ -192,12 +192,13 @@ fn recording_differs(before: &Profile, after: &Profile) -> Option<String> {
 fn kind(profile: &Profile) -> &'static str {
     match profile.format.family {
         "art" => "method trace",
+        "simpleperf" => "sampled profile",
         _ => "system trace",
     }
 }
 
-/// The clock to compare on: the one asked for if both sides have it; else wall where both
-/// have it, else CPU where both have that (with a warning that wall could not be used).
+/// The clock to compare on: the one asked for if both sides have it; else CPU where both
+/// sides show it first; else wall where both have it, else CPU where both have that (with a warning that wall could not be used).
 fn shared_clock(before: &Profile, after: &Profile, asked: Option<Clock>, warnings: &mut Vec<String>) -> Result<Clock> {
     // Which sides lack `clock`, as a sentence names them ("the after trace has").
     let lacking = |clock: Clock| match (before.has(clock), after.has(clock)) {
@@ -215,6 +216,10 @@ fn shared_clock(before: &Profile, after: &Profile, asked: Option<Clock>, warning
                 Err(Error::new(ErrorKind::Request, format!("{who} no {} clock{hint}", clock.name())))
             }
         };
+    }
+    // Samples are read on the CPU clock first; two of them compare on it too.
+    if before.default_clock() == Clock::Cpu && after.default_clock() == Clock::Cpu {
+        return Ok(Clock::Cpu);
     }
     if lacking(Clock::Wall).is_none() {
         if let Some(who) = lacking(Clock::Cpu) {

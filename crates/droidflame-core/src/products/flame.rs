@@ -112,7 +112,7 @@ pub(crate) fn flame_svg_named(
     scope: GraphScope,
     options: &FlameOptions,
 ) -> Result<String> {
-    let clock = options.clock.unwrap_or(profile.clocks.default_clock());
+    let clock = options.clock.unwrap_or(profile.default_clock());
     profile.require(clock)?;
     let (title, trees): (String, Vec<(Option<String>, FrameTree)>) = match scope {
         GraphScope::Thread(index) => {

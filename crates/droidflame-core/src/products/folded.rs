@@ -75,7 +75,7 @@ fn for_each_line(
     options: &FoldedOptions,
     mut line: impl FnMut(&str, u64) -> Result<()>,
 ) -> Result<()> {
-    let clock = options.clock.unwrap_or(profile.clocks.default_clock());
+    let clock = options.clock.unwrap_or(profile.default_clock());
     profile.require(clock)?;
     let names = FrameNames::of(profile, options.max_depth);
     if let Some(tid) = options.thread {

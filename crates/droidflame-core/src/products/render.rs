@@ -19,7 +19,7 @@ pub struct RenderedFile {
 
 /// Every file of the report for `clock` (`None`: the default clock).
 pub fn render_site(profile: &Profile, clock: Option<Clock>) -> Result<Vec<RenderedFile>> {
-    let clock = clock.unwrap_or(profile.clocks.default_clock());
+    let clock = clock.unwrap_or(profile.default_clock());
     profile.require(clock)?;
     let options = FlameOptions { clock: Some(clock), ..FlameOptions::default() };
     let mut files = vec![RenderedFile { name: "summary.json".into(), contents: summary_json(profile).into_bytes() }];

@@ -78,7 +78,7 @@ pub fn frame_table_of(profile: &Profile, threads: &[&ThreadProfile]) -> FrameTab
         add_thread(&thread.tree, &mut rows, &mut edges, &mut on_path);
     }
     let mut rows: Vec<FrameRow> = rows.into_iter().filter(|r| r.calls > 0).collect();
-    let clock = profile.clocks.default_clock();
+    let clock = profile.default_clock();
     rows.sort_by(|a, b| {
         b.incl[clock].cmp(&a.incl[clock]).then_with(|| profile.frame_name(a.frame).cmp(profile.frame_name(b.frame)))
     });

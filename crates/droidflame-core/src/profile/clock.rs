@@ -76,6 +76,28 @@ impl ClockSet {
     }
 }
 
+/// What each clock measures, in words for people (`wall time`, `on-CPU time`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClockWords {
+    /// The wall clock's.
+    pub wall: &'static str,
+    /// The CPU clock's; empty where the trace has none.
+    pub cpu: &'static str,
+}
+
+impl ClockWords {
+    /// Elapsed time and the thread's time on a CPU, as method and system traces measure.
+    pub const ELAPSED_AND_THREAD_CPU: ClockWords = ClockWords { wall: "wall time", cpu: "thread CPU time" };
+
+    /// The words for `clock`.
+    pub fn of(self, clock: Clock) -> &'static str {
+        match clock {
+            Clock::Wall => self.wall,
+            Clock::Cpu => self.cpu,
+        }
+    }
+}
+
 /// One value per clock, in a trace's ticks. A clock the trace lacks holds 0; sums saturate
 /// instead of wrapping, so damaged times can never wrap into small ones.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

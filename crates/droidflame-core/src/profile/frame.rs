@@ -7,25 +7,29 @@ pub enum FrameKind {
     Method,
     /// A named slice of a system trace.
     Slice,
+    /// A function of sampled call stacks: Java, native or kernel code.
+    Function,
 }
 
 impl FrameKind {
     /// Every kind, for work that must cover all of them (the graph scripts a page allows).
-    pub const ALL: [FrameKind; 2] = [FrameKind::Method, FrameKind::Slice];
+    pub const ALL: [FrameKind; 3] = [FrameKind::Method, FrameKind::Slice, FrameKind::Function];
 
-    /// `method` or `slice`, as the summary's `format.frame_kind` says it.
+    /// `method`, `slice` or `function`, as the summary's `format.frame_kind` says it.
     pub const fn name(self) -> &'static str {
         match self {
             FrameKind::Method => "method",
             FrameKind::Slice => "slice",
+            FrameKind::Function => "function",
         }
     }
 
-    /// `Method` or `Slice`, to begin a sentence or a label with.
+    /// `Method`, `Slice` or `Function`, to begin a sentence or a label with.
     pub const fn title(self) -> &'static str {
         match self {
             FrameKind::Method => "Method",
             FrameKind::Slice => "Slice",
+            FrameKind::Function => "Function",
         }
     }
 }

@@ -10,7 +10,7 @@ mod tree;
 
 pub(crate) use builder::{display_names, FinishSpec, FrameInfo, Limit, ProfileBuilder, ReadCalls, ThreadMark};
 pub use calls::{Call, ThreadCalls};
-pub use clock::{Clock, ClockSet, PerClock, TimeUnit};
+pub use clock::{Clock, ClockSet, ClockWords, PerClock, TimeUnit};
 pub use frame::{Frame, FrameKind};
 pub use tree::{CallTree, Children, Node, NONE};
 
@@ -39,6 +39,11 @@ pub struct FormatInfo {
     pub sampling_interval_us: Option<u64>,
     /// What its frames are.
     pub frame_kind: FrameKind,
+    /// What each clock measures, in words for people.
+    pub clock_words: ClockWords,
+    /// The clock to show first where the trace has it (`None`: wall where there is wall):
+    /// the CPU clock where that is what the trace measures (samples).
+    pub preferred_clock: Option<Clock>,
     /// The format in words, e.g. `Method trace, streaming v3, gzip`.
     pub description: String,
 }
@@ -85,6 +90,9 @@ pub struct Repairs {
     /// Slice begins beyond the slice-depth limit, dropped.
     #[serde(skip_serializing_if = "is_zero")]
     pub too_deep: u64,
+    /// Samples the recorder lost (it says how many).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub lost_samples: u64,
     /// Names longer than the name-length limit, cut.
     #[serde(skip_serializing_if = "is_zero")]
     pub long_names: u64,
@@ -254,10 +262,15 @@ impl Profile {
                 format!(
                     "this trace has no {clock} clock (it recorded clock={}); choose the {} clock",
                     self.clocks.name(),
-                    self.clocks.default_clock()
+                    self.default_clock()
                 ),
             ))
         }
+    }
+
+    /// The clock a reader sees when they name none.
+    pub fn default_clock(&self) -> Clock {
+        self.format.preferred_clock.filter(|&clock| self.has(clock)).unwrap_or(self.clocks.default_clock())
     }
 
     /// Checks that calls were kept (`Options::keep_calls`), or explains that they were not.

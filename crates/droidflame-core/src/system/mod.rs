@@ -12,7 +12,7 @@ mod sched;
 mod tracks;
 
 use crate::profile::{
-    ClockSet, Counter, FinishSpec, FormatInfo, FrameInfo, FrameKind, PerClock, ProfileBuilder, TimeUnit, NONE,
+    ClockSet, ClockWords, Counter, FinishSpec, FormatInfo, FrameInfo, FrameKind, PerClock, ProfileBuilder, TimeUnit, NONE,
 };
 use rustc_hash::FxHashMap;
 use sched::{Sched, SchedState};
@@ -105,6 +105,8 @@ impl SystemEnd {
             record_size: None,
             sampling_interval_us: None,
             frame_kind: FrameKind::Slice,
+            clock_words: ClockWords::ELAPSED_AND_THREAD_CPU,
+            preferred_clock: None,
             description: format!("{description}{}", if gzip { ", gzip" } else { "" }),
         };
         FinishSpec {

@@ -563,6 +563,30 @@ impl ProfileBuilder {
         state.stack.push(Open { node, frame, enter: t });
     }
 
+    /// `thread` was seen running `stack` (outermost frame first) at `t`, a sample: the
+    /// frames no longer on it return at `t` and the new ones are entered at `t`, so a frame
+    /// that stays on the stack from one sample to the next is one call. One event.
+    #[inline]
+    pub fn sample(&mut self, thread: u32, stack: &[u32], t: PerClock) {
+        let keep = self.keep_for(thread);
+        let state = &mut self.threads[thread as usize];
+        state.count_at(t, true);
+        let same = state.stack.iter().zip(stack).take_while(|(open, &frame)| open.frame == frame).count();
+        while state.stack.len() > same {
+            let open = state.stack.pop().expect("the stack is deeper than the frames kept");
+            state.close(open, t, keep);
+        }
+        for &frame in &stack[same..] {
+            if state.stack.len() >= self.limits.max_stack_depth {
+                self.limit_hit.get_or_insert(Limit::Depth);
+                return;
+            }
+            let parent = state.stack.last().map_or(CallTree::ROOT, |open| open.node);
+            let node = state.tree.child(parent, frame, &mut self.budget);
+            state.stack.push(Open { node, frame, enter: t });
+        }
+    }
+
     /// Which of `thread`'s calls are kept.
     #[inline(always)]
     fn keep_for(&self, thread: u32) -> KeepCalls {
@@ -625,7 +649,7 @@ impl ProfileBuilder {
     /// last sign of life, not at its last event.
     pub fn touch(&mut self, thread: u32, t: PerClock) {
         let state = &mut self.threads[thread as usize];
-        if state.started && t.wall > state.last.wall {
+        if state.started && (t.wall, t.cpu) > (state.last.wall, state.last.cpu) {
             state.last = t;
         }
     }
