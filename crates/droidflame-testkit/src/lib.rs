@@ -8,6 +8,7 @@ pub mod large;
 pub mod mapping;
 pub mod perfetto;
 pub mod scenario;
+pub mod simpleperf;
 mod writer;
 
 pub use writer::{gzip, zlib, Clocks, Layout, MethodDef, Record, ThreadDef, TimeFirst, Trace};

@@ -25,7 +25,7 @@ pub struct Note {
 /// has already walked every tree for its `max_depth`).
 pub fn notes(profile: &Profile, deep_threads: u64) -> Vec<Note> {
     let r = &profile.repairs;
-    let counts: [(&'static str, u64); 17] = [
+    let counts: [(&'static str, u64); 18] = [
         ("truncated", r.truncated as u64),
         ("overflow", r.overflow as u64),
         ("unmatched_exits", r.unmatched_exits),
@@ -43,6 +43,7 @@ pub fn notes(profile: &Profile, deep_threads: u64) -> Vec<Note> {
         ("too_deep", r.too_deep),
         ("long_names", r.long_names),
         ("damaged_parts", r.damaged_parts),
+        ("lost_samples", r.lost_samples),
     ];
     let mut out = Vec::new();
     for (key, count) in counts {
@@ -132,6 +133,7 @@ fn repair_text(profile: &Profile, key: &str, count: u64, details: &[&str]) -> St
             group_digits(profile.limits.max_name_bytes as u64)
         ),
         "damaged_parts" => format!("{n} damaged parts of the file were skipped"),
+        "lost_samples" => format!("{n} samples were lost while recording"),
         other => format!("{other}: {n}"),
     };
     if details.is_empty() {

@@ -9,6 +9,7 @@ use crate::mapping::MappingReport;
 use crate::profile::{Clock, Counter, FrameKind, Profile, Repairs, ThreadProfile};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 #[derive(Debug, Serialize)]
 pub struct Summary<'a> {
@@ -77,7 +78,12 @@ pub struct FormatJson<'a> {
     pub sampling_interval_us: Option<u64>,
     /// The clocks present, of `wall` and `cpu`.
     pub clocks: Vec<&'static str>,
-    /// What a frame is in this format: `method` or `slice`.
+    /// The clock shown when none is chosen: `cpu` for samples (on-CPU time), else `wall`
+    /// where the trace has it.
+    pub default_clock: &'static str,
+    /// What each clock present measures, in words (`wall time`, `on-CPU time`).
+    pub clock_words: BTreeMap<&'static str, &'static str>,
+    /// What a frame is in this format: `method`, `slice` or `function`.
     pub frame_kind: &'static str,
     /// The format in words, e.g. `Method trace, streaming v3, gzip`.
     pub description: &'a str,
@@ -176,6 +182,12 @@ pub fn summary(profile: &Profile) -> Summary<'_> {
             record_size: f.record_size,
             sampling_interval_us: f.sampling_interval_us,
             clocks: Clock::ALL.into_iter().filter(|&c| profile.has(c)).map(Clock::name).collect(),
+            default_clock: profile.default_clock().name(),
+            clock_words: Clock::ALL
+                .into_iter()
+                .filter(|&c| profile.has(c))
+                .map(|c| (c.name(), f.clock_words.of(c)))
+                .collect(),
             frame_kind: f.frame_kind.name(),
             description: &f.description,
         },

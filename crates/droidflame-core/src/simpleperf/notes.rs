@@ -134,7 +134,9 @@ fn warn_about_input(reader: &SampleReader, ending: &Ending, builder: &mut Profil
     let n = group_digits;
     if let Some((at, bytes)) = ending.cut {
         builder.repairs.truncated = true;
-        let inside = if bytes > 0 {
+        let inside = if ending.version.is_none() {
+            "inside its 12-byte header".to_owned()
+        } else if bytes > 0 {
             format!("inside the record that begins at byte {} ({} bytes of it are there)", n(at), n(bytes))
         } else {
             format!("at byte {} without the end marker", n(at))
@@ -181,9 +183,7 @@ fn warn_about_input(reader: &SampleReader, ending: &Ending, builder: &mut Profil
             builder.warn_about(
                 "lost_samples",
                 format!(
-                    "simpleperf lost {} samples while recording ({share:.1}% of {}): times are low where they were \
-                     lost",
-                    n(lost),
+                    "{share:.1}% of the {} samples the recorder took; times are low where they were lost",
                     n(recorded + lost)
                 ),
             );
