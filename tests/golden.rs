@@ -59,6 +59,24 @@ fn thread_table_of_a_real_app() {
 }
 
 #[test]
+fn simpleperf_samples() {
+    // A small thread of a device recording without off-CPU samples, on its default clock
+    // (on-CPU), and one of a recording with them, on the wall clock; then each summary
+    // with the start of its methods table.
+    let device = analyze(&corpus_file("simpleperf/aosp-simpleperf-display_bitmaps.proto_data")).unwrap();
+    let on_cpu = FoldedOptions { thread: Some(31864), ..Default::default() };
+    check("aosp-simpleperf-display_bitmaps.31864.cpu.folded", &products::folded(&device, &on_cpu).unwrap());
+    let studio = analyze(&corpus_file("simpleperf/ffprof-simpleperf-cpu-clock.trace")).unwrap();
+    let wall = FoldedOptions { clock: Some(Clock::Wall), thread: Some(7668), ..Default::default() };
+    check("ffprof-simpleperf-cpu-clock.7668.wall.folded", &products::folded(&studio, &wall).unwrap());
+    for (name, profile) in [("aosp-simpleperf-display_bitmaps", &device), ("ffprof-simpleperf-cpu-clock", &studio)] {
+        let mut summary: serde_json::Value = serde_json::from_str(&products::summary_json(profile)).unwrap();
+        summary["methods"].as_array_mut().unwrap().truncate(25);
+        check(&format!("{name}.summary-head.json"), &(serde_json::to_string_pretty(&summary).unwrap() + "\n"));
+    }
+}
+
+#[test]
 fn summary_json() {
     for trace in ["perflib-exception.trace", "perflib-basic-api10.trace"] {
         let profile = analyze(&corpus_file(trace)).unwrap();

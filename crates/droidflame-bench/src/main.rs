@@ -60,7 +60,8 @@ fn layout_of(name: &str) -> Result<LargeLayout, String> {
         "regular" => Ok(LargeLayout::Regular),
         "streaming" => Ok(LargeLayout::Streaming),
         "perfetto" => Ok(LargeLayout::Perfetto),
-        _ => Err(format!("unknown layout {name}; use regular, streaming or perfetto")),
+        "simpleperf" => Ok(LargeLayout::Simpleperf),
+        _ => Err(format!("unknown layout {name}; use regular, streaming, perfetto or simpleperf")),
     }
 }
 
@@ -205,6 +206,14 @@ fn cases(quick: bool) -> Vec<Case> {
                 in_memory: true,
                 compare: false,
             },
+            Case {
+                name: "quick-simpleperf",
+                layout: LargeLayout::Simpleperf,
+                records: 100_000,
+                browser: false,
+                in_memory: true,
+                compare: false,
+            },
         ];
     }
     vec![
@@ -229,6 +238,16 @@ fn cases(quick: bool) -> Vec<Case> {
             name: "perfetto-500MB",
             layout: LargeLayout::Perfetto,
             records: 10_700_000,
+            browser: true,
+            in_memory: true,
+            compare: false,
+        },
+        // A long Callstack Sample recording: 2 million samples of stacks up to 48 deep
+        // (about 200 bytes a sample).
+        Case {
+            name: "simpleperf-2M",
+            layout: LargeLayout::Simpleperf,
+            records: 2_000_000,
             browser: true,
             in_memory: true,
             compare: false,

@@ -19,7 +19,7 @@ const CASE_BOUND: Duration = Duration::from_secs(10);
 
 fn corpus_files() -> Vec<PathBuf> {
     let mut files = Vec::new();
-    for dir in [corpus_dir(), corpus_dir().join("atrace"), corpus_dir().join("perfetto")] {
+    for dir in ["", "atrace", "perfetto", "simpleperf"].map(|d| corpus_dir().join(d)) {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
             if path.is_file() && path.extension().is_none_or(|e| e != "md") {
@@ -60,10 +60,12 @@ fn draws_states(p: &Profile) -> bool {
 }
 
 /// Whether a cut in the middle of this file must show up as `repairs.truncated`: binary
-/// method traces know their length (a record count, a closing summary), compressed data
-/// its end. Plain text can end after any line.
+/// method traces know their length (a record count, a closing summary), simpleperf files
+/// end with a marker, compressed data knows its end. Plain text can end after any line.
 fn cut_is_detectable(bytes: &[u8], profile: &Profile) -> bool {
-    profile.format.family == "art" || bytes.starts_with(&[0x1F, 0x8B]) || profile.format.layout == "ctrace"
+    ["art", "simpleperf"].contains(&profile.format.family)
+        || bytes.starts_with(&[0x1F, 0x8B])
+        || profile.format.layout == "ctrace"
 }
 
 #[test]

@@ -10,7 +10,7 @@ fn simpleperf(name: &str) -> Profile {
     analyze(&corpus_file(&format!("simpleperf/{name}"))).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
-fn thread<'p>(p: &'p Profile, tid: u32) -> &'p droidflame_core::profile::ThreadProfile {
+fn thread(p: &Profile, tid: u32) -> &droidflame_core::profile::ThreadProfile {
     p.threads.iter().find(|t| t.tid == tid).unwrap_or_else(|| panic!("no thread {tid}"))
 }
 

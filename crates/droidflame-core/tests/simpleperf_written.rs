@@ -10,8 +10,14 @@ use droidflame_testkit::simpleperf::{self, Entry, Recording, SampleSpec};
 use std::collections::BTreeMap;
 
 const FILES: [(&str, &[&str]); 3] = [
-    ("/system/framework/framework.jar", &["android.os.Looper.loop", "android.os.Handler.dispatchMessage", "com.example.Feed.bind"]),
-    ("/system/lib64/libhwui.so", &["android::uirenderer::RenderThread::threadLoop()", "SkCanvas::drawRect(SkRect const&)"]),
+    (
+        "/system/framework/framework.jar",
+        &["android.os.Looper.loop", "android.os.Handler.dispatchMessage", "com.example.Feed.bind"],
+    ),
+    (
+        "/system/lib64/libhwui.so",
+        &["android::uirenderer::RenderThread::threadLoop()", "SkCanvas::drawRect(SkRect const&)"],
+    ),
     ("[kernel.kallsyms]", &["schedule", "do_page_fault"]),
 ];
 
@@ -193,7 +199,8 @@ fn a_cut_short_file_keeps_its_whole_records_and_says_so() {
         assert_eq!(p.repairs.truncated, cut < bytes.len(), "cut at {cut}");
         if cut < bytes.len() {
             let note = p.warnings.iter().find(|w| w.starts_with("the file ends")).expect("a note on the cut");
-            let place = if cut < 12 { "inside its 12-byte header".to_owned() } else { format!("byte {}", group(whole.0)) };
+            let place =
+                if cut < 12 { "inside its 12-byte header".to_owned() } else { format!("byte {}", group(whole.0)) };
             assert!(note.contains(&place), "cut at {cut}: {note}");
         }
     }
@@ -292,14 +299,17 @@ fn calls_are_runs_of_samples_and_gaps_end_them() {
     let calls = products::select_calls(&p, &CallQuery::default()).unwrap();
     let listed: Vec<(u32, u64, u64, String)> =
         calls.iter().map(|c| (c.depth, c.start_us, c.end_us, p.frame_name(c.call.frame).to_owned())).collect();
-    assert_eq!(listed, [
-        (0, 0, 3000, "android.os.Looper.loop".to_owned()),
-        (1, 0, 3000, "android.os.Handler.dispatchMessage".to_owned()),
-        (2, 1000, 3000, "com.example.Feed.bind".to_owned()),
-        (0, 10_000, 11_000, "android.os.Looper.loop".to_owned()),
-        (1, 10_000, 11_000, "android.os.Handler.dispatchMessage".to_owned()),
-        (2, 10_000, 11_000, "com.example.Feed.bind".to_owned()),
-    ]);
+    assert_eq!(
+        listed,
+        [
+            (0, 0, 3000, "android.os.Looper.loop".to_owned()),
+            (1, 0, 3000, "android.os.Handler.dispatchMessage".to_owned()),
+            (2, 1000, 3000, "com.example.Feed.bind".to_owned()),
+            (0, 10_000, 11_000, "android.os.Looper.loop".to_owned()),
+            (1, 10_000, 11_000, "android.os.Handler.dispatchMessage".to_owned()),
+            (2, 10_000, 11_000, "com.example.Feed.bind".to_owned()),
+        ]
+    );
     assert_eq!(p.timeline.length(), 11 * ms, "to the end of the last sample's period");
 }
 

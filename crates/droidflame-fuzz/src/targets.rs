@@ -5,6 +5,7 @@
 use droidflame_testkit::atrace::Capture;
 use droidflame_testkit::perfetto::{self as pf, FromCapture};
 use droidflame_testkit::scenario::{generate, Config};
+use droidflame_testkit::simpleperf as sp;
 use droidflame_testkit::{corpus_dir, gzip, Layout, TimeFirst};
 
 pub struct Target {
@@ -47,8 +48,7 @@ fn perfetto_compressed(packets: &[u8]) -> Vec<u8> {
 /// Corpus files whose names pass `keep`, up to `max` bytes each.
 fn corpus(keep: impl Fn(&str) -> bool, max: u64) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
-    for dir in [corpus_dir(), corpus_dir().join("atrace"), corpus_dir().join("mapping"), corpus_dir().join("perfetto")]
-    {
+    for dir in ["", "atrace", "mapping", "perfetto", "simpleperf"].map(|d| corpus_dir().join(d)) {
         let Ok(entries) = std::fs::read_dir(&dir) else { continue };
         let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
         paths.sort();
@@ -75,6 +75,32 @@ fn capture() -> Capture {
     c.mark("app", 5, 5, 15 * ms, "E");
     c.switch(0, 20 * ms, ("app", 5), "S", ("swapper/0", 0));
     c
+}
+
+/// Small written recordings: every record kind, off-CPU samples, unknown functions.
+fn simpleperf_seeds() -> Vec<Vec<u8>> {
+    let chain = |leaf: i32| vec![sp::Entry::function(0, leaf), sp::Entry::address(1, 0x40), sp::Entry::function(0, 0)];
+    let sample = |tid, time, event, count, leaf| sp::SampleSpec { tid, time, event, count, chain: chain(leaf) };
+    let on_and_off = sp::Recording {
+        events: vec!["cpu-clock".into(), "sched:sched_switch".into()],
+        trace_offcpu: Some(true),
+        app: Some("app".into()),
+        samples: vec![
+            sample(5, 1_000, 0, 250_000, 1),
+            sample(6, 1_100, 0, 250_000, 2),
+            sample(5, 1_300, 1, 1, 2),
+            sample(5, 9_000, 0, 250_000, 1),
+        ],
+        files: vec![
+            ("/data/app/base.apk!/classes.dex".into(), vec!["a.b.c".into(), "a.b.d".into(), "a.e.f".into()]),
+            ("[kernel.kallsyms]".into(), vec!["schedule".into()]),
+        ],
+        threads: vec![(5, 5, "main".into()), (6, 5, "RenderThread".into())],
+        lost: Some((4, 1)),
+        switches: vec![(false, 1_300, 5), (true, 8_000, 5)],
+    };
+    let cycles = sp::Recording { events: vec!["cpu-cycles".into()], trace_offcpu: None, ..on_and_off.clone() };
+    vec![on_and_off.bytes(), cycles.bytes()]
 }
 
 pub fn all() -> Vec<Target> {
@@ -172,6 +198,12 @@ pub fn all() -> Vec<Target> {
             name: "perfetto-zlib",
             seeds: vec![full, compact, sdk],
             wrap: perfetto_compressed,
+            exercise: crate::exercise,
+        },
+        Target {
+            name: "simpleperf",
+            seeds: [simpleperf_seeds(), corpus(|n| n.starts_with("aosp-simpleperf"), 1 << 20)].concat(),
+            wrap: same,
             exercise: crate::exercise,
         },
         Target {

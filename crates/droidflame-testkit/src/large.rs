@@ -8,6 +8,7 @@
 
 use crate::perfetto::Message;
 use crate::scenario::Rng;
+use crate::simpleperf as sp;
 use crate::writer::{header, Clocks, MethodDef, ThreadDef, Trace};
 use std::io::{self, Write};
 
@@ -51,6 +52,11 @@ pub enum LargeLayout {
     /// event, a thread's chunk one CPU bundle (threads share 8 CPUs), after a process
     /// tree naming the threads.
     Perfetto,
+    /// simpleperf samples (Android Studio's Callstack Sample): each record a sample of the
+    /// thread's stack where its walk has got to, a thread's chunk its samples in a row; 1
+    /// in 20 an off-CPU sample, 1 in 5 with kernel frames on top. Functions live in 40
+    /// files, Java and native; names and threads come last, as simpleperf writes them.
+    Simpleperf,
 }
 
 /// The app's code paths: a fixed tree of call sites (a method, and the calls its body
@@ -224,6 +230,7 @@ pub fn write_large(out: &mut impl Write, shape: &Shape, layout: LargeLayout) -> 
             out.write_all(&header(3, 32, trace.start_us, Some(14)))?;
         }
         LargeLayout::Streaming => out.write_all(&header(0xF3, 32, trace.start_us, Some(14)))?,
+        LargeLayout::Simpleperf => out.write_all(&simpleperf_start())?,
     }
     let roots = &program.sites[0].1;
     let mut walks: Vec<ThreadWalk> = trace
@@ -249,6 +256,13 @@ pub fn write_large(out: &mut impl Write, shape: &Shape, layout: LargeLayout) -> 
             let n = (shape.chunk as u64).min(left);
             left -= n;
             buffer.clear();
+            if layout == LargeLayout::Simpleperf {
+                for _ in 0..n {
+                    buffer.extend_from_slice(&simpleperf_sample(walk, &program, &mut rng));
+                }
+                out.write_all(&buffer)?;
+                continue;
+            }
             if layout == LargeLayout::Perfetto {
                 let bundle = perfetto_bundle(t, n, walk, &program, &trace, &mut rng);
                 let mut file = Message::new();
@@ -288,7 +302,88 @@ pub fn write_large(out: &mut impl Write, shape: &Shape, layout: LargeLayout) -> 
         out.write_all(&(text.len() as u32).to_le_bytes())?;
         out.write_all(text.as_bytes())?;
     }
+    if layout == LargeLayout::Simpleperf {
+        out.write_all(&simpleperf_end(&trace, shape.records))?;
+    }
     Ok(out.written)
+}
+
+/// Files the simpleperf layout's functions live in; the kernel's is one more.
+const SIMPLEPERF_FILES: usize = 40;
+
+/// Header and meta info of the simpleperf layout.
+fn simpleperf_start() -> Vec<u8> {
+    let mut meta = Message::new();
+    meta.bytes(1, b"cpu-clock").bytes(1, b"sched:sched_switch").bytes(2, b"com.example.app").varint(6, 1);
+    let mut out = sp::header();
+    sp::push_record(&mut out, Message::new().message(sp::META_INFO, &meta));
+    out
+}
+
+/// The next sample of a thread: a few steps further along its walk.
+fn simpleperf_sample(walk: &mut ThreadWalk, program: &Program, rng: &mut Rng) -> Vec<u8> {
+    for _ in 0..1 + rng.below(6) {
+        step(walk, program, rng);
+    }
+    let off_cpu = rng.chance(5);
+    let mut chain = Vec::with_capacity(walk.stack.len() + 4);
+    if off_cpu || rng.chance(20) {
+        // One of 16 kernel paths (a page fault, a syscall, the scheduler…), 2 to 4 deep.
+        let path = rng.below(16);
+        let kernel = SIMPLEPERF_FILES as u32;
+        chain.extend(
+            (0..2 + path % 3).map(|k| sp::Entry::address(kernel, 0xffff_ffff_8000_0000 + path * 0x1000 + k * 0x40)),
+        );
+    }
+    for &(site, _) in walk.stack.iter().rev() {
+        let method = program.sites[site as usize].0 as usize;
+        chain.push(sp::Entry::function((method % SIMPLEPERF_FILES) as u32, (method / SIMPLEPERF_FILES) as i32));
+    }
+    let (event, count) = if off_cpu { (1, 1) } else { (0, 250_000) };
+    walk.wall += 250 + rng.below(if off_cpu { 5000 } else { 20 });
+    let sample = sp::SampleSpec { tid: walk.tid, time: walk.wall * 1000, event, count, chain };
+    let mut record = Message::new();
+    record.message(sp::SAMPLE, &sp::sample_message(&sample));
+    let mut out = Vec::new();
+    sp::push_record(&mut out, &record);
+    out
+}
+
+/// The lost situation, files and threads that end the simpleperf layout.
+fn simpleperf_end(trace: &Trace, samples: u64) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut lost = Message::new();
+    lost.varint(1, samples).varint(2, 0);
+    sp::push_record(&mut out, Message::new().message(sp::LOST, &lost));
+    for file in 0..SIMPLEPERF_FILES {
+        let java = file % 4 != 0;
+        let symbols: Vec<String> = (file..trace.methods.len())
+            .step_by(SIMPLEPERF_FILES)
+            .map(|i| {
+                let m = &trace.methods[i];
+                if java {
+                    format!("{}.{}", m.class, m.name)
+                } else {
+                    format!("app::native{}::Component{}::{}(int)", i % 97, i / 7, m.name)
+                }
+            })
+            .collect();
+        let path = if java {
+            format!("/data/app/com.example.app/oat/arm64/base{file}.odex")
+        } else {
+            format!("/data/app/com.example.app/lib/arm64/libapp{file}.so")
+        };
+        sp::push_record(&mut out, Message::new().message(sp::FILE, &sp::file_message(file as u32, &path, &symbols)));
+    }
+    let kernel = sp::file_message(SIMPLEPERF_FILES as u32, "[kernel.kallsyms]", &[]);
+    sp::push_record(&mut out, Message::new().message(sp::FILE, &kernel));
+    for thread in &trace.threads {
+        let mut t = Message::new();
+        t.varint(1, u64::from(thread.tid)).varint(2, 1000).bytes(3, thread.name.as_bytes());
+        sp::push_record(&mut out, Message::new().message(sp::THREAD, &t));
+    }
+    out.extend_from_slice(&0u32.to_le_bytes());
+    out
 }
 
 /// The process of the Perfetto layout's threads.
@@ -377,7 +472,7 @@ mod tests {
     #[test]
     fn both_layouts_have_the_asked_record_count() {
         let shape = Shape { records: 50_000, ..Shape::app_start(0) };
-        for layout in [LargeLayout::Regular, LargeLayout::Streaming, LargeLayout::Perfetto] {
+        for layout in [LargeLayout::Regular, LargeLayout::Streaming, LargeLayout::Perfetto, LargeLayout::Simpleperf] {
             let mut bytes = Vec::new();
             let written = write_large(&mut bytes, &shape, layout).unwrap();
             assert_eq!(written as usize, bytes.len());

@@ -82,7 +82,8 @@ impl EventTypes {
 fn base_name(name: &str) -> &str {
     match name.rsplit_once(':') {
         Some((base, modifiers))
-            if !modifiers.is_empty() && modifiers.chars().all(|c| matches!(c, 'u' | 'k' | 'h' | 'G' | 'H' | 'p' | 'P')) =>
+            if !modifiers.is_empty()
+                && modifiers.chars().all(|c| matches!(c, 'u' | 'k' | 'h' | 'G' | 'H' | 'p' | 'P')) =>
         {
             base
         }
@@ -97,12 +98,10 @@ mod tests {
     #[test]
     fn the_first_event_that_is_not_a_switch_is_the_on_cpu_one() {
         let events = EventTypes::named(vec!["sched:sched_switch".into(), "task-clock:u".into(), "instructions".into()]);
-        assert_eq!([events.role(0), events.role(1), events.role(2), events.role(3)], [
-            Role::OffCpu,
-            Role::OnCpu,
-            Role::Other,
-            Role::Other
-        ]);
+        assert_eq!(
+            [events.role(0), events.role(1), events.role(2), events.role(3)],
+            [Role::OffCpu, Role::OnCpu, Role::Other, Role::Other]
+        );
         assert_eq!(events.on_cpu(), Some("task-clock:u"));
         assert!(events.on_cpu_is_time() && events.traces_off_cpu());
         let cycles = EventTypes::named(vec!["cpu-cycles".into()]);

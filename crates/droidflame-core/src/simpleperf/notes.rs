@@ -189,7 +189,11 @@ fn warn_about_input(reader: &SampleReader, ending: &Ending, builder: &mut Profil
             );
         }
         if recorded != stats.samples && ending.cut.is_none() && ending.end == Some(End::Marker { trailing: 0 }) {
-            builder.warn(format!("the recording says it made {} samples; the file holds {}", n(recorded), n(stats.samples)));
+            builder.warn(format!(
+                "the recording says it made {} samples; the file holds {}",
+                n(recorded),
+                n(stats.samples)
+            ));
         }
     }
     if !reader.events.known && stats.samples > 0 {
@@ -215,7 +219,10 @@ fn warn_about_input(reader: &SampleReader, ending: &Ending, builder: &mut Profil
         builder.repairs.out_of_order += stats.out_of_order;
         builder.warn_about(
             "out_of_order",
-            format!("{} samples are earlier than their thread's previous one; each was taken at that one's time", n(stats.out_of_order)),
+            format!(
+                "{} samples are earlier than their thread's previous one; each was taken at that one's time",
+                n(stats.out_of_order)
+            ),
         );
     }
     if stats.unknown_records > 0 {

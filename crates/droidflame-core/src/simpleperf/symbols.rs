@@ -101,11 +101,9 @@ fn java_method(name: String) -> FrameInfo {
         return FrameInfo::named(name);
     }
     match name.rsplit_once('.') {
-        Some((class, method)) if !class.is_empty() && !method.is_empty() => FrameInfo {
-            class: class.to_owned(),
-            name: method.to_owned(),
-            ..FrameInfo::named(String::new())
-        },
+        Some((class, method)) if !class.is_empty() && !method.is_empty() => {
+            FrameInfo { class: class.to_owned(), name: method.to_owned(), ..FrameInfo::named(String::new()) }
+        }
         _ => FrameInfo::named(name),
     }
 }
@@ -161,11 +159,14 @@ mod tests {
         );
         assert_eq!(name(FrameKey::Symbol { file: 1, symbol: 1 }).0, "|_Zgarbage");
         assert_eq!(name(FrameKey::Symbol { file: 2, symbol: 0 }).0, "|do_page_fault.cfi_[k]");
-        assert_eq!(name(FrameKey::Address { file: 2, vaddr: 0xffff_ffff_a6a8_b1b5 }).0, "|[kernel.kallsyms]+0xffffffffa6a8b1b5_[k]");
+        assert_eq!(
+            name(FrameKey::Address { file: 2, vaddr: 0xffff_ffff_a6a8_b1b5 }).0,
+            "|[kernel.kallsyms]+0xffffffffa6a8b1b5_[k]"
+        );
         assert_eq!(name(FrameKey::Address { file: 1, vaddr: 0x1a2b }).0, "|libhwui.so+0x1a2b");
         assert_eq!(name(FrameKey::Address { file: 3, vaddr: 16 }), ("|<unknown file 3>+0x10".into(), false));
         assert_eq!(name(FrameKey::Symbol { file: 4, symbol: 2 }), ("|classes.dex:<unknown function 2>".into(), false));
-        assert_eq!(name(FrameKey::Symbol { file: 9, symbol: 2 }).1, false);
+        assert!(!name(FrameKey::Symbol { file: 9, symbol: 2 }).1);
         let (jit, _) = describe(FrameKey::Symbol { file: 1, symbol: 1 }, &files, true);
         assert_eq!(jit.name, "_Zgarbage");
     }

@@ -12,7 +12,8 @@ mod sched;
 mod tracks;
 
 use crate::profile::{
-    ClockSet, ClockWords, Counter, FinishSpec, FormatInfo, FrameInfo, FrameKind, PerClock, ProfileBuilder, TimeUnit, NONE,
+    ClockSet, ClockWords, Counter, FinishSpec, FormatInfo, FrameInfo, FrameKind, PerClock, ProfileBuilder, TimeUnit,
+    NONE,
 };
 use rustc_hash::FxHashMap;
 use sched::{Sched, SchedState};
