@@ -2,7 +2,7 @@
 // by any column (by Δ inclusive, growth first, to begin with) and filterable.
 
 import { $, element } from './dom.js';
-import { count, methodNameParts } from './format.js';
+import { count, frameNoun, methodNameParts } from './format.js';
 import { changed } from './state.js';
 import { cellText, cellTitle, columnGroups, deltaColumns, deltaOrder, DELTA_LIMIT } from './compare-table.js';
 
@@ -65,8 +65,7 @@ export function createCompareMethods(store, engine, key) {
   }
 
   function render(state) {
-    const frameKind = state.summary.format.frame_kind;
-    const cols = deltaColumns(frameKind);
+    const cols = deltaColumns(state.summary);
     renderHead(state, cols);
     const order = deltaOrder(rows, filter.value, state.compareSort, cols);
     body.replaceChildren();
@@ -92,7 +91,7 @@ export function createCompareMethods(store, engine, key) {
       }
       body.append(tr);
     }
-    const noun = state.summary.format.frame_kind === 'slice' ? 'slices' : 'methods';
+    const noun = frameNoun(state.summary, true);
     const more = order.length - DELTA_LIMIT;
     $('compare-method-note').textContent = (more > 0
       ? 'Showing ' + DELTA_LIMIT + ' of ' + count(order.length) + '; filter to see others. '

@@ -2,7 +2,7 @@
 // methods' before/after/delta table and their order, a change in words, the two traces'
 // facts side by side, and the graph's legend. No DOM here.
 
-import { count, millis } from './format.js';
+import { count, frameTitle, millis } from './format.js';
 import { threadCount } from './facts.js';
 
 /** Rows shown at most; the filter reaches the others. */
@@ -36,13 +36,13 @@ export function deltaText(value) {
 }
 
 /**
- * The methods table's columns, under their groups (Calls, Inclusive, Exclusive); `frameKind`
- * names the first. `wide`: only in wide windows. Exclusive comes last, so that its hidden
+ * The methods table's columns, under their groups (Calls, Inclusive, Exclusive); the
+ * first is named for the frames of `summary`'s trace. `wide`: only in wide windows. Exclusive comes last, so that its hidden
  * columns leave the other groups' headings where they are.
  */
-export function deltaColumns(frameKind) {
+export function deltaColumns(summary) {
   return [
-    { id: 'name', label: frameKind === 'slice' ? 'Slice' : 'Method', value: (r) => r.name, text: true },
+    { id: 'name', label: frameTitle(summary), value: (r) => r.name, text: true },
     { id: 'calls-before', group: 'Calls', label: 'before', value: (r) => r.before.calls, kind: 'count' },
     { id: 'calls-after', group: 'Calls', label: 'after', value: (r) => r.after.calls, kind: 'count' },
     { id: 'incl-before', group: 'Inclusive', label: 'before', value: (r) => r.before.incl_us, kind: 'time' },
@@ -120,7 +120,7 @@ export function sideBySide(before, after, names) {
     ['Elapsed', (s) => (s.elapsed_us === null || s.elapsed_us === undefined ? '—' : millis(s.elapsed_us))],
     ['Records', (s) => count(s.records)],
     ['Threads', (s) => count(threadCount(s))],
-    [before.format.frame_kind === 'slice' ? 'Slices' : 'Methods', (s) => count(s.methods.length)],
+    [frameTitle(before, true), (s) => count(s.methods.length)],
     ['Notes', (s) => count((s.notes || []).length)],
   ];
   return {

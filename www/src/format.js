@@ -59,8 +59,22 @@ export function threadLabel(thread) {
   return thread ? thread.name + ' [' + thread.tid + ']' : 'All threads';
 }
 
-export function clockWords(clock) {
-  return clock === 'cpu' ? 'thread CPU time' : 'wall time';
+/** What `clock` measures in the trace `summary` is of (`wall time`, `on-CPU time`). */
+export function clockWords(clock, summary) {
+  const words = summary && summary.format.clock_words && summary.format.clock_words[clock];
+  return words || (clock === 'cpu' ? 'thread CPU time' : 'wall time');
+}
+
+/** What the trace's frames are called (`method`, `slice`, `function`), plural if asked. */
+export function frameNoun(summary, plural) {
+  const kind = (summary && summary.format.frame_kind) || 'method';
+  return plural ? kind + 's' : kind;
+}
+
+/** The same with a capital, for a column or a label. */
+export function frameTitle(summary, plural) {
+  const noun = frameNoun(summary, plural);
+  return noun[0].toUpperCase() + noun.slice(1);
 }
 
 /**

@@ -96,7 +96,7 @@ export function createGraph(store, products) {
     const summary = state.summary;
     const t = state.thread < 0 ? null : summary.threads[state.thread];
     // The title changes with the graph it names, not before it arrives.
-    const title = threadLabel(t) + ' — ' + clockWords(state.clock) + (state.range ? ' in ' + rangeText(state.range) : '');
+    const title = threadLabel(t) + ' — ' + clockWords(state.clock, summary) + (state.range ? ' in ' + rangeText(state.range) : '');
     $('graph-error').hidden = true;
     $('save-folded').disabled = !allThreadsTotal(summary, state.clock);
     // Within a range the summary's totals do not apply; the core says if nothing is left.
@@ -104,7 +104,7 @@ export function createGraph(store, products) {
       $('graph-title').textContent = title;
       setEmpty(summary.threads.length === 0
         ? 'This trace has no frames to draw. The notes above say what it holds.'
-        : threadLabel(t) + ' has no ' + clockWords(state.clock) + ' to draw.');
+        : threadLabel(t) + ' has no ' + clockWords(state.clock, summary) + ' to draw.');
       document.body.dataset.graph = 'empty';
       return;
     }

@@ -7,7 +7,7 @@ import { $, download } from './dom.js';
 import { Engine, Products } from './engine.js';
 import { createCounters } from './counters.js';
 import { createFacts } from './facts.js';
-import { fileStem, sizeText } from './format.js';
+import { clockWords, fileStem, sizeText } from './format.js';
 import { createGraph } from './graph.js';
 import { wireEmbed, analyzeApi, compareApi } from './embed.js';
 import { sortFiles, wireInput } from './input.js';
@@ -58,7 +58,7 @@ function layout(state, previous) {
       const input = $('clock-' + clock);
       input.disabled = !available[clock];
       input.checked = state.clock === clock;
-      input.parentElement.title = available[clock] ? '' : 'This trace has no ' + clock + ' clock';
+      input.parentElement.title = available[clock] ? clockWords(clock, state.summary) : 'This trace has no ' + clock + ' clock';
     }
   }
 }

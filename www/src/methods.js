@@ -3,7 +3,7 @@
 // and the selection in the state, and says what its numbers cover.
 
 import { $, element } from './dom.js';
-import { count, micros, millis, methodNameParts, methodTitle, percent, threadLabel, clockWords } from './format.js';
+import { count, micros, millis, methodNameParts, methodTitle, percent, threadLabel, clockWords, frameNoun, frameTitle } from './format.js';
 import { bindList, settle } from './list-keys.js';
 import { changed, clocksOf, methodKey } from './state.js';
 import { rangeText, timeText } from './timespan.js';
@@ -17,11 +17,11 @@ const SLOWEST = 10;
 const otherClock = (clock) => (clock === 'wall' ? 'cpu' : 'wall');
 
 /** The columns for a clock; `other` columns show the other clock where the trace has it. */
-export function columns(clock, frameKind) {
+export function columns(clock, summary) {
   const value = (kind, c) => (m) => m[kind + '_' + c + '_us'];
   const other = otherClock(clock);
   return [
-    { id: 'name', label: frameKind === 'slice' ? 'Slice' : 'Method', value: (m) => m.name, text: true },
+    { id: 'name', label: frameTitle(summary), value: (m) => m.name, text: true },
     { id: 'incl', label: 'Inclusive', value: value('incl', clock), time: true },
     { id: 'incl%', label: '%', value: value('incl', clock), share: true },
     { id: 'excl', label: 'Exclusive', value: value('excl', clock), time: true },
@@ -131,8 +131,7 @@ export function createMethods(store, products) {
 
   function renderRows(state) {
     const summary = state.summary;
-    const frameKind = summary.format.frame_kind;
-    const cols = columns(state.clock, frameKind);
+    const cols = columns(state.clock, summary);
     const showOther = clocksOf(summary)[otherClock(state.clock)];
     renderHead(state, cols, showOther);
     const total = state.clock === 'cpu' ? table.total_cpu_us : table.total_wall_us;
@@ -161,10 +160,10 @@ export function createMethods(store, products) {
     }
     settle(body, 'tr[data-method]');
     const t = state.thread < 0 ? null : summary.threads[state.thread];
-    const noun = frameKind === 'slice' ? 'slices' : 'methods';
+    const noun = frameNoun(summary, true);
     $('method-scope').textContent = (t ? threadLabel(t) : 'All threads') + (state.range ? ' in ' + rangeText(state.range) : '') +
       ': ' + count(table.methods.length) + ' ' + noun +
-      ', ' + millis(total) + ' of ' + clockWords(state.clock) + '. Percentages are of ' +
+      ', ' + millis(total) + ' of ' + clockWords(state.clock, summary) + '. Percentages are of ' +
       (t ? 'this thread\'s' : 'all threads\'') + ' time.';
     const more = order.length - METHOD_LIMIT;
     $('method-note').textContent = (more > 0 ? 'Showing ' + METHOD_LIMIT + ' of ' + count(order.length) + '; filter to see others. '
@@ -198,7 +197,7 @@ export function createMethods(store, products) {
     }
     if (index < 0) return;
     const m = table.methods[index];
-    const noun = state.summary.format.frame_kind === 'slice' ? 'slice' : 'method';
+    const noun = frameNoun(state.summary, false);
     $('method-detail-name').textContent = m.name;
     $('method-detail-facts').textContent = [m.signature, m.source ? 'in ' + m.source : null,
       count(m.calls) + ' calls' + (m.recursive_calls ? ' (' + count(m.recursive_calls) + ' recursive)' : ''),

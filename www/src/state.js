@@ -67,7 +67,8 @@ export function openedState(summary, name) {
   const clocks = clocksOf(summary);
   const thread = summary.default_thread === null || summary.default_thread === undefined ? -1 : summary.default_thread;
   return {
-    phase: 'done', summary, name, error: '', thread, clock: clocks.wall ? 'wall' : 'cpu', method: null, search: '',
+    phase: 'done', summary, name, error: '', thread, clock: summary.format.default_clock || (clocks.wall ? 'wall' : 'cpu'),
+    method: null, search: '',
     range: null, focus: null, compare: null,
   };
 }

@@ -28,7 +28,7 @@ test('changes read as a percentage of before, new, or a dash where before had no
 });
 
 test('the table sorts by any column, growth first by default, and filters', () => {
-  const cols = deltaColumns('method');
+  const cols = deltaColumns({ format: { frame_kind: 'method' } });
   const names = (order) => order.map((i) => rows[i].name);
   const byDelta = deltaOrder(rows, '', { column: 'incl-delta', descending: true }, cols);
   assert.deepEqual(names(byDelta), ['a.B.grew', 'a.B.fresh', 'a.B.still', 'a.B.gone', 'a.B.shrank']);
@@ -43,7 +43,7 @@ test('the table sorts by any column, growth first by default, and filters', () =
 });
 
 test('cells show times in a readable unit, signed deltas, and headings group the columns', () => {
-  const cols = deltaColumns('method');
+  const cols = deltaColumns({ format: { frame_kind: 'method' } });
   const col = (id) => cols.find((c) => c.id === id);
   assert.equal(cellText(col('incl-after'), rows[0]), '300 µs');
   assert.equal(cellText(col('incl-delta'), rows[1]), '−400 µs');
@@ -51,7 +51,7 @@ test('cells show times in a readable unit, signed deltas, and headings group the
   assert.equal(cellText(col('calls-after'), rows[2]), '3');
   assert.deepEqual(columnGroups(cols), [
     { group: 'Calls', span: 2 }, { group: 'Inclusive', span: 4 }, { group: 'Exclusive', span: 4 }]);
-  assert.equal(deltaColumns('slice')[0].label, 'Slice');
+  assert.equal(deltaColumns({ format: { frame_kind: 'slice' } })[0].label, 'Slice');
 });
 
 test('the two traces\' facts line up under one head', () => {

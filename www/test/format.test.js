@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { count, fileStem, methodNameParts, millis, percent, sizeText, splitName, threadLabel } from '../src/format.js';
+import { clockWords, count, fileStem, frameNoun, frameTitle, methodNameParts, millis, percent, sizeText, splitName, threadLabel } from '../src/format.js';
 
 test('times read in the unit that fits, and a missing clock is a dash', () => {
   assert.equal(millis(null), '—');
@@ -36,4 +36,13 @@ test('downloaded file names are safe whatever the trace was called', () => {
   assert.equal(fileStem('../../etc/passwd'), 'etc_passwd');
   assert.equal(fileStem('a.key + a.data'), 'a.key_a');
   assert.equal(fileStem(''), 'trace');
+});
+
+test('clocks and frames are named as the trace names them', () => {
+  const samples = { format: { frame_kind: 'function', clock_words: { wall: 'wall time, on and off CPU', cpu: 'on-CPU time' } } };
+  assert.equal(clockWords('cpu', samples), 'on-CPU time');
+  assert.equal(clockWords('cpu', { format: {} }), 'thread CPU time', 'older summaries');
+  assert.equal(frameNoun(samples, true), 'functions');
+  assert.equal(frameTitle({ format: { frame_kind: 'slice' } }, false), 'Slice');
+  assert.equal(frameTitle(null, true), 'Methods');
 });

@@ -25,6 +25,8 @@ test('a new trace opens on the core\'s default thread and clock', () => {
   assert.equal(opened.method, null);
   assert.equal(openedState(summary(['wall', 'cpu'], null), 'b').thread, -1, 'no thread: all threads');
   assert.equal(openedState(summary(['wall', 'cpu'], 0), 'b').clock, 'wall');
+  const samples = { format: { clocks: ['wall', 'cpu'], default_clock: 'cpu' }, default_thread: 0, threads: [] };
+  assert.equal(openedState(samples, 'c').clock, 'cpu', 'samples open on on-CPU time');
 });
 
 test('a method keeps its identity across threads by name and signature', () => {

@@ -54,14 +54,16 @@ const table = {
 };
 
 test('methods sort by any column and filter by name or signature', () => {
-  const cols = columns('wall', 'method');
+  const method = { format: { frame_kind: 'method' } };
+  const cols = columns('wall', method);
   assert.deepEqual(methodOrder(table.methods, '', { column: 'incl', descending: true }, cols), [0, 1]);
   assert.deepEqual(methodOrder(table.methods, '', { column: 'excl', descending: true }, cols), [1, 0]);
   assert.deepEqual(methodOrder(table.methods, '', { column: 'name', descending: false }, cols), [0, 1]);
   assert.deepEqual(methodOrder(table.methods, '(I', { column: 'incl', descending: true }, cols), [1]);
   assert.deepEqual(methodOrder(table.methods, 'DRAW', { column: 'incl', descending: true }, cols), [1]);
-  assert.equal(columns('cpu', 'slice')[0].label, 'Slice');
-  assert.equal(columns('cpu', 'method').find((c) => c.id === 'other-incl').label, 'Inclusive wall');
+  assert.equal(columns('cpu', { format: { frame_kind: 'slice' } })[0].label, 'Slice');
+  assert.equal(columns('cpu', { format: { frame_kind: 'function' } })[0].label, 'Function');
+  assert.equal(columns('cpu', method).find((c) => c.id === 'other-incl').label, 'Inclusive wall');
 });
 
 test('callers and callees are named rows, costliest first, recursion marked', () => {
