@@ -202,7 +202,7 @@ pub fn all() -> Vec<Target> {
         },
         Target {
             name: "simpleperf",
-            seeds: [simpleperf_seeds(), corpus(|n| n.starts_with("aosp-simpleperf"), 1 << 20)].concat(),
+            seeds: [simpleperf_seeds(), corpus(|n| n.contains("simpleperf") && !n.ends_with(".gz"), 1 << 20)].concat(),
             wrap: same,
             exercise: crate::exercise,
         },
