@@ -33,7 +33,7 @@ enum Command {
         /// The trace, or a split trace's .key and .data files.
         #[arg(required = true, num_args = 1..=2)]
         trace: Vec<PathBuf>,
-        /// Clock to measure with (default: wall where the trace has it).
+        /// Clock to measure with (default: wall where the trace has it; cpu, on-CPU time, for CPU samples).
         #[arg(long, value_enum)]
         clock: Option<ClockArg>,
         /// Only this thread id, without the thread frame.
@@ -92,7 +92,7 @@ enum Command {
         before: PathBuf,
         /// The trace after it.
         after: PathBuf,
-        /// Clock to compare on (default: wall where both traces have it).
+        /// Clock to compare on (default: wall where both traces have it; cpu for two sample files).
         #[arg(long, value_enum)]
         clock: Option<ClockArg>,
         /// `folded`: differential stacks; `methods`: per-method calls, inclusive and

@@ -90,7 +90,7 @@ impl SampleReader {
                 }
             }
             proto::RECORD_LOST => LostSituation::decode(payload).map(|lost| self.stats.lost = Some(lost)).is_ok(),
-            proto::RECORD_FILE => proto::File::decode(payload).map(|file| self.on_file(file)).is_ok(),
+            proto::RECORD_FILE => proto::File::decode(payload).is_ok_and(|file| self.on_file(file)),
             proto::RECORD_THREAD => Thread::decode(payload).map(|thread| self.thread_records.push(thread)).is_ok(),
             proto::RECORD_META_INFO => MetaInfo::decode(payload).map(|meta| self.on_meta(meta)).is_ok(),
             proto::RECORD_CONTEXT_SWITCH => {
@@ -118,17 +118,18 @@ impl SampleReader {
         self.meta = Some(meta);
     }
 
-    fn on_file(&mut self, file: proto::File) {
+    /// Keeps a file's names; false for an id far beyond the files read (ids count up from
+    /// 0), which is damage and not worth the room.
+    fn on_file(&mut self, file: proto::File) -> bool {
         let id = file.id.unwrap_or(0) as usize;
-        // Ids count up from 0; one far beyond the files read is damage, not worth the room.
         if id > self.files.len() + (1 << 16) {
-            self.stats.damaged += 1;
-            return;
+            return false;
         }
         if self.files.len() <= id {
             self.files.resize_with(id + 1, || None);
         }
         self.files[id] = Some(file.into());
+        true
     }
 
     fn on_sample(&mut self, builder: &mut ProfileBuilder) {

@@ -649,7 +649,7 @@ impl ProfileBuilder {
     /// last sign of life, not at its last event.
     pub fn touch(&mut self, thread: u32, t: PerClock) {
         let state = &mut self.threads[thread as usize];
-        if state.started && (t.wall, t.cpu) > (state.last.wall, state.last.cpu) {
+        if state.started && t.wall > state.last.wall {
             state.last = t;
         }
     }
