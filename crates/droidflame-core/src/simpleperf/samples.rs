@@ -19,7 +19,7 @@ use crate::profile::{PerClock, ProfileBuilder};
 use prost::Message;
 use rustc_hash::FxHashMap;
 
-/// A record that is not a sample.
+/// What the records held besides stacks, counted for the notes.
 #[derive(Debug, Default)]
 pub struct Stats {
     /// Samples read, of every event.
@@ -50,8 +50,6 @@ struct ThreadClock {
     cpu: u64,
     /// How long its last sample may hold its stack when the next one is late: its count.
     period: u64,
-    /// A stack is open.
-    open: bool,
 }
 
 #[derive(Debug, Default)]
@@ -161,12 +159,12 @@ impl SampleReader {
             self.stats.out_of_order += 1;
             time = clock.last;
         }
-        if self.gaps_end_stacks && clock.open && time - clock.last > clock.period.saturating_add(clock.period / 2) {
-            builder.close_open(clock.slot, PerClock::new(clock.last + clock.period, clock.cpu));
+        // Before a thread's first sample nothing is open, so there is nothing to end.
+        if self.gaps_end_stacks && time - clock.last > clock.period.saturating_add(clock.period / 2) {
+            builder.close_open(clock.slot, PerClock::new(clock.last.saturating_add(clock.period), clock.cpu));
         }
         builder.sample(clock.slot, &self.stack, PerClock::new(time, clock.cpu));
         self.latest = self.latest.max(time);
-        clock.open = true;
         clock.last = time;
         if role == Role::OnCpu {
             let count = self.sample.event_count.unwrap_or(0);
@@ -187,7 +185,7 @@ impl SampleReader {
             Some(&index) => index as usize,
             None => {
                 let slot = builder.add_thread(tid as u32, None);
-                self.threads.push(ThreadClock { slot, last: 0, cpu: 0, period: 0, open: false });
+                self.threads.push(ThreadClock { slot, last: 0, cpu: 0, period: 0 });
                 self.thread_of.insert(tid, (self.threads.len() - 1) as u32);
                 self.threads.len() - 1
             }

@@ -131,6 +131,19 @@ impl ThreadState {
         }
     }
 
+    /// Enters `frame` at `t` on top of the stack; false, with nothing entered, where the
+    /// stack is `max_depth` deep already.
+    #[inline(always)]
+    fn open(&mut self, frame: u32, t: PerClock, max_depth: usize, budget: &mut NodeBudget) -> bool {
+        if self.stack.len() >= max_depth {
+            return false;
+        }
+        let parent = self.stack.last().map_or(CallTree::ROOT, |open| open.node);
+        let node = self.tree.child(parent, frame, budget);
+        self.stack.push(Open { node, frame, enter: t });
+        true
+    }
+
     /// `open` returns at `t`; it was at depth `stack.len()` (already popped). It is kept
     /// if `keep` says so.
     #[inline(always)]
@@ -554,13 +567,9 @@ impl ProfileBuilder {
     pub fn enter(&mut self, thread: u32, frame: u32, t: PerClock) {
         let state = &mut self.threads[thread as usize];
         state.count_at(t, state.stack.is_empty());
-        if state.stack.len() >= self.limits.max_stack_depth {
+        if !state.open(frame, t, self.limits.max_stack_depth, &mut self.budget) {
             self.limit_hit.get_or_insert(Limit::Depth);
-            return;
         }
-        let parent = state.stack.last().map_or(CallTree::ROOT, |open| open.node);
-        let node = state.tree.child(parent, frame, &mut self.budget);
-        state.stack.push(Open { node, frame, enter: t });
     }
 
     /// `thread` was seen running `stack` (outermost frame first) at `t`, a sample: the
@@ -577,13 +586,10 @@ impl ProfileBuilder {
             state.close(open, t, keep);
         }
         for &frame in &stack[same..] {
-            if state.stack.len() >= self.limits.max_stack_depth {
+            if !state.open(frame, t, self.limits.max_stack_depth, &mut self.budget) {
                 self.limit_hit.get_or_insert(Limit::Depth);
                 return;
             }
-            let parent = state.stack.last().map_or(CallTree::ROOT, |open| open.node);
-            let node = state.tree.child(parent, frame, &mut self.budget);
-            state.stack.push(Open { node, frame, enter: t });
         }
     }
 
