@@ -117,3 +117,17 @@ test('window.droidflame.compare answers with both summaries, a graph per thread 
   assert.ok(result.methods > 4000);
   assert.match(result.error, /^not an Android trace at byte 0/);
 });
+
+test('from file:// CPU samples draw, their graph\'s script allowed by the page\'s policy', async (t) => {
+  const page = await newPage(t);
+  const blocked = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
+  });
+  assert.equal(await pick(page, corpus('simpleperf/aosp-simpleperf-display_bitmaps.proto_data')), 'done');
+  await page.waitForFunction(() => document.body.dataset.graph === 'ready');
+  assert.match(await shownSvg(page), /µs of self time on the cpu clock/);
+  // Functions are a kind of frame of their own: the tooltip's label is part of the script.
+  assert.match(await shownSvg(page), /Function:/);
+  assert.deepEqual(blocked, []);
+});
