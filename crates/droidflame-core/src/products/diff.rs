@@ -198,7 +198,8 @@ fn kind(profile: &Profile) -> &'static str {
 }
 
 /// The clock to compare on: the one asked for if both sides have it; else CPU where both
-/// sides show it first; else wall where both have it, else CPU where both have that (with a warning that wall could not be used).
+/// sides show it first (samples); else wall where both have it, else CPU where both have
+/// that (with a warning that wall could not be used).
 fn shared_clock(before: &Profile, after: &Profile, asked: Option<Clock>, warnings: &mut Vec<String>) -> Result<Clock> {
     // Which sides lack `clock`, as a sentence names them ("the after trace has").
     let lacking = |clock: Clock| match (before.has(clock), after.has(clock)) {
