@@ -37,8 +37,9 @@ export function deltaText(value) {
 
 /**
  * The methods table's columns, under their groups (Calls, Inclusive, Exclusive); the
- * first is named for the frames of `summary`'s trace. `wide`: only in wide windows. Exclusive comes last, so that its hidden
- * columns leave the other groups' headings where they are.
+ * first is named for the frames of `summary`'s trace. `wide`: only in wide windows.
+ * Exclusive comes last, so that its hidden columns leave the other groups' headings where
+ * they are.
  */
 export function deltaColumns(summary) {
   return [

@@ -59,15 +59,14 @@ export function threadLabel(thread) {
   return thread ? thread.name + ' [' + thread.tid + ']' : 'All threads';
 }
 
-/** What `clock` measures in the trace `summary` is of (`wall time`, `on-CPU time`). */
+/** What `clock` measures in the trace `summary` is of, as the core words it. */
 export function clockWords(clock, summary) {
-  const words = summary && summary.format.clock_words && summary.format.clock_words[clock];
-  return words || (clock === 'cpu' ? 'thread CPU time' : 'wall time');
+  return summary.format.clock_words[clock];
 }
 
 /** What the trace's frames are called (`method`, `slice`, `function`), plural if asked. */
 export function frameNoun(summary, plural) {
-  const kind = (summary && summary.format.frame_kind) || 'method';
+  const kind = summary.format.frame_kind;
   return plural ? kind + 's' : kind;
 }
 

@@ -41,8 +41,7 @@ test('downloaded file names are safe whatever the trace was called', () => {
 test('clocks and frames are named as the trace names them', () => {
   const samples = { format: { frame_kind: 'function', clock_words: { wall: 'wall time, on and off CPU', cpu: 'on-CPU time' } } };
   assert.equal(clockWords('cpu', samples), 'on-CPU time');
-  assert.equal(clockWords('cpu', { format: {} }), 'thread CPU time', 'older summaries');
   assert.equal(frameNoun(samples, true), 'functions');
   assert.equal(frameTitle({ format: { frame_kind: 'slice' } }, false), 'Slice');
-  assert.equal(frameTitle(null, true), 'Methods');
+  assert.equal(frameTitle({ format: { frame_kind: 'method' } }, true), 'Methods');
 });
