@@ -3,7 +3,7 @@
 //! - `report [--quick] [--out FILE]`: generates the traces (cached in target/bench), measures
 //!   each in fresh child processes, in wasm under Node and in headless Chromium, and writes
 //!   the table (BENCHMARKS.md by default).
-//! - `generate regular|streaming|small RECORDS FILE`: one generated trace (`small`: a
+//! - `generate regular|streaming|small|interleaved RECORDS FILE`: one generated trace (`small`: a
 //!   regular trace of a small program, 12 threads and 3,000 methods); `generate deep DEPTH FILE`
 //!   and `generate fresh STACKS FILE` write the adversarial ones (a deep stack, all-new stacks).
 //! - `probe analyze|stream|calls|baseline|render|adversarial FILE`: one measurement, as a JSON line.
@@ -25,7 +25,7 @@ fn main() {
         ["probe", kind, file] => probe(kind, file).map(|v| println!("{v}")),
         ["generate", layout, records, file] => generate(layout, records, file),
         ["report", rest @ ..] => report(rest),
-        _ => Err("usage: droidflame-bench report [--quick] [--out FILE] | generate regular|streaming|small RECORDS FILE | generate deep DEPTH FILE | generate fresh STACKS FILE | \
+        _ => Err("usage: droidflame-bench report [--quick] [--out FILE] | generate regular|streaming|small|interleaved RECORDS FILE | generate deep DEPTH FILE | generate fresh STACKS FILE | \
                   generate mapping MB FILE | probe analyze|stream|calls|baseline|render|adversarial FILE | probe mapping TRACE MAPPING"
             .into()),
     };
@@ -72,6 +72,7 @@ fn generate(layout: &str, size: &str, file: &str) -> Result<(), String> {
         "deep" => write_adversary(Path::new(file), Adversary::DeepChain { depth: size, methods: 1000 }).map(|_| ()),
         "fresh" => write_adversary(Path::new(file), fresh_stacks(size)).map(|_| ()),
         "small" => write_shape(Path::new(file), LargeLayout::Regular, &Shape::small_program(size)).map(|_| ()),
+        "interleaved" => write_shape(Path::new(file), LargeLayout::Regular, &Shape::interleaved(size)).map(|_| ()),
         // The app-start program's second run: other paths through the same code.
         "rerun" => {
             write_shape(Path::new(file), LargeLayout::Regular, &Shape { run: 1, ..Shape::app_start(size) }).map(|_| ())

@@ -40,6 +40,13 @@ impl Shape {
     pub fn small_program(records: u64) -> Shape {
         Shape { records, threads: 12, methods: 3000, max_depth: 32, chunk: 4096, call_sites: 20_000, seed: 12, run: 0 }
     }
+
+    /// The small program with its threads' records interleaved one by one, as ART wrote
+    /// them into one global buffer before it had per-thread buffers: every record is of
+    /// another thread than the one before.
+    pub fn interleaved(records: u64) -> Shape {
+        Shape { chunk: 1, ..Shape::small_program(records) }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

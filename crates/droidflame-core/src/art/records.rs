@@ -103,61 +103,15 @@ fn new_frame(frames: &mut MethodIds, id: u64, b: &mut ProfileBuilder) -> u32 {
 
 type MethodIds = IdIndex<2, DENSE_METHODS>;
 
-/// Records of one thread being read: its state and the method ids, borrowed apart.
-pub struct ThreadRun<'a> {
-    frames: &'a mut MethodIds,
-    state: &'a mut ThreadRecords,
-    /// The wall clock's unwrap, shared by all threads; `None` when the first clock is a
-    /// per-thread CPU clock.
-    wall: Option<&'a mut Unwrap>,
-    thread: u32,
-}
-
-impl ThreadRun<'_> {
-    /// The frame of a method id, made (undescribed) on first use.
-    #[inline(always)]
-    pub fn frame(&mut self, id: u64, b: &mut ProfileBuilder) -> u32 {
-        frame_of(self.frames, id, b)
-    }
-
-    /// 32-bit times (V1 layouts) unwrapped. `raw[0]` is wall (or the only clock), unwrapped
-    /// on the timeline all threads share, each value nearest the previous record of any
-    /// thread, so threads stay aligned across a wrap; `raw[1]`, thread-CPU, per thread.
-    #[inline(always)]
-    pub fn times32(&mut self, raw: [u32; 2], b: &mut ProfileBuilder) -> PerClock {
-        let unwrap = &mut self.state.unwrap;
-        let wraps = &mut b.repairs.time_wraps;
-        let first = match &mut self.wall {
-            Some(wall) => wall.next(raw[0], wraps),
-            None => unwrap[0].next(raw[0], wraps),
-        };
-        PerClock::new(first, unwrap[1].next(raw[1], wraps))
-    }
-
-    /// How many more records the sampling probe wants to see on this thread.
-    pub fn unwatched(&self) -> usize {
-        SAMPLING_WINDOW.saturating_sub(self.state.probe.seen) as usize
-    }
-
-    /// Shows a record to the sampling probe while it still looks at this thread.
-    #[inline(always)]
-    pub fn watch(&mut self, action: u8, t: PerClock) {
-        let probe = &mut self.state.probe;
-        if probe.seen < SAMPLING_WINDOW {
-            probe.observe(action <= UNWIND, t.wall);
-        }
-    }
-
-    /// A record: its action becomes an enter, an exit or a skipped event.
-    #[inline(always)]
-    pub fn record(&mut self, b: &mut ProfileBuilder, frame: u32, action: u8, t: PerClock) {
-        match action {
-            ENTER => b.enter(self.thread, frame, t),
-            EXIT | UNWIND => b.exit(self.thread, frame, t),
-            _ => {
-                b.skip_event(self.thread);
-                b.repairs.invalid_records += 1;
-            }
+/// A record's action becomes an enter, an exit or a skipped event.
+#[inline(always)]
+fn act(thread: u32, frame: u32, action: u8, t: PerClock, b: &mut ProfileBuilder) {
+    match action {
+        ENTER => b.enter(thread, frame, t),
+        EXIT | UNWIND => b.exit(thread, frame, t),
+        _ => {
+            b.skip_event(thread);
+            b.repairs.invalid_records += 1;
         }
     }
 }
@@ -198,11 +152,6 @@ impl ArtRecords {
     }
 
     // ---- methods -------------------------------------------------------------------
-
-    /// The frame of a method id, made (undescribed) on first use.
-    pub fn frame(&mut self, id: u64, b: &mut ProfileBuilder) -> u32 {
-        frame_of(&mut self.frames, id, b)
-    }
 
     /// Defines (or redefines: the last definition wins) a method id.
     pub fn define_method(&mut self, id: u64, info: FrameInfo, b: &mut ProfileBuilder) {
@@ -252,13 +201,44 @@ impl ArtRecords {
     }
 
     // ---- records -------------------------------------------------------------------
+    // Each record indexes its thread's state afresh rather than borrowing it for a run of
+    // records: older ART interleaves threads record by record, and setting up a run per
+    // record cost more than the indexing it saved on long runs.
 
-    /// Starts reading records of one thread. ART writes records in per-thread runs, so a
-    /// run looks the thread's state up once, not at every record.
+    /// A record of `thread` with 32-bit times (V1 layouts), which are unwrapped: `raw[0]`,
+    /// wall (or the only clock), on the timeline all threads share, each value nearest the
+    /// previous record of any thread, so threads stay aligned across a wrap; `raw[1]`,
+    /// thread-CPU (`DUAL` only), per thread. Hot path.
     #[inline(always)]
-    pub fn run(&mut self, thread: u32) -> ThreadRun<'_> {
-        let wall = (!self.cpu_only).then_some(&mut self.wall);
-        ThreadRun { frames: &mut self.frames, state: &mut self.per_thread[thread as usize], wall, thread }
+    pub fn record32<const DUAL: bool>(
+        &mut self,
+        thread: u32,
+        id: u64,
+        action: u8,
+        raw: [u32; 2],
+        b: &mut ProfileBuilder,
+    ) {
+        let frame = frame_of(&mut self.frames, id, b);
+        let state = &mut self.per_thread[thread as usize];
+        let wraps = &mut b.repairs.time_wraps;
+        let first = if self.cpu_only { state.unwrap[0].next(raw[0], wraps) } else { self.wall.next(raw[0], wraps) };
+        let cpu = if DUAL { state.unwrap[1].next(raw[1], wraps) } else { 0 };
+        let t = PerClock::new(first, cpu);
+        if state.probe.seen < SAMPLING_WINDOW {
+            state.probe.observe(action <= UNWIND, t.wall);
+        }
+        act(thread, frame, action, t, b);
+    }
+
+    /// A record of `thread` whose times are already whole (V2 layouts). Hot path.
+    #[inline(always)]
+    pub fn record(&mut self, thread: u32, id: u64, action: u8, t: PerClock, b: &mut ProfileBuilder) {
+        let frame = frame_of(&mut self.frames, id, b);
+        let probe = &mut self.per_thread[thread as usize].probe;
+        if probe.seen < SAMPLING_WINDOW {
+            probe.observe(action <= UNWIND, t.wall);
+        }
+        act(thread, frame, action, t, b);
     }
 
     // ---- the end -------------------------------------------------------------------

@@ -3,7 +3,7 @@
 
 use super::key::KeyParser;
 use super::names::parse_method_line;
-use super::records::{ArtRecords, ThreadRun};
+use super::records::ArtRecords;
 use crate::profile::ProfileBuilder;
 use crate::text::decode_java;
 use crate::{Error, ErrorKind, Result};
@@ -131,51 +131,27 @@ pub fn decode_records(data: &[u8], layout: RecordLayout, art: &mut ArtRecords, b
     }
 }
 
-/// The per-record loop: no allocation, no strings, no hashing of names. Records come in
-/// runs of one thread (ART flushes per thread), so the thread and its state are looked up
-/// once per run; regular files define no threads between records, so the thread cannot
-/// change meanwhile.
+/// The per-record loop: no allocation, no strings, no hashing of names. The thread is
+/// looked up only when the record's thread id differs from the previous record's (ART
+/// writes per-thread runs, older ART one record of each thread in turn); regular files
+/// define no threads between records, so a thread id cannot change meaning meanwhile.
 fn records<const TID: usize, const DUAL: bool>(
     data: &[u8],
     size: usize,
     art: &mut ArtRecords,
     b: &mut ProfileBuilder,
 ) -> usize {
-    let whole = data.len() / size * size;
-    let mut at = 0;
-    while at < whole {
-        let tid = tid_of::<TID>(&data[at..]);
-        let thread = art.thread(tid, b);
-        let mut run = art.run(thread);
-        // A thread's first records also go to the sampling probe: in a loop of their own,
-        // so that the loop over all the others has no test for it.
-        let watched = whole.min(at + run.unwatched() * size);
-        at += same_thread::<TID, DUAL, true>(&data[at..watched], size, tid, &mut run, b);
-        if at == watched {
-            at += same_thread::<TID, DUAL, false>(&data[at..whole], size, tid, &mut run, b);
+    let mut chunks = data.chunks_exact(size);
+    let (mut last_tid, mut thread) = (u32::MAX, 0);
+    for record in &mut chunks {
+        let tid = tid_of::<TID>(record);
+        if tid != last_tid {
+            last_tid = tid;
+            thread = art.thread(tid, b);
         }
+        record_of::<TID, DUAL>(record, thread, art, b);
     }
-    whole
-}
-
-/// Reads the records of thread `tid` at the start of `data`; returns the bytes they took.
-#[inline(always)]
-fn same_thread<const TID: usize, const DUAL: bool, const WATCH: bool>(
-    data: &[u8],
-    size: usize,
-    tid: u32,
-    run: &mut ThreadRun,
-    b: &mut ProfileBuilder,
-) -> usize {
-    let mut used = 0;
-    for record in data.chunks_exact(size) {
-        if tid_of::<TID>(record) != tid {
-            break;
-        }
-        record_of::<TID, DUAL, WATCH>(record, run, b);
-        used += size;
-    }
-    used
+    data.len() - chunks.remainder().len()
 }
 
 #[inline(always)]
@@ -193,28 +169,23 @@ fn tid_of<const TID: usize>(record: &[u8]) -> u32 {
 }
 
 #[inline(always)]
-fn record_of<const TID: usize, const DUAL: bool, const WATCH: bool>(
+fn record_of<const TID: usize, const DUAL: bool>(
     record: &[u8],
-    run: &mut ThreadRun,
+    thread: u32,
+    art: &mut ArtRecords,
     b: &mut ProfileBuilder,
 ) {
     let word = u32_at(record, TID);
-    let action = (word & 3) as u8;
     // V1 order for dual clocks is CPU then wall; wall comes first here (or the only clock).
     let raw = if DUAL { [u32_at(record, TID + 8), u32_at(record, TID + 4)] } else { [u32_at(record, TID + 4), 0] };
-    let frame = run.frame(u64::from(word & !3), b);
-    let t = run.times32(raw, b);
-    if WATCH {
-        run.watch(action, t);
-    }
-    run.record(b, frame, action, t);
+    art.record32::<DUAL>(thread, u64::from(word & !3), (word & 3) as u8, raw, b);
 }
 
 /// One record of a streaming file, where any record may be of another thread.
 #[inline(always)]
 fn decode_record<const TID: usize, const DUAL: bool>(record: &[u8], art: &mut ArtRecords, b: &mut ProfileBuilder) {
     let thread = art.thread(tid_of::<TID>(record), b);
-    record_of::<TID, DUAL, true>(record, &mut art.run(thread), b);
+    record_of::<TID, DUAL>(record, thread, art, b);
 }
 
 /// What a streaming decode step ended on.

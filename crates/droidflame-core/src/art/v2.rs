@@ -174,7 +174,6 @@ impl V2Decoder {
             }
         }
         let thread = art.thread(tid, b);
-        let mut run = art.run(thread);
         let mut state = start;
         let mut at = 0;
         while at < payload.len() {
@@ -182,10 +181,8 @@ impl V2Decoder {
                 self.damaged_blocks += 1;
                 break;
             };
-            let frame = run.frame(state.method_action & !3, b);
             let action = (state.method_action & 3) as u8;
-            run.watch(action, step);
-            run.record(b, frame, action, step);
+            art.record(thread, state.method_action & !3, action, step, b);
         }
         self.last_block = Some((tid, state));
     }
@@ -241,11 +238,7 @@ impl V2Decoder {
             if id == UNKNOWN_EXIT && !art.is_method_defined(UNKNOWN_EXIT, b) {
                 art.define_method(UNKNOWN_EXIT, unknown_exit_method(), b);
             }
-            let frame = art.frame(id, b);
-            let mut run = art.run(thread);
-            let t = PerClock::new(time_action >> 2, 0);
-            run.watch(action, t);
-            run.record(b, frame, action, t);
+            art.record(thread, id, action, PerClock::new(time_action >> 2, 0), b);
         }
     }
 
