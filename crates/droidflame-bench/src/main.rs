@@ -3,11 +3,14 @@
 //! - `report [--quick] [--out FILE]`: generates the traces (cached in target/bench), measures
 //!   each in fresh child processes, in wasm under Node and in headless Chromium, and writes
 //!   the table (BENCHMARKS.md by default).
-//! - `generate regular|streaming|small|interleaved RECORDS FILE`: one generated trace (`small`: a
+//! - `generate regular|streaming|v2|atrace|ctrace|perfetto|simpleperf|small|interleaved RECORDS FILE`: one generated trace (`small`: a
 //!   regular trace of a small program, 12 threads and 3,000 methods); `generate deep DEPTH FILE`
 //!   and `generate fresh STACKS FILE` write the adversarial ones (a deep stack, all-new stacks).
 //! - `probe analyze|stream|calls|baseline|render|adversarial FILE`: one measurement, as a JSON line.
+//! - `against OLD_BENCH [--label REV] [--quick] [--pairs N]`: every case of the guard's suite
+//!   measured by another build's bench binary and this one alternately; a table of ratios.
 
+mod against;
 mod probe;
 
 use droidflame_testkit::adversarial::{write_adversarial, Adversary};
@@ -25,8 +28,10 @@ fn main() {
         ["probe", kind, file] => probe(kind, file).map(|v| println!("{v}")),
         ["generate", layout, records, file] => generate(layout, records, file),
         ["report", rest @ ..] => report(rest),
-        _ => Err("usage: droidflame-bench report [--quick] [--out FILE] | generate regular|streaming|small|interleaved RECORDS FILE | generate deep DEPTH FILE | generate fresh STACKS FILE | \
-                  generate mapping MB FILE | probe analyze|stream|calls|baseline|render|adversarial FILE | probe mapping TRACE MAPPING"
+        ["against", rest @ ..] => against::against(rest),
+        _ => Err("usage: droidflame-bench report [--quick] [--out FILE] | generate regular|streaming|v2|atrace|ctrace|perfetto|simpleperf|small|interleaved RECORDS FILE | generate deep DEPTH FILE | generate fresh STACKS FILE | \
+                  generate mapping MB FILE | probe analyze|stream|calls|baseline|render|adversarial FILE | probe mapping TRACE MAPPING | \
+                  against OLD_BENCH [--label REV] [--quick] [--pairs N]"
             .into()),
     };
     if let Err(message) = result {
@@ -61,7 +66,10 @@ fn layout_of(name: &str) -> Result<LargeLayout, String> {
         "streaming" => Ok(LargeLayout::Streaming),
         "perfetto" => Ok(LargeLayout::Perfetto),
         "simpleperf" => Ok(LargeLayout::Simpleperf),
-        _ => Err(format!("unknown layout {name}; use regular, streaming, perfetto or simpleperf")),
+        "v2" => Ok(LargeLayout::V2),
+        "atrace" => Ok(LargeLayout::AtraceText),
+        "ctrace" => Ok(LargeLayout::Ctrace),
+        _ => Err(format!("unknown layout {name}; use regular, streaming, v2, atrace, ctrace, perfetto or simpleperf")),
     }
 }
 

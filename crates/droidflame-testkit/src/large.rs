@@ -6,10 +6,15 @@
 //! runs), stacks tens of frames deep, dozens of threads, and records in per-thread chunks
 //! as ART's per-thread buffers write them. Dual clock, 14-byte records.
 
+use crate::atrace::{Capture, Event};
 use crate::perfetto::Message;
 use crate::scenario::Rng;
 use crate::simpleperf as sp;
-use crate::writer::{header, Clocks, MethodDef, ThreadDef, Trace};
+use crate::writer::{
+    header, method_packet, thread_packet, write_sleb, write_uleb, Clocks, MethodDef, ThreadDef, Trace,
+};
+use flate2::write::ZlibEncoder;
+use flate2::Compression;
 use std::io::{self, Write};
 
 /// The shape of a generated trace.
@@ -64,6 +69,13 @@ pub enum LargeLayout {
     /// in 20 an off-CPU sample, 1 in 5 with kernel frames on top. Functions live in 40
     /// files, Java and native; names and threads come last, as simpleperf writes them.
     Simpleperf,
+    /// V2 (version 5, dual clock): method and thread packets first, each thread's chunk
+    /// one entry block of delta-coded records, a summary packet last.
+    V2,
+    /// atrace text: each record an atrace `B`/`E` marker line, after the `# tracer` header.
+    AtraceText,
+    /// `atrace -z`: the atrace text as one `TRACE:` dump in a zlib stream.
+    Ctrace,
 }
 
 /// The app's code paths: a fixed tree of call sites (a method, and the calls its body
@@ -206,6 +218,18 @@ fn write_filler_class(out: &mut impl Write, n: u64) -> io::Result<()> {
 
 /// Writes a generated trace; returns the bytes written.
 pub fn write_large(out: &mut impl Write, shape: &Shape, layout: LargeLayout) -> io::Result<u64> {
+    if layout == LargeLayout::Ctrace {
+        let mut counted = CountingWriter { inner: out, written: 0 };
+        counted.write_all(b"TRACE:\n")?;
+        let mut zlib = ZlibEncoder::new(&mut counted, Compression::default());
+        write_records(&mut zlib, shape, LargeLayout::AtraceText)?;
+        zlib.finish()?;
+        return Ok(counted.written);
+    }
+    write_records(out, shape, layout)
+}
+
+fn write_records(out: &mut impl Write, shape: &Shape, layout: LargeLayout) -> io::Result<u64> {
     let mut out = CountingWriter { inner: out, written: 0 };
     let mut rng = Rng::new(shape.seed);
     let program = Program::new(shape, &mut rng);
@@ -238,6 +262,9 @@ pub fn write_large(out: &mut impl Write, shape: &Shape, layout: LargeLayout) -> 
         }
         LargeLayout::Streaming => out.write_all(&header(0xF3, 32, trace.start_us, Some(14)))?,
         LargeLayout::Simpleperf => out.write_all(&simpleperf_start())?,
+        LargeLayout::V2 => out.write_all(&v2_start(&trace))?,
+        LargeLayout::AtraceText => out.write_all(&Capture::new().text())?,
+        LargeLayout::Ctrace => unreachable!("written as atrace text inside a zlib stream"),
     }
     let roots = &program.sites[0].1;
     let mut walks: Vec<ThreadWalk> = trace
@@ -268,6 +295,14 @@ pub fn write_large(out: &mut impl Write, shape: &Shape, layout: LargeLayout) -> 
                     buffer.extend_from_slice(&simpleperf_sample(walk, &program, &mut rng));
                 }
                 out.write_all(&buffer)?;
+                continue;
+            }
+            if layout == LargeLayout::V2 {
+                out.write_all(&v2_block(n, walk, &program, &mut rng))?;
+                continue;
+            }
+            if layout == LargeLayout::AtraceText {
+                out.write_all(&atrace_lines(t, n, walk, &program, &trace, &mut rng))?;
                 continue;
             }
             if layout == LargeLayout::Perfetto {
@@ -311,6 +346,13 @@ pub fn write_large(out: &mut impl Write, shape: &Shape, layout: LargeLayout) -> 
     }
     if layout == LargeLayout::Simpleperf {
         out.write_all(&simpleperf_end(&trace, shape.records))?;
+    }
+    if layout == LargeLayout::V2 {
+        let mut text = trace.options_text(5, Some(shape.records as usize), "elapsed-time-usec");
+        text.push_str("*end\n");
+        out.write_all(&[3])?;
+        out.write_all(&(text.len() as u16).to_le_bytes())?;
+        out.write_all(text.as_bytes())?;
     }
     Ok(out.written)
 }
@@ -391,6 +433,67 @@ fn simpleperf_end(trace: &Trace, samples: u64) -> Vec<u8> {
     }
     out.extend_from_slice(&0u32.to_le_bytes());
     out
+}
+
+/// The V2 layout's header, method packets and thread packets.
+fn v2_start(trace: &Trace) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(b"SLOW");
+    out.extend_from_slice(&5u16.to_le_bytes());
+    out.extend_from_slice(&trace.start_us.to_le_bytes());
+    out.resize(32, 0);
+    trace.methods.iter().for_each(|m| method_packet(&mut out, m, m.line));
+    trace.threads.iter().for_each(|t| thread_packet(&mut out, t));
+    out
+}
+
+/// One entry block of `n` records of a thread: method and action as a signed delta, then
+/// wall and CPU times as unsigned deltas, from zero at the block's start.
+fn v2_block(n: u64, walk: &mut ThreadWalk, program: &Program, rng: &mut Rng) -> Vec<u8> {
+    let mut payload = Vec::new();
+    let mut last = (0u64, 0u64, 0u64);
+    for _ in 0..n {
+        let (method, action) = step(walk, program, rng);
+        let word = (u64::from(method) << 2) | u64::from(action);
+        write_sleb(&mut payload, word.wrapping_sub(last.0) as i64);
+        write_uleb(&mut payload, walk.wall - last.1);
+        write_uleb(&mut payload, walk.cpu - last.2);
+        last = (word, walk.wall, walk.cpu);
+    }
+    let mut out = vec![2];
+    out.extend_from_slice(&walk.tid.to_le_bytes());
+    out.extend_from_slice(&[(n & 0xFF) as u8, ((n >> 8) & 0xFF) as u8, 0]);
+    out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+    out.extend_from_slice(&payload);
+    out
+}
+
+/// `n` records of thread `t` as atrace marker lines.
+fn atrace_lines(t: usize, n: u64, walk: &mut ThreadWalk, program: &Program, trace: &Trace, rng: &mut Rng) -> Vec<u8> {
+    let capture = Capture::new();
+    let mut text = Vec::new();
+    let task: String = trace.threads[t].name.chars().take(15).collect();
+    for _ in 0..n {
+        let (method, action) = step(walk, program, rng);
+        let payload = if action == 0 {
+            let m = &trace.methods[method as usize];
+            format!("B|{PERFETTO_PID}|{}.{}", m.class, m.name)
+        } else {
+            format!("E|{PERFETTO_PID}")
+        };
+        let event = Event {
+            task: task.clone(),
+            tid: walk.tid,
+            pid: PERFETTO_PID,
+            cpu: t as u32 % 8,
+            ns: 1_000_000_000 + walk.wall * 1_000,
+            name: "tracing_mark_write".into(),
+            payload,
+        };
+        text.extend_from_slice(capture.event_line(&event).as_bytes());
+        text.push(b'\n');
+    }
+    text
 }
 
 /// The process of the Perfetto layout's threads.
@@ -477,9 +580,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn both_layouts_have_the_asked_record_count() {
+    fn every_layout_has_the_asked_record_count() {
         let shape = Shape { records: 50_000, ..Shape::app_start(0) };
-        for layout in [LargeLayout::Regular, LargeLayout::Streaming, LargeLayout::Perfetto, LargeLayout::Simpleperf] {
+        for layout in [
+            LargeLayout::Regular,
+            LargeLayout::Streaming,
+            LargeLayout::Perfetto,
+            LargeLayout::Simpleperf,
+            LargeLayout::V2,
+            LargeLayout::AtraceText,
+        ] {
             let mut bytes = Vec::new();
             let written = write_large(&mut bytes, &shape, layout).unwrap();
             assert_eq!(written as usize, bytes.len());

@@ -347,7 +347,7 @@ impl Trace {
 }
 
 /// A V2 method-info packet (type 1): id, then `class\tname\tsignature\tsource[\tline]\n`.
-fn method_packet(out: &mut Vec<u8>, m: &MethodDef, line_number: Option<i32>) {
+pub(crate) fn method_packet(out: &mut Vec<u8>, m: &MethodDef, line_number: Option<i32>) {
     let mut line = format!("{}\t{}\t{}\t{}", m.class, m.name, m.signature, m.source);
     if let Some(n) = line_number {
         line.push_str(&format!("\t{n}"));
@@ -360,7 +360,7 @@ fn method_packet(out: &mut Vec<u8>, m: &MethodDef, line_number: Option<i32>) {
 }
 
 /// A V2 thread-info packet (type 0): full tid and name.
-fn thread_packet(out: &mut Vec<u8>, t: &ThreadDef) {
+pub(crate) fn thread_packet(out: &mut Vec<u8>, t: &ThreadDef) {
     out.push(0);
     out.extend_from_slice(&t.tid.to_le_bytes());
     out.extend_from_slice(&(t.name.len() as u16).to_le_bytes());
@@ -380,7 +380,7 @@ pub(crate) fn header(version: u16, data_offset: u16, start_us: u64, record_size:
     out
 }
 
-fn write_uleb(out: &mut Vec<u8>, mut v: u64) {
+pub(crate) fn write_uleb(out: &mut Vec<u8>, mut v: u64) {
     loop {
         let byte = (v & 0x7F) as u8;
         v >>= 7;
@@ -392,7 +392,7 @@ fn write_uleb(out: &mut Vec<u8>, mut v: u64) {
     }
 }
 
-fn write_sleb(out: &mut Vec<u8>, mut v: i64) {
+pub(crate) fn write_sleb(out: &mut Vec<u8>, mut v: i64) {
     loop {
         let byte = (v & 0x7F) as u8;
         v >>= 7;

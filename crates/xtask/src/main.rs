@@ -3,7 +3,8 @@
 //! - `test`: every check CI runs (formatting, clippy, all tests, wasm builds, browser tests).
 //! - `dist`: the web app into `dist/` (hosted site, single offline file, npm package).
 //! - `serve [--port N]`: `dist` served on 127.0.0.1.
-//! - `bench [--quick]`: the benchmark suite (BENCHMARKS.md).
+//! - `bench [--quick]`: the benchmark suite (BENCHMARKS.md); `bench --against REV`: today's
+//!   build against REV's, a table of ratios.
 //! - `fuzz [--seconds N] [--target NAME]`: mutation fuzzing of every decoder entry point.
 //!
 //! Each task installs what it needs on a fresh machine and skips what is already there.
@@ -28,6 +29,9 @@ tasks:
   dist             build the web app into dist/
   serve [--port N] build dist/ and serve it on 127.0.0.1 (default port 8080)
   bench [--quick]  run the benchmark suite; the full run writes BENCHMARKS.md
+  bench --against REV [--quick] [--pairs N]
+                   today's build against REV's, case by case, alternating
+                   (a table of ratios; fails if a measure is > 3% slower)
   fuzz [--seconds N] [--target NAME]
                    fuzz every decoder entry point (default 60 s in all)";
 
@@ -40,7 +44,8 @@ fn main() -> ExitCode {
         Some("bench") => match &args[1..] {
             [] => bench::bench(false),
             [flag] if flag == "--quick" => bench::bench(true),
-            _ => Err(format!("bench takes --quick only\n\n{USAGE}")),
+            [flag, rev, rest @ ..] if flag == "--against" => bench::against(rev, rest),
+            _ => Err(format!("bench takes --quick, or --against REV [--quick] [--pairs N]\n\n{USAGE}")),
         },
         Some("fuzz") => fuzz::fuzz(&args[1..]),
         Some("help") | Some("--help") | Some("-h") | None => {

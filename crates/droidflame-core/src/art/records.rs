@@ -116,6 +116,27 @@ fn act(thread: u32, frame: u32, action: u8, t: PerClock, b: &mut ProfileBuilder)
     }
 }
 
+/// Records of one thread being read from a block: its state and the method ids, borrowed
+/// apart.
+pub struct ThreadBlock<'a> {
+    frames: &'a mut MethodIds,
+    state: &'a mut ThreadRecords,
+    thread: u32,
+}
+
+impl ThreadBlock<'_> {
+    /// A record of the block's thread. Hot path.
+    #[inline(always)]
+    pub fn record(&mut self, id: u64, action: u8, t: PerClock, b: &mut ProfileBuilder) {
+        let frame = frame_of(self.frames, id, b);
+        let probe = &mut self.state.probe;
+        if probe.seen < SAMPLING_WINDOW {
+            probe.observe(action <= UNWIND, t.wall);
+        }
+        act(self.thread, frame, action, t, b);
+    }
+}
+
 /// ART's ids and per-thread record state, between the decoders and the builder.
 #[derive(Debug, Clone)]
 pub struct ArtRecords {
@@ -230,15 +251,12 @@ impl ArtRecords {
         act(thread, frame, action, t, b);
     }
 
-    /// A record of `thread` whose times are already whole (V2 layouts). Hot path.
+    /// Starts reading a block of `thread`'s records whose times are already whole (V2
+    /// layouts write each thread's records in blocks of their own): the thread's state is
+    /// borrowed once for the block.
     #[inline(always)]
-    pub fn record(&mut self, thread: u32, id: u64, action: u8, t: PerClock, b: &mut ProfileBuilder) {
-        let frame = frame_of(&mut self.frames, id, b);
-        let probe = &mut self.per_thread[thread as usize].probe;
-        if probe.seen < SAMPLING_WINDOW {
-            probe.observe(action <= UNWIND, t.wall);
-        }
-        act(thread, frame, action, t, b);
+    pub fn block(&mut self, thread: u32) -> ThreadBlock<'_> {
+        ThreadBlock { frames: &mut self.frames, state: &mut self.per_thread[thread as usize], thread }
     }
 
     // ---- the end -------------------------------------------------------------------

@@ -174,6 +174,7 @@ impl V2Decoder {
             }
         }
         let thread = art.thread(tid, b);
+        let mut block = art.block(thread);
         let mut state = start;
         let mut at = 0;
         while at < payload.len() {
@@ -182,7 +183,7 @@ impl V2Decoder {
                 break;
             };
             let action = (state.method_action & 3) as u8;
-            art.record(thread, state.method_action & !3, action, step, b);
+            block.record(state.method_action & !3, action, step, b);
         }
         self.last_block = Some((tid, state));
     }
@@ -238,7 +239,7 @@ impl V2Decoder {
             if id == UNKNOWN_EXIT && !art.is_method_defined(UNKNOWN_EXIT, b) {
                 art.define_method(UNKNOWN_EXIT, unknown_exit_method(), b);
             }
-            art.record(thread, id, action, PerClock::new(time_action >> 2, 0), b);
+            art.block(thread).record(id, action, PerClock::new(time_action >> 2, 0), b);
         }
     }
 

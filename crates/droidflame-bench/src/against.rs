@@ -1,0 +1,325 @@
+//! `droidflame-bench against OLD_BENCH [--label REV] [--quick] [--pairs N]`: the guard
+//! against slowdowns. Every case of a fixed suite (method traces in both record orders,
+//! streaming, V2, atrace text, `.ctrace`, Perfetto, simpleperf, SVGs, a mapping) is
+//! measured by another build's bench binary and by this one, alternately, on the same
+//! files, each run in a fresh process; each pair gives a ratio, and the table shows the
+//! median ratio per measure. `cargo xtask bench --against REV` builds REV and runs this.
+
+use crate::{child, root, write_mapping_file, write_shape};
+use droidflame_testkit::large::{LargeLayout, Shape};
+use serde_json::Value;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// A ratio below this (today slower by more than 3%) needs an explanation or a fix.
+pub const SLOWER: f64 = 0.97;
+/// Pairs of runs per case unless `--pairs` says otherwise.
+const DEFAULT_PAIRS: usize = 5;
+
+/// One input of the suite and how it is made.
+struct Input {
+    case: &'static str,
+    file: &'static str,
+    layout: LargeLayout,
+    shape: fn(u64) -> Shape,
+    records: u64,
+}
+
+fn inputs(quick: bool) -> Vec<Input> {
+    let n = |full: u64| if quick { full / 10 } else { full };
+    let input = |case, file, layout, shape: fn(u64) -> Shape, records| Input { case, file, layout, shape, records };
+    vec![
+        input(
+            "method trace, threads interleaved record by record",
+            "interleaved",
+            LargeLayout::Regular,
+            Shape::interleaved,
+            n(4_080_000),
+        ),
+        input("method trace, per-thread runs", "app-start", LargeLayout::Regular, Shape::app_start, n(4_000_000)),
+        input("method trace, streaming", "streaming", LargeLayout::Streaming, Shape::app_start, n(4_000_000)),
+        input("method trace, V2", "v2", LargeLayout::V2, Shape::app_start, n(4_000_000)),
+        input("atrace text", "atrace", LargeLayout::AtraceText, Shape::app_start, n(1_000_000)),
+        input(".ctrace (atrace -z)", "ctrace", LargeLayout::Ctrace, Shape::app_start, n(1_000_000)),
+        input("Perfetto", "perfetto", LargeLayout::Perfetto, Shape::app_start, n(2_000_000)),
+        input("simpleperf samples", "simpleperf", LargeLayout::Simpleperf, Shape::app_start, n(500_000)),
+    ]
+}
+
+/// One probe of one case: the binary's arguments, and what it measures as `(measure,
+/// JSON field that holds its seconds)`.
+struct Measure {
+    case: String,
+    args: Vec<String>,
+    fields: Vec<(&'static str, &'static str)>,
+}
+
+/// One line of the table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    pub case: String,
+    pub what: &'static str,
+    /// Median seconds of the other build and of this one.
+    pub before: Option<f64>,
+    pub today: Option<f64>,
+    /// `before / today` of each pair.
+    pub ratios: Vec<f64>,
+    /// Why the other build measured nothing, if it did not.
+    pub failed: Option<String>,
+}
+
+impl Row {
+    /// The median of the pairs' ratios: above 1, today is faster.
+    pub fn ratio(&self) -> Option<f64> {
+        let mut r = self.ratios.clone();
+        r.sort_by(f64::total_cmp);
+        r.get(r.len() / 2).copied()
+    }
+
+    pub fn is_slower(&self) -> bool {
+        self.ratio().is_some_and(|r| r < SLOWER)
+    }
+}
+
+pub fn against(args: &[&str]) -> Result<(), String> {
+    let (old, rest) = args.split_first().ok_or("against takes the other build's bench binary")?;
+    let quick = rest.contains(&"--quick");
+    let label = option(rest, "--label")?.unwrap_or(old);
+    let pairs = match option(rest, "--pairs")? {
+        Some(n) => n.parse::<usize>().map_err(|_| format!("--pairs takes a number, not {n:?}"))?.max(1),
+        None => DEFAULT_PAIRS,
+    };
+    let me = std::env::current_exe().map_err(|e| e.to_string())?;
+    let me = me.to_str().ok_or("the bench binary's path is not UTF-8")?.to_owned();
+    let dir = root().join("target/bench");
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let measures = measures(&dir, quick)?;
+    let mut rows = Vec::new();
+    for measure in &measures {
+        rows.extend(pair_up(measure, old, &me, pairs));
+    }
+    let table = table(&rows, label, pairs);
+    let out = dir.join(format!("against-{}.md", label.replace(['/', ' '], "_")));
+    std::fs::write(&out, &table).map_err(|e| format!("{}: {e}", out.display()))?;
+    println!("{table}");
+    eprintln!("bench: wrote {}", out.display());
+    let slower: Vec<String> =
+        rows.iter().filter(|r| r.is_slower()).map(|r| format!("{} ({})", r.case, r.what)).collect();
+    if slower.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} ran more than 3% slower than {label}: {}. Run it again on a quiet machine; if it stays, fix it or \
+             explain it in the closing note",
+            plural(slower.len(), "measure"),
+            slower.join(", ")
+        ))
+    }
+}
+
+fn option<'a>(args: &[&'a str], flag: &str) -> Result<Option<&'a str>, String> {
+    match args.iter().position(|a| *a == flag) {
+        Some(i) => args.get(i + 1).copied().map(Some).ok_or_else(|| format!("{flag} takes a value")),
+        None => Ok(None),
+    }
+}
+
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// The inputs, generated where missing, and what is measured on each.
+fn measures(dir: &Path, quick: bool) -> Result<Vec<Measure>, String> {
+    let mut measures = Vec::new();
+    let mut method_runs = None;
+    for input in inputs(quick) {
+        let path = dir.join(format!("against-{}-{}.trace", input.file, input.records));
+        ensure(&path, |tmp| write_shape(tmp, input.layout, &(input.shape)(input.records)).map(|_| ()))?;
+        let file = path_str(&path)?;
+        let mut fields = vec![("analysis", "analyze_s"), ("analysis, every call kept", "analyze_calls_s")];
+        let runs = input.file == "app-start";
+        if runs {
+            fields.push(("summary JSON", "summary_s"));
+        }
+        let analyze = vec!["probe".into(), "analyze".into(), file.clone()];
+        measures.push(Measure { case: input.case.into(), args: analyze, fields });
+        if runs {
+            let render = vec!["probe".into(), "render".into(), file.clone()];
+            measures.push(Measure {
+                case: input.case.into(),
+                args: render,
+                fields: vec![("every thread's flame graph SVG", "render_s")],
+            });
+            method_runs = Some(file);
+        }
+    }
+    let trace = method_runs.expect("the suite has a method trace in per-thread runs");
+    let mb = if quick { 10 } else { 100 };
+    let mapping = dir.join(format!("app-start-mapping-{mb}MB.txt"));
+    ensure(&mapping, |tmp| write_mapping_file(tmp, mb << 20))?;
+    measures.push(Measure {
+        case: format!("mapping of {mb} MB"),
+        args: vec!["probe".into(), "mapping".into(), trace, path_str(&mapping)?],
+        fields: vec![("read and applied", "mapping_s")],
+    });
+    Ok(measures)
+}
+
+fn path_str(path: &Path) -> Result<String, String> {
+    path.to_str().map(str::to_owned).ok_or_else(|| format!("{} is not UTF-8", path.display()))
+}
+
+/// Writes `path` through a temporary file unless it is there; then reads it once, so that
+/// every run reads it from the page cache.
+fn ensure(path: &Path, write: impl FnOnce(&Path) -> Result<(), String>) -> Result<(), String> {
+    if !path.exists() {
+        eprintln!("bench: generating {}", path.display());
+        let tmp: PathBuf = path.with_extension("partial");
+        write(&tmp)?;
+        std::fs::rename(&tmp, path).map_err(|e| e.to_string())?;
+    }
+    let mut file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    std::io::copy(&mut file, &mut std::io::sink()).map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// `pairs` runs of each build, alternating which goes first, so that a machine growing
+/// busier or quieter hits both alike: a row for each of the probe's measures.
+fn pair_up(measure: &Measure, old: &str, me: &str, pairs: usize) -> Vec<Row> {
+    let args: Vec<&str> = measure.args.iter().map(String::as_str).collect();
+    let run = |program: &str| -> Result<Vec<f64>, String> {
+        let value: Value = child(program, &args)?;
+        measure
+            .fields
+            .iter()
+            .map(|(_, field)| value[*field].as_f64().ok_or_else(|| format!("{program} gave no {field}")))
+            .collect()
+    };
+    let mut runs: Vec<(Vec<f64>, Vec<f64>)> = Vec::new();
+    let mut failed = None;
+    for pair in 0..pairs {
+        let (b, t) = if pair % 2 == 0 {
+            let b = run(old);
+            (b, run(me))
+        } else {
+            let t = run(me);
+            (run(old), t)
+        };
+        match (b, t) {
+            (Ok(b), Ok(t)) => runs.push((b, t)),
+            (Err(e), _) => failed = Some(e),
+            (_, Err(e)) => failed = Some(format!("today's build: {e}")),
+        }
+        if failed.is_some() {
+            break;
+        }
+    }
+    measure
+        .fields
+        .iter()
+        .enumerate()
+        .map(|(k, (what, _))| Row {
+            case: measure.case.clone(),
+            what,
+            before: median(runs.iter().map(|(b, _)| b[k]).collect()),
+            today: median(runs.iter().map(|(_, t)| t[k]).collect()),
+            ratios: runs.iter().filter(|(_, t)| t[k] > 0.0).map(|(b, t)| b[k] / t[k]).collect(),
+            failed: failed.clone(),
+        })
+        .collect()
+}
+
+fn median(mut v: Vec<f64>) -> Option<f64> {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied()
+}
+
+fn seconds(s: Option<f64>) -> String {
+    match s {
+        Some(s) if s < 1.0 => format!("{:.1} ms", s * 1000.0),
+        Some(s) => format!("{s:.2} s"),
+        None => "—".into(),
+    }
+}
+
+/// The table of ratios, one line a measure; rows below `SLOWER` are marked.
+pub fn table(rows: &[Row], label: &str, pairs: usize) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "Today's build against {label}: {pairs} pairs of runs per measure, alternating which build goes first, each \
+         run a fresh process on the same file (read from the page cache). Times are medians of each build's runs; \
+         the ratio is {label}'s time over today's for each pair, and the median of those: above 1 today is faster, \
+         below {SLOWER} is a slowdown to fix or explain.\n"
+    );
+    let _ = writeln!(s, "| case | measure | {label} | today | ratio | pairs' ratios |");
+    let _ = writeln!(s, "|---|---|---|---|---|---|");
+    for row in rows {
+        let ratio = match (row.ratio(), &row.failed) {
+            (Some(r), _) if row.is_slower() => format!("**{r:.3} SLOWER**"),
+            (Some(r), _) => format!("{r:.3}"),
+            (None, Some(why)) => format!("not measured: {}", why.lines().next().unwrap_or("")),
+            (None, None) => "—".into(),
+        };
+        let (low, high) = row.ratios.iter().fold((f64::INFINITY, 0f64), |(l, h), &r| (l.min(r), h.max(r)));
+        let spread = if row.ratios.is_empty() { "—".into() } else { format!("{low:.2}–{high:.2}") };
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {ratio} | {spread} |",
+            row.case,
+            row.what,
+            seconds(row.before),
+            seconds(row.today)
+        );
+    }
+    let slower = rows.iter().filter(|r| r.is_slower()).count();
+    let _ = writeln!(
+        s,
+        "\n{}",
+        if slower == 0 {
+            format!("No measure is below {SLOWER}.")
+        } else {
+            format!(
+                "{} below {SLOWER}.",
+                if slower == 1 { "1 measure is".into() } else { format!("{slower} measures are") }
+            )
+        }
+    );
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(what: &'static str, ratios: &[f64]) -> Row {
+        Row { case: "case".into(), what, before: Some(0.1), today: Some(0.1), ratios: ratios.to_vec(), failed: None }
+    }
+
+    #[test]
+    fn the_ratio_is_the_median_of_the_pairs_and_a_slow_one_is_marked() {
+        let fast = row("analysis", &[1.4, 1.3, 1.5]);
+        let slow = row("with calls", &[0.95, 0.99, 0.90]);
+        assert_eq!(fast.ratio(), Some(1.4));
+        assert_eq!(slow.ratio(), Some(0.95));
+        assert!(slow.is_slower() && !fast.is_slower());
+        let text = table(&[fast, slow], "412c041", 3);
+        assert!(text.contains("| case | analysis | 100.0 ms | 100.0 ms | 1.400 | 1.30–1.50 |"), "{text}");
+        assert!(text.contains("| **0.950 SLOWER** | 0.90–0.99 |"), "{text}");
+        assert!(text.contains("1 measure is below 0.97."), "{text}");
+    }
+
+    #[test]
+    fn a_measure_the_other_build_cannot_take_says_why() {
+        let mut old = row("read and applied", &[]);
+        old.before = None;
+        old.failed = Some("droidflame-bench probe mapping: unknown probe\nmore".into());
+        let text = table(&[old], "1981653", 5);
+        assert!(text.contains("| not measured: droidflame-bench probe mapping: unknown probe | — |"), "{text}");
+        assert!(text.contains("No measure is below 0.97."), "{text}");
+    }
+}
