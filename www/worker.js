@@ -14,6 +14,9 @@ const comparisons = new Map();
 const inputsOf = new Map();
 // Bumped by each request to read calls again: an older one still reading stops.
 let rereadRun = 0;
+// The first graph of an analysis, drawn right after it (while the page reads the summary),
+// by `key:thread:clock:theme`, until the page asks for it.
+const drawnFirst = new Map();
 
 function reply(message) {
   self.postMessage(message);
@@ -35,10 +38,30 @@ async function analyze(message) {
   // A File is a handle, not its bytes: keeping it costs nothing.
   if (message.calls && message.inputs.length === 1) inputsOf.set(message.key, message.inputs[0]);
   // The wasm heap's size: what a trace costs in memory (it only grows).
-  return { summary: session.summaryJson(), wasmBytes: wasmMemory.buffer.byteLength };
+  const result = { summary: session.summaryJson(), wasmBytes: wasmMemory.buffer.byteLength };
+  // The graph the page opens on is drawn once the summary is on its way: the page lays
+  // out the summary meanwhile, and its request for the graph then finds it drawn.
+  if (message.theme) result.afterwards = () => drawFirst(message.key, session, message.theme);
+  return result;
+}
+
+function drawFirst(key, session, theme) {
+  if (sessions.get(key) !== session) return;
+  const thread = session.defaultThread();
+  const clock = session.defaultClock();
+  try {
+    drawnFirst.set([key, thread, clock, theme].join(':'), session.flameSvg(thread, clock, theme));
+  } catch {
+    // Nothing to draw: the page shows why without asking.
+  }
+}
+
+function forgetDrawn(key) {
+  for (const id of drawnFirst.keys()) if (id.startsWith(key + ':')) drawnFirst.delete(id);
 }
 
 function forget(key) {
+  forgetDrawn(key);
   // A reading of the old analysis stops before it touches a freed session.
   if (inputsOf.has(key)) rereadRun++;
   // A comparison of this session, or under this key, goes with it.
@@ -107,6 +130,7 @@ const requests = {
       }
       const applied = {};
       for (const key of m.keys) {
+        forgetDrawn(key);
         let best = null;
         for (const [file, read] of reads.entries()) {
           const answer = JSON.parse(read.applyTo(session(key)));
@@ -126,7 +150,10 @@ const requests = {
   },
   async svg(m) {
     await ready;
-    return { svg: session(m.key).flameSvg(m.thread, m.clock, m.theme) };
+    const id = [m.key, m.thread, m.clock, m.theme].join(':');
+    const drawn = drawnFirst.get(id);
+    forgetDrawn(m.key);
+    return { svg: drawn !== undefined ? drawn : session(m.key).flameSvg(m.thread, m.clock, m.theme) };
   },
   async methods(m) {
     await ready;
@@ -156,6 +183,7 @@ const requests = {
   },
   async range(m) {
     await ready;
+    forgetDrawn(m.key);
     if (m.from === null) session(m.key).clearRange();
     else session(m.key).setRange(m.from, m.to);
     return {};
@@ -215,15 +243,19 @@ self.onmessage = async (event) => {
   if (message.type === 'init') {
     ready = wasm_bindgen({ module_or_path: message.module });
     wasmMemory = (await ready).memory;
+    reply({ type: 'started' });
     return;
   }
   try {
     const handle = requests[message.type];
     if (!handle) throw new Error('unknown request ' + message.type);
     const result = await handle(message);
-    const transfer = result.transfer || [];
+    // `afterwards`: work the answer does not wait for, done before the next request is read.
+    const { transfer = [], afterwards } = result;
     delete result.transfer;
+    delete result.afterwards;
     self.postMessage(Object.assign({ type: 'ok', id: message.id }, result), transfer);
+    if (afterwards) afterwards();
   } catch (error) {
     // A trap (a Rust panic, or running out of memory) leaves the instance unusable: the
     // page must replace this worker.

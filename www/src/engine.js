@@ -8,6 +8,8 @@ export class Engine {
     this.worker = null;
     this.pending = new Map();
     this.nextId = 1;
+    // Called each time a worker has its wasm instance ready.
+    this.onStarted = null;
   }
 
   async ensure() {
@@ -32,6 +34,10 @@ export class Engine {
   }
 
   receive(message) {
+    if (message.type === 'started') {
+      if (this.onStarted) this.onStarted();
+      return;
+    }
     const job = this.pending.get(message.id);
     if (!job) return;
     if (message.type === 'progress') {
@@ -59,10 +65,11 @@ export class Engine {
   /**
    * Analyses files or bytes under `key`; resolves to the summary object. `calls`: keep
    * calls, for the timeline and range selections, at most `maxCalls` (else the engine's
-   * default) before only the longest stay.
+   * default) before only the longest stay. `theme`: draw the graph a viewer opens on (the
+   * summary's default thread and clock) in this theme right away, for `svg` to answer.
    */
-  async analyze(key, inputs, progress, calls = false, maxCalls = undefined) {
-    const result = await this.call({ type: 'analyze', key, inputs, calls, maxCalls }, progress);
+  async analyze(key, inputs, progress, calls = false, maxCalls = undefined, theme = undefined) {
+    const result = await this.call({ type: 'analyze', key, inputs, calls, maxCalls, theme }, progress);
     return { summary: JSON.parse(result.summary), wasmBytes: result.wasmBytes };
   }
 

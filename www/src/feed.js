@@ -34,14 +34,23 @@ export async function slice(input, from, to) {
 
 /**
  * Pushes one input to `session` (anything with `push(Uint8Array)`) slice by slice;
- * `progress(bytes)` after each slice.
+ * `progress(bytes)` after each. The next slice is read while this one is pushed: a Blob's
+ * bytes arrive from another thread, so reading and analysing overlap.
  */
 export async function feed(session, input, progress = () => {}, step = SLICE) {
   const size = sizeOf(input);
+  const read = (at) => {
+    const reading = slice(input, at, Math.min(size, at + step));
+    // A read still under way when a push fails is not waited for; its failure is not news.
+    reading.catch(() => {});
+    return reading;
+  };
+  let next = read(0);
   for (let at = 0; at < size; at += step) {
-    const end = Math.min(size, at + step);
-    session.push(await slice(input, at, end));
-    progress(end - at);
+    const bytes = await next;
+    if (at + step < size) next = read(at + step);
+    session.push(bytes);
+    progress(bytes.length);
   }
 }
 

@@ -177,6 +177,7 @@ export function createGraph(store, products) {
     if (message.type === 'ready') {
       if (!loaded) return;
       document.body.dataset.graph = 'ready';
+      document.body.dataset.graphReadyAt = String(performance.now());
       // What the box holds now: a search typed while the graph loaded may not be in the
       // state yet, and a message posted to the frame then went to the old document.
       if (search.value) post({ type: 'search', term: search.value });

@@ -62,3 +62,20 @@ test('reading again stops, answering false, when a newer request cancels it', as
   assert.equal(await readAgain(reading, new Uint8Array(10), 0, () => cancelled, () => {}, 2), false);
   assert.equal(reading.pushed, 2, 'no slice is pushed once cancelled');
 });
+
+test('the next slice is being read while one is pushed, and a failed push stops the feeding', async () => {
+  const reads = [];
+  const input = new Blob([new Uint8Array([1, 2, 3, 4, 5])]);
+  const original = input.slice.bind(input);
+  input.slice = (from, to) => {
+    reads.push([from, to]);
+    return original(from, to);
+  };
+  const order = [];
+  const session = { push(chunk) { order.push('push ' + chunk[0] + ' after ' + reads.length + ' reads'); } };
+  await feed(session, input, () => {}, 2);
+  assert.deepEqual(reads, [[0, 2], [2, 4], [4, 5]]);
+  assert.deepEqual(order, ['push 1 after 2 reads', 'push 3 after 3 reads', 'push 5 after 3 reads']);
+  const failing = { push() { throw new Error('damaged'); } };
+  await assert.rejects(feed(failing, new Blob([new Uint8Array(10)]), () => {}, 2), /damaged/);
+});

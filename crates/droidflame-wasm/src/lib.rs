@@ -275,6 +275,19 @@ impl Session {
         Ok(products::summary_json(self.profile()?))
     }
 
+    /// The thread a viewer opens on (its index in the summary's threads; -1 for all
+    /// threads): the summary's `default_thread`.
+    #[wasm_bindgen(js_name = defaultThread)]
+    pub fn default_thread(&self) -> Result<i32, JsError> {
+        Ok(self.profile()?.default_thread().map_or(-1, |i| i as i32))
+    }
+
+    /// The clock a viewer opens on: the summary's `format.default_clock`.
+    #[wasm_bindgen(js_name = defaultClock)]
+    pub fn default_clock(&self) -> Result<String, JsError> {
+        Ok(self.profile()?.default_clock().name().to_owned())
+    }
+
     /// The methods table, with calls between methods, of one thread (its index in the
     /// summary's threads) or of all threads for -1, as JSON text.
     #[wasm_bindgen(js_name = methodsJson)]

@@ -31,5 +31,5 @@ pub use folded::{folded, thread_stacks, write_folded, FoldedOptions, MAX_FOLDED_
 pub use notes::{notes, Note};
 pub use render::{render_site, RenderedFile};
 pub use summary::{methods_json, summary, summary_json};
-pub use table::{frame_table, frame_table_of, Edge, FrameRow, FrameTable};
+pub use table::{frame_rows, frame_table, frame_table_of, Edge, FrameRow, FrameTable};
 pub use timeline::{call_at, timeline_boxes, TimelineBox};

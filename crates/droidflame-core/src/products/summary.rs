@@ -4,7 +4,7 @@
 use super::folded::MAX_FOLDED_TEXT;
 use super::frames::{FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
 use super::notes::{notes, Note};
-use super::table::{frame_table, frame_table_of, FrameRow};
+use super::table::{frame_rows, frame_table, frame_table_of, FrameRow};
 use crate::mapping::MappingReport;
 use crate::profile::{Clock, Counter, FrameKind, Profile, Repairs, ThreadProfile};
 use serde::ser::{SerializeMap, Serializer};
@@ -140,7 +140,7 @@ fn ordered_map<S: Serializer>(pairs: &&[(String, String)], s: S) -> Result<S::Ok
     map.end()
 }
 
-/// The summary of a profile. Methods are in `frame_table` order: by inclusive time on the
+/// The summary of a profile. Methods are in `frame_rows` order: by inclusive time on the
 /// default clock.
 pub fn summary(profile: &Profile) -> Summary<'_> {
     let names = FrameNames::of(profile, DEFAULT_MAX_DEPTH);
@@ -166,7 +166,7 @@ pub fn summary(profile: &Profile) -> Summary<'_> {
             }
         })
         .collect();
-    let methods = frame_table(profile).rows.iter().map(|row| method_json(profile, row)).collect();
+    let methods = frame_rows(profile).iter().map(|row| method_json(profile, row)).collect();
     let f = &profile.format;
     Summary {
         schema: 1,

@@ -70,25 +70,39 @@ pub fn frame_table(profile: &Profile) -> FrameTable {
 
 /// The table of some threads only.
 pub fn frame_table_of(profile: &Profile, threads: &[&ThreadProfile]) -> FrameTable {
-    let mut rows: Vec<FrameRow> =
-        (0..profile.frames.len() as u32).map(|frame| FrameRow { frame, ..Default::default() }).collect();
-    let mut edges: FxHashMap<(u32, u32), Edge> = FxHashMap::default();
-    let mut on_path = vec![0u32; profile.frames.len()];
-    for thread in threads {
-        add_thread(&thread.tree, &mut rows, &mut edges, &mut on_path);
-    }
-    let mut rows: Vec<FrameRow> = rows.into_iter().filter(|r| r.calls > 0).collect();
-    let clock = profile.default_clock();
-    rows.sort_by(|a, b| {
-        b.incl[clock].cmp(&a.incl[clock]).then_with(|| profile.frame_name(a.frame).cmp(profile.frame_name(b.frame)))
-    });
+    let mut edges = FxHashMap::default();
+    let rows = rows_of(profile, threads, Some(&mut edges));
     // A range leaves stacks with no call in it: no edge for them.
     let mut edges: Vec<Edge> = edges.into_values().filter(|e| e.calls > 0).collect();
     edges.sort_unstable_by_key(|e| (e.caller, e.callee));
     FrameTable { rows, edges }
 }
 
-fn add_thread(tree: &CallTree, rows: &mut [FrameRow], edges: &mut FxHashMap<(u32, u32), Edge>, on_path: &mut [u32]) {
+/// The rows of every thread's table without the calls between frames, which cost more
+/// than the rows (a map entry per stack) and which a summary does not show.
+pub fn frame_rows(profile: &Profile) -> Vec<FrameRow> {
+    let threads: Vec<&ThreadProfile> = profile.threads.iter().collect();
+    rows_of(profile, &threads, None)
+}
+
+type Edges = FxHashMap<(u32, u32), Edge>;
+
+fn rows_of(profile: &Profile, threads: &[&ThreadProfile], mut edges: Option<&mut Edges>) -> Vec<FrameRow> {
+    let mut rows: Vec<FrameRow> =
+        (0..profile.frames.len() as u32).map(|frame| FrameRow { frame, ..Default::default() }).collect();
+    let mut on_path = vec![0u32; profile.frames.len()];
+    for thread in threads {
+        add_thread(&thread.tree, &mut rows, edges.as_deref_mut(), &mut on_path);
+    }
+    let mut rows: Vec<FrameRow> = rows.into_iter().filter(|r| r.calls > 0).collect();
+    let clock = profile.default_clock();
+    rows.sort_by(|a, b| {
+        b.incl[clock].cmp(&a.incl[clock]).then_with(|| profile.frame_name(a.frame).cmp(profile.frame_name(b.frame)))
+    });
+    rows
+}
+
+fn add_thread(tree: &CallTree, rows: &mut [FrameRow], mut edges: Option<&mut Edges>, on_path: &mut [u32]) {
     // The current stack as (caller, frame) pairs, and how often each pair is on it.
     let mut path: Vec<(u32, u32)> = Vec::new();
     let mut edges_on_path: FxHashMap<(u32, u32), u32> = FxHashMap::default();
@@ -104,18 +118,23 @@ fn add_thread(tree: &CallTree, rows: &mut [FrameRow], edges: &mut FxHashMap<(u32
         let row = &mut rows[frame as usize];
         row.calls += node.calls;
         row.excl.add(node.self_time);
-        let edge = edges.entry((caller, frame)).or_insert_with(|| Edge { caller, callee: frame, ..Default::default() });
-        edge.calls += node.calls;
-        let edge_depth = edges_on_path.entry((caller, frame)).or_insert(0);
-        if *edge_depth == 0 {
-            edge.incl.add(node.incl);
-        }
-        *edge_depth += 1;
         if outermost {
             row.incl.add(node.incl);
         } else {
             row.recursive_calls += node.calls;
-            edge.recursive_calls += node.calls;
+        }
+        if let Some(edges) = edges.as_deref_mut() {
+            let edge =
+                edges.entry((caller, frame)).or_insert_with(|| Edge { caller, callee: frame, ..Default::default() });
+            edge.calls += node.calls;
+            let edge_depth = edges_on_path.entry((caller, frame)).or_insert(0);
+            if *edge_depth == 0 {
+                edge.incl.add(node.incl);
+            }
+            *edge_depth += 1;
+            if !outermost {
+                edge.recursive_calls += node.calls;
+            }
         }
         on_path[frame as usize] += 1;
         path.push((caller, frame));
