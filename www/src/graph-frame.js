@@ -15,6 +15,17 @@
   // its URL (it throws, and the search would stop half-way), and nothing reads it here.
   window.history.replaceState = function () {};
 
+  // inferno unzooms once at load, which resets every frame of a graph nobody zoomed and
+  // fits every label, just before it fits them all again for the frame's width: unzoom
+  // does its work only when the graph is zoomed (before inferno's init has run, it is not).
+  var unzoomZoomed = window.unzoom;
+  window.unzoom = function () {
+    var button = document.getElementById('unzoom');
+    if ((button && !button.classList.contains('hide')) || document.querySelector('#frames > g.hide, #frames > g.parent')) {
+      unzoomZoomed();
+    }
+  };
+
   function tell(message) {
     message.droidflame = 'graph';
     page.postMessage(message, '*');
@@ -161,7 +172,9 @@
   window.addEventListener('message', function (event) {
     var message = event.data;
     if (event.source !== page || !message || typeof message.type !== 'string') return;
-    if (!document.getElementById('frames')) return;
+    // Before inferno's init has run there is nothing to search or zoom yet; the page sends
+    // its search again when this document says it is ready.
+    if (!document.getElementById('frames') || !window.searchbtn) return;
     if (message.type === 'search') runSearch(String(message.term || ''));
     else if (message.type === 'reset-zoom') {
       unzoom();
