@@ -314,6 +314,17 @@ mod tests {
     }
 
     #[test]
+    fn every_input_reads_as_the_records_it_was_written_with() {
+        for input in inputs(true) {
+            let mut bytes = Vec::new();
+            let shape = (input.shape)(20_000);
+            droidflame_testkit::large::write_large(&mut bytes, &shape, input.layout).unwrap();
+            let profile = droidflame_core::analyze(&bytes).unwrap();
+            assert_eq!(profile.records, 20_000, "{}", input.case);
+        }
+    }
+
+    #[test]
     fn a_measure_the_other_build_cannot_take_says_why() {
         let mut old = row("read and applied", &[]);
         old.before = None;
