@@ -12,9 +12,7 @@ const file = process.argv[2];
 const browser = await support.launch();
 const server = await support.serve();
 try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-  await page.goto(server.url);
-  await page.waitForFunction(() => document.body.dataset.engine === 'ready', null, { timeout: 60000 });
+  const page = await support.startedPage(browser, server);
   await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
   await page.setInputFiles('#picker', file);
   await page.waitForFunction(() => document.body.dataset.graph === 'ready' && document.body.dataset.firstGraphMs, null,

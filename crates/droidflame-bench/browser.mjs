@@ -14,9 +14,7 @@ const file = process.argv[2];
 const browser = await support.launch();
 const server = await support.serve();
 try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-  await page.goto(server.url + (process.argv[3] || ""));
-  await page.waitForFunction(() => document.body.dataset.engine === 'ready', null, { timeout: 60000 });
+  const page = await support.startedPage(browser, { url: server.url + (process.argv[3] || '') });
   await support.watchMainThread(page);
   await page.setInputFiles('#picker', file);
   const state = await support.waitForResult(page, 20 * 60 * 1000);

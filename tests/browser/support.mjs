@@ -172,6 +172,15 @@ export function writeTrace({ threads, methods, records }) {
 
 // Starts watching a page for the benchmarks: its longest main-thread task and its peak JS
 // heap, read back as `window.benchLongest` and `window.benchPeakHeap`.
+// A page of the hosted build once its engine has started, as it has by the time a person
+// has chosen a file (the benchmarks time from the choice).
+export async function startedPage(browser, server) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  await page.goto(server.url);
+  await page.waitForFunction(() => document.body.dataset.engine === 'ready', null, { timeout: 60000 });
+  return page;
+}
+
 export async function watchMainThread(page) {
   await page.evaluate(() => {
     window.benchLongest = 0;
