@@ -7,6 +7,7 @@ use crate::atrace::{self, AtraceDecoder};
 use crate::feed::ChunkFeeder;
 use crate::perfetto::{self, PerfettoDecoder};
 use crate::profile::ClockSet;
+use crate::profile::Repair;
 use crate::profile::{Profile, ProfileBuilder};
 use crate::reread::{Checkpoint, Rereading};
 use crate::simpleperf::{self, SimpleperfDecoder};
@@ -241,7 +242,7 @@ impl Analyzer {
                 if let Err(e) = decoder.try_finish() {
                     self.builder.repairs.truncated = true;
                     self.builder.warn_about(
-                        "truncated",
+                        Repair::Truncated,
                         format!("the gzip data ends early ({e}); everything before that point was read"),
                     );
                 }

@@ -17,6 +17,7 @@ mod v1;
 mod v2;
 
 use crate::profile::FinishSpec;
+use crate::profile::Repair;
 use crate::profile::{ClockSet, ClockWords, FormatInfo, FrameKind, ProfileBuilder, TimeUnit};
 use crate::{Error, ErrorKind, Result};
 use key::KeyParser;
@@ -323,7 +324,7 @@ impl ArtDecoder {
         }
         if let Some(message) = truncated {
             builder.repairs.truncated = true;
-            builder.warn_about("truncated", message);
+            builder.warn_about(Repair::Truncated, message);
         }
         self.finish_notes(builder);
         let clocks = self.clocks(builder);
@@ -375,7 +376,7 @@ impl ArtDecoder {
         if self.key.option("data-file-overflow") == Some("true") {
             builder.repairs.overflow = true;
             builder.warn_about(
-                "overflow",
+                Repair::Overflow,
                 "the trace buffer overflowed while recording (data-file-overflow=true): events after that point \
                  were dropped, so the end of each thread is missing; record with a larger buffer",
             );

@@ -3,6 +3,7 @@
 //! new thread while tracing runs: names are matched to record ids when the input ends.
 
 use super::records::{ArtRecords, DENSE_THREADS};
+use crate::profile::Repair;
 use crate::profile::{Limit, ProfileBuilder};
 use rustc_hash::FxHashMap;
 
@@ -21,7 +22,7 @@ impl ArtRecords {
                 );
                 entry.1 = merged;
                 b.repairs.reused_thread_ids += 1;
-                b.warn_about("reused_thread_ids", message);
+                b.warn_about(Repair::ReusedThreadIds, message);
             }
         } else if self.listed.len() >= b.limits().max_threads.max(1) {
             b.refuse(Limit::Threads);
@@ -54,7 +55,7 @@ impl ArtRecords {
             b.name_thread(thread, format!("{old} / {name}"), true);
             b.repairs.reused_thread_ids += 1;
             b.warn_about(
-                "reused_thread_ids",
+                Repair::ReusedThreadIds,
                 format!(
                     "thread id {id} was renamed from {old:?} to {name:?} while it had methods running; its \
                      records are kept as one thread"

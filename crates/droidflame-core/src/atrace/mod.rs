@@ -11,6 +11,7 @@ mod json;
 mod line;
 pub(crate) mod marker;
 
+use crate::profile::Repair;
 use crate::profile::{FinishSpec, ProfileBuilder};
 use crate::system::SystemEnd;
 use crate::text::group_digits;
@@ -78,7 +79,7 @@ fn framing_notes(framing: &TextFraming, builder: &mut ProfileBuilder) {
     if let Some(at) = framing.cut_at {
         builder.repairs.truncated = true;
         builder.warn_about(
-            "truncated",
+            Repair::Truncated,
             format!(
                 "the input ends at byte {}, inside compressed dump {} of the capture: the dumps before it are \
                  whole",
@@ -90,7 +91,7 @@ fn framing_notes(framing: &TextFraming, builder: &mut ProfileBuilder) {
     if let Some((at, count)) = framing.damaged {
         builder.repairs.damaged_parts += count;
         builder.warn_about(
-            "damaged_parts",
+            Repair::DamagedParts,
             format!(
                 "each is a compressed dump (the first found at byte {}), left out whole because damaged \
                  compressed data inflates to garbage that cannot be told from events",

@@ -13,6 +13,7 @@ mod sorter;
 mod track_events;
 
 use crate::atrace::InflateBudget;
+use crate::profile::Repair;
 use crate::profile::{FinishSpec, ProfileBuilder};
 use crate::text::group_digits;
 use crate::{Error, ErrorKind, Result};
@@ -104,7 +105,7 @@ impl PerfettoDecoder {
         if let Some((at, bytes)) = self.framing.unfinished() {
             builder.repairs.truncated = true;
             builder.warn_about(
-                "truncated",
+                Repair::Truncated,
                 format!(
                     "the input ends inside the packet that begins at byte {} ({} bytes of it are there): every \
                      packet before it was read",
@@ -116,7 +117,7 @@ impl PerfettoDecoder {
         if let Some(Broken::Damaged { at }) = self.framing.broken {
             builder.repairs.damaged_parts += 1;
             builder.warn_about(
-                "damaged_parts",
+                Repair::DamagedParts,
                 format!(
                     "the trace's packet framing is damaged at byte {}: the {} bytes from there on could not be cut \
                      into packets and were not read",

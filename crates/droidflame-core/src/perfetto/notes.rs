@@ -3,6 +3,7 @@
 
 use super::packets::PacketStats;
 use crate::profile::ProfileBuilder;
+use crate::profile::Repair;
 use crate::system::SystemEnd;
 use crate::text::group_digits;
 
@@ -99,7 +100,7 @@ pub fn warn(stats: &PacketStats, slices: u64, end: &SystemEnd, builder: &mut Pro
     }
     if let Some(at) = stats.first_damaged_at {
         builder.warn_about(
-            "damaged_parts",
+            Repair::DamagedParts,
             format!(
                 "{} packets are damaged and were skipped, the first at byte {}",
                 group_digits(stats.damaged),
@@ -109,8 +110,7 @@ pub fn warn(stats: &PacketStats, slices: u64, end: &SystemEnd, builder: &mut Pro
     }
     if stats.dropped_packets > 0 {
         let lost: u64 = end.gaps.iter().map(|(from, to)| to - from).sum();
-        builder.warn_about(
-            "closed_at_gap",
+        builder.warn_about(Repair::ClosedAtGap,
             format!(
                 "the recorder dropped packets {} times; where kernel events were lost ({} gaps, {} ms in all, which the \
                  timeline shows) slices still open were closed at the last event before the gap",

@@ -21,7 +21,7 @@ pub struct Summary<'a> {
     pub threads: Vec<ThreadJson<'a>>,
     pub methods: Vec<MethodJson<'a>>,
     pub repairs: &'a Repairs,
-    pub warnings: &'a [String],
+    pub warnings: Vec<&'a str>,
     /// atrace counter tracks; absent for method traces.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     pub counters: &'a [Counter],
@@ -195,7 +195,7 @@ pub fn summary(profile: &Profile) -> Summary<'_> {
         records: profile.records,
         methods,
         repairs: &profile.repairs,
-        warnings: &profile.warnings,
+        warnings: profile.warnings.iter().map(|w| w.text.as_str()).collect(),
         counters: &profile.counters,
         pid: profile.header_value("pid").and_then(|v| v.trim().parse().ok()),
         elapsed_us: elapsed_us(profile),
@@ -331,7 +331,7 @@ fn limits(profile: &Profile) -> LimitsJson {
         max_methods: o.max_methods,
         max_name_bytes: o.max_name_bytes,
         max_decompressed_bytes: o.max_decompressed_bytes,
-        max_slice_depth: crate::system::MAX_DEPTH,
+        max_slice_depth: crate::profile::MAX_SLICE_DEPTH,
         max_drawn_depth: DEFAULT_MAX_DEPTH,
         max_folded_text_bytes: MAX_FOLDED_TEXT,
     }

@@ -6,12 +6,14 @@ mod calls;
 mod clock;
 mod frame;
 mod range;
+mod repairs;
 mod tree;
 
 pub(crate) use builder::{display_names, FinishSpec, FrameInfo, Limit, ProfileBuilder, ReadCalls, ThreadMark};
 pub use calls::{Call, ThreadCalls};
 pub use clock::{Clock, ClockSet, ClockWords, PerClock, TimeUnit};
 pub use frame::{Frame, FrameKind};
+pub use repairs::{sentence, Repair, RepairContext, Repairs, Warning, MAX_SLICE_DEPTH};
 pub use tree::{CallTree, Children, Node, NONE};
 
 /// What the input was, as detected from its bytes.
@@ -46,64 +48,6 @@ pub struct FormatInfo {
     pub preferred_clock: Option<Clock>,
     /// The format in words, e.g. `Method trace, streaming v3, gzip`.
     pub description: String,
-}
-
-/// Every repair the builder made; non-zero counters mean the numbers were reconstructed.
-/// Serialised as is into the summary's `repairs`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
-pub struct Repairs {
-    /// Exits of frames not on the stack: entered before tracing began, rebuilt from the
-    /// thread's first event.
-    pub unmatched_exits: u64,
-    /// Exits of a frame deeper in the stack; the frames above were closed at that time.
-    pub mismatched_exits: u64,
-    /// Frames still open at the end, closed at their thread's last event.
-    pub open_at_end: u64,
-    /// Slices still open where the capture lost events (the end of one of several dumps),
-    /// closed at the last event before the loss.
-    #[serde(skip_serializing_if = "is_zero")]
-    pub closed_at_gap: u64,
-    /// Frames entered but never described (shown by their id).
-    pub unknown_methods: u64,
-    /// Threads with events but no name.
-    pub unknown_threads: u64,
-    /// The input ended early (a partial record or chunk, a missing summary or end marker).
-    pub truncated: bool,
-    /// The recorder ran out of buffer and dropped later events.
-    pub overflow: bool,
-    /// Records that neither enter nor exit (an invalid action), skipped.
-    pub invalid_records: u64,
-    /// Times that wrapped around 2^32 ticks and were unwrapped.
-    pub time_wraps: u64,
-    /// Thread ids that named two threads in one trace (id reuse).
-    pub reused_thread_ids: u64,
-    /// Ends of slices with no open slice on their thread (or no matching begin), ignored.
-    #[serde(skip_serializing_if = "is_zero")]
-    pub unmatched_ends: u64,
-    /// Text lines after the first event that are not events (multi-line prints, damage),
-    /// skipped.
-    #[serde(skip_serializing_if = "is_zero")]
-    pub unparsed_lines: u64,
-    /// Events earlier than the one before them (merged or concatenated dumps).
-    #[serde(skip_serializing_if = "is_zero")]
-    pub out_of_order: u64,
-    /// Slice begins beyond the slice-depth limit, dropped.
-    #[serde(skip_serializing_if = "is_zero")]
-    pub too_deep: u64,
-    /// Samples the recorder lost (it says how many).
-    #[serde(skip_serializing_if = "is_zero")]
-    pub lost_samples: u64,
-    /// Names longer than the name-length limit, cut.
-    #[serde(skip_serializing_if = "is_zero")]
-    pub long_names: u64,
-    /// Damaged parts of the input (a compressed dump, a packet), each skipped from the
-    /// damage on to where reading can resume.
-    #[serde(skip_serializing_if = "is_zero")]
-    pub damaged_parts: u64,
-}
-
-fn is_zero(n: &u64) -> bool {
-    *n == 0
 }
 
 /// One thread's part of the profile.
@@ -217,10 +161,7 @@ pub struct Profile {
     /// Every repair made while reading.
     pub repairs: Repairs,
     /// Plain-language notes about what was repaired or guessed, for the user.
-    pub warnings: Vec<String>,
-    /// Parallel to `warnings`: the repair counter (a field name of `Repairs`) that each
-    /// warning details, if any.
-    pub warning_repairs: Vec<Option<&'static str>>,
+    pub warnings: Vec<Warning>,
     /// The limits the analysis ran under.
     pub limits: crate::Options,
     /// With calls kept: calls shorter than this many ticks on the timeline clock were let

@@ -85,7 +85,6 @@ impl Profile {
             frame_names: self.frame_names.clone(),
             repairs: self.repairs.clone(),
             warnings: self.warnings.clone(),
-            warning_repairs: self.warning_repairs.clone(),
             limits: crate::Options { keep_calls: false, ..self.limits.clone() },
             shortest_call: 0,
             records: self.records,

@@ -6,6 +6,7 @@ use super::events::Role;
 use super::samples::SampleReader;
 use super::symbols::describe;
 use super::End;
+use crate::profile::Repair;
 use crate::profile::{Clock, ClockSet, ClockWords, FinishSpec, FormatInfo, FrameKind, ProfileBuilder, TimeUnit};
 use crate::text::group_digits;
 
@@ -142,7 +143,7 @@ fn warn_about_input(reader: &SampleReader, ending: &Ending, builder: &mut Profil
             format!("at byte {} without the end marker", n(at))
         };
         builder.warn_about(
-            "truncated",
+            Repair::Truncated,
             format!("the file ends {inside}: the {} records before it were read", n(ending.records)),
         );
     }
@@ -150,7 +151,7 @@ fn warn_about_input(reader: &SampleReader, ending: &Ending, builder: &mut Profil
         Some(End::Damaged { at, size }) => {
             builder.repairs.damaged_parts += 1;
             builder.warn_about(
-                "damaged_parts",
+                Repair::DamagedParts,
                 format!(
                     "the record at byte {} claims {} bytes, more than any record holds: the file is damaged there \
                      and nothing after it was read",
@@ -167,7 +168,7 @@ fn warn_about_input(reader: &SampleReader, ending: &Ending, builder: &mut Profil
     if stats.damaged > 0 {
         builder.repairs.damaged_parts += stats.damaged;
         builder.warn_about(
-            "damaged_parts",
+            Repair::DamagedParts,
             format!(
                 "{} records would not decode (the first at byte {}) and were skipped",
                 n(stats.damaged),
@@ -181,7 +182,7 @@ fn warn_about_input(reader: &SampleReader, ending: &Ending, builder: &mut Profil
             builder.repairs.lost_samples = lost;
             let share = lost as f64 * 100.0 / (recorded + lost).max(1) as f64;
             builder.warn_about(
-                "lost_samples",
+                Repair::LostSamples,
                 format!(
                     "{share:.1}% of the {} samples the recorder took; times are low where they were lost",
                     n(recorded + lost)
@@ -218,7 +219,7 @@ fn warn_about_input(reader: &SampleReader, ending: &Ending, builder: &mut Profil
     if stats.out_of_order > 0 {
         builder.repairs.out_of_order += stats.out_of_order;
         builder.warn_about(
-            "out_of_order",
+            Repair::OutOfOrder,
             format!(
                 "{} samples are earlier than their thread's previous one; each was taken at that one's time",
                 n(stats.out_of_order)

@@ -20,8 +20,7 @@ use sched::{Sched, SchedState};
 use tracks::Tracks;
 pub(crate) use tracks::{TrackKey, TrackKind};
 
-/// Deeper slices are dropped and counted (Perfetto's limit; real slices nest a few deep).
-pub const MAX_DEPTH: usize = 512;
+use crate::profile::MAX_SLICE_DEPTH as MAX_DEPTH;
 /// Track slots get thread ids from here up, clear of real ids (Linux pids < 2^22).
 pub const TRACK_ID_BASE: u32 = 1 << 31;
 const EMPTY_NAME: &[u8] = b"[empty slice name]";

@@ -2,7 +2,7 @@
 //! self times computed, clocks put in place.
 
 use super::{FinishSpec, FrameSlot, ProfileBuilder, ThreadState};
-use crate::profile::{Clock, ClockSet, Frame, PerClock, Profile, ThreadProfile, Timeline, NONE};
+use crate::profile::{Clock, ClockSet, Frame, PerClock, Profile, ThreadProfile, Timeline, Warning, NONE};
 use crate::text::group_digits;
 use rustc_hash::FxHashMap;
 
@@ -42,13 +42,12 @@ impl ProfileBuilder {
         self.repairs.unknown_threads = unknown_threads;
         if self.keep.shortest > 0 {
             let shortest_us = spec.time_unit.micros(self.keep.shortest);
-            self.warnings.push(calls_left_out(self.limits.max_calls, shortest_us, self.rereadable));
-            self.warning_repairs.push(None);
+            let text = calls_left_out(self.limits.max_calls, shortest_us, self.rereadable);
+            self.warnings.push(Warning { text, repair: None });
         }
         if self.dropped_warnings > 0 {
             let n = self.dropped_warnings;
-            self.warnings.push(format!("{n} more warnings not shown"));
-            self.warning_repairs.push(None);
+            self.warnings.push(Warning { text: format!("{n} more warnings not shown"), repair: None });
         }
         let (frames, canonical) = canonical_frames(&self.frames, &self.threads);
         self.repairs.unknown_methods = frames.iter().filter(|f| f.unknown).count() as u64;
@@ -81,7 +80,6 @@ impl ProfileBuilder {
             frame_names,
             repairs: self.repairs,
             warnings: self.warnings,
-            warning_repairs: self.warning_repairs,
             limits: self.limits,
             shortest_call: self.keep.shortest,
             records: events,

@@ -47,7 +47,7 @@ pub(crate) use seed::{ReadCalls, ThreadMark};
 
 use super::calls::{Call, ThreadCalls};
 use super::tree::{CallTree, NodeBudget, TreeBuilder};
-use super::{ClockSet, Counter, FormatInfo, PerClock, Repairs, SchedTimes, TimeUnit};
+use super::{ClockSet, Counter, FormatInfo, PerClock, Repair, Repairs, SchedTimes, TimeUnit, Warning};
 use crate::text::group_digits;
 use crate::{Error, ErrorKind, Options};
 use rustc_hash::FxHashMap;
@@ -290,9 +290,7 @@ pub(crate) struct ProfileBuilder {
     threads: Vec<ThreadState>,
     frames: Vec<FrameSlot>,
     pub repairs: Repairs,
-    warnings: Vec<String>,
-    /// Parallel to `warnings`: the repair counter a warning explains, if any.
-    warning_repairs: Vec<Option<&'static str>>,
+    warnings: Vec<Warning>,
     dropped_warnings: usize,
     limits: Options,
     budget: NodeBudget,
@@ -316,7 +314,6 @@ impl ProfileBuilder {
             frames: Vec::new(),
             repairs: Repairs::default(),
             warnings: Vec::new(),
-            warning_repairs: Vec::new(),
             dropped_warnings: 0,
             limits: options.clone(),
             budget: NodeBudget { left: options.max_call_stacks, exhausted: false },
@@ -332,16 +329,15 @@ impl ProfileBuilder {
         self.push_warning(None, message.into());
     }
 
-    /// A warning that details one repair counter (a field name of `Repairs`): the summary's
-    /// notes show it with that repair instead of on its own.
-    pub fn warn_about(&mut self, repair: &'static str, message: impl Into<String>) {
+    /// A warning that details one repair: the summary's notes show it with that repair
+    /// instead of on its own.
+    pub fn warn_about(&mut self, repair: Repair, message: impl Into<String>) {
         self.push_warning(Some(repair), message.into());
     }
 
-    fn push_warning(&mut self, repair: Option<&'static str>, message: String) {
+    fn push_warning(&mut self, repair: Option<Repair>, text: String) {
         if self.warnings.len() < MAX_WARNINGS {
-            self.warnings.push(message);
-            self.warning_repairs.push(repair);
+            self.warnings.push(Warning { text, repair });
         } else {
             self.dropped_warnings += 1;
         }

@@ -1,0 +1,268 @@
+//! Repairs: what reading a damaged or unusual trace had to reconstruct. Each repair is
+//! declared once below, which gives its counter in `Repairs`, its variant of `Repair`, its
+//! key (the counter's name in the summary) and its count; `Repair::sentence` says it in
+//! words. Warnings that detail a repair carry it.
+
+use crate::text::group_digits;
+use std::fmt;
+use std::ops::Deref;
+
+/// Slices nested deeper than this are dropped and counted (Perfetto's limit; real slices
+/// nest a few deep, but begin/end pairs that damage left unbalanced can nest without end).
+pub const MAX_SLICE_DEPTH: usize = 512;
+
+/// Declares every repair once: the counter, the variant and the key come from one line.
+/// Counters marked `("is_zero")` are left out of the summary while zero.
+macro_rules! repairs {
+    ($($(#[doc = $doc:literal])* $field:ident: $ty:ident $(($skip:literal))? => $variant:ident,)*) => {
+        /// Every repair the builder made; non-zero counters mean the numbers were
+        /// reconstructed. Serialised as is into the summary's `repairs`.
+        #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+        pub struct Repairs {
+            $($(#[doc = $doc])* $(#[serde(skip_serializing_if = $skip)])? pub $field: $ty,)*
+        }
+
+        /// One kind of repair.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Repair {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl Repair {
+            /// Every repair, in the order of `Repairs`' fields.
+            pub const ALL: &'static [Repair] = &[$(Repair::$variant),*];
+
+            /// Its counter's name in `Repairs` and the summary.
+            pub const fn key(self) -> &'static str {
+                match self {
+                    $(Repair::$variant => stringify!($field),)*
+                }
+            }
+        }
+
+        impl Repairs {
+            /// How many times `repair` was made (1 for a yes/no repair that was).
+            pub fn count(&self, repair: Repair) -> u64 {
+                match repair {
+                    $(Repair::$variant => self.$field as u64,)*
+                }
+            }
+        }
+    };
+}
+
+repairs! {
+    /// Exits of frames not on the stack: entered before tracing began, rebuilt from the
+    /// thread's first event.
+    unmatched_exits: u64 => UnmatchedExits,
+    /// Exits of a frame deeper in the stack; the frames above were closed at that time.
+    mismatched_exits: u64 => MismatchedExits,
+    /// Frames still open at the end, closed at their thread's last event.
+    open_at_end: u64 => OpenAtEnd,
+    /// Slices still open where the capture lost events (the end of one of several dumps),
+    /// closed at the last event before the loss.
+    closed_at_gap: u64 ("is_zero") => ClosedAtGap,
+    /// Frames entered but never described (shown by their id).
+    unknown_methods: u64 => UnknownMethods,
+    /// Threads with events but no name.
+    unknown_threads: u64 => UnknownThreads,
+    /// The input ended early (a partial record or chunk, a missing summary or end marker).
+    truncated: bool => Truncated,
+    /// The recorder ran out of buffer and dropped later events.
+    overflow: bool => Overflow,
+    /// Records that neither enter nor exit (an invalid action), skipped.
+    invalid_records: u64 => InvalidRecords,
+    /// Times that wrapped around 2^32 ticks and were unwrapped.
+    time_wraps: u64 => TimeWraps,
+    /// Thread ids that named two threads in one trace (id reuse).
+    reused_thread_ids: u64 => ReusedThreadIds,
+    /// Ends of slices with no open slice on their thread (or no matching begin), ignored.
+    unmatched_ends: u64 ("is_zero") => UnmatchedEnds,
+    /// Text lines after the first event that are not events (multi-line prints, damage),
+    /// skipped.
+    unparsed_lines: u64 ("is_zero") => UnparsedLines,
+    /// Events earlier than the one before them (merged or concatenated dumps).
+    out_of_order: u64 ("is_zero") => OutOfOrder,
+    /// Slice begins beyond the slice-depth limit, dropped.
+    too_deep: u64 ("is_zero") => TooDeep,
+    /// Samples the recorder lost (it says how many).
+    lost_samples: u64 ("is_zero") => LostSamples,
+    /// Names longer than the name-length limit, cut.
+    long_names: u64 ("is_zero") => LongNames,
+    /// Damaged parts of the input (a compressed dump, a packet), each skipped from the
+    /// damage on to where reading can resume.
+    damaged_parts: u64 ("is_zero") => DamagedParts,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// What a repair's sentence depends on besides its count.
+#[derive(Debug, Clone, Copy)]
+pub struct RepairContext {
+    /// The trace has a wall clock: frames open at its edges span to the timeline's edges.
+    pub wall: bool,
+    /// Data was lost at the end (cut short, or the buffer overflowed).
+    pub lost_at_end: bool,
+    /// `Options::max_name_bytes`.
+    pub max_name_bytes: usize,
+}
+
+impl Repair {
+    /// The order in which notes tell repairs: the worst (data lost) first.
+    pub const NOTE_ORDER: [Repair; 18] = [
+        Repair::Truncated,
+        Repair::Overflow,
+        Repair::UnmatchedExits,
+        Repair::MismatchedExits,
+        Repair::OpenAtEnd,
+        Repair::ClosedAtGap,
+        Repair::UnknownMethods,
+        Repair::UnknownThreads,
+        Repair::InvalidRecords,
+        Repair::TimeWraps,
+        Repair::ReusedThreadIds,
+        Repair::UnmatchedEnds,
+        Repair::UnparsedLines,
+        Repair::OutOfOrder,
+        Repair::TooDeep,
+        Repair::LongNames,
+        Repair::DamagedParts,
+        Repair::LostSamples,
+    ];
+
+    /// The repair in one or more sentences for the user, made `count` times; `details`
+    /// are the warnings that detail it (where a file was cut, say).
+    pub fn sentence(self, count: u64, context: &RepairContext, details: &[&str]) -> String {
+        let n = group_digits(count);
+        let RepairContext { wall, lost_at_end, max_name_bytes } = *context;
+        let lead = match self {
+            Repair::Truncated => "The trace is incomplete (cut short); everything before the cut is shown".to_owned(),
+            // The reader's own warning says what overflowed and what to do.
+            Repair::Overflow if !details.is_empty() => return sentence(&details.join("; ")),
+            Repair::Overflow => "The recording buffer overflowed: later events were dropped".to_owned(),
+            // Where the trace has a wall clock, calls from before tracing and calls still
+            // open span to its timeline's edges on it; after lost data, open calls end
+            // with their thread's data.
+            Repair::UnmatchedExits if wall => format!(
+                "{n} frames were already running when tracing began; each is shown from the start of the trace \
+                 (from its thread's first record on the CPU clock)"
+            ),
+            Repair::UnmatchedExits => format!(
+                "{n} frames were already running when tracing began; each is shown from its thread's first record"
+            ),
+            Repair::MismatchedExits => format!("{n} exits closed frames above them that had no exit of their own"),
+            Repair::OpenAtEnd if wall && !lost_at_end => format!(
+                "{n} frames were still running at the end; they are closed at the end of the trace (at their \
+                 thread's last record on the CPU clock)"
+            ),
+            Repair::OpenAtEnd => {
+                format!("{n} frames were still running at the end; they are closed at their thread's last record")
+            }
+            Repair::ClosedAtGap => format!(
+                "{n} slices were still open where the capture lost events (between two of its dumps); each is \
+                 closed at the last event before the gap, so that it does not swallow the slices after it"
+            ),
+            Repair::UnknownMethods => {
+                format!("{n} method ids have no name in the trace; they are shown as <unknown 0x…>")
+            }
+            Repair::UnknownThreads => format!("{n} threads have no name in the trace; they are shown by id"),
+            Repair::InvalidRecords => format!("{n} records with an invalid action were skipped"),
+            Repair::TimeWraps => format!("Times wrapped around the 32-bit range {n} times and were unwrapped"),
+            Repair::ReusedThreadIds => format!("{n} thread ids were reused by another thread"),
+            Repair::UnmatchedEnds => {
+                format!("{n} slice ends had no open slice (it began before the capture) and were ignored")
+            }
+            Repair::UnparsedLines => format!("{n} lines were not trace events and were skipped"),
+            Repair::OutOfOrder => format!("{n} events were earlier than the event before them"),
+            Repair::TooDeep => format!("{n} slices nested deeper than {MAX_SLICE_DEPTH} were dropped"),
+            Repair::LongNames => format!(
+                "{n} names longer than {} bytes were cut short; they end in \"…\"",
+                group_digits(max_name_bytes as u64)
+            ),
+            Repair::DamagedParts => format!("{n} damaged parts of the file were skipped"),
+            Repair::LostSamples => format!("{n} samples were lost while recording"),
+        };
+        if details.is_empty() {
+            format!("{lead}.")
+        } else {
+            format!("{lead}: {}.", details.join("; ").trim_end_matches('.'))
+        }
+    }
+}
+
+/// A plain-language note about what was repaired or guessed, for the user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    /// What happened, in words.
+    pub text: String,
+    /// The repair it details, if any: notes then tell it with that repair, not on its own.
+    pub repair: Option<Repair>,
+}
+
+impl Deref for Warning {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.text
+    }
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+/// A warning as a sentence: capitalised, ending in a full stop.
+pub fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    let mut out: String = chars.next().map(|c| c.to_uppercase().collect()).unwrap_or_default();
+    out.push_str(chars.as_str());
+    if !out.ends_with(['.', '!', '?']) {
+        out.push('.');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn warnings_become_sentences() {
+        assert_eq!(sentence("the trace was cut"), "The trace was cut.");
+        assert_eq!(sentence("Already one."), "Already one.");
+        assert_eq!(sentence("élan"), "Élan.");
+        assert_eq!(sentence(""), ".");
+    }
+
+    #[test]
+    fn notes_tell_every_repair_once() {
+        let mut order = Repair::NOTE_ORDER.to_vec();
+        order.sort_by_key(|r| Repair::ALL.iter().position(|a| a == r));
+        assert_eq!(order, Repair::ALL);
+    }
+
+    #[test]
+    fn keys_are_the_summary_names_and_counts_read_their_counter() {
+        let repairs = Repairs { truncated: true, too_deep: 7, ..Repairs::default() };
+        let json = serde_json::to_value(&repairs).unwrap();
+        let object = json.as_object().unwrap();
+        for &repair in Repair::ALL {
+            let expected = match repair {
+                Repair::Truncated => 1,
+                Repair::TooDeep => 7,
+                _ => 0,
+            };
+            assert_eq!(repairs.count(repair), expected, "{repair:?}");
+            // Optional counters are left out while zero; every other key is there.
+            let shown = object.get(repair.key());
+            assert!(shown.is_some() || expected == 0, "{} missing", repair.key());
+        }
+        assert_eq!(object.len(), 10 + 1, "the ten always-shown counters and too_deep");
+        let text = serde_json::to_string(&repairs).unwrap();
+        assert!(text.starts_with("{\"unmatched_exits\":0,"), "{text}");
+    }
+}
