@@ -2,16 +2,10 @@
 //! bytes decide the format (never the file name), gzip is undone on the fly, and the
 //! format decoder feeds the profile builder. Memory holds the profile, not the records.
 
-use crate::art::{ArtDecoder, ArtResume};
-use crate::atrace::{self, AtraceDecoder};
-use crate::feed::ChunkFeeder;
-use crate::perfetto::{self, PerfettoDecoder};
-use crate::profile::ClockSet;
-use crate::profile::Repair;
-use crate::profile::{Profile, ProfileBuilder};
-use crate::reread::{Checkpoint, Rereading};
-use crate::simpleperf::{self, SimpleperfDecoder};
-use crate::text::describe_bytes;
+use crate::formats::{self, SNIFF_AT_LEAST};
+use crate::importer::{Imported, Importer, Input};
+use crate::profile::{ClockSet, Profile, ProfileBuilder, Repair};
+use crate::reread::Rereading;
 use crate::{Error, ErrorKind, Options, Result};
 use flate2::write::MultiGzDecoder;
 use std::io::Write;
@@ -19,9 +13,6 @@ use std::sync::Arc;
 
 /// Compressed input is inflated this much at a time, which bounds the output of one step.
 const GZIP_STEP: usize = 16 << 10;
-/// Bytes needed to recognise a method trace; captures may need up to
-/// `atrace::SNIFF_BYTES`.
-const SNIFF_BYTES: usize = 8;
 
 /// Analyses one trace: `push` its bytes in order, then `finish`.
 pub struct Analyzer {
@@ -30,10 +21,9 @@ pub struct Analyzer {
     outer: Outer,
     inner: Inner,
     input_bytes: u64,
-    split: bool,
+    /// The input is gzip-compressed (known from its first two bytes).
+    gzip: bool,
     failed: Option<Error>,
-    /// Where reading can start again, kept with calls: short calls may be let go.
-    checkpoints: Vec<Checkpoint>,
 }
 
 enum Outer {
@@ -46,19 +36,12 @@ enum Outer {
     },
 }
 
-/// The (decompressed) trace bytes: sniffed, then decoded.
+/// The (decompressed) trace bytes: sniffed, then imported.
 struct Inner {
     head: Vec<u8>,
-    decoder: Option<Decoder>,
-    feeder: ChunkFeeder,
-}
-
-/// One decoder per input family.
-enum Decoder {
-    Art(Box<ArtDecoder>),
-    Atrace(Box<AtraceDecoder>),
-    Perfetto(Box<PerfettoDecoder>),
-    Simpleperf(Box<SimpleperfDecoder>),
+    importer: Option<Box<dyn Importer>>,
+    /// The registry's name of the importer's format.
+    family: &'static str,
 }
 
 impl Default for Analyzer {
@@ -74,11 +57,10 @@ impl Analyzer {
             builder: ProfileBuilder::new(&options),
             options,
             outer: Outer::Sniffing(Vec::new()),
-            inner: Inner { head: Vec::new(), decoder: None, feeder: ChunkFeeder::default() },
+            inner: Inner { head: Vec::new(), importer: None, family: "" },
             input_bytes: 0,
-            split: false,
+            gzip: false,
             failed: None,
-            checkpoints: Vec::new(),
         }
     }
 
@@ -99,19 +81,40 @@ impl Analyzer {
         result
     }
 
-    /// For a split trace: call after the whole `.key` file was pushed, before the `.data`
-    /// file. The two halves then read as one regular trace.
+    /// For a trace written as two files (a method trace's `.key` and `.data`): call after
+    /// the whole first file was pushed, before the second. The two then read as one trace.
     pub fn end_of_key_file(&mut self) -> Result<()> {
-        self.split = true;
-        let ends_in_newline = match &self.inner.decoder {
-            None => self.inner.head.last() == Some(&b'\n'),
-            Some(Decoder::Art(_)) => self.inner.feeder.rest().0.last().is_none_or(|&b| b == b'\n'),
-            Some(Decoder::Atrace(_) | Decoder::Perfetto(_) | Decoder::Simpleperf(_)) => true,
-        };
-        if !ends_in_newline {
-            self.push(b"\n")?;
+        if let Some(error) = &self.failed {
+            return Err(error.clone());
         }
-        Ok(())
+        let result = self.end_of_part();
+        if let Err(error) = &result {
+            self.failed = Some(error.clone());
+        }
+        result
+    }
+
+    fn end_of_part(&mut self) -> Result<()> {
+        if self.inner.importer.is_none() {
+            // The first file is whole: its format is known now or never.
+            let head = std::mem::take(&mut self.inner.head);
+            self.start(&head, true)?;
+        }
+        let importer = self.inner.importer.as_mut().expect("started above");
+        importer.end_of_part(&mut self.builder)
+    }
+
+    /// Starts the importer of the format `head` is in, and feeds it `head`; nothing while
+    /// a sniffer is not sure yet.
+    fn start(&mut self, head: &[u8], complete: bool) -> Result<()> {
+        let Some(format) = formats::recognise(head, complete)? else {
+            self.inner.head = head.to_vec();
+            return Ok(());
+        };
+        let input = Input { gzip: self.gzip, options: &self.options };
+        self.inner.importer = Some((format.start)(head, &input));
+        self.inner.family = format.family;
+        self.feed(head)
     }
 
     fn push_outer(&mut self, chunk: &[u8]) -> Result<()> {
@@ -122,7 +125,8 @@ impl Analyzer {
                 return Ok(());
             }
             let head = std::mem::take(head);
-            self.outer = if head.starts_with(&[0x1F, 0x8B]) {
+            self.gzip = head.starts_with(&[0x1F, 0x8B]);
+            self.outer = if self.gzip {
                 Outer::Gzip { decoder: Box::new(MultiGzDecoder::new(Vec::new())), inflated: 0 }
             } else {
                 Outer::Plain
@@ -167,32 +171,21 @@ impl Analyzer {
     }
 
     fn push_inner(&mut self, bytes: &[u8]) -> Result<()> {
-        let inner = &mut self.inner;
-        if inner.decoder.is_none() {
-            inner.head.extend_from_slice(bytes);
-            if inner.head.len() < SNIFF_BYTES {
+        if self.inner.importer.is_none() {
+            let mut head = std::mem::take(&mut self.inner.head);
+            head.extend_from_slice(bytes);
+            if head.len() < SNIFF_AT_LEAST {
+                self.inner.head = head;
                 return Ok(());
             }
-            let Some(decoder) = sniff(&inner.head, false, &self.options)? else {
-                return Ok(());
-            };
-            inner.decoder = Some(decoder);
-            let head = std::mem::take(&mut inner.head);
-            return self.feed(&head);
+            return self.start(&head, false);
         }
         self.feed(bytes)
     }
 
     fn feed(&mut self, bytes: &[u8]) -> Result<()> {
-        let Inner { decoder, feeder, .. } = &mut self.inner;
-        let builder = &mut self.builder;
-        match decoder.as_mut().expect("sniffed before feeding") {
-            Decoder::Art(decoder) => feeder.push(bytes, |data, offset| decoder.decode(data, offset, builder))?,
-            Decoder::Atrace(decoder) => decoder.push(bytes, builder)?,
-            Decoder::Perfetto(decoder) => decoder.push(bytes, builder)?,
-            Decoder::Simpleperf(decoder) => decoder.push(bytes, builder)?,
-        }
-        self.checkpoint();
+        let importer = self.inner.importer.as_mut().expect("started before feeding");
+        importer.push(bytes, &mut self.builder)?;
         let builder = &mut self.builder;
         builder.check_calls();
         match builder.limit_error() {
@@ -201,36 +194,11 @@ impl Analyzer {
         }
     }
 
-    /// Notes where reading can start again, every `Options::checkpoint_bytes`: only with
-    /// calls kept, for a method trace read uncompressed and in one piece.
-    fn checkpoint(&mut self) {
-        if !self.options.keep_calls || self.split || !matches!(self.outer, Outer::Plain) {
-            return;
-        }
-        let Some(Decoder::Art(decoder)) = &self.inner.decoder else {
-            return;
-        };
-        let Some(resume) = decoder.resume_point() else {
-            return;
-        };
-        if self.checkpoints.is_empty() {
-            let Some(offset) = decoder.records_start() else {
-                return;
-            };
-            self.checkpoints.push(Checkpoint { offset, resume: ArtResume::initial(), marks: Vec::new() });
-        }
-        let offset = self.inner.feeder.rest().1;
-        if self.checkpoints.last().is_some_and(|c| offset - c.offset >= self.options.checkpoint_bytes.max(1)) {
-            self.checkpoints.push(Checkpoint { offset, resume, marks: self.builder.marks() });
-        }
-    }
-
     /// Ends the input and returns the profile.
     pub fn finish(mut self) -> Result<Profile> {
         if let Some(error) = self.failed.take() {
             return Err(error);
         }
-        let gzip = matches!(self.outer, Outer::Gzip { .. });
         match std::mem::replace(&mut self.outer, Outer::Plain) {
             Outer::Sniffing(head) => {
                 if head.is_empty() {
@@ -251,40 +219,26 @@ impl Analyzer {
             }
             Outer::Plain => {}
         }
-        if self.inner.decoder.is_none() {
+        if self.inner.importer.is_none() {
             let head = std::mem::take(&mut self.inner.head);
             if head.is_empty() {
                 return Err(Error::new(ErrorKind::NotATrace, "the compressed input is empty"));
             }
-            let decoder = sniff(&head, true, &self.options)?.ok_or_else(|| not_a_trace(&head))?;
-            self.inner.decoder = Some(decoder);
-            self.feed(&head)?;
+            self.start(&head, true)?;
         }
-        let mut rereading = None;
-        let spec = match self.inner.decoder.take().expect("decoder was set above") {
-            Decoder::Art(mut decoder) => {
-                decoder.split = self.split;
-                let (rest, offset) = self.inner.feeder.rest();
-                if !self.checkpoints.is_empty() {
-                    rereading = Some(decoder.clone());
-                }
-                decoder.finish(rest, offset, gzip, &mut self.builder)?
-            }
-            Decoder::Atrace(decoder) => decoder.finish(gzip, &mut self.builder)?,
-            Decoder::Perfetto(decoder) => decoder.finish(gzip, &mut self.builder)?,
-            Decoder::Simpleperf(decoder) => decoder.finish(gzip, &mut self.builder)?,
-        };
+        let importer = self.inner.importer.take().expect("started above");
+        let Imported { spec, read_again } = importer.finish(&mut self.builder)?;
+        debug_assert_eq!(spec.format.family, self.inner.family, "an importer names its own family");
         self.builder.check_calls();
         if let Some(error) = self.builder.limit_error() {
             return Err(error);
         }
         let (threads, frames) = self.builder.slots();
-        self.builder.rereadable = rereading.is_some();
+        self.builder.rereadable = read_again.is_some();
         let mut profile = self.builder.finish(spec);
-        if let Some(decoder) = rereading.filter(|_| profile.shortest_call > 0) {
+        if let Some(source) = read_again.filter(|_| profile.shortest_call > 0) {
             profile.reread = Some(Arc::new(Rereading {
-                checkpoints: self.checkpoints,
-                decoder: *decoder,
+                source,
                 threads,
                 frames,
                 options: self.options,
@@ -294,55 +248,4 @@ impl Analyzer {
         }
         Ok(profile)
     }
-}
-
-/// Recognises the format from the first bytes: `Ok(None)` while unsure (only before the
-/// input is `complete`).
-fn sniff(head: &[u8], complete: bool, options: &Options) -> Result<Option<Decoder>> {
-    // Its magic is text, which a capture's sniffing would weigh as ftrace text.
-    match simpleperf::sniff(head, complete) {
-        Some(true) => return Ok(Some(Decoder::Simpleperf(Box::default()))),
-        None => return Ok(None),
-        Some(false) => {}
-    }
-    if let Some(decoder) = ArtDecoder::sniff(head) {
-        return Ok(Some(Decoder::Art(Box::new(decoder))));
-    }
-    if let Some(kind) = atrace::sniff(head, complete) {
-        return Ok(Some(Decoder::Atrace(Box::new(AtraceDecoder::new(kind, options.max_decompressed_bytes)))));
-    }
-    match perfetto::sniff(head, complete) {
-        Some(true) => {
-            return Ok(Some(Decoder::Perfetto(Box::new(PerfettoDecoder::new(options.max_decompressed_bytes)))))
-        }
-        None => return Ok(None),
-        Some(false) => {}
-    }
-    if complete || head.len() >= atrace::SNIFF_BYTES || atrace::is_binary(head) {
-        return Err(not_a_trace(head));
-    }
-    Ok(None)
-}
-
-fn not_a_trace(head: &[u8]) -> Error {
-    let looks_like = if head.starts_with(b"PK\x03\x04") {
-        Some("a zip archive; unzip it and open the trace file inside")
-    } else if head.starts_with(&[0x1F, 0x8B]) {
-        Some("gzip data inside gzip data; decompress it once first")
-    } else if head.starts_with(&[0x78, 0x9C]) || head.starts_with(&[0x78, 0xDA]) || head.starts_with(&[0x78, 0x01]) {
-        Some("raw zlib data; an atrace -z capture starts with a \"TRACE:\" line before it")
-    } else {
-        None
-    };
-    let message = match looks_like {
-        Some(what) => format!("this looks like {what}"),
-        None => format!(
-            "expected an Android method trace (starting with \"*version\" or \"SLOW\"), an atrace/systrace \
-             capture (ftrace text, TRACE: + zlib, systrace HTML), a Perfetto trace or simpleperf samples \
-             (starting with \"SIMPLEPERF\"), found \"{}\"",
-            describe_bytes(head)
-        ),
-    };
-    let kind = if head.starts_with(&[0x1F, 0x8B]) { ErrorKind::Unsupported } else { ErrorKind::NotATrace };
-    Error::at(kind, 0, message)
 }

@@ -13,19 +13,16 @@
 
 #![warn(missing_docs)]
 
-mod art;
-mod atrace;
 mod error;
 mod feed;
+mod formats;
+mod importer;
 mod input;
 mod lines;
 pub mod mapping;
-mod perfetto;
 pub mod products;
 pub mod profile;
 mod reread;
-mod simpleperf;
-mod system;
 mod text;
 #[cfg(target_arch = "wasm32")]
 mod wasm_entropy;
@@ -124,5 +121,5 @@ pub fn is_split_pair(first_head: &[u8], second_head: &[u8]) -> bool {
 /// Which of two files is the `.key` half of a split trace, from their first bytes (8 are
 /// enough): `Ok(true)` when the second is. An error says why they are no such pair.
 pub fn split_key_is_second(first_head: &[u8], second_head: &[u8]) -> Result<bool> {
-    art::split_key_is_second(first_head, second_head)
+    formats::pair_first_is_second(first_head, second_head)
 }

@@ -5,8 +5,7 @@
 //! checkpoint before it, through the same decoder and builder, until that thread is past
 //! the window and every frame it still has open is long enough to be kept anyway.
 
-use crate::art::{ArtDecoder, ArtResume};
-use crate::feed::ChunkFeeder;
+use crate::importer::Importer;
 use crate::profile::{Call, PerClock, Profile, ProfileBuilder, ReadCalls, ThreadCalls, ThreadMark, NONE};
 use crate::{Error, ErrorKind, Options, Result};
 
@@ -15,17 +14,23 @@ use crate::{Error, ErrorKind, Options, Result};
 pub(crate) struct Checkpoint {
     /// Offset in the input of the next record.
     pub offset: u64,
-    pub resume: ArtResume,
-    /// By thread slot; threads made later have no mark.
+    /// Where each thread stood, by thread slot; threads made later have no mark.
     pub marks: Vec<ThreadMark>,
 }
 
+/// An importer's checkpoints, and how to read on from each.
+pub(crate) trait ReadAgain: std::fmt::Debug + Send + Sync {
+    /// In input order; never empty.
+    fn checkpoints(&self) -> &[Checkpoint];
+
+    /// An importer that reads the input on from checkpoint `at`.
+    fn resume(&self, at: usize) -> Box<dyn Importer>;
+}
+
 /// What re-reading needs that the profile does not hold.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(crate) struct Rereading {
-    pub checkpoints: Vec<Checkpoint>,
-    /// The decoder at the end of the input.
-    pub decoder: ArtDecoder,
+    pub source: Box<dyn ReadAgain>,
     /// By thread slot: tid, first event, frames from before tracing in all.
     pub threads: Vec<(u32, PerClock, usize)>,
     /// By frame slot: the trace's id.
@@ -42,9 +47,8 @@ pub(crate) struct Rereading {
 /// until `push` answers true (or the input ends), then `calls`.
 pub struct Reread {
     offset: u64,
-    decoder: ArtDecoder,
+    importer: Box<dyn Importer>,
     builder: ProfileBuilder,
-    feeder: ChunkFeeder,
     slot: u32,
     mark_rebases: usize,
     from: u64,
@@ -58,7 +62,7 @@ impl Profile {
     /// Whether calls left out for being short (`shortest_call`) can be read again from the
     /// input: a method trace with fixed-size records, read uncompressed in one piece.
     pub fn can_reread(&self) -> bool {
-        self.shortest_call > 0 && self.reread.as_ref().is_some_and(|r| !r.checkpoints.is_empty())
+        self.shortest_call > 0 && self.reread.is_some()
     }
 
     /// Starts reading again the calls of thread `thread` (index into `threads`) that
@@ -77,8 +81,9 @@ impl Profile {
         // The last checkpoint where the thread had not reached the window: no call of it
         // that ended before is in the window, and those still open are in the mark.
         let before = |c: &Checkpoint| c.marks.get(slot as usize).is_none_or(|m| !m.started || m.last < from);
-        let at = source.checkpoints.iter().rposition(before).unwrap_or(0);
-        let checkpoint = &source.checkpoints[at];
+        let checkpoints = source.source.checkpoints();
+        let at = checkpoints.iter().rposition(before).unwrap_or(0);
+        let checkpoint = &checkpoints[at];
         let mut builder =
             ProfileBuilder::new(&Options { keep_calls: true, max_calls: u64::MAX, ..source.options.clone() });
         for &(tid, _, _) in &source.threads {
@@ -92,9 +97,8 @@ impl Profile {
         builder.seed(slot, source.threads[slot as usize].1, &mark);
         Ok(Reread {
             offset: checkpoint.offset,
-            decoder: source.decoder.resumed(&checkpoint.resume),
+            importer: source.source.resume(at),
             builder,
-            feeder: ChunkFeeder::at(checkpoint.offset),
             slot,
             mark_rebases: mark.rebases,
             from,
@@ -117,8 +121,7 @@ impl Reread {
         if self.done {
             return Ok(true);
         }
-        let Reread { decoder, builder, feeder, .. } = self;
-        feeder.push(chunk, |data, offset| decoder.decode(data, offset, builder))?;
+        self.importer.push(chunk, &mut self.builder)?;
         let (last, innermost) = self.builder.progress(self.slot);
         // Past the window, each frame still open will be at least `shortest` long: kept.
         self.done = last > self.to && innermost.is_none_or(|enter| last.saturating_sub(enter) >= self.shortest);

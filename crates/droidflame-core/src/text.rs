@@ -88,6 +88,34 @@ pub fn group_digits(n: u64) -> String {
     out
 }
 
+/// A decimal `u32`, nothing else.
+pub fn parse_u32(digits: &[u8]) -> Option<u32> {
+    parse_u64(digits).and_then(|v| u32::try_from(v).ok())
+}
+
+/// A decimal `u64` of at most 19 digits, nothing else.
+pub fn parse_u64(digits: &[u8]) -> Option<u64> {
+    if digits.is_empty() || digits.len() > 19 {
+        return None;
+    }
+    digits.iter().try_fold(0u64, |acc, &b| b.is_ascii_digit().then(|| acc * 10 + u64::from(b - b'0')))
+}
+
+/// A decimal `i64`, an optional `-` then digits.
+pub fn parse_i64(text: &[u8]) -> Option<i64> {
+    match text.split_first() {
+        Some((b'-', digits)) => parse_u64(digits).and_then(|v| i64::try_from(v).ok()).map(|v| -v),
+        _ => parse_u64(text).and_then(|v| i64::try_from(v).ok()),
+    }
+}
+
+/// `bytes` without ASCII white space at either end.
+pub fn trim(bytes: &[u8]) -> &[u8] {
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(bytes.len());
+    let end = bytes.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(start, |e| e + 1);
+    &bytes[start..end.max(start)]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

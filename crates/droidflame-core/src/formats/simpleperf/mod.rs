@@ -12,7 +12,8 @@ mod samples;
 mod symbols;
 
 use crate::feed::ChunkFeeder;
-use crate::profile::{FinishSpec, ProfileBuilder};
+use crate::importer::{Format, Imported, Importer, Sniff};
+use crate::profile::ProfileBuilder;
 use crate::Result;
 use samples::SampleReader;
 
@@ -56,17 +57,25 @@ pub struct SimpleperfDecoder {
     records: u64,
     end: Option<End>,
     reader: SampleReader,
+    gzip: bool,
 }
 
-impl SimpleperfDecoder {
-    /// Reads the next bytes.
-    pub fn push(&mut self, bytes: &[u8], builder: &mut ProfileBuilder) -> Result<()> {
-        let Self { feeder, version, records, end, reader } = self;
+/// The registry's entry: simpleperf's report-sample protobuf records.
+pub(crate) const FORMAT: Format = Format {
+    family: "simpleperf",
+    sniff: |head, complete| Sniff::from_answer(sniff(head, complete)),
+    start: |_head, input| Box::new(SimpleperfDecoder { gzip: input.gzip, ..SimpleperfDecoder::default() }),
+    pair: None,
+};
+
+impl Importer for SimpleperfDecoder {
+    fn push(&mut self, bytes: &[u8], builder: &mut ProfileBuilder) -> Result<()> {
+        let Self { feeder, version, records, end, reader, .. } = self;
         feeder.push(bytes, |data, offset| Ok(read_records(data, offset, version, records, end, reader, builder)))
     }
 
-    /// The input ended: what the builder needs to finish the profile.
-    pub fn finish(self, gzip: bool, builder: &mut ProfileBuilder) -> Result<FinishSpec> {
+    fn finish(self: Box<Self>, builder: &mut ProfileBuilder) -> Result<Imported> {
+        let gzip = self.gzip;
         let (rest, at) = self.feeder.rest();
         let cut = match self.end {
             Some(_) => None,
@@ -74,7 +83,7 @@ impl SimpleperfDecoder {
         };
         self.reader.finish_threads(builder);
         let ending = notes::Ending { version: self.version, records: self.records, cut, end: self.end };
-        Ok(notes::finish(self.reader, ending, gzip, builder))
+        Ok(notes::finish(self.reader, ending, gzip, builder).into())
     }
 }
 

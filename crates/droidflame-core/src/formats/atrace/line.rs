@@ -3,6 +3,8 @@
 //! are optional and TASK may hold spaces, dashes and brackets. The `[CPU]` field anchors
 //! everything: left of it the task, pid and tgid; right of it the rest.
 
+use crate::text::{parse_u32, parse_u64, trim};
+
 /// The fields of one event line, borrowed from it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EventLine<'a> {
@@ -135,30 +137,6 @@ pub fn parse_timestamp(token: &[u8]) -> Result<u64, LineError> {
     }
     // Eleven digits of seconds can exceed u64 nanoseconds (found by fuzzing).
     secs.checked_mul(1_000_000_000).and_then(|ns| ns.checked_add(nanos)).ok_or(LineError::Unrecognised)
-}
-
-pub fn parse_u32(digits: &[u8]) -> Option<u32> {
-    parse_u64(digits).and_then(|v| u32::try_from(v).ok())
-}
-
-pub fn parse_u64(digits: &[u8]) -> Option<u64> {
-    if digits.is_empty() || digits.len() > 19 {
-        return None;
-    }
-    digits.iter().try_fold(0u64, |acc, &b| b.is_ascii_digit().then(|| acc * 10 + u64::from(b - b'0')))
-}
-
-pub fn parse_i64(text: &[u8]) -> Option<i64> {
-    match text.split_first() {
-        Some((b'-', digits)) => parse_u64(digits).and_then(|v| i64::try_from(v).ok()).map(|v| -v),
-        _ => parse_u64(text).and_then(|v| i64::try_from(v).ok()),
-    }
-}
-
-pub fn trim(bytes: &[u8]) -> &[u8] {
-    let start = bytes.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(bytes.len());
-    let end = bytes.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(start, |e| e + 1);
-    &bytes[start..end.max(start)]
 }
 
 fn skip_spaces(bytes: &[u8]) -> &[u8] {

@@ -2,9 +2,9 @@
 //! nothing can be drawn, what the trace holds instead.
 
 use super::packets::PacketStats;
+use crate::formats::system::SystemEnd;
 use crate::profile::ProfileBuilder;
 use crate::profile::Repair;
-use crate::system::SystemEnd;
 use crate::text::group_digits;
 
 /// What packets of kinds droidflame does not draw hold, by their field number in

@@ -5,9 +5,9 @@
 //! a counter; `S|pid|name|cookie` / `F|…` async spans; Android 13's `G|pid|track|name|cookie`
 //! / `H|pid|track[|name]|cookie` spans and `N|pid|track|name` instants on named tracks.
 
-use super::line::{parse_i64, parse_u32, trim};
+use crate::formats::system::{SystemTrace, TrackKey, TrackKind};
 use crate::profile::ProfileBuilder;
-use crate::system::{SystemTrace, TrackKey, TrackKind};
+use crate::text::{parse_i64, parse_u32, trim};
 
 /// Applies one marker payload written by thread `t`; false when it is none (free text, a
 /// bad pid or value).

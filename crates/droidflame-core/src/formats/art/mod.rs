@@ -8,6 +8,7 @@
 //! and `threads` for naming threads.
 
 mod ids;
+mod import;
 mod key;
 mod names;
 mod records;
@@ -20,9 +21,10 @@ use crate::profile::FinishSpec;
 use crate::profile::Repair;
 use crate::profile::{ClockSet, ClockWords, FormatInfo, FrameKind, ProfileBuilder, TimeUnit};
 use crate::{Error, ErrorKind, Result};
+pub(crate) use import::FORMAT;
 use key::KeyParser;
 use records::ArtRecords;
-pub use resume::ArtResume;
+use resume::ArtResume;
 use v1::{RecordLayout, StreamEnd};
 use v2::{V2Decoder, V2Step};
 

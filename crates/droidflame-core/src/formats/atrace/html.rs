@@ -3,9 +3,9 @@
 //! data is skipped line by line; it mentions the markers we look for inside its own code,
 //! so markers count only as whole lines.
 
-use super::container::InflateBudget;
 use super::json::JsonText;
 use super::line::parse_event_line;
+use crate::formats::system::InflateBudget;
 use crate::lines::LineSplitter;
 use crate::{Error, ErrorKind, Result};
 use flate2::write::MultiGzDecoder;
@@ -108,7 +108,7 @@ impl HtmlLines {
     }
 
     fn step(&mut self, line: &[u8], on_line: &mut dyn FnMut(&[u8])) -> Result<()> {
-        let trimmed = super::line::trim(line);
+        let trimmed = crate::text::trim(line);
         match self.state {
             Html::Outside => {
                 if trimmed == br#"var linuxPerfData = "\"# {
@@ -153,7 +153,7 @@ impl HtmlLines {
 
     fn block_line(&mut self, body: &[u8], on_line: &mut dyn FnMut(&[u8])) -> Result<()> {
         if self.state == Html::BlockStart {
-            let first = super::line::trim(body);
+            let first = crate::text::trim(body);
             if first.is_empty() {
                 return Ok(());
             }

@@ -9,14 +9,13 @@ mod events;
 mod html;
 mod json;
 mod line;
-pub(crate) mod marker;
 
+use crate::formats::system::SystemEnd;
+use crate::importer::{Format, Imported, Importer, Input, Sniff};
+use crate::profile::ProfileBuilder;
 use crate::profile::Repair;
-use crate::profile::{FinishSpec, ProfileBuilder};
-use crate::system::SystemEnd;
 use crate::text::group_digits;
 use crate::{Error, ErrorKind, Result};
-pub(crate) use container::InflateBudget;
 use container::TextFraming;
 use events::EventReader;
 
@@ -66,7 +65,7 @@ pub fn sniff(head: &[u8], complete: bool) -> Option<Kind> {
         None => return None,
     };
     // A raw-clock line is still an event line; it is refused later, with the reason.
-    (line::parse_event_line(line::trim(first_line)) != Err(line::LineError::Unrecognised)).then_some(Kind::Text)
+    (line::parse_event_line(crate::text::trim(first_line)) != Err(line::LineError::Unrecognised)).then_some(Kind::Text)
 }
 
 /// Control bytes in the first bytes: no text capture starts like that.
@@ -117,6 +116,30 @@ enum Container {
 pub struct AtraceDecoder {
     container: Container,
     events: EventReader,
+    gzip: bool,
+}
+
+/// The registry's entry: captures in every container (ftrace text, `.ctrace`, systrace
+/// HTML and JSON).
+pub(crate) const FORMAT: Format = Format { family: "atrace", sniff: sniff_input, start, pair: None };
+
+/// A capture says so in its first bytes, or its first line is an event line; control bytes
+/// say it is none.
+fn sniff_input(head: &[u8], complete: bool) -> Sniff {
+    if sniff(head, complete).is_some() {
+        Sniff::Yes
+    } else if complete || head.len() >= SNIFF_BYTES || is_binary(head) {
+        Sniff::No
+    } else {
+        Sniff::NeedMore
+    }
+}
+
+fn start(head: &[u8], input: &Input) -> Box<dyn Importer> {
+    let kind = sniff(head, true).unwrap_or(Kind::Text);
+    let mut decoder = AtraceDecoder::new(kind, input.options.max_decompressed_bytes);
+    decoder.gzip = input.gzip;
+    Box::new(decoder)
 }
 
 impl AtraceDecoder {
@@ -128,11 +151,12 @@ impl AtraceDecoder {
             Kind::Html => Container::Html(HtmlExtractor::new(max_decompressed_bytes)),
             Kind::Json => Container::Json(JsonText::default()),
         };
-        AtraceDecoder { container, events: EventReader::default() }
+        AtraceDecoder { container, events: EventReader::default(), gzip: false }
     }
+}
 
-    /// Reads the next bytes.
-    pub fn push(&mut self, bytes: &[u8], builder: &mut ProfileBuilder) -> Result<()> {
+impl Importer for AtraceDecoder {
+    fn push(&mut self, bytes: &[u8], builder: &mut ProfileBuilder) -> Result<()> {
         let events = &mut self.events;
         match &mut self.container {
             Container::Text(framing) => framing.push(bytes, &mut |framed| events.framed(framed, builder)),
@@ -141,8 +165,8 @@ impl AtraceDecoder {
         }
     }
 
-    /// The input ended: what the builder needs to finish the profile, or why there is none.
-    pub fn finish(mut self, gzip: bool, builder: &mut ProfileBuilder) -> Result<FinishSpec> {
+    fn finish(mut self: Box<Self>, builder: &mut ProfileBuilder) -> Result<Imported> {
+        let gzip = self.gzip;
         let events = &mut self.events;
         let layout = match &mut self.container {
             Container::Text(framing) => {
@@ -188,9 +212,11 @@ impl AtraceDecoder {
         let end = self.events.system.finish(builder);
         self.notes(builder, &end);
         let description = format!("System trace (atrace), {layout}");
-        Ok(end.finish_spec(("atrace", layout, description), gzip, self.events.header))
+        Ok(end.finish_spec(("atrace", layout, description), gzip, self.events.header).into())
     }
+}
 
+impl AtraceDecoder {
     fn no_events_error(&self) -> Result<()> {
         let stats = &self.events.stats;
         if stats.event_lines > 0 {

@@ -4,7 +4,7 @@
 //! of its own; a counter track gives a counter.
 
 use super::proto::{ProcessDescriptor, ThreadDescriptor, TrackDescriptor};
-use crate::system::{SystemTrace, TrackKey, TrackKind};
+use crate::formats::system::{SystemTrace, TrackKey, TrackKind};
 use bytes::Bytes;
 use rustc_hash::FxHashMap;
 
@@ -140,7 +140,8 @@ pub fn name_process(process: &ProcessDescriptor, system: &mut SystemTrace) -> Op
 /// Names a thread from its descriptor; its pid and tid.
 pub fn name_thread(thread: &ThreadDescriptor, system: &mut SystemTrace) -> (Option<u32>, Option<u32>) {
     let pid = thread.pid.filter(|&p| p > 0).map(|p| p as u32);
-    let Some(tid) = thread.tid.filter(|&t| t > 0 && t < crate::system::TRACK_ID_BASE as i64).map(|t| t as u32) else {
+    let Some(tid) = thread.tid.filter(|&t| t > 0 && t < crate::formats::system::TRACK_ID_BASE as i64).map(|t| t as u32)
+    else {
         return (pid, None);
     };
     let t = system.thread(tid);

@@ -4,10 +4,11 @@
 //! give the header.
 
 use super::container::Framed;
-use super::line::{parse_event_line, parse_u32, EventLine, LineError};
-use super::marker;
+use super::line::{parse_event_line, EventLine, LineError};
+use crate::formats::system::marker;
+use crate::formats::system::SystemTrace;
 use crate::profile::ProfileBuilder;
-use crate::system::SystemTrace;
+use crate::text::parse_u32;
 
 /// What the capture's lines held, for its notes and errors.
 #[derive(Debug, Default)]

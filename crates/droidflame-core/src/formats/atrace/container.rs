@@ -7,8 +7,9 @@
 //! - `HtmlExtractor`: the three systrace HTML forms.
 //! - `JsonText`: the `systemTraceEvents` string of a JSON trace.
 
+use crate::formats::system::InflateBudget;
 use crate::lines::{strip_cr, LineSplitter};
-use crate::{Error, ErrorKind, Result};
+use crate::Result;
 use flate2::{Decompress, FlushDecompress, Status};
 
 const INFLATE_STEP: usize = 64 << 10;
@@ -23,30 +24,6 @@ pub enum Framed<'a> {
     /// One dump of a capture made of several ended (a zlib stream, or text before another
     /// `TRACE:` line): events between it and the next dump were never recorded.
     DumpEnd,
-}
-
-/// Counts inflated bytes against the decompressed-size limit (a decompression bomb
-/// stops here with an error instead of filling memory).
-#[derive(Debug)]
-pub struct InflateBudget {
-    pub inflated: u64,
-    pub limit: u64,
-}
-
-impl InflateBudget {
-    pub fn spend(&mut self, bytes: usize) -> Result<()> {
-        self.inflated += bytes as u64;
-        if self.inflated > self.limit {
-            return Err(Error::new(
-                ErrorKind::Limit,
-                format!(
-                    "the compressed capture inflates to more than {} bytes (the decompressed-size limit)",
-                    self.limit
-                ),
-            ));
-        }
-        Ok(())
-    }
 }
 
 #[derive(Debug)]

@@ -8,8 +8,12 @@
 //! scheduler has it on a CPU, so slices get CPU time as well as wall time. A capture without
 //! slices shows each thread's scheduler states as its frames instead (`sched`).
 
+mod inflate;
+pub(crate) mod marker;
 mod sched;
 mod tracks;
+
+pub(crate) use inflate::InflateBudget;
 
 use crate::profile::{
     ClockSet, ClockWords, Counter, FinishSpec, FormatInfo, FrameInfo, FrameKind, PerClock, ProfileBuilder, TimeUnit,

@@ -12,9 +12,10 @@ mod sequence;
 mod sorter;
 mod track_events;
 
-use crate::atrace::InflateBudget;
+use crate::formats::system::InflateBudget;
+use crate::importer::{Format, Imported, Importer, Input, Sniff};
+use crate::profile::ProfileBuilder;
 use crate::profile::Repair;
-use crate::profile::{FinishSpec, ProfileBuilder};
 use crate::text::group_digits;
 use crate::{Error, ErrorKind, Result};
 use framing::{Broken, PacketFraming, MAX_PACKET};
@@ -75,6 +76,17 @@ pub struct PerfettoDecoder {
     framing: PacketFraming,
     reader: PacketReader,
     budget: InflateBudget,
+    gzip: bool,
+}
+
+/// The registry's entry: protobuf traces (a stream of `TracePacket`s).
+pub(crate) const FORMAT: Format =
+    Format { family: "perfetto", sniff: |head, complete| Sniff::from_answer(sniff(head, complete)), start, pair: None };
+
+fn start(_head: &[u8], input: &Input) -> Box<dyn Importer> {
+    let mut decoder = PerfettoDecoder::new(input.options.max_decompressed_bytes);
+    decoder.gzip = input.gzip;
+    Box::new(decoder)
 }
 
 impl PerfettoDecoder {
@@ -84,11 +96,13 @@ impl PerfettoDecoder {
             framing: PacketFraming::default(),
             reader: PacketReader::default(),
             budget: InflateBudget { inflated: 0, limit: max_decompressed_bytes },
+            gzip: false,
         }
     }
+}
 
-    /// Reads the next bytes.
-    pub fn push(&mut self, bytes: &[u8], builder: &mut ProfileBuilder) -> Result<()> {
+impl Importer for PerfettoDecoder {
+    fn push(&mut self, bytes: &[u8], builder: &mut ProfileBuilder) -> Result<()> {
         let (reader, budget) = (&mut self.reader, &mut self.budget);
         let mut failed = None;
         self.framing.push(bytes, &mut |packet, at| {
@@ -99,8 +113,8 @@ impl PerfettoDecoder {
         failed.map_or(Ok(()), Err)
     }
 
-    /// The input ended: what the builder needs to finish the profile, or why there is none.
-    pub fn finish(mut self, gzip: bool, builder: &mut ProfileBuilder) -> Result<FinishSpec> {
+    fn finish(mut self: Box<Self>, builder: &mut ProfileBuilder) -> Result<Imported> {
+        let gzip = self.gzip;
         self.reader.finish(builder);
         if let Some((at, bytes)) = self.framing.unfinished() {
             builder.repairs.truncated = true;
@@ -136,6 +150,6 @@ impl PerfettoDecoder {
             ("packets".to_owned(), stats.packets.to_string()),
             ("ftrace_events".to_owned(), stats.ftrace_events.to_string()),
         ];
-        Ok(end.finish_spec(("perfetto", "protobuf", "System trace (Perfetto)".to_owned()), gzip, header))
+        Ok(end.finish_spec(("perfetto", "protobuf", "System trace (Perfetto)".to_owned()), gzip, header).into())
     }
 }

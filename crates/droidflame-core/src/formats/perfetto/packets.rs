@@ -8,10 +8,10 @@ use super::proto::{TYPE_COUNTER, TYPE_INSTANT, TYPE_SLICE_BEGIN, TYPE_SLICE_END}
 use super::sequence::{Sequence, Standing, TraceClocks};
 use super::sorter::{Event, Held, Lane, TimeSorter, NO_THREAD, ON_CPU};
 use super::track_events::{self, Target, TrackTable};
-use crate::atrace::marker;
-use crate::atrace::InflateBudget;
+use crate::formats::system::marker;
+use crate::formats::system::InflateBudget;
+use crate::formats::system::SystemTrace;
 use crate::profile::ProfileBuilder;
-use crate::system::SystemTrace;
 use crate::Result;
 use bytes::Bytes;
 use flate2::{Decompress, FlushDecompress, Status};

@@ -1,0 +1,93 @@
+//! The contract every input format implements. The analyzer knows formats only through
+//! it: the registry (`formats`) lists one `Format` per input format in sniff order, and
+//! the format that recognises the first bytes reads the rest into the profile builder.
+//!
+//! What an importer must do:
+//! - **Sniff** from the first bytes alone, never a file name: `Yes`, `No`, or `NeedMore`
+//!   while the bytes so far could go either way. Given the whole input (`complete`), it
+//!   must decide.
+//! - **Push**: accept the (decompressed) input in chunks of any size, one byte or all of
+//!   it, with the same result; keep what a chunk ends in the middle of.
+//! - **Repair, never guess in silence**: damage that can be read past is counted in the
+//!   builder's repairs (`warn_about` says where); damage that cannot is an error naming
+//!   the problem and its byte offset. The builder is strict: importers hand it balanced
+//!   enters and exits.
+//! - **Finish**: say what the input was (`FinishSpec`), and optionally how to read parts
+//!   of it again (`ReadAgain`), for inputs that can resume mid-way.
+
+use crate::profile::{FinishSpec, ProfileBuilder};
+use crate::reread::ReadAgain;
+use crate::{Options, Result};
+
+/// What the first bytes say of an input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Sniff {
+    /// This format reads it.
+    Yes,
+    /// Not this format.
+    No,
+    /// Could still go either way: sniff again with more bytes.
+    NeedMore,
+}
+
+impl Sniff {
+    /// `Some(true)`, `Some(false)` or `None` (not sure yet), as the formats' own sniffers
+    /// answer.
+    pub fn from_answer(answer: Option<bool>) -> Sniff {
+        match answer {
+            Some(true) => Sniff::Yes,
+            Some(false) => Sniff::No,
+            None => Sniff::NeedMore,
+        }
+    }
+}
+
+/// What the analyzer knows of the input when an importer starts on it.
+#[derive(Debug, Clone)]
+pub(crate) struct Input<'a> {
+    /// The input was gzip-compressed (undone before the importer sees it).
+    pub gzip: bool,
+    pub options: &'a Options,
+}
+
+/// One input format, as the registry lists it.
+pub(crate) struct Format {
+    /// Its family's name, as `FormatInfo::family` gives it.
+    pub family: &'static str,
+    /// Whether `head` (the first bytes; all of the input when `complete`) is this format.
+    pub sniff: fn(head: &[u8], complete: bool) -> Sniff,
+    /// An importer for an input this format said `Yes` to, starting with `head`.
+    pub start: fn(head: &[u8], input: &Input) -> Box<dyn Importer>,
+    /// For formats written as two files: which of two files (by their first bytes) comes
+    /// first, `Ok(true)` when it is the second; an error says why they are no pair.
+    pub pair: Option<fn(first_head: &[u8], second_head: &[u8]) -> Result<bool>>,
+}
+
+/// Reads one input into the profile builder.
+pub(crate) trait Importer {
+    /// Reads the next bytes of the input.
+    fn push(&mut self, bytes: &[u8], builder: &mut ProfileBuilder) -> Result<()>;
+
+    /// For formats written as two files: the first file has ended, the second follows.
+    fn end_of_part(&mut self, builder: &mut ProfileBuilder) -> Result<()> {
+        let _ = builder;
+        Ok(())
+    }
+
+    /// The input has ended.
+    fn finish(self: Box<Self>, builder: &mut ProfileBuilder) -> Result<Imported>;
+}
+
+/// What an importer hands over at the end.
+pub(crate) struct Imported {
+    /// What only the importer knows about the profile.
+    pub spec: FinishSpec,
+    /// How to read parts of the input again, where the importer kept checkpoints.
+    pub read_again: Option<Box<dyn ReadAgain>>,
+}
+
+impl From<FinishSpec> for Imported {
+    fn from(spec: FinishSpec) -> Self {
+        Imported { spec, read_again: None }
+    }
+}
