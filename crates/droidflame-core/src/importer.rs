@@ -60,8 +60,11 @@ pub(crate) struct Format {
     pub start: fn(head: &[u8], input: &Input) -> Box<dyn Importer>,
     /// For formats written as two files: which of two files (by their first bytes) comes
     /// first, `Ok(true)` when it is the second; an error says why they are no pair.
-    pub pair: Option<fn(first_head: &[u8], second_head: &[u8]) -> Result<bool>>,
+    pub pair: Option<PairOrder>,
 }
+
+/// Given the first bytes of two files, whether the second is the first part of the pair.
+pub(crate) type PairOrder = fn(first_head: &[u8], second_head: &[u8]) -> Result<bool>;
 
 /// Reads one input into the profile builder.
 pub(crate) trait Importer {
