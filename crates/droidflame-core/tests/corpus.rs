@@ -140,7 +140,7 @@ fn firefox_fixtures_match_the_format_reference() {
     assert_eq!((regular.repairs.unmatched_exits, regular.repairs.mismatched_exits), (0, 0));
     assert_eq!(regular.header_value("pid"), Some("21491"));
     assert_eq!(regular.header_value("num-method-calls"), Some("13295"));
-    assert_eq!(regular.format.vm.as_deref(), Some("art"));
+    assert_eq!(regular.format.text("vm"), Some("art"));
     assert!(regular.frames.iter().filter(|m| m.source.is_none() && !m.unknown).count() <= 2);
 
     let streaming = profile_of("ffprof-art-streaming.trace");
@@ -240,7 +240,7 @@ fn perflib_exception_call_tree() {
 #[test]
 fn perflib_api10_is_a_version_1_thread_cpu_trace() {
     let p = profile_of("perflib-basic-api10.trace");
-    assert_eq!(p.format.record_size, Some(9));
+    assert_eq!(p.format.number("record_size"), Some(9));
     assert!(!p.has(droidflame_core::Clock::Wall));
     // A clock the trace lacks is refused with a message naming the clock it has.
     let err = products::folded(

@@ -468,7 +468,7 @@ fn e28_dalvik_slash_names_and_line_numbers() {
     assert_eq!(folded(&p), "main [1];com.example.Foo$Bar.a 6\nmain [1];com.example.Foo$Bar.a;java.lang.String.b 4\n");
     let lines: Vec<_> = p.frames.iter().map(|m| m.line).collect();
     assert_eq!(lines, [Some(42), None]);
-    assert_eq!(p.format.vm.as_deref(), Some("dalvik"));
+    assert_eq!(p.format.text("vm"), Some("dalvik"));
 }
 
 #[test]

@@ -145,7 +145,7 @@ proptest! {
         let mut bytes = scenario.trace.write(&Layout::Streaming { summary, summary_threads: true });
         if gz { bytes = gzip(&bytes); }
         let profile = read(&bytes, chunk);
-        prop_assert!(profile.format.streaming);
+        prop_assert!(profile.format.flag("streaming"));
         prop_assert_eq!(profile.repairs.truncated, !summary);
         let names_ok = profile.threads.iter().all(|t| t.name.starts_with("worker-"));
         prop_assert!(names_ok);

@@ -18,7 +18,7 @@ pub fn write_chrome_trace(profile: &Profile, out: &mut impl Write) -> Result<()>
 }
 
 fn write_events(profile: &Profile, out: &mut impl Write) -> std::io::Result<()> {
-    let header_pid = profile.header_value("pid").and_then(|v| v.trim().parse::<u32>().ok());
+    let header_pid = profile.format.pid;
     let pid_of = |i: usize| profile.threads[i].pid.or(header_pid).unwrap_or(0);
     let cpu = profile.has(Clock::Cpu) && profile.has(Clock::Wall);
     let time = Micros(profile.time_unit);

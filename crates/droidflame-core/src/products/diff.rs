@@ -132,8 +132,7 @@ pub fn compare(before: &Profile, after: &Profile, options: &DiffOptions) -> Resu
     if before.format.family != after.format.family {
         warnings.push(format!(
             "before is a {} and after a {}: their frames name different things, so few stacks match",
-            kind(before),
-            kind(after)
+            before.format.kind, after.format.kind
         ));
     }
     if let Some(warning) = recording_differs(before, after) {
@@ -187,14 +186,6 @@ fn recording_differs(before: &Profile, after: &Profile) -> Option<String> {
             how(after)
         )
     })
-}
-
-fn kind(profile: &Profile) -> &'static str {
-    match profile.format.family {
-        "art" => "method trace",
-        "simpleperf" => "sampled profile",
-        _ => "system trace",
-    }
 }
 
 /// The clock to compare on: the one asked for if both sides have it; else CPU where both

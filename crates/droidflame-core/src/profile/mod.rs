@@ -4,6 +4,7 @@
 mod builder;
 mod calls;
 mod clock;
+mod format;
 mod frame;
 mod range;
 mod repairs;
@@ -12,43 +13,10 @@ mod tree;
 pub(crate) use builder::{display_names, FinishSpec, FrameInfo, Limit, ProfileBuilder, ReadCalls, ThreadMark};
 pub use calls::{Call, ThreadCalls};
 pub use clock::{Clock, ClockSet, ClockWords, PerClock, TimeUnit};
+pub use format::{Detail, FormatInfo};
 pub use frame::{Frame, FrameKind};
 pub use repairs::{sentence, Repair, RepairContext, Repairs, Warning, MAX_SLICE_DEPTH};
 pub use tree::{CallTree, Children, Node, NONE};
-
-/// What the input was, as detected from its bytes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FormatInfo {
-    /// `art` for method traces, `atrace` for system traces.
-    pub family: &'static str,
-    /// The form within the family: `regular`, `streaming` or `v2` method traces; `text`,
-    /// `ctrace`, `json` or a systrace HTML form for system traces.
-    pub layout: &'static str,
-    /// The format's version number (0 where it has none).
-    pub version: u32,
-    /// Written as the app ran (streaming method traces).
-    pub streaming: bool,
-    /// `art` or `dalvik` when the trace says so.
-    pub vm: Option<String>,
-    /// The input was gzip-compressed.
-    pub gzip: bool,
-    /// The input was a split `.key` + `.data` pair.
-    pub split: bool,
-    /// Bytes per record for fixed-size layouts.
-    pub record_size: Option<u32>,
-    /// The trace looks sampled (its records come at a steady interval, not at each call):
-    /// the estimated interval in µs. Times are then quantised to it.
-    pub sampling_interval_us: Option<u64>,
-    /// What its frames are.
-    pub frame_kind: FrameKind,
-    /// What each clock measures, in words for people.
-    pub clock_words: ClockWords,
-    /// The clock to show first where the trace has it (`None`: wall where there is wall):
-    /// the CPU clock where that is what the trace measures (samples).
-    pub preferred_clock: Option<Clock>,
-    /// The format in words, e.g. `Method trace, streaming v3, gzip`.
-    pub description: String,
-}
 
 /// One thread's part of the profile.
 #[derive(Debug, Clone)]
@@ -262,15 +230,14 @@ impl Profile {
     }
 
     /// The thread a viewer should open on, as an index into `threads`: the traced app's
-    /// main thread (its tid is the process id the header names, or it is called `main`,
+    /// main thread (its tid is the process id the trace names, or it is called `main`,
     /// as Android names every app's main thread), else the thread with the most time on
     /// the CPU clock (the wall clock where there is none). Idle threads often have the
     /// most wall time, blocked in a wait, so wall time does not tell the busy ones.
     /// Tracks are never chosen. `None` when there is no thread.
     pub fn default_thread(&self) -> Option<usize> {
         let candidates = || self.threads.iter().enumerate().filter(|(_, t)| !t.track && !t.tree.is_empty());
-        let pid = self.header_value("pid").and_then(|v| v.trim().parse::<u32>().ok());
-        if let Some(pid) = pid {
+        if let Some(pid) = self.format.pid {
             if let Some((i, _)) = candidates().find(|(_, t)| t.tid == pid) {
                 return Some(i);
             }

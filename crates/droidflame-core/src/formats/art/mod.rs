@@ -19,7 +19,7 @@ mod v2;
 
 use crate::profile::FinishSpec;
 use crate::profile::Repair;
-use crate::profile::{ClockSet, ClockWords, FormatInfo, FrameKind, ProfileBuilder, TimeUnit};
+use crate::profile::{ClockSet, ClockWords, Detail, FormatInfo, FrameKind, ProfileBuilder, TimeUnit};
 use crate::{Error, ErrorKind, Result};
 pub(crate) use import::FORMAT;
 use key::KeyParser;
@@ -346,15 +346,22 @@ impl ArtDecoder {
         } else {
             "regular"
         };
+        let mut details = vec![("streaming", Detail::Flag(self.streaming))];
+        if let Some(vm) = self.key.option("vm") {
+            details.push(("vm", Detail::Text(vm.to_owned())));
+        }
+        if let Some(layout) = self.layout {
+            details.push(("record_size", Detail::Number(layout.size as u64)));
+        }
         let format = FormatInfo {
             family: "art",
             layout: layout_name,
+            kind: "method trace",
             version: self.version,
-            streaming: self.streaming,
-            vm: self.key.option("vm").map(str::to_owned),
             gzip,
             split: self.split,
-            record_size: self.layout.map(|l| l.size as u32),
+            pid: self.key.option("pid").and_then(|v| v.trim().parse().ok()),
+            details,
             sampling_interval_us,
             frame_kind: FrameKind::Method,
             clock_words: ClockWords::ELAPSED_AND_THREAD_CPU,

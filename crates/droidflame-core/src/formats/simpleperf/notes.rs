@@ -45,12 +45,12 @@ pub fn finish(reader: SampleReader, ending: Ending, gzip: bool, builder: &mut Pr
     let format = FormatInfo {
         family: "simpleperf",
         layout: "report-sample",
+        kind: "sampled profile",
         version: ending.version.map_or(0, u32::from),
-        streaming: false,
-        vm: None,
         gzip,
         split: false,
-        record_size: None,
+        pid,
+        details: Vec::new(),
         sampling_interval_us: (timed && on_cpu_samples > 0).then(|| sampling_period_us(&reader, on_cpu_samples)),
         frame_kind: FrameKind::Function,
         description: format!(
