@@ -67,7 +67,7 @@ pub fn analyze(path: &str, runs: usize) -> Result<serde_json::Value, String> {
 }
 
 /// The profile of a file read in 1 MiB pieces, and the bytes read.
-fn analyze_file(path: &str, options: Options) -> Result<(droidflame_core::Profile, u64), String> {
+fn analyze_file(path: &str, options: Options) -> Result<(droidflame_core::Analysis, u64), String> {
     let mut file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
     let mut buffer = vec![0u8; CHUNK];
     let mut analyzer = Analyzer::new(options);

@@ -6,7 +6,7 @@ use droidflame_core::mapping::MappingReader;
 use droidflame_core::products::{
     self, CallGraphOptions, CallQuery, DiffGraphOptions, DiffOptions, FoldedOptions, Widths,
 };
-use droidflame_core::{Analyzer, Clock, Options, Profile};
+use droidflame_core::{Analysis, Analyzer, Clock, Options};
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -365,7 +365,7 @@ fn print(text: &str) -> Result<(), String> {
 }
 
 /// The trace analysed, with the mapping applied where one is given.
-fn analyze_mapped(paths: &[PathBuf], options: Options, mapping: &MappingArg) -> Result<Profile, String> {
+fn analyze_mapped(paths: &[PathBuf], options: Options, mapping: &MappingArg) -> Result<Analysis, String> {
     let mut profile = analyze(paths, options)?;
     if let Some(path) = &mapping.path {
         deobfuscate(std::slice::from_mut(&mut profile), path)?;
@@ -374,8 +374,8 @@ fn analyze_mapped(paths: &[PathBuf], options: Options, mapping: &MappingArg) -> 
 }
 
 /// Applies the mapping at `path` to `profiles`, reading it once; what it did goes to stderr.
-fn deobfuscate(profiles: &mut [Profile], path: &Path) -> Result<(), String> {
-    let mut reader = MappingReader::new(&profiles.iter().collect::<Vec<_>>());
+fn deobfuscate(profiles: &mut [Analysis], path: &Path) -> Result<(), String> {
+    let mut reader = MappingReader::new(&profiles.iter().map(|a| &a.profile).collect::<Vec<_>>());
     read_chunks(path, |chunk| reader.push(chunk))?;
     let mapping = reader.finish().map_err(|e| format!("{}: {e}", path.display()))?;
     for profile in profiles {
@@ -388,7 +388,7 @@ fn deobfuscate(profiles: &mut [Profile], path: &Path) -> Result<(), String> {
     Ok(())
 }
 
-fn analyze(paths: &[PathBuf], options: Options) -> Result<Profile, String> {
+fn analyze(paths: &[PathBuf], options: Options) -> Result<Analysis, String> {
     let mut analyzer = Analyzer::new(options);
     match paths {
         [one] => stream(&mut analyzer, one)?,

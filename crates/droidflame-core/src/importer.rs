@@ -15,8 +15,7 @@
 //! - **Finish**: say what the input was (`FinishSpec`), and optionally how to read parts
 //!   of it again (`ReadAgain`), for inputs that can resume mid-way.
 
-use crate::profile::{FinishSpec, ProfileBuilder};
-use crate::reread::ReadAgain;
+use crate::profile::{FinishSpec, ProfileBuilder, ThreadMark};
 use crate::{Options, Result};
 
 /// What the first bytes say of an input.
@@ -93,4 +92,22 @@ impl From<FinishSpec> for Imported {
     fn from(spec: FinishSpec) -> Self {
         Imported { spec, read_again: None }
     }
+}
+
+/// Where reading can start again.
+#[derive(Debug, Clone)]
+pub(crate) struct Checkpoint {
+    /// Offset in the input of the next record.
+    pub offset: u64,
+    /// Where each thread stood, by thread slot; threads made later have no mark.
+    pub marks: Vec<ThreadMark>,
+}
+
+/// An importer's checkpoints, and how to read on from each.
+pub(crate) trait ReadAgain: std::fmt::Debug + Send + Sync {
+    /// In input order; never empty.
+    fn checkpoints(&self) -> &[Checkpoint];
+
+    /// An importer that reads the input on from checkpoint `at`.
+    fn resume(&self, at: usize) -> Box<dyn Importer>;
 }

@@ -2,9 +2,10 @@
 //! bytes decide the format (never the file name), gzip is undone on the fly, and the
 //! format decoder feeds the profile builder. Memory holds the profile, not the records.
 
+use crate::analysis::Analysis;
 use crate::formats::{self, SNIFF_AT_LEAST};
 use crate::importer::{Imported, Importer, Input};
-use crate::profile::{ClockSet, Profile, ProfileBuilder, Repair};
+use crate::profile::{ClockSet, ProfileBuilder, Repair};
 use crate::reread::Rereading;
 use crate::{Error, ErrorKind, Options, Result};
 use flate2::write::MultiGzDecoder;
@@ -194,8 +195,8 @@ impl Analyzer {
         }
     }
 
-    /// Ends the input and returns the profile.
-    pub fn finish(mut self) -> Result<Profile> {
+    /// Ends the input and returns the analysed trace.
+    pub fn finish(mut self) -> Result<Analysis> {
         if let Some(error) = self.failed.take() {
             return Err(error);
         }
@@ -236,8 +237,10 @@ impl Analyzer {
         let (threads, frames) = self.builder.slots();
         self.builder.rereadable = read_again.is_some();
         let mut profile = self.builder.finish(spec);
+        let mut reread = None;
         if let Some(source) = read_again.filter(|_| profile.shortest_call > 0) {
-            profile.reread = Some(Arc::new(Rereading {
+            profile.rereadable = true;
+            reread = Some(Arc::new(Rereading {
                 source,
                 threads,
                 frames,
@@ -246,6 +249,6 @@ impl Analyzer {
                 cpu_only: profile.clocks == ClockSet::Cpu,
             }));
         }
-        Ok(profile)
+        Ok(Analysis::new(profile, reread))
     }
 }

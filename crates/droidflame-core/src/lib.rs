@@ -13,6 +13,7 @@
 
 #![warn(missing_docs)]
 
+mod analysis;
 mod error;
 mod feed;
 mod formats;
@@ -27,6 +28,7 @@ mod text;
 #[cfg(target_arch = "wasm32")]
 mod wasm_entropy;
 
+pub use analysis::Analysis;
 pub use error::{Error, ErrorKind, Result};
 pub use input::Analyzer;
 pub use profile::{Clock, ClockSet, Profile};
@@ -85,25 +87,25 @@ impl Default for Options {
 }
 
 /// Analyses a whole trace held in memory.
-pub fn analyze(bytes: &[u8]) -> Result<Profile> {
+pub fn analyze(bytes: &[u8]) -> Result<Analysis> {
     analyze_with(bytes, Options::default())
 }
 
 /// Analyses a whole trace held in memory, within `options`' limits.
-pub fn analyze_with(bytes: &[u8], options: Options) -> Result<Profile> {
+pub fn analyze_with(bytes: &[u8], options: Options) -> Result<Analysis> {
     let mut analyzer = Analyzer::new(options);
     analyzer.push(bytes)?;
     analyzer.finish()
 }
 
 /// Analyses a split trace (`.key` + `.data`), given in either order.
-pub fn analyze_split(first: &[u8], second: &[u8]) -> Result<Profile> {
+pub fn analyze_split(first: &[u8], second: &[u8]) -> Result<Analysis> {
     analyze_split_with(first, second, Options::default())
 }
 
 /// Analyses a split trace (`.key` + `.data`), given in either order, within `options`'
 /// limits.
-pub fn analyze_split_with(first: &[u8], second: &[u8], options: Options) -> Result<Profile> {
+pub fn analyze_split_with(first: &[u8], second: &[u8], options: Options) -> Result<Analysis> {
     let (key, data) = if split_key_is_second(first, second)? { (second, first) } else { (first, second) };
     let mut analyzer = Analyzer::new(options);
     analyzer.push(key)?;

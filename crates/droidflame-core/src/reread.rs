@@ -5,27 +5,10 @@
 //! checkpoint before it, through the same decoder and builder, until that thread is past
 //! the window and every frame it still has open is long enough to be kept anyway.
 
-use crate::importer::Importer;
-use crate::profile::{Call, PerClock, Profile, ProfileBuilder, ReadCalls, ThreadCalls, ThreadMark, NONE};
+use crate::importer::{Checkpoint, Importer, ReadAgain};
+use crate::profile::{Call, PerClock, Profile, ProfileBuilder, ReadCalls, ThreadCalls, NONE};
 use crate::{Error, ErrorKind, Options, Result};
-
-/// Where reading can start again.
-#[derive(Debug, Clone)]
-pub(crate) struct Checkpoint {
-    /// Offset in the input of the next record.
-    pub offset: u64,
-    /// Where each thread stood, by thread slot; threads made later have no mark.
-    pub marks: Vec<ThreadMark>,
-}
-
-/// An importer's checkpoints, and how to read on from each.
-pub(crate) trait ReadAgain: std::fmt::Debug + Send + Sync {
-    /// In input order; never empty.
-    fn checkpoints(&self) -> &[Checkpoint];
-
-    /// An importer that reads the input on from checkpoint `at`.
-    fn resume(&self, at: usize) -> Box<dyn Importer>;
-}
+use std::sync::Arc;
 
 /// What re-reading needs that the profile does not hold.
 #[derive(Debug)]
@@ -56,25 +39,24 @@ pub struct Reread {
     /// The profile's `shortest_call`: frames open this long will be kept anyway.
     shortest: u64,
     done: bool,
+    source: Arc<Rereading>,
 }
 
-impl Profile {
-    /// Whether calls left out for being short (`shortest_call`) can be read again from the
-    /// input: a method trace with fixed-size records, read uncompressed in one piece.
-    pub fn can_reread(&self) -> bool {
-        self.shortest_call > 0 && self.reread.is_some()
-    }
-
-    /// Starts reading again the calls of thread `thread` (index into `threads`) that
-    /// overlap `from..=to` (ticks on the timeline clock).
-    pub fn reread(&self, thread: usize, from: u64, to: u64) -> Result<Reread> {
-        let source = self
-            .reread
-            .as_ref()
-            .filter(|_| self.can_reread())
-            .ok_or_else(|| Error::new(ErrorKind::Request, "this profile has no short calls to read again"))?;
-        let slot =
-            self.threads.get(thread).ok_or_else(|| Error::new(ErrorKind::Request, format!("no thread {thread}")))?.slot;
+impl Reread {
+    /// Starts reading again the calls of `profile`'s thread `thread` that overlap
+    /// `from..=to`, from `source`'s checkpoints.
+    pub(crate) fn start(
+        source: Arc<Rereading>,
+        profile: &Profile,
+        thread: usize,
+        from: u64,
+        to: u64,
+    ) -> Result<Reread> {
+        let slot = profile
+            .threads
+            .get(thread)
+            .ok_or_else(|| Error::new(ErrorKind::Request, format!("no thread {thread}")))?
+            .slot;
         if from > to {
             return Err(Error::new(ErrorKind::Request, "the window starts after it ends"));
         }
@@ -103,13 +85,12 @@ impl Profile {
             mark_rebases: mark.rebases,
             from,
             to,
-            shortest: self.shortest_call,
+            shortest: profile.shortest_call,
             done: false,
+            source,
         })
     }
-}
 
-impl Reread {
     /// Where in the input to start reading.
     pub fn offset(&self) -> u64 {
         self.offset
@@ -131,7 +112,7 @@ impl Reread {
     /// The thread's calls in the window: those `profile` kept and the short ones read
     /// again, by depth in time order.
     pub fn calls(mut self, profile: &Profile, thread: usize) -> ThreadCalls {
-        let source = profile.reread.as_ref().expect("a reread comes from a profile that can reread");
+        let source = Arc::clone(&self.source);
         if !self.done {
             // The input ended: open frames close as they did in the profile.
             let wall_end = (!source.lost_at_end && !source.cpu_only).then_some(profile.timeline.end);

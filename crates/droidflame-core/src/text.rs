@@ -75,18 +75,8 @@ pub fn describe_bytes(bytes: &[u8]) -> String {
     out
 }
 
-/// `1234567` as `1,234,567`, for numbers in messages.
-pub fn group_digits(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+/// Numbers in messages; the model words its own repairs with it.
+pub use crate::profile::group_digits;
 
 /// A decimal `u32`, nothing else.
 pub fn parse_u32(digits: &[u8]) -> Option<u32> {

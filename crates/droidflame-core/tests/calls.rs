@@ -3,6 +3,7 @@
 //! and their refusals of impossible requests.
 
 use droidflame_core::products::{self, CallQuery};
+use droidflame_core::Analysis;
 use droidflame_core::{analyze_with, Analyzer, ErrorKind, Options, Profile};
 use droidflame_testkit::atrace::Capture;
 use droidflame_testkit::scenario::{generate, Config, ExpectedCall, Scenario};
@@ -16,7 +17,7 @@ fn scenario(seed: u64, clocks: Clocks) -> Scenario {
     generate(seed, &Config { threads: 4, clocks, events_per_thread: 300, wrap: seed % 2 == 0, ..Config::default() })
 }
 
-fn profile_of(scenario: &Scenario) -> Profile {
+fn profile_of(scenario: &Scenario) -> Analysis {
     analyze_with(
         &scenario.trace.write(&Layout::Regular { version: 3, data_offset: 32, record_size: None }),
         with_calls(),

@@ -3,6 +3,7 @@
 
 use droidflame_core::products::{self, FoldedOptions};
 use droidflame_core::profile::{CallTree, Profile};
+use droidflame_core::Analysis;
 use droidflame_core::{analyze, Analyzer, ClockSet, ErrorKind};
 use droidflame_testkit::corpus_file;
 
@@ -102,7 +103,7 @@ const FACTS: &[Facts] = &[
     },
 ];
 
-fn profile_of(file: &str) -> Profile {
+fn profile_of(file: &str) -> Analysis {
     analyze(&corpus_file(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
 }
 

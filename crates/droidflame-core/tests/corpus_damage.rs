@@ -5,6 +5,7 @@
 //! chunks), the profile says so (`repairs.truncated`).
 
 use droidflame_core::products::{self, FlameOptions, FoldedOptions, GraphScope};
+use droidflame_core::Analysis;
 use droidflame_core::{analyze, Profile};
 use droidflame_testkit::corpus_dir;
 use droidflame_testkit::scenario::Rng;
@@ -33,7 +34,7 @@ fn corpus_files() -> Vec<PathBuf> {
 }
 
 /// Analyses and runs every product, on a thread watched by a timer.
-fn exercise(name: &str, case: &str, bytes: Vec<u8>) -> Option<Profile> {
+fn exercise(name: &str, case: &str, bytes: Vec<u8>) -> Option<Analysis> {
     let (done, wait) = mpsc::channel();
     std::thread::spawn(move || {
         let result = analyze(&bytes).ok();

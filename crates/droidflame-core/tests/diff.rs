@@ -5,7 +5,8 @@ use droidflame_core::products::{
     compare, diff_svg, flame_script, method_deltas, script_of, DiffGraphOptions, DiffOptions, DiffStack, FlameOptions,
     MethodDelta, MethodTotals, Theme, Widths,
 };
-use droidflame_core::{analyze, Clock, Profile};
+use droidflame_core::Analysis;
+use droidflame_core::{analyze, Clock};
 use droidflame_testkit::scenario::{generate, Config, Scenario};
 use droidflame_testkit::{Clocks, Layout};
 use std::collections::BTreeMap;
@@ -60,7 +61,7 @@ fn second_run(seed: u64, config: &Config) -> Scenario {
     scenario
 }
 
-fn profile(scenario: &Scenario, layout: &Layout) -> Profile {
+fn profile(scenario: &Scenario, layout: &Layout) -> Analysis {
     analyze(&scenario.trace.write(layout)).unwrap()
 }
 

@@ -3,6 +3,7 @@
 //! testkit writer.
 
 use droidflame_core::products::{self, frame_table, FoldedOptions};
+use droidflame_core::Analysis;
 use droidflame_core::{analyze, Analyzer, Clock, ClockSet, ErrorKind, Profile};
 use droidflame_testkit::{gzip, Clocks, Layout, MethodDef, Record, ThreadDef, TimeFirst, Trace, ENTER, EXIT, UNWIND};
 
@@ -25,7 +26,7 @@ fn trace(records: Vec<Record>) -> Trace {
     }
 }
 
-fn regular(t: &Trace) -> Profile {
+fn regular(t: &Trace) -> Analysis {
     analyze(&t.write(&Layout::ART_REGULAR)).unwrap()
 }
 
@@ -266,7 +267,7 @@ fn e18_exit_with_empty_stack_rebuilds_the_caller_from_the_timelines_start() {
 }
 
 /// Thread 1's last record is at 7, thread 2's at 30; the timeline ends at 30.
-fn open_at_end(overflow: bool) -> Profile {
+fn open_at_end(overflow: bool) -> Analysis {
     let mut t = trace(vec![
         rec(1, 0, ENTER, 0, 0),
         rec(2, 4, ENTER, 1, 0),

@@ -5,12 +5,13 @@
 
 use droidflame_core::mapping::{read_mapping, MappingReader, MappingReport};
 use droidflame_core::products::{folded, summary, FoldedOptions};
+use droidflame_core::Analysis;
 use droidflame_core::{analyze, ErrorKind, Profile};
 use droidflame_testkit::mapping::{app_trace, is_framework, obfuscate, MappingStyle};
 use droidflame_testkit::scenario::{generate, Config};
 use droidflame_testkit::{corpus_dir, Layout, MethodDef, Trace};
 
-fn deobfuscated(bytes: &[u8], mapping: &str) -> (Profile, MappingReport) {
+fn deobfuscated(bytes: &[u8], mapping: &str) -> (Analysis, MappingReport) {
     let mut profile = analyze(bytes).unwrap();
     // In small pieces, so that lines are cut at every place.
     let mut reader = MappingReader::new(&[&profile]);
@@ -21,7 +22,7 @@ fn deobfuscated(bytes: &[u8], mapping: &str) -> (Profile, MappingReport) {
     (profile, report)
 }
 
-fn methods_json(profile: &Profile) -> Vec<serde_json::Value> {
+fn methods_json(profile: &Analysis) -> Vec<serde_json::Value> {
     let mut json = serde_json::to_value(summary(profile)).unwrap()["methods"].as_array().unwrap().clone();
     for m in &mut json {
         m.as_object_mut().unwrap().remove("obfuscated");

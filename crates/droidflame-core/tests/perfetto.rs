@@ -1,6 +1,7 @@
 //! Perfetto protobuf traces: the corpus files with the counts their SOURCES.md rows give.
 
 use droidflame_core::products::{self, FoldedOptions};
+use droidflame_core::Analysis;
 use droidflame_core::{analyze, Analyzer, ClockSet, Profile};
 use droidflame_testkit::{corpus_file, gzip};
 
@@ -8,7 +9,7 @@ fn thread_calls(p: &Profile) -> u64 {
     p.threads.iter().filter(|t| !t.track).flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum()
 }
 
-fn perfetto(name: &str) -> Profile {
+fn perfetto(name: &str) -> Analysis {
     analyze(&corpus_file(&format!("perfetto/{name}"))).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 

@@ -4,6 +4,7 @@
 //! the profile the scenario oracle derived from the structure itself.
 
 use droidflame_core::products::{frame_table, thread_stacks};
+use droidflame_core::Analysis;
 use droidflame_core::{Analyzer, Clock, Options, Profile};
 use droidflame_testkit::scenario::{generate, Config, ExpectedCall, Scenario};
 use droidflame_testkit::{gzip, Clocks, Layout, TimeFirst};
@@ -19,7 +20,7 @@ fn options() -> Options {
     Options { keep_calls: true, ..Options::default() }
 }
 
-fn read(bytes: &[u8], chunk: usize) -> Profile {
+fn read(bytes: &[u8], chunk: usize) -> Analysis {
     let mut analyzer = Analyzer::new(options());
     for piece in bytes.chunks(chunk.max(1)) {
         analyzer.push(piece).unwrap();

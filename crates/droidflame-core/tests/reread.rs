@@ -4,7 +4,7 @@
 //! exits, wrapped times, per-thread chunks, a trace cut short).
 
 use droidflame_core::profile::{Call, ThreadCalls};
-use droidflame_core::{analyze_with, Analyzer, Options, Profile};
+use droidflame_core::{analyze_with, Analysis, Analyzer, Options};
 use droidflame_testkit::scenario::{generate, Config};
 use droidflame_testkit::{Clocks, Layout};
 
@@ -17,7 +17,7 @@ fn shown(calls: &ThreadCalls) -> Vec<(u32, u64, u64, u64, u32)> {
     calls.iter().map(|(d, c): (u32, &Call)| (d, c.start, c.end, c.cpu, c.frame)).collect()
 }
 
-fn window(profile: &Profile, thread: usize, from: u64, to: u64, chunk: usize, bytes: &[u8]) -> ThreadCalls {
+fn window(profile: &Analysis, thread: usize, from: u64, to: u64, chunk: usize, bytes: &[u8]) -> ThreadCalls {
     let mut reread = profile.reread(thread, from, to).unwrap();
     let mut at = reread.offset() as usize;
     while at < bytes.len() {

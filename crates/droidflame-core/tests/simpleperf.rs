@@ -3,10 +3,11 @@
 
 use droidflame_core::products::{self, FoldedOptions};
 use droidflame_core::profile::Clock;
+use droidflame_core::Analysis;
 use droidflame_core::{analyze, ClockSet, Profile};
 use droidflame_testkit::corpus_file;
 
-fn simpleperf(name: &str) -> Profile {
+fn simpleperf(name: &str) -> Analysis {
     analyze(&corpus_file(&format!("simpleperf/{name}"))).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 

@@ -1,8 +1,9 @@
 //! What the web app reads from the core: per-thread method tables with named call edges,
 //! the thread to open on, notes as sentences, and totals that leave tracks out.
 
+use droidflame_core::analyze;
 use droidflame_core::products::{self, frame_table_of};
-use droidflame_core::{analyze, Profile};
+use droidflame_core::Analysis;
 use droidflame_testkit::{corpus_file, Layout, MethodDef, Record, ThreadDef, Trace, ENTER, EXIT};
 use serde_json::Value;
 
@@ -10,7 +11,7 @@ fn rec(tid: u32, method: u64, action: u8, t: u64) -> Record {
     Record { tid, method, action, wall: t, cpu: t }
 }
 
-fn profile(threads: &[(u32, &str)], records: Vec<Record>, pid: Option<u32>) -> Profile {
+fn profile(threads: &[(u32, &str)], records: Vec<Record>, pid: Option<u32>) -> Analysis {
     let mut trace = Trace {
         threads: threads.iter().map(|&(tid, name)| ThreadDef { tid, name: name.into() }).collect(),
         methods: vec![

@@ -2,15 +2,15 @@
 
 use droidflame_core::mapping::MappingReader;
 use droidflame_core::products::{self, FlameOptions, FoldedOptions, GraphScope};
-use droidflame_core::{analyze, Profile};
+use droidflame_core::{analyze, Analysis};
 use droidflame_testkit::mapping::{app_trace, obfuscate, MappingStyle};
 use droidflame_testkit::Layout;
 use std::sync::OnceLock;
 
 /// The trace every mutated mapping is applied to, and the mappings of it, R8's and
 /// ProGuard's.
-fn base() -> &'static (Profile, Vec<Vec<u8>>) {
-    static BASE: OnceLock<(Profile, Vec<Vec<u8>>)> = OnceLock::new();
+fn base() -> &'static (Analysis, Vec<Vec<u8>>) {
+    static BASE: OnceLock<(Analysis, Vec<Vec<u8>>)> = OnceLock::new();
     BASE.get_or_init(|| {
         let trace = app_trace(21);
         let r8 = obfuscate(&trace, MappingStyle::R8);

@@ -10,7 +10,7 @@
 
 use droidflame_core::products::{self, CallQuery, FlameOptions, FoldedOptions, GraphScope, Theme};
 use droidflame_core::profile::ThreadCalls;
-use droidflame_core::{Analyzer, Clock, Options, Profile, Reread};
+use droidflame_core::{Analysis, Analyzer, Clock, Options, Profile, Reread};
 use serde_json::json;
 use wasm_bindgen::prelude::*;
 
@@ -62,10 +62,10 @@ pub fn is_split_pair(first_head: &[u8], second_head: &[u8]) -> bool {
 #[wasm_bindgen]
 pub struct Session {
     analyzer: Option<Analyzer>,
-    profile: Option<Profile>,
+    profile: Option<Analysis>,
     /// The profile cut to the selected time range, when one is selected: what the graphs
     /// and tables then show.
-    range: Option<Profile>,
+    range: Option<Analysis>,
     /// A thread's window being read again, every short call included.
     reading: Option<(Window, Reread)>,
     /// The last window read again: the timeline draws it where it covers the view.
@@ -121,12 +121,12 @@ impl Session {
         Ok(())
     }
 
-    fn profile(&self) -> Result<&Profile, JsError> {
+    fn profile(&self) -> Result<&Analysis, JsError> {
         self.profile.as_ref().ok_or_else(|| JsError::new("call finish() first"))
     }
 
     /// What graphs and tables show: the selected range, else the whole trace.
-    fn shown(&self) -> Result<&Profile, JsError> {
+    fn shown(&self) -> Result<&Analysis, JsError> {
         match &self.range {
             Some(range) => Ok(range),
             None => self.profile(),

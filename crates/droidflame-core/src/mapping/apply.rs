@@ -7,12 +7,13 @@ use super::{descriptor, package, ClassCounts, Mapping, MappingReport};
 use crate::profile::{display_names, Frame, Profile};
 use crate::text::group_digits;
 
-impl Profile {
-    /// Renames the frames with `mapping`'s original names. Applying another mapping
-    /// later starts again from the names the trace gave.
-    pub fn deobfuscate(&mut self, mapping: &Mapping) -> &MappingReport {
-        if !self.unmapped_frames.is_empty() {
-            self.frames = std::mem::take(&mut self.unmapped_frames);
+impl Mapping {
+    /// Renames `profile`'s frames with the original names, and says what it did. Applying
+    /// another mapping later starts again from the names the trace gave.
+    pub(crate) fn apply(&self, profile: &mut Profile) -> MappingReport {
+        let mapping = self;
+        if !profile.unmapped_frames.is_empty() {
+            profile.frames = std::mem::take(&mut profile.unmapped_frames);
         }
         let rename = |class: &str| mapping.classes.get(class).map(|c| c.original.clone());
         let mut report = MappingReport {
@@ -23,7 +24,7 @@ impl Profile {
             first_skipped_line: mapping.facts.first_skipped,
             ..MappingReport::default()
         };
-        let mut frames = self.frames.clone();
+        let mut frames = profile.frames.clone();
         for frame in frames.iter_mut().filter(|f| !f.unknown && !f.class.is_empty()) {
             let Some(class) = mapping.classes.get(&frame.class) else { continue };
             match resolve(class, &frame.name, &frame.signature, &rename) {
@@ -59,26 +60,11 @@ impl Profile {
                 frame.signature = signature;
             }
         }
-        report.classes = count_classes(self.frames.iter(), mapping);
-        report.warnings = other_build_warnings(mapping, &report, self.frames.iter());
-        self.unmapped_frames = std::mem::replace(&mut self.frames, frames);
-        (self.frame_names, self.frame_name_of) = display_names(&self.frames);
-        self.mapping.insert(report)
-    }
-
-    /// The frames as the trace named them, before any mapping was applied.
-    pub fn obfuscated_frames(&self) -> &[Frame] {
-        if self.unmapped_frames.is_empty() {
-            &self.frames
-        } else {
-            &self.unmapped_frames
-        }
-    }
-
-    /// A frame's name as the trace gave it, where a mapping changed it.
-    pub fn obfuscated_name(&self, frame: u32) -> Option<String> {
-        let before = self.unmapped_frames.get(frame as usize)?.display_name();
-        (before != self.frame_name(frame)).then_some(before)
+        report.classes = count_classes(profile.frames.iter(), mapping);
+        report.warnings = other_build_warnings(mapping, &report, profile.frames.iter());
+        profile.unmapped_frames = std::mem::replace(&mut profile.frames, frames);
+        (profile.frame_names, profile.frame_name_of) = display_names(&profile.frames);
+        report
     }
 }
 

@@ -6,6 +6,7 @@
 
 use super::diff_tree::DiffTree;
 use super::frames::{sanitize, DEFAULT_MAX_DEPTH};
+use crate::analysis::Analysis;
 use crate::profile::{Clock, FrameKind, Profile};
 use crate::{Error, ErrorKind, Result};
 use std::io::Write;
@@ -108,8 +109,8 @@ impl Comparison {
 
 /// Where a mapping renamed one side's methods and not the other's, one method carries
 /// two names and its stacks do not match.
-fn naming_differs(before: &Profile, after: &Profile) -> Option<String> {
-    let renamed = |p: &Profile| p.mapping.as_ref().is_some_and(|m| m.methods.mapped > 0);
+fn naming_differs(before: &Analysis, after: &Analysis) -> Option<String> {
+    let renamed = |p: &Analysis| p.mapping.as_ref().is_some_and(|m| m.methods.mapped > 0);
     match (renamed(before), renamed(after)) {
         (true, false) => Some(
             "a mapping gave before its original names but not after: stacks of obfuscated \
@@ -126,7 +127,7 @@ fn naming_differs(before: &Profile, after: &Profile) -> Option<String> {
 }
 
 /// Compares `before` with `after`.
-pub fn compare(before: &Profile, after: &Profile, options: &DiffOptions) -> Result<Comparison> {
+pub fn compare(before: &Analysis, after: &Analysis, options: &DiffOptions) -> Result<Comparison> {
     let mut warnings = Vec::new();
     let clock = shared_clock(before, after, options.clock, &mut warnings)?;
     if before.format.family != after.format.family {

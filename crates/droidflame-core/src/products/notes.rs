@@ -4,7 +4,8 @@
 //! repair's note, not again on its own.
 
 use super::frames::DEFAULT_MAX_DEPTH;
-use crate::profile::{sentence, Clock, Profile, Repair, RepairContext};
+use crate::analysis::Analysis;
+use crate::profile::{sentence, Clock, Repair, RepairContext};
 use crate::text::group_digits;
 use serde::Serialize;
 
@@ -23,7 +24,8 @@ pub struct Note {
 /// The notes of a profile: repairs first (in the order of `Repairs`), then warnings.
 /// `deep_threads`: how many threads have stacks deeper than the drawn depth (the summary
 /// has already walked every tree for its `max_depth`).
-pub fn notes(profile: &Profile, deep_threads: u64) -> Vec<Note> {
+pub fn notes(analysis: &Analysis, deep_threads: u64) -> Vec<Note> {
+    let profile = &analysis.profile;
     let context = RepairContext {
         wall: profile.has(Clock::Wall),
         lost_at_end: profile.repairs.truncated || profile.repairs.overflow,
@@ -56,7 +58,7 @@ pub fn notes(profile: &Profile, deep_threads: u64) -> Vec<Note> {
     for warning in profile.warnings.iter().filter(|w| w.repair.is_none()) {
         out.push(Note { key: "warning", count: 1, text: sentence(warning) });
     }
-    if let Some(report) = &profile.mapping {
+    if let Some(report) = &analysis.mapping {
         out.push(Note { key: "mapping", count: report.methods.mapped, text: report.describe() });
         for warning in &report.warnings {
             out.push(Note { key: "mapping_warning", count: 1, text: sentence(warning) });

@@ -4,7 +4,8 @@
 use super::flame::{escape_xml, flame_svg_named, FlameOptions, GraphScope};
 use super::frames::{FrameNames, FrameTree};
 use super::summary::summary_json;
-use crate::profile::{Clock, Profile};
+use crate::analysis::Analysis;
+use crate::profile::Clock;
 use crate::text::group_digits;
 use crate::Result;
 
@@ -18,7 +19,7 @@ pub struct RenderedFile {
 }
 
 /// Every file of the report for `clock` (`None`: the default clock).
-pub fn render_site(profile: &Profile, clock: Option<Clock>) -> Result<Vec<RenderedFile>> {
+pub fn render_site(profile: &Analysis, clock: Option<Clock>) -> Result<Vec<RenderedFile>> {
     let clock = clock.unwrap_or(profile.default_clock());
     profile.require(clock)?;
     let options = FlameOptions { clock: Some(clock), ..FlameOptions::default() };

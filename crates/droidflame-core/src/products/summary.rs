@@ -5,6 +5,7 @@ use super::folded::MAX_FOLDED_TEXT;
 use super::frames::{FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
 use super::notes::{notes, Note};
 use super::table::{frame_rows, frame_table, frame_table_of, FrameRow};
+use crate::analysis::Analysis;
 use crate::mapping::MappingReport;
 use crate::profile::{Clock, Counter, FrameKind, Profile, Repairs, ThreadProfile};
 use serde::ser::{SerializeMap, Serializer};
@@ -142,7 +143,8 @@ fn ordered_map<S: Serializer>(pairs: &&[(String, String)], s: S) -> Result<S::Ok
 
 /// The summary of a profile. Methods are in `frame_rows` order: by inclusive time on the
 /// default clock.
-pub fn summary(profile: &Profile) -> Summary<'_> {
+pub fn summary(analysis: &Analysis) -> Summary<'_> {
+    let profile = &analysis.profile;
     let names = FrameNames::of(profile, DEFAULT_MAX_DEPTH);
     let threads_json: Vec<ThreadJson> = profile
         .threads
@@ -204,9 +206,9 @@ pub fn summary(profile: &Profile) -> Summary<'_> {
             wall_us: profile.has(Clock::Wall).then(|| thread_sum(&threads_json, |t| t.wall_us)),
             cpu_us: profile.has(Clock::Cpu).then(|| thread_sum(&threads_json, |t| t.cpu_us)),
         },
-        notes: notes(profile, threads_json.iter().filter(|t| t.max_depth > DEFAULT_MAX_DEPTH).count() as u64),
+        notes: notes(analysis, threads_json.iter().filter(|t| t.max_depth > DEFAULT_MAX_DEPTH).count() as u64),
         limits: limits(profile),
-        mapping: profile.mapping.as_ref(),
+        mapping: analysis.mapping.as_ref(),
         threads: threads_json,
     }
 }
@@ -338,6 +340,6 @@ fn limits(profile: &Profile) -> LimitsJson {
 }
 
 /// The summary as pretty-printed JSON text.
-pub fn summary_json(profile: &Profile) -> String {
-    serde_json::to_string_pretty(&summary(profile)).expect("the summary serialises to JSON")
+pub fn summary_json(analysis: &Analysis) -> String {
+    serde_json::to_string_pretty(&summary(analysis)).expect("the summary serialises to JSON")
 }

@@ -15,7 +15,7 @@ pub use calls::{Call, ThreadCalls};
 pub use clock::{Clock, ClockSet, ClockWords, PerClock, TimeUnit};
 pub use format::{Detail, FormatInfo};
 pub use frame::{Frame, FrameKind};
-pub use repairs::{sentence, Repair, RepairContext, Repairs, Warning, MAX_SLICE_DEPTH};
+pub use repairs::{group_digits, sentence, Repair, RepairContext, Repairs, Warning, MAX_SLICE_DEPTH};
 pub use tree::{CallTree, Children, Node, NONE};
 
 /// One thread's part of the profile.
@@ -140,12 +140,11 @@ pub struct Profile {
     pub records: u64,
     /// Counter tracks (system traces), by pid then name; empty for method traces.
     pub counters: Vec<Counter>,
-    /// What the mapping applied with [`Profile::deobfuscate`] did; `None` when none was.
-    pub mapping: Option<crate::mapping::MappingReport>,
     /// The frames as the trace named them, where a mapping renamed them; else empty.
     pub(crate) unmapped_frames: Vec<Frame>,
-    /// What reading parts of the input again needs, to find the calls too short to keep.
-    pub(crate) reread: Option<std::sync::Arc<crate::reread::Rereading>>,
+    /// The calls left out for being short (`shortest_call`) can be read again from the
+    /// input (see `Analysis::reread`).
+    pub(crate) rereadable: bool,
     /// The frame (index into `frames`) of each frame slot of the builder.
     pub(crate) frame_of_slot: Vec<u32>,
 }
@@ -203,6 +202,12 @@ impl Profile {
         }
     }
 
+    /// Whether calls left out for being short (`shortest_call`) can be read again from the
+    /// input: a method trace with fixed-size records, read uncompressed in one piece.
+    pub fn can_reread(&self) -> bool {
+        self.shortest_call > 0 && self.rereadable
+    }
+
     /// Where short calls were left out (`shortest_call`), what that means for the user.
     pub fn calls_left_out(&self) -> Option<String> {
         (self.limits.keep_calls && self.shortest_call > 0)
@@ -249,5 +254,20 @@ impl Profile {
         let busiest = candidates()
             .max_by(|(a, x), (b, y)| x.tree.total_self(clock).cmp(&y.tree.total_self(clock)).then_with(|| b.cmp(a)));
         busiest.map(|(i, _)| i).or_else(|| (!self.threads.is_empty()).then_some(0))
+    }
+
+    /// The frames as the trace named them, before any mapping was applied.
+    pub fn obfuscated_frames(&self) -> &[Frame] {
+        if self.unmapped_frames.is_empty() {
+            &self.frames
+        } else {
+            &self.unmapped_frames
+        }
+    }
+
+    /// A frame's name as the trace gave it, where a mapping changed it.
+    pub fn obfuscated_name(&self, frame: u32) -> Option<String> {
+        let before = self.unmapped_frames.get(frame as usize)?.display_name();
+        (before != self.frame_name(frame)).then_some(before)
     }
 }

@@ -89,9 +89,8 @@ impl Profile {
             shortest_call: 0,
             records: self.records,
             counters: self.counters.clone(),
-            mapping: self.mapping.clone(),
             unmapped_frames: self.unmapped_frames.clone(),
-            reread: None,
+            rereadable: false,
             frame_of_slot: Vec::new(),
         }
     }

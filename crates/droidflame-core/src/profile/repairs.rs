@@ -3,7 +3,6 @@
 //! key (the counter's name in the summary) and its count; `Repair::sentence` says it in
 //! words. Warnings that detail a repair carry it.
 
-use crate::text::group_digits;
 use std::fmt;
 use std::ops::Deref;
 
@@ -222,6 +221,19 @@ pub fn sentence(text: &str) -> String {
     out.push_str(chars.as_str());
     if !out.ends_with(['.', '!', '?']) {
         out.push('.');
+    }
+    out
+}
+
+/// `1234567` as `1,234,567`, for numbers in messages.
+pub fn group_digits(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
     }
     out
 }

@@ -4,9 +4,8 @@
 
 use super::{ArtDecoder, ArtResume};
 use crate::feed::ChunkFeeder;
-use crate::importer::{Format, Imported, Importer, Input, Sniff};
+use crate::importer::{Checkpoint, Format, Imported, Importer, Input, ReadAgain, Sniff};
 use crate::profile::ProfileBuilder;
-use crate::reread::{Checkpoint, ReadAgain};
 use crate::Result;
 
 /// The registry's entry: method traces in every layout, whole or split in two files.

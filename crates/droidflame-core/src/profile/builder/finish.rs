@@ -2,8 +2,8 @@
 //! self times computed, clocks put in place.
 
 use super::{FinishSpec, FrameSlot, ProfileBuilder, ThreadState};
+use crate::profile::group_digits;
 use crate::profile::{Clock, ClockSet, Frame, PerClock, Profile, ThreadProfile, Timeline, Warning, NONE};
-use crate::text::group_digits;
 use rustc_hash::FxHashMap;
 
 impl ProfileBuilder {
@@ -84,9 +84,8 @@ impl ProfileBuilder {
             shortest_call: self.keep.shortest,
             records: events,
             counters: spec.counters,
-            mapping: None,
             unmapped_frames: Vec::new(),
-            reread: None,
+            rereadable: false,
             frame_of_slot: canonical,
         }
     }

@@ -48,7 +48,7 @@ pub(crate) use seed::{ReadCalls, ThreadMark};
 use super::calls::{Call, ThreadCalls};
 use super::tree::{CallTree, NodeBudget, TreeBuilder};
 use super::{ClockSet, Counter, FormatInfo, PerClock, Repair, Repairs, SchedTimes, TimeUnit, Warning};
-use crate::text::group_digits;
+use crate::profile::group_digits;
 use crate::{Error, ErrorKind, Options};
 use rustc_hash::FxHashMap;
 
