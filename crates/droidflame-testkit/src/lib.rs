@@ -4,6 +4,7 @@
 
 pub mod adversarial;
 pub mod atrace;
+pub mod exercise;
 pub mod large;
 pub mod mapping;
 pub mod perfetto;

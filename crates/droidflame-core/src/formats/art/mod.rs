@@ -407,10 +407,25 @@ impl ArtDecoder {
                 ));
             }
             if v2.damaged_blocks > 0 {
-                builder.warn(format!(
-                    "{} V2 entry blocks ended in a damaged record; the rest of each was skipped",
-                    v2.damaged_blocks
-                ));
+                builder.repairs.damaged_parts += v2.damaged_blocks;
+                builder.warn_about(
+                    Repair::DamagedParts,
+                    format!(
+                        "{} V2 entry blocks ended in a damaged record; the rest of each was skipped",
+                        v2.damaged_blocks
+                    ),
+                );
+            }
+            if v2.miscounted_blocks > 0 {
+                builder.repairs.damaged_parts += v2.miscounted_blocks;
+                builder.warn_about(
+                    Repair::DamagedParts,
+                    format!(
+                        "{} V2 entry blocks held another number of records than their header says: they are damaged, \
+                         and their records are shown as read",
+                        v2.miscounted_blocks
+                    ),
+                );
             }
         }
     }

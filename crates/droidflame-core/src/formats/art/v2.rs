@@ -57,6 +57,8 @@ pub struct V2Decoder {
     last_block: Option<(u32, DeltaState)>,
     pub carried_blocks: u64,
     pub damaged_blocks: u64,
+    /// Blocks that held another number of records than their header says.
+    pub miscounted_blocks: u64,
 }
 
 pub enum V2Step {
@@ -78,7 +80,15 @@ impl V2Decoder {
         } else {
             RecordLayout::Undecided
         };
-        V2Decoder { dual, layout, open: FxHashMap::default(), last_block: None, carried_blocks: 0, damaged_blocks: 0 }
+        V2Decoder {
+            dual,
+            layout,
+            open: FxHashMap::default(),
+            last_block: None,
+            carried_blocks: 0,
+            damaged_blocks: 0,
+            miscounted_blocks: 0,
+        }
     }
 
     /// How long a tick is, when the layout itself says (time-first).
@@ -133,7 +143,8 @@ impl V2Decoder {
                 let Some(payload) = data.get(12..12 + size as usize) else {
                     return V2Step::NeedMore;
                 };
-                self.block(tid, payload, art, b);
+                let count = u32::from_le_bytes([data[5], data[6], data[7], 0]);
+                self.block(tid, count, payload, art, b);
                 V2Step::Packet(12 + size as usize)
             }
             3 => {
@@ -150,16 +161,27 @@ impl V2Decoder {
         }
     }
 
-    /// Decodes an entry block until its payload is used up; the record count in the block
-    /// header is ignored (the writer stores it modulo 65536).
-    fn block(&mut self, tid: u32, payload: &[u8], art: &mut ArtRecords, b: &mut ProfileBuilder) {
+    /// Decodes an entry block until its payload is used up. The record count in the block
+    /// header only checks it: the writer stores the count modulo 65536, and a block that
+    /// continues the one before holds a running total.
+    fn block(&mut self, tid: u32, count: u32, payload: &[u8], art: &mut ArtRecords, b: &mut ProfileBuilder) {
         if self.layout == RecordLayout::Undecided {
             self.layout = self.guess_layout(payload, art, b);
         }
-        if self.time_first() {
-            self.time_first_block(tid, payload, art, b);
-            return;
+        let (damaged, carried) = (self.damaged_blocks, self.carried_blocks);
+        let decoded = if self.time_first() {
+            self.time_first_block(tid, payload, art, b)
+        } else {
+            self.method_first_block(tid, payload, art, b)
+        };
+        let whole = self.damaged_blocks == damaged && self.carried_blocks == carried;
+        if whole && decoded % 65536 != u64::from(count % 65536) {
+            self.miscounted_blocks += 1;
         }
+    }
+
+    /// Decodes a method-first block; returns how many records it held.
+    fn method_first_block(&mut self, tid: u32, payload: &[u8], art: &mut ArtRecords, b: &mut ProfileBuilder) -> u64 {
         let mut start = DeltaState::default();
         if let Some((last_tid, carried)) = self.last_block {
             if last_tid == tid && !self.first_method_resolves(payload, art, b) {
@@ -176,7 +198,7 @@ impl V2Decoder {
         let thread = art.thread(tid, b);
         let mut block = art.block(thread);
         let mut state = start;
-        let mut at = 0;
+        let (mut at, mut records) = (0, 0);
         while at < payload.len() {
             let Some(step) = self.read_record(payload, &mut at, &mut state) else {
                 self.damaged_blocks += 1;
@@ -184,8 +206,10 @@ impl V2Decoder {
             };
             let action = (state.method_action & 3) as u8;
             block.record(state.method_action & !3, action, step, b);
+            records += 1;
         }
         self.last_block = Some((tid, state));
+        records
     }
 
     /// With a zero header, the first block tells: method ids are pointers and deltas are
@@ -219,10 +243,11 @@ impl V2Decoder {
         }
     }
 
-    fn time_first_block(&mut self, tid: u32, payload: &[u8], art: &mut ArtRecords, b: &mut ProfileBuilder) {
+    /// Decodes a time-first block; returns how many records it held.
+    fn time_first_block(&mut self, tid: u32, payload: &[u8], art: &mut ArtRecords, b: &mut ProfileBuilder) -> u64 {
         let thread = art.thread(tid, b);
         let open = self.open.entry(tid).or_default();
-        let (mut at, mut state) = (0, TimeFirstState::default());
+        let (mut at, mut state, mut records) = (0, TimeFirstState::default(), 0);
         while at < payload.len() {
             if read_time_first(payload, &mut at, &mut state, self.dual).is_none() {
                 self.damaged_blocks += 1;
@@ -240,7 +265,9 @@ impl V2Decoder {
                 art.define_method(UNKNOWN_EXIT, unknown_exit_method(), b);
             }
             art.block(thread).record(id, action, PerClock::new(time_action >> 2, 0), b);
+            records += 1;
         }
+        records
     }
 
     fn first_method_resolves(&self, payload: &[u8], art: &ArtRecords, b: &ProfileBuilder) -> bool {

@@ -1,0 +1,175 @@
+//! One way to put any input through the whole core, shared by the damage tests, the corpus
+//! tests and the fuzzer: analysed in chunks with every call kept, then every product made.
+//! And what a damaged copy of a whole input must give: an error that names the problem,
+//! or a profile that reports no more than the whole input did unless a repair counts the
+//! difference.
+
+use droidflame_core::products::{self, CallQuery, FlameOptions, FoldedOptions, GraphScope};
+use droidflame_core::profile::Repair;
+use droidflame_core::{Analysis, Analyzer, Clock, Error, ErrorKind, Options, Profile};
+
+/// Graphs are drawn for profiles up to this many records (larger ones cost the test time
+/// and add nothing the smaller ones do not reach).
+const GRAPH_RECORDS: u64 = 20_000;
+
+/// Analyses `bytes` fed in chunks of `chunk` bytes, with every call kept, and makes every
+/// product; a product that must work on any profile and fails panics with its error.
+pub fn exercise(bytes: &[u8], chunk: usize) -> Result<Analysis, Error> {
+    let analysis = analyze_in_chunks(bytes, chunk, Options { keep_calls: true, ..Options::default() })?;
+    make_every_product(&analysis);
+    Ok(analysis)
+}
+
+/// Analyses `bytes` fed in chunks of `chunk` bytes.
+pub fn analyze_in_chunks(bytes: &[u8], chunk: usize, options: Options) -> Result<Analysis, Error> {
+    let mut analyzer = Analyzer::new(options);
+    for piece in bytes.chunks(chunk.max(1)) {
+        analyzer.push(piece)?;
+    }
+    analyzer.finish()
+}
+
+/// Makes every product of `analysis`. Those that work on any profile must not fail; the
+/// rest (a clock the trace lacks, a listing of calls left out) may refuse.
+pub fn make_every_product(analysis: &Analysis) {
+    // A product may refuse a profile whose numbers are damaged beyond drawing (times that
+    // add up to centuries), saying so; any other failure is a defect.
+    let must = |what: &str, result: droidflame_core::Result<String>| match result {
+        Err(error) if error.kind() != ErrorKind::Corrupt => panic!("{what} failed on a profile that was read: {error}"),
+        _ => {}
+    };
+    products::summary_json(analysis);
+    products::frame_table(analysis);
+    must("methods of every thread", products::methods_json(analysis, None));
+    if !analysis.threads.is_empty() {
+        must("methods of thread 0", products::methods_json(analysis, Some(0)));
+    }
+    must("folded stacks", products::folded(analysis, &FoldedOptions::default()));
+    for clock in [Clock::Wall, Clock::Cpu].into_iter().filter(|&c| analysis.has(c)) {
+        must("folded stacks on a clock it has", products::folded(analysis, &folded_on(clock)));
+    }
+    // One thread, with the depth merge at a depth small traces reach.
+    let thread = analysis.threads.first().map(|t| t.tid);
+    must(
+        "folded stacks merged at depth 3",
+        products::folded(analysis, &FoldedOptions { thread, max_depth: 3, ..Default::default() }),
+    );
+    for thread in &analysis.threads {
+        for (_, call) in thread.calls.iter() {
+            assert!(call.start <= call.end, "a call of {} ends before it starts", thread.label());
+        }
+    }
+    let _ = products::write_calls(analysis, &CallQuery::default(), &mut std::io::sink());
+    let _ =
+        products::write_calls(analysis, &CallQuery { longest: Some(5), ..Default::default() }, &mut std::io::sink());
+    let _ = products::write_chrome_trace(analysis, &mut std::io::sink());
+    if analysis.records < GRAPH_RECORDS {
+        must(
+            "every thread's flame graph",
+            products::flame_svg(analysis, GraphScope::AllThreads, &FlameOptions::default()),
+        );
+        if !analysis.threads.is_empty() {
+            let shallow = FlameOptions { max_depth: 2, ..Default::default() };
+            must("a shallow flame graph", products::flame_svg(analysis, GraphScope::Thread(0), &shallow));
+        }
+    }
+}
+
+fn folded_on(clock: Clock) -> FoldedOptions {
+    FoldedOptions { clock: Some(clock), thread: None, ..Default::default() }
+}
+
+/// How a damaged input came about, for what its result must show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Damage {
+    /// The input ends early, at this many bytes of the whole.
+    CutAt(usize),
+    /// The input ends early, at this many bytes of an input made of parts each whole in
+    /// itself (a capture of several compressed dumps): a cut between two parts cannot be
+    /// told from the end.
+    CutBetweenParts(usize),
+    /// Bytes were changed or added.
+    Changed,
+}
+
+/// Checks what a damaged copy of `whole_bytes` gave (`damaged`), against what the whole
+/// gave (`whole`):
+/// - an error is of a kind damage causes (never a request error) and says what is wrong;
+/// - a profile reports no more records than the whole one, unless it counts a repair or a
+///   warning the whole one did not (garbage read as records is reported, not passed off);
+/// - a cut that the format can tell (binary method traces and samples know their length,
+///   compressed data its end) is marked as truncated where records were lost.
+pub fn assert_damage_told(
+    case: &str,
+    whole_bytes: &[u8],
+    whole: &Analysis,
+    damage: Damage,
+    damaged: &Result<Analysis, Error>,
+) {
+    let profile = match damaged {
+        Err(error) => {
+            let damage_kinds = [
+                ErrorKind::NotATrace,
+                ErrorKind::Unsupported,
+                ErrorKind::Truncated,
+                ErrorKind::Corrupt,
+                ErrorKind::Limit,
+            ];
+            assert!(damage_kinds.contains(&error.kind()), "{case}: an error of kind {:?}: {error}", error.kind());
+            assert!(
+                error.message().split_whitespace().count() >= 3,
+                "{case}: the error does not say what is wrong: {error}"
+            );
+            return;
+        }
+        Ok(analysis) => &analysis.profile,
+    };
+    let more = profile.records > whole.records;
+    match damage {
+        Damage::CutBetweenParts(_) => {
+            assert!(!more, "{case}: {} records of {}", profile.records, whole.records);
+        }
+        Damage::CutAt(cut) => {
+            assert!(
+                !more || draws_states(profile) && !draws_states(whole),
+                "{case}: {} records of {}",
+                profile.records,
+                whole.records
+            );
+            if profile.records < whole.records && cut < whole_bytes.len() && cut_is_detectable(whole_bytes, whole) {
+                assert!(
+                    profile.repairs.truncated,
+                    "{case}: {} of {} records and not marked truncated",
+                    profile.records, whole.records
+                );
+            }
+        }
+        Damage::Changed => assert!(
+            !more || tells_more(profile, whole),
+            "{case}: {} records where the whole input has {}, and no repair or warning says why",
+            profile.records,
+            whole.records
+        ),
+    }
+}
+
+/// Whether `profile` counts a repair more often than `whole` does, or gives a warning it
+/// does not.
+fn tells_more(profile: &Profile, whole: &Profile) -> bool {
+    Repair::ALL.iter().any(|&r| profile.repairs.count(r) > whole.repairs.count(r))
+        || profile.warnings.iter().any(|w| !whole.warnings.contains(w))
+}
+
+/// Whether a system trace's frames are its threads' scheduler states (it has no slices).
+fn draws_states(profile: &Profile) -> bool {
+    profile.warnings.iter().any(|w| w.contains("scheduler states"))
+}
+
+/// Whether a cut in the middle of this input must show as `repairs.truncated`: binary
+/// method traces know their length (a record count, a closing summary), simpleperf files
+/// end with a marker, compressed data knows its end. Plain text can end after any line.
+pub fn cut_is_detectable(bytes: &[u8], whole: &Profile) -> bool {
+    ["art", "simpleperf"].contains(&whole.format.family)
+        || bytes.starts_with(&[0x1F, 0x8B])
+        || whole.format.layout == "ctrace"
+}
