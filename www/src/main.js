@@ -127,8 +127,7 @@ async function saving(save) {
   try {
     await save();
   } catch (error) {
-    $('graph-error').textContent = 'Nothing was saved: ' + error.message;
-    $('graph-error').hidden = false;
+    graph.note('Nothing was saved: ' + error.message);
   }
 }
 

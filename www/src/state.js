@@ -19,7 +19,7 @@ export function initialState() {
     method: null, // the selected method's key (see methodKey)
     methodSort: { column: 'incl', descending: true },
     theme: 'light',
-    search: '',
+    search: '', // the flame graph's search term
     // The trace on show (before) compared with a second one (after):
     // null, or {phase: 'loading' | 'done' | 'error', name, summary, facts, error}.
     compare: null,
@@ -27,6 +27,7 @@ export function initialState() {
     compareWidths: 'after', // the side whose time sets the graph's widths
     compareNormalize: false, // scale the other side to the same total
     compareSort: { column: 'incl-delta', descending: true },
+    compareSearch: '', // the differential graph's search term
   };
 }
 
