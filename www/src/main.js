@@ -7,12 +7,13 @@ import { $, download } from './dom.js';
 import { Engine, Products } from './engine.js';
 import { createCounters } from './counters.js';
 import { createFacts } from './facts.js';
-import { clockWords, fileStem, sizeText } from './format.js';
+import { clockWords, fileStem } from './format.js';
 import { createGraph } from './graph.js';
 import { wireEmbed, analyzeApi, compareApi } from './embed.js';
 import { sortFiles, wireInput } from './input.js';
 import { createMapping } from './mapping.js';
 import { createMethods } from './methods.js';
+import { createProgress } from './progress.js';
 import { COMPARE_KEY, createCompare } from './compare.js';
 import { changed, clocksOf, createStore, openedState } from './state.js';
 import { createScheduling } from './scheduling.js';
@@ -92,19 +93,17 @@ const mapping = createMapping(store, engine, openSides, renamed);
 // When the files being opened were chosen (dropped or picked), for the time to the first
 // graph the page reports in `body[data-first-graph-ms]`.
 let chosenAt = null;
+const progress = createProgress($('progress-bar'), $('progress-text'));
 
 async function open(inputs, name) {
   store.update({ phase: 'loading', name, error: '' });
-  $('progress-bar').value = 0;
-  $('progress-text').textContent = 'Reading ' + name + '…';
+  progress.start(name);
   const started = chosenAt === null ? performance.now() : chosenAt;
   chosenAt = null;
   document.body.dataset.openedAt = String(started);
   try {
-    const result = await engine.analyze(products.key, inputs, (done, total) => {
-      $('progress-bar').value = total ? done / total : 0;
-      $('progress-text').textContent = 'Reading ' + name + ': ' + sizeText(done) + ' of ' + sizeText(total);
-    }, true, maxCalls, store.get().theme);
+    const result = await engine.analyze(products.key, inputs, (done, total) => progress.read(name, done, total),
+      true, maxCalls, store.get().theme);
     document.body.dataset.wasmBytes = String(result.wasmBytes);
     products.clear();
     store.update(openedState(result.summary, name));

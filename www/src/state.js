@@ -18,6 +18,7 @@ export function initialState() {
     focus: null, // a call to show in the timeline: {thread, depth, start_us, end_us}
     method: null, // the selected method's key (see methodKey)
     methodSort: { column: 'incl', descending: true },
+    methodFilter: '', // the methods table's filter
     theme: 'light',
     search: '', // the flame graph's search term
     // The trace on show (before) compared with a second one (after):
@@ -28,6 +29,7 @@ export function initialState() {
     compareNormalize: false, // scale the other side to the same total
     compareSort: { column: 'incl-delta', descending: true },
     compareSearch: '', // the differential graph's search term
+    compareFilter: '', // the compared methods table's filter
   };
 }
 

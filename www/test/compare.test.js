@@ -1,8 +1,9 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  cellText, changeText, columnGroups, deltaColumns, deltaOrder, legendText, sideBySide,
-} from '../src/compare-table.js';
+import { cellText, changeText, deltaColumns, legendText, sideBySide } from '../src/compare-table.js';
+import { columnGroups, tableOrder } from '../src/sort-table.js';
+
+const deltaOrder = (rows, filter, sort, cols) => tableOrder(rows, filter, sort, cols, 'incl-delta');
 
 const row = (name, before, after, signature = '()V') => ({
   name, signature,

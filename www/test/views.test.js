@@ -3,7 +3,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { nextIndex } from '../src/list-keys.js';
 import { threadOrder, threadMatches, allThreadsTotal } from '../src/threads.js';
-import { columns, methodOrder, relatives } from '../src/methods.js';
+import { columns, relatives } from '../src/methods.js';
+import { shownText, tableOrder } from '../src/sort-table.js';
+
+const methodOrder = (rows, filter, sort, cols) => tableOrder(rows, filter, sort, cols, 'incl');
 import { factsLine, traceRows } from '../src/facts.js';
 import { chooseFiles, sortFiles } from '../src/input.js';
 
@@ -54,8 +57,8 @@ const table = {
 };
 
 test('methods sort by any column and filter by name or signature', () => {
-  const method = { format: { frame_kind: 'method' } };
-  const cols = columns('wall', method);
+  const method = { format: { frame_kind: 'method', clocks: ['wall', 'cpu'] } };
+  const cols = columns('wall', method, 110);
   assert.deepEqual(methodOrder(table.methods, '', { column: 'incl', descending: true }, cols), [0, 1]);
   assert.deepEqual(methodOrder(table.methods, '', { column: 'excl', descending: true }, cols), [1, 0]);
   assert.deepEqual(methodOrder(table.methods, '', { column: 'name', descending: false }, cols), [0, 1]);
@@ -64,6 +67,11 @@ test('methods sort by any column and filter by name or signature', () => {
   assert.equal(columns('cpu', { format: { frame_kind: 'slice' } })[0].label, 'Slice');
   assert.equal(columns('cpu', { format: { frame_kind: 'function' } })[0].label, 'Function');
   assert.equal(columns('cpu', method).find((c) => c.id === 'other-incl').label, 'Inclusive wall');
+  assert.equal(columns('cpu', { format: { frame_kind: 'method', clocks: ['cpu'] } }).find((c) => c.id === 'other-incl'), undefined,
+    'no columns of a clock the trace lacks');
+  assert.equal(cols.find((c) => c.id === 'incl%').cell(table.methods[1]), '72.7%');
+  assert.equal(shownText(12, 500, 'methods'), '12 methods shown. ');
+  assert.equal(shownText(1234, 500, 'slices'), 'Showing 500 of 1,234; filter to see others. ');
 });
 
 test('callers and callees are named rows, costliest first, recursion marked', () => {
