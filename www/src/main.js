@@ -25,8 +25,8 @@ const engine = new Engine(window.DROIDFLAME_BOOT);
 // `?calls=N`: the timeline keeps at most N calls before only the longest stay (fewer for a
 // machine short of memory); the engine's default otherwise.
 const maxCalls = Number(new URLSearchParams(window.location.search).get('calls')) || undefined;
-const products = new Products(engine, 'ui');
 const store = createStore();
+const products = new Products(engine, 'ui', () => store.get().range);
 
 // The page's phase and tabs come first, so that views render into visible places.
 function layout(state, previous) {
@@ -105,7 +105,7 @@ async function open(inputs, name) {
     const result = await engine.analyze(products.key, inputs, (done, total) => progress.read(name, done, total),
       true, maxCalls, store.get().theme);
     document.body.dataset.wasmBytes = String(result.wasmBytes);
-    products.clear();
+    products.opened();
     store.update(openedState(result.summary, name));
     await graph.settled();
     document.body.dataset.firstGraphMs = String(Math.round(performance.now() - started));
@@ -131,6 +131,7 @@ async function saving(save) {
 }
 
 function wireControls() {
+  $('range-clear').addEventListener('click', () => store.update({ range: null }));
   $('clock-wall').addEventListener('change', () => store.update({ clock: 'wall' }));
   $('clock-cpu').addEventListener('change', () => store.update({ clock: 'cpu' }));
   $('save-svg').addEventListener('click', () => saving(async () => {

@@ -5,7 +5,7 @@
 import { $, element } from './dom.js';
 import { count, micros, millis, percent, threadLabel, clockWords, frameNoun, frameTitle } from './format.js';
 import { bindList, settle } from './list-keys.js';
-import { changed, clocksOf, methodKey } from './state.js';
+import { changed, clocksOf, focusOn, methodKey } from './state.js';
 import { createSortTable } from './sort-table.js';
 import { rangeText, timeText } from './timespan.js';
 
@@ -73,7 +73,7 @@ export function createMethods(store, products) {
   let slowest = [];
   bindList($('slowest'), 'tr[data-call]', (row) => {
     const call = slowest[Number(row.dataset.call)];
-    if (call) store.update({ tab: 'timeline', thread: call.thread, focus: call });
+    if (call) store.update(focusOn(call));
   });
 
   function select(index) {

@@ -10,7 +10,7 @@ import { changed } from './state.js';
 import { createDetailReader, showDetail } from './timeline-detail.js';
 import { threadOrder } from './threads.js';
 import {
-  axisTicks, clampView, frameColour, panView, timeText, viewAround, zoomView,
+  axisTicks, clampView, frameColour, panView, timeText, zoomView,
 } from './timespan.js';
 
 const AXIS = 22; // px: the time axis at the top
@@ -25,13 +25,13 @@ export function createTimeline(store, products) {
   const tip = $('timeline-tip');
   const holder = canvas.parentElement;
   let facts = null; // {length_us, threads: [...], names: [...]}
-  let view = null; // {from, to} µs
+  // The window drawn: the store's `timelineView` kept inside the trace (null before facts).
+  let view = null;
   let lanes = []; // [{thread, top, rowHeight, depths, boxes}]
   let fetching = false;
   let refetch = false;
   let drag = null; // {x0, x1}
   let hoverTimer = 0;
-  let shownFocus = null; // the focus call the window was last moved to
   // Past the engine's call limit, one thread zoomed in has its short calls read again.
   const detail = createDetailReader(products, () => fetchBoxes());
 
@@ -221,10 +221,11 @@ export function createTimeline(store, products) {
     return view.from + (px / width()) * (view.to - view.from);
   }
 
+  const windowOf = (state) => clampView(state.timelineView || { from: 0, to: facts.length_us }, facts.length_us);
+
+  // The window is the store's: its subscriber below draws it.
   function setView(next) {
-    view = clampView(next, facts.length_us);
-    draw();
-    fetchBoxes();
+    store.update({ timelineView: clampView(next, facts.length_us) });
   }
 
   // The lane and depth under a point, if any.
@@ -300,7 +301,7 @@ export function createTimeline(store, products) {
     };
     if (event.key === 'Escape' && store.get().range) {
       event.preventDefault();
-      setRange(null);
+      store.update({ range: null });
       return;
     }
     const move = keys[event.key];
@@ -339,14 +340,8 @@ export function createTimeline(store, products) {
       draw();
       return;
     }
-    setRange({ from: timeAt(Math.min(x0, x1)), to: timeAt(Math.max(x0, x1)) });
+    store.update({ range: { from: timeAt(Math.min(x0, x1)), to: timeAt(Math.max(x0, x1)) } });
   });
-
-  async function setRange(range) {
-    await products.setRange(range);
-    store.update({ range });
-  }
-  $('range-clear').addEventListener('click', () => setRange(null));
   $('timeline-whole').addEventListener('click', () => view && setView({ from: 0, to: facts.length_us }));
   window.addEventListener('resize', () => {
     if (!view || store.get().tab !== 'timeline') return;
@@ -361,11 +356,7 @@ export function createTimeline(store, products) {
       facts = await products.timeline();
       if (store.get().summary !== state.summary) return;
     }
-    if (!view) view = { from: 0, to: facts.length_us };
-    if (state.focus && state.focus !== shownFocus) {
-      shownFocus = state.focus;
-      view = viewAround(state.focus.start_us, state.focus.end_us, facts.length_us);
-    }
+    view = windowOf(store.get());
     $('timeline-note').textContent = facts.left_out ? 'Note: ' + facts.left_out + '.' : '';
     $('timeline-note').hidden = !facts.left_out;
     $('timeline-range-keys').hidden = Boolean(facts.left_out);
@@ -396,6 +387,10 @@ export function createTimeline(store, products) {
         $('timeline-empty').hidden = false;
         $('timeline-empty').textContent = error.message;
       });
+    } else if (changed(state, previous, 'timelineView') && view) {
+      view = windowOf(state);
+      draw();
+      fetchBoxes();
     } else if (changed(state, previous, 'range', 'theme') && view) {
       draw();
     }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { changed, clocksOf, createStore, methodKey, openedState } from '../src/state.js';
+import { changed, clocksOf, createStore, focusOn, methodKey, openedState } from '../src/state.js';
 
 const summary = (clocks, defaultThread) => ({ format: { clocks }, default_thread: defaultThread, threads: [] });
 
@@ -32,4 +32,16 @@ test('a new trace opens on the core\'s default thread and clock', () => {
 test('a method keeps its identity across threads by name and signature', () => {
   assert.notEqual(methodKey({ name: 'A.f', signature: '(I)V' }), methodKey({ name: 'A.f', signature: '(J)V' }));
   assert.equal(methodKey({ name: 'A.f', signature: '()V', calls: 1 }), methodKey({ name: 'A.f', signature: '()V', calls: 9 }));
+});
+
+test('a call chosen to be seen opens the timeline on a window around it, kept in the store', () => {
+  const call = { thread: 2, depth: 3, start_us: 1000, end_us: 2000 };
+  const patch = focusOn(call);
+  assert.equal(patch.tab, 'timeline');
+  assert.equal(patch.thread, 2);
+  assert.equal(patch.focus, call);
+  assert.ok(patch.timelineView.from < 1000 && patch.timelineView.to > 2000 && patch.timelineView.to - patch.timelineView.from < 1400);
+  // A new trace starts on the whole of its timeline, with nothing filtered or searched.
+  const opened = openedState(summary(['wall'], 0), 'a.trace');
+  assert.deepEqual([opened.timelineView, opened.range, opened.threadFilter, opened.search], [null, null, '', '']);
 });
