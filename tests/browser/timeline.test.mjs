@@ -42,7 +42,8 @@ test('the timeline draws the main thread, hover names a call, and the wheel zoom
   await page.waitForSelector('#timeline-tip:not([hidden])');
   const tip = await page.textContent('#timeline-tip');
   assert.match(tip, /android\.os\.|dalvik|java\./);
-  assert.match(tip, /wall .* · CPU /);
+  // Each clock in the core's words for a method trace.
+  assert.match(tip, /wall time .* · thread CPU time /);
   await page.mouse.wheel(0, -500);
   await page.waitForFunction((before) => Number(document.getElementById('timeline-canvas').dataset.to) < before, whole.to);
   const zoomed = await span(page);
@@ -189,7 +190,7 @@ test('past the call limit, one thread zoomed in is read again and drawn as a pag
   for (let depth = 3; depth < 12 && !found; depth++) {
     for (let fx = 0.05; fx < 1 && !found; fx += 0.05) {
       const tip = await tipAt(limited, fx, depth);
-      const wall = tip && /wall ([\d.]+) (µs|ms)/.exec(tip);
+      const wall = tip && /wall time ([\d.]+) (µs|ms)/.exec(tip);
       if (wall && (wall[2] === 'µs' || Number(wall[1]) < 6.144)) found = { fx, depth, tip };
     }
   }

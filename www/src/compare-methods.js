@@ -4,7 +4,7 @@
 import { $ } from './dom.js';
 import { frameNoun } from './format.js';
 import { createSortTable } from './sort-table.js';
-import { deltaColumns, DELTA_LIMIT } from './compare-table.js';
+import { compareClockWords, deltaColumns, DELTA_LIMIT } from './compare-table.js';
 
 export function createCompareMethods(store, engine, key) {
   const table = createSortTable(store, {
@@ -42,7 +42,7 @@ export function createCompareMethods(store, engine, key) {
       columns: deltaColumns(now.summary),
       rows,
       noun: frameNoun(now.summary, true),
-      about: 'Times on the ' + (now.compare.facts.clock === 'cpu' ? 'thread-CPU' : 'wall') + ' clock (hover for µs); Δ is after less before.',
+      about: 'Times: ' + compareClockWords(now) + ' (hover for µs); Δ is after less before.',
     });
   }
 

@@ -2,7 +2,7 @@
 // methods' before/after/delta table and their order, a change in words, the two traces'
 // facts side by side, and the graph's legend. No DOM here.
 
-import { count, frameTitle, millis } from './format.js';
+import { clockWords, count, frameTitle, millis } from './format.js';
 import { threadCount } from './facts.js';
 
 /** Rows shown at most; the filter reaches the others. */
@@ -116,16 +116,25 @@ export function sideBySide(before, after, names) {
   };
 }
 
+/**
+ * What the compared clock measures, as the core words it in each trace's summary (the
+ * comparison's own facts do not say): one phrase where both agree, else each side's.
+ */
+export function compareClockWords(state) {
+  const clock = state.compare.facts.clock;
+  const [before, after] = [state.summary, state.compare.summary].map((summary) => clockWords(clock, summary));
+  return before === after ? before : before + ' (before), ' + after + ' (after)';
+}
+
 /** What the graph shows, in words: which side sets the widths, what the colours mean. */
 export function legendText(state) {
   const width = state.compareWidths;
   const other = width === 'after' ? 'before' : 'after';
-  const clock = state.compare.facts.clock === 'cpu' ? 'thread-CPU' : 'wall';
   const scope = state.compareThread ? 'Thread ' + state.compareThread : 'All threads, each under its name';
   const colours = state.compareNormalize
     ? ' as a share of its side\'s total (' + other + ' scaled to the same total)'
     : ' in µs';
   const missing = width === 'after' ? 'Code that is gone shows with widths: before.' : 'Code that is new shows with widths: after.';
-  return scope + ', ' + clock + ' clock. Widths: ' + width + '. Red where a stack\'s own time grew from before to after, ' +
+  return scope + ', ' + compareClockWords(state) + '. Widths: ' + width + '. Red where a stack\'s own time grew from before to after, ' +
     'blue where it shrank,' + colours + '. ' + missing;
 }

@@ -26,7 +26,6 @@ export function columns(clock, summary, total) {
   const other = otherClock(clock);
   const time = (kind, c) => ({ value: value(kind, c), cell: (m) => micros(value(kind, c)(m)), className: 'n' });
   const share = (kind) => ({ value: value(kind, clock), cell: (m) => percent(value(kind, clock)(m), total), className: 'n' });
-  const otherWords = other === 'cpu' ? 'CPU' : 'wall';
   return [
     { id: 'name', label: frameTitle(summary), value: (m) => m.name, text: true },
     Object.assign({ id: 'incl', label: 'Inclusive' }, time('incl', clock)),
@@ -34,8 +33,8 @@ export function columns(clock, summary, total) {
     Object.assign({ id: 'excl', label: 'Exclusive' }, time('excl', clock)),
     Object.assign({ id: 'excl%', label: '%' }, share('excl')),
     ...(clocksOf(summary)[other] ? [
-      Object.assign({ id: 'other-incl', label: 'Inclusive ' + otherWords }, time('incl', other), { className: 'n other' }),
-      Object.assign({ id: 'other-excl', label: 'Exclusive ' + otherWords }, time('excl', other), { className: 'n other' }),
+      Object.assign({ id: 'other-incl', label: 'Inclusive ' + clockWords(other, summary) }, time('incl', other), { className: 'n other' }),
+      Object.assign({ id: 'other-excl', label: 'Exclusive ' + clockWords(other, summary) }, time('excl', other), { className: 'n other' }),
     ] : []),
     { id: 'calls', label: 'Calls', value: (m) => m.calls, cell: (m) => count(m.calls), className: 'n' },
     { id: 'recursive', label: 'Recursive', value: (m) => m.recursive_calls, cell: (m) => count(m.recursive_calls), className: 'n col-recursive' },
@@ -151,7 +150,7 @@ export function createMethods(store, products) {
     $('method-detail-facts').textContent = [m.signature, m.source ? 'in ' + m.source : null,
       count(m.calls) + ' calls' + (m.recursive_calls ? ' (' + count(m.recursive_calls) + ' recursive)' : ''),
       'inclusive ' + millis(m['incl_' + state.clock + '_us'])].filter(Boolean).join(' · ');
-    for (const label of document.querySelectorAll('.relative-time')) label.textContent = 'Inclusive µs (' + (state.clock === 'cpu' ? 'CPU' : 'wall') + ')';
+    for (const label of document.querySelectorAll('.relative-time')) label.textContent = 'Inclusive µs (' + clockWords(state.clock, state.summary) + ')';
     relativeRows($('callers'), relatives(table, index, 'callers', state.clock), noun);
     relativeRows($('callees'), relatives(table, index, 'callees', state.clock), noun);
     slowestRows(state, m.name);

@@ -5,7 +5,7 @@
 // that the flame graph and the tables then cover.
 
 import { $ } from './dom.js';
-import { threadLabel } from './format.js';
+import { clockWords, threadLabel } from './format.js';
 import { changed } from './state.js';
 import { createDetailReader, showDetail } from './timeline-detail.js';
 import { threadOrder } from './threads.js';
@@ -262,7 +262,12 @@ export function createTimeline(store, products) {
       tip.replaceChildren();
       line(call.name, 'tip-name');
       line('starts at ' + timeText(call.start_us) + ' · depth ' + call.depth);
-      line('wall ' + (call.wall_us === null ? '—' : timeText(call.wall_us)) + ' · CPU ' + (call.cpu_us === null ? '—' : timeText(call.cpu_us)));
+      // Each clock the trace has, in the core's words.
+      const summary = store.get().summary;
+      line(summary.format.clocks.map((clock) => {
+        const us = call[clock + '_us'];
+        return clockWords(clock, summary) + ' ' + (us === null || us === undefined ? '—' : timeText(us));
+      }).join(' · '));
       document.body.dataset.timelineHover = call.name;
     }
     tip.hidden = false;
