@@ -32,6 +32,7 @@ export function createTimeline(store, products) {
   let refetch = false;
   let drag = null; // {x0, x1}
   let hoverTimer = 0;
+  let hovers = 0; // pointer rests answered or being answered: an older answer is dropped
   // Past the engine's call limit, one thread zoomed in has its short calls read again.
   const detail = createDetailReader(products, () => fetchBoxes());
 
@@ -60,6 +61,9 @@ export function createTimeline(store, products) {
   // Boxes for every lane in the current window; one request round at a time, and one more
   // if the window moved meanwhile.
   async function fetchBoxes() {
+    // Until the window on show is drawn with its own boxes, the page says so (tests and
+    // benchmarks wait on `drawn`).
+    document.body.dataset.timeline = 'drawing';
     if (fetching) {
       refetch = true;
       return;
@@ -78,7 +82,7 @@ export function createTimeline(store, products) {
       draw();
       // While reading, the progress shows instead.
       if (status.kind !== 'reading') showDetail(status);
-      document.body.dataset.timeline = 'drawn';
+      if (!refetch) document.body.dataset.timeline = 'drawn';
     } finally {
       fetching = false;
       if (refetch) {
@@ -123,6 +127,7 @@ export function createTimeline(store, products) {
     drawAxis(ctx, w, palette);
     drawSelection(ctx, h);
     canvas.dataset.from = String(view.from);
+    canvas.dataset.theme = state.theme;
     canvas.dataset.to = String(view.to);
     $('timeline-span').textContent = timeText(view.from) + ' – ' + timeText(view.to) + ' of ' + timeText(facts.length_us);
   }
@@ -237,7 +242,15 @@ export function createTimeline(store, products) {
     return null;
   }
 
+  // The tooltip for where the pointer rests; `body[data-timeline-hovered]` then counts it,
+  // for what waits on the answer (a call, a gap or nothing).
   async function hover(event) {
+    const mine = ++hovers;
+    await showTip(event, mine);
+    if (mine === hovers) document.body.dataset.timelineHovered = String(mine);
+  }
+
+  async function showTip(event, mine) {
     const rect = canvas.getBoundingClientRect();
     const px = event.clientX - rect.left;
     const line = (text, cls) => {
@@ -255,6 +268,7 @@ export function createTimeline(store, products) {
     } else {
       const found = hit(px, event.clientY - rect.top);
       const call = found && await products.callAt(found.lane.thread, found.depth, found.at);
+      if (mine !== hovers) return;
       if (!call) {
         tip.hidden = true;
         return;
