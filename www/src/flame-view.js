@@ -65,12 +65,15 @@ export function setFrameDocument(frame, html, onSet = () => {}) {
 }
 
 /**
- * A flame view over existing elements: `frame`, `search`, `matched`, `cursor`, `resetZoom`,
- * `error`, optionally `hint` (a "deeper frames above" button). `searchKey`: the store's key
- * for its search term; `progressKey`: the `body.dataset` key that says `loading`, `ready`,
- * `empty` or `error` (tests and benchmarks wait on it); `minHeight`: px.
+ * A flame view over existing elements: `frame` (in the element that scrolls it), `search`,
+ * `matched`, `cursor`, `resetZoom`, `error`, optionally `hint` (a "deeper frames above"
+ * button). `searchKey`: the store's key for its search term; `progressKey`: the
+ * `body.dataset` key that says `loading`, `ready`, `empty` or `error` (tests and benchmarks
+ * wait on it); `minHeight`: px; `openAtRoots`: a graph that fills its pane opens scrolled
+ * to its roots (one inside a page that scrolls opens at its title, as the page does).
  */
-export function createFlameView(store, { frame, search, matched, cursor, resetZoom, error, hint, searchKey, progressKey, minHeight }) {
+export function createFlameView(store, options) {
+  const { frame, search, matched, cursor, resetZoom, error, hint, searchKey, progressKey, minHeight, openAtRoots = false } = options;
   const scroller = frame.parentElement;
   let height = 0;
   let searchTimer = 0;
@@ -86,6 +89,11 @@ export function createFlameView(store, { frame, search, matched, cursor, resetZo
     if (frame.contentWindow) frame.contentWindow.postMessage(message, '*');
   }
 
+  // Where the frame starts in its scroller's content, whatever the scroller's position.
+  function frameTop() {
+    return frame.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop;
+  }
+
   function progress(name) {
     document.body.dataset[progressKey] = name;
   }
@@ -94,7 +102,7 @@ export function createFlameView(store, { frame, search, matched, cursor, resetZo
   // short graph's frame is padded below it).
   function showRoots() {
     rootsPending = false;
-    scroller.scrollTop = Math.max(0, frame.offsetTop + height + 8 - scroller.clientHeight);
+    scroller.scrollTop = Math.max(0, frameTop() + height + 8 - scroller.clientHeight);
     updateHint();
   }
 
@@ -106,6 +114,7 @@ export function createFlameView(store, { frame, search, matched, cursor, resetZo
 
   frame.addEventListener('load', () => {
     loaded = true;
+    if (!openAtRoots) return;
     // A graph that loaded out of sight (its tab was left meanwhile, as when two traces are
     // dropped to compare) cannot be scrolled yet; its frame lays it out again when shown.
     if (!frame.offsetWidth) rootsPending = true;
@@ -132,8 +141,8 @@ export function createFlameView(store, { frame, search, matched, cursor, resetZo
       matched.textContent = '';
       store.update({ [searchKey]: '' });
     } else if (message.type === 'cursor') {
-      const top = frame.offsetTop + Number(message.top) - 24;
-      const bottom = frame.offsetTop + Number(message.bottom) + 8;
+      const top = frameTop() + Number(message.top) - 24;
+      const bottom = frameTop() + Number(message.bottom) + 8;
       if (top < scroller.scrollTop) scroller.scrollTop = top;
       else if (bottom > scroller.scrollTop + scroller.clientHeight) scroller.scrollTop = bottom - scroller.clientHeight;
       cursor.textContent = String(message.text || '');

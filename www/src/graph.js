@@ -27,6 +27,7 @@ export function createGraph(store, products) {
     searchKey: 'search',
     progressKey: 'graph',
     minHeight: 240,
+    openAtRoots: true,
   });
   let stale = true;
   let rendering = Promise.resolve();

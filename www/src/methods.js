@@ -19,7 +19,8 @@ const otherClock = (clock) => (clock === 'wall' ? 'cpu' : 'wall');
 
 /**
  * The table's columns for a clock (sort-table.js); where the trace has the other clock too,
- * columns of it. `total`: the scope's time, that percentages are of.
+ * columns of it under its name in the core's words. `total`: the scope's time, that
+ * percentages are of.
  */
 export function columns(clock, summary, total) {
   const value = (kind, c) => (m) => m[kind + '_' + c + '_us'];
@@ -33,8 +34,8 @@ export function columns(clock, summary, total) {
     Object.assign({ id: 'excl', label: 'Exclusive' }, time('excl', clock)),
     Object.assign({ id: 'excl%', label: '%' }, share('excl')),
     ...(clocksOf(summary)[other] ? [
-      Object.assign({ id: 'other-incl', label: 'Inclusive ' + clockWords(other, summary) }, time('incl', other), { className: 'n other' }),
-      Object.assign({ id: 'other-excl', label: 'Exclusive ' + clockWords(other, summary) }, time('excl', other), { className: 'n other' }),
+      ...['incl', 'excl'].map((kind) => Object.assign({ id: 'other-' + kind, label: kind === 'incl' ? 'Inclusive' : 'Exclusive' }, time(kind, other),
+        { className: 'n other', group: clockWords(other, summary), groupClass: 'other' })),
     ] : []),
     { id: 'calls', label: 'Calls', value: (m) => m.calls, cell: (m) => count(m.calls), className: 'n' },
     { id: 'recursive', label: 'Recursive', value: (m) => m.recursive_calls, cell: (m) => count(m.recursive_calls), className: 'n col-recursive' },
@@ -56,6 +57,7 @@ export function createMethods(store, products) {
   let stale = true;
   const rows = createSortTable(store, {
     head: $('method-head'),
+    subhead: $('method-subhead'),
     body: $('method-rows'),
     filter: $('method-filter'),
     note: $('method-note'),

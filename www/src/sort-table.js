@@ -12,8 +12,9 @@ import { changed } from './state.js';
 /**
  * A column: `{id, label, value(row)}` to sort by; the name column has `text: true`, the
  * others `cell(row)` (the text shown), and may have `title(row)`, `className` (its header
- * and cells), `tone(row)` (a class more for one cell), `group` (a heading over several)
- * and `hint` (its sort button's title).
+ * and cells), `tone(row)` (a class more for one cell), `group` (a heading over the
+ * columns next to it that have the same; `groupClass`: the heading's class) and `hint`
+ * (its sort button's title).
  */
 
 /**
@@ -38,15 +39,15 @@ export function tableOrder(rows, filter, sort, columns, fallback) {
     });
 }
 
-/** The column groups in order: `[{group, span}]`. */
+/** The column groups in order: `[{group, span, first}]`, `first` the index of its first column. */
 export function columnGroups(columns) {
   const groups = [];
-  for (const c of columns) {
-    if (!c.group) continue;
+  columns.forEach((c, i) => {
+    if (!c.group) return;
     const last = groups[groups.length - 1];
-    if (last && last.group === c.group) last.span++;
-    else groups.push({ group: c.group, span: 1 });
-  }
+    if (last && last.group === c.group && last.first + last.span === i) last.span++;
+    else groups.push({ group: c.group, span: 1, first: i, className: c.groupClass });
+  });
   return groups;
 }
 
@@ -69,8 +70,8 @@ export function nameCell(row) {
 }
 
 /**
- * A table over existing elements: `head` (a header row), `subhead` (the second header row,
- * for grouped columns), `body`, `filter` (its input), `note` (the line that says what is
+ * A table over existing elements: `head` and `subhead` (its two header rows; the second
+ * holds grouped columns, and is empty without), `body`, `filter` (its input), `note` (the line that says what is
  * shown). `sortKey` and `filterKey`: its keys in the store; `fallback`: the column to sort
  * by when the sorted one is gone; `limit`: rows shown at most. With `activate(index)`,
  * rows are a list (`data-<rowKey>` their index) that Enter, Space or a click activates.
@@ -104,18 +105,22 @@ export function createSortTable(store, parts) {
     }, label, sorted ? (sort.descending ? ' ▾' : ' ▴') : '');
   }
 
-  // Ungrouped columns first, each two rows high where others are grouped, then the groups'
-  // headings over their columns in the second row.
+  // In the columns' order: an ungrouped column two rows high where others are grouped, a
+  // group's heading over its columns, which are in the second row.
   function renderHead(state, columns) {
     const sort = state[sortKey];
     const ariaSort = (column) => (sort.column === column.id ? (sort.descending ? 'descending' : 'ascending') : 'none');
-    const grouped = columns.filter((c) => c.group);
+    const groups = columnGroups(columns);
     const th = (column, attributes) => element('th', Object.assign({ class: column.className || null, scope: 'col', 'aria-sort': ariaSort(column) }, attributes),
       sortButton(state, column, column.label));
-    head.replaceChildren(
-      ...columns.filter((c) => !c.group).map((column) => th(column, { rowspan: grouped.length ? '2' : null })),
-      ...columnGroups(columns).map((g) => element('th', { scope: 'colgroup', colspan: String(g.span), class: 'group' }, g.group)));
-    if (subhead) subhead.replaceChildren(...grouped.map((column) => th(column, { 'aria-label': column.group + ' ' + column.label })));
+    const top = [];
+    columns.forEach((column, i) => {
+      const group = groups.find((g) => g.first === i);
+      if (group) top.push(element('th', { scope: 'colgroup', colspan: String(group.span), class: ['group', group.className].filter(Boolean).join(' ') }, group.group));
+      else if (!column.group) top.push(th(column, { rowspan: groups.length ? '2' : null }));
+    });
+    head.replaceChildren(...top);
+    subhead.replaceChildren(...columns.filter((c) => c.group).map((column) => th(column, { 'aria-label': column.group + ' ' + column.label })));
   }
 
   function render(state) {
