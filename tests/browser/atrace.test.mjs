@@ -2,7 +2,7 @@
 // systrace HTML report picked from disk, as a person would open them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { corpus, pick, drop, shot, shownSvg, useBrowser, checkedPage } from './support.mjs';
+import { corpus, pick, drop, hoverAt, shot, shownSvg, useBrowser, checkedPage } from './support.mjs';
 
 const context = useBrowser();
 
@@ -75,8 +75,7 @@ test('a capture of kernel events alone draws thread states; counters and schedul
   const box = await page.locator('#timeline-canvas').boundingBox();
   const names = new Set();
   for (let x = 0.01; x < 1; x += 0.02) {
-    await page.mouse.move(box.x + box.width * x, box.y + 30);
-    await page.waitForTimeout(60);
+    await hoverAt(page, box.x + box.width * x, box.y + 30);
     if (await page.isVisible('#timeline-tip')) names.add((await page.textContent('#timeline-tip .tip-name')));
   }
   assert.ok(names.has('Sleeping') && names.size >= 1, [...names].join(', '));

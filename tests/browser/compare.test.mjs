@@ -48,7 +48,7 @@ test('compare with a second run: facts side by side, the main thread\'s graph, m
   assert.equal(await page.inputValue('#compare-thread'), 'main', 'the thread the before trace opens on');
   const svg = await shownDiff(page, /main — wall clock, before → after/);
   assert.match(svg, /Widths: after, 9,431,101 µs of self time\. Red grew, blue shrank, against before \(6,224,530 µs\)/);
-  assert.match(await page.textContent('#compare-legend'), /^Thread main, wall clock\. Widths: after\./);
+  assert.match(await page.textContent('#compare-legend'), /^Thread main, wall time\. Widths: after\./);
   // Red frames: stacks whose own time grew.
   const reds = await page.frameLocator('#compare-flame').locator('#frames rect').evaluateAll((rects) =>
     rects.filter((r) => /^rgb\(255,/.test(r.getAttribute('fill'))).length);
@@ -85,7 +85,8 @@ test('compare with a second run: facts side by side, the main thread\'s graph, m
   assert.match(await page.textContent('#compare-legend'), /as a share of its side's total \(after scaled to the same total\)/);
   await page.check('#compare-clock-cpu');
   await shownDiff(page, /main — cpu clock, before → after/);
-  assert.match(await page.textContent('#compare-method-note'), /thread-CPU clock/);
+  // The clock in the core's words for method traces.
+  assert.match(await page.textContent('#compare-method-note'), /Times: thread CPU time \(hover for µs\)/);
 
   // Another thread by name, from the list or the thread list on the left.
   await page.selectOption('#compare-thread', 'GleanAPIPool');

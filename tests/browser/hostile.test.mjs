@@ -22,6 +22,18 @@ const hostile = writeTrace({
   ],
 });
 
+// Once every view has drawn the names (the graph's frame has run its script and said it is
+// ready, the selected method's detail is complete), nothing that could run a script later
+// is in the page's views: no element of the names' making, no event-handler attribute.
+async function everyViewShown(page) {
+  await page.waitForFunction(() => document.body.dataset.graph === 'ready' && document.body.dataset.methodDetail === 'shown');
+  const runnable = await page.evaluate(() => Array.from(document.querySelectorAll('#report *')).filter((e) =>
+    ['SCRIPT', 'IMG', 'OBJECT', 'EMBED', 'svg', 'LINK', 'STYLE'].includes(e.tagName) ||
+    (e.tagName === 'IFRAME' && !['flame', 'compare-flame'].includes(e.id)) ||
+    Array.from(e.attributes).some((a) => a.name.toLowerCase().startsWith('on'))).map((e) => e.outerHTML.slice(0, 120)));
+  assert.deepEqual(runnable, [], 'nothing in the views can run a script');
+}
+
 test('hostile names run no script and stay text', async (t) => {
   const page = await context.browser.newPage({ viewport: { width: 1280, height: 720 } });
   const requests = watchRequests(page);
@@ -41,7 +53,7 @@ test('hostile names run no script and stay text', async (t) => {
   await page.locator('#method-rows tr').first().click();
   await page.click('#tab-button-trace');
   await page.click('#tab-button-flame');
-  await page.waitForTimeout(300);
+  await everyViewShown(page);
   assert.equal(await page.evaluate(() => window.pwned), undefined, 'no injected script ran in the page');
   assert.deepEqual(dialogs, []);
   assert.equal(await page.locator('#thread-rows img, #method-rows img, #thread-rows script').count(), 0);
@@ -78,7 +90,7 @@ test('hostile names in a system trace run no script either', async (t) => {
   }
   await page.click('#tab-button-methods');
   await page.locator('#method-rows tr').first().click();
-  await page.waitForTimeout(300);
+  await everyViewShown(page);
   assert.equal(await page.evaluate(() => window.pwned), undefined, 'no injected script ran in the page');
   assert.equal(await page.locator('#thread-rows img, #thread-rows script, #thread-rows svg, #method-rows img').count(), 0);
   assert.match(await page.locator('#thread-rows tr.process').textContent(), /<script>parent\.pwned="task"<\/script> \(pid 10\)/);
@@ -136,8 +148,8 @@ test('a strict Content-Security-Policy, and nothing violates it', async (t) => {
   await page.goto(context.server.url);
   assert.equal(await pick(page, corpus('perflib-exception.trace')), 'done');
   const frame = page.frameLocator('#flame');
-  await frame.locator('svg').first().waitFor();
-  await page.waitForTimeout(200);
+  // The frame's own script (allowed by its hash) says the graph is ready.
+  await page.waitForFunction(() => document.body.dataset.graph === 'ready');
   assert.equal(await frame.locator('svg').first().getAttribute('width'), null, "the graph's script ran");
   assert.deepEqual(await page.evaluate(() => window.violations), []);
 });

@@ -1,4 +1,4 @@
-import { launch, serve, pick } from './support.mjs';
+import { launch, serve, pick, timelineSettled } from './support.mjs';
 const file = process.argv[2];
 const browser = await launch();
 const server = await serve();
@@ -50,9 +50,7 @@ await page.evaluate(() => {
 await page.waitForFunction(() => document.body.dataset.timeline === 'drawn');
 t = Date.now();
 // Past the call limit the window's short calls are read again: until they are drawn.
-const settled = () => page.waitForFunction(() => document.body.dataset.timeline === 'drawn' &&
-  document.body.dataset.timelineDetail !== 'reading', null, { timeout: 600000 });
-await page.waitForTimeout(50);
+const settled = () => timelineSettled(page, 600000);
 await settled();
 const detail = async () => (await page.locator('#timeline-detail').textContent()) + ' [' + await page.evaluate(() => document.body.dataset.timelineDetail) + ']';
 console.log('zoomed to', await page.locator('#timeline-span').textContent(), '·', await detail(), 'after', Date.now() - t, 'ms');
@@ -60,11 +58,10 @@ await page.focus('#timeline-canvas');
 for (const [key, what] of [['d', 'pan inside the window read'], ['d', 'pan past it'], ['d', 'pan past it']]) {
   t = Date.now();
   await page.keyboard.press(key);
-  await page.waitForTimeout(20);
   await settled();
   console.log(what + ':', await detail(), 'drawn after', Date.now() - t, 'ms');
 }
-await page.waitForTimeout(300);
+await settled();
 await page.screenshot({ path: 'screenshots/measure-timeline-zoomed.png' });
 const note = await page.locator('#timeline-note').textContent();
 console.log('note:', note || '(none)', '; wasm', await page.evaluate(() => document.body.dataset.wasmBytes));
@@ -74,16 +71,18 @@ if (note) {
 }
 const box = await page.locator('#timeline-canvas').boundingBox();
 await page.keyboard.press('0');
-await page.waitForTimeout(500);
+await page.waitForFunction(() => document.getElementById('timeline-canvas').dataset.from === '0');
+await settled();
 await page.mouse.move(box.x + 300, box.y + 100);
 await page.mouse.down();
 await page.mouse.move(box.x + 900, box.y + 100, { steps: 3 });
 t = Date.now();
 await page.mouse.up();
 await page.waitForSelector('#range-bar:not([hidden])');
-console.log('range re-aggregation (worker)', Date.now() - t, 'ms');
+console.log('range shown', Date.now() - t, 'ms');
+// The engine re-aggregates the range when the first graph or table of it is asked for.
 await page.click('#tab-button-flame');
 t = Date.now();
 await page.waitForFunction(() => / in /.test(document.getElementById('graph-title').textContent) && document.body.dataset.graph === 'ready');
-console.log('range flame graph drawn', Date.now() - t, 'ms');
+console.log('range re-aggregation and its flame graph drawn', Date.now() - t, 'ms');
 await browser.close(); await server.close();

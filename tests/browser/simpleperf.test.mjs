@@ -40,6 +40,10 @@ test('a Callstack Sample recording opens on on-CPU time, and the wall clock adds
   await page.click('#method-rows tr[data-method]:has-text("android.os.Looper.loop")');
   await page.waitForFunction(() => /framework\.jar/.test(document.getElementById('method-detail-facts').textContent));
   assert.match(await page.locator('#method-scope').textContent(), /functions, .* of on-CPU time/);
+  // The other clock's columns and the callers' times say what samples measure, in the core's words.
+  assert.equal(await page.locator('#method-head th.group').textContent(), 'wall time, on and off CPU');
+  assert.deepEqual(await page.locator('#method-subhead th').allTextContents(), ['Inclusive', 'Exclusive']);
+  assert.match(await page.locator('#method-detail .relative-time').first().textContent(), /^Inclusive µs \(on-CPU time\)$/);
   // Kernel functions carry their mark (this emulator's kernel had no symbols: addresses).
   await page.fill('#method-filter', '_[k]');
   await page.waitForFunction(() => /\[kernel\.kallsyms\]\+0x[0-9a-f]+_\[k\]/.test(document.getElementById('method-rows').textContent));

@@ -141,6 +141,21 @@ export function tempFile(name, bytes) {
   return file;
 }
 
+// Rests the pointer at (x, y) and waits for the timeline's answer there: its tooltip shown
+// or hidden (the page counts answers in `body[data-timeline-hovered]`).
+export async function hoverAt(page, x, y) {
+  const before = await page.evaluate(() => Number(document.body.dataset.timelineHovered || 0));
+  await page.mouse.move(x, y);
+  await page.waitForFunction((n) => Number(document.body.dataset.timelineHovered || 0) > n, before);
+}
+
+// Waits until the timeline has drawn the window on show with its own boxes and reads
+// nothing again from the file.
+export function timelineSettled(page, timeout = 30000) {
+  return page.waitForFunction(() => document.body.dataset.timeline === 'drawn' &&
+    document.body.dataset.timelineDetail !== 'reading', null, { timeout });
+}
+
 // The SVG currently shown in the flame-graph iframe.
 export async function shownSvg(page) {
   return page.evaluate(() => document.getElementById('flame').srcdoc);

@@ -3,7 +3,7 @@
 // slowest call of a method jumps to its place in time.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, checkedPage, pick, corpus, shot } from './support.mjs';
+import { useBrowser, checkedPage, pick, corpus, hoverAt, shot, timelineSettled } from './support.mjs';
 
 const context = useBrowser();
 
@@ -42,7 +42,8 @@ test('the timeline draws the main thread, hover names a call, and the wheel zoom
   await page.waitForSelector('#timeline-tip:not([hidden])');
   const tip = await page.textContent('#timeline-tip');
   assert.match(tip, /android\.os\.|dalvik|java\./);
-  assert.match(tip, /wall .* · CPU /);
+  // Each clock in the core's words for a method trace.
+  assert.match(tip, /wall time .* · thread CPU time /);
   await page.mouse.wheel(0, -500);
   await page.waitForFunction((before) => Number(document.getElementById('timeline-canvas').dataset.to) < before, whole.to);
   const zoomed = await span(page);
@@ -121,7 +122,7 @@ test('every thread in its own lane, and a system trace in nanoseconds', async (t
   assert.ok(height > 300, 'lanes for many threads: ' + height + ' px');
   assert.ok(await inked(page) > 0.02);
   await page.emulateMedia({ colorScheme: 'dark' });
-  await page.waitForTimeout(100);
+  await page.waitForFunction(() => document.getElementById('timeline-canvas').dataset.theme === 'dark');
   await shot(page, 'timeline-all-threads-dark');
 });
 
@@ -161,11 +162,8 @@ test('past the call limit, one thread zoomed in is read again and drawn as a pag
   // The whole trace: only the long calls, so less is drawn than on the full page.
   assert.equal(await limited.textContent('#timeline-detail'), 'Calls under 6.14 ms show when zoomed in');
   assert.notEqual(await drawing(limited), await drawing(full));
-  const settled = (page) => async () => {
-    await page.waitForFunction(() => !['reading'].includes(document.body.dataset.timelineDetail));
-    await page.waitForTimeout(50);
-    await page.waitForFunction(() => document.body.dataset.timeline === 'drawn');
-  };
+  // A key draws at once and asks for the new window's boxes: the page says `drawing` until they are drawn.
+  const settled = (page) => () => timelineSettled(page);
   await zoomIntoBusyPart(full, settled(full));
   await zoomIntoBusyPart(limited, settled(limited));
   await limited.waitForFunction(() => document.body.dataset.timelineDetail === 'exact');
@@ -173,23 +171,22 @@ test('past the call limit, one thread zoomed in is read again and drawn as a pag
   const view = await span(limited);
   assert.deepEqual(view, await span(full));
   assert.ok(Math.abs(view.from - 5_723_000) < 1000 && Math.abs(view.to - 6_279_000) < 1000, JSON.stringify(view));
-  // Let any last answer land, then compare pixels.
-  await limited.waitForTimeout(300);
-  await full.waitForTimeout(300);
+  // Every answer drawn on both, then compare pixels.
+  await timelineSettled(limited);
+  await timelineSettled(full);
   assert.equal(await drawing(limited), await drawing(full), 'the same calls are drawn');
   await shot(limited, 'timeline-reread');
   // A call shorter than the limit, found by hovering, is named on both pages alike.
   const tipAt = async (page, fx, depth) => {
     const box = await page.locator('#timeline-canvas').boundingBox();
-    await page.mouse.move(box.x + box.width * fx, box.y + 22 + 17 * depth + 8);
-    await page.waitForTimeout(120);
+    await hoverAt(page, box.x + box.width * fx, box.y + 22 + 17 * depth + 8);
     return (await page.isVisible('#timeline-tip')) ? page.textContent('#timeline-tip') : null;
   };
   let found = null;
   for (let depth = 3; depth < 12 && !found; depth++) {
     for (let fx = 0.05; fx < 1 && !found; fx += 0.05) {
       const tip = await tipAt(limited, fx, depth);
-      const wall = tip && /wall ([\d.]+) (µs|ms)/.exec(tip);
+      const wall = tip && /wall time ([\d.]+) (µs|ms)/.exec(tip);
       if (wall && (wall[2] === 'µs' || Number(wall[1]) < 6.144)) found = { fx, depth, tip };
     }
   }

@@ -178,7 +178,7 @@ test('8. long thread names keep their distinguishing end; narrow windows keep li
   const notes = await page.locator('#warnings').evaluate((box) => [box.scrollHeight, box.clientHeight]);
   assert.ok(notes[0] <= notes[1] + 1, 'no note is cut off: ' + notes);
   await page.setViewportSize({ width: 900, height: 900 });
-  await page.waitForTimeout(100);
+  await page.waitForFunction(() => window.innerWidth === 900 && window.innerHeight === 900);
   const rows = await page.locator('#thread-rows tr[data-thread]').evaluateAll((trs) =>
     trs.filter((tr) => { const b = tr.getBoundingClientRect(); return b.top >= 0 && b.bottom <= window.innerHeight; }).length);
   assert.ok(rows >= 12, 'threads in sight at 900 px: ' + rows);

@@ -2,7 +2,7 @@
 // methods' before/after/delta table and their order, a change in words, the two traces'
 // facts side by side, and the graph's legend. No DOM here.
 
-import { count, frameTitle, millis } from './format.js';
+import { clockWords, count, frameTitle, millis } from './format.js';
 import { threadCount } from './facts.js';
 
 /** Rows shown at most; the filter reaches the others. */
@@ -36,37 +36,42 @@ export function deltaText(value) {
 }
 
 /**
- * The methods table's columns, under their groups (Calls, Inclusive, Exclusive); the
- * first is named for the frames of `summary`'s trace. `wide`: only in wide windows.
- * Exclusive comes last, so that its hidden columns leave the other groups' headings where
- * they are.
+ * The methods table's columns (sort-table.js), under their groups (Calls, Inclusive,
+ * Exclusive); the first is named for the frames of `summary`'s trace. `wide`: only in wide
+ * windows. Exclusive comes last, so that its hidden columns leave the other groups'
+ * headings where they are.
  */
 export function deltaColumns(summary) {
-  return [
+  const column = (id, group, label, value, kind, more) => Object.assign({
+    id, group, label, value, kind,
+    className: 'n' + (more && more.wide ? ' wide' : ''),
+    cell: (r) => cellText(columnOf[id], r),
+    title: (r) => cellTitle(columnOf[id], r),
+    tone: (r) => tone(columnOf[id], r),
+    hint: kind === 'delta' || kind === 'change' ? 'Largest growth first; again for largest shrink first' : null,
+  }, more);
+  const columns = [
     { id: 'name', label: frameTitle(summary), value: (r) => r.name, text: true },
-    { id: 'calls-before', group: 'Calls', label: 'before', value: (r) => r.before.calls, kind: 'count' },
-    { id: 'calls-after', group: 'Calls', label: 'after', value: (r) => r.after.calls, kind: 'count' },
-    { id: 'incl-before', group: 'Inclusive', label: 'before', value: (r) => r.before.incl_us, kind: 'time' },
-    { id: 'incl-after', group: 'Inclusive', label: 'after', value: (r) => r.after.incl_us, kind: 'time' },
-    { id: 'incl-delta', group: 'Inclusive', label: 'Δ', value: delta('incl_us'), kind: 'delta' },
-    { id: 'incl-change', group: 'Inclusive', label: 'change', value: (r) => changeRatio(r, 'incl_us'), kind: 'change', of: 'incl_us' },
-    { id: 'excl-before', group: 'Exclusive', label: 'before', value: (r) => r.before.excl_us, kind: 'time', wide: true },
-    { id: 'excl-after', group: 'Exclusive', label: 'after', value: (r) => r.after.excl_us, kind: 'time', wide: true },
-    { id: 'excl-delta', group: 'Exclusive', label: 'Δ', value: delta('excl_us'), kind: 'delta' },
-    { id: 'excl-change', group: 'Exclusive', label: 'change', value: (r) => changeRatio(r, 'excl_us'), kind: 'change', of: 'excl_us' },
+    column('calls-before', 'Calls', 'before', (r) => r.before.calls, 'count'),
+    column('calls-after', 'Calls', 'after', (r) => r.after.calls, 'count'),
+    column('incl-before', 'Inclusive', 'before', (r) => r.before.incl_us, 'time'),
+    column('incl-after', 'Inclusive', 'after', (r) => r.after.incl_us, 'time'),
+    column('incl-delta', 'Inclusive', 'Δ', delta('incl_us'), 'delta'),
+    column('incl-change', 'Inclusive', 'change', (r) => changeRatio(r, 'incl_us'), 'change', { of: 'incl_us' }),
+    column('excl-before', 'Exclusive', 'before', (r) => r.before.excl_us, 'time', { wide: true }),
+    column('excl-after', 'Exclusive', 'after', (r) => r.after.excl_us, 'time', { wide: true }),
+    column('excl-delta', 'Exclusive', 'Δ', delta('excl_us'), 'delta'),
+    column('excl-change', 'Exclusive', 'change', (r) => changeRatio(r, 'excl_us'), 'change', { of: 'excl_us' }),
   ];
+  const columnOf = Object.fromEntries(columns.map((c) => [c.id, c]));
+  return columns;
 }
 
-/** The column groups in order: `[{group, span}]`. */
-export function columnGroups(columns) {
-  const groups = [];
-  for (const c of columns) {
-    if (!c.group) continue;
-    const last = groups[groups.length - 1];
-    if (last && last.group === c.group) last.span++;
-    else groups.push({ group: c.group, span: 1 });
-  }
-  return groups;
+/** Growth red, shrinkage blue (`grew`, `shrank`); a change with nothing before to compare with stays plain. */
+function tone(column, row) {
+  const value = column.value(row);
+  const signed = column.kind === 'delta' || (column.kind === 'change' && cellText(column, row) !== '—');
+  return signed ? (value > 0 ? 'grew' : value < 0 ? 'shrank' : '') : '';
 }
 
 /** A signed duration in the unit that reads best: `+1.2 ms`, `−35 µs`, `0`. */
@@ -93,25 +98,6 @@ export function cellTitle(column, row) {
   return null;
 }
 
-/**
- * Indices of `rows` matching `filter` (name or signature), in the order of `sort`
- * (`{column, descending}`); equal values keep the core's order (largest change first).
- */
-export function deltaOrder(rows, filter, sort, columns) {
-  const text = filter.trim().toLowerCase();
-  const column = columns.find((c) => c.id === sort.column) || columns[5];
-  const sign = sort.descending ? -1 : 1;
-  return rows.map((_, i) => i)
-    .filter((i) => !text || rows[i].name.toLowerCase().includes(text) || rows[i].signature.toLowerCase().includes(text))
-    .sort((a, b) => {
-      const x = column.value(rows[a]);
-      const y = column.value(rows[b]);
-      if (column.text) return sign * String(x).localeCompare(String(y)) || a - b;
-      if (x === y) return a - b;
-      return sign * (x < y ? -1 : 1);
-    });
-}
-
 /** `{head, rows}`: the two traces' facts side by side, a row for each trace under one head. */
 export function sideBySide(before, after, names) {
   const facts = [
@@ -130,16 +116,25 @@ export function sideBySide(before, after, names) {
   };
 }
 
+/**
+ * What the compared clock measures, as the core words it in each trace's summary (the
+ * comparison's own facts do not say): one phrase where both agree, else each side's.
+ */
+export function compareClockWords(state) {
+  const clock = state.compare.facts.clock;
+  const [before, after] = [state.summary, state.compare.summary].map((summary) => clockWords(clock, summary));
+  return before === after ? before : before + ' (before), ' + after + ' (after)';
+}
+
 /** What the graph shows, in words: which side sets the widths, what the colours mean. */
 export function legendText(state) {
   const width = state.compareWidths;
   const other = width === 'after' ? 'before' : 'after';
-  const clock = state.compare.facts.clock === 'cpu' ? 'thread-CPU' : 'wall';
   const scope = state.compareThread ? 'Thread ' + state.compareThread : 'All threads, each under its name';
   const colours = state.compareNormalize
     ? ' as a share of its side\'s total (' + other + ' scaled to the same total)'
     : ' in µs';
   const missing = width === 'after' ? 'Code that is gone shows with widths: before.' : 'Code that is new shows with widths: after.';
-  return scope + ', ' + clock + ' clock. Widths: ' + width + '. Red where a stack\'s own time grew from before to after, ' +
+  return scope + ', ' + compareClockWords(state) + '. Widths: ' + width + '. Red where a stack\'s own time grew from before to after, ' +
     'blue where it shrank,' + colours + '. ' + missing;
 }

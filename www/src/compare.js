@@ -4,7 +4,7 @@
 // own views (compare-graph.js, compare-methods.js).
 
 import { $, element } from './dom.js';
-import { sizeText } from './format.js';
+import { createProgress } from './progress.js';
 import { changed } from './state.js';
 import { sideBySide } from './compare-table.js';
 import { createCompareGraph } from './compare-graph.js';
@@ -16,6 +16,7 @@ export const COMPARE_KEY = 'compare';
 export function createCompare(store, engine, beforeKey) {
   const graph = createCompareGraph(store, engine, COMPARE_KEY);
   createCompareMethods(store, engine, COMPARE_KEY);
+  const progress = createProgress($('compare-progress-bar'), $('compare-progress-text'));
   // Bumped by every comparison started: an older one's answer is dropped.
   let run = 0;
 
@@ -26,17 +27,14 @@ export function createCompare(store, engine, beforeKey) {
   async function withFiles(files, name) {
     const mine = ++run;
     store.update({ compare: { phase: 'loading', name }, tab: 'compare', compareThread: '' });
-    $('compare-progress-bar').value = 0;
-    $('compare-progress-text').textContent = 'Reading ' + name + '…';
+    progress.start(name);
     try {
       const { summary, wasmBytes } = await engine.analyze(COMPARE_KEY, files, (done, total) => {
-        if (mine !== run) return;
-        $('compare-progress-bar').value = total ? done / total : 0;
-        $('compare-progress-text').textContent = 'Reading ' + name + ': ' + sizeText(done) + ' of ' + sizeText(total);
+        if (mine === run) progress.read(name, done, total);
       });
       if (mine !== run) return;
       document.body.dataset.wasmBytes = String(wasmBytes);
-      $('compare-progress-text').textContent = 'Comparing…';
+      progress.say('Comparing…');
       const facts = await engine.compare(COMPARE_KEY, beforeKey, COMPARE_KEY, null);
       if (mine !== run) return;
       store.update({

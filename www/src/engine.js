@@ -173,16 +173,22 @@ export class Engine {
 
 /**
  * Products of the trace on show, each made once: graphs by thread, clock and theme, method
- * tables by thread. Forgotten when another trace is opened.
+ * tables by thread. Forgotten when another trace is opened. Graphs and tables cover the
+ * range `rangeOf()` says (the store's): the engine is told of a new one before anything
+ * else is asked of it.
  */
 export class Products {
-  constructor(engine, key) {
+  constructor(engine, key, rangeOf = () => null) {
     this.engine = engine;
     this.key = key;
+    this.rangeOf = rangeOf;
     this.cache = new Map();
     // Bumped when what the products cover changes, so an answer to an older request is
     // never kept under a newer key.
     this.generation = 0;
+    // The range the engine's analysis covers, and its answer to being told it.
+    this.told = null;
+    this.ranged = Promise.resolve();
   }
 
   clear() {
@@ -190,10 +196,22 @@ export class Products {
     this.cache.clear();
   }
 
-  /** Graphs and tables cover `range` (`{from, to}` µs) from now on, or all of the trace. */
-  async setRange(range) {
+  /** Another analysis under the key: nothing made yet, and it covers the whole trace. */
+  opened() {
     this.clear();
-    await this.engine.range(this.key, range);
+    this.told = null;
+    this.ranged = Promise.resolve();
+  }
+
+  // Resolves once the engine covers the store's range.
+  covered() {
+    const range = this.rangeOf();
+    if (range !== this.told) {
+      this.told = range;
+      this.clear();
+      this.ranged = this.engine.range(this.key, range);
+    }
+    return this.ranged;
   }
 
   once(id, make) {
@@ -206,15 +224,18 @@ export class Products {
   }
 
   svg(thread, clock, theme) {
-    return this.once(['svg', this.generation, thread, clock, theme].join(':'), () => this.engine.svg(this.key, thread, clock, theme));
+    const covered = this.covered();
+    return this.once(['svg', this.generation, thread, clock, theme].join(':'),
+      () => covered.then(() => this.engine.svg(this.key, thread, clock, theme)));
   }
 
   methods(thread) {
-    return this.once('methods:' + this.generation + ':' + thread, () => this.engine.methods(this.key, thread));
+    const covered = this.covered();
+    return this.once('methods:' + this.generation + ':' + thread, () => covered.then(() => this.engine.methods(this.key, thread)));
   }
 
   folded(clock) {
-    return this.engine.folded(this.key, clock);
+    return this.covered().then(() => this.engine.folded(this.key, clock));
   }
 
   timeline() {
@@ -230,7 +251,7 @@ export class Products {
   }
 
   slowest(name, thread, count) {
-    return this.engine.slowest(this.key, name, thread, count);
+    return this.covered().then(() => this.engine.slowest(this.key, name, thread, count));
   }
 
   detail(thread, from, to, progress) {

@@ -7,12 +7,13 @@ import { $, download } from './dom.js';
 import { Engine, Products } from './engine.js';
 import { createCounters } from './counters.js';
 import { createFacts } from './facts.js';
-import { clockWords, fileStem, sizeText } from './format.js';
+import { clockWords, fileStem } from './format.js';
 import { createGraph } from './graph.js';
 import { wireEmbed, analyzeApi, compareApi } from './embed.js';
 import { sortFiles, wireInput } from './input.js';
 import { createMapping } from './mapping.js';
 import { createMethods } from './methods.js';
+import { createProgress } from './progress.js';
 import { COMPARE_KEY, createCompare } from './compare.js';
 import { changed, clocksOf, createStore, openedState } from './state.js';
 import { createScheduling } from './scheduling.js';
@@ -24,8 +25,8 @@ const engine = new Engine(window.DROIDFLAME_BOOT);
 // `?calls=N`: the timeline keeps at most N calls before only the longest stay (fewer for a
 // machine short of memory); the engine's default otherwise.
 const maxCalls = Number(new URLSearchParams(window.location.search).get('calls')) || undefined;
-const products = new Products(engine, 'ui');
 const store = createStore();
+const products = new Products(engine, 'ui', () => store.get().range);
 
 // The page's phase and tabs come first, so that views render into visible places.
 function layout(state, previous) {
@@ -92,21 +93,19 @@ const mapping = createMapping(store, engine, openSides, renamed);
 // When the files being opened were chosen (dropped or picked), for the time to the first
 // graph the page reports in `body[data-first-graph-ms]`.
 let chosenAt = null;
+const progress = createProgress($('progress-bar'), $('progress-text'));
 
 async function open(inputs, name) {
   store.update({ phase: 'loading', name, error: '' });
-  $('progress-bar').value = 0;
-  $('progress-text').textContent = 'Reading ' + name + '…';
+  progress.start(name);
   const started = chosenAt === null ? performance.now() : chosenAt;
   chosenAt = null;
   document.body.dataset.openedAt = String(started);
   try {
-    const result = await engine.analyze(products.key, inputs, (done, total) => {
-      $('progress-bar').value = total ? done / total : 0;
-      $('progress-text').textContent = 'Reading ' + name + ': ' + sizeText(done) + ' of ' + sizeText(total);
-    }, true, maxCalls, store.get().theme);
+    const result = await engine.analyze(products.key, inputs, (done, total) => progress.read(name, done, total),
+      true, maxCalls, store.get().theme);
     document.body.dataset.wasmBytes = String(result.wasmBytes);
-    products.clear();
+    products.opened();
     store.update(openedState(result.summary, name));
     await graph.settled();
     document.body.dataset.firstGraphMs = String(Math.round(performance.now() - started));
@@ -127,12 +126,12 @@ async function saving(save) {
   try {
     await save();
   } catch (error) {
-    $('graph-error').textContent = 'Nothing was saved: ' + error.message;
-    $('graph-error').hidden = false;
+    graph.note('Nothing was saved: ' + error.message);
   }
 }
 
 function wireControls() {
+  $('range-clear').addEventListener('click', () => store.update({ range: null }));
   $('clock-wall').addEventListener('change', () => store.update({ clock: 'wall' }));
   $('clock-cpu').addEventListener('change', () => store.update({ clock: 'cpu' }));
   $('save-svg').addEventListener('click', () => saving(async () => {

@@ -4,7 +4,7 @@
 // views, which re-render with the original names.
 
 import { $ } from './dom.js';
-import { sizeText } from './format.js';
+import { readingText, readShare } from './progress.js';
 
 /**
  * The line shown once mappings are applied: which file named each open trace, and the
@@ -46,11 +46,11 @@ export function createMapping(store, engine, sides, renamed) {
     const started = performance.now();
     const names = files.map((f) => f.name);
     const label = names.join(' + ');
-    show('Reading ' + label + '…', 0);
+    show(readingText(label), 0);
     try {
       const open = sides();
       const applied = await engine.mappings(open.map((s) => s.key), files, (done, total) => {
-        if (mine === run) show('Reading ' + label + ': ' + sizeText(done) + ' of ' + sizeText(total), total ? done / total : 0);
+        if (mine === run) show(readingText(label, done, total), readShare(done, total));
       });
       if (mine !== run) return;
       await renamed(applied);

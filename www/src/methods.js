@@ -3,9 +3,10 @@
 // and the selection in the state, and says what its numbers cover.
 
 import { $, element } from './dom.js';
-import { count, micros, millis, methodNameParts, methodTitle, percent, threadLabel, clockWords, frameNoun, frameTitle } from './format.js';
+import { count, micros, millis, percent, threadLabel, clockWords, frameNoun, frameTitle } from './format.js';
 import { bindList, settle } from './list-keys.js';
-import { changed, clocksOf, methodKey } from './state.js';
+import { changed, clocksOf, focusOn, methodKey } from './state.js';
+import { createSortTable } from './sort-table.js';
 import { rangeText, timeText } from './timespan.js';
 
 /** Rows shown at most; the filter reaches the others. */
@@ -16,42 +17,29 @@ const SLOWEST = 10;
 
 const otherClock = (clock) => (clock === 'wall' ? 'cpu' : 'wall');
 
-/** The columns for a clock; `other` columns show the other clock where the trace has it. */
-export function columns(clock, summary) {
+/**
+ * The table's columns for a clock (sort-table.js); where the trace has the other clock too,
+ * columns of it under its name in the core's words. `total`: the scope's time, that
+ * percentages are of.
+ */
+export function columns(clock, summary, total) {
   const value = (kind, c) => (m) => m[kind + '_' + c + '_us'];
   const other = otherClock(clock);
+  const time = (kind, c) => ({ value: value(kind, c), cell: (m) => micros(value(kind, c)(m)), className: 'n' });
+  const share = (kind) => ({ value: value(kind, clock), cell: (m) => percent(value(kind, clock)(m), total), className: 'n' });
   return [
     { id: 'name', label: frameTitle(summary), value: (m) => m.name, text: true },
-    { id: 'incl', label: 'Inclusive', value: value('incl', clock), time: true },
-    { id: 'incl%', label: '%', value: value('incl', clock), share: true },
-    { id: 'excl', label: 'Exclusive', value: value('excl', clock), time: true },
-    { id: 'excl%', label: '%', value: value('excl', clock), share: true },
-    { id: 'other-incl', label: 'Inclusive ' + (other === 'cpu' ? 'CPU' : 'wall'), value: value('incl', other), time: true, other: true },
-    { id: 'other-excl', label: 'Exclusive ' + (other === 'cpu' ? 'CPU' : 'wall'), value: value('excl', other), time: true, other: true },
-    { id: 'calls', label: 'Calls', value: (m) => m.calls },
-    { id: 'recursive', label: 'Recursive', value: (m) => m.recursive_calls },
+    Object.assign({ id: 'incl', label: 'Inclusive' }, time('incl', clock)),
+    Object.assign({ id: 'incl%', label: '%' }, share('incl')),
+    Object.assign({ id: 'excl', label: 'Exclusive' }, time('excl', clock)),
+    Object.assign({ id: 'excl%', label: '%' }, share('excl')),
+    ...(clocksOf(summary)[other] ? [
+      ...['incl', 'excl'].map((kind) => Object.assign({ id: 'other-' + kind, label: kind === 'incl' ? 'Inclusive' : 'Exclusive' }, time(kind, other),
+        { className: 'n other', group: clockWords(other, summary), groupClass: 'other' })),
+    ] : []),
+    { id: 'calls', label: 'Calls', value: (m) => m.calls, cell: (m) => count(m.calls), className: 'n' },
+    { id: 'recursive', label: 'Recursive', value: (m) => m.recursive_calls, cell: (m) => count(m.recursive_calls), className: 'n col-recursive' },
   ];
-}
-
-function cellClass(column) {
-  if (column.text) return '';
-  return 'n' + (column.other ? ' other' : '') + (column.id === 'recursive' ? ' col-recursive' : '');
-}
-
-/** Indices of `methods` that match `filter`, in the order of `sort`. */
-export function methodOrder(methods, filter, sort, cols) {
-  const text = filter.trim().toLowerCase();
-  const column = cols.find((c) => c.id === sort.column) || cols[1];
-  const sign = sort.descending ? -1 : 1;
-  return methods.map((_, i) => i)
-    .filter((i) => !text || [methods[i].name, methods[i].signature, methods[i].obfuscated || '']
-      .some((field) => field.toLowerCase().includes(text)))
-    .sort((a, b) => {
-      const x = column.value(methods[a]);
-      const y = column.value(methods[b]);
-      if (column.text) return sign * String(x).localeCompare(String(y)) || a - b;
-      return sign * ((x || 0) - (y || 0)) || a - b;
-    });
 }
 
 /** Callers or callees of method `index`, most time on `clock` first, as named rows. */
@@ -65,20 +53,28 @@ export function relatives(table, index, side, clock) {
 }
 
 export function createMethods(store, products) {
-  const body = $('method-rows');
-  const filter = $('method-filter');
   let table = null;
   let stale = true;
-  let order = [];
-  bindList(body, 'tr[data-method]', (row) => select(Number(row.dataset.method)));
+  const rows = createSortTable(store, {
+    head: $('method-head'),
+    subhead: $('method-subhead'),
+    body: $('method-rows'),
+    filter: $('method-filter'),
+    note: $('method-note'),
+    sortKey: 'methodSort',
+    filterKey: 'methodFilter',
+    fallback: 'incl',
+    limit: METHOD_LIMIT,
+    rowKey: 'method',
+    activate: select,
+  });
   for (const id of ['callers', 'callees']) {
     bindList($(id), 'tr[data-method]', (row) => select(Number(row.dataset.method)));
   }
-  filter.addEventListener('input', () => table && renderRows(store.get()));
   let slowest = [];
   bindList($('slowest'), 'tr[data-call]', (row) => {
     const call = slowest[Number(row.dataset.call)];
-    if (call) store.update({ tab: 'timeline', thread: call.thread, focus: call });
+    if (call) store.update(focusOn(call));
   });
 
   function select(index) {
@@ -94,12 +90,12 @@ export function createMethods(store, products) {
   async function load(state) {
     stale = false;
     const thread = state.thread;
-    $('method-note').textContent = 'Loading…';
+    rows.say('Loading…');
     let loaded;
     try {
       loaded = await products.methods(thread);
     } catch (error) {
-      $('method-note').textContent = error.message;
+      rows.say(error.message);
       return;
     }
     const now = store.get();
@@ -108,66 +104,22 @@ export function createMethods(store, products) {
     renderRows(now);
   }
 
-  function renderHead(state, cols, showOther) {
-    const head = $('method-head');
-    head.replaceChildren();
-    for (const column of cols) {
-      if (column.other && !showOther) continue;
-      const sorted = state.methodSort.column === column.id;
-      head.append(element('th', {
-        class: cellClass(column),
-        scope: 'col',
-        'aria-sort': sorted ? (state.methodSort.descending ? 'descending' : 'ascending') : 'none',
-      }, element('button', {
-        type: 'button',
-        onclick: () => {
-          const s = store.get().methodSort;
-          const same = s.column === column.id;
-          store.update({ methodSort: { column: column.id, descending: same ? !s.descending : column.id !== 'name' } });
-        },
-      }, column.label, sorted ? (state.methodSort.descending ? ' ▾' : ' ▴') : '')));
-    }
-  }
-
   function renderRows(state) {
     const summary = state.summary;
-    const cols = columns(state.clock, summary);
-    const showOther = clocksOf(summary)[otherClock(state.clock)];
-    renderHead(state, cols, showOther);
     const total = state.clock === 'cpu' ? table.total_cpu_us : table.total_wall_us;
-    order = methodOrder(table.methods, filter.value, state.methodSort, cols);
-    const chosen = selectedIndex(state);
-    body.replaceChildren();
-    for (const index of order.slice(0, METHOD_LIMIT)) {
-      const m = table.methods[index];
-      const row = element('tr', { 'data-method': String(index), 'aria-selected': String(index === chosen) });
-      for (const c of cols) {
-        if (c.other && !showOther) continue;
-        const value = c.value(m);
-        if (c.text) {
-          // Overloads share a name: the signature tells them apart.
-          const [head, tail] = methodNameParts(m);
-          row.append(element('td', { class: 'name', title: methodTitle(m) },
-            element('span', { class: 'label' },
-              element('span', { class: 'head', text: head }),
-              tail ? element('span', { class: 'tail', text: tail }) : null,
-              element('span', { class: 'sig', text: m.signature }))));
-        } else {
-          row.append(element('td', { class: cellClass(c), text: c.share ? percent(value, total) : c.time ? micros(value) : count(value) }));
-        }
-      }
-      body.append(row);
-    }
-    settle(body, 'tr[data-method]');
-    const t = state.thread < 0 ? null : summary.threads[state.thread];
     const noun = frameNoun(summary, true);
+    rows.show(state, {
+      columns: columns(state.clock, summary, total),
+      rows: table.methods,
+      selected: selectedIndex(state),
+      noun,
+      about: 'Times in µs; inclusive time counts a recursive ' + frameNoun(summary, false) + ' once.',
+    });
+    const t = state.thread < 0 ? null : summary.threads[state.thread];
     $('method-scope').textContent = (t ? threadLabel(t) : 'All threads') + (state.range ? ' in ' + rangeText(state.range) : '') +
       ': ' + count(table.methods.length) + ' ' + noun +
       ', ' + millis(total) + ' of ' + clockWords(state.clock, summary) + '. Percentages are of ' +
       (t ? 'this thread\'s' : 'all threads\'') + ' time.';
-    const more = order.length - METHOD_LIMIT;
-    $('method-note').textContent = (more > 0 ? 'Showing ' + METHOD_LIMIT + ' of ' + count(order.length) + '; filter to see others. '
-      : count(order.length) + ' shown. ') + 'Times in µs; inclusive time counts a recursive ' + noun.slice(0, -1) + ' once.';
     renderDetail(state);
   }
 
@@ -192,9 +144,9 @@ export function createMethods(store, products) {
     const box = $('method-detail');
     const index = selectedIndex(state);
     box.hidden = index < 0;
-    for (const row of body.querySelectorAll('tr[data-method]')) {
-      row.setAttribute('aria-selected', String(Number(row.dataset.method) === index));
-    }
+    rows.select(index);
+    // What waits on the detail (tests) waits on `shown`: its slowest calls are listed last.
+    document.body.dataset.methodDetail = index < 0 ? 'none' : 'loading';
     if (index < 0) return;
     const m = table.methods[index];
     const noun = frameNoun(state.summary, false);
@@ -202,7 +154,7 @@ export function createMethods(store, products) {
     $('method-detail-facts').textContent = [m.signature, m.source ? 'in ' + m.source : null,
       count(m.calls) + ' calls' + (m.recursive_calls ? ' (' + count(m.recursive_calls) + ' recursive)' : ''),
       'inclusive ' + millis(m['incl_' + state.clock + '_us'])].filter(Boolean).join(' · ');
-    for (const label of document.querySelectorAll('.relative-time')) label.textContent = 'Inclusive µs (' + (state.clock === 'cpu' ? 'CPU' : 'wall') + ')';
+    for (const label of document.querySelectorAll('.relative-time')) label.textContent = 'Inclusive µs (' + clockWords(state.clock, state.summary) + ')';
     relativeRows($('callers'), relatives(table, index, 'callers', state.clock), noun);
     relativeRows($('callees'), relatives(table, index, 'callees', state.clock), noun);
     slowestRows(state, m.name);
@@ -217,6 +169,7 @@ export function createMethods(store, products) {
       calls = await products.slowest(name, state.thread, SLOWEST);
     } catch (error) {
       target.replaceChildren(element('tr', {}, element('td', { colspan: '4', class: 'muted', text: error.message })));
+      if (store.get().method === state.method) document.body.dataset.methodDetail = 'shown';
       return;
     }
     const now = store.get();
@@ -238,6 +191,7 @@ export function createMethods(store, products) {
     }
     slowest = calls;
     settle(target, 'tr[data-call]');
+    if (store.get().method === state.method) document.body.dataset.methodDetail = 'shown';
   }
 
   store.subscribe((state, previous) => {
@@ -254,7 +208,7 @@ export function createMethods(store, products) {
       return;
     }
     if (!table) return;
-    if (changed(state, previous, 'clock', 'methodSort')) renderRows(state);
+    if (changed(state, previous, 'clock')) renderRows(state);
     else if (changed(state, previous, 'method')) renderDetail(state);
   });
 }

@@ -1,6 +1,8 @@
 // The page's one state. Views read it and re-render from it when it changes; only
 // `update` changes it, so what is shown always follows one set of choices.
 
+import { viewAround } from './timespan.js';
+
 /** What the page starts with, and what a newly opened trace resets to. */
 export function initialState() {
   return {
@@ -14,12 +16,17 @@ export function initialState() {
     thread: -1, // index into summary.threads; -1 for all threads
     clock: 'wall',
     tab: 'flame', // flame | timeline | methods | scheduling | counters | trace | compare
-    range: null, // {from, to} in µs from the timeline's start: graphs and tables cover only it
+    // {from, to} in µs from the timeline's start: graphs and tables cover only it. Kept
+    // here alone: the engine's products follow it (engine.js).
+    range: null,
     focus: null, // a call to show in the timeline: {thread, depth, start_us, end_us}
+    timelineView: null, // {from, to} µs: the timeline's window (kept inside the trace where drawn); null for all of it
+    threadFilter: '', // the thread list's filter
     method: null, // the selected method's key (see methodKey)
     methodSort: { column: 'incl', descending: true },
+    methodFilter: '', // the methods table's filter
     theme: 'light',
-    search: '',
+    search: '', // the flame graph's search term
     // The trace on show (before) compared with a second one (after):
     // null, or {phase: 'loading' | 'done' | 'error', name, summary, facts, error}.
     compare: null,
@@ -27,6 +34,8 @@ export function initialState() {
     compareWidths: 'after', // the side whose time sets the graph's widths
     compareNormalize: false, // scale the other side to the same total
     compareSort: { column: 'incl-delta', descending: true },
+    compareSearch: '', // the differential graph's search term
+    compareFilter: '', // the compared methods table's filter
   };
 }
 
@@ -68,9 +77,15 @@ export function openedState(summary, name) {
   const thread = summary.default_thread === null || summary.default_thread === undefined ? -1 : summary.default_thread;
   return {
     phase: 'done', summary, name, error: '', thread, clock: summary.format.default_clock || (clocks.wall ? 'wall' : 'cpu'),
-    method: null, search: '',
-    range: null, focus: null, compare: null,
+    method: null, search: '', threadFilter: '',
+    range: null, focus: null, timelineView: null, compare: null,
   };
+}
+
+/** The state that shows `call` (`{thread, depth, start_us, end_us}`) in the timeline. */
+export function focusOn(call) {
+  // With a margin each side; the timeline keeps the window inside the trace.
+  return { tab: 'timeline', thread: call.thread, focus: call, timelineView: viewAround(call.start_us, call.end_us, Infinity) };
 }
 
 /** A method's identity across tables of different threads. */

@@ -64,14 +64,14 @@ export function createThreadList(store) {
   const body = $('thread-rows');
   const filter = $('thread-filter');
   bindList(body, 'tr[data-thread]', (row) => store.update({ thread: Number(row.dataset.thread) }));
-  filter.addEventListener('input', () => render(store.get()));
+  filter.addEventListener('input', () => store.update({ threadFilter: filter.value }));
 
   function render(state) {
     const summary = state.summary;
     body.replaceChildren();
     const threads = summary.threads;
     const total = allThreadsTotal(summary, state.clock);
-    const text = filter.value;
+    const text = state.threadFilter;
     let group;
     const row = (index) => {
       const t = index < 0 ? null : threads[index];
@@ -105,8 +105,8 @@ export function createThreadList(store) {
 
   store.subscribe((state, previous) => {
     if (state.phase !== 'done') return;
-    if (changed(state, previous, 'summary', 'clock')) {
-      if (changed(state, previous, 'summary')) filter.value = '';
+    if (changed(state, previous, 'summary', 'clock', 'threadFilter')) {
+      if (filter.value !== state.threadFilter) filter.value = state.threadFilter;
       render(state);
     } else if (changed(state, previous, 'thread')) {
       for (const tr of body.querySelectorAll('tr[data-thread]')) {

@@ -5,12 +5,12 @@
 // that the flame graph and the tables then cover.
 
 import { $ } from './dom.js';
-import { threadLabel } from './format.js';
+import { clockWords, threadLabel } from './format.js';
 import { changed } from './state.js';
 import { createDetailReader, showDetail } from './timeline-detail.js';
 import { threadOrder } from './threads.js';
 import {
-  axisTicks, clampView, frameColour, panView, timeText, viewAround, zoomView,
+  axisTicks, clampView, frameColour, panView, timeText, zoomView,
 } from './timespan.js';
 
 const AXIS = 22; // px: the time axis at the top
@@ -25,13 +25,14 @@ export function createTimeline(store, products) {
   const tip = $('timeline-tip');
   const holder = canvas.parentElement;
   let facts = null; // {length_us, threads: [...], names: [...]}
-  let view = null; // {from, to} µs
+  // The window drawn: the store's `timelineView` kept inside the trace (null before facts).
+  let view = null;
   let lanes = []; // [{thread, top, rowHeight, depths, boxes}]
   let fetching = false;
   let refetch = false;
   let drag = null; // {x0, x1}
   let hoverTimer = 0;
-  let shownFocus = null; // the focus call the window was last moved to
+  let hovers = 0; // pointer rests answered or being answered: an older answer is dropped
   // Past the engine's call limit, one thread zoomed in has its short calls read again.
   const detail = createDetailReader(products, () => fetchBoxes());
 
@@ -60,6 +61,9 @@ export function createTimeline(store, products) {
   // Boxes for every lane in the current window; one request round at a time, and one more
   // if the window moved meanwhile.
   async function fetchBoxes() {
+    // Until the window on show is drawn with its own boxes, the page says so (tests and
+    // benchmarks wait on `drawn`).
+    document.body.dataset.timeline = 'drawing';
     if (fetching) {
       refetch = true;
       return;
@@ -78,7 +82,7 @@ export function createTimeline(store, products) {
       draw();
       // While reading, the progress shows instead.
       if (status.kind !== 'reading') showDetail(status);
-      document.body.dataset.timeline = 'drawn';
+      if (!refetch) document.body.dataset.timeline = 'drawn';
     } finally {
       fetching = false;
       if (refetch) {
@@ -123,6 +127,7 @@ export function createTimeline(store, products) {
     drawAxis(ctx, w, palette);
     drawSelection(ctx, h);
     canvas.dataset.from = String(view.from);
+    canvas.dataset.theme = state.theme;
     canvas.dataset.to = String(view.to);
     $('timeline-span').textContent = timeText(view.from) + ' – ' + timeText(view.to) + ' of ' + timeText(facts.length_us);
   }
@@ -221,10 +226,11 @@ export function createTimeline(store, products) {
     return view.from + (px / width()) * (view.to - view.from);
   }
 
+  const windowOf = (state) => clampView(state.timelineView || { from: 0, to: facts.length_us }, facts.length_us);
+
+  // The window is the store's: its subscriber below draws it.
   function setView(next) {
-    view = clampView(next, facts.length_us);
-    draw();
-    fetchBoxes();
+    store.update({ timelineView: clampView(next, facts.length_us) });
   }
 
   // The lane and depth under a point, if any.
@@ -236,7 +242,15 @@ export function createTimeline(store, products) {
     return null;
   }
 
+  // The tooltip for where the pointer rests; `body[data-timeline-hovered]` then counts it,
+  // for what waits on the answer (a call, a gap or nothing).
   async function hover(event) {
+    const mine = ++hovers;
+    await showTip(event, mine);
+    if (mine === hovers) document.body.dataset.timelineHovered = String(mine);
+  }
+
+  async function showTip(event, mine) {
     const rect = canvas.getBoundingClientRect();
     const px = event.clientX - rect.left;
     const line = (text, cls) => {
@@ -254,6 +268,7 @@ export function createTimeline(store, products) {
     } else {
       const found = hit(px, event.clientY - rect.top);
       const call = found && await products.callAt(found.lane.thread, found.depth, found.at);
+      if (mine !== hovers) return;
       if (!call) {
         tip.hidden = true;
         return;
@@ -261,7 +276,12 @@ export function createTimeline(store, products) {
       tip.replaceChildren();
       line(call.name, 'tip-name');
       line('starts at ' + timeText(call.start_us) + ' · depth ' + call.depth);
-      line('wall ' + (call.wall_us === null ? '—' : timeText(call.wall_us)) + ' · CPU ' + (call.cpu_us === null ? '—' : timeText(call.cpu_us)));
+      // Each clock the trace has, in the core's words.
+      const summary = store.get().summary;
+      line(summary.format.clocks.map((clock) => {
+        const us = call[clock + '_us'];
+        return clockWords(clock, summary) + ' ' + (us === null || us === undefined ? '—' : timeText(us));
+      }).join(' · '));
       document.body.dataset.timelineHover = call.name;
     }
     tip.hidden = false;
@@ -300,7 +320,7 @@ export function createTimeline(store, products) {
     };
     if (event.key === 'Escape' && store.get().range) {
       event.preventDefault();
-      setRange(null);
+      store.update({ range: null });
       return;
     }
     const move = keys[event.key];
@@ -339,14 +359,8 @@ export function createTimeline(store, products) {
       draw();
       return;
     }
-    setRange({ from: timeAt(Math.min(x0, x1)), to: timeAt(Math.max(x0, x1)) });
+    store.update({ range: { from: timeAt(Math.min(x0, x1)), to: timeAt(Math.max(x0, x1)) } });
   });
-
-  async function setRange(range) {
-    await products.setRange(range);
-    store.update({ range });
-  }
-  $('range-clear').addEventListener('click', () => setRange(null));
   $('timeline-whole').addEventListener('click', () => view && setView({ from: 0, to: facts.length_us }));
   window.addEventListener('resize', () => {
     if (!view || store.get().tab !== 'timeline') return;
@@ -361,11 +375,7 @@ export function createTimeline(store, products) {
       facts = await products.timeline();
       if (store.get().summary !== state.summary) return;
     }
-    if (!view) view = { from: 0, to: facts.length_us };
-    if (state.focus && state.focus !== shownFocus) {
-      shownFocus = state.focus;
-      view = viewAround(state.focus.start_us, state.focus.end_us, facts.length_us);
-    }
+    view = windowOf(store.get());
     $('timeline-note').textContent = facts.left_out ? 'Note: ' + facts.left_out + '.' : '';
     $('timeline-note').hidden = !facts.left_out;
     $('timeline-range-keys').hidden = Boolean(facts.left_out);
@@ -396,6 +406,10 @@ export function createTimeline(store, products) {
         $('timeline-empty').hidden = false;
         $('timeline-empty').textContent = error.message;
       });
+    } else if (changed(state, previous, 'timelineView') && view) {
+      view = windowOf(state);
+      draw();
+      fetchBoxes();
     } else if (changed(state, previous, 'range', 'theme') && view) {
       draw();
     }

@@ -1,8 +1,10 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  cellText, changeText, columnGroups, deltaColumns, deltaOrder, legendText, sideBySide,
-} from '../src/compare-table.js';
+import { cellText, changeText, compareClockWords, deltaColumns, legendText, sideBySide } from '../src/compare-table.js';
+import { columnGroups, tableOrder } from '../src/sort-table.js';
+import { summary } from './golden.js';
+
+const deltaOrder = (rows, filter, sort, cols) => tableOrder(rows, filter, sort, cols, 'incl-delta');
 
 const row = (name, before, after, signature = '()V') => ({
   name, signature,
@@ -28,7 +30,7 @@ test('changes read as a percentage of before, new, or a dash where before had no
 });
 
 test('the table sorts by any column, growth first by default, and filters', () => {
-  const cols = deltaColumns({ format: { frame_kind: 'method' } });
+  const cols = deltaColumns(summary.method());
   const names = (order) => order.map((i) => rows[i].name);
   const byDelta = deltaOrder(rows, '', { column: 'incl-delta', descending: true }, cols);
   assert.deepEqual(names(byDelta), ['a.B.grew', 'a.B.fresh', 'a.B.still', 'a.B.gone', 'a.B.shrank']);
@@ -43,32 +45,38 @@ test('the table sorts by any column, growth first by default, and filters', () =
 });
 
 test('cells show times in a readable unit, signed deltas, and headings group the columns', () => {
-  const cols = deltaColumns({ format: { frame_kind: 'method' } });
+  const cols = deltaColumns(summary.method());
   const col = (id) => cols.find((c) => c.id === id);
   assert.equal(cellText(col('incl-after'), rows[0]), '300 µs');
   assert.equal(cellText(col('incl-delta'), rows[1]), '−400 µs');
   assert.equal(cellText(col('incl-delta'), rows[0]), '+200 µs');
   assert.equal(cellText(col('calls-after'), rows[2]), '3');
-  assert.deepEqual(columnGroups(cols), [
-    { group: 'Calls', span: 2 }, { group: 'Inclusive', span: 4 }, { group: 'Exclusive', span: 4 }]);
-  assert.equal(deltaColumns({ format: { frame_kind: 'slice' } })[0].label, 'Slice');
+  assert.deepEqual(columnGroups(cols).map(({ group, span, first }) => [group, span, first]), [
+    ['Calls', 2, 1], ['Inclusive', 4, 3], ['Exclusive', 4, 7]]);
+  assert.equal(deltaColumns(summary.system())[0].label, 'Slice');
+  assert.equal(col('incl-delta').tone(rows[0]), 'grew');
+  assert.equal(col('incl-delta').tone(rows[1]), 'shrank');
+  assert.equal(col('incl-change').tone(rows[4]), '', 'no time before: no colour');
+  assert.equal(col('incl-delta').title(rows[1]), '−400 µs');
 });
 
 test('the two traces\' facts line up under one head', () => {
-  const summary = (description, records) => ({
-    format: { description, clock: 'dual', frame_kind: 'method' }, elapsed_us: 2_500_000, records,
-    threads: [{ track: false }, { track: true }], methods: [{}, {}, {}], notes: [],
-  });
-  const facts = sideBySide(summary('Method trace, regular v3', 10), summary('Method trace, streaming v3', 20), ['a.trace', 'b.trace']);
+  const facts = sideBySide(summary.method(), summary.threadCpu(), ['a.trace', 'b.trace']);
   assert.deepEqual(facts.head, ['File', 'Format', 'Clock', 'Elapsed', 'Records', 'Threads', 'Methods', 'Notes']);
-  assert.deepEqual(facts.rows[0], ['a.trace', 'Method trace, regular v3', 'dual', '2.50 s', '10', '1', '3', '0']);
-  assert.equal(facts.rows[1][4], '20');
+  assert.deepEqual(facts.rows[0], ['a.trace', 'Method trace, regular v3', 'dual', '312 µs', '23', '1', '14', '2']);
+  assert.deepEqual(facts.rows[1], ['b.trace', 'Method trace, regular v1', 'thread-cpu', '53 µs', '10', '1', '7', '2']);
+  // A system trace's async tracks are not threads.
+  assert.equal(sideBySide(summary.system(), summary.method(), ['a', 'b']).rows[0][5], '4');
 });
 
-test('the legend says which side sets the widths and what scaling did', () => {
-  const state = (widths, normalize) => ({
-    compareWidths: widths, compareNormalize: normalize, compareThread: 'main', compare: { facts: { clock: 'wall' } },
+test('the legend says which side sets the widths and what scaling did, the clock in the core\'s words', () => {
+  const state = (widths, normalize, clock = 'wall', after = summary.method()) => ({
+    summary: summary.method(), compareWidths: widths, compareNormalize: normalize, compareThread: 'main',
+    compare: { summary: after, facts: { clock } },
   });
-  assert.match(legendText(state('after', false)), /^Thread main, wall clock\. Widths: after\..* in µs\. Code that is gone shows with widths: before\.$/);
+  assert.match(legendText(state('after', false)), /^Thread main, wall time\. Widths: after\..* in µs\. Code that is gone shows with widths: before\.$/);
   assert.match(legendText(state('before', true)), /Widths: before\..*as a share of its side's total \(after scaled to the same total\)\. Code that is new/);
+  // Each side's words where they differ: a method trace's CPU clock is the thread's, samples' is on-CPU time.
+  assert.equal(compareClockWords(state('after', false, 'cpu')), 'thread CPU time');
+  assert.equal(compareClockWords(state('after', false, 'cpu', summary.samples())), 'thread CPU time (before), on-CPU time (after)');
 });

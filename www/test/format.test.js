@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { summary } from './golden.js';
 import { clockWords, count, fileStem, frameNoun, frameTitle, methodNameParts, millis, percent, sizeText, splitName, threadLabel } from '../src/format.js';
 
 test('times read in the unit that fits, and a missing clock is a dash', () => {
@@ -39,9 +40,10 @@ test('downloaded file names are safe whatever the trace was called', () => {
 });
 
 test('clocks and frames are named as the trace names them', () => {
-  const samples = { format: { frame_kind: 'function', clock_words: { wall: 'wall time, on and off CPU', cpu: 'on-CPU time' } } };
-  assert.equal(clockWords('cpu', samples), 'on-CPU time');
-  assert.equal(frameNoun(samples, true), 'functions');
-  assert.equal(frameTitle({ format: { frame_kind: 'slice' } }, false), 'Slice');
-  assert.equal(frameTitle({ format: { frame_kind: 'method' } }, true), 'Methods');
+  assert.equal(clockWords('cpu', summary.samples()), 'on-CPU time');
+  assert.equal(clockWords('wall', summary.samples()), 'wall time, on and off CPU');
+  assert.equal(clockWords('cpu', summary.method()), 'thread CPU time');
+  assert.equal(frameNoun(summary.samples(), true), 'functions');
+  assert.equal(frameTitle(summary.system(), false), 'Slice');
+  assert.equal(frameTitle(summary.method(), true), 'Methods');
 });

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { outcomeText } from '../src/mapping.js';
 import { methodTitle } from '../src/format.js';
-import { methodOrder } from '../src/methods.js';
+import { tableOrder } from '../src/sort-table.js';
 
 test('the mapping line names the file each open trace took its names from', () => {
   const applied = {
@@ -27,5 +27,5 @@ test('a renamed method shows and finds the name the trace gave it', () => {
   assert.equal(methodTitle(renamed), 'com.example.Player.play (I)V (Player.kt) — obfuscated as a.b.a');
   assert.equal(methodTitle(plain), 'android.os.Looper.loop ()V');
   const cols = [{ id: 'name', text: true, value: (m) => m.name }, { id: 'incl', value: () => 0 }];
-  assert.deepEqual(methodOrder([plain, renamed], 'a.b.a', { column: 'incl', descending: true }, cols), [1]);
+  assert.deepEqual(tableOrder([plain, renamed], 'a.b.a', { column: 'incl', descending: true }, cols, 'incl'), [1]);
 });

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { changed, clocksOf, createStore, methodKey, openedState } from '../src/state.js';
+import { changed, clocksOf, createStore, focusOn, methodKey, openedState } from '../src/state.js';
 
-const summary = (clocks, defaultThread) => ({ format: { clocks }, default_thread: defaultThread, threads: [] });
+import { summary as golden } from './golden.js';
 
 test('a store tells subscribers what changed, once per update', () => {
   const store = createStore();
@@ -18,18 +18,30 @@ test('a store tells subscribers what changed, once per update', () => {
 });
 
 test('a new trace opens on the core\'s default thread and clock', () => {
-  assert.deepEqual(clocksOf(summary(['cpu'], 0)), { wall: false, cpu: true });
-  const opened = openedState(summary(['cpu'], 2), 'a.trace');
-  assert.equal(opened.thread, 2);
+  assert.deepEqual(clocksOf(golden.threadCpu()), { wall: false, cpu: true });
+  const opened = openedState(golden.threadCpu(), 'a.trace');
+  assert.equal(opened.thread, 0);
   assert.equal(opened.clock, 'cpu');
   assert.equal(opened.method, null);
-  assert.equal(openedState(summary(['wall', 'cpu'], null), 'b').thread, -1, 'no thread: all threads');
-  assert.equal(openedState(summary(['wall', 'cpu'], 0), 'b').clock, 'wall');
-  const samples = { format: { clocks: ['wall', 'cpu'], default_clock: 'cpu' }, default_thread: 0, threads: [] };
-  assert.equal(openedState(samples, 'c').clock, 'cpu', 'samples open on on-CPU time');
+  assert.equal(openedState(golden.system(), 'b').thread, 2);
+  assert.equal(openedState(Object.assign(golden.system(), { default_thread: null }), 'b').thread, -1, 'no thread: all threads');
+  assert.equal(openedState(golden.method(), 'b').clock, 'wall');
+  assert.equal(openedState(golden.samples(), 'c').clock, 'cpu', 'samples open on on-CPU time');
 });
 
 test('a method keeps its identity across threads by name and signature', () => {
   assert.notEqual(methodKey({ name: 'A.f', signature: '(I)V' }), methodKey({ name: 'A.f', signature: '(J)V' }));
   assert.equal(methodKey({ name: 'A.f', signature: '()V', calls: 1 }), methodKey({ name: 'A.f', signature: '()V', calls: 9 }));
+});
+
+test('a call chosen to be seen opens the timeline on a window around it, kept in the store', () => {
+  const call = { thread: 2, depth: 3, start_us: 1000, end_us: 2000 };
+  const patch = focusOn(call);
+  assert.equal(patch.tab, 'timeline');
+  assert.equal(patch.thread, 2);
+  assert.equal(patch.focus, call);
+  assert.ok(patch.timelineView.from < 1000 && patch.timelineView.to > 2000 && patch.timelineView.to - patch.timelineView.from < 1400);
+  // A new trace starts on the whole of its timeline, with nothing filtered or searched.
+  const opened = openedState(golden.system(), 'a.trace');
+  assert.deepEqual([opened.timelineView, opened.range, opened.threadFilter, opened.search], [null, null, '', '']);
 });

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { schedulingRows } from '../src/scheduling.js';
 import { counterRows } from '../src/counters.js';
+import { summary as golden } from './golden.js';
 
 test('scheduling lists threads with scheduler times, most running first, tracks and method threads left out', () => {
   const summary = {
@@ -22,6 +23,10 @@ test('scheduling lists threads with scheduler times, most running first, tracks 
 });
 
 test('counters are named by their process where a thread of it names it', () => {
+  // A system trace's counters, as the core summarises them.
+  const written = counterRows(golden.system());
+  assert.equal(written.length, golden.system().counters.length);
+  assert.deepEqual(written[0], { process: 'process (pid 18926)', name: 'hwui_Layer', samples: '14', min: '0', max: '0', last: '0' });
   const summary = {
     threads: [{ tid: 10, name: 'surfaceflinger', pid: 10, process: 'surfaceflinger' }],
     counters: [

@@ -3,9 +3,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { nextIndex } from '../src/list-keys.js';
 import { threadOrder, threadMatches, allThreadsTotal } from '../src/threads.js';
-import { columns, methodOrder, relatives } from '../src/methods.js';
+import { columns, relatives } from '../src/methods.js';
+import { columnGroups, shownText, tableOrder } from '../src/sort-table.js';
+
+const methodOrder = (rows, filter, sort, cols) => tableOrder(rows, filter, sort, cols, 'incl');
 import { factsLine, traceRows } from '../src/facts.js';
 import { chooseFiles, sortFiles } from '../src/input.js';
+import { summary } from './golden.js';
 
 test('arrow keys, Home, End and paging move inside a list and stop at its ends', () => {
   assert.equal(nextIndex('ArrowDown', 0, 3), 1);
@@ -54,16 +58,25 @@ const table = {
 };
 
 test('methods sort by any column and filter by name or signature', () => {
-  const method = { format: { frame_kind: 'method' } };
-  const cols = columns('wall', method);
+  const method = summary.method();
+  const cols = columns('wall', method, 110);
   assert.deepEqual(methodOrder(table.methods, '', { column: 'incl', descending: true }, cols), [0, 1]);
   assert.deepEqual(methodOrder(table.methods, '', { column: 'excl', descending: true }, cols), [1, 0]);
   assert.deepEqual(methodOrder(table.methods, '', { column: 'name', descending: false }, cols), [0, 1]);
   assert.deepEqual(methodOrder(table.methods, '(I', { column: 'incl', descending: true }, cols), [1]);
   assert.deepEqual(methodOrder(table.methods, 'DRAW', { column: 'incl', descending: true }, cols), [1]);
-  assert.equal(columns('cpu', { format: { frame_kind: 'slice' } })[0].label, 'Slice');
-  assert.equal(columns('cpu', { format: { frame_kind: 'function' } })[0].label, 'Function');
-  assert.equal(columns('cpu', method).find((c) => c.id === 'other-incl').label, 'Inclusive wall');
+  assert.equal(columns('wall', summary.system())[0].label, 'Slice');
+  assert.equal(columns('cpu', summary.samples())[0].label, 'Function');
+  // The other clock's columns are under what it measures, as the core words it for the trace.
+  const other = (clock, s) => columnGroups(columns(clock, s)).map((g) => g.group);
+  assert.deepEqual(other('cpu', method), ['wall time']);
+  assert.deepEqual(other('wall', method), ['thread CPU time']);
+  assert.deepEqual(other('wall', summary.samples()), ['on-CPU time']);
+  assert.equal(columns('cpu', summary.threadCpu()).find((c) => c.id === 'other-incl'), undefined,
+    'no columns of a clock the trace lacks');
+  assert.equal(cols.find((c) => c.id === 'incl%').cell(table.methods[1]), '72.7%');
+  assert.equal(shownText(12, 500, 'methods'), '12 methods shown. ');
+  assert.equal(shownText(1234, 500, 'slices'), 'Showing 500 of 1,234; filter to see others. ');
 });
 
 test('callers and callees are named rows, costliest first, recursion marked', () => {
@@ -76,18 +89,17 @@ test('callers and callees are named rows, costliest first, recursion marked', ()
 });
 
 test('facts and the Trace tab come from the summary as it is', () => {
-  const summary = {
-    format: { description: 'Method trace, regular v3', clock: 'dual', vm: 'art', sampling_interval_us: null, clocks: ['wall', 'cpu'] },
-    pid: 7, elapsed_us: 2_500_000, records: 1234, threads: [{ track: false }, { track: true }],
-    repairs: { open_at_end: 2 }, limits: { max_drawn_depth: 1024 }, header: { clock: 'dual' },
-  };
-  assert.equal(factsLine(summary), 'Method trace, regular v3 · clock dual · VM art · pid 7 · elapsed 2.50 s · 1,234 records · 1 thread');
-  const rows = traceRows(summary);
+  const method = summary.method();
+  assert.equal(factsLine(method), 'Method trace, regular v3 · clock dual · VM dalvik · elapsed 312 µs · 23 records · 1 thread');
+  assert.equal(factsLine(summary.samples()), 'Callstack samples (simpleperf: cpu-clock + off-CPU) · clock dual · pid 7657 · ' +
+    'elapsed 1.97 s · 1,234 records · 14 threads · sampled every ~250 µs');
+  assert.match(factsLine(summary.system()), / · 4 threads$/, 'async tracks are not threads');
+  const rows = traceRows(method);
   assert.deepEqual(rows.find((r) => r[1] === 'clocks'), ['format', 'clocks', 'wall, cpu']);
   assert.deepEqual(rows.find((r) => r[1] === 'sampling_interval_us'), ['format', 'sampling_interval_us', '—']);
-  assert.deepEqual(rows.find((r) => r[0] === 'repairs'), ['repairs', 'open_at_end', '2']);
-  assert.deepEqual(rows.find((r) => r[0] === 'limits'), ['limits', 'max_drawn_depth', '1024']);
-  assert.deepEqual(rows[rows.length - 1], ['header', 'clock', 'dual']);
+  assert.deepEqual(rows.find((r) => r[0] === 'repairs'), ['repairs', 'unmatched_exits', '3']);
+  assert.deepEqual(rows.find((r) => r[1] === 'max_drawn_depth'), ['limits', 'max_drawn_depth', '1024']);
+  assert.deepEqual(rows[rows.length - 1], ['header', 'vm', 'dalvik']);
 });
 
 test('one file, or the two halves of a split trace, and never more', () => {
