@@ -28,6 +28,9 @@ fn check(name: &str, actual: &str) {
 
 #[test]
 fn folded_stacks() {
+    if !droidflame_testkit::corpus_present("golden::folded_stacks") {
+        return;
+    }
     for (trace, clock) in [
         ("perflib-basic.trace", Clock::Wall),
         ("perflib-mismatched.trace", Clock::Wall),
@@ -46,6 +49,9 @@ fn folded_stacks() {
 
 #[test]
 fn thread_table_of_a_real_app() {
+    if !droidflame_testkit::corpus_present("golden::thread_table_of_a_real_app") {
+        return;
+    }
     for trace in ["ffprof-art-streaming.trace.gz", "ffprof-art-regular.trace"] {
         let profile = analyze(&corpus_file(trace)).unwrap();
         let summary = products::summary(&profile);
@@ -60,6 +66,9 @@ fn thread_table_of_a_real_app() {
 
 #[test]
 fn simpleperf_samples() {
+    if !droidflame_testkit::corpus_present("golden::simpleperf_samples") {
+        return;
+    }
     // A small thread of a device recording without off-CPU samples, on its default clock
     // (on-CPU), and one of a recording with them, on the wall clock; then each summary
     // with the start of its methods table.
@@ -78,6 +87,9 @@ fn simpleperf_samples() {
 
 #[test]
 fn summary_json() {
+    if !droidflame_testkit::corpus_present("golden::summary_json") {
+        return;
+    }
     for trace in ["perflib-exception.trace", "perflib-basic-api10.trace"] {
         let profile = analyze(&corpus_file(trace)).unwrap();
         check(&format!("{trace}.summary.json"), &(products::summary_json(&profile) + "\n"));
@@ -89,6 +101,9 @@ fn summary_json() {
 
 #[test]
 fn flame_graph_svg() {
+    if !droidflame_testkit::corpus_present("golden::flame_graph_svg") {
+        return;
+    }
     let profile = analyze(&corpus_file("perflib-exception.trace")).unwrap();
     let svg = products::flame_svg(&profile, GraphScope::Thread(0), &FlameOptions::default()).unwrap();
     check("perflib-exception.wall.svg", &svg);
@@ -99,6 +114,9 @@ fn flame_graph_svg() {
 
 #[test]
 fn methods_table_of_one_thread_and_of_all() {
+    if !droidflame_testkit::corpus_present("golden::methods_table_of_one_thread_and_of_all") {
+        return;
+    }
     let profile = analyze(&corpus_file("perflib-exception.trace")).unwrap();
     check("perflib-exception.methods.thread-0.json", &(products::methods_json(&profile, Some(0)).unwrap() + "\n"));
     let profile = analyze(&corpus_file("atrace/catapult-systrace-decompressed_atrace_data.txt")).unwrap();
@@ -112,6 +130,9 @@ fn methods_table_of_one_thread_and_of_all() {
 /// compared as differential stacks, method deltas and a normalised differential graph.
 #[test]
 fn comparison_of_two_runs() {
+    if !droidflame_testkit::corpus_present("golden::comparison_of_two_runs") {
+        return;
+    }
     let before = analyze(&corpus_file("ffprof-art-regular.trace")).unwrap();
     let after = analyze(&corpus_file("ffprof-art-streaming.trace")).unwrap();
     // Both traces open on their app's main thread, so the comparison does too.
@@ -134,6 +155,9 @@ fn comparison_of_two_runs() {
 
 #[test]
 fn call_graph_dot() {
+    if !droidflame_testkit::corpus_present("golden::call_graph_dot") {
+        return;
+    }
     let profile = analyze(&corpus_file("perflib-exception.trace")).unwrap();
     let mut dot = Vec::new();
     products::write_callgraph_dot(&profile, &products::CallGraphOptions::default(), &mut dot).unwrap();

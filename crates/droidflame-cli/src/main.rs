@@ -19,7 +19,7 @@ const CHUNK: usize = 1 << 20;
 #[command(
     name = "droidflame",
     version,
-    about = "Flame graphs and profiles from Android method traces, on your machine."
+    about = "Flame graphs and profiles from Android traces (method traces, atrace/systrace, Perfetto, simpleperf), on your machine."
 )]
 struct Cli {
     #[command(subcommand)]

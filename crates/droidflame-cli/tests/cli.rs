@@ -38,6 +38,9 @@ fn summary(path: &str) -> serde_json::Value {
 
 #[test]
 fn summary_reports_the_documented_record_counts() {
+    if !droidflame_testkit::corpus_present("cli::summary_reports_the_documented_record_counts") {
+        return;
+    }
     let facts = [
         ("ffprof-art-regular.trace", 13295),
         ("ffprof-art-regular.trace.gz", 13295),
@@ -62,6 +65,9 @@ fn summary_reports_the_documented_record_counts() {
 
 #[test]
 fn summary_json_follows_schema_1() {
+    if !droidflame_testkit::corpus_present("cli::summary_json_follows_schema_1") {
+        return;
+    }
     let json = summary(&corpus("perflib-basic-api10.trace"));
     let format = &json["format"];
     for key in ["family", "layout", "version", "streaming", "clock", "vm"] {
@@ -97,6 +103,9 @@ fn summary_json_follows_schema_1() {
 
 #[test]
 fn thread_wall_time_is_the_sum_of_its_folded_values() {
+    if !droidflame_testkit::corpus_present("cli::thread_wall_time_is_the_sum_of_its_folded_values") {
+        return;
+    }
     let path = corpus("ffprof-art-regular.trace");
     let json = summary(&path);
     let thread = &json["threads"][0];
@@ -112,6 +121,9 @@ fn thread_wall_time_is_the_sum_of_its_folded_values() {
 
 #[test]
 fn folded_has_thread_frames_unless_one_thread_is_asked_for() {
+    if !droidflame_testkit::corpus_present("cli::folded_has_thread_frames_unless_one_thread_is_asked_for") {
+        return;
+    }
     let path = corpus("perflib-basic.trace");
     let all = String::from_utf8(droidflame(&["folded", &path]).stdout).unwrap();
     assert!(all.lines().all(|l| l.starts_with("AsyncTask #1 [11];")), "{all}");
@@ -122,6 +134,9 @@ fn folded_has_thread_frames_unless_one_thread_is_asked_for() {
 
 #[test]
 fn asking_for_a_missing_clock_or_thread_is_exit_2() {
+    if !droidflame_testkit::corpus_present("cli::asking_for_a_missing_clock_or_thread_is_exit_2") {
+        return;
+    }
     let out = droidflame(&["folded", &corpus("perflib-basic-api10.trace"), "--clock", "wall"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr_line(&out).contains("no wall clock"));
@@ -132,6 +147,9 @@ fn asking_for_a_missing_clock_or_thread_is_exit_2() {
 
 #[test]
 fn bad_input_is_exit_2_with_one_line_naming_the_problem_and_where() {
+    if !droidflame_testkit::corpus_present("cli::bad_input_is_exit_2_with_one_line_naming_the_problem_and_where") {
+        return;
+    }
     let junk = scratch("junk.bin");
     std::fs::write(&junk, b"\x00\x01not a trace at all").unwrap();
     let out = droidflame(&["summary", junk.to_str().unwrap()]);
@@ -152,6 +170,9 @@ fn bad_input_is_exit_2_with_one_line_naming_the_problem_and_where() {
 
 #[test]
 fn a_cut_trace_still_gives_what_it_holds() {
+    if !droidflame_testkit::corpus_present("cli::a_cut_trace_still_gives_what_it_holds") {
+        return;
+    }
     let bytes = std::fs::read(corpus("ffprof-art-streaming.trace")).unwrap();
     let cut = scratch("cut-streaming.trace");
     std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
@@ -174,6 +195,9 @@ fn files_below(dir: &Path, out: &mut Vec<PathBuf>) {
 
 #[test]
 fn no_corpus_file_crashes_the_cli() {
+    if !droidflame_testkit::corpus_present("cli::no_corpus_file_crashes_the_cli") {
+        return;
+    }
     let mut files = Vec::new();
     files_below(&corpus_dir(), &mut files);
     assert!(files.len() > 30);
@@ -195,6 +219,9 @@ fn no_corpus_file_crashes_the_cli() {
 
 #[test]
 fn render_writes_summary_svgs_and_an_offline_index() {
+    if !droidflame_testkit::corpus_present("cli::render_writes_summary_svgs_and_an_offline_index") {
+        return;
+    }
     let dir = scratch("report");
     let out = droidflame(&["render", &corpus("ffprof-art-regular.trace"), "-o", dir.to_str().unwrap()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -248,6 +275,9 @@ fn split_key_and_data_files_are_one_trace() {
 
 #[test]
 fn calls_lists_each_call_with_its_times() {
+    if !droidflame_testkit::corpus_present("cli::calls_lists_each_call_with_its_times") {
+        return;
+    }
     let trace = corpus("tracereader-test1.trace");
     let out =
         droidflame(&["calls", &trace, "--thread", "13", "--method", "java.lang.ProcessManager.waitForMoreChildren"]);
@@ -277,6 +307,9 @@ fn calls_lists_each_call_with_its_times() {
 
 #[test]
 fn impossible_call_requests_are_exit_2_with_one_line() {
+    if !droidflame_testkit::corpus_present("cli::impossible_call_requests_are_exit_2_with_one_line") {
+        return;
+    }
     let trace = corpus("tracereader-test1.trace");
     for (args, says) in [
         (vec!["--from", "10", "--to", "5"], "the range starts (10 µs) after it ends (5 µs)"),
@@ -298,6 +331,9 @@ fn impossible_call_requests_are_exit_2_with_one_line() {
 
 #[test]
 fn export_writes_chrome_trace_events() {
+    if !droidflame_testkit::corpus_present("cli::export_writes_chrome_trace_events") {
+        return;
+    }
     let file = scratch("test1.json");
     let out =
         droidflame(&["export", &corpus("tracereader-test1.trace"), "--format", "chrome", "-o", file.to_str().unwrap()]);
@@ -319,6 +355,9 @@ fn export_writes_chrome_trace_events() {
 
 #[test]
 fn diff_prints_both_sides_by_thread_name_and_warns_on_stderr() {
+    if !droidflame_testkit::corpus_present("cli::diff_prints_both_sides_by_thread_name_and_warns_on_stderr") {
+        return;
+    }
     let (regular, streaming) = (corpus("ffprof-art-regular.trace"), corpus("ffprof-art-streaming.trace"));
     let out = droidflame(&["diff", &regular, &streaming]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -353,6 +392,10 @@ fn diff_prints_both_sides_by_thread_name_and_warns_on_stderr() {
 
 #[test]
 fn diff_writes_method_deltas_and_a_differential_graph_of_one_thread_name() {
+    if !droidflame_testkit::corpus_present("cli::diff_writes_method_deltas_and_a_differential_graph_of_one_thread_name")
+    {
+        return;
+    }
     let (regular, streaming) = (corpus("ffprof-art-regular.trace"), corpus("ffprof-art-streaming.trace"));
     let out = droidflame(&["diff", &regular, &streaming, "--format", "methods", "--thread", "main"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -395,6 +438,9 @@ fn diff_writes_method_deltas_and_a_differential_graph_of_one_thread_name() {
 
 #[test]
 fn callgraph_writes_dot_with_a_threshold() {
+    if !droidflame_testkit::corpus_present("cli::callgraph_writes_dot_with_a_threshold") {
+        return;
+    }
     let trace = corpus("ffprof-art-regular.trace");
     let dot = scratch("graph.dot");
     let out = droidflame(&["callgraph", &trace, "--thread", "21491", "-o", dot.to_str().unwrap()]);
@@ -502,6 +548,9 @@ fn diff_takes_one_mapping_for_both_builds_or_one_each() {
 
 #[test]
 fn a_file_that_is_no_mapping_is_exit_2_naming_the_file_and_line() {
+    if !droidflame_testkit::corpus_present("cli::a_file_that_is_no_mapping_is_exit_2_naming_the_file_and_line") {
+        return;
+    }
     let (_, obfuscated, _) = obfuscated_pair(6, 0);
     let out = droidflame(&["folded", &obfuscated, "--mapping", &corpus("SOURCES.md")]);
     assert_eq!(out.status.code(), Some(2));

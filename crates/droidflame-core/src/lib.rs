@@ -1,8 +1,10 @@
 //! droidflame-core: Android traces in, a profile and flame graphs out.
 //!
-//! Data flows one way: bytes (in chunks) -> sniff + gunzip ([`Analyzer`]) -> one decoder per
-//! format (`art`: method traces, `atrace`: system traces) -> the format-neutral profile
-//! builder ([`profile`]) -> [`Profile`] -> products ([`products`]).
+//! Data flows one way: bytes (in chunks) -> gunzip and the registry's sniffers
+//! ([`Analyzer`]) -> one importer per format (method traces, atrace/systrace captures,
+//! Perfetto traces, simpleperf samples) -> the format-neutral profile builder -> an
+//! [`Analysis`]: the [`Profile`] (the model, which knows no format), what a mapping applied to
+//! it did, and how to read its input again -> products ([`products`]).
 //! Nothing here does I/O, so the same code runs natively and in wasm32.
 //!
 //! ```no_run

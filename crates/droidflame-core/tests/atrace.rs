@@ -29,6 +29,9 @@ fn counter_samples(p: &Profile) -> u64 {
 
 #[test]
 fn toolsbase_ctrace_ten_zlib_chunks() {
+    if !droidflame_testkit::corpus_present("atrace::toolsbase_ctrace_ten_zlib_chunks") {
+        return;
+    }
     let p = analyze(&corpus_file("toolsbase-atrace.ctrace")).unwrap();
     assert_eq!((p.format.family, p.format.layout), ("atrace", "ctrace"));
     assert_eq!(p.clocks, ClockSet::Dual, "it has sched_switch");
@@ -62,6 +65,9 @@ fn toolsbase_ctrace_ten_zlib_chunks() {
 
 #[test]
 fn tracecompass_text_and_its_html_excerpt() {
+    if !droidflame_testkit::corpus_present("atrace::tracecompass_text_and_its_html_excerpt") {
+        return;
+    }
     let p = analyze(&corpus_file("tracecompass-atrace-test.txt")).unwrap();
     assert_eq!(p.format.layout, "text");
     // B 164, E 166 (163 bare plus 3 Chrome `E|pid|name|args`): two ends with nothing open.
@@ -76,6 +82,9 @@ fn tracecompass_text_and_its_html_excerpt() {
 
 #[test]
 fn legacy_html_reads_like_its_extracted_payload() {
+    if !droidflame_testkit::corpus_present("atrace::legacy_html_reads_like_its_extracted_payload") {
+        return;
+    }
     let html = analyze(&corpus_file("catapult-tracing-android_systrace.html")).unwrap();
     let text = analyze(&corpus_file("atrace/catapult-tracing-android_systrace_html.payload.txt")).unwrap();
     assert_eq!(html.format.layout, "html-legacy");
@@ -91,6 +100,9 @@ fn legacy_html_reads_like_its_extracted_payload() {
 
 #[test]
 fn compressed_and_decompressed_catapult_capture_agree() {
+    if !droidflame_testkit::corpus_present("atrace::compressed_and_decompressed_catapult_capture_agree") {
+        return;
+    }
     let z = analyze(&corpus_file("atrace/catapult-systrace-compressed_atrace_data.ctrace")).unwrap();
     let text = analyze(&corpus_file("atrace/catapult-systrace-decompressed_atrace_data.txt")).unwrap();
     assert_eq!((z.format.layout, text.format.layout), ("ctrace", "text"));
@@ -105,6 +117,9 @@ fn compressed_and_decompressed_catapult_capture_agree() {
 
 #[test]
 fn every_capture_in_the_corpus_parses() {
+    if !droidflame_testkit::corpus_present("atrace::every_capture_in_the_corpus_parses") {
+        return;
+    }
     let mut names = vec![
         "toolsbase-atrace.ctrace".to_owned(),
         "tracecompass-atrace-test.txt".to_owned(),
@@ -128,6 +143,11 @@ fn every_capture_in_the_corpus_parses() {
 
 #[test]
 fn kernel_only_captures_draw_scheduler_states_or_say_why_nothing_is_drawn() {
+    if !droidflame_testkit::corpus_present(
+        "atrace::kernel_only_captures_draw_scheduler_states_or_say_why_nothing_is_drawn",
+    ) {
+        return;
+    }
     // petra: cpu_idle and clock events only: nothing to draw.
     let p = analyze(&corpus_file("petra-systrace-example-2.html")).unwrap();
     assert!(p.threads.is_empty());
@@ -167,6 +187,9 @@ fn kernel_only_captures_draw_scheduler_states_or_say_why_nothing_is_drawn() {
 
 #[test]
 fn perfetto_bad_print_skips_continuation_lines() {
+    if !droidflame_testkit::corpus_present("atrace::perfetto_bad_print_skips_continuation_lines") {
+        return;
+    }
     let p = analyze(&corpus_file("atrace/perfetto-bad_print.systrace")).unwrap();
     assert_eq!(p.repairs.unparsed_lines, 2);
     assert_eq!(thread_calls(&p), 1);
@@ -444,6 +467,11 @@ fn hostile_containers_fail_clearly() {
 
 #[test]
 fn the_flame_graph_script_is_the_same_for_every_graph_of_a_kind_of_frame() {
+    if !droidflame_testkit::corpus_present(
+        "atrace::the_flame_graph_script_is_the_same_for_every_graph_of_a_kind_of_frame",
+    ) {
+        return;
+    }
     // The page's Content-Security-Policy allows one script per kind of frame by its hash;
     // only the tooltip's label differs between them.
     let script = |kind| products::flame_script(&products::FlameOptions::default(), kind);

@@ -93,6 +93,9 @@ fn text_dumps_after_trace_lines_are_dumps_too() {
 
 #[test]
 fn the_real_ten_dump_capture_has_no_false_recursion() {
+    if !droidflame_testkit::corpus_present("atrace_dumps::the_real_ten_dump_capture_has_no_false_recursion") {
+        return;
+    }
     let p = analyze(&corpus_file("toolsbase-atrace.ctrace")).unwrap();
     let summary: serde_json::Value = serde_json::from_str(&products::summary_json(&p)).unwrap();
     let method =
@@ -112,6 +115,9 @@ fn the_real_ten_dump_capture_has_no_false_recursion() {
 
 #[test]
 fn a_capture_cut_short_keeps_every_whole_dump() {
+    if !droidflame_testkit::corpus_present("atrace_dumps::a_capture_cut_short_keeps_every_whole_dump") {
+        return;
+    }
     let bytes = corpus_file("toolsbase-atrace.ctrace");
     // `head -c 1000000`: dumps 1-4 whole, dump 5 cut 22,046 bytes in.
     let p = analyze(&bytes[..1_000_000]).unwrap();

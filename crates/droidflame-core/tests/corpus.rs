@@ -109,6 +109,9 @@ fn profile_of(file: &str) -> Analysis {
 
 #[test]
 fn every_art_file_has_its_documented_counts() {
+    if !droidflame_testkit::corpus_present("corpus::every_art_file_has_its_documented_counts") {
+        return;
+    }
     for facts in FACTS {
         let profile = profile_of(facts.file);
         assert_eq!(profile.format.family, "art", "{}", facts.file);
@@ -123,6 +126,9 @@ fn every_art_file_has_its_documented_counts() {
 
 #[test]
 fn enters_exits_and_unwinds_add_up_to_calls() {
+    if !droidflame_testkit::corpus_present("corpus::enters_exits_and_unwinds_add_up_to_calls") {
+        return;
+    }
     // Every enter is a call; calls without an enter are the unmatched-exit repairs.
     for facts in FACTS {
         let Some(enters) = facts.enters else { continue };
@@ -134,6 +140,9 @@ fn enters_exits_and_unwinds_add_up_to_calls() {
 
 #[test]
 fn firefox_fixtures_match_the_format_reference() {
+    if !droidflame_testkit::corpus_present("corpus::firefox_fixtures_match_the_format_reference") {
+        return;
+    }
     // What Firefox Profiler's own fixtures are known to hold, counted byte by byte.
     let regular = profile_of("ffprof-art-regular.trace");
     assert_eq!(regular.repairs.unknown_methods, 18);
@@ -155,6 +164,9 @@ fn firefox_fixtures_match_the_format_reference() {
 
 #[test]
 fn gzip_copies_give_identical_results() {
+    if !droidflame_testkit::corpus_present("corpus::gzip_copies_give_identical_results") {
+        return;
+    }
     for name in ["ffprof-art-regular.trace", "ffprof-art-streaming.trace"] {
         let plain = profile_of(name);
         let gz = profile_of(&format!("{name}.gz"));
@@ -167,6 +179,9 @@ fn gzip_copies_give_identical_results() {
 
 #[test]
 fn chunk_size_never_changes_the_result() {
+    if !droidflame_testkit::corpus_present("corpus::chunk_size_never_changes_the_result") {
+        return;
+    }
     let bytes = corpus_file("ffprof-art-streaming.trace.gz");
     let whole = products::summary_json(&analyze(&bytes).unwrap());
     for size in [1, 7, 4096, 65_537] {
@@ -197,6 +212,9 @@ fn leaf_paths(profile: &Profile, tree: &CallTree) -> Vec<String> {
 
 #[test]
 fn perflib_basic_call_tree() {
+    if !droidflame_testkit::corpus_present("corpus::perflib_basic_call_tree") {
+        return;
+    }
     let p = profile_of("perflib-basic.trace");
     assert_eq!(p.threads[0].name, "AsyncTask #1");
     assert_eq!(
@@ -211,6 +229,9 @@ fn perflib_basic_call_tree() {
 
 #[test]
 fn perflib_mismatched_call_tree() {
+    if !droidflame_testkit::corpus_present("corpus::perflib_mismatched_call_tree") {
+        return;
+    }
     let p = profile_of("perflib-mismatched.trace");
     assert_eq!(
         leaf_paths(&p, &p.threads[0].tree),
@@ -225,6 +246,9 @@ fn perflib_mismatched_call_tree() {
 
 #[test]
 fn perflib_exception_call_tree() {
+    if !droidflame_testkit::corpus_present("corpus::perflib_exception_call_tree") {
+        return;
+    }
     let p = profile_of("perflib-exception.trace");
     let exc = "com/test/android/traceview/Exceptions.foo: ()V -> com/test/android/traceview/Exceptions.bar: ()V -> com/test/android/traceview/Exceptions.baz: ()V -> java/lang/RuntimeException.<init>: ()V -> java/lang/Exception.<init>: ()V -> java/lang/Throwable.<init>: ()V";
     assert_eq!(
@@ -240,6 +264,9 @@ fn perflib_exception_call_tree() {
 
 #[test]
 fn perflib_api10_is_a_version_1_thread_cpu_trace() {
+    if !droidflame_testkit::corpus_present("corpus::perflib_api10_is_a_version_1_thread_cpu_trace") {
+        return;
+    }
     let p = profile_of("perflib-basic-api10.trace");
     assert_eq!(p.format.number("record_size"), Some(9));
     assert!(!p.has(droidflame_core::Clock::Wall));
@@ -256,6 +283,9 @@ fn perflib_api10_is_a_version_1_thread_cpu_trace() {
 
 #[test]
 fn perflib_header_only_file_is_a_clear_error() {
+    if !droidflame_testkit::corpus_present("corpus::perflib_header_only_file_is_a_clear_error") {
+        return;
+    }
     let err = analyze(&corpus_file("perflib-header.trace")).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Corrupt);
     assert_eq!(err.offset(), Some(557 + 4));
@@ -264,6 +294,9 @@ fn perflib_header_only_file_is_a_clear_error() {
 
 #[test]
 fn text_resaved_file_is_a_clear_error_with_the_likely_cause() {
+    if !droidflame_testkit::corpus_present("corpus::text_resaved_file_is_a_clear_error_with_the_likely_cause") {
+        return;
+    }
     let err = analyze(&corpus_file("toolsbase-basic-special_char.trace")).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Corrupt);
     let text = err.to_string();
@@ -273,12 +306,18 @@ fn text_resaved_file_is_a_clear_error_with_the_likely_cause() {
 
 #[test]
 fn utf8_method_names_survive() {
+    if !droidflame_testkit::corpus_present("corpus::utf8_method_names_survive") {
+        return;
+    }
     let p = profile_of("toolsbase-char_2_bytes.trace");
     assert!(p.frames.iter().any(|m| !m.name.is_ascii()));
 }
 
 #[test]
 fn every_truncation_of_a_real_trace_gives_a_result_or_a_clear_error() {
+    if !droidflame_testkit::corpus_present("corpus::every_truncation_of_a_real_trace_gives_a_result_or_a_clear_error") {
+        return;
+    }
     let bytes = corpus_file("perflib-exception.trace");
     for cut in 0..bytes.len() {
         match analyze(&bytes[..cut]) {
@@ -300,6 +339,9 @@ fn every_truncation_of_a_real_trace_gives_a_result_or_a_clear_error() {
 
 #[test]
 fn a_file_that_is_no_trace_is_refused_with_what_was_expected() {
+    if !droidflame_testkit::corpus_present("corpus::a_file_that_is_no_trace_is_refused_with_what_was_expected") {
+        return;
+    }
     let err = analyze(&corpus_file("SOURCES.md")).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::NotATrace, "{err}");
     assert!(err.to_string().contains("no ftrace event lines"), "{err}");
@@ -307,6 +349,9 @@ fn a_file_that_is_no_trace_is_refused_with_what_was_expected() {
 
 #[test]
 fn sampling_traces_are_told_from_method_tracing() {
+    if !droidflame_testkit::corpus_present("corpus::sampling_traces_are_told_from_method_tracing") {
+        return;
+    }
     // No two records of a thread in these files are closer than 1.4 ms: ART's sampling
     // mode (the sampler's interval), though the format has no marker for it.
     for (name, sampled) in [
@@ -333,6 +378,9 @@ fn sampling_traces_are_told_from_method_tracing() {
 /// is still open at the end and lasts to the timeline's end.
 #[test]
 fn a_wait_from_before_tracing_lasts_from_the_timelines_start() {
+    if !droidflame_testkit::corpus_present("corpus::a_wait_from_before_tracing_lasts_from_the_timelines_start") {
+        return;
+    }
     let options = droidflame_core::Options { keep_calls: true, ..Default::default() };
     let profile = droidflame_core::analyze_with(&corpus_file("tracereader-test1.trace"), options).unwrap();
     assert_eq!(profile.timeline.start, 4_363, "the earliest record, in µs from the trace's origin");

@@ -78,10 +78,10 @@ fn samples() -> Vec<Vec<u8>> {
         v2.write_time_first(&TimeFirst { counter_hz: 19_200_000, block_records: 9 }),
         gzip(&trace.write(&Layout::ART_REGULAR)),
     ];
-    for name in ["perflib-basic.trace", "perflib-exception.trace", "perflib-basic-api10.trace", "perflib-header.trace"]
-    {
-        out.push(corpus_file(name));
-    }
+    // Corpus files join the generated samples where the corpus is here.
+    let corpus = droidflame_testkit::corpus_present("damage::samples (the corpus files among them)");
+    let names = ["perflib-basic.trace", "perflib-exception.trace", "perflib-basic-api10.trace", "perflib-header.trace"];
+    out.extend(names.into_iter().filter(|_| corpus).map(corpus_file));
     let capture = every_marker_kind();
     out.extend([
         capture.text(),
@@ -92,14 +92,13 @@ fn samples() -> Vec<Vec<u8>> {
         capture.html_viewer_data(),
         capture.json(),
     ]);
-    for name in [
+    let names = [
         "atrace/catapult-systrace-compressed_atrace_data.ctrace",
         "atrace/perfetto-bad_print.systrace",
         "atrace/perfetto-sched_blocked_systrace.systrace",
         "atrace/catapult-tracing-trivial_systrace.html",
-    ] {
-        out.push(corpus_file(name));
-    }
+    ];
+    out.extend(names.into_iter().filter(|_| corpus).map(corpus_file));
     out
 }
 

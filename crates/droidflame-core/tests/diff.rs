@@ -89,6 +89,11 @@ fn differential_stacks_are_both_sides_stacks_matched_by_thread_name() {
 
 #[test]
 fn the_same_trace_twice_is_said_and_sides_without_a_shared_clock_refused() {
+    if !droidflame_testkit::corpus_present(
+        "diff::the_same_trace_twice_is_said_and_sides_without_a_shared_clock_refused",
+    ) {
+        return;
+    }
     let scenario = generate(7, &Config::default());
     let dual = profile(&scenario, &Layout::ART_REGULAR);
     let same = compare(&dual, &dual, &DiffOptions::default()).unwrap();
@@ -259,6 +264,9 @@ fn the_differential_graph_draws_one_side_coloured_by_the_other() {
 
 #[test]
 fn a_sampled_trace_against_a_traced_one_is_said() {
+    if !droidflame_testkit::corpus_present("diff::a_sampled_trace_against_a_traced_one_is_said") {
+        return;
+    }
     let traced = profile(&generate(3, &Config::default()), &Layout::ART_REGULAR);
     // Firefox Profiler's fixture was recorded by sampling (records about every 5.7 ms).
     let sampled = analyze(&droidflame_testkit::corpus_file("ffprof-art-regular.trace")).unwrap();

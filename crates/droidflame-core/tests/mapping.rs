@@ -227,6 +227,9 @@ fn what_is_no_mapping_is_refused_and_damage_is_counted() {
 
 #[test]
 fn the_corpus_mappings_read_and_apply() {
+    if !droidflame_testkit::corpus_present("mapping::the_corpus_mappings_read_and_apply") {
+        return;
+    }
     let dir = corpus_dir().join("mapping");
     // Methods each file lists, as a trace names them, and what they resolve to.
     type Case = (&'static str, &'static [(&'static str, &'static str, &'static str)], &'static [&'static str]);
@@ -289,6 +292,9 @@ fn the_corpus_mappings_read_and_apply() {
 
 #[test]
 fn mapping_files_are_told_from_traces_by_their_first_bytes() {
+    if !droidflame_testkit::corpus_present("mapping::mapping_files_are_told_from_traces_by_their_first_bytes") {
+        return;
+    }
     use droidflame_core::mapping::{sniff, Sniff};
     for file in std::fs::read_dir(corpus_dir().join("mapping")).unwrap() {
         let path = file.unwrap().path();

@@ -15,6 +15,9 @@ fn perfetto(name: &str) -> Analysis {
 
 #[test]
 fn nowinandroid_prints_become_slices() {
+    if !droidflame_testkit::corpus_present("perfetto::nowinandroid_prints_become_slices") {
+        return;
+    }
     let p = perfetto("nowinandroid-fork-trace.perfetto-trace");
     assert_eq!((p.format.family, p.format.layout), ("perfetto", "protobuf"));
     // SOURCES.md: print only, B 3,122 / E 3,122 (every end `E|pid`), S 1 / F 1, 5 pids.
@@ -37,6 +40,9 @@ fn nowinandroid_prints_become_slices() {
 
 #[test]
 fn perflib_device_trace_has_slices_scheduling_and_names() {
+    if !droidflame_testkit::corpus_present("perfetto::perflib_device_trace_has_slices_scheduling_and_names") {
+        return;
+    }
     let p = perfetto("toolsbase-perflib-perfetto.trace");
     // SOURCES.md: B 5,985 / E 5,976, C 1,505, S 66 / F 50; sched_switch 8,445.
     assert_eq!(thread_calls(&p), 5_985);
@@ -47,6 +53,9 @@ fn perflib_device_trace_has_slices_scheduling_and_names() {
 
 #[test]
 fn scheduler_only_traces_draw_thread_states() {
+    if !droidflame_testkit::corpus_present("perfetto::scheduler_only_traces_draw_thread_states") {
+        return;
+    }
     // SOURCES.md: sched_switch, and wakeups (sched_waking, else sched_wakeup).
     // (mstools-test_trace has as many switches, and one track event: a slice, so no states.)
     {
@@ -67,6 +76,9 @@ fn scheduler_only_traces_draw_thread_states() {
 
 #[test]
 fn track_events_name_their_thread_and_process() {
+    if !droidflame_testkit::corpus_present("perfetto::track_events_name_their_thread_and_process") {
+        return;
+    }
     // SOURCES.md: one instant, "Hello Trace" (an interned name), on the track of thread
     // TraceLogApiTest (20855) of process ./TraceLogApiTests, given by the sequence's defaults.
     let p = perfetto("mstools-test_trace.perfetto-trace");
@@ -81,6 +93,9 @@ fn track_events_name_their_thread_and_process() {
 
 #[test]
 fn traces_with_nothing_to_draw_say_what_they_hold() {
+    if !droidflame_testkit::corpus_present("perfetto::traces_with_nothing_to_draw_say_what_they_hold") {
+        return;
+    }
     for (name, holds) in [
         ("toolsbase-tpd-empty_sched_table.trace", "it holds native heap profiles (2 packets);"),
         (
@@ -100,6 +115,9 @@ fn traces_with_nothing_to_draw_say_what_they_hold() {
 
 #[test]
 fn gzip_and_chunks_of_any_size_give_the_same_profile() {
+    if !droidflame_testkit::corpus_present("perfetto::gzip_and_chunks_of_any_size_give_the_same_profile") {
+        return;
+    }
     let bytes = corpus_file("perfetto/nowinandroid-fork-trace.perfetto-trace");
     let whole = products::folded(&analyze(&bytes).unwrap(), &FoldedOptions::default()).unwrap();
     let p = analyze(&gzip(&bytes)).unwrap();
@@ -117,6 +135,9 @@ fn gzip_and_chunks_of_any_size_give_the_same_profile() {
 
 #[test]
 fn a_trace_cut_short_keeps_every_whole_packet() {
+    if !droidflame_testkit::corpus_present("perfetto::a_trace_cut_short_keeps_every_whole_packet") {
+        return;
+    }
     let bytes = corpus_file("perfetto/nowinandroid-fork-trace.perfetto-trace");
     let p = analyze(&bytes[..bytes.len() / 2]).unwrap();
     assert!(p.repairs.truncated);

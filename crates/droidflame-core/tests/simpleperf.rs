@@ -17,6 +17,9 @@ fn thread(p: &Profile, tid: u32) -> &droidflame_core::profile::ThreadProfile {
 
 #[test]
 fn android_studio_recording_with_off_cpu_samples() {
+    if !droidflame_testkit::corpus_present("simpleperf::android_studio_recording_with_off_cpu_samples") {
+        return;
+    }
     let p = simpleperf("ffprof-simpleperf-cpu-clock.trace");
     assert_eq!((p.format.family, p.format.layout, p.format.version), ("simpleperf", "report-sample", 1));
     assert_eq!(p.format.description, "Callstack samples (simpleperf: cpu-clock + off-CPU)");
@@ -51,6 +54,9 @@ fn android_studio_recording_with_off_cpu_samples() {
 
 #[test]
 fn frames_are_java_native_and_kernel() {
+    if !droidflame_testkit::corpus_present("simpleperf::frames_are_java_native_and_kernel") {
+        return;
+    }
     let p = simpleperf("ffprof-simpleperf-cpu-clock.trace");
     let frame = |name: &str| p.frames.iter().find(|f| p.frame_name(frame_index(&p, f)) == name);
     let looper = frame("android.os.Looper.loop").expect("a Java frame");
@@ -72,6 +78,9 @@ fn frame_index(p: &Profile, f: &droidflame_core::profile::Frame) -> u32 {
 
 #[test]
 fn the_gzip_copy_reads_the_same() {
+    if !droidflame_testkit::corpus_present("simpleperf::the_gzip_copy_reads_the_same") {
+        return;
+    }
     let plain = simpleperf("ffprof-simpleperf-cpu-clock.trace");
     let gzip = simpleperf("ffprof-simpleperf-cpu-clock.trace.gz");
     assert!(gzip.format.gzip);
@@ -83,6 +92,9 @@ fn the_gzip_copy_reads_the_same() {
 
 #[test]
 fn aosp_recording_without_off_cpu_samples() {
+    if !droidflame_testkit::corpus_present("simpleperf::aosp_recording_without_off_cpu_samples") {
+        return;
+    }
     let p = simpleperf("aosp-simpleperf-display_bitmaps.proto_data");
     assert_eq!(p.format.description, "Callstack samples (simpleperf: cpu-clock)");
     // SOURCES.md: 525 samples, all cpu-clock; 9 tids in pid 31850; tid 31881 271 samples,

@@ -137,6 +137,9 @@ fn the_default_thread_is_the_main_thread_else_the_busiest_on_the_cpu() {
 
 #[test]
 fn corpus_traces_open_on_their_main_thread() {
+    if !droidflame_testkit::corpus_present("viewer::corpus_traces_open_on_their_main_thread") {
+        return;
+    }
     for (trace, name, tid) in [
         ("tracereader-test1.trace", "main", 1),
         ("toolsbase-streaming.trace", "main", 15362),
@@ -151,6 +154,9 @@ fn corpus_traces_open_on_their_main_thread() {
 
 #[test]
 fn notes_merge_what_one_repair_says_and_name_no_limit_twice() {
+    if !droidflame_testkit::corpus_present("viewer::notes_merge_what_one_repair_says_and_name_no_limit_twice") {
+        return;
+    }
     let bytes = corpus_file("ffprof-art-streaming.trace.gz");
     let p = analyze(&bytes[..100_000]).unwrap();
     let summary = json(&products::summary_json(&p));
@@ -173,6 +179,9 @@ fn notes_merge_what_one_repair_says_and_name_no_limit_twice() {
 
 #[test]
 fn tracks_have_no_cpu_time_and_stay_out_of_the_totals() {
+    if !droidflame_testkit::corpus_present("viewer::tracks_have_no_cpu_time_and_stay_out_of_the_totals") {
+        return;
+    }
     let p = analyze(&corpus_file("toolsbase-atrace.ctrace")).unwrap();
     let summary = json(&products::summary_json(&p));
     let threads = summary["threads"].as_array().unwrap();

@@ -47,6 +47,9 @@ fn perfetto_compressed(packets: &[u8]) -> Vec<u8> {
 
 /// Corpus files whose names pass `keep`, up to `max` bytes each.
 fn corpus(keep: impl Fn(&str) -> bool, max: u64) -> Vec<Vec<u8>> {
+    if !droidflame_testkit::corpus_present("fuzz seeds from the corpus") {
+        return Vec::new();
+    }
     let mut out = Vec::new();
     for dir in ["", "atrace", "mapping", "perfetto", "simpleperf"].map(|d| corpus_dir().join(d)) {
         let Ok(entries) = std::fs::read_dir(&dir) else { continue };

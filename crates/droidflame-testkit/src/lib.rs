@@ -21,19 +21,50 @@ pub const UNWIND: u8 = 2;
 /// The shared trace corpus (`../shared/traces` beside the project root), read in place.
 /// `DROIDFLAME_TRACES` overrides it.
 pub fn corpus_dir() -> std::path::PathBuf {
+    find_corpus().unwrap_or_else(|| {
+        panic!("../shared/traces was not found above {}; set DROIDFLAME_TRACES", env!("CARGO_MANIFEST_DIR"))
+    })
+}
+
+fn find_corpus() -> Option<std::path::PathBuf> {
     if let Some(dir) = std::env::var_os("DROIDFLAME_TRACES") {
-        return dir.into();
+        let dir = std::path::PathBuf::from(dir);
+        return dir.is_dir().then_some(dir);
     }
     let mut dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     loop {
         let candidate = dir.join("../shared/traces");
         if candidate.is_dir() {
-            return candidate;
+            return Some(candidate);
         }
         if !dir.pop() {
-            panic!("../shared/traces was not found above {}; set DROIDFLAME_TRACES", env!("CARGO_MANIFEST_DIR"));
+            return None;
         }
     }
+}
+
+/// Set (as CI sets it) to fail corpus tests when the corpus is missing, instead of
+/// skipping them.
+pub const REQUIRE_CORPUS: &str = "DROIDFLAME_REQUIRE_CORPUS";
+
+/// Whether the corpus is here for the corpus test `test`. A clone without it runs every
+/// generated test and skips the corpus tests: each notes its name in
+/// `target/corpus-skipped.txt`, which `cargo xtask test` prints. With `REQUIRE_CORPUS` set,
+/// a missing corpus fails the test.
+pub fn corpus_present(test: &str) -> bool {
+    if find_corpus().is_some() {
+        return true;
+    }
+    if std::env::var_os(REQUIRE_CORPUS).is_some() {
+        panic!("{test}: the trace corpus (../shared/traces) is missing and {REQUIRE_CORPUS} is set");
+    }
+    let list = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/corpus-skipped.txt");
+    if let Ok(mut file) = std::fs::OpenOptions::new().create(true).append(true).open(list) {
+        use std::io::Write;
+        let _ = writeln!(file, "{test}");
+    }
+    eprintln!("SKIPPED {test}: the trace corpus (../shared/traces) is missing");
+    false
 }
 
 /// Reads a corpus file by name.
