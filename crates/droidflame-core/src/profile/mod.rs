@@ -203,7 +203,8 @@ impl Profile {
     }
 
     /// Whether calls left out for being short (`shortest_call`) can be read again from the
-    /// input: a method trace with fixed-size records, read uncompressed in one piece.
+    /// input: where its importer kept checkpoints (method traces with fixed-size records,
+    /// read uncompressed and in one piece).
     pub fn can_reread(&self) -> bool {
         self.shortest_call > 0 && self.rereadable
     }
