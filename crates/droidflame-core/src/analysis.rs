@@ -56,12 +56,6 @@ impl Analysis {
     }
 }
 
-impl From<Profile> for Analysis {
-    fn from(profile: Profile) -> Self {
-        Analysis::new(profile, None)
-    }
-}
-
 impl Deref for Analysis {
     type Target = Profile;
 

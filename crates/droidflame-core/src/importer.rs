@@ -5,7 +5,8 @@
 //! What an importer must do:
 //! - **Sniff** from the first bytes alone, never a file name: `Yes`, `No`, or `NeedMore`
 //!   while the bytes so far could go either way. Given the whole input (`complete`), it
-//!   must decide.
+//!   must decide. `Yes` only to bytes no other format starts with: the first format in
+//!   the registry's order to say yes reads the input, whoever is still unsure.
 //! - **Push**: accept the (decompressed) input in chunks of any size, one byte or all of
 //!   it, with the same result; keep what a chunk ends in the middle of.
 //! - **Repair, never guess in silence**: damage that can be read past is counted in the

@@ -1,6 +1,6 @@
 //! `Analyzer`: the incremental entry point. Bytes arrive in chunks of any size; the first
 //! bytes decide the format (never the file name), gzip is undone on the fly, and the
-//! format decoder feeds the profile builder. Memory holds the profile, not the records.
+//! format's importer feeds the profile builder. Memory holds the profile, not the records.
 
 use crate::analysis::Analysis;
 use crate::formats::{self, SNIFF_AT_LEAST};
@@ -96,6 +96,12 @@ impl Analyzer {
     }
 
     fn end_of_part(&mut self) -> Result<()> {
+        if let Outer::Sniffing(head) = &mut self.outer {
+            // Fewer than two bytes: not gzip, and too short for any format, as `start` says.
+            let head = std::mem::take(head);
+            self.outer = Outer::Plain;
+            self.push_inner(&head)?;
+        }
         if self.inner.importer.is_none() {
             // The first file is whole: its format is known now or never.
             let head = std::mem::take(&mut self.inner.head);

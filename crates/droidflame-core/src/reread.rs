@@ -1,9 +1,10 @@
 //! Calls too short to keep, read again when they are wanted. Past `Options::max_calls`
-//! only the longer calls stay in memory; while the trace is read, a checkpoint every
-//! `Options::checkpoint_bytes` notes where each thread stands (its open frames, its
-//! times) and where the clocks stand. A zoomed-in window of one thread then reads the input again from the last
-//! checkpoint before it, through the same decoder and builder, until that thread is past
-//! the window and every frame it still has open is long enough to be kept anyway.
+//! only the longer calls stay in memory; while the trace is read, its importer notes a
+//! checkpoint every `Options::checkpoint_bytes`: where each thread stands (its open
+//! frames, its times) and where the importer's own state stands. A zoomed-in window of one
+//! thread then reads the input again from the last checkpoint before it, through an
+//! importer resumed there and a builder of its own, until that thread is past the window
+//! and every frame it still has open is long enough to be kept anyway.
 
 use crate::importer::{Checkpoint, Importer, ReadAgain};
 use crate::profile::{Call, PerClock, Profile, ProfileBuilder, ReadCalls, ThreadCalls, NONE};

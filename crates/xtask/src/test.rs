@@ -49,7 +49,7 @@ fn all(counts: &mut Counts) -> Result<(), String> {
         eprintln!(
             "\nxtask: SKIPPED, the trace corpus (../shared/traces) is missing: the browser tests (they open its \
              traces) and these corpus tests:\n{}xtask: every generated test ran; CI has the corpus and fails without it\n",
-            skipped.lines().map(|t| format!("  - {t}\n")).collect::<String>()
+            skipped.lines().collect::<std::collections::BTreeSet<_>>().iter().map(|t| format!("  - {t}\n")).collect::<String>()
         );
     }
     Ok(())
@@ -58,8 +58,12 @@ fn all(counts: &mut Counts) -> Result<(), String> {
 /// Whether the shared trace corpus is where the tests look for it. CI sets
 /// `DROIDFLAME_REQUIRE_CORPUS`: then a missing corpus is not skipped but fails.
 fn corpus_here() -> bool {
-    let dir = std::env::var_os("DROIDFLAME_TRACES").map_or_else(|| root().join("../shared/traces"), Into::into);
-    dir.is_dir() || std::env::var_os("DROIDFLAME_REQUIRE_CORPUS").is_some()
+    // Where the testkit looks: DROIDFLAME_TRACES, else `../shared/traces` above the project.
+    let here = match std::env::var_os("DROIDFLAME_TRACES") {
+        Some(dir) => std::path::Path::new(&dir).is_dir(),
+        None => root().ancestors().any(|dir| dir.join("../shared/traces").is_dir()),
+    };
+    here || std::env::var_os("DROIDFLAME_REQUIRE_CORPUS").is_some()
 }
 
 /// Runs a test command, echoing its output and adding up what `parse` finds in it.

@@ -24,15 +24,21 @@ pub(crate) const FORMATS: [Format; 4] = [simpleperf::FORMAT, art::FORMAT, atrace
 /// shorter.
 pub(crate) const SNIFF_AT_LEAST: usize = 8;
 
-/// The format of an input that starts with `head` (all of it, when `complete`): `Ok(None)`
-/// while a format earlier in the order is not sure yet.
+/// The format of an input that starts with `head` (all of it, when `complete`): the first
+/// in order to say yes; `Ok(None)` while none does and one is not sure yet. A sniffer says
+/// yes only to bytes that no other format starts with, so a yes need not wait for a format
+/// that is still unsure (a capture's sniffer waits for whole lines).
 pub(crate) fn recognise(head: &[u8], complete: bool) -> Result<Option<&'static Format>> {
+    let mut unsure = false;
     for format in &FORMATS {
         match (format.sniff)(head, complete) {
             Sniff::Yes => return Ok(Some(format)),
-            Sniff::NeedMore if !complete => return Ok(None),
-            Sniff::NeedMore | Sniff::No => {}
+            Sniff::NeedMore => unsure = true,
+            Sniff::No => {}
         }
+    }
+    if unsure && !complete {
+        return Ok(None);
     }
     Err(not_a_trace(head))
 }

@@ -303,12 +303,8 @@ fn thread_sum(threads: &[ThreadJson], value: impl Fn(&ThreadJson) -> Option<u64>
 }
 
 fn elapsed_us(profile: &Profile) -> Option<u64> {
-    let said = |key: &str| profile.header_value(key).and_then(|v| v.trim().parse::<u64>().ok());
-    if let Some(us) = said("elapsed-time-usec") {
+    if let Some(us) = profile.format.recorded_us {
         return Some(us);
-    }
-    if let Some(ns) = said("elapsed-time-nsec") {
-        return Some(ns / 1000);
     }
     if !profile.has(Clock::Wall) {
         return None;

@@ -20,6 +20,8 @@ pub struct FormatInfo {
     pub split: bool,
     /// The process the trace was recorded for, where it says.
     pub pid: Option<u32>,
+    /// How long the recorder says it recorded, in µs, where it says.
+    pub recorded_us: Option<u64>,
     /// Facts only some formats have, by name (a method trace's `vm`, say).
     pub details: Vec<(&'static str, Detail)>,
     /// The trace looks sampled (its records come at a steady interval, not at each call):

@@ -361,6 +361,7 @@ impl ArtDecoder {
             gzip,
             split: self.split,
             pid: self.key.option("pid").and_then(|v| v.trim().parse().ok()),
+            recorded_us: self.recorded_us(),
             details,
             sampling_interval_us,
             frame_kind: FrameKind::Method,
@@ -428,6 +429,12 @@ impl ArtDecoder {
                 );
             }
         }
+    }
+
+    /// How long the key or summary says tracing ran, in µs.
+    fn recorded_us(&self) -> Option<u64> {
+        let said = |key: &str| self.key.option(key).and_then(|v| v.trim().parse::<u64>().ok());
+        said("elapsed-time-usec").or_else(|| said("elapsed-time-nsec").map(|ns| ns / 1000))
     }
 
     fn clocks(&self, builder: &mut ProfileBuilder) -> ClockSet {

@@ -110,10 +110,11 @@ pub fn warn(stats: &PacketStats, slices: u64, end: &SystemEnd, builder: &mut Pro
     }
     if stats.dropped_packets > 0 {
         let lost: u64 = end.gaps.iter().map(|(from, to)| to - from).sum();
-        builder.warn_about(Repair::ClosedAtGap,
+        builder.warn_about(
+            Repair::ClosedAtGap,
             format!(
-                "the recorder dropped packets {} times; where kernel events were lost ({} gaps, {} ms in all, which the \
-                 timeline shows) slices still open were closed at the last event before the gap",
+                "the recorder dropped packets {} times; where kernel events were lost ({} gaps, {} ms in all, which \
+                 the timeline shows) slices still open were closed at the last event before the gap",
                 group_digits(stats.dropped_packets),
                 group_digits(end.gaps.len() as u64),
                 group_digits(lost / 1_000_000)

@@ -50,6 +50,7 @@ pub fn finish(reader: SampleReader, ending: Ending, gzip: bool, builder: &mut Pr
         gzip,
         split: false,
         pid,
+        recorded_us: None,
         details: Vec::new(),
         sampling_interval_us: (timed && on_cpu_samples > 0).then(|| sampling_period_us(&reader, on_cpu_samples)),
         frame_kind: FrameKind::Function,

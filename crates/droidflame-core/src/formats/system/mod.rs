@@ -106,6 +106,7 @@ impl SystemEnd {
             gzip,
             split: false,
             pid: None,
+            recorded_us: None,
             details: Vec::new(),
             sampling_interval_us: None,
             frame_kind: FrameKind::Slice,
