@@ -407,26 +407,17 @@ impl ArtDecoder {
                     v2.carried_blocks
                 ));
             }
-            if v2.damaged_blocks > 0 {
-                builder.repairs.damaged_parts += v2.damaged_blocks;
-                builder.warn_about(
-                    Repair::DamagedParts,
-                    format!(
-                        "{} V2 entry blocks ended in a damaged record; the rest of each was skipped",
-                        v2.damaged_blocks
-                    ),
-                );
-            }
-            if v2.miscounted_blocks > 0 {
-                builder.repairs.damaged_parts += v2.miscounted_blocks;
-                builder.warn_about(
-                    Repair::DamagedParts,
-                    format!(
-                        "{} V2 entry blocks held another number of records than their header says: they are damaged, \
-                         and their records are shown as read",
-                        v2.miscounted_blocks
-                    ),
-                );
+            let damaged = [
+                (v2.damaged_blocks, "ended in a damaged record; the rest of each was skipped"),
+                (
+                    v2.miscounted_blocks,
+                    "held another number of records than their header says: they are damaged, and their records \
+                     are shown as read",
+                ),
+            ];
+            for (blocks, what) in damaged.into_iter().filter(|&(blocks, _)| blocks > 0) {
+                builder.repairs.damaged_parts += blocks;
+                builder.warn_about(Repair::DamagedParts, format!("{blocks} V2 entry blocks {what}"));
             }
         }
     }
