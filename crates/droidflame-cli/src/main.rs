@@ -1,10 +1,11 @@
 //! `droidflame`: Android traces in, folded stacks, summary JSON or a rendered report out.
 //! Only translation between files and `droidflame-core`; no trace knowledge lives here.
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use droidflame_core::mapping::MappingReader;
 use droidflame_core::products::{
-    self, CallGraphOptions, CallQuery, DiffGraphOptions, DiffOptions, FoldedOptions, Widths,
+    self, CallGraphOptions, CallQuery, DiffGraphOptions, DiffOptions, FoldedOptions, Transform, TreeFormat,
+    TreeOptions, View, Widths,
 };
 use droidflame_core::{Analysis, Analyzer, Clock, Options};
 use std::fs::File;
@@ -40,6 +41,26 @@ enum Command {
         #[arg(long)]
         thread: Option<u32>,
         #[command(flatten)]
+        view: ViewArgs,
+        #[command(flatten)]
+        mapping: MappingArg,
+    },
+    /// Print the call tree, top-down (bottom-up with `--invert`): one row per node, children
+    /// by total descending; depth 0 is the thread; total and self in µs.
+    Tree {
+        #[arg(required = true, num_args = 1..=2)]
+        trace: Vec<PathBuf>,
+        /// Only this thread id.
+        #[arg(long)]
+        thread: Option<u32>,
+        #[arg(long, value_enum)]
+        clock: Option<ClockArg>,
+        /// `text`: aligned for reading; `tsv`: `depth total self frame`, with a header line.
+        #[arg(long, value_enum, default_value = "text")]
+        format: TreeFormatArg,
+        #[command(flatten)]
+        view: ViewArgs,
+        #[command(flatten)]
         mapping: MappingArg,
     },
     /// Print the summary JSON (schema 1).
@@ -58,6 +79,8 @@ enum Command {
         output: PathBuf,
         #[arg(long, value_enum)]
         clock: Option<ClockArg>,
+        #[command(flatten)]
+        view: ViewArgs,
         #[command(flatten)]
         mapping: MappingArg,
     },
@@ -117,6 +140,8 @@ enum Command {
         /// first for BEFORE, the second for AFTER).
         #[arg(long, value_name = "FILE", num_args = 1, action = clap::ArgAction::Append)]
         mapping: Vec<PathBuf>,
+        #[command(flatten)]
+        view: ViewArgs,
     },
     /// Write the call graph as Graphviz DOT (`dot -Tsvg FILE.dot`): each thread's call
     /// paths with inclusive and exclusive time and calls, calls worth less than the
@@ -151,6 +176,52 @@ enum Command {
         #[command(flatten)]
         mapping: MappingArg,
     },
+}
+
+/// The transforms, applied in the order given, then `--invert`. Frames are named as
+/// folded stacks name them; the thread frame is never transformed.
+#[derive(clap::Args)]
+struct ViewArgs {
+    /// Take every frame of this name out of every stack; its time goes to its caller.
+    #[arg(long, value_name = "FRAME")]
+    merge: Vec<String>,
+    /// Keep only stacks through this frame, each cut to begin at its outermost one.
+    #[arg(long, value_name = "FRAME")]
+    focus: Vec<String>,
+    /// Leave out stacks through this frame.
+    #[arg(long, value_name = "FRAME")]
+    drop: Vec<String>,
+    /// Take out everything after this frame's outermost call up to its innermost
+    /// (`A;F;B;F;C` becomes `A;F;C`).
+    #[arg(long, value_name = "FRAME")]
+    collapse_recursion: Vec<String>,
+    /// Reverse each stack after the transforms, leaf first: the bottom-up tree.
+    #[arg(long)]
+    invert: bool,
+}
+
+/// The transforms of a subcommand's `ViewArgs`, in the order they were given.
+fn view_of(matches: &ArgMatches) -> View {
+    let mut given: Vec<(usize, Transform)> = Vec::new();
+    type Make = fn(String) -> Transform;
+    let kinds: [(&str, Make); 4] = [
+        ("merge", Transform::Merge),
+        ("focus", Transform::Focus),
+        ("drop", Transform::Drop),
+        ("collapse_recursion", Transform::CollapseRecursion),
+    ];
+    for (id, make) in kinds {
+        let (Some(at), Some(names)) = (matches.indices_of(id), matches.get_many::<String>(id)) else { continue };
+        given.extend(at.zip(names.cloned().map(make)));
+    }
+    given.sort_by_key(|(at, _)| *at);
+    View { transforms: given.into_iter().map(|(_, t)| t).collect(), invert: matches.get_flag("invert") }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum TreeFormatArg {
+    Text,
+    Tsv,
 }
 
 /// `--mapping FILE`: original names for an obfuscated build.
@@ -207,8 +278,14 @@ fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
         eprintln!("droidflame: internal error: {info} (please report this with the trace that caused it)");
     }));
-    let cli = Cli::parse();
-    match run(cli) {
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    // The order of the transform flags matters, and only the matches keep it.
+    let view = match matches.subcommand() {
+        Some(("folded" | "tree" | "render" | "diff", sub)) => view_of(sub),
+        _ => View::default(),
+    };
+    match run(cli, view) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("droidflame: {message}");
@@ -217,11 +294,11 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(cli: Cli) -> Result<(), String> {
+fn run(cli: Cli, view: View) -> Result<(), String> {
     match cli.command {
-        Command::Folded { trace, clock, thread, mapping } => {
+        Command::Folded { trace, clock, thread, view: _, mapping } => {
             let profile = analyze_mapped(&trace, Options::default(), &mapping)?;
-            let options = FoldedOptions { clock: clock.map(Into::into), thread, ..FoldedOptions::default() };
+            let options = FoldedOptions { clock: clock.map(Into::into), thread, view, ..FoldedOptions::default() };
             // Streamed: folded text can be far larger than the profile it comes from.
             stdout_stream(|out| products::write_folded(&profile, &options, out))
         }
@@ -239,7 +316,16 @@ fn run(cli: Cli) -> Result<(), String> {
             let profile = analyze_mapped(&trace, with_calls(), &mapping)?;
             write_to(&output, |mut out| products::write_chrome_trace(&profile, &mut out))
         }
-        Command::Diff { before, after, clock, format, thread, widths, normalize, output, mapping } => {
+        Command::Tree { trace, thread, clock, format, view: _, mapping } => {
+            let profile = analyze_mapped(&trace, Options::default(), &mapping)?;
+            let format = match format {
+                TreeFormatArg::Text => TreeFormat::Text,
+                TreeFormatArg::Tsv => TreeFormat::Tsv,
+            };
+            let options = TreeOptions { clock: clock.map(Into::into), thread, view, format, ..TreeOptions::default() };
+            stdout_stream(|out| products::write_tree(&profile, &options, out))
+        }
+        Command::Diff { before, after, clock, format, thread, widths, normalize, output, mapping, view: _ } => {
             let mut sides = [analyze(&[before], Options::default())?, analyze(&[after], Options::default())?];
             match mapping.as_slice() {
                 [] => {}
@@ -252,7 +338,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 _ => return Err("give --mapping once (both traces) or twice (before, then after)".into()),
             }
             let options =
-                DiffOptions { clock: clock.map(Into::into), thread: thread.clone(), ..DiffOptions::default() };
+                DiffOptions { clock: clock.map(Into::into), thread: thread.clone(), view, ..DiffOptions::default() };
             let comparison = products::compare(&sides[0], &sides[1], &options).map_err(|e| e.to_string())?;
             for warning in &comparison.warnings {
                 eprintln!("droidflame: warning: {warning}");
@@ -289,9 +375,9 @@ fn run(cli: Cli) -> Result<(), String> {
             let profile = analyze_mapped(&trace, Options::default(), &mapping)?;
             print(&(products::summary_json(&profile) + "\n"))
         }
-        Command::Render { trace, output, clock, mapping } => {
+        Command::Render { trace, output, clock, view: _, mapping } => {
             let profile = analyze_mapped(&trace, Options::default(), &mapping)?;
-            let files = products::render_site(&profile, clock.map(Into::into)).map_err(|e| e.to_string())?;
+            let files = products::render_site(&profile, clock.map(Into::into), &view).map_err(|e| e.to_string())?;
             std::fs::create_dir_all(&output).map_err(|e| format!("cannot create {}: {e}", output.display()))?;
             for file in &files {
                 let path = output.join(&file.name);

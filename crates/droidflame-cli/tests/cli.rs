@@ -560,3 +560,79 @@ fn a_file_that_is_no_mapping_is_exit_2_naming_the_file_and_line() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr_line(&out).contains("cannot open /no/such/mapping.txt"));
 }
+
+/// `A` calls `F`, which calls `B`, which calls `F` again, which calls `C`: 10 µs in each.
+fn recursive_trace() -> PathBuf {
+    let methods =
+        ["A", "F", "B", "C"].iter().enumerate().map(|(i, m)| MethodDef::new(4 * (i as u64 + 1), "p/K", m, "()V"));
+    let calls = [4, 8, 12, 8, 16];
+    let mut records = Vec::new();
+    let mut wall = 0;
+    for &method in &calls {
+        records.push(Record { tid: 3, method, action: 0, wall, cpu: 0 });
+        wall += 10;
+    }
+    for &method in calls.iter().rev() {
+        records.push(Record { tid: 3, method, action: 1, wall, cpu: 0 });
+    }
+    let trace = Trace {
+        threads: vec![ThreadDef { tid: 3, name: "main".into() }],
+        methods: methods.collect(),
+        records,
+        ..Trace::default()
+    };
+    let path = scratch("recursive.trace");
+    std::fs::write(&path, trace.write(&Layout::ART_REGULAR)).unwrap();
+    path
+}
+
+#[test]
+fn transforms_apply_in_the_order_given_and_invert_last() {
+    let path = recursive_trace();
+    let trace = path.to_str().unwrap();
+    let folded = |args: &[&str]| {
+        let out = droidflame(&[&["folded", trace], args].concat());
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(
+        folded(&["--collapse-recursion", "p.K.F"]),
+        "main [3];p.K.A 10\nmain [3];p.K.A;p.K.F 20\nmain [3];p.K.A;p.K.F;p.K.B 10\nmain [3];p.K.A;p.K.F;p.K.C 10\n"
+    );
+    // Merging B, then collapsing F's recursion, is not collapsing, then merging.
+    assert_eq!(
+        folded(&["--merge", "p.K.B", "--collapse-recursion", "p.K.F"]),
+        "main [3];p.K.A 10\nmain [3];p.K.A;p.K.F 30\nmain [3];p.K.A;p.K.F;p.K.C 10\n"
+    );
+    assert_eq!(
+        folded(&["--collapse-recursion", "p.K.F", "--merge", "p.K.B"]),
+        "main [3];p.K.A 10\nmain [3];p.K.A;p.K.F 30\nmain [3];p.K.A;p.K.F;p.K.C 10\n"
+    );
+    assert_eq!(
+        folded(&["--focus", "p.K.B", "--invert"]),
+        "main [3];p.K.B 10\nmain [3];p.K.C;p.K.F;p.K.B 10\nmain [3];p.K.F;p.K.B 10\n"
+    );
+    assert_eq!(
+        folded(&["--drop", "p.K.C", "--merge", "p.K.A"]),
+        // A's own time, A merged, stays on the thread's frame alone.
+        "main [3] 10\nmain [3];p.K.F 10\nmain [3];p.K.F;p.K.B 10\nmain [3];p.K.F;p.K.B;p.K.F 10\n"
+    );
+}
+
+#[test]
+fn tree_prints_depth_total_self_and_frame() {
+    let path = recursive_trace();
+    let out = droidflame(&["tree", path.to_str().unwrap(), "--format", "tsv"]);
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "depth\ttotal\tself\tframe\n0\t50\t0\tmain [3]\n1\t50\t10\tp.K.A\n2\t40\t10\tp.K.F\n3\t30\t10\tp.K.B\n4\t20\t10\tp.K.F\n5\t10\t10\tp.K.C\n"
+    );
+    let out = droidflame(&["tree", path.to_str().unwrap(), "--format", "tsv", "--invert", "--thread", "3"]);
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "depth\ttotal\tself\tframe\n0\t50\t0\tmain [3]\n1\t20\t0\tp.K.F\n2\t10\t10\tp.K.A\n2\t10\t0\tp.K.B\n3\t10\t0\tp.K.F\n4\t10\t10\tp.K.A\n1\t10\t10\tp.K.A\n1\t10\t0\tp.K.B\n2\t10\t0\tp.K.F\n3\t10\t10\tp.K.A\n1\t10\t0\tp.K.C\n2\t10\t0\tp.K.F\n3\t10\t0\tp.K.B\n4\t10\t0\tp.K.F\n5\t10\t10\tp.K.A\n"
+    );
+    let out = droidflame(&["tree", path.to_str().unwrap(), "--focus", "p.K.Nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_line(&out).contains("no frame is named \"p.K.Nope\""));
+}

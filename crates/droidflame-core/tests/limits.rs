@@ -51,7 +51,7 @@ fn a_million_deep_stack_works_through_every_product() {
     assert_eq!(table.rows.len(), 1000);
     assert_eq!(table.rows.iter().map(|r| r.calls).sum::<u64>(), 1_000_000);
     products::methods_json(&p, None).unwrap();
-    products::render_site(&p, None).unwrap();
+    products::render_site(&p, None, &Default::default()).unwrap();
 }
 
 #[test]

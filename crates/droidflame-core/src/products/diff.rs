@@ -6,6 +6,7 @@
 
 use super::diff_tree::DiffTree;
 use super::frames::{sanitize, DEFAULT_MAX_DEPTH};
+use super::View;
 use crate::analysis::Analysis;
 use crate::profile::{Clock, FrameKind, Profile};
 use crate::{Error, ErrorKind, Result};
@@ -33,11 +34,13 @@ pub struct DiffOptions {
     /// Only the threads of this name (as stacks name them, `;` and line breaks replaced);
     /// `None` for every thread.
     pub thread: Option<String>,
+    /// The transforms, applied to both sides, and whether the stacks are inverted.
+    pub view: View,
 }
 
 impl Default for DiffOptions {
     fn default() -> Self {
-        DiffOptions { clock: None, max_depth: DEFAULT_MAX_DEPTH, thread: None }
+        DiffOptions { clock: None, max_depth: DEFAULT_MAX_DEPTH, thread: None, view: View::default() }
     }
 }
 
@@ -148,7 +151,10 @@ pub fn compare(before: &Analysis, after: &Analysis, options: &DiffOptions) -> Re
             return Err(Error::new(ErrorKind::Request, format!("neither trace has a thread named {name:?}")));
         }
     }
-    let tree = DiffTree::build([before, after], clock, options.max_depth, thread);
+    if options.view.check(before).is_err() {
+        options.view.check(after)?;
+    }
+    let tree = DiffTree::build([before, after], clock, options.max_depth, thread, &options.view);
     if tree.totals() != [0, 0] && tree.unchanged() {
         warnings.push("the two traces have the same stacks and times: nothing changed (the same trace twice?)".into());
     }

@@ -5,6 +5,7 @@
 
 use super::frames::{sanitize, FrameNames, FrameTree};
 use super::sorted_walk::{walk_sorted, NamedTree};
+use super::View;
 use crate::profile::{Clock, Profile, ThreadProfile, NONE};
 use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
@@ -29,7 +30,7 @@ pub(crate) struct DiffTree {
 impl DiffTree {
     /// The tree of `sides` (before, after) on `clock`; frames deeper than `max_depth` are
     /// merged; `only`: the threads of that name alone.
-    pub fn build(sides: [&Profile; 2], clock: Clock, max_depth: usize, only: Option<&str>) -> DiffTree {
+    pub fn build(sides: [&Profile; 2], clock: Clock, max_depth: usize, only: Option<&str>, view: &View) -> DiffTree {
         let root = DiffNode { name: NONE, first_child: NONE, next_sibling: NONE, own: [0, 0] };
         let mut tree = Builder {
             tree: DiffTree { names: Vec::new(), nodes: vec![root] },
@@ -37,7 +38,7 @@ impl DiffTree {
             children: FxHashMap::default(),
         };
         for (side, profile) in sides.into_iter().enumerate() {
-            tree.add(side, profile, clock, max_depth, only);
+            tree.add(side, profile, clock, (max_depth, view), only);
         }
         tree.tree
     }
@@ -154,7 +155,14 @@ impl Builder {
         })
     }
 
-    fn add(&mut self, side: usize, profile: &Profile, clock: Clock, max_depth: usize, only: Option<&str>) {
+    fn add(
+        &mut self,
+        side: usize,
+        profile: &Profile,
+        clock: Clock,
+        (max_depth, view): (usize, &View),
+        only: Option<&str>,
+    ) {
         let names = FrameNames::of(profile, max_depth);
         let global: Vec<u32> = (0..names.len() as u32).map(|id| self.name(names.name(id))).collect();
         let mut by_name: BTreeMap<String, Vec<&ThreadProfile>> = BTreeMap::new();
@@ -167,7 +175,7 @@ impl Builder {
         for (name, threads) in &by_name {
             let thread_name = self.name(name);
             let thread = self.child(0, thread_name);
-            let frames = FrameTree::merged(profile, &names, threads);
+            let frames = FrameTree::merged(profile, &names, threads).viewed(profile, &names, view);
             // The comparison's node of each frame-tree node; node 0 is the thread.
             let mut at = vec![NONE; frames.len()];
             at[0] = thread;
@@ -175,7 +183,7 @@ impl Builder {
                 let node = self.child(at[parent as usize], global[name as usize]);
                 at[n as usize] = node;
                 let own = &mut self.tree.nodes[node as usize].own[side];
-                *own = own.saturating_add(profile.micros(self_time[clock]));
+                *own = own.saturating_add(frames.micros_of(profile, self_time, clock));
             });
         }
     }

@@ -2,6 +2,7 @@
 //! frames. Stacks reach inferno already aggregated (one line per unique stack).
 
 use super::frames::{sanitize, FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
+use super::View;
 use crate::profile::{Clock, FrameKind, Profile};
 use crate::text::group_digits;
 use crate::{Error, ErrorKind, Result};
@@ -65,6 +66,8 @@ pub struct FlameOptions {
     pub max_depth: usize,
     /// The colours around the frames.
     pub theme: Theme,
+    /// The transforms, and whether the stacks are inverted.
+    pub view: View,
 }
 
 impl Default for FlameOptions {
@@ -75,6 +78,7 @@ impl Default for FlameOptions {
             image_width: None,
             max_depth: DEFAULT_MAX_DEPTH,
             theme: Theme::Light,
+            view: View::default(),
         }
     }
 }
@@ -114,6 +118,7 @@ pub(crate) fn flame_svg_named(
 ) -> Result<String> {
     let clock = options.clock.unwrap_or(profile.default_clock());
     profile.require(clock)?;
+    options.view.check(profile)?;
     let (title, trees): (String, Vec<(Option<String>, FrameTree)>) = match scope {
         GraphScope::Thread(index) => {
             let thread = profile.threads.get(index).ok_or_else(|| {
@@ -122,14 +127,17 @@ pub(crate) fn flame_svg_named(
                     format!("thread index {index} is out of range ({} threads)", profile.threads.len()),
                 )
             })?;
-            let tree = FrameTree::merged(profile, names, &[thread]);
+            let tree = FrameTree::merged(profile, names, &[thread]).viewed(profile, names, &options.view);
             (format!("{} — {} clock", thread.label(), clock), vec![(None, tree)])
         }
         GraphScope::AllThreads => {
             let trees = profile
                 .threads
                 .iter()
-                .map(|t| (Some(sanitize(&t.label())), FrameTree::merged(profile, names, &[t])))
+                .map(|t| {
+                    let tree = FrameTree::merged(profile, names, &[t]).viewed(profile, names, &options.view);
+                    (Some(sanitize(&t.label())), tree)
+                })
                 .collect();
             (format!("All threads — {} clock", clock), trees)
         }

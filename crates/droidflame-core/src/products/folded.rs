@@ -4,6 +4,7 @@
 //! memory than the profile.
 
 use super::frames::{sanitize, FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
+use super::View;
 use crate::profile::{Clock, Profile, ThreadProfile};
 use crate::{Error, ErrorKind, Result};
 use std::collections::BTreeMap;
@@ -25,11 +26,13 @@ pub struct FoldedOptions {
     /// Frames deeper than this merge into one `[frames below depth N, merged]` frame
     /// that carries their time.
     pub max_depth: usize,
+    /// The transforms, and whether the stacks are inverted.
+    pub view: View,
 }
 
 impl Default for FoldedOptions {
     fn default() -> Self {
-        FoldedOptions { clock: None, thread: None, max_depth: DEFAULT_MAX_DEPTH }
+        FoldedOptions { clock: None, thread: None, max_depth: DEFAULT_MAX_DEPTH, view: View::default() }
     }
 }
 
@@ -77,13 +80,14 @@ fn for_each_line(
 ) -> Result<()> {
     let clock = options.clock.unwrap_or(profile.default_clock());
     profile.require(clock)?;
+    options.view.check(profile)?;
     let names = FrameNames::of(profile, options.max_depth);
     if let Some(tid) = options.thread {
         let matching: Vec<&ThreadProfile> = profile.threads.iter().filter(|t| t.tid == tid).collect();
         if matching.is_empty() {
             return Err(no_such_thread(profile, tid));
         }
-        let tree = FrameTree::merged(profile, &names, &matching);
+        let tree = FrameTree::merged(profile, &names, &matching).viewed(profile, &names, &options.view);
         return tree.for_each_stack(profile, &names, clock, None, 0, &mut line);
     }
     // Threads in the order of their lines. Keyed by `label;`: labels hold no `;`, so all
@@ -94,7 +98,7 @@ fn for_each_line(
         by_label.entry(sanitize(&thread.label()) + ";").or_default().push(thread);
     }
     for (key, threads) in &by_label {
-        let tree = FrameTree::merged(profile, &names, threads);
+        let tree = FrameTree::merged(profile, &names, threads).viewed(profile, &names, &options.view);
         tree.for_each_stack(profile, &names, clock, Some(&key[..key.len() - 1]), 0, &mut line)?;
     }
     Ok(())

@@ -46,6 +46,11 @@ impl FrameNames {
         &self.names[id as usize]
     }
 
+    /// The id of the frame named `name`, if any frame is (a transform names frames so).
+    pub fn id_of(&self, name: &str) -> Option<u32> {
+        self.names.iter().position(|n| n == name).map(|i| i as u32)
+    }
+
     /// Names, the merged frame's included: ids run from 0 to this.
     pub fn len(&self) -> usize {
         self.names.len()
@@ -61,17 +66,20 @@ pub(crate) fn sanitize(name: &str) -> String {
     }
 }
 
-struct FrameNode {
-    name: u32,
-    first_child: u32,
-    next_sibling: u32,
-    /// Self time in ticks.
-    self_time: PerClock,
+pub(super) struct FrameNode {
+    pub name: u32,
+    pub first_child: u32,
+    pub next_sibling: u32,
+    /// Self time, in ticks (whole µs in a transformed tree).
+    pub self_time: PerClock,
 }
 
 pub(crate) struct FrameTree {
     /// Node 0 stands for the thread; a parent always comes before its children.
-    nodes: Vec<FrameNode>,
+    pub(super) nodes: Vec<FrameNode>,
+    /// Times are whole µs, each stack's cut to whole µs before stacks were merged (a
+    /// transformed tree: transforms are defined on folded stacks), not ticks.
+    pub(super) micros: bool,
 }
 
 impl FrameTree {
@@ -111,7 +119,16 @@ impl FrameTree {
                 merged[n as usize] = at;
             });
         }
-        FrameTree { nodes }
+        FrameTree { nodes, micros: false }
+    }
+
+    /// A node's time on `clock` in whole µs.
+    fn node_micros(&self, profile: &Profile, node: &FrameNode, clock: Clock) -> u64 {
+        if self.micros {
+            node.self_time[clock]
+        } else {
+            profile.micros(node.self_time[clock])
+        }
     }
 
     /// Calls `visit(node, parent, name, self_ticks)` for every node but the thread's (node
@@ -138,7 +155,7 @@ impl FrameTree {
 
     /// The sum of the folded values on `clock`.
     pub fn total_micros(&self, profile: &Profile, clock: Clock) -> u64 {
-        self.nodes.iter().skip(1).fold(0, |sum: u64, n| sum.saturating_add(profile.micros(n.self_time[clock])))
+        self.nodes.iter().fold(0, |sum: u64, n| sum.saturating_add(self.node_micros(profile, n, clock)))
     }
 
     /// Calls `line(path, micros)` for every stack worth at least 1 µs, in the byte order of
@@ -156,7 +173,7 @@ impl FrameTree {
         prune_below: u64,
         mut line: impl FnMut(&str, u64) -> Result<(), E>,
     ) -> Result<(), E> {
-        let own: Vec<u64> = self.nodes.iter().map(|n| profile.micros(n.self_time[clock])).collect();
+        let own: Vec<u64> = self.nodes.iter().map(|n| self.node_micros(profile, n, clock)).collect();
         // Inclusive µs: children come after their parents, so one backward pass sums them.
         let mut incl = own.clone();
         for n in (1..self.nodes.len()).rev() {
@@ -201,6 +218,24 @@ impl FrameTree {
     /// Frames in the tree.
     pub fn len(&self) -> usize {
         self.nodes.len()
+    }
+
+    /// A node's self time (as `for_each_node` gives it) on `clock`, in whole µs.
+    pub fn micros_of(&self, profile: &Profile, self_time: PerClock, clock: Clock) -> u64 {
+        if self.micros {
+            self_time[clock]
+        } else {
+            profile.micros(self_time[clock])
+        }
+    }
+
+    /// This tree as `view` shows it; itself when the view changes nothing.
+    pub fn viewed(self, profile: &Profile, names: &FrameNames, view: &super::View) -> FrameTree {
+        if view.is_plain() {
+            self
+        } else {
+            self.transformed(profile, names, view)
+        }
     }
 }
 

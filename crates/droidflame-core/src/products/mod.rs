@@ -19,6 +19,8 @@ mod sorted_walk;
 mod summary;
 mod table;
 mod timeline;
+mod transform;
+mod tree;
 
 pub use callgraph::{write_callgraph_dot, CallGraphOptions, DEFAULT_THRESHOLD_PERCENT};
 pub use calls::{select_calls, write_calls, CallQuery, ListedCall};
@@ -33,3 +35,5 @@ pub use render::{render_site, RenderedFile};
 pub use summary::{methods_json, summary, summary_json};
 pub use table::{frame_rows, frame_table, frame_table_of, Edge, FrameRow, FrameTable};
 pub use timeline::{call_at, timeline_boxes, TimelineBox};
+pub use transform::{Transform, View};
+pub use tree::{write_tree, TreeFormat, TreeOptions};

@@ -4,6 +4,7 @@
 use super::flame::{escape_xml, flame_svg_named, FlameOptions, GraphScope};
 use super::frames::{FrameNames, FrameTree};
 use super::summary::summary_json;
+use super::View;
 use crate::analysis::Analysis;
 use crate::profile::Clock;
 use crate::text::group_digits;
@@ -19,10 +20,10 @@ pub struct RenderedFile {
 }
 
 /// Every file of the report for `clock` (`None`: the default clock).
-pub fn render_site(profile: &Analysis, clock: Option<Clock>) -> Result<Vec<RenderedFile>> {
+pub fn render_site(profile: &Analysis, clock: Option<Clock>, view: &View) -> Result<Vec<RenderedFile>> {
     let clock = clock.unwrap_or(profile.default_clock());
     profile.require(clock)?;
-    let options = FlameOptions { clock: Some(clock), ..FlameOptions::default() };
+    let options = FlameOptions { clock: Some(clock), view: view.clone(), ..FlameOptions::default() };
     let mut files = vec![RenderedFile { name: "summary.json".into(), contents: summary_json(profile).into_bytes() }];
     let mut rows = Vec::new();
     let names = FrameNames::of(profile, options.max_depth);

@@ -1,0 +1,280 @@
+//! Transforms: a view's ordered stack of changes to its stacks (merge a function, focus on
+//! one, drop one, collapse recursion), and the inverted (bottom-up) tree. They are defined
+//! on folded stacks, root first, the thread frame never transformed: each applies in turn,
+//! then equal stacks merge, their values added. So they apply here to the frame tree the
+//! stack products are drawn from, after each stack's value is cut to whole µs, and every
+//! stack product (folded stacks, trees, flame graphs, comparisons) reads the result.
+
+use super::frames::{FrameNames, FrameNode, FrameTree};
+use crate::profile::{Clock, PerClock, Profile, NONE};
+use crate::{Error, ErrorKind, Result};
+use rustc_hash::FxHashMap;
+
+/// One change to a view's stacks. Frames are named as folded stacks name them.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Transform {
+    /// Every frame of this name is taken out of every stack; its time goes to its caller.
+    Merge(String),
+    /// Only stacks through a frame of this name, each cut to begin at its outermost one.
+    Focus(String),
+    /// Only stacks that begin with this path of frames (root first), each cut to begin at
+    /// the path's last frame.
+    FocusSubtree(Vec<String>),
+    /// Stacks through a frame of this name are left out.
+    Drop(String),
+    /// In each stack, everything after the outermost frame of this name up to and
+    /// including its innermost one is taken out (`A;F;B;F;C` becomes `A;F;C`).
+    CollapseRecursion(String),
+    /// Runs of this frame calling itself directly become one frame (`F;F;F` becomes `F`;
+    /// `F;B;F` stays).
+    CollapseDirectRecursion(String),
+}
+
+impl Transform {
+    /// The frame names it refers to.
+    fn names(&self) -> &[String] {
+        match self {
+            Transform::Merge(f)
+            | Transform::Focus(f)
+            | Transform::Drop(f)
+            | Transform::CollapseRecursion(f)
+            | Transform::CollapseDirectRecursion(f) => std::slice::from_ref(f),
+            Transform::FocusSubtree(path) => path,
+        }
+    }
+}
+
+/// How a view shows its stacks: the transforms in order, then optionally inverted.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct View {
+    /// Applied in this order.
+    pub transforms: Vec<Transform>,
+    /// Each stack reversed (leaf first) after the transforms: the bottom-up tree.
+    pub invert: bool,
+}
+
+impl View {
+    /// Shows the stacks as they are.
+    pub fn is_plain(&self) -> bool {
+        self.transforms.is_empty() && !self.invert
+    }
+
+    /// Checks that every frame the transforms name is in `profile`, or says which is not.
+    pub fn check(&self, profile: &Profile) -> Result<()> {
+        if self.transforms.is_empty() {
+            return Ok(());
+        }
+        let names = FrameNames::of(profile, usize::MAX);
+        for transform in &self.transforms {
+            for name in transform.names() {
+                if names.id_of(name).is_none() {
+                    return Err(Error::new(
+                        ErrorKind::Request,
+                        format!("no frame is named {name:?} in this trace; name it as folded stacks do"),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Where an old node went in the tree being made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum At {
+    /// Its stack is this node's.
+    Node(u32),
+    /// Not placed yet: a focus has not found its frame (or its path's frame `.0`) on the
+    /// way here. Its own time belongs to no kept stack.
+    Pending(usize),
+    /// Left out with everything below it.
+    Gone,
+}
+
+/// A transform with its frame names as ids (`NONE` for a name the tree does not have).
+enum Step {
+    Merge(u32),
+    Focus(u32),
+    FocusSubtree(Vec<u32>),
+    Drop(u32),
+    CollapseRecursion(u32),
+    CollapseDirectRecursion(u32),
+}
+
+/// A frame tree being made: children found by `(parent, name)`.
+struct Builder {
+    nodes: Vec<FrameNode>,
+    index: FxHashMap<(u32, u32), u32>,
+}
+
+impl Builder {
+    fn new() -> Self {
+        let root = FrameNode { name: NONE, first_child: NONE, next_sibling: NONE, self_time: PerClock::ZERO };
+        Builder { nodes: vec![root], index: FxHashMap::default() }
+    }
+
+    fn child(&mut self, parent: u32, name: u32) -> u32 {
+        let next = self.nodes.len() as u32;
+        let at = *self.index.entry((parent, name)).or_insert(next);
+        if at == next {
+            let next_sibling = self.nodes[parent as usize].first_child;
+            self.nodes.push(FrameNode { name, first_child: NONE, next_sibling, self_time: PerClock::ZERO });
+            self.nodes[parent as usize].first_child = at;
+        }
+        at
+    }
+
+    fn add(&mut self, node: u32, time: PerClock) {
+        self.nodes[node as usize].self_time.add(time);
+    }
+
+    fn finish(self) -> FrameTree {
+        FrameTree { nodes: self.nodes, micros: true }
+    }
+}
+
+impl FrameTree {
+    /// This tree as `view` shows it: each stack's value cut to whole µs, the transforms
+    /// applied in order, equal stacks merged, then inverted if asked.
+    pub(crate) fn transformed(&self, profile: &Profile, names: &FrameNames, view: &View) -> FrameTree {
+        if view.is_plain() {
+            return self.in_micros(profile);
+        }
+        let mut tree = self.in_micros(profile);
+        for transform in &view.transforms {
+            let id = |name: &String| names.id_of(name).unwrap_or(NONE);
+            let step = match transform {
+                Transform::Merge(f) => Step::Merge(id(f)),
+                Transform::Focus(f) => Step::Focus(id(f)),
+                Transform::FocusSubtree(path) => Step::FocusSubtree(path.iter().map(id).collect()),
+                Transform::Drop(f) => Step::Drop(id(f)),
+                Transform::CollapseRecursion(f) => Step::CollapseRecursion(id(f)),
+                Transform::CollapseDirectRecursion(f) => Step::CollapseDirectRecursion(id(f)),
+            };
+            tree = tree.step(&step);
+        }
+        if view.invert {
+            tree = tree.inverted();
+        }
+        tree
+    }
+
+    /// The same tree with its times in whole µs, node by node (each node is one stack).
+    fn in_micros(&self, profile: &Profile) -> FrameTree {
+        if self.micros {
+            return FrameTree { nodes: self.copy_nodes(), micros: true };
+        }
+        let mut nodes = self.copy_nodes();
+        for node in &mut nodes {
+            let time = node.self_time;
+            node.self_time =
+                PerClock { wall: profile.micros(time[Clock::Wall]), cpu: profile.micros(time[Clock::Cpu]) };
+        }
+        FrameTree { nodes, micros: true }
+    }
+
+    fn copy_nodes(&self) -> Vec<FrameNode> {
+        self.nodes
+            .iter()
+            .map(|n| FrameNode {
+                name: n.name,
+                first_child: n.first_child,
+                next_sibling: n.next_sibling,
+                self_time: n.self_time,
+            })
+            .collect()
+    }
+
+    /// Each node's parent (the root's is `NONE`).
+    fn parents(&self) -> Vec<u32> {
+        let mut parent = vec![NONE; self.nodes.len()];
+        for (n, node) in self.nodes.iter().enumerate() {
+            let mut child = node.first_child;
+            while child != NONE {
+                parent[child as usize] = n as u32;
+                child = self.nodes[child as usize].next_sibling;
+            }
+        }
+        parent
+    }
+
+    /// One transform: every old node's stack mapped to the new tree's, parents first (a
+    /// parent always comes before its children in `nodes`).
+    fn step(&self, step: &Step) -> FrameTree {
+        let parent = self.parents();
+        let mut out = Builder::new();
+        let mut at = vec![At::Gone; self.nodes.len()];
+        // For a recursion collapse: the new node of the outermost frame on the way here.
+        let mut outermost = vec![NONE; self.nodes.len()];
+        at[0] = match step {
+            Step::Focus(_) | Step::FocusSubtree(_) => At::Pending(0),
+            _ => At::Node(0),
+        };
+        for old in 1..self.nodes.len() {
+            let name = self.nodes[old].name;
+            let up = parent[old] as usize;
+            let from = at[up];
+            at[old] = match (step, from) {
+                (_, At::Gone) => At::Gone,
+                (Step::Focus(f), At::Pending(_)) if name == *f => At::Node(out.child(0, name)),
+                (Step::Focus(_), At::Pending(i)) => At::Pending(i),
+                (Step::FocusSubtree(path), At::Pending(i)) if path.get(i) == Some(&name) => {
+                    if i + 1 == path.len() {
+                        At::Node(out.child(0, name))
+                    } else {
+                        At::Pending(i + 1)
+                    }
+                }
+                (Step::FocusSubtree(_), At::Pending(_)) => At::Gone,
+                (_, At::Pending(_)) => unreachable!("only a focus leaves nodes pending"),
+                (Step::Merge(f), At::Node(new)) if name == *f => At::Node(new),
+                (Step::Drop(f), At::Node(_)) if name == *f => At::Gone,
+                (Step::CollapseRecursion(f), At::Node(new)) if name == *f => match outermost[up] {
+                    NONE => {
+                        let node = out.child(new, name);
+                        outermost[old] = node;
+                        At::Node(node)
+                    }
+                    outer => {
+                        outermost[old] = outer;
+                        At::Node(outer)
+                    }
+                },
+                (Step::CollapseDirectRecursion(f), At::Node(new)) if name == *f && self.nodes[up].name == *f => {
+                    At::Node(new)
+                }
+                (_, At::Node(new)) => {
+                    outermost[old] = outermost[up];
+                    At::Node(out.child(new, name))
+                }
+            };
+            if let At::Node(new) = at[old] {
+                out.add(new, self.nodes[old].self_time);
+            }
+        }
+        if let At::Node(root) = at[0] {
+            out.add(root, self.nodes[0].self_time);
+        }
+        out.finish()
+    }
+
+    /// The bottom-up tree: each stack reversed, its leaf first, under the same root.
+    fn inverted(&self) -> FrameTree {
+        let parent = self.parents();
+        let mut out = Builder::new();
+        out.add(0, self.nodes[0].self_time);
+        for (n, node) in self.nodes.iter().enumerate().skip(1) {
+            if node.self_time == PerClock::ZERO {
+                continue;
+            }
+            let mut at = 0;
+            let mut up = n as u32;
+            while up != 0 {
+                at = out.child(at, self.nodes[up as usize].name);
+                up = parent[up as usize];
+            }
+            out.add(at, node.self_time);
+        }
+        out.finish()
+    }
+}

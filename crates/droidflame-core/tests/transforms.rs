@@ -1,0 +1,188 @@
+//! Transforms and the inverted tree give exactly what their definitions give when applied
+//! by hand to the plain folded stacks (root first, the thread frame left alone, equal
+//! stacks merged after): on generated method traces with recursion, and on the corpus's
+//! CPU samples and system traces. The call tree's rows add up to the same stacks.
+
+use droidflame_core::products::{self, FoldedOptions, Transform, TreeFormat, TreeOptions, View};
+use droidflame_core::{analyze, Analysis};
+use droidflame_testkit::scenario::{generate, Config};
+use droidflame_testkit::Layout;
+use std::collections::BTreeMap;
+
+type Stacks = BTreeMap<Vec<String>, u64>;
+
+/// Folded text as stacks: frames (the thread's first) and values, zeros left out.
+fn parse(folded: &str) -> Stacks {
+    let mut out = Stacks::new();
+    for line in folded.lines() {
+        let (stack, value) = line.rsplit_once(' ').unwrap();
+        let value: u64 = value.parse().unwrap();
+        if value > 0 {
+            *out.entry(stack.split(';').map(str::to_owned).collect()).or_default() += value;
+        }
+    }
+    out
+}
+
+/// One transform by its definition, on one stack's frames below the thread frame; `None`
+/// when the stack is left out.
+fn by_hand(transform: &Transform, mut frames: Vec<String>) -> Option<Vec<String>> {
+    let first = |f: &String, frames: &[String]| frames.iter().position(|x| x == f);
+    match transform {
+        Transform::Merge(f) => {
+            frames.retain(|x| x != f);
+            Some(frames)
+        }
+        Transform::Focus(f) => first(f, &frames).map(|at| frames[at..].to_vec()),
+        Transform::FocusSubtree(path) => frames.starts_with(path).then(|| frames[path.len() - 1..].to_vec()),
+        Transform::Drop(f) => first(f, &frames).is_none().then_some(frames),
+        Transform::CollapseRecursion(f) => {
+            if let (Some(outer), Some(inner)) = (first(f, &frames), frames.iter().rposition(|x| x == f)) {
+                frames.drain(outer + 1..=inner);
+            }
+            Some(frames)
+        }
+        Transform::CollapseDirectRecursion(f) => {
+            frames.dedup_by(|b, a| a == f && b == f);
+            Some(frames)
+        }
+    }
+}
+
+fn view_by_hand(plain: &Stacks, view: &View) -> Stacks {
+    let mut out = Stacks::new();
+    'stacks: for (stack, value) in plain {
+        let (thread, mut frames) = (stack[0].clone(), stack[1..].to_vec());
+        for transform in &view.transforms {
+            match by_hand(transform, frames) {
+                Some(kept) => frames = kept,
+                None => continue 'stacks,
+            }
+        }
+        if view.invert {
+            frames.reverse();
+        }
+        let mut stack = vec![thread];
+        stack.extend(frames);
+        *out.entry(stack).or_default() += value;
+    }
+    out
+}
+
+fn folded_with(profile: &Analysis, view: &View) -> Stacks {
+    parse(&products::folded(profile, &FoldedOptions { view: view.clone(), ..FoldedOptions::default() }).unwrap())
+}
+
+/// The call tree's rows as stacks: each row's self is its stack's value, its total the
+/// sum over the stacks through it.
+fn tree_rows(profile: &Analysis, view: &View) -> Stacks {
+    let options = TreeOptions { view: view.clone(), format: TreeFormat::Tsv, ..TreeOptions::default() };
+    let mut text = Vec::new();
+    products::write_tree(profile, &options, &mut text).unwrap();
+    let text = String::from_utf8(text).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("depth\ttotal\tself\tframe"));
+    let mut path: Vec<String> = Vec::new();
+    let mut rows: Vec<(Vec<String>, u64, u64)> = Vec::new();
+    for line in lines {
+        let fields: Vec<&str> = line.splitn(4, '\t').collect();
+        let depth: usize = fields[0].parse().unwrap();
+        path.truncate(depth);
+        path.push(fields[3].to_owned());
+        rows.push((path.clone(), fields[1].parse().unwrap(), fields[2].parse().unwrap()));
+    }
+    let stacks: Stacks = rows.iter().filter(|r| r.2 > 0).map(|(p, _, own)| (p.clone(), *own)).collect();
+    for (prefix, total, _) in &rows {
+        let through: u64 = stacks.iter().filter(|(s, _)| s.starts_with(prefix)).map(|(_, v)| v).sum();
+        assert_eq!(*total, through, "the total of {prefix:?}");
+    }
+    stacks
+}
+
+/// Views over the frames of `plain`: each transform on a frame many stacks pass through,
+/// on one that recurses, on a path, then all of them in a row, each also inverted.
+fn views(plain: &Stacks) -> Vec<View> {
+    let mut count: BTreeMap<&String, usize> = BTreeMap::new();
+    for stack in plain.keys() {
+        for frame in &stack[1..] {
+            *count.entry(frame).or_default() += 1;
+        }
+    }
+    let busiest = count.iter().max_by_key(|(_, n)| **n).map(|(f, _)| (*f).clone()).expect("frames");
+    let recursive = plain
+        .keys()
+        .flat_map(|s| s[1..].iter().filter(|f| s[1..].iter().filter(|x| x == f).count() > 1))
+        .next()
+        .cloned()
+        .unwrap_or_else(|| busiest.clone());
+    // A path of two frames where a stack is that deep, else of one.
+    let path = match plain.keys().find(|s| s.len() > 3) {
+        Some(deep) => deep[1..3].to_vec(),
+        None => plain.keys().find(|s| s.len() > 1).map(|s| s[1..2].to_vec()).expect("a frame"),
+    };
+    let one = |t: Transform| vec![t];
+    let mut transforms = vec![
+        one(Transform::Merge(busiest.clone())),
+        one(Transform::Merge(recursive.clone())),
+        one(Transform::Focus(busiest.clone())),
+        one(Transform::Focus(recursive.clone())),
+        one(Transform::FocusSubtree(path.clone())),
+        one(Transform::Drop(busiest.clone())),
+        one(Transform::CollapseRecursion(recursive.clone())),
+        one(Transform::CollapseDirectRecursion(recursive.clone())),
+        vec![
+            Transform::CollapseRecursion(recursive.clone()),
+            Transform::Focus(busiest.clone()),
+            Transform::Merge(recursive.clone()),
+        ],
+        vec![],
+    ];
+    transforms.push(vec![Transform::Drop(recursive), Transform::FocusSubtree(path)]);
+    transforms.into_iter().flat_map(|t| [false, true].map(|invert| View { transforms: t.clone(), invert })).collect()
+}
+
+fn check_every_view(what: &str, profile: &Analysis) {
+    let plain = folded_with(profile, &View::default());
+    for view in views(&plain) {
+        let expected = view_by_hand(&plain, &view);
+        assert_eq!(folded_with(profile, &view), expected, "{what}: folded stacks of {view:?}");
+        assert_eq!(tree_rows(profile, &view), expected, "{what}: the call tree of {view:?}");
+    }
+}
+
+#[test]
+fn generated_method_traces_with_recursion() {
+    for seed in 0..6 {
+        let config = Config { threads: 3, methods: 7, events_per_thread: 400, max_depth: 12, ..Config::default() };
+        let trace = generate(seed, &config).trace.write(&Layout::ART_REGULAR);
+        check_every_view(&format!("seed {seed}"), &analyze(&trace).unwrap());
+    }
+}
+
+#[test]
+fn corpus_samples_and_system_traces() {
+    if !droidflame_testkit::corpus_present("transforms::corpus_samples_and_system_traces") {
+        return;
+    }
+    for name in [
+        "simpleperf/aosp-simpleperf-display_bitmaps.proto_data",
+        "atrace/catapult-systrace-decompressed_atrace_data.txt",
+        "atrace/perfetto-sched_blocked_systrace.systrace",
+        "perflib-basic.trace",
+    ] {
+        let path = droidflame_testkit::corpus_dir().join(name);
+        let Ok(bytes) = std::fs::read(&path) else {
+            panic!("{} is not in the corpus", path.display());
+        };
+        check_every_view(name, &analyze(&bytes).unwrap());
+    }
+}
+
+#[test]
+fn a_frame_the_trace_does_not_have_is_named_in_the_error() {
+    let trace = generate(1, &Config::default()).trace.write(&Layout::ART_REGULAR);
+    let profile = analyze(&trace).unwrap();
+    let view = View { transforms: vec![Transform::Focus("no.Such.method".into())], invert: false };
+    let error = products::folded(&profile, &FoldedOptions { view, ..FoldedOptions::default() }).unwrap_err();
+    assert!(error.to_string().contains("\"no.Such.method\""), "{error}");
+}
