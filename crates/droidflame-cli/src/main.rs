@@ -4,8 +4,8 @@
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use droidflame_core::mapping::MappingReader;
 use droidflame_core::products::{
-    self, CallGraphOptions, CallQuery, DiffGraphOptions, DiffOptions, FoldedOptions, Transform, TreeFormat,
-    TreeOptions, View, Widths,
+    self, CallGraphOptions, CallQuery, DiffGraphOptions, DiffOptions, ExportOptions, FoldedOptions, Transform,
+    TreeFormat, TreeOptions, View, Widths,
 };
 use droidflame_core::{Analysis, Analyzer, Clock, Options};
 use std::fs::File;
@@ -163,16 +163,23 @@ enum Command {
         #[command(flatten)]
         mapping: MappingArg,
     },
-    /// Write every call as a file other viewers open.
+    /// Write the trace as a file other viewers open.
     Export {
         #[arg(required = true, num_args = 1..=2)]
         trace: Vec<PathBuf>,
-        /// `chrome`: Chrome trace-event JSON (Perfetto UI, chrome://tracing, Firefox Profiler, speedscope).
+        /// `chrome`: every call as Chrome trace-event JSON (Perfetto UI, chrome://tracing,
+        /// Firefox Profiler); `speedscope`: the view's stacks, one profile per thread, on
+        /// one clock; `pprof`: the view's stacks as gzipped profile.proto, a value per clock.
         #[arg(long, value_enum)]
         format: ExportFormat,
         /// Output file; `-` for standard output.
         #[arg(short, long)]
         output: PathBuf,
+        /// speedscope's clock (default: the trace's).
+        #[arg(long, value_enum)]
+        clock: Option<ClockArg>,
+        #[command(flatten)]
+        view: ViewArgs,
         #[command(flatten)]
         mapping: MappingArg,
     },
@@ -235,6 +242,8 @@ struct MappingArg {
 #[derive(Clone, Copy, ValueEnum)]
 enum ExportFormat {
     Chrome,
+    Speedscope,
+    Pprof,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -282,7 +291,7 @@ fn main() -> ExitCode {
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     // The order of the transform flags matters, and only the matches keep it.
     let view = match matches.subcommand() {
-        Some(("folded" | "tree" | "render" | "diff", sub)) => view_of(sub),
+        Some(("folded" | "tree" | "render" | "diff" | "export", sub)) => view_of(sub),
         _ => View::default(),
     };
     match run(cli, view) {
@@ -312,9 +321,22 @@ fn run(cli: Cli, view: View) -> Result<(), String> {
             }
             stdout_stream(|out| products::write_calls(&profile, &query, out))
         }
-        Command::Export { trace, format: ExportFormat::Chrome, output, mapping } => {
+        Command::Export { trace, format: ExportFormat::Chrome, output, clock: _, view: _, mapping } => {
+            if !view.is_plain() {
+                return Err(
+                    "the chrome export lists every call as it ran: transforms apply to speedscope and pprof".into()
+                );
+            }
             let profile = analyze_mapped(&trace, with_calls(), &mapping)?;
             write_to(&output, |mut out| products::write_chrome_trace(&profile, &mut out))
+        }
+        Command::Export { trace, format, output, clock, view: _, mapping } => {
+            let profile = analyze_mapped(&trace, Options::default(), &mapping)?;
+            let options = ExportOptions { clock: clock.map(Into::into), view };
+            write_to(&output, |mut out| match format {
+                ExportFormat::Pprof => products::write_pprof(&profile, &options, &mut out),
+                _ => products::write_speedscope(&profile, &options, &mut out),
+            })
         }
         Command::Tree { trace, thread, clock, format, view: _, mapping } => {
             let profile = analyze_mapped(&trace, Options::default(), &mapping)?;

@@ -636,3 +636,25 @@ fn tree_prints_depth_total_self_and_frame() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr_line(&out).contains("no frame is named \"p.K.Nope\""));
 }
+
+#[test]
+fn export_writes_speedscope_and_pprof_of_the_view() {
+    let path = recursive_trace();
+    let trace = path.to_str().unwrap();
+    let json = scratch("view.speedscope.json");
+    let out =
+        droidflame(&["export", trace, "--format", "speedscope", "--merge", "p.K.B", "-o", json.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let file: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let names: Vec<&str> =
+        file["shared"]["frames"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap()).collect();
+    assert!(!names.contains(&"p.K.B"), "merged frames are gone: {names:?}");
+    assert_eq!(file["profiles"][0]["endValue"], 50);
+    let pprof = scratch("view.pb.gz");
+    let out = droidflame(&["export", trace, "--format", "pprof", "-o", pprof.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(&std::fs::read(&pprof).unwrap()[..2], [0x1F, 0x8B]);
+    let out = droidflame(&["export", trace, "--format", "chrome", "--merge", "p.K.B", "-o", "-"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_line(&out).contains("speedscope and pprof"));
+}
