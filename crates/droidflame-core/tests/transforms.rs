@@ -34,6 +34,7 @@ fn by_hand(transform: &Transform, mut frames: Vec<String>) -> Option<Vec<String>
             Some(frames)
         }
         Transform::Focus(f) => first(f, &frames).map(|at| frames[at..].to_vec()),
+        Transform::CallersOf(f) => first(f, &frames).map(|at| frames[..=at].to_vec()),
         Transform::FocusSubtree(path) => frames.starts_with(path).then(|| frames[path.len() - 1..].to_vec()),
         Transform::Drop(f) => first(f, &frames).is_none().then_some(frames),
         Transform::CollapseRecursion(f) => {
@@ -126,6 +127,8 @@ fn views(plain: &Stacks) -> Vec<View> {
         one(Transform::Merge(recursive.clone())),
         one(Transform::Focus(busiest.clone())),
         one(Transform::Focus(recursive.clone())),
+        one(Transform::CallersOf(busiest.clone())),
+        one(Transform::CallersOf(recursive.clone())),
         one(Transform::FocusSubtree(path.clone())),
         one(Transform::Drop(busiest.clone())),
         one(Transform::CollapseRecursion(recursive.clone())),

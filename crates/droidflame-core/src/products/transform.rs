@@ -20,6 +20,9 @@ pub enum Transform {
     /// Only stacks that begin with this path of frames (root first), each cut to begin at
     /// the path's last frame.
     FocusSubtree(Vec<String>),
+    /// Only stacks through a frame of this name, each cut to end at its outermost one:
+    /// inverted, the callers' half of a sandwich (the callees' half is `Focus`).
+    CallersOf(String),
     /// Stacks through a frame of this name are left out.
     Drop(String),
     /// In each stack, everything after the outermost frame of this name up to and
@@ -36,6 +39,7 @@ impl Transform {
         match self {
             Transform::Merge(f)
             | Transform::Focus(f)
+            | Transform::CallersOf(f)
             | Transform::Drop(f)
             | Transform::CollapseRecursion(f)
             | Transform::CollapseDirectRecursion(f) => std::slice::from_ref(f),
@@ -89,6 +93,9 @@ enum At {
     Pending(usize),
     /// Left out with everything below it.
     Gone,
+    /// On the way to a frame that decides whether the stack is kept (`CallersOf`): its path
+    /// is this node's, and its own time belongs to no kept stack.
+    Before(u32),
 }
 
 /// A transform with its frame names as ids (`NONE` for a name the tree does not have).
@@ -96,6 +103,7 @@ enum Step {
     Merge(u32),
     Focus(u32),
     FocusSubtree(Vec<u32>),
+    CallersOf(u32),
     Drop(u32),
     CollapseRecursion(u32),
     CollapseDirectRecursion(u32),
@@ -147,6 +155,7 @@ impl FrameTree {
                 Transform::Merge(f) => Step::Merge(id(f)),
                 Transform::Focus(f) => Step::Focus(id(f)),
                 Transform::FocusSubtree(path) => Step::FocusSubtree(path.iter().map(id).collect()),
+                Transform::CallersOf(f) => Step::CallersOf(id(f)),
                 Transform::Drop(f) => Step::Drop(id(f)),
                 Transform::CollapseRecursion(f) => Step::CollapseRecursion(id(f)),
                 Transform::CollapseDirectRecursion(f) => Step::CollapseDirectRecursion(id(f)),
@@ -208,6 +217,7 @@ impl FrameTree {
         let mut outermost = vec![NONE; self.nodes.len()];
         at[0] = match step {
             Step::Focus(_) | Step::FocusSubtree(_) => At::Pending(0),
+            Step::CallersOf(_) => At::Before(0),
             _ => At::Node(0),
         };
         for old in 1..self.nodes.len() {
@@ -227,6 +237,10 @@ impl FrameTree {
                 }
                 (Step::FocusSubtree(_), At::Pending(_)) => At::Gone,
                 (_, At::Pending(_)) => unreachable!("only a focus leaves nodes pending"),
+                (Step::CallersOf(f), At::Before(new)) if name == *f => At::Node(out.child(new, name)),
+                (_, At::Before(new)) => At::Before(out.child(new, name)),
+                // Below the outermost frame: the stack ends there.
+                (Step::CallersOf(_), At::Node(new)) => At::Node(new),
                 (Step::Merge(f), At::Node(new)) if name == *f => At::Node(new),
                 (Step::Drop(f), At::Node(_)) if name == *f => At::Gone,
                 (Step::CollapseRecursion(f), At::Node(new)) if name == *f => match outermost[up] {
