@@ -27,12 +27,20 @@ export function factsLine(summary) {
   ].filter(Boolean).join(' · ');
 }
 
+/** A summary value as text: lists joined, objects (the clock words) as `key: value` pairs. */
+function valueText(value) {
+  if (value === null || value === undefined) return '—';
+  if (Array.isArray(value)) return value.join(', ');
+  if (typeof value === 'object') return Object.entries(value).map(([k, v]) => k + ': ' + valueText(v)).join(', ');
+  return String(value);
+}
+
 /** Rows of the Trace tab: `[group, key, value]`, every value as text. */
 export function traceRows(summary) {
   const rows = [];
   const add = (group, object) => {
     for (const [key, value] of Object.entries(object || {})) {
-      rows.push([group, key, value === null || value === undefined ? '—' : Array.isArray(value) ? value.join(', ') : String(value)]);
+      rows.push([group, key, valueText(value)]);
     }
   };
   add('format', summary.format);

@@ -97,3 +97,8 @@ export function methodTitle(method) {
   return method.name + ' ' + method.signature + (method.source ? ' (' + method.source + ')' : '') +
     (method.obfuscated ? ' — obfuscated as ' + method.obfuscated : '');
 }
+
+/** `1 thread`, `3 threads`: a count and its noun, plural where it is not one. */
+export function countText(n, noun) {
+  return count(n) + ' ' + noun + (n === 1 ? '' : 's');
+}

@@ -2,7 +2,7 @@
 // under its process where the trace names processes, filterable, one Tab stop.
 
 import { $, element } from './dom.js';
-import { millis, percent, splitName, threadLabel } from './format.js';
+import { countText, millis, percent, splitName, threadLabel } from './format.js';
 import { bindList, settle } from './list-keys.js';
 import { changed } from './state.js';
 
@@ -100,7 +100,7 @@ export function createThreadList(store) {
     }
     settle(body, 'tr[data-thread]');
     const tracks = threads.filter((t) => t.track).length;
-    $('thread-count').textContent = (threads.length - tracks) + ' threads' + (tracks ? ', ' + tracks + ' tracks' : '');
+    $('thread-count').textContent = countText(threads.length - tracks, 'thread') + (tracks ? ', ' + countText(tracks, 'track') : '');
   }
 
   store.subscribe((state, previous) => {

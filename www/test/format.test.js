@@ -47,3 +47,10 @@ test('clocks and frames are named as the trace names them', () => {
   assert.equal(frameTitle(summary.system(), false), 'Slice');
   assert.equal(frameTitle(summary.method(), true), 'Methods');
 });
+
+test('a count and its noun agree', async () => {
+  const { countText } = await import('../src/format.js');
+  assert.equal(countText(1, 'thread'), '1 thread');
+  assert.equal(countText(0, 'thread'), '0 threads');
+  assert.equal(countText(1200, 'track'), '1,200 tracks');
+});

@@ -100,6 +100,9 @@ test('facts and the Trace tab come from the summary as it is', () => {
   assert.deepEqual(rows.find((r) => r[0] === 'repairs'), ['repairs', 'unmatched_exits', '3']);
   assert.deepEqual(rows.find((r) => r[1] === 'max_drawn_depth'), ['limits', 'max_drawn_depth', '1024']);
   assert.deepEqual(rows[rows.length - 1], ['header', 'vm', 'dalvik']);
+  // The clock words are an object: said as pairs, never "[object Object]".
+  const words = rows.find((r) => r[1] === 'clock_words');
+  assert.ok(words && !words[2].includes('[object') && words[2].includes('wall: '), String(words));
 });
 
 test('one file, or the two halves of a split trace, and never more', () => {
