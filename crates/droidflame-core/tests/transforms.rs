@@ -3,8 +3,8 @@
 //! stacks merged after): on generated method traces with recursion, and on the corpus's
 //! CPU samples and system traces. The call tree's rows add up to the same stacks.
 
-use droidflame_core::products::{self, FoldedOptions, Transform, TreeFormat, TreeOptions, View};
-use droidflame_core::{analyze, Analysis};
+use droidflame_core::products::{self, FoldedOptions, GraphScope, Transform, TreeFormat, TreeOptions, View};
+use droidflame_core::{analyze, Analysis, Clock};
 use droidflame_testkit::scenario::{generate, Config};
 use droidflame_testkit::Layout;
 use std::collections::BTreeMap;
@@ -144,12 +144,63 @@ fn views(plain: &Stacks) -> Vec<View> {
     transforms.into_iter().flat_map(|t| [false, true].map(|invert| View { transforms: t.clone(), invert })).collect()
 }
 
+/// The viewer's table of one thread's tree, as `(path, total, self)` rows on `clock`, the
+/// path starting with the thread's label; rows worth nothing left out.
+fn table_rows(profile: &Analysis, thread: usize, view: &View, clock: Clock) -> Vec<(Vec<String>, u64, u64)> {
+    let table = products::call_tree_table(profile, GraphScope::Thread(thread), view).unwrap();
+    let (total, own) = match clock {
+        Clock::Wall => (&table.total_wall, &table.self_wall),
+        Clock::Cpu => (&table.total_cpu, &table.self_cpu),
+    };
+    let mut paths: Vec<Vec<String>> = Vec::new();
+    let mut rows = Vec::new();
+    for n in 0..table.parent.len() {
+        let path = match table.parent[n] {
+            u32::MAX => vec![profile.threads[thread].label()],
+            up => [paths[up as usize].clone(), vec![table.names[table.name[n] as usize].clone()]].concat(),
+        };
+        if total[n] > 0 {
+            rows.push((path.clone(), total[n], own[n]));
+        }
+        paths.push(path);
+    }
+    rows.sort();
+    rows
+}
+
+/// The same rows from the TSV tree of that thread.
+fn tsv_rows(profile: &Analysis, thread: usize, view: &View) -> Vec<(Vec<String>, u64, u64)> {
+    let tid = profile.threads[thread].tid;
+    let options =
+        TreeOptions { view: view.clone(), thread: Some(tid), format: TreeFormat::Tsv, ..TreeOptions::default() };
+    let mut text = Vec::new();
+    products::write_tree(profile, &options, &mut text).unwrap();
+    let mut path: Vec<String> = Vec::new();
+    let mut rows = Vec::new();
+    for line in String::from_utf8(text).unwrap().lines().skip(1) {
+        let fields: Vec<&str> = line.splitn(4, '\t').collect();
+        path.truncate(fields[0].parse().unwrap());
+        path.push(fields[3].to_owned());
+        rows.push((path.clone(), fields[1].parse().unwrap(), fields[2].parse().unwrap()));
+    }
+    rows.sort();
+    rows
+}
+
 fn check_every_view(what: &str, profile: &Analysis) {
     let plain = folded_with(profile, &View::default());
     for view in views(&plain) {
         let expected = view_by_hand(&plain, &view);
         assert_eq!(folded_with(profile, &view), expected, "{what}: folded stacks of {view:?}");
         assert_eq!(tree_rows(profile, &view), expected, "{what}: the call tree of {view:?}");
+        for thread in 0..profile.threads.len().min(3) {
+            let clock = profile.default_clock();
+            assert_eq!(
+                table_rows(profile, thread, &view, clock),
+                tsv_rows(profile, thread, &view),
+                "{what}: the table of {view:?}"
+            );
+        }
     }
 }
 
@@ -188,4 +239,42 @@ fn a_frame_the_trace_does_not_have_is_named_in_the_error() {
     let view = View { transforms: vec![Transform::Focus("no.Such.method".into())], invert: false };
     let error = products::folded(&profile, &FoldedOptions { view, ..FoldedOptions::default() }).unwrap_err();
     assert!(error.to_string().contains("\"no.Such.method\""), "{error}");
+}
+
+#[test]
+fn calls_stay_with_their_own_frame() {
+    use droidflame_testkit::{MethodDef, Record, ThreadDef, Trace};
+    // A calls F, F calls B, B calls F again, that F calls C: one call each.
+    let methods =
+        ["A", "F", "B", "C"].iter().enumerate().map(|(i, m)| MethodDef::new(4 * (i as u64 + 1), "p/K", m, "()V"));
+    let order = [4, 8, 12, 8, 16];
+    let mut records = Vec::new();
+    for (i, &method) in order.iter().enumerate() {
+        records.push(Record { tid: 3, method, action: 0, wall: 10 * i as u64, cpu: 0 });
+    }
+    for (i, &method) in order.iter().rev().enumerate() {
+        records.push(Record { tid: 3, method, action: 1, wall: 50 + i as u64, cpu: 0 });
+    }
+    let trace = Trace {
+        threads: vec![ThreadDef { tid: 3, name: "main".into() }],
+        methods: methods.collect(),
+        records,
+        ..Trace::default()
+    };
+    let profile = analyze(&trace.write(&Layout::ART_REGULAR)).unwrap();
+    let calls = |view: View| {
+        let table = products::call_tree_table(&profile, GraphScope::Thread(0), &view).unwrap();
+        let mut out: Vec<(String, u64)> =
+            (1..table.parent.len()).map(|n| (table.names[table.name[n] as usize].clone(), table.calls[n])).collect();
+        out.sort();
+        out
+    };
+    let named = |pairs: &[(&str, u64)]| pairs.iter().map(|(n, c)| (format!("p.K.{n}"), *c)).collect::<Vec<_>>();
+    assert_eq!(calls(View::default()), named(&[("A", 1), ("B", 1), ("C", 1), ("F", 1), ("F", 1)]));
+    // The inner F is folded into the outer one: its call is not the outer F's.
+    let collapsed = View { transforms: vec![Transform::CollapseRecursion("p.K.F".into())], invert: false };
+    assert_eq!(calls(collapsed), named(&[("A", 1), ("B", 1), ("C", 1), ("F", 1)]));
+    // B merged: its time goes to the outer F, its call nowhere.
+    let merged = View { transforms: vec![Transform::Merge("p.K.B".into())], invert: false };
+    assert_eq!(calls(merged), named(&[("A", 1), ("C", 1), ("F", 1), ("F", 1)]));
 }

@@ -72,6 +72,9 @@ pub(super) struct FrameNode {
     pub next_sibling: u32,
     /// Self time, in ticks (whole µs in a transformed tree).
     pub self_time: PerClock,
+    /// Calls that ended on this stack (of its own frame: a call merged into another
+    /// frame's node by a transform does not count there).
+    pub calls: u64,
 }
 
 pub(crate) struct FrameTree {
@@ -88,7 +91,7 @@ impl FrameTree {
     pub fn merged(profile: &Profile, names: &FrameNames, threads: &[&ThreadProfile]) -> FrameTree {
         let max_depth = names.max_depth;
         let mut nodes =
-            vec![FrameNode { name: NONE, first_child: NONE, next_sibling: NONE, self_time: PerClock::ZERO }];
+            vec![FrameNode { name: NONE, first_child: NONE, next_sibling: NONE, self_time: PerClock::ZERO, calls: 0 }];
         let mut index: FxHashMap<(u32, u32), u32> = FxHashMap::default();
         for thread in threads {
             let tree = &thread.tree;
@@ -110,12 +113,13 @@ impl FrameTree {
                     if at == next {
                         let sibling = nodes[parent as usize].first_child;
                         let self_time = PerClock::ZERO;
-                        nodes.push(FrameNode { name, first_child: NONE, next_sibling: sibling, self_time });
+                        nodes.push(FrameNode { name, first_child: NONE, next_sibling: sibling, self_time, calls: 0 });
                         nodes[parent as usize].first_child = at;
                     }
                     at
                 };
                 nodes[at as usize].self_time.add(node.self_time);
+                nodes[at as usize].calls += node.calls;
                 merged[n as usize] = at;
             });
         }

@@ -38,4 +38,4 @@ pub use summary::{methods_json, summary, summary_json};
 pub use table::{frame_rows, frame_table, frame_table_of, Edge, FrameRow, FrameTable};
 pub use timeline::{call_at, timeline_boxes, TimelineBox};
 pub use transform::{Transform, View};
-pub use tree::{write_tree, TreeFormat, TreeOptions};
+pub use tree::{call_tree_table, write_tree, CallTreeTable, TreeFormat, TreeOptions};

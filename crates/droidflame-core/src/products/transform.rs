@@ -113,12 +113,14 @@ enum Step {
 struct Builder {
     nodes: Vec<FrameNode>,
     index: FxHashMap<(u32, u32), u32>,
+    /// The node `child` gave last: a node placed there is a call of its own frame.
+    last_child: u32,
 }
 
 impl Builder {
     fn new() -> Self {
-        let root = FrameNode { name: NONE, first_child: NONE, next_sibling: NONE, self_time: PerClock::ZERO };
-        Builder { nodes: vec![root], index: FxHashMap::default() }
+        let root = FrameNode { name: NONE, first_child: NONE, next_sibling: NONE, self_time: PerClock::ZERO, calls: 0 };
+        Builder { nodes: vec![root], index: FxHashMap::default(), last_child: NONE }
     }
 
     fn child(&mut self, parent: u32, name: u32) -> u32 {
@@ -126,9 +128,10 @@ impl Builder {
         let at = *self.index.entry((parent, name)).or_insert(next);
         if at == next {
             let next_sibling = self.nodes[parent as usize].first_child;
-            self.nodes.push(FrameNode { name, first_child: NONE, next_sibling, self_time: PerClock::ZERO });
+            self.nodes.push(FrameNode { name, first_child: NONE, next_sibling, self_time: PerClock::ZERO, calls: 0 });
             self.nodes[parent as usize].first_child = at;
         }
+        self.last_child = at;
         at
     }
 
@@ -190,6 +193,7 @@ impl FrameTree {
                 first_child: n.first_child,
                 next_sibling: n.next_sibling,
                 self_time: n.self_time,
+                calls: n.calls,
             })
             .collect()
     }
@@ -224,6 +228,7 @@ impl FrameTree {
             let name = self.nodes[old].name;
             let up = parent[old] as usize;
             let from = at[up];
+            out.last_child = NONE;
             at[old] = match (step, from) {
                 (_, At::Gone) => At::Gone,
                 (Step::Focus(f), At::Pending(_)) if name == *f => At::Node(out.child(0, name)),
@@ -264,6 +269,11 @@ impl FrameTree {
             };
             if let At::Node(new) = at[old] {
                 out.add(new, self.nodes[old].self_time);
+                // Merged into another frame's node (a caller, an outer recursion): not a
+                // call of that frame.
+                if new == out.last_child {
+                    out.nodes[new as usize].calls += self.nodes[old].calls;
+                }
             }
         }
         if let At::Node(root) = at[0] {
@@ -272,7 +282,8 @@ impl FrameTree {
         out.finish()
     }
 
-    /// The bottom-up tree: each stack reversed, its leaf first, under the same root.
+    /// The bottom-up tree: each stack reversed, its leaf first, under the same root. Calls
+    /// are not counted in it: a row there is a path of callers, not a call.
     fn inverted(&self) -> FrameTree {
         let parent = self.parents();
         let mut out = Builder::new();

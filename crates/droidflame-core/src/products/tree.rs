@@ -5,8 +5,8 @@
 
 use super::folded::no_such_thread;
 use super::frames::{sanitize, FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
-use super::View;
-use crate::profile::{Clock, Profile, ThreadProfile, NONE};
+use super::{GraphScope, View};
+use crate::profile::{Clock, PerClock, Profile, ThreadProfile, NONE};
 use crate::{Error, ErrorKind, Result};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -124,4 +124,99 @@ fn write_rows(
         pending.extend(children.into_iter().rev().map(|c| (c, depth + 1)));
     }
     Ok(())
+}
+
+/// A call tree as flat columns, for a viewer that opens its rows as they are asked for.
+/// Node 0 stands for the thread, or for every thread, whose nodes then are node 0's
+/// children, each named by its label. A parent always comes before its children. Times are
+/// whole µs, 0 on a clock the trace lacks.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CallTreeTable {
+    /// Frame names (and thread labels), each once: `name` indexes it.
+    pub names: Vec<String>,
+    /// Each node's parent (`NONE` for node 0).
+    pub parent: Vec<u32>,
+    /// Each node's name (`NONE` for node 0).
+    pub name: Vec<u32>,
+    /// Time of the stacks through the node, on the wall clock.
+    pub total_wall: Vec<u64>,
+    /// Time of the stacks that end at the node, on the wall clock.
+    pub self_wall: Vec<u64>,
+    /// Time of the stacks through the node, on the CPU clock.
+    pub total_cpu: Vec<u64>,
+    /// Time of the stacks that end at the node, on the CPU clock.
+    pub self_cpu: Vec<u64>,
+    /// Calls of the node's frame on its stack (0 in an inverted tree, and for threads).
+    pub calls: Vec<u64>,
+}
+
+/// The call tree of `scope` as `view` shows it.
+pub fn call_tree_table(profile: &Profile, scope: GraphScope, view: &View) -> Result<CallTreeTable> {
+    view.check(profile)?;
+    let names = FrameNames::of(profile, DEFAULT_MAX_DEPTH);
+    let mut table = CallTreeTable {
+        names: (0..names.len() as u32).map(|i| names.name(i).to_owned()).collect(),
+        ..Default::default()
+    };
+    table.push(NONE, NONE, PerClock::ZERO, 0);
+    let threads: Vec<(Option<String>, &ThreadProfile)> = match scope {
+        GraphScope::Thread(index) => {
+            let thread = profile.threads.get(index).ok_or_else(|| {
+                Error::new(
+                    ErrorKind::Request,
+                    format!("thread index {index} is out of range ({} threads)", profile.threads.len()),
+                )
+            })?;
+            vec![(None, thread)]
+        }
+        GraphScope::AllThreads => profile.threads.iter().map(|t| (Some(sanitize(&t.label())), t)).collect(),
+    };
+    for (label, thread) in threads {
+        let tree = FrameTree::merged(profile, &names, &[thread]).transformed(profile, &names, view);
+        let top = match label {
+            Some(label) => {
+                table.names.push(label);
+                table.push(0, table.names.len() as u32 - 1, PerClock::ZERO, 0)
+            }
+            None => 0,
+        };
+        // Old node -> table node; parents come first in both.
+        let mut at = vec![NONE; tree.nodes.len()];
+        at[0] = top;
+        let own = tree.nodes[0].self_time;
+        for (column, clock) in [(&mut table.self_wall, Clock::Wall), (&mut table.total_wall, Clock::Wall)]
+            .into_iter()
+            .chain([(&mut table.self_cpu, Clock::Cpu), (&mut table.total_cpu, Clock::Cpu)])
+        {
+            column[top as usize] += own[clock];
+        }
+        for (n, node) in tree.nodes.iter().enumerate() {
+            let mut child = node.first_child;
+            while child != NONE {
+                let c = &tree.nodes[child as usize];
+                at[child as usize] = table.push(at[n], c.name, c.self_time, c.calls);
+                child = c.next_sibling;
+            }
+        }
+    }
+    // Children come after their parents: one backward pass sums the totals.
+    for n in (1..table.parent.len()).rev() {
+        let up = table.parent[n] as usize;
+        table.total_wall[up] += table.total_wall[n];
+        table.total_cpu[up] += table.total_cpu[n];
+    }
+    Ok(table)
+}
+
+impl CallTreeTable {
+    fn push(&mut self, parent: u32, name: u32, own: PerClock, calls: u64) -> u32 {
+        self.parent.push(parent);
+        self.name.push(name);
+        self.self_wall.push(own[Clock::Wall]);
+        self.self_cpu.push(own[Clock::Cpu]);
+        self.total_wall.push(own[Clock::Wall]);
+        self.total_cpu.push(own[Clock::Cpu]);
+        self.calls.push(calls);
+        self.parent.len() as u32 - 1
+    }
 }
