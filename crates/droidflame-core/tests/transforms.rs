@@ -278,3 +278,23 @@ fn calls_stay_with_their_own_frame() {
     let merged = View { transforms: vec![Transform::Merge("p.K.B".into())], invert: false };
     assert_eq!(calls(merged), named(&[("A", 1), ("C", 1), ("F", 1), ("F", 1)]));
 }
+
+#[test]
+fn views_read_from_json_and_refuse_what_is_no_view() {
+    let view =
+        View::from_json(r#"{"transforms": [{"merge": "a.B.c"}, {"focus_subtree": ["x", "y"]}], "invert": true}"#);
+    assert_eq!(
+        view.unwrap(),
+        View {
+            transforms: vec![Transform::Merge("a.B.c".into()), Transform::FocusSubtree(vec!["x".into(), "y".into()])],
+            invert: true
+        }
+    );
+    assert_eq!(View::from_json("{}").unwrap(), View::default());
+    let written = View { transforms: vec![Transform::CollapseRecursion("f".into())], invert: false };
+    assert_eq!(View::from_json(&serde_json::to_string(&written).unwrap()).unwrap(), written);
+    for hostile in [r#"{"transforms": [{"eval": "x"}]}"#, r#"{"invert": "yes"}"#, "<script>", r#"{"extra": 1}"#] {
+        let error = View::from_json(hostile).unwrap_err();
+        assert!(error.to_string().contains("this view cannot be read"), "{hostile}: {error}");
+    }
+}

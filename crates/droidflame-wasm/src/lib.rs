@@ -8,7 +8,7 @@
 //! parsed once. serde-wasm-bindgen would hand those over as JS objects directly, which
 //! matters for large object graphs, not for answers this size, so it is not used.
 
-use droidflame_core::products::{self, CallQuery, FlameOptions, FoldedOptions, GraphScope, Theme};
+use droidflame_core::products::{self, CallQuery, FlameOptions, FoldedOptions, GraphScope, Theme, View};
 use droidflame_core::profile::ThreadCalls;
 use droidflame_core::{Analysis, Analyzer, Clock, Options, Profile, Reread};
 use serde_json::json;
@@ -70,6 +70,9 @@ pub struct Session {
     reading: Option<(Window, Reread)>,
     /// The last window read again: the timeline draws it where it covers the view.
     detail: Option<(Window, ThreadCalls)>,
+    /// The transforms (and inversion) the stack products apply: flame graphs, folded
+    /// stacks, the call tree.
+    view: View,
 }
 
 /// One thread (summary index) from `from_us` to `to_us`.
@@ -88,7 +91,14 @@ impl Session {
     }
 
     fn with(options: Options) -> Session {
-        Session { analyzer: Some(Analyzer::new(options)), profile: None, range: None, reading: None, detail: None }
+        Session {
+            analyzer: Some(Analyzer::new(options)),
+            profile: None,
+            range: None,
+            reading: None,
+            detail: None,
+            view: View::default(),
+        }
     }
 
     /// A session that keeps calls, for the timeline and range selections: every call up to
@@ -301,14 +311,42 @@ impl Session {
     #[wasm_bindgen(js_name = flameSvg)]
     pub fn flame_svg(&self, thread: i32, clock_name: Option<String>, theme: Option<String>) -> Result<String, JsError> {
         let scope = usize::try_from(thread).map_or(GraphScope::AllThreads, GraphScope::Thread);
-        let options = FlameOptions { clock: clock(clock_name)?, theme: theme_of(theme)?, ..FlameOptions::default() };
+        let options = FlameOptions {
+            clock: clock(clock_name)?,
+            theme: theme_of(theme)?,
+            view: self.view.clone(),
+            ..FlameOptions::default()
+        };
         products::flame_svg(self.shown()?, scope, &options).map_err(js_error)
     }
 
     /// Folded stacks; `tid` narrows them to one thread id (without its thread frame).
     pub fn folded(&self, clock_name: Option<String>, tid: Option<u32>) -> Result<String, JsError> {
-        let options = FoldedOptions { clock: clock(clock_name)?, thread: tid, ..Default::default() };
+        let options =
+            FoldedOptions { clock: clock(clock_name)?, thread: tid, view: self.view.clone(), ..Default::default() };
         products::folded(self.profile()?, &options).map_err(js_error)
+    }
+
+    /// Sets the transforms the stack products apply, as JSON: `{"transforms": [{"merge":
+    /// "a.B.c"}, …], "invert": false}`; an empty text clears them. Refused, with the reason,
+    /// where the text is no view or names a frame the trace does not have.
+    #[wasm_bindgen(js_name = setView)]
+    pub fn set_view(&mut self, json: &str) -> Result<(), JsError> {
+        let view = if json.trim().is_empty() { View::default() } else { View::from_json(json).map_err(js_error)? };
+        view.check(self.profile()?).map_err(js_error)?;
+        self.view = view;
+        Ok(())
+    }
+
+    /// One thread's call tree (its index in the summary's threads), or every thread's for
+    /// -1, as the view shows it: JSON of flat columns (`names`, and per node `parent`,
+    /// `name`, `total_wall`, `self_wall`, `total_cpu`, `self_cpu`, `calls`; node 0 is the
+    /// thread or all threads; a parent comes before its children; µs).
+    #[wasm_bindgen(js_name = callTreeJson)]
+    pub fn call_tree_json(&self, thread: i32) -> Result<String, JsError> {
+        let scope = usize::try_from(thread).map_or(GraphScope::AllThreads, GraphScope::Thread);
+        let table = products::call_tree_table(self.shown()?, scope, &self.view).map_err(js_error)?;
+        Ok(serde_json::to_string(&table).expect("the table serialises"))
     }
 }
 

@@ -10,8 +10,10 @@ use crate::profile::{Clock, PerClock, Profile, NONE};
 use crate::{Error, ErrorKind, Result};
 use rustc_hash::FxHashMap;
 
-/// One change to a view's stacks. Frames are named as folded stacks name them.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// One change to a view's stacks. Frames are named as folded stacks name them. In JSON
+/// (the page's view state): `{"merge": "a.B.c"}`, `{"focus_subtree": ["a.B.c", "d.E.f"]}`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Transform {
     /// Every frame of this name is taken out of every stack; its time goes to its caller.
     Merge(String),
@@ -48,8 +50,10 @@ impl Transform {
     }
 }
 
-/// How a view shows its stacks: the transforms in order, then optionally inverted.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// How a view shows its stacks: the transforms in order, then optionally inverted. In JSON:
+/// `{"transforms": [...], "invert": false}`, both keys optional.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct View {
     /// Applied in this order.
     pub transforms: Vec<Transform>,
@@ -58,6 +62,13 @@ pub struct View {
 }
 
 impl View {
+    /// The view a JSON text describes (`{"transforms": [...], "invert": bool}`), or why the
+    /// text is none: views come from the page's address, which anyone can write.
+    pub fn from_json(text: &str) -> Result<View> {
+        serde_json::from_str(text)
+            .map_err(|e| Error::new(ErrorKind::Request, format!("this view cannot be read ({e}); it is left out")))
+    }
+
     /// Shows the stacks as they are.
     pub fn is_plain(&self) -> bool {
         self.transforms.is_empty() && !self.invert

@@ -130,7 +130,7 @@ fn write_rows(
 /// Node 0 stands for the thread, or for every thread, whose nodes then are node 0's
 /// children, each named by its label. A parent always comes before its children. Times are
 /// whole µs, 0 on a clock the trace lacks.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct CallTreeTable {
     /// Frame names (and thread labels), each once: `name` indexes it.
     pub names: Vec<String>,
