@@ -202,6 +202,14 @@ struct ViewArgs {
     /// (`A;F;B;F;C` becomes `A;F;C`).
     #[arg(long, value_name = "FRAME")]
     collapse_recursion: Vec<String>,
+    /// Make the frames whose names begin with this (`android.`) one frame (`android.*`)
+    /// wherever they call each other.
+    #[arg(long, value_name = "PREFIX")]
+    collapse_package: Vec<String>,
+    /// Make the frames of this native library (`libc.so`, `[kernel.kallsyms]`) one frame
+    /// wherever they call each other.
+    #[arg(long, value_name = "FILE")]
+    collapse_library: Vec<String>,
     /// Reverse each stack after the transforms, leaf first: the bottom-up tree.
     #[arg(long)]
     invert: bool,
@@ -211,11 +219,13 @@ struct ViewArgs {
 fn view_of(matches: &ArgMatches) -> View {
     let mut given: Vec<(usize, Transform)> = Vec::new();
     type Make = fn(String) -> Transform;
-    let kinds: [(&str, Make); 4] = [
+    let kinds: [(&str, Make); 6] = [
         ("merge", Transform::Merge),
         ("focus", Transform::Focus),
         ("drop", Transform::Drop),
         ("collapse_recursion", Transform::CollapseRecursion),
+        ("collapse_package", Transform::CollapsePackage),
+        ("collapse_library", Transform::CollapseLibrary),
     ];
     for (id, make) in kinds {
         let (Some(at), Some(names)) = (matches.indices_of(id), matches.get_many::<String>(id)) else { continue };

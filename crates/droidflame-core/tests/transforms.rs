@@ -47,6 +47,14 @@ fn by_hand(transform: &Transform, mut frames: Vec<String>) -> Option<Vec<String>
             frames.dedup_by(|b, a| a == f && b == f);
             Some(frames)
         }
+        Transform::CollapsePackage(prefix) => {
+            let into = format!("{prefix}*");
+            let mut out: Vec<String> =
+                frames.into_iter().map(|f| if f.starts_with(prefix.as_str()) { into.clone() } else { f }).collect();
+            out.dedup_by(|b, a| *a == into && *b == into);
+            Some(out)
+        }
+        Transform::CollapseLibrary(_) => unreachable!("checked in its own test, which knows each frame's library"),
     }
 }
 
@@ -140,7 +148,11 @@ fn views(plain: &Stacks) -> Vec<View> {
         ],
         vec![],
     ];
-    transforms.push(vec![Transform::Drop(recursive), Transform::FocusSubtree(path)]);
+    transforms.push(vec![Transform::Drop(recursive.clone()), Transform::FocusSubtree(path)]);
+    // The package of the busiest frame (its first dotted part), alone and after a merge.
+    let package = busiest.split_once('.').map_or(busiest.clone(), |(head, _)| format!("{head}."));
+    transforms.push(vec![Transform::CollapsePackage(package.clone())]);
+    transforms.push(vec![Transform::Merge(recursive), Transform::CollapsePackage(package)]);
     transforms.into_iter().flat_map(|t| [false, true].map(|invert| View { transforms: t.clone(), invert })).collect()
 }
 
@@ -297,4 +309,44 @@ fn views_read_from_json_and_refuse_what_is_no_view() {
         let error = View::from_json(hostile).unwrap_err();
         assert!(error.to_string().contains("this view cannot be read"), "{hostile}: {error}");
     }
+}
+
+#[test]
+fn a_library_collapses_into_one_frame_wherever_its_frames_call_each_other() {
+    if !droidflame_testkit::corpus_present("transforms::a_library_collapses_into_one_frame") {
+        return;
+    }
+    let bytes = droidflame_testkit::corpus_file("simpleperf/aosp-simpleperf-display_bitmaps.proto_data");
+    let profile = analyze(&bytes).unwrap();
+    let plain = folded_with(&profile, &View::default());
+    let file_of = |source: &str| source.rsplit('/').next().unwrap_or(source).to_owned();
+    let mut libraries: BTreeMap<String, usize> = BTreeMap::new();
+    for frame in &profile.frames {
+        if let Some(source) = &frame.source {
+            *libraries.entry(file_of(source)).or_default() += 1;
+        }
+    }
+    assert!(libraries.len() > 2, "the file names its libraries: {libraries:?}");
+    for library in libraries.keys().take(4) {
+        let inside: Vec<String> = profile
+            .frames
+            .iter()
+            .filter(|f| f.source.as_deref().map(file_of).as_deref() == Some(library.as_str()))
+            .map(|f| f.display_name().replace(';', ":"))
+            .collect();
+        let mut expected = Stacks::new();
+        for (stack, value) in &plain {
+            let mut frames: Vec<String> =
+                stack[1..].iter().map(|f| if inside.contains(f) { library.clone() } else { f.clone() }).collect();
+            frames.dedup_by(|b, a| a == library && b == library);
+            let mut collapsed = vec![stack[0].clone()];
+            collapsed.extend(frames);
+            *expected.entry(collapsed).or_default() += value;
+        }
+        let view = View { transforms: vec![Transform::CollapseLibrary(library.clone())], invert: false };
+        assert_eq!(folded_with(&profile, &view), expected, "{library}");
+    }
+    let none = View { transforms: vec![Transform::CollapseLibrary("libnothing.so".into())], invert: false };
+    let error = products::folded(&profile, &FoldedOptions { view: none, ..FoldedOptions::default() }).unwrap_err();
+    assert!(error.to_string().contains("libnothing.so"), "{error}");
 }

@@ -163,7 +163,7 @@ impl Builder {
         (max_depth, view): (usize, &View),
         only: Option<&str>,
     ) {
-        let names = FrameNames::of(profile, max_depth);
+        let names = FrameNames::of_view(profile, max_depth, view);
         let global: Vec<u32> = (0..names.len() as u32).map(|id| self.name(names.name(id))).collect();
         let mut by_name: BTreeMap<String, Vec<&ThreadProfile>> = BTreeMap::new();
         for thread in &profile.threads {

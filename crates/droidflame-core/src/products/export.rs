@@ -61,7 +61,7 @@ pub fn write_speedscope(profile: &Profile, options: &ExportOptions, out: &mut im
     let clock = options.clock.unwrap_or(profile.default_clock());
     profile.require(clock)?;
     options.view.check(profile)?;
-    let names = FrameNames::of(profile, DEFAULT_MAX_DEPTH);
+    let names = FrameNames::of_view(profile, DEFAULT_MAX_DEPTH, &options.view);
     // speedscope frames by name id, in order of first use.
     let mut frame_of: Vec<u32> = vec![NONE; names.len()];
     let mut frames: Vec<serde_json::Value> = Vec::new();
@@ -217,7 +217,7 @@ pub fn write_pprof(profile: &Profile, options: &ExportOptions, out: &mut impl Wr
     use prost::Message;
     options.view.check(profile)?;
     let clocks: Vec<Clock> = Clock::ALL.into_iter().filter(|&c| profile.has(c)).collect();
-    let names = FrameNames::of(profile, DEFAULT_MAX_DEPTH);
+    let names = FrameNames::of_view(profile, DEFAULT_MAX_DEPTH, &options.view);
     let mut strings = Strings::new();
     let sample_type = clocks
         .iter()

@@ -105,7 +105,7 @@ pub(crate) fn inferno_options(options: &FlameOptions, kind: FrameKind) -> flameg
 
 /// Renders one flame graph as SVG text.
 pub fn flame_svg(profile: &Profile, scope: GraphScope, options: &FlameOptions) -> Result<String> {
-    flame_svg_named(profile, &FrameNames::of(profile, options.max_depth), scope, options)
+    flame_svg_named(profile, &FrameNames::of_view(profile, options.max_depth, &options.view), scope, options)
 }
 
 /// `flame_svg` with the frame names made once for many graphs; `names` decides the merge

@@ -81,7 +81,7 @@ fn for_each_line(
     let clock = options.clock.unwrap_or(profile.default_clock());
     profile.require(clock)?;
     options.view.check(profile)?;
-    let names = FrameNames::of(profile, options.max_depth);
+    let names = FrameNames::of_view(profile, options.max_depth, &options.view);
     if let Some(tid) = options.thread {
         let matching: Vec<&ThreadProfile> = profile.threads.iter().filter(|t| t.tid == tid).collect();
         if matching.is_empty() {

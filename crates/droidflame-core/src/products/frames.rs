@@ -20,7 +20,7 @@ pub const DEFAULT_MAX_DEPTH: usize = 1024;
 pub(crate) struct FrameNames {
     names: Vec<String>,
     /// Index into `Profile::frame_names` -> index into `names`.
-    of_frame: Vec<u32>,
+    pub(super) of_frame: Vec<u32>,
     merged: u32,
     /// Frames deeper than this are drawn as the `merged` frame.
     max_depth: usize,
@@ -40,6 +40,18 @@ impl FrameNames {
         let of_frame = profile.frame_names.iter().map(|f| id_of(sanitize(f), &mut names)).collect();
         let merged = id_of(format!("[frames below depth {max_depth}, merged]"), &mut names);
         FrameNames { names, of_frame, merged, max_depth }
+    }
+
+    /// The names of `profile` and those `view`'s transforms make (a collapsed package's
+    /// frame): every name a product of that view prints.
+    pub fn of_view(profile: &Profile, max_depth: usize, view: &super::View) -> FrameNames {
+        let mut names = FrameNames::of(profile, max_depth);
+        for name in view.transforms.iter().filter_map(super::Transform::made_name) {
+            if names.id_of(&name).is_none() {
+                names.names.push(name);
+            }
+        }
+        names
     }
 
     pub fn name(&self, id: u32) -> &str {

@@ -26,7 +26,7 @@ pub fn render_site(profile: &Analysis, clock: Option<Clock>, view: &View) -> Res
     let options = FlameOptions { clock: Some(clock), view: view.clone(), ..FlameOptions::default() };
     let mut files = vec![RenderedFile { name: "summary.json".into(), contents: summary_json(profile).into_bytes() }];
     let mut rows = Vec::new();
-    let names = FrameNames::of(profile, options.max_depth);
+    let names = FrameNames::of_view(profile, options.max_depth, view);
     for (index, thread) in profile.threads.iter().enumerate() {
         let name = format!("thread-{:03}-{}.svg", index + 1, thread.tid);
         let svg = flame_svg_named(profile, &names, GraphScope::Thread(index), &options)?;

@@ -33,12 +33,28 @@ pub enum Transform {
     /// Runs of this frame calling itself directly become one frame (`F;F;F` becomes `F`;
     /// `F;B;F` stays).
     CollapseDirectRecursion(String),
+    /// Frames whose names begin with this (a package such as `android.`) become one frame
+    /// named after it (`android.*`) wherever they call each other in a run.
+    CollapsePackage(String),
+    /// Frames of this library (its file name, `libc.so`, or `[kernel.kallsyms]`) become one
+    /// frame named after it wherever they call each other in a run.
+    CollapseLibrary(String),
 }
 
 impl Transform {
-    /// The frame names it refers to.
+    /// The name of the frame it makes, where it makes one.
+    pub(crate) fn made_name(&self) -> Option<String> {
+        match self {
+            Transform::CollapsePackage(prefix) => Some(format!("{prefix}*")),
+            Transform::CollapseLibrary(library) => Some(library.clone()),
+            _ => None,
+        }
+    }
+
+    /// The frame names it refers to (none for a collapse, which names code, not frames).
     fn names(&self) -> &[String] {
         match self {
+            Transform::CollapsePackage(_) | Transform::CollapseLibrary(_) => &[],
             Transform::Merge(f)
             | Transform::Focus(f)
             | Transform::CallersOf(f)
@@ -81,6 +97,17 @@ impl View {
         }
         let names = FrameNames::of(profile, usize::MAX);
         for transform in &self.transforms {
+            let collapses = match transform {
+                Transform::CollapsePackage(prefix) => Some(in_package(&names, prefix)),
+                Transform::CollapseLibrary(library) => Some(in_library(profile, &names, library)),
+                _ => None,
+            };
+            if collapses.is_some_and(|frames| !frames.contains(&true)) {
+                return Err(Error::new(
+                    ErrorKind::Request,
+                    format!("no frame of this trace is in {:?}", transform.made_name().unwrap_or_default()),
+                ));
+            }
             for name in transform.names() {
                 if names.id_of(name).is_none() {
                     return Err(Error::new(
@@ -118,6 +145,25 @@ enum Step {
     Drop(u32),
     CollapseRecursion(u32),
     CollapseDirectRecursion(u32),
+    /// Name ids in the package or library, and the id of the frame they become.
+    Collapse(Vec<bool>, u32),
+}
+
+/// Which name ids begin with `prefix`.
+fn in_package(names: &FrameNames, prefix: &str) -> Vec<bool> {
+    (0..names.len() as u32).map(|id| names.name(id).starts_with(prefix)).collect()
+}
+
+/// Which name ids are frames of `library` (matched by the file name of their source).
+fn in_library(profile: &Profile, names: &FrameNames, library: &str) -> Vec<bool> {
+    let mut inside = vec![false; names.len()];
+    for (frame, info) in profile.frames.iter().enumerate() {
+        let file = info.source.as_deref().map(|s| s.rsplit('/').next().unwrap_or(s));
+        if file == Some(library) {
+            inside[names.of_frame[profile.frame_name_of[frame] as usize] as usize] = true;
+        }
+    }
+    inside
 }
 
 /// A frame tree being made: children found by `(parent, name)`.
@@ -173,6 +219,12 @@ impl FrameTree {
                 Transform::Drop(f) => Step::Drop(id(f)),
                 Transform::CollapseRecursion(f) => Step::CollapseRecursion(id(f)),
                 Transform::CollapseDirectRecursion(f) => Step::CollapseDirectRecursion(id(f)),
+                Transform::CollapsePackage(prefix) => {
+                    Step::Collapse(in_package(names, prefix), id(&transform.made_name().unwrap_or_default()))
+                }
+                Transform::CollapseLibrary(library) => {
+                    Step::Collapse(in_library(profile, names, library), id(&transform.made_name().unwrap_or_default()))
+                }
             };
             tree = tree.step(&step);
         }
@@ -272,6 +324,13 @@ impl FrameTree {
                 },
                 (Step::CollapseDirectRecursion(f), At::Node(new)) if name == *f && self.nodes[up].name == *f => {
                     At::Node(new)
+                }
+                (Step::Collapse(inside, into), At::Node(new)) if inside.get(name as usize) == Some(&true) => {
+                    if out.nodes[new as usize].name == *into {
+                        At::Node(new)
+                    } else {
+                        At::Node(out.child(new, *into))
+                    }
                 }
                 (_, At::Node(new)) => {
                     outermost[old] = outermost[up];

@@ -54,7 +54,7 @@ pub fn write_tree(profile: &Profile, options: &TreeOptions, out: &mut impl Write
     let clock = options.clock.unwrap_or(profile.default_clock());
     profile.require(clock)?;
     options.view.check(profile)?;
-    let names = FrameNames::of(profile, options.max_depth);
+    let names = FrameNames::of_view(profile, options.max_depth, &options.view);
     let mut groups: BTreeMap<String, Vec<&ThreadProfile>> = BTreeMap::new();
     for thread in profile.threads.iter().filter(|t| options.thread.is_none_or(|tid| t.tid == tid)) {
         groups.entry(sanitize(&thread.label()) + ";").or_default().push(thread);
@@ -153,7 +153,7 @@ pub struct CallTreeTable {
 /// The call tree of `scope` as `view` shows it.
 pub fn call_tree_table(profile: &Profile, scope: GraphScope, view: &View) -> Result<CallTreeTable> {
     view.check(profile)?;
-    let names = FrameNames::of(profile, DEFAULT_MAX_DEPTH);
+    let names = FrameNames::of_view(profile, DEFAULT_MAX_DEPTH, view);
     let mut table = CallTreeTable {
         names: (0..names.len() as u32).map(|i| names.name(i).to_owned()).collect(),
         ..Default::default()
