@@ -1,6 +1,7 @@
 // The main screen's flame graph: the selected thread (or all threads) on the chosen clock,
-// within the selected range, in the flame view (flame-view.js) with its title, its empty
-// state and its saving.
+// within the selected range, in the store's view (transforms.js), in the flame view
+// (flame-view.js) with its title, its empty state and its saving. A view the core refuses
+// gives way to the one before it, and the graph's error area says why.
 
 import { $ } from './dom.js';
 import { createFlameView } from './flame-view.js';
@@ -8,6 +9,7 @@ import { clockWords, threadLabel } from './format.js';
 import { changed } from './state.js';
 import { rangeText } from './timespan.js';
 import { allThreadsTotal, threadTotal } from './threads.js';
+import { refused } from './transforms.js';
 
 /** The time a graph of this scope would draw: 0 or null means there is nothing to draw. */
 export function scopeTotal(summary, thread, clock) {
@@ -61,17 +63,19 @@ export function createGraph(store, products) {
     try {
       svg = await products.svg(state.thread, state.clock, state.theme);
     } catch (error) {
-      view.fail(error.message);
+      if (error.kind === 'view' && store.get().view === state.view) store.update(refused(store.get(), error.message));
+      else if (error.kind !== 'view') view.fail(error.message);
       return;
     }
     const now = store.get();
     if (now.summary !== summary || now.thread !== state.thread || now.clock !== state.clock || now.theme !== state.theme ||
-      now.range !== state.range) return;
+      now.range !== state.range || now.view !== state.view) return;
     // The title, the frame's size and its document change together.
     await view.show(svg, state.theme, () => {
       setEmpty('');
       $('graph-title').textContent = title;
     });
+    if (state.viewError) view.note(state.viewError);
   }
 
   function refresh(state) {
@@ -84,7 +88,7 @@ export function createGraph(store, products) {
 
   store.subscribe((state, previous) => {
     if (state.phase !== 'done') return;
-    if (changed(state, previous, 'summary', 'thread', 'clock', 'theme', 'range')) refresh(state);
+    if (changed(state, previous, 'summary', 'thread', 'clock', 'theme', 'range', 'view')) refresh(state);
     else if (state.tab === 'flame' && stale) refresh(state);
     else if (state.tab === 'flame') view.shown();
   });
