@@ -111,7 +111,7 @@ export function threadFrameName(thread) {
  * The menu of a frame whose tooltips from the root (inferno's `all`) to it are `titles`:
  * `[{label, transform, invert?, disabled?, why?}]`, or `[{label, thread}]` for a thread's
  * own frame in the all-threads graph (its threads are frames there, not in the trace's
- * stacks); none for the root. `allThreads`: the graph has a frame per thread under its
+ * stacks); a disabled one for the root. `allThreads`: the graph has a frame per thread under its
  * root; `inverted`: its stacks run leaf first.
  */
 export function menuItems(titles, { allThreads = false, inverted = false } = {}) {
@@ -120,7 +120,9 @@ export function menuItems(titles, { allThreads = false, inverted = false } = {})
     if (frames.length === 1) return [{ label: 'Show only ' + frames[0], thread: frames[0] }];
     frames = frames.slice(1);
   }
-  if (frames.length === 0) return [];
+  if (frames.length === 0) {
+    return [{ label: 'Nothing to change here', disabled: true, why: 'This is the whole profile: choose a frame above it.' }];
+  }
   const name = frames[frames.length - 1];
   const item = (kind, subject, extra) => Object.assign({ label: stepText({ [kind]: subject }), transform: { [kind]: subject } }, extra);
   return [
