@@ -21,6 +21,7 @@ import { createThreadList } from './threads.js';
 import { createTimeline } from './timeline.js';
 import { rangeText } from './timespan.js';
 import { viewJson } from './transforms.js';
+import { createViewCrumbs } from './view-crumbs.js';
 
 const engine = new Engine(window.DROIDFLAME_BOOT);
 // `?calls=N`: the timeline keeps at most N calls before only the longest stay (fewer for a
@@ -71,6 +72,7 @@ createThreadList(store);
 createScheduling(store);
 createCounters(store);
 const graph = createGraph(store, products);
+createViewCrumbs(store);
 createMethods(store, products);
 createTimeline(store, products);
 const compare = createCompare(store, engine, products.key);
