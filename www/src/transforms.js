@@ -4,6 +4,8 @@
 // Undo; the words of the breadcrumbs; the items of a frame's menu. Frame names are the
 // graph's display names: untrusted trace text, only ever shown as text.
 
+import { splitName } from './format.js';
+
 /** The whole profile, as recorded. */
 export const PLAIN_VIEW = Object.freeze({ transforms: Object.freeze([]), invert: false });
 
@@ -88,6 +90,23 @@ export function stepText(transform) {
   const { kind, subject } = partsOf(transform);
   const name = Array.isArray(subject) ? subject[subject.length - 1] : subject;
   return (WORDS[kind] || kind) + ' ' + name;
+}
+
+// A dotted name keeps its last two parts in sight (`Class.method`) when they are this short.
+const TAIL_MAX = 48;
+
+/**
+ * A step in words as a crumb shows it: `{verb, head, tail}`, where a cramped crumb cuts
+ * the head and keeps the tail (`Merge ` `android.os.` `Looper.loop`).
+ */
+export function stepParts(transform) {
+  const text = stepText(transform);
+  const verb = WORDS[partsOf(transform).kind] ? WORDS[partsOf(transform).kind] + ' ' : '';
+  const name = text.slice(verb.length);
+  const dot = name.lastIndexOf('.', name.lastIndexOf('.') - 1);
+  if (name.lastIndexOf('.') > 0 && name.length - dot - 1 <= TAIL_MAX) return { verb, head: name.slice(0, dot + 1), tail: name.slice(dot + 1) };
+  const [head, tail] = splitName(name);
+  return { verb, head, tail };
 }
 
 /** The whole of a step, for its tooltip: a subtree's path from the root. */

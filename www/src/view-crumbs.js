@@ -5,7 +5,7 @@
 
 import { $, element } from './dom.js';
 import { changed } from './state.js';
-import { isPlain, stepText, stepTitle, undone, withInvert, withoutStep, withoutSteps } from './transforms.js';
+import { isPlain, stepParts, stepText, stepTitle, undone, withInvert, withoutStep, withoutSteps } from './transforms.js';
 
 export function createViewCrumbs(store) {
   const list = $('view-crumbs');
@@ -14,8 +14,11 @@ export function createViewCrumbs(store) {
 
   function crumb(transform, index) {
     const text = stepText(transform);
+    const { verb, head, tail } = stepParts(transform);
     return element('li', { class: 'crumb' },
-      element('span', { class: 'crumb-text', text, title: stepTitle(transform) }),
+      element('span', { class: 'crumb-text', title: stepTitle(transform) },
+        element('span', { class: 'crumb-verb', text: verb }), element('span', { class: 'crumb-head', text: head }),
+        element('span', { class: 'crumb-tail', text: tail })),
       element('button', {
         type: 'button', class: 'crumb-remove', text: '×', 'aria-label': 'Remove ' + text, title: 'Remove this step',
         onclick: () => remove(index),

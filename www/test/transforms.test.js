@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createStore, initialState, openedState } from '../src/state.js';
 import {
-  PLAIN_VIEW, isPlain, menuItems, nameOfTitle, refused, stepText, stepTitle, threadFrameName, undone, viewJson,
+  PLAIN_VIEW, isPlain, menuItems, nameOfTitle, refused, stepParts, stepText, stepTitle, threadFrameName, undone, viewJson,
   withInvert, withTransform, withoutStep, withoutSteps,
 } from '../src/transforms.js';
 import { summary as golden } from './golden.js';
@@ -84,6 +84,20 @@ test('steps in words; a subtree by its last frame, its path in the tooltip', () 
   assert.equal(stepText({ collapse_direct_recursion: A }), 'Collapse direct recursion of ' + A);
   assert.equal(stepText({ focus_subtree: [B, A] }), 'Focus on the subtree of ' + A);
   assert.equal(stepTitle({ focus_subtree: [B, A] }), 'Focus on the subtree of ' + A + ' (path: ' + B + ' › ' + A + ')');
+});
+
+test('a cramped crumb keeps the end of a name in sight: a dotted name\'s last two parts', () => {
+  assert.deepEqual(stepParts({ merge: 'android.app.ActivityThread$H.handleMessage' }),
+    { verb: 'Merge ', head: 'android.app.', tail: 'ActivityThread$H.handleMessage' });
+  assert.deepEqual(stepParts({ focus_subtree: [B, 'Looper.loop'] }), { verb: 'Focus on the subtree of ', head: '', tail: 'Looper.loop' });
+  assert.deepEqual(stepParts({ drop: 'Choreographer#doFrame 1234567' }), { verb: 'Drop ', head: 'Choreographer#doFra', tail: 'me 1234567' });
+  assert.deepEqual(stepParts({ drop: 'main' }), { verb: 'Drop ', head: 'main', tail: '' });
+  const long = 'a.' + 'x'.repeat(60) + '.y';
+  assert.equal(stepParts({ callers_of: long }).tail, long.slice(-10), 'a long tail is cut like a long thread name');
+  for (const t of [{ merge: 'a.b.c' }, { drop: '.' }, { focus: 'x.' }]) {
+    const p = stepParts(t);
+    assert.equal(p.verb + p.head + p.tail, stepText(t));
+  }
 });
 
 test('a frame\'s name is its tooltip without the time, whatever brackets the name has', () => {
