@@ -185,6 +185,12 @@ test('a crumb taken out and Undo give back the graphs they were', async (t) => {
   assert.equal(await shownSvg(page), whole);
   await redrawn(page, () => page.click('#view-undo'));
   assert.deepEqual(await crumbs(page), ['Whole profile', 'Drop ' + DISPATCH]);
+
+  // A new trace opens on the whole profile, with nothing to undo.
+  assert.equal(await pick(page, corpus('tracereader-test1.trace')), 'done');
+  await page.waitForFunction(() => document.body.dataset.graph === 'ready', null, { timeout: 30000 });
+  assert.deepEqual(await crumbs(page), ['Whole profile']);
+  assert.equal(await page.isDisabled('#view-undo'), true);
 });
 
 test('Invert turns the graph bottom-up; Callers of shows who calls a frame', async (t) => {
@@ -213,6 +219,13 @@ test('Invert turns the graph bottom-up; Callers of shows who calls a frame', asy
   await subtree.click({ force: true });
   assert.equal(await page.evaluate(() => document.body.dataset.frameMenu), 'open', 'a disabled item does nothing');
   await page.keyboard.press('Escape');
+  await page.waitForFunction(() => document.body.dataset.frameMenu === 'closed');
+
+  // Every stack here goes through it: dropping it leaves nothing, and the page says why.
+  await menuOf(page, await frameNamed(page, POLL));
+  await choose(page, 'Drop ' + POLL);
+  assert.equal(await page.textContent('#graph-error'), 'This view leaves no time to draw: take a step out, or Undo.');
+  assert.equal(await page.isVisible('#graph-error'), true);
 });
 
 test('a view the core refuses is not kept, and the graph says why', async (t) => {

@@ -177,6 +177,9 @@ export class Engine {
   }
 }
 
+// Products kept at most: graphs of a large trace take megabytes each.
+const MAX_CACHED = 48;
+
 /**
  * Products of the trace on show, each made once: graphs by view, thread, clock and theme,
  * method tables by thread. Forgotten when another trace is opened. Graphs and tables cover
@@ -226,6 +229,8 @@ export class Products {
   once(id, make) {
     if (!this.cache.has(id)) {
       const made = make();
+      // Each view, thread, clock and theme makes a graph: the oldest made goes first.
+      if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value);
       this.cache.set(id, made);
       made.catch(() => this.cache.delete(id));
     }

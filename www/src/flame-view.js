@@ -72,11 +72,12 @@ export function setFrameDocument(frame, html, onSet = () => {}) {
  * `body.dataset` key that says `loading`, `ready`, `empty` or `error` (tests and benchmarks
  * wait on it); `minHeight`: px; `openAtRoots`: a graph that fills its pane opens scrolled
  * to its roots (one inside a page that scrolls opens at its title, as the page does).
- * `onMenu({titles, left, top})`: a frame's menu was asked for (frame-menu.js' `menuRequest`).
+ * `onMenu({titles, left, top})`: a frame's menu was asked for (frame-menu.js' `menuRequest`);
+ * `onReady(frames)`: a graph of that many frames is on show.
  */
 export function createFlameView(store, options) {
   const { frame, search, matched, cursor, resetZoom, error, hint, searchKey, progressKey, minHeight, openAtRoots = false,
-    onMenu = null } = options;
+    onMenu = null, onReady = () => {} } = options;
   const scroller = frame.parentElement;
   let height = 0;
   let searchTimer = 0;
@@ -135,6 +136,7 @@ export function createFlameView(store, options) {
       document.body.dataset[progressKey + 'ReadyAt'] = String(performance.now());
       // A message posted to the frame while it loaded went to the old document.
       if (term()) post({ type: 'search', term: term() });
+      onReady(Number(message.frames) || 0);
     } else if (message.type === 'matched') {
       matched.textContent = matchedText(message);
     } else if (message.type === 'find') {

@@ -11,7 +11,7 @@ import { clockWords, threadLabel } from './format.js';
 import { changed } from './state.js';
 import { rangeText } from './timespan.js';
 import { allThreadsTotal, threadTotal } from './threads.js';
-import { menuItems, nameOfTitle, refused, threadFrameName, withTransform } from './transforms.js';
+import { isPlain, menuItems, nameOfTitle, refused, threadFrameName, withTransform } from './transforms.js';
 
 /** The time a graph of this scope would draw: 0 or null means there is nothing to draw. */
 export function scopeTotal(summary, thread, clock) {
@@ -34,6 +34,10 @@ export function createGraph(store, products) {
     minHeight: 240,
     openAtRoots: true,
     onMenu: openMenu,
+    // The core's picture of no time says none was recorded: under a view, the view left none.
+    onReady: (frames) => {
+      if (frames === 0 && !isPlain(store.get().view)) view.note('This view leaves no time to draw: take a step out, or Undo.');
+    },
   });
 
   // The frame's menu, where the graph asked for it; the keyboard goes back to the graph
@@ -116,6 +120,8 @@ export function createGraph(store, products) {
   }
 
   store.subscribe((state, previous) => {
+    // A menu names frames of the graph it was opened on.
+    if (changed(state, previous, 'phase', 'summary', 'thread', 'view', 'tab')) menu.close();
     if (state.phase !== 'done') return;
     if (changed(state, previous, 'summary', 'thread', 'clock', 'theme', 'range', 'view')) refresh(state);
     else if (state.tab === 'flame' && stale) refresh(state);

@@ -50,3 +50,20 @@ test('a new range is handed over before the graph in the view is drawn', async (
   await products.svg(1, 'wall', 'dark');
   assert.deepEqual(engine.asked, [['svg', 1, 'V'], ['range', range], ['svg', 1, 'V']]);
 });
+
+test('products kept are bounded: the oldest made goes first', async () => {
+  const engine = fakeEngine();
+  let view = '';
+  const products = new Products(engine, 'ui', () => null, () => view);
+  for (let i = 0; i < 60; i++) {
+    view = 'V' + i;
+    await products.svg(0, 'wall', 'light');
+  }
+  assert.equal(products.cache.size, 48);
+  view = 'V59';
+  await products.svg(0, 'wall', 'light');
+  view = 'V0';
+  await products.svg(0, 'wall', 'light');
+  assert.deepEqual(engine.asked.slice(-1), [['svg', 0, 'V0']], 'the oldest was made again, the newest was not');
+  assert.equal(engine.asked.length, 61);
+});
