@@ -17,6 +17,10 @@ let rereadRun = 0;
 // The first graph of an analysis, drawn right after it (while the page reads the summary),
 // by `key:thread:clock:theme`, until the page asks for it.
 const drawnFirst = new Map();
+// Per session, the view (transforms, inverted or not) its stack products are drawn in, as
+// the JSON text it was given: '' for the plain view, null where a mapping renamed the
+// frames it names (it is given again).
+const viewOf = new Map();
 
 function reply(message) {
   self.postMessage(message);
@@ -35,6 +39,7 @@ async function analyze(message) {
     throw error;
   }
   sessions.set(message.key, session);
+  viewOf.set(message.key, '');
   // A File is a handle, not its bytes: keeping it costs nothing.
   if (message.calls && message.inputs.length === 1) inputsOf.set(message.key, message.inputs[0]);
   // The wasm heap's size: what a trace costs in memory (it only grows).
@@ -75,6 +80,7 @@ function forget(key) {
   if (found) found.free();
   sessions.delete(key);
   inputsOf.delete(key);
+  viewOf.delete(key);
 }
 
 function comparison(key) {
@@ -86,6 +92,22 @@ function comparison(key) {
 function session(key) {
   const found = sessions.get(key);
   if (!found) throw new Error('no analysis is loaded');
+  return found;
+}
+
+// The session under `key` drawing in the view `json` ('' for the plain one): given with
+// the request that draws, so that no other request's view comes in between. A view the
+// core refuses (no view, or a frame the trace lacks) is answered as such (`kind: view`).
+function viewed(key, json) {
+  const found = session(key);
+  if (viewOf.get(key) !== json) {
+    try {
+      found.setView(json);
+    } catch (error) {
+      throw Object.assign(new Error(error && error.message ? error.message : String(error)), { kind: 'view' });
+    }
+    viewOf.set(key, json);
+  }
   return found;
 }
 
@@ -138,6 +160,7 @@ const requests = {
         }
         if (best.file !== reads.length - 1) reads[best.file].applyTo(session(key));
         applied[key] = best;
+        viewOf.set(key, null);
       }
       return { applied };
     } finally {
@@ -150,10 +173,12 @@ const requests = {
   },
   async svg(m) {
     await ready;
+    const view = m.view || '';
     const id = [m.key, m.thread, m.clock, m.theme].join(':');
-    const drawn = drawnFirst.get(id);
+    // Drawn first in the plain view, the one a new session has.
+    const drawn = view === '' && viewOf.get(m.key) === '' ? drawnFirst.get(id) : undefined;
     forgetDrawn(m.key);
-    return { svg: drawn !== undefined ? drawn : session(m.key).flameSvg(m.thread, m.clock, m.theme) };
+    return { svg: drawn !== undefined ? drawn : viewed(m.key, view).flameSvg(m.thread, m.clock, m.theme) };
   },
   async methods(m) {
     await ready;
@@ -161,7 +186,7 @@ const requests = {
   },
   async folded(m) {
     await ready;
-    return { folded: session(m.key).folded(m.clock, m.tid) };
+    return { folded: viewed(m.key, m.view || '').folded(m.clock, m.tid) };
   },
   async timeline(m) {
     await ready;
@@ -261,6 +286,6 @@ self.onmessage = async (event) => {
     // page must replace this worker.
     const fatal = error instanceof WebAssembly.RuntimeError || error instanceof RangeError;
     const text = error && error.message ? error.message : String(error);
-    reply({ type: 'error', id: message.id, message: text, fatal });
+    reply({ type: 'error', id: message.id, message: text, fatal, kind: error && error.kind });
   }
 };

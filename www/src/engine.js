@@ -49,7 +49,8 @@ export class Engine {
       job.resolve(message);
       return;
     }
-    job.reject(new Error(message.message));
+    // `kind: 'view'`: the core refused the view the request named.
+    job.reject(Object.assign(new Error(message.message), message.kind ? { kind: message.kind } : {}));
     if (message.fatal) this.crash('the analysis engine crashed: ' + message.message);
   }
 
@@ -96,8 +97,12 @@ export class Engine {
     return this.call({ type: 'summary', key }).then((r) => JSON.parse(r.summary));
   }
 
-  svg(key, thread, clock, theme) {
-    return this.call({ type: 'svg', key, thread, clock, theme }).then((r) => r.svg);
+  /**
+   * A flame graph in the view `view` (the core's JSON of transforms; '' for the plain view).
+   * A view the core refuses rejects with an Error whose `kind` is `view`.
+   */
+  svg(key, thread, clock, theme, view = '') {
+    return this.call({ type: 'svg', key, thread, clock, theme, view }).then((r) => r.svg);
   }
 
   /** The methods table of one thread (index) or of all threads (-1). */
@@ -105,8 +110,9 @@ export class Engine {
     return this.call({ type: 'methods', key, thread }).then((r) => JSON.parse(r.methods));
   }
 
-  folded(key, clock, tid) {
-    return this.call({ type: 'folded', key, clock, tid }).then((r) => r.folded);
+  /** Folded stacks in the view `view`, as `svg` takes it. */
+  folded(key, clock, tid, view = '') {
+    return this.call({ type: 'folded', key, clock, tid, view }).then((r) => r.folded);
   }
 
   /** The timeline's facts (length, per-thread span and depths) and the frame names. */
@@ -171,17 +177,23 @@ export class Engine {
   }
 }
 
+// Products kept at most: graphs of a large trace take megabytes each.
+const MAX_CACHED = 48;
+
 /**
- * Products of the trace on show, each made once: graphs by thread, clock and theme, method
- * tables by thread. Forgotten when another trace is opened. Graphs and tables cover the
- * range `rangeOf()` says (the store's): the engine is told of a new one before anything
- * else is asked of it.
+ * Products of the trace on show, each made once: graphs by view, thread, clock and theme,
+ * method tables by thread. Forgotten when another trace is opened. Graphs and tables cover
+ * the range `rangeOf()` says (the store's): the engine is told of a new one before anything
+ * else is asked of it. Graphs and folded stacks are drawn in the view `viewOf()` says (the
+ * store's, as the core's JSON): it goes with each request that draws, so undoing a change
+ * finds the graph drawn before it.
  */
 export class Products {
-  constructor(engine, key, rangeOf = () => null) {
+  constructor(engine, key, rangeOf = () => null, viewOf = () => '') {
     this.engine = engine;
     this.key = key;
     this.rangeOf = rangeOf;
+    this.viewOf = viewOf;
     this.cache = new Map();
     // Bumped when what the products cover changes, so an answer to an older request is
     // never kept under a newer key.
@@ -217,6 +229,8 @@ export class Products {
   once(id, make) {
     if (!this.cache.has(id)) {
       const made = make();
+      // Each view, thread, clock and theme makes a graph: the oldest made goes first.
+      if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value);
       this.cache.set(id, made);
       made.catch(() => this.cache.delete(id));
     }
@@ -225,8 +239,9 @@ export class Products {
 
   svg(thread, clock, theme) {
     const covered = this.covered();
-    return this.once(['svg', this.generation, thread, clock, theme].join(':'),
-      () => covered.then(() => this.engine.svg(this.key, thread, clock, theme)));
+    const view = this.viewOf();
+    return this.once(JSON.stringify(['svg', this.generation, view, thread, clock, theme]),
+      () => covered.then(() => this.engine.svg(this.key, thread, clock, theme, view)));
   }
 
   methods(thread) {
@@ -235,7 +250,8 @@ export class Products {
   }
 
   folded(clock) {
-    return this.covered().then(() => this.engine.folded(this.key, clock));
+    const view = this.viewOf();
+    return this.covered().then(() => this.engine.folded(this.key, clock, undefined, view));
   }
 
   timeline() {

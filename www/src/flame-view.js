@@ -4,6 +4,7 @@
 // (see graph-frame.js); the search term lives in the store, under the view's own key.
 
 import frameScript from './graph-frame.js' with { type: 'text' };
+import { menuRequest } from './frame-menu.js';
 import { changed } from './state.js';
 
 // The frame's page colours; the graph's own come from the core's light or dark palette.
@@ -71,9 +72,12 @@ export function setFrameDocument(frame, html, onSet = () => {}) {
  * `body.dataset` key that says `loading`, `ready`, `empty` or `error` (tests and benchmarks
  * wait on it); `minHeight`: px; `openAtRoots`: a graph that fills its pane opens scrolled
  * to its roots (one inside a page that scrolls opens at its title, as the page does).
+ * `onMenu({titles, left, top})`: a frame's menu was asked for (frame-menu.js' `menuRequest`);
+ * `onReady(frames)`: a graph of that many frames is on show.
  */
 export function createFlameView(store, options) {
-  const { frame, search, matched, cursor, resetZoom, error, hint, searchKey, progressKey, minHeight, openAtRoots = false } = options;
+  const { frame, search, matched, cursor, resetZoom, error, hint, searchKey, progressKey, minHeight, openAtRoots = false,
+    onMenu = null, onReady = () => {} } = options;
   const scroller = frame.parentElement;
   let height = 0;
   let searchTimer = 0;
@@ -132,6 +136,7 @@ export function createFlameView(store, options) {
       document.body.dataset[progressKey + 'ReadyAt'] = String(performance.now());
       // A message posted to the frame while it loaded went to the old document.
       if (term()) post({ type: 'search', term: term() });
+      onReady(Number(message.frames) || 0);
     } else if (message.type === 'matched') {
       matched.textContent = matchedText(message);
     } else if (message.type === 'find') {
@@ -143,9 +148,13 @@ export function createFlameView(store, options) {
     } else if (message.type === 'cursor') {
       const top = frameTop() + Number(message.top) - 24;
       const bottom = frameTop() + Number(message.bottom) + 8;
-      if (top < scroller.scrollTop) scroller.scrollTop = top;
-      else if (bottom > scroller.scrollTop + scroller.clientHeight) scroller.scrollTop = bottom - scroller.clientHeight;
+      // `keep`: a frame under the pointer, in sight already (a menu opens at it).
+      if (!message.keep && top < scroller.scrollTop) scroller.scrollTop = top;
+      else if (!message.keep && bottom > scroller.scrollTop + scroller.clientHeight) scroller.scrollTop = bottom - scroller.clientHeight;
       cursor.textContent = String(message.text || '');
+    } else if (message.type === 'menu' && onMenu) {
+      const request = menuRequest(message, frame.getBoundingClientRect());
+      if (request) onMenu(request);
     }
   });
 
@@ -187,6 +196,8 @@ export function createFlameView(store, options) {
         progress('loading');
         error.hidden = true;
         frame.hidden = false;
+        // The new document has no cursor yet: the old one's frame may not be in it.
+        cursor.textContent = '';
         height = svgHeight(svg);
         frame.style.height = Math.max(minHeight, height + 8) + 'px';
         onSet();
@@ -204,6 +215,8 @@ export function createFlameView(store, options) {
       error.textContent = text;
       error.hidden = false;
     },
+    /** Keyboard focus back into the graph, at its cursor. */
+    focus: () => frame.focus(),
     /** Its tab is on show: a graph that loaded out of sight opens at its roots now. */
     shown() {
       if (rootsPending) showRoots();

@@ -2,7 +2,9 @@
 // functions and variables are globals there). The sandbox blocks inferno's search prompt,
 // so the page's search box drives the graph by messages instead, and Ctrl+F in the graph
 // goes to that box. It also gives the graph a keyboard: the arrow keys move a cursor from
-// frame to frame, Enter zooms to it, Escape zooms out. The page's Content-Security-Policy
+// frame to frame, Enter zooms to it, Escape zooms out; a right-click on a frame, or the
+// Menu key or Shift+F10 at the cursor, asks the page for its menu of transforms (the
+// page draws it: a frame this small cannot hold it). The page's Content-Security-Policy
 // allows this script by its hash: it must not depend on the graph.
 /* global search, reset_search, unzoom, zoom, g_to_text, details, searchbtn, matchedtxt, nametype, searchcolor */
 /* eslint-disable no-var */
@@ -93,15 +95,44 @@
     }
   };
 
-  function show(g) {
+  // `keep`: the page leaves its scroll as it is (the frame is where the pointer is).
+  function show(g, keep) {
     if (cursor) cursor.classList.remove('df-cursor');
     cursor = g;
     if (!g) return;
     g.classList.add('df-cursor');
     details.nodeValue = nametype + ' ' + g_to_text(g);
     var box = g.querySelector('rect').getBoundingClientRect();
-    tell({ type: 'cursor', top: box.top, bottom: box.bottom, text: g_to_text(g) });
+    tell({ type: 'cursor', top: box.top, bottom: box.bottom, text: g_to_text(g), keep: Boolean(keep) });
   }
+
+  // The tooltips of the frames from the root (inferno's `all`) to `g`. inferno draws every
+  // frame as a sibling, each caller in the row below its callee and spanning it; `fg:x`
+  // and `fg:w` keep the unzoomed µs whatever the zoom shows.
+  function pathTo(g) {
+    var at = geometry(g);
+    var callers = frames().filter(function (o) {
+      var c = geometry(o);
+      return c.y > at.y && c.x <= at.x && c.x + c.w >= at.x + at.w;
+    });
+    callers.sort(function (a, b) { return geometry(b).y - geometry(a).y; });
+    return callers.concat([g]).map(g_to_text);
+  }
+
+  // Asks the page for the menu of `g` at (x, y) in this frame's window.
+  function askMenu(g, x, y) {
+    tell({ type: 'menu', titles: pathTo(g), x: x, y: y });
+  }
+
+  // A right-click on a frame; elsewhere in the graph no menu (the browser's would offer
+  // nothing for it either).
+  window.addEventListener('contextmenu', function (event) {
+    event.preventDefault();
+    var g = event.target && event.target.closest ? event.target.closest('#frames > g') : null;
+    if (!g) return;
+    show(g, true);
+    askMenu(g, event.clientX, event.clientY);
+  });
 
   // The frame the cursor moves to from `from` for a key; null where there is none.
   function step(from, key) {
@@ -136,6 +167,14 @@
   window.addEventListener('keydown', function (event) {
     if (!document.getElementById('frames')) return;
     var key = event.key;
+    if (key === 'ContextMenu' || (key === 'F10' && event.shiftKey)) {
+      event.preventDefault();
+      if (!cursor || !visible(cursor)) show(root());
+      if (!cursor) return;
+      var box = cursor.querySelector('rect').getBoundingClientRect();
+      askMenu(cursor, box.left, box.bottom);
+      return;
+    }
     if (key === 'Escape') {
       unzoom();
       if (cursor && !visible(cursor)) show(root());

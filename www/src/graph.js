@@ -1,13 +1,17 @@
 // The main screen's flame graph: the selected thread (or all threads) on the chosen clock,
-// within the selected range, in the flame view (flame-view.js) with its title, its empty
-// state and its saving.
+// within the selected range, in the store's view (transforms.js), in the flame view
+// (flame-view.js) with its title, its empty state and its saving. A frame's menu (right
+// click, the Menu key, Shift+F10) adds a transform to the view; a view the core refuses
+// gives way to the one before it, and the graph's error area says why.
 
 import { $ } from './dom.js';
 import { createFlameView } from './flame-view.js';
+import { createFrameMenu } from './frame-menu.js';
 import { clockWords, threadLabel } from './format.js';
 import { changed } from './state.js';
 import { rangeText } from './timespan.js';
 import { allThreadsTotal, threadTotal } from './threads.js';
+import { isPlain, menuItems, nameOfTitle, refused, threadFrameName, withTransform } from './transforms.js';
 
 /** The time a graph of this scope would draw: 0 or null means there is nothing to draw. */
 export function scopeTotal(summary, thread, clock) {
@@ -16,6 +20,7 @@ export function scopeTotal(summary, thread, clock) {
 
 export function createGraph(store, products) {
   const frame = $('flame');
+  const menu = createFrameMenu();
   const view = createFlameView(store, {
     frame,
     search: $('graph-search'),
@@ -28,7 +33,36 @@ export function createGraph(store, products) {
     progressKey: 'graph',
     minHeight: 240,
     openAtRoots: true,
+    onMenu: openMenu,
+    // The core's picture of no time says none was recorded: under a view, the view left none.
+    onReady: (frames) => {
+      if (frames === 0 && !isPlain(store.get().view)) view.note('This view leaves no time to draw: take a step out, or Undo.');
+    },
   });
+
+  // The frame's menu, where the graph asked for it; the keyboard goes back to the graph
+  // after it, at the same frame.
+  function openMenu({ titles, left, top }) {
+    const s = store.get();
+    const items = menuItems(titles, { allThreads: s.thread < 0, inverted: s.view.invert });
+    menu.open(nameOfTitle(titles[titles.length - 1]), items, left, top, {
+      choose: (item) => {
+        choose(item);
+        view.focus();
+      },
+      back: view.focus,
+    });
+  }
+
+  function choose(item) {
+    const s = store.get();
+    if (item.thread === undefined) {
+      store.update(withTransform(s, item.transform, item.invert || s.view.invert));
+      return;
+    }
+    const index = s.summary.threads.findIndex((t) => threadFrameName(t) === item.thread);
+    if (index >= 0) store.update({ thread: index });
+  }
   let stale = true;
   let rendering = Promise.resolve();
 
@@ -46,7 +80,8 @@ export function createGraph(store, products) {
     const summary = state.summary;
     const t = state.thread < 0 ? null : summary.threads[state.thread];
     // The title changes with the graph it names, not before it arrives.
-    const title = threadLabel(t) + ' — ' + clockWords(state.clock, summary) + (state.range ? ' in ' + rangeText(state.range) : '');
+    const title = threadLabel(t) + ' — ' + clockWords(state.clock, summary) + (state.range ? ' in ' + rangeText(state.range) : '') +
+      (state.view.invert ? ', bottom-up' : '');
     $('save-folded').disabled = !allThreadsTotal(summary, state.clock);
     // Within a range the summary's totals do not apply; the core says if nothing is left.
     if (!state.range && !scopeTotal(summary, state.thread, state.clock)) {
@@ -61,17 +96,19 @@ export function createGraph(store, products) {
     try {
       svg = await products.svg(state.thread, state.clock, state.theme);
     } catch (error) {
-      view.fail(error.message);
+      if (error.kind === 'view' && store.get().view === state.view) store.update(refused(store.get(), error.message));
+      else if (error.kind !== 'view') view.fail(error.message);
       return;
     }
     const now = store.get();
     if (now.summary !== summary || now.thread !== state.thread || now.clock !== state.clock || now.theme !== state.theme ||
-      now.range !== state.range) return;
+      now.range !== state.range || now.view !== state.view) return;
     // The title, the frame's size and its document change together.
     await view.show(svg, state.theme, () => {
       setEmpty('');
       $('graph-title').textContent = title;
     });
+    if (state.viewError) view.note(state.viewError);
   }
 
   function refresh(state) {
@@ -83,8 +120,10 @@ export function createGraph(store, products) {
   }
 
   store.subscribe((state, previous) => {
+    // A menu names frames of the graph it was opened on.
+    if (changed(state, previous, 'phase', 'summary', 'thread', 'view', 'tab')) menu.close();
     if (state.phase !== 'done') return;
-    if (changed(state, previous, 'summary', 'thread', 'clock', 'theme', 'range')) refresh(state);
+    if (changed(state, previous, 'summary', 'thread', 'clock', 'theme', 'range', 'view')) refresh(state);
     else if (state.tab === 'flame' && stale) refresh(state);
     else if (state.tab === 'flame') view.shown();
   });

@@ -20,13 +20,15 @@ import { createScheduling } from './scheduling.js';
 import { createThreadList } from './threads.js';
 import { createTimeline } from './timeline.js';
 import { rangeText } from './timespan.js';
+import { viewJson } from './transforms.js';
+import { createViewCrumbs } from './view-crumbs.js';
 
 const engine = new Engine(window.DROIDFLAME_BOOT);
 // `?calls=N`: the timeline keeps at most N calls before only the longest stay (fewer for a
 // machine short of memory); the engine's default otherwise.
 const maxCalls = Number(new URLSearchParams(window.location.search).get('calls')) || undefined;
 const store = createStore();
-const products = new Products(engine, 'ui', () => store.get().range);
+const products = new Products(engine, 'ui', () => store.get().range, () => viewJson(store.get().view));
 
 // The page's phase and tabs come first, so that views render into visible places.
 function layout(state, previous) {
@@ -70,6 +72,7 @@ createThreadList(store);
 createScheduling(store);
 createCounters(store);
 const graph = createGraph(store, products);
+createViewCrumbs(store);
 createMethods(store, products);
 createTimeline(store, products);
 const compare = createCompare(store, engine, products.key);

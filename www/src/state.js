@@ -2,6 +2,7 @@
 // `update` changes it, so what is shown always follows one set of choices.
 
 import { viewAround } from './timespan.js';
+import { plainViewState } from './transforms.js';
 
 /** What the page starts with, and what a newly opened trace resets to. */
 export function initialState() {
@@ -27,6 +28,9 @@ export function initialState() {
     methodFilter: '', // the methods table's filter
     theme: 'light',
     search: '', // the flame graph's search term
+    // The main graph's view: `{transforms, invert}` (transforms.js), the views before it
+    // for Undo (last is newest), and why the core refused the last one tried ('' if not).
+    ...plainViewState(),
     // The trace on show (before) compared with a second one (after):
     // null, or {phase: 'loading' | 'done' | 'error', name, summary, facts, error}.
     compare: null,
@@ -79,6 +83,7 @@ export function openedState(summary, name) {
     phase: 'done', summary, name, error: '', thread, clock: summary.format.default_clock || (clocks.wall ? 'wall' : 'cpu'),
     method: null, search: '', threadFilter: '',
     range: null, focus: null, timelineView: null, compare: null,
+    ...plainViewState(),
   };
 }
 

@@ -1,0 +1,277 @@
+// Transforms from the page (issue 30): a person right-clicks a frame of the flame graph (or
+// presses Shift+F10 or the Menu key at the keyboard cursor) and merges, focuses on, drops
+// it; the breadcrumbs say which view is on show, take steps out and undo them; Invert
+// turns the graph bottom-up; a view the core refuses says why. On real traces, waiting on
+// the page's state (`body[data-graph]`, `data-graph-ready-at`, `data-frame-menu`).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { corpus, pick, shot, shownSvg, tempFile, useBrowser, checkedPage } from './support.mjs';
+import { MAPPING, OBFUSCATED } from './obfuscated.mjs';
+
+const context = useBrowser();
+const TRACE = 'ffprof-art-regular.trace';
+
+async function open(t, file, options = {}) {
+  const page = await checkedPage(context, t, Object.assign({ viewport: { width: 1440, height: 900 } }, options));
+  assert.equal(await pick(page, file), 'done');
+  await page.waitForFunction(() => document.body.dataset.graph === 'ready', null, { timeout: 30000 });
+  return page;
+}
+
+// Runs `action` and waits for the graph it makes to be ready in its frame.
+async function redrawn(page, action) {
+  const before = await page.evaluate(() => document.body.dataset.graphReadyAt || '');
+  await action();
+  await page.waitForFunction((b) => document.body.dataset.graph === 'ready' && document.body.dataset.graphReadyAt !== b,
+    before, { timeout: 30000 });
+}
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+// The graph's widest frame of this name.
+async function frameNamed(page, name) {
+  const graph = page.frameLocator('#flame');
+  const index = await graph.locator('#frames').evaluate((frames, wanted) => {
+    let best = -1;
+    let widest = -1;
+    Array.from(frames.children).forEach((g, i) => {
+      const width = Number(g.querySelector('rect').getAttribute('fg:w'));
+      if (g.querySelector('title').textContent.startsWith(wanted + ' (') && width > widest) [best, widest] = [i, width];
+    });
+    return best;
+  }, name);
+  assert.ok(index >= 0, 'the graph has a frame named ' + name);
+  return graph.locator('#frames > g').nth(index);
+}
+
+// Whether the graph on show has a frame of this name.
+async function drawn(page, name) {
+  return new RegExp('<title>' + escape(name) + ' \\(').test(await shownSvg(page));
+}
+
+// The names of the frames in the row just above the root: the stacks' first frames.
+function firstFrames(page) {
+  return page.frameLocator('#flame').locator('#frames').evaluate((frames) => {
+    const all = Array.from(frames.children).map((g) => ({
+      name: g.querySelector('title').textContent.replace(/ \([^()]*%\)$/, ''),
+      y: Number(g.querySelector('rect').getAttribute('y')),
+    }));
+    const rootY = Math.max(...all.map((f) => f.y));
+    const row = Math.max(...all.filter((f) => f.y < rootY).map((f) => f.y));
+    return all.filter((f) => f.y === row).map((f) => f.name).sort();
+  });
+}
+
+// Right-clicks `frame` (at `position` in it, else its middle) and waits for its menu.
+async function menuOf(page, frame, position = undefined) {
+  await frame.click({ button: 'right', position });
+  await page.waitForFunction(() => document.body.dataset.frameMenu === 'open');
+}
+
+async function menuItems(page) {
+  return page.locator('.frame-menu [role=menuitem]').allTextContents();
+}
+
+function crumbs(page) {
+  return page.locator('#view-crumbs .crumb').evaluateAll((items) => items.map((li) => li.firstElementChild.textContent));
+}
+
+async function choose(page, label) {
+  await redrawn(page, () => page.locator('.frame-menu [role=menuitem]', { hasText: label }).click());
+  await page.waitForFunction(() => document.body.dataset.frameMenu === 'closed');
+}
+
+const DISPATCH = 'android.os.Handler.dispatchMessage';
+const LOOP = 'android.os.Looper.loop';
+const POLL = 'android.os.MessageQueue.nativePollOnce';
+const ZYGOTE = 'com.android.internal.os.ZygoteInit.main';
+
+test('right-click a frame, Merge: the graph is drawn again without it, and Save folded too', async (t) => {
+  const page = await open(t, corpus(TRACE));
+  assert.equal(await drawn(page, DISPATCH), true);
+  await menuOf(page, await frameNamed(page, DISPATCH));
+  assert.deepEqual(await menuItems(page), [
+    'Merge ' + DISPATCH, 'Focus on ' + DISPATCH, 'Focus on this subtree', 'Callers of ' + DISPATCH, 'Drop ' + DISPATCH,
+    'Collapse recursion of ' + DISPATCH, 'Collapse direct recursion of ' + DISPATCH,
+  ]);
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute('role')), 'menuitem', 'the menu has the keyboard');
+  assert.equal(await page.textContent('.frame-menu-name'), DISPATCH);
+  await shot(page, 'transforms-menu');
+  await choose(page, 'Merge ' + DISPATCH);
+  assert.equal(await drawn(page, DISPATCH), false, 'merged into its callers');
+  assert.equal(await drawn(page, LOOP), true);
+  assert.deepEqual(await crumbs(page), ['Whole profile', 'Merge ' + DISPATCH]);
+  assert.equal(await page.isVisible('#view-note'), true, 'the page says what the transforms do not reach yet');
+  assert.match(await page.textContent('#view-note'), /methods table and the timeline/);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#save-folded')]);
+  const folded = await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8'));
+  assert.ok(folded.includes(LOOP) && !folded.includes(DISPATCH), 'the download is in the view');
+  await shot(page, 'transforms-merged');
+});
+
+test('the keyboard: cursor to a frame, Shift+F10, ArrowDown, Enter focuses on it; Escape gives the graph back', async (t) => {
+  const page = await open(t, corpus(TRACE));
+  await page.locator('#flame').focus();
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 12 && !(await page.textContent('#graph-cursor')).startsWith(LOOP + ' ('); i++) {
+    const before = await page.textContent('#graph-cursor');
+    await page.keyboard.press('ArrowUp');
+    await page.waitForFunction((b) => document.getElementById('graph-cursor').textContent !== b, before);
+  }
+  assert.ok((await page.textContent('#graph-cursor')).startsWith(LOOP + ' ('), 'the cursor reached ' + LOOP);
+  await page.keyboard.press('Shift+F10');
+  await page.waitForFunction(() => document.body.dataset.frameMenu === 'open');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Merge ' + LOOP);
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Focus on ' + LOOP);
+  await redrawn(page, () => page.keyboard.press('Enter'));
+  assert.deepEqual(await crumbs(page), ['Whole profile', 'Focus on ' + LOOP]);
+  assert.deepEqual(await firstFrames(page), [LOOP], 'every stack begins at it');
+  assert.equal(await drawn(page, ZYGOTE), false, 'its callers are gone');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'flame', 'the keyboard is back in the graph');
+
+  // The Menu key opens it too; arrows wrap; Escape closes it and the graph has the keyboard.
+  await page.keyboard.press('Home');
+  await page.waitForFunction(() => /^all \(/.test(document.getElementById('graph-cursor').textContent));
+  await page.keyboard.press('ArrowUp');
+  await page.waitForFunction((n) => document.getElementById('graph-cursor').textContent.startsWith(n + ' ('), LOOP);
+  await page.keyboard.press('ContextMenu');
+  await page.waitForFunction(() => document.body.dataset.frameMenu === 'open');
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Collapse direct recursion of ' + LOOP);
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => document.body.dataset.frameMenu === 'closed');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'flame');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction((n) => document.getElementById('graph-cursor').textContent.startsWith(n + ' ('), LOOP);
+  assert.equal(await page.evaluate(() => document.body.dataset.frameMenu), 'closed', 'the arrows move in the graph again');
+});
+
+test('a crumb taken out and Undo give back the graphs they were', async (t) => {
+  const page = await open(t, corpus(TRACE));
+  const whole = await shownSvg(page);
+  await menuOf(page, await frameNamed(page, DISPATCH));
+  await choose(page, 'Merge ' + DISPATCH);
+  const merged = await shownSvg(page);
+  await menuOf(page, await frameNamed(page, POLL));
+  await choose(page, 'Drop ' + POLL);
+  assert.equal(await drawn(page, POLL), false);
+  assert.deepEqual(await crumbs(page), ['Whole profile', 'Merge ' + DISPATCH, 'Drop ' + POLL]);
+  await shot(page, 'transforms-crumbs');
+
+  // Merge's × (named for it): the drop stays, the merged frame is back.
+  await redrawn(page, () => page.getByRole('button', { name: 'Remove Merge ' + DISPATCH }).click());
+  assert.deepEqual(await crumbs(page), ['Whole profile', 'Drop ' + POLL]);
+  assert.equal(await drawn(page, DISPATCH), true);
+  assert.equal(await drawn(page, POLL), false);
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-label')), 'Remove Drop ' + POLL, 'the keyboard goes on from the next ×');
+
+  // Undo, step by step, back to the whole profile, each graph as it was.
+  await redrawn(page, () => page.click('#view-undo'));
+  assert.deepEqual(await crumbs(page), ['Whole profile', 'Merge ' + DISPATCH, 'Drop ' + POLL]);
+  await redrawn(page, () => page.click('#view-undo'));
+  assert.equal(await shownSvg(page), merged);
+  await redrawn(page, () => page.click('#view-undo'));
+  assert.equal(await shownSvg(page), whole);
+  assert.deepEqual(await crumbs(page), ['Whole profile']);
+  assert.equal(await page.isDisabled('#view-undo'), true, 'nothing more to undo');
+  assert.equal(await page.isVisible('#view-note'), false);
+
+  // "Whole profile" takes every step out at once, and that is undone as one change.
+  await menuOf(page, await frameNamed(page, DISPATCH));
+  await choose(page, 'Drop ' + DISPATCH);
+  await redrawn(page, () => page.getByRole('button', { name: 'Whole profile' }).click());
+  assert.equal(await shownSvg(page), whole);
+  await redrawn(page, () => page.click('#view-undo'));
+  assert.deepEqual(await crumbs(page), ['Whole profile', 'Drop ' + DISPATCH]);
+
+  // A new trace opens on the whole profile, with nothing to undo.
+  assert.equal(await pick(page, corpus('tracereader-test1.trace')), 'done');
+  await page.waitForFunction(() => document.body.dataset.graph === 'ready', null, { timeout: 30000 });
+  assert.deepEqual(await crumbs(page), ['Whole profile']);
+  assert.equal(await page.isDisabled('#view-undo'), true);
+});
+
+test('Invert turns the graph bottom-up; Callers of shows who calls a frame', async (t) => {
+  const page = await open(t, corpus(TRACE));
+  assert.deepEqual(await firstFrames(page), [ZYGOTE]);
+  await redrawn(page, () => page.click('#view-invert'));
+  assert.equal(await page.getAttribute('#view-invert', 'aria-pressed'), 'true');
+  assert.match(await page.textContent('#graph-title'), /bottom-up$/);
+  const leaves = await firstFrames(page);
+  assert.ok(leaves.includes(POLL) && !leaves.includes(ZYGOTE), 'the stacks begin at their leaves: ' + leaves.join(', '));
+  await shot(page, 'transforms-inverted');
+  await redrawn(page, () => page.click('#view-invert'));
+  assert.deepEqual(await firstFrames(page), [ZYGOTE], 'and back');
+
+  await menuOf(page, await frameNamed(page, POLL));
+  await choose(page, 'Callers of ' + POLL);
+  assert.deepEqual(await crumbs(page), ['Whole profile', 'Callers of ' + POLL]);
+  assert.equal(await page.getAttribute('#view-invert', 'aria-pressed'), 'true', 'callers read bottom-up');
+  assert.deepEqual(await firstFrames(page), [POLL]);
+  assert.equal(await drawn(page, 'android.os.MessageQueue.next'), true, 'its caller above it');
+  // A subtree's path runs from the root: a bottom-up graph's does not, so the item says so.
+  await menuOf(page, await frameNamed(page, 'android.os.MessageQueue.next'));
+  const subtree = page.locator('.frame-menu [role=menuitem]', { hasText: 'Focus on this subtree' });
+  assert.equal(await subtree.getAttribute('aria-disabled'), 'true');
+  assert.match(await subtree.getAttribute('title'), /Invert off/);
+  await subtree.click({ force: true });
+  assert.equal(await page.evaluate(() => document.body.dataset.frameMenu), 'open', 'a disabled item does nothing');
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => document.body.dataset.frameMenu === 'closed');
+
+  // Every stack here goes through it: dropping it leaves nothing, and the page says why.
+  await menuOf(page, await frameNamed(page, POLL));
+  await choose(page, 'Drop ' + POLL);
+  assert.equal(await page.textContent('#graph-error'), 'This view leaves no time to draw: take a step out, or Undo.');
+  assert.equal(await page.isVisible('#graph-error'), true);
+});
+
+test('a view the core refuses is not kept, and the graph says why', async (t) => {
+  // The view merges an obfuscated name; the mapping applied then renames that frame.
+  const page = await open(t, tempFile('app-release.trace', OBFUSCATED));
+  await menuOf(page, await frameNamed(page, 'a.c.a'));
+  await choose(page, 'Merge a.c.a');
+  assert.equal(await drawn(page, 'a.c.a'), false);
+  await page.setInputFiles('#mapping-picker', tempFile('mapping.txt', MAPPING));
+  await page.waitForFunction(() => !document.getElementById('graph-error').hidden &&
+    /com\.example\.Track\.titel/.test(document.getElementById('flame').srcdoc) && document.body.dataset.graph === 'ready',
+  null, { timeout: 30000 });
+  assert.match(await page.textContent('#graph-error'), /^This view could not be shown, so the one before it is: no frame is named "a\.c\.a"/);
+  assert.deepEqual(await crumbs(page), ['Whole profile']);
+  assert.equal(await page.isDisabled('#view-undo'), true, 'the refused view is not kept to undo to');
+  await shot(page, 'transforms-refused');
+  // The next change clears the error.
+  await menuOf(page, await frameNamed(page, 'com.example.Track.titel'));
+  await choose(page, 'Drop com.example.Track.titel');
+  assert.equal(await page.isHidden('#graph-error'), true);
+});
+
+test('a narrow dark window: the menu stays inside it, the crumbs wrap, the all-threads graph offers its threads', async (t) => {
+  const page = await open(t, corpus(TRACE), { viewport: { width: 760, height: 900 }, colorScheme: 'dark' });
+  await page.locator('#thread-rows tr[data-thread="-1"]').click();
+  await page.waitForFunction(() => /^All threads/.test(document.getElementById('graph-title').textContent) &&
+    document.body.dataset.graph === 'ready', null, { timeout: 30000 });
+  // The thread's own frame: not a frame of the trace's stacks, but a way to that thread.
+  await menuOf(page, await frameNamed(page, 'main [21491]'), { x: 2, y: 4 });
+  assert.deepEqual(await menuItems(page), ['Show only main [21491]']);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /^main \[21491\]/.test(document.getElementById('graph-title').textContent) &&
+    document.body.dataset.graph === 'ready', null, { timeout: 30000 });
+  // A frame at the right edge: its menu opens leftwards, inside the window.
+  const frame = await frameNamed(page, POLL);
+  const box = await frame.boundingBox();
+  await menuOf(page, frame, { x: box.width - 3, y: 4 });
+  const menu = await page.locator('.frame-menu').boundingBox();
+  assert.ok(menu.x >= 0 && menu.x + menu.width <= 760, JSON.stringify(menu));
+  await shot(page, 'transforms-narrow-menu');
+  await choose(page, 'Collapse recursion of ' + POLL);
+  await menuOf(page, await frameNamed(page, LOOP));
+  await choose(page, 'Focus on this subtree');
+  assert.deepEqual(await firstFrames(page), [LOOP]);
+  assert.match(await page.getAttribute('#view-crumbs .crumb:last-child .crumb-text', 'title'), new RegExp('path: ' + escape(ZYGOTE) + ' › '));
+  const bar = await page.locator('.view-bar').evaluate((n) => ({ scroll: n.scrollWidth, client: n.clientWidth }));
+  assert.ok(bar.scroll <= bar.client, 'the crumbs wrap: ' + JSON.stringify(bar));
+  await shot(page, 'transforms-narrow-dark');
+});

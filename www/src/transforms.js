@@ -1,0 +1,158 @@
+// The view the main flame graph and the folded download show: the core's transforms in
+// order, then optionally inverted (bottom-up). Pure logic over the store's state (no DOM,
+// unit-tested): the patches that change the view, each keeping the view before it for
+// Undo; the words of the breadcrumbs; the items of a frame's menu. Frame names are the
+// graph's display names: untrusted trace text, only ever shown as text.
+
+import { splitName } from './format.js';
+
+/** The whole profile, as recorded. */
+export const PLAIN_VIEW = Object.freeze({ transforms: Object.freeze([]), invert: false });
+
+// Undo goes back this many changes at most.
+const HISTORY_LIMIT = 100;
+
+export function isPlain(view) {
+  return view.transforms.length === 0 && !view.invert;
+}
+
+/** The text the core's `Session.setView` takes: '' for the plain view. */
+export function viewJson(view) {
+  return isPlain(view) ? '' : JSON.stringify({ transforms: view.transforms, invert: view.invert });
+}
+
+/** The store's fields of a view nobody has changed (a newly opened trace's). */
+export function plainViewState() {
+  return { view: PLAIN_VIEW, viewHistory: [], viewError: '' };
+}
+
+// A patch that shows `view`, keeping the one on show for Undo.
+function changeTo(state, view) {
+  return { view, viewHistory: state.viewHistory.concat([state.view]).slice(-HISTORY_LIMIT), viewError: '' };
+}
+
+/** `transform` added after the others; `invert` as given (Callers of turns it on). */
+export function withTransform(state, transform, invert = state.view.invert) {
+  return changeTo(state, { transforms: state.view.transforms.concat([transform]), invert });
+}
+
+/** The step at `index` taken out; the later ones stay, in order. */
+export function withoutStep(state, index) {
+  const transforms = state.view.transforms.filter((_, i) => i !== index);
+  return changeTo(state, { transforms, invert: state.view.invert });
+}
+
+/** Every step taken out; inverted or not as before. */
+export function withoutSteps(state) {
+  return changeTo(state, { transforms: [], invert: state.view.invert });
+}
+
+export function withInvert(state, invert) {
+  return changeTo(state, { transforms: state.view.transforms, invert });
+}
+
+/** The view before the last change; nothing where there was none. */
+export function undone(state) {
+  const history = state.viewHistory;
+  if (history.length === 0) return {};
+  return { view: history[history.length - 1], viewHistory: history.slice(0, -1), viewError: '' };
+}
+
+/**
+ * The core refused the view on show (`message` says why): it is not kept. The view before
+ * it is shown instead (the plain view where there was none: the one refused may have been
+ * kept across a mapping that renamed its frames), and the error says why.
+ */
+export function refused(state, message) {
+  const back = state.viewHistory.length ? undone(state) : plainViewState();
+  back.viewError = 'This view could not be shown, so the one before it is: ' + message;
+  return back;
+}
+
+/** The kind of a transform (`merge`, `focus`, …) and what it names (a name or a path). */
+export function partsOf(transform) {
+  const kind = Object.keys(transform)[0];
+  return { kind, subject: transform[kind] };
+}
+
+const WORDS = {
+  merge: 'Merge',
+  focus: 'Focus on',
+  focus_subtree: 'Focus on the subtree of',
+  callers_of: 'Callers of',
+  drop: 'Drop',
+  collapse_recursion: 'Collapse recursion of',
+  collapse_direct_recursion: 'Collapse direct recursion of',
+};
+
+/** A step in words: `Merge a.B.c`; a subtree by its last frame. */
+export function stepText(transform) {
+  const { kind, subject } = partsOf(transform);
+  const name = Array.isArray(subject) ? subject[subject.length - 1] : subject;
+  return (WORDS[kind] || kind) + ' ' + name;
+}
+
+// A dotted name keeps its last two parts in sight (`Class.method`) when they are this short.
+const TAIL_MAX = 48;
+
+/**
+ * A step in words as a crumb shows it: `{verb, head, tail}`, where a cramped crumb cuts
+ * the head and keeps the tail (`Merge ` `android.os.` `Looper.loop`).
+ */
+export function stepParts(transform) {
+  const text = stepText(transform);
+  const verb = WORDS[partsOf(transform).kind] ? WORDS[partsOf(transform).kind] + ' ' : '';
+  const name = text.slice(verb.length);
+  const dot = name.lastIndexOf('.', name.lastIndexOf('.') - 1);
+  if (name.lastIndexOf('.') > 0 && name.length - dot - 1 <= TAIL_MAX) return { verb, head: name.slice(0, dot + 1), tail: name.slice(dot + 1) };
+  const [head, tail] = splitName(name);
+  return { verb, head, tail };
+}
+
+/** The whole of a step, for its tooltip: a subtree's path from the root. */
+export function stepTitle(transform) {
+  const { subject } = partsOf(transform);
+  return Array.isArray(subject) ? stepText(transform) + ' (path: ' + subject.join(' › ') + ')' : stepText(transform);
+}
+
+/** A frame's name from its tooltip in the graph: `name (1,234 µs, 5.00%)`. */
+export function nameOfTitle(title) {
+  const found = /^([\s\S]*) \([^()]*%\)$/.exec(String(title));
+  return found ? found[1] : String(title);
+}
+
+/** A thread's frame in the all-threads graph, as the core names it (folded text's rules). */
+export function threadFrameName(thread) {
+  return (thread.name + ' [' + thread.tid + ']').replace(/;/g, ':').replace(/[\r\n]/g, ' ');
+}
+
+/**
+ * The menu of a frame whose tooltips from the root (inferno's `all`) to it are `titles`:
+ * `[{label, transform, invert?, disabled?, why?}]`, or `[{label, thread}]` for a thread's
+ * own frame in the all-threads graph (its threads are frames there, not in the trace's
+ * stacks); a disabled one for the root. `allThreads`: the graph has a frame per thread under its
+ * root; `inverted`: its stacks run leaf first.
+ */
+export function menuItems(titles, { allThreads = false, inverted = false } = {}) {
+  let frames = titles.slice(1).map(nameOfTitle);
+  if (allThreads) {
+    if (frames.length === 1) return [{ label: 'Show only ' + frames[0], thread: frames[0] }];
+    frames = frames.slice(1);
+  }
+  if (frames.length === 0) {
+    return [{ label: 'Nothing to change here', disabled: true, why: 'This is the whole profile: choose a frame above it.' }];
+  }
+  const name = frames[frames.length - 1];
+  const item = (kind, subject, extra) => Object.assign({ label: stepText({ [kind]: subject }), transform: { [kind]: subject } }, extra);
+  return [
+    item('merge', name),
+    item('focus', name),
+    Object.assign(item('focus_subtree', frames, { label: 'Focus on this subtree' }), inverted
+      ? { disabled: true, why: 'A bottom-up graph\'s paths start at the leaves: turn Invert off to focus on a subtree.' }
+      : {}),
+    item('callers_of', name, { invert: true }),
+    item('drop', name),
+    item('collapse_recursion', name),
+    item('collapse_direct_recursion', name),
+  ];
+}
