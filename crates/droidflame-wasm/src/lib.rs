@@ -320,11 +320,12 @@ impl Session {
         products::flame_svg(self.shown()?, scope, &options).map_err(js_error)
     }
 
-    /// Folded stacks; `tid` narrows them to one thread id (without its thread frame).
+    /// Folded stacks of what the graphs show (the selected range, else the whole trace);
+    /// `tid` narrows them to one thread id (without its thread frame).
     pub fn folded(&self, clock_name: Option<String>, tid: Option<u32>) -> Result<String, JsError> {
         let options =
             FoldedOptions { clock: clock(clock_name)?, thread: tid, view: self.view.clone(), ..Default::default() };
-        products::folded(self.profile()?, &options).map_err(js_error)
+        products::folded(self.shown()?, &options).map_err(js_error)
     }
 
     /// Sets the transforms the stack products apply, as JSON: `{"transforms": [{"merge":

@@ -144,7 +144,12 @@ pub(crate) fn flame_svg_named(
     };
     let total = trees.iter().fold(0u64, |sum, (_, tree)| sum.saturating_add(tree.total_micros(profile, clock)));
     if total == 0 {
-        return Ok(empty_svg(&title, &format!("No time was recorded on the {clock} clock."), options.theme));
+        let message = if options.view.is_plain() {
+            format!("No time was recorded on the {clock} clock.")
+        } else {
+            format!("This view leaves no time on the {clock} clock: undo a step of it.")
+        };
+        return Ok(empty_svg(&title, &message, options.theme));
     }
     if total > MAX_PLAUSIBLE_MICROS {
         return Err(Error::new(

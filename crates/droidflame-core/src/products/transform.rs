@@ -95,7 +95,9 @@ impl View {
         if self.transforms.is_empty() {
             return Ok(());
         }
-        let names = FrameNames::of(profile, usize::MAX);
+        // The names the products print, the frame that stands for stacks below the depth
+        // cap included.
+        let names = FrameNames::of(profile, super::frames::DEFAULT_MAX_DEPTH);
         for transform in &self.transforms {
             let collapses = match transform {
                 Transform::CollapsePackage(prefix) => Some(in_package(&names, prefix)),
@@ -110,10 +112,7 @@ impl View {
             }
             for name in transform.names() {
                 if names.id_of(name).is_none() {
-                    return Err(Error::new(
-                        ErrorKind::Request,
-                        format!("no frame is named {name:?} in this trace; name it as folded stacks do"),
-                    ));
+                    return Err(Error::new(ErrorKind::Request, format!("no frame is named {name:?} in this trace")));
                 }
             }
         }
