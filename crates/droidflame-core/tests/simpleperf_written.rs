@@ -79,19 +79,6 @@ fn recording(seed: u64, off_cpu: bool, samples: usize) -> Recording {
     }
 }
 
-/// `n` with thousands separators, as notes write numbers.
-fn group(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// `thread;stack` -> self time in ns, on `clock`, as the profile has it.
 fn self_times(p: &Profile, clock: Clock) -> BTreeMap<String, u64> {
     let mut out = BTreeMap::new();
@@ -199,8 +186,11 @@ fn a_cut_short_file_keeps_its_whole_records_and_says_so() {
         assert_eq!(p.repairs.truncated, cut < bytes.len(), "cut at {cut}");
         if cut < bytes.len() {
             let note = p.warnings.iter().find(|w| w.starts_with("the file ends")).expect("a note on the cut");
-            let place =
-                if cut < 12 { "inside its 12-byte header".to_owned() } else { format!("byte {}", group(whole.0)) };
+            let place = if cut < 12 {
+                "inside its 12-byte header".to_owned()
+            } else {
+                format!("byte {}", droidflame_core::profile::group_digits(whole.0 as u64))
+            };
             assert!(note.contains(&place), "cut at {cut}: {note}");
         }
     }
