@@ -180,6 +180,10 @@ const requests = {
     forgetDrawn(m.key);
     return { svg: drawn !== undefined ? drawn : viewed(m.key, view).flameSvg(m.thread, m.clock, m.theme) };
   },
+  async tree(m) {
+    await ready;
+    return { tree: viewed(m.key, m.view || '').callTreeJson(m.thread) };
+  },
   async methods(m) {
     await ready;
     return { methods: session(m.key).methodsJson(m.thread) };

@@ -225,3 +225,21 @@ export async function checkedPage(context, t, { query = '', ...options } = {}) {
   await page.goto(context.server.url + query);
   return page;
 }
+
+// The graph on show is drawn where a person sees it: its widest frame has a box (a frame
+// document the browser never laid out, or one inferno sized to nothing, has none).
+export async function assertGraphDrawn(page, frame = '#flame') {
+  const graph = page.frameLocator(frame);
+  const widest = await graph.locator('#frames').evaluate((frames) => {
+    let best = 0;
+    let most = -1;
+    Array.from(frames.children).forEach((g, i) => {
+      const width = Number(g.querySelector('rect').getAttribute('fg:w'));
+      if (width > most) [best, most] = [i, width];
+    });
+    return best;
+  });
+  assert.ok(Number(await graph.locator('#frames').getAttribute('width')) > 0, 'the graph has a width');
+  const box = await graph.locator('#frames > g').nth(widest).boundingBox({ timeout: 5000 });
+  assert.ok(box && box.width > 100 && box.height > 0, 'the widest frame is drawn: ' + JSON.stringify(box));
+}

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { corpus, pick, shot, shownSvg, tempFile, useBrowser, checkedPage } from './support.mjs';
+import { corpus, pick, shot, shownSvg, tempFile, useBrowser, checkedPage, assertGraphDrawn } from './support.mjs';
 
 const context = useBrowser();
 const VIEWPORT = { width: 1440, height: 900 };
@@ -107,6 +107,8 @@ test('4. each trace opens on the app\'s main thread, not on the idle thread with
     assert.equal(await pick(page, corpus(trace)), 'done');
     await graphReady(page);
     assert.match(await page.locator('#graph-title').textContent(), new RegExp('^' + label.replace(/[[\]]/g, '\\$&')), trace);
+    // Each trace opened after another draws its graph where it can be seen.
+    await assertGraphDrawn(page);
     assert.equal(await page.locator('#thread-rows tr[aria-selected=true] td.name').getAttribute('title'), label);
   }
 });

@@ -105,6 +105,14 @@ export class Engine {
     return this.call({ type: 'svg', key, thread, clock, theme, view }).then((r) => r.svg);
   }
 
+  /**
+   * The call tree of one thread (index) or of all threads (-1) in the view `view` (as `svg`
+   * takes it): the core's flat columns. A view the core refuses rejects as `svg` does.
+   */
+  tree(key, thread, view = '') {
+    return this.call({ type: 'tree', key, thread, view }).then((r) => JSON.parse(r.tree));
+  }
+
   /** The methods table of one thread (index) or of all threads (-1). */
   methods(key, thread) {
     return this.call({ type: 'methods', key, thread }).then((r) => JSON.parse(r.methods));
@@ -242,6 +250,13 @@ export class Products {
     const view = this.viewOf();
     return this.once(JSON.stringify(['svg', this.generation, view, thread, clock, theme]),
       () => covered.then(() => this.engine.svg(this.key, thread, clock, theme, view)));
+  }
+
+  /** A call tree in the view `view` (the core's JSON; the store's where not given). */
+  tree(thread, view = this.viewOf()) {
+    const covered = this.covered();
+    return this.once(JSON.stringify(['tree', this.generation, view, thread]),
+      () => covered.then(() => this.engine.tree(this.key, thread, view)));
   }
 
   methods(thread) {

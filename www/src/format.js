@@ -54,6 +54,21 @@ export function splitName(name) {
   return [chars.slice(0, -TAIL).join(''), chars.slice(-TAIL).join('')];
 }
 
+// A dotted name keeps its last two parts in sight (`Class.method`) when they are this short.
+const TAIL_MAX = 48;
+
+/**
+ * A frame's name as `{head, tail}`, where a cramped place cuts the head and keeps the tail:
+ * `android.os.` `Looper.loop`; other long names keep their end (`splitName`).
+ */
+export function frameNameParts(name) {
+  const text = String(name);
+  const dot = text.lastIndexOf('.', text.lastIndexOf('.') - 1);
+  if (text.lastIndexOf('.') > 0 && text.length - dot - 1 <= TAIL_MAX) return { head: text.slice(0, dot + 1), tail: text.slice(dot + 1) };
+  const [head, tail] = splitName(text);
+  return { head, tail };
+}
+
 /** `name [tid]` as the core labels a thread, or `All threads`. */
 export function threadLabel(thread) {
   return thread ? thread.name + ' [' + thread.tid + ']' : 'All threads';

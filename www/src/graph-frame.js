@@ -221,15 +221,36 @@
     }
   });
 
-  // inferno draws after its onload handler and a zero timeout; answer after that. Where the
-  // page had not laid the frame out by then (a busy machine), inferno measured no width and
-  // cut every label: its own resize handler measures again.
+  // inferno sizes the graph from the SVG's own width, in its init (the SVG's onload), a zero
+  // timeout after it and on each resize. A frame the browser has not laid out yet (just
+  // loaded, not drawn: a busy machine, a hidden tab) reads 0 there, and inferno then draws
+  // every frame in a box 20 px narrower than nothing: invisible, with a console error, until
+  // the next resize. The SVG fills the frame's width (no margins), which the frame knows
+  // before any layout: inferno reads that instead. When layout comes, the labels are cut
+  // again to the measured text.
+  var graphSvg = document.querySelector('svg');
+  var laidOutWidth = 0;
+  if (graphSvg) {
+    Object.defineProperty(graphSvg, 'width', {
+      configurable: true,
+      get: function () {
+        return { baseVal: { value: document.documentElement.clientWidth || graphSvg.getBoundingClientRect().width } };
+      },
+    });
+    if (typeof ResizeObserver === 'function') {
+      new ResizeObserver(function () {
+        var width = graphSvg.getBoundingClientRect().width;
+        if (width <= 0 || width === laidOutWidth || !window.searchbtn) return;
+        laidOutWidth = width;
+        window.dispatchEvent(new Event('resize'));
+      }).observe(graphSvg);
+    }
+  }
+
+  // The page takes `ready` from a document once its frame's load event has come: after
+  // this window's load, then, and after inferno's first drawing.
   window.addEventListener('load', function () {
     setTimeout(function () {
-      var box = document.getElementById('frames');
-      if (box && Number(box.getAttribute('width')) <= 0 && document.documentElement.clientWidth > 0) {
-        window.dispatchEvent(new Event('resize'));
-      }
       tell({ type: 'ready', frames: frames().length });
     }, 0);
   });

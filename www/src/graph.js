@@ -11,7 +11,7 @@ import { clockWords, threadLabel } from './format.js';
 import { changed } from './state.js';
 import { rangeText } from './timespan.js';
 import { allThreadsTotal, threadTotal } from './threads.js';
-import { isPlain, menuItems, nameOfTitle, refused, threadFrameName, withTransform } from './transforms.js';
+import { chosenPatch, isPlain, menuItems, nameOfTitle, refused } from './transforms.js';
 
 /** The time a graph of this scope would draw: 0 or null means there is nothing to draw. */
 export function scopeTotal(summary, thread, clock) {
@@ -55,13 +55,7 @@ export function createGraph(store, products) {
   }
 
   function choose(item) {
-    const s = store.get();
-    if (item.thread === undefined) {
-      store.update(withTransform(s, item.transform, item.invert || s.view.invert));
-      return;
-    }
-    const index = s.summary.threads.findIndex((t) => threadFrameName(t) === item.thread);
-    if (index >= 0) store.update({ thread: index });
+    store.update(chosenPatch(store.get(), item));
   }
   let stale = true;
   let rendering = Promise.resolve();

@@ -19,9 +19,13 @@ import { changed, clocksOf, createStore, openedState } from './state.js';
 import { createScheduling } from './scheduling.js';
 import { createThreadList } from './threads.js';
 import { createTimeline } from './timeline.js';
+import { createTreeView } from './tree-view.js';
 import { rangeText } from './timespan.js';
-import { viewJson } from './transforms.js';
+import { isPlain, viewJson } from './transforms.js';
 import { createViewCrumbs } from './view-crumbs.js';
+
+// The tabs whose products the view (transforms, bottom-up) changes.
+const VIEW_TABS = ['flame', 'tree'];
 
 const engine = new Engine(window.DROIDFLAME_BOOT);
 // `?calls=N`: the timeline keeps at most N calls before only the longest stay (fewer for a
@@ -37,7 +41,11 @@ function layout(state, previous) {
     $('welcome').hidden = state.phase !== 'idle';
     $('progress').hidden = state.phase !== 'loading';
     $('error').hidden = state.phase !== 'error';
-    $('report').hidden = state.phase !== 'done';
+    // A report being replaced stays laid out behind the progress, unseen: a graph frame
+    // taken out of the layout (display: none) while its next document is made may never
+    // be laid out again in Chromium once shown, leaving its graph blank.
+    $('report').hidden = state.phase !== 'done' && !(state.phase === 'loading' && state.summary);
+    $('report').classList.toggle('behind', state.phase !== 'done');
   }
   if (state.phase === 'error' && changed(state, previous, 'error', 'name')) {
     $('error-title').textContent = state.name ? state.name + ' could not be read' : 'This file could not be read';
@@ -46,6 +54,11 @@ function layout(state, previous) {
   if (changed(state, previous, 'range', 'phase')) {
     $('range-bar').hidden = !state.range || state.phase !== 'done';
     if (state.range) $('range-text').textContent = 'Graphs and tables cover ' + rangeText(state.range) + ' of the trace.';
+  }
+  // The bar of the view shows with the tabs the view changes.
+  if (changed(state, previous, 'tab', 'view')) {
+    $('view-bar').hidden = !VIEW_TABS.includes(state.tab);
+    $('view-note').hidden = !VIEW_TABS.includes(state.tab) || isPlain(state.view);
   }
   if (changed(state, previous, 'tab')) {
     for (const tab of document.querySelectorAll('[role=tab]')) {
@@ -57,8 +70,8 @@ function layout(state, previous) {
   }
   if (state.phase === 'done' && changed(state, previous, 'summary', 'clock')) {
     const available = clocksOf(state.summary);
-    for (const clock of ['wall', 'cpu']) {
-      const input = $('clock-' + clock);
+    for (const input of document.querySelectorAll('input[data-clock]')) {
+      const clock = input.dataset.clock;
       input.disabled = !available[clock];
       input.checked = state.clock === clock;
       input.parentElement.title = available[clock] ? clockWords(clock, state.summary) : 'This trace has no ' + clock + ' clock';
@@ -73,6 +86,7 @@ createScheduling(store);
 createCounters(store);
 const graph = createGraph(store, products);
 createViewCrumbs(store);
+createTreeView(store, products);
 createMethods(store, products);
 createTimeline(store, products);
 const compare = createCompare(store, engine, products.key);
@@ -135,8 +149,9 @@ async function saving(save) {
 
 function wireControls() {
   $('range-clear').addEventListener('click', () => store.update({ range: null }));
-  $('clock-wall').addEventListener('change', () => store.update({ clock: 'wall' }));
-  $('clock-cpu').addEventListener('change', () => store.update({ clock: 'cpu' }));
+  for (const input of document.querySelectorAll('input[data-clock]')) {
+    input.addEventListener('change', () => store.update({ clock: input.dataset.clock }));
+  }
   $('save-svg').addEventListener('click', () => saving(async () => {
     const s = store.get();
     const scope = s.thread < 0 ? 'all-threads' : 'thread-' + s.summary.threads[s.thread].tid;

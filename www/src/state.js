@@ -16,7 +16,7 @@ export function initialState() {
     error: '',
     thread: -1, // index into summary.threads; -1 for all threads
     clock: 'wall',
-    tab: 'flame', // flame | timeline | methods | scheduling | counters | trace | compare
+    tab: 'flame', // flame | tree | timeline | methods | scheduling | counters | trace | compare
     // {from, to} in µs from the timeline's start: graphs and tables cover only it. Kept
     // here alone: the engine's products follow it (engine.js).
     range: null,
@@ -28,6 +28,8 @@ export function initialState() {
     methodFilter: '', // the methods table's filter
     theme: 'light',
     search: '', // the flame graph's search term
+    treeSearch: '', // the call tree's search term
+    treeFunction: '', // the function whose sandwich the call tree shows ('' for none)
     // The main graph's view: `{transforms, invert}` (transforms.js), the views before it
     // for Undo (last is newest), and why the core refused the last one tried ('' if not).
     ...plainViewState(),
@@ -81,7 +83,7 @@ export function openedState(summary, name) {
   const thread = summary.default_thread === null || summary.default_thread === undefined ? -1 : summary.default_thread;
   return {
     phase: 'done', summary, name, error: '', thread, clock: summary.format.default_clock || (clocks.wall ? 'wall' : 'cpu'),
-    method: null, search: '', threadFilter: '',
+    method: null, search: '', threadFilter: '', treeSearch: '', treeFunction: '',
     range: null, focus: null, timelineView: null, compare: null,
     ...plainViewState(),
   };

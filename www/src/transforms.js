@@ -4,7 +4,7 @@
 // Undo; the words of the breadcrumbs; the items of a frame's menu. Frame names are the
 // graph's display names: untrusted trace text, only ever shown as text.
 
-import { splitName } from './format.js';
+import { frameNameParts } from './format.js';
 
 /** The whole profile, as recorded. */
 export const PLAIN_VIEW = Object.freeze({ transforms: Object.freeze([]), invert: false });
@@ -92,9 +92,6 @@ export function stepText(transform) {
   return (WORDS[kind] || kind) + ' ' + name;
 }
 
-// A dotted name keeps its last two parts in sight (`Class.method`) when they are this short.
-const TAIL_MAX = 48;
-
 /**
  * A step in words as a crumb shows it: `{verb, head, tail}`, where a cramped crumb cuts
  * the head and keeps the tail (`Merge ` `android.os.` `Looper.loop`).
@@ -102,11 +99,7 @@ const TAIL_MAX = 48;
 export function stepParts(transform) {
   const text = stepText(transform);
   const verb = WORDS[partsOf(transform).kind] ? WORDS[partsOf(transform).kind] + ' ' : '';
-  const name = text.slice(verb.length);
-  const dot = name.lastIndexOf('.', name.lastIndexOf('.') - 1);
-  if (name.lastIndexOf('.') > 0 && name.length - dot - 1 <= TAIL_MAX) return { verb, head: name.slice(0, dot + 1), tail: name.slice(dot + 1) };
-  const [head, tail] = splitName(name);
-  return { verb, head, tail };
+  return Object.assign({ verb }, frameNameParts(text.slice(verb.length)));
 }
 
 /** The whole of a step, for its tooltip: a subtree's path from the root. */
@@ -139,6 +132,18 @@ export function menuItems(titles, { allThreads = false, inverted = false } = {})
     if (frames.length === 1) return [{ label: 'Show only ' + frames[0], thread: frames[0] }];
     frames = frames.slice(1);
   }
+  return pathMenuItems(frames, { noSubtree: inverted ? INVERTED_PATHS : '' });
+}
+
+/** Why a bottom-up graph or tree has no subtree to focus on. */
+export const INVERTED_PATHS = 'A bottom-up graph\'s paths start at the leaves: turn Invert off to focus on a subtree.';
+
+/**
+ * The menu of the last of `frames` (names from a root of the view's stacks to it), as
+ * `menuItems` gives it. `noSubtree`: why the path is not one from a root of the stacks (a
+ * bottom-up tree, a tree that begins at a function), so its subtree cannot be focused on.
+ */
+export function pathMenuItems(frames, { noSubtree = '' } = {}) {
   if (frames.length === 0) {
     return [{ label: 'Nothing to change here', disabled: true, why: 'This is the whole profile: choose a frame above it.' }];
   }
@@ -147,12 +152,31 @@ export function menuItems(titles, { allThreads = false, inverted = false } = {})
   return [
     item('merge', name),
     item('focus', name),
-    Object.assign(item('focus_subtree', frames, { label: 'Focus on this subtree' }), inverted
-      ? { disabled: true, why: 'A bottom-up graph\'s paths start at the leaves: turn Invert off to focus on a subtree.' }
-      : {}),
+    Object.assign(item('focus_subtree', frames, { label: 'Focus on this subtree' }), noSubtree ? { disabled: true, why: noSubtree } : {}),
     item('callers_of', name, { invert: true }),
     item('drop', name),
     item('collapse_recursion', name),
     item('collapse_direct_recursion', name),
   ];
+}
+
+/**
+ * The two halves of the sandwich of the function `name` in `view`, as the core's JSON: its
+ * callers (bottom-up, rooted at it) and its callees (merged across all its calls).
+ */
+export function sandwichViews(view, name) {
+  return {
+    callers: JSON.stringify({ transforms: view.transforms.concat([{ callers_of: name }]), invert: true }),
+    callees: JSON.stringify({ transforms: view.transforms.concat([{ focus: name }]), invert: false }),
+  };
+}
+
+/**
+ * The patch a chosen menu item makes: its transform added to the view (bottom-up as it
+ * says), or, for a thread's own frame, that thread shown. Nothing where no thread has its name.
+ */
+export function chosenPatch(state, item) {
+  if (item.thread === undefined) return withTransform(state, item.transform, item.invert || state.view.invert);
+  const index = state.summary.threads.findIndex((t) => threadFrameName(t) === item.thread);
+  return index >= 0 ? { thread: index } : {};
 }

@@ -1,11 +1,11 @@
-// The bar above the main flame graph that says which view it shows: "Whole profile ›
+// The bar above the flame graph and the call tree that says which view they show: "Whole profile ›
 // Merge X › Focus on Y", each step with a × that takes it out, Undo, and the Invert toggle
 // (bottom-up). It renders from the store's view and changes it only through the patches
 // of transforms.js, so every change can be undone. Steps name trace frames: text only.
 
 import { $, element } from './dom.js';
 import { changed } from './state.js';
-import { isPlain, stepParts, stepText, stepTitle, undone, withInvert, withoutStep, withoutSteps } from './transforms.js';
+import { stepParts, stepText, stepTitle, undone, withInvert, withoutStep, withoutSteps } from './transforms.js';
 
 export function createViewCrumbs(store) {
   const list = $('view-crumbs');
@@ -48,7 +48,6 @@ export function createViewCrumbs(store) {
     undo.disabled = state.viewHistory.length === 0;
     invert.setAttribute('aria-pressed', String(state.view.invert));
     $('view-hint').hidden = transforms.length > 0;
-    $('view-note').hidden = isPlain(state.view);
   }
 
   undo.addEventListener('click', () => {

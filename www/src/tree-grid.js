@@ -1,0 +1,227 @@
+// One call tree on the page, as a treegrid: a row per open node, indented by depth, with
+// total and self time on each clock the trace has, calls and share. Used by the Call Tree
+// tab and by both halves of its sandwich. The keyboard as a treegrid's: Up and Down move,
+// Right opens a row (or goes to its first child), Left closes it (or goes to its parent),
+// Home and End, Enter or Space selects; the Menu key or Shift+F10 (and a right click)
+// asks for the row's menu. The open rows are this grid's own; what is selected is the
+// caller's (`onSelect`). Names are trace text: only ever set as text.
+
+import { element } from './dom.js';
+import { count, frameNameParts, percent } from './format.js';
+import { nextIndex } from './list-keys.js';
+import { ROOT, childrenOf, hasChildren, heaviestPath, isThread, nameOf, parentOf, timeOf, visibleRows } from './call-tree.js';
+
+// A grid shows at most this many rows: opening more says how many are left out.
+export const ROW_LIMIT = 3000;
+
+/**
+ * A grid in `table` (a `<table>` element): `label` names it; `compact`: only the columns of
+ * the clock it is ordered by, no calls; `onSelect(node)` when a row is chosen,
+ * `onMenu(node, {left, top})` when its menu is asked for.
+ */
+export function createTreeGrid(table, { label, compact = false, onSelect = () => {}, onMenu = null }) {
+  table.setAttribute('role', 'treegrid');
+  table.setAttribute('aria-label', label);
+  table.classList.add('grid', 'tree-grid');
+  const head = element('thead');
+  const body = element('tbody');
+  table.replaceChildren(head, body);
+  let tree = null;
+  let clock = 'wall';
+  let clocks = ['wall'];
+  let open = new Set();
+  let focused = -1;
+  let selected = -1;
+  let marked = new Set();
+
+  // The clocks with columns: in a compact grid only the one the tree is ordered by.
+  function shownClocks() {
+    return compact ? [clock] : clocks;
+  }
+
+  function headers() {
+    const words = { wall: 'Wall', cpu: 'CPU' };
+    const numbers = shownClocks().flatMap((c) => [
+      { text: words[c] + ' total', title: 'µs of the stacks through the frame, on the ' + words[c] + ' clock', c, other: c !== clock },
+      { text: words[c] + ' self', title: 'µs of the stacks that end at the frame, on the ' + words[c] + ' clock', c, other: c !== clock },
+    ]);
+    if (!compact) numbers.push({ text: 'Calls', title: 'Calls of the frame on its path (none in a bottom-up tree)' });
+    numbers.push({ text: 'Share', title: 'Total on the clock the tree is ordered by, as a share of the whole' });
+    table.replaceChildren(
+      element('colgroup', null, element('col', { class: 'tree-name-col' }),
+        ...numbers.map((n) => element('col', { class: (n.text === 'Share' ? 'tree-share-col' : 'tree-number-col') + (n.other ? ' other-clock' : '') }))),
+      head, body);
+    head.replaceChildren(element('tr', null, element('th', { scope: 'col', class: 'tree-name', text: 'Frame' }),
+      ...numbers.map((n) => element('th', {
+        scope: 'col', class: 'n' + (n.c === clock && !compact ? ' on-clock' : '') + (n.other ? ' other-clock' : ''), text: n.text, title: n.title,
+      }))));
+  }
+
+  // The name, its head cut first where the column is narrow.
+  function label(name, found) {
+    const { head, tail } = frameNameParts(name);
+    return element('span', { class: found ? 'tree-label found' : 'tree-label' },
+      element('span', { class: 'head', text: head }), element('span', { class: 'tail', text: tail }));
+  }
+
+  function row(node, depth) {
+    const name = nameOf(tree, node);
+    const parent = hasChildren(tree, node);
+    const whole = timeOf(tree, ROOT, clock) || timeOf(tree, ROOT, clock, 'total');
+    const share = timeOf(tree, node, clock) / (whole || 1);
+    const calls = tree.table.calls[node];
+    const attributes = {
+      role: 'row', 'data-node': String(node), 'aria-level': String(depth), tabindex: node === focused ? '0' : '-1',
+      'aria-selected': String(node === selected), class: isThread(tree, node) ? 'tree-thread' : null,
+    };
+    if (parent) attributes['aria-expanded'] = String(open.has(node));
+    return element('tr', attributes,
+      element('td', { role: 'gridcell', class: 'tree-name', title: name },
+        element('div', { class: 'tree-cell', style: '--depth:' + (depth - 1) },
+          element('span', { class: 'twisty', 'aria-hidden': 'true', text: parent ? (open.has(node) ? '▾' : '▸') : '' }),
+          label(name, marked.has(node)))),
+      ...shownClocks().flatMap((c) => [
+        element('td', { role: 'gridcell', class: c === clock ? 'n' : 'n other-clock', text: count(timeOf(tree, node, c)) }),
+        element('td', { role: 'gridcell', class: c === clock ? 'n' : 'n other-clock', text: count(timeOf(tree, node, c, 'self')) })]),
+      compact ? null : element('td', { role: 'gridcell', class: 'n', text: calls ? count(calls) : '' }),
+      element('td', { role: 'gridcell', class: 'n share', style: '--share:' + Math.min(1, share).toFixed(4) },
+        element('span', { text: percent(timeOf(tree, node, clock), whole) })));
+  }
+
+  function render() {
+    if (!tree) return;
+    const { rows, more } = visibleRows(tree, open, clock, ROW_LIMIT);
+    if (!rows.some((r) => r.node === focused)) focused = rows.length ? rows[0].node : -1;
+    const children = rows.map((r) => row(r.node, r.depth));
+    if (more) {
+      children.push(element('tr', { class: 'tree-more' }, element('td', {
+        colspan: String(2 + shownClocks().length * 2 + (compact ? 0 : 1)), class: 'muted',
+        text: count(more) + ' more rows are open but not shown: close some rows to see the rest.',
+      })));
+    }
+    body.replaceChildren(...children);
+  }
+
+  function rowOf(node) {
+    return body.querySelector('tr[data-node="' + node + '"]');
+  }
+
+  function focusRow(node, keyboard = true) {
+    focused = node;
+    for (const r of body.querySelectorAll('tr[tabindex="0"]')) r.tabIndex = -1;
+    const r = rowOf(node);
+    if (!r) return;
+    r.tabIndex = 0;
+    if (keyboard) r.focus();
+  }
+
+  function toggle(node, state = !open.has(node)) {
+    if (!hasChildren(tree, node) || open.has(node) === state) return;
+    if (state) open.add(node);
+    else open.delete(node);
+    render();
+    focusRow(node, body.contains(document.activeElement));
+  }
+
+  function select(node) {
+    selected = node;
+    for (const r of body.querySelectorAll('tr[aria-selected="true"]')) r.setAttribute('aria-selected', 'false');
+    const r = rowOf(node);
+    if (r) r.setAttribute('aria-selected', 'true');
+    onSelect(node);
+  }
+
+  function menuAt(node, point) {
+    if (!onMenu) return;
+    const r = rowOf(node);
+    const box = r ? r.querySelector('.tree-label').getBoundingClientRect() : { left: 0, bottom: 0 };
+    onMenu(node, point || { left: box.left, top: box.bottom });
+  }
+
+  body.addEventListener('keydown', (event) => {
+    const r = event.target.closest('tr[data-node]');
+    if (!r || !tree) return;
+    const node = Number(r.dataset.node);
+    const rows = Array.from(body.querySelectorAll('tr[data-node]'));
+    const at = rows.indexOf(r);
+    let handled = true;
+    if (event.key === 'ArrowRight') {
+      if (hasChildren(tree, node) && !open.has(node)) toggle(node, true);
+      else if (open.has(node)) focusRow(childrenOf(tree, node, clock)[0]);
+    } else if (event.key === 'ArrowLeft') {
+      if (open.has(node)) toggle(node, false);
+      else if (parentOf(tree, node) > ROOT) focusRow(parentOf(tree, node));
+    } else if (event.key === 'Enter' || event.key === ' ') {
+      select(node);
+    } else if (event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey)) {
+      menuAt(node);
+    } else {
+      const next = nextIndex(event.key, at, rows.length, 20);
+      if (next === null) handled = false;
+      else focusRow(Number(rows[next].dataset.node));
+    }
+    if (handled) event.preventDefault();
+  });
+  body.addEventListener('click', (event) => {
+    const r = event.target.closest('tr[data-node]');
+    if (!r) return;
+    const node = Number(r.dataset.node);
+    focusRow(node);
+    if (event.target.closest('.twisty')) toggle(node);
+    else select(node);
+  });
+  body.addEventListener('dblclick', (event) => {
+    const r = event.target.closest('tr[data-node]');
+    if (r && !event.target.closest('.twisty')) toggle(Number(r.dataset.node));
+  });
+  body.addEventListener('contextmenu', (event) => {
+    const r = event.target.closest('tr[data-node]');
+    if (!r || !onMenu) return;
+    event.preventDefault();
+    focusRow(Number(r.dataset.node));
+    menuAt(Number(r.dataset.node), { left: event.clientX, top: event.clientY });
+  });
+
+  return {
+    /**
+     * Shows `newTree` on `newClock` (of the trace's `traceClocks`), opened along its heaviest
+     * path, the path's last node focused (not given the keyboard); `selectedNode`: the row
+     * selected, or -1.
+     */
+    show(newTree, newClock, traceClocks, selectedNode = -1) {
+      tree = newTree;
+      clock = newClock;
+      clocks = traceClocks;
+      const path = heaviestPath(tree, clock);
+      open = new Set(path);
+      focused = path.length > 1 ? path[path.length - 1] : -1;
+      selected = selectedNode;
+      marked = new Set();
+      headers();
+      render();
+    },
+    /** Search results: `nodes` marked and opened to; the first of them focused. */
+    mark(nodes, openNodes) {
+      if (!tree) return;
+      marked = new Set(nodes);
+      for (const n of openNodes) open.add(n);
+      if (nodes.length) focused = nodes[0];
+      render();
+      const r = rowOf(focused);
+      if (r && nodes.length) r.scrollIntoView({ block: 'nearest' });
+    },
+    /** Empties the grid. */
+    clear() {
+      tree = null;
+      head.replaceChildren();
+      body.replaceChildren();
+    },
+    /** The keyboard to the focused row. */
+    focus() {
+      if (focused >= 0) focusRow(focused);
+    },
+    get tree() {
+      return tree;
+    },
+  };
+}
