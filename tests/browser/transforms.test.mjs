@@ -64,11 +64,6 @@ function firstFrames(page) {
 
 // Right-clicks `frame` (at `position` in it, else its middle) and waits for its menu.
 async function menuOf(page, frame, position = undefined) {
-  try { await frame.click({ trial: true, timeout: 5000 }); } catch (e) {
-    await page.screenshot({ path: '/tmp/refuse.png' });
-    console.log('DIAG', JSON.stringify(await page.evaluate(() => ({ flame: document.getElementById('flame').getBoundingClientRect(), hidden: document.getElementById('flame').hidden, tab: document.body.dataset }))));
-    console.log('DIAG', await frame.evaluate(g => JSON.stringify(g.getBoundingClientRect()) + g.outerHTML.slice(0,300) + ' frames.width=' + document.getElementById('frames').getAttribute('width') + ' cw=' + document.documentElement.clientWidth + ' svgw=' + document.querySelector('svg').getBoundingClientRect().width));
-  }
   await frame.click({ button: 'right', position });
   await page.waitForFunction(() => document.body.dataset.frameMenu === 'open');
 }
