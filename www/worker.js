@@ -180,9 +180,21 @@ const requests = {
     forgetDrawn(m.key);
     return { svg: drawn !== undefined ? drawn : viewed(m.key, view).flameSvg(m.thread, m.clock, m.theme) };
   },
+  // A call tree's columns as typed arrays, handed over (not copied) with the reply.
   async tree(m) {
     await ready;
-    return { tree: viewed(m.key, m.view || '').callTreeJson(m.thread) };
+    const columns = viewed(m.key, m.view || '').callTree(m.thread);
+    try {
+      const tree = {
+        names: JSON.parse(columns.namesJson()), parent: columns.parent(), name: columns.name(),
+        total_wall: columns.totalWall(), self_wall: columns.selfWall(), total_cpu: columns.totalCpu(),
+        self_cpu: columns.selfCpu(), calls: columns.calls(),
+      };
+      const transfer = Object.values(tree).filter((v) => ArrayBuffer.isView(v)).map((v) => v.buffer);
+      return { tree, transfer };
+    } finally {
+      columns.free();
+    }
   },
   async methods(m) {
     await ready;

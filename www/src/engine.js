@@ -107,10 +107,12 @@ export class Engine {
 
   /**
    * The call tree of one thread (index) or of all threads (-1) in the view `view` (as `svg`
-   * takes it): the core's flat columns. A view the core refuses rejects as `svg` does.
+   * takes it): the core's flat columns (`names`, and typed arrays `parent`, `name`,
+   * `total_wall`, `self_wall`, `total_cpu`, `self_cpu`, `calls`). A view the core refuses
+   * rejects as `svg` does.
    */
   tree(key, thread, view = '') {
-    return this.call({ type: 'tree', key, thread, view }).then((r) => JSON.parse(r.tree));
+    return this.call({ type: 'tree', key, thread, view }).then((r) => r.tree);
   }
 
   /** The methods table of one thread (index) or of all threads (-1). */

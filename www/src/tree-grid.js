@@ -11,8 +11,9 @@ import { count, frameNameParts, percent } from './format.js';
 import { nextIndex } from './list-keys.js';
 import { ROOT, childrenOf, hasChildren, heaviestPath, isThread, nameOf, parentOf, timeOf, visibleRows } from './call-tree.js';
 
-// A grid shows at most this many rows: opening more says how many are left out.
-export const ROW_LIMIT = 3000;
+// A grid draws this many rows at first, and this many more each time more are asked for:
+// a bottom-up tree of every thread opens thousands of leaves at once.
+export const ROW_LIMIT = 400;
 
 /**
  * A grid in `table` (a `<table>` element): `label` names it; `compact`: only the columns of
@@ -29,10 +30,14 @@ export function createTreeGrid(table, { label, compact = false, onSelect = () =>
   let tree = null;
   let clock = 'wall';
   let clocks = ['wall'];
+  // Bottom-up: a frame's self time is its root's total, and calls are not counted: neither
+  // column is shown.
+  let inverted = false;
   let open = new Set();
   let focused = -1;
   let selected = -1;
   let marked = new Set();
+  let limit = ROW_LIMIT;
 
   // The clocks with columns: in a compact grid only the one the tree is ordered by.
   function shownClocks() {
@@ -42,10 +47,11 @@ export function createTreeGrid(table, { label, compact = false, onSelect = () =>
   function headers() {
     const words = { wall: 'Wall', cpu: 'CPU' };
     const numbers = shownClocks().flatMap((c) => [
-      { text: words[c] + ' total', title: 'µs of the stacks through the frame, on the ' + words[c] + ' clock', c, other: c !== clock },
-      { text: words[c] + ' self', title: 'µs of the stacks that end at the frame, on the ' + words[c] + ' clock', c, other: c !== clock },
-    ]);
-    if (!compact) numbers.push({ text: 'Calls', title: 'Calls of the frame on its path (none in a bottom-up tree)' });
+      { text: words[c] + ' total', title: 'µs of the stacks through the frame, on the ' + words[c] + ' clock' +
+        (inverted ? ' (a root\'s is the time it spends itself)' : ''), c, other: c !== clock },
+      inverted ? null : { text: words[c] + ' self', title: 'µs of the stacks that end at the frame, on the ' + words[c] + ' clock', c, other: c !== clock },
+    ]).filter(Boolean);
+    if (!compact && !inverted) numbers.push({ text: 'Calls', title: 'Calls of the frame on its path' });
     numbers.push({ text: 'Share', title: 'Total on the clock the tree is ordered by, as a share of the whole' });
     table.replaceChildren(
       element('colgroup', null, element('col', { class: 'tree-name-col' }),
@@ -82,22 +88,28 @@ export function createTreeGrid(table, { label, compact = false, onSelect = () =>
           label(name, marked.has(node)))),
       ...shownClocks().flatMap((c) => [
         element('td', { role: 'gridcell', class: c === clock ? 'n' : 'n other-clock', text: count(timeOf(tree, node, c)) }),
-        element('td', { role: 'gridcell', class: c === clock ? 'n' : 'n other-clock', text: count(timeOf(tree, node, c, 'self')) })]),
-      compact ? null : element('td', { role: 'gridcell', class: 'n', text: calls ? count(calls) : '' }),
+        inverted ? null : element('td', { role: 'gridcell', class: c === clock ? 'n' : 'n other-clock', text: count(timeOf(tree, node, c, 'self')) }),
+      ]),
+      compact || inverted ? null : element('td', { role: 'gridcell', class: 'n', text: calls ? count(calls) : '' }),
       element('td', { role: 'gridcell', class: 'n share', style: '--share:' + Math.min(1, share).toFixed(4) },
         element('span', { text: percent(timeOf(tree, node, clock), whole) })));
   }
 
   function render() {
     if (!tree) return;
-    const { rows, more } = visibleRows(tree, open, clock, ROW_LIMIT);
+    const { rows, more } = visibleRows(tree, open, clock, limit);
     if (!rows.some((r) => r.node === focused)) focused = rows.length ? rows[0].node : -1;
     const children = rows.map((r) => row(r.node, r.depth));
     if (more) {
-      children.push(element('tr', { class: 'tree-more' }, element('td', {
-        colspan: String(2 + shownClocks().length * 2 + (compact ? 0 : 1)), class: 'muted',
-        text: count(more) + ' more rows are open but not shown: close some rows to see the rest.',
-      })));
+      children.push(element('tr', { class: 'tree-more' }, element('td', { colspan: String(table.querySelectorAll('col').length) },
+        element('button', {
+          type: 'button', class: 'link', text: 'Show ' + count(Math.min(more, ROW_LIMIT)) + ' more rows',
+          onclick: () => {
+            limit += ROW_LIMIT;
+            render();
+            focusRow(focused);
+          },
+        }), element('span', { class: 'muted', text: ' (' + count(more) + ' open rows not shown)' }))));
     }
     body.replaceChildren(...children);
   }
@@ -117,10 +129,12 @@ export function createTreeGrid(table, { label, compact = false, onSelect = () =>
 
   function toggle(node, state = !open.has(node)) {
     if (!hasChildren(tree, node) || open.has(node) === state) return;
+    // Drawing the rows again takes the keyboard's row away: it comes back to the same one.
+    const keyboard = body.contains(document.activeElement);
     if (state) open.add(node);
     else open.delete(node);
     render();
-    focusRow(node, body.contains(document.activeElement));
+    focusRow(node, keyboard);
   }
 
   function select(node) {
@@ -185,17 +199,19 @@ export function createTreeGrid(table, { label, compact = false, onSelect = () =>
   return {
     /**
      * Shows `newTree` on `newClock` (of the trace's `traceClocks`), opened along its heaviest
-     * path, the path's last node focused (not given the keyboard); `selectedNode`: the row
-     * selected, or -1.
+     * path, the path's last node focused (not given the keyboard). `isInverted`: a bottom-up
+     * tree, whose stacks run leaf first.
      */
-    show(newTree, newClock, traceClocks, selectedNode = -1) {
+    show(newTree, newClock, traceClocks, isInverted = false) {
       tree = newTree;
       clock = newClock;
       clocks = traceClocks;
+      inverted = isInverted;
       const path = heaviestPath(tree, clock);
       open = new Set(path);
+      limit = ROW_LIMIT;
       focused = path.length > 1 ? path[path.length - 1] : -1;
-      selected = selectedNode;
+      selected = -1;
       marked = new Set();
       headers();
       render();

@@ -104,7 +104,7 @@ export function createTreeView(store, products) {
       return;
     }
     if (!same(store.get(), state)) return;
-    main.show(callTree(table, state.thread < 0), state.clock, clocks(state));
+    main.show(callTree(table, state.thread < 0), state.clock, clocks(state), state.view.invert);
     if (state.viewError) note(state.viewError);
     search(store.get());
     await sandwich(store.get());
@@ -151,7 +151,7 @@ export function createTreeView(store, products) {
       return;
     }
     if (!same(store.get(), state) || store.get().treeFunction !== name) return;
-    callers.show(callTree(tables[0], state.thread < 0), state.clock, clocks(state));
+    callers.show(callTree(tables[0], state.thread < 0), state.clock, clocks(state), true);
     callees.show(callTree(tables[1], state.thread < 0), state.clock, clocks(state));
   }
 

@@ -340,14 +340,14 @@ impl Session {
     }
 
     /// One thread's call tree (its index in the summary's threads), or every thread's for
-    /// -1, as the view shows it: JSON of flat columns (`names`, and per node `parent`,
-    /// `name`, `total_wall`, `self_wall`, `total_cpu`, `self_cpu`, `calls`; node 0 is the
-    /// thread or all threads; a parent comes before its children; µs).
-    #[wasm_bindgen(js_name = callTreeJson)]
-    pub fn call_tree_json(&self, thread: i32) -> Result<String, JsError> {
+    /// -1, as the view shows it, in flat columns (node 0 is the thread or all threads; a
+    /// parent comes before its children; µs). Columns, not JSON: a bottom-up tree of every
+    /// thread can have millions of nodes, and typed arrays cross to the page without parsing.
+    #[wasm_bindgen(js_name = callTree)]
+    pub fn call_tree(&self, thread: i32) -> Result<CallTreeColumns, JsError> {
         let scope = usize::try_from(thread).map_or(GraphScope::AllThreads, GraphScope::Thread);
         let table = products::call_tree_table(self.shown()?, scope, &self.view).map_err(js_error)?;
-        Ok(serde_json::to_string(&table).expect("the table serialises"))
+        Ok(CallTreeColumns { table })
     }
 }
 
@@ -364,5 +364,52 @@ fn call_json(p: &Profile, thread: usize, depth: u32, call: &droidflame_core::pro
 impl Default for Session {
     fn default() -> Self {
         Session::new()
+    }
+}
+
+/// A call tree's columns (`Session.callTree`), each read once: `names` as JSON text, the
+/// others as typed arrays (times in whole µs, exact as doubles).
+#[wasm_bindgen]
+pub struct CallTreeColumns {
+    table: products::CallTreeTable,
+}
+
+fn doubles(column: &[u64]) -> Vec<f64> {
+    column.iter().map(|&v| v as f64).collect()
+}
+
+#[wasm_bindgen]
+impl CallTreeColumns {
+    /// The frame names (and thread labels) that `name` indexes, as a JSON array.
+    #[wasm_bindgen(js_name = namesJson)]
+    pub fn names_json(&self) -> String {
+        serde_json::to_string(&self.table.names).expect("names serialise")
+    }
+    /// Each node's parent (4294967295 for node 0).
+    pub fn parent(&self) -> Vec<u32> {
+        self.table.parent.clone()
+    }
+    /// Each node's name, an index into the names (4294967295 for node 0).
+    pub fn name(&self) -> Vec<u32> {
+        self.table.name.clone()
+    }
+    #[wasm_bindgen(js_name = totalWall)]
+    pub fn total_wall(&self) -> Vec<f64> {
+        doubles(&self.table.total_wall)
+    }
+    #[wasm_bindgen(js_name = selfWall)]
+    pub fn self_wall(&self) -> Vec<f64> {
+        doubles(&self.table.self_wall)
+    }
+    #[wasm_bindgen(js_name = totalCpu)]
+    pub fn total_cpu(&self) -> Vec<f64> {
+        doubles(&self.table.total_cpu)
+    }
+    #[wasm_bindgen(js_name = selfCpu)]
+    pub fn self_cpu(&self) -> Vec<f64> {
+        doubles(&self.table.self_cpu)
+    }
+    pub fn calls(&self) -> Vec<f64> {
+        doubles(&self.table.calls)
     }
 }
