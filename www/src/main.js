@@ -22,6 +22,7 @@ import { createTimeline } from './timeline.js';
 import { createTreeView } from './tree-view.js';
 import { rangeText } from './timespan.js';
 import { isPlain, viewJson } from './transforms.js';
+import { createAddress } from './address.js';
 import { createViewCrumbs } from './view-crumbs.js';
 
 // The tabs whose products the view (transforms, bottom-up) changes.
@@ -124,6 +125,7 @@ async function open(inputs, name) {
     document.body.dataset.wasmBytes = String(result.wasmBytes);
     products.opened();
     store.update(openedState(result.summary, name));
+    address.applyLink();
     await graph.settled();
     document.body.dataset.firstGraphMs = String(Math.round(performance.now() - started));
     return result.summary;
@@ -189,6 +191,9 @@ function wireControls() {
 }
 
 wireControls();
+
+const address = createAddress(store);
+
 /**
  * Opens files: one trace, a split trace's two halves, or two traces, which are compared
  * (the first is before, the second after); mapping files among them (or alone, for the

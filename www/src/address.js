@@ -1,0 +1,61 @@
+// The page's address follows the view: its hash (link.js) changes as the view does,
+// without a request or a history entry; a link opened (or pasted into an open page) shows
+// its view in the trace opened with it, saying what it left out; "Copy link" copies it.
+
+import { $ } from './dom.js';
+import { hashOf, linkPatch, parseHash } from './link.js';
+import { PLAIN_VIEW, isPlain } from './transforms.js';
+
+// A pause before the address changes: a search typed letter by letter is one change.
+const LINK_DELAY_MS = 300;
+
+export function createAddress(store) {
+  // The view a link asks for, until a trace is open to show it in.
+  let pendingLink = parseHash(window.location.hash);
+  $('link-welcome').hidden = !pendingLink.params;
+  let linkTimer = 0;
+
+  /** The link's view shown in the trace just opened, with a note for each part left out. */
+  function applyLink() {
+    const { params, notes: unread } = pendingLink;
+    pendingLink = { params: null, notes: [] };
+    $('link-welcome').hidden = true;
+    const { patch, notes } = linkPatch(params, store.get());
+    // Undo goes from a linked view to the whole profile.
+    if (patch.view && !isPlain(patch.view)) Object.assign(patch, { viewHistory: [PLAIN_VIEW], viewError: '' });
+    store.update(patch);
+    const said = unread.concat(notes);
+    $('link-note-text').textContent = said.join(' ');
+    $('link-note').hidden = said.length === 0;
+  }
+
+  $('link-note-close').addEventListener('click', () => { $('link-note').hidden = true; });
+  store.subscribe((state) => {
+    $('copy-link').hidden = state.phase !== 'done';
+    clearTimeout(linkTimer);
+    if (state.phase !== 'done') return;
+    linkTimer = setTimeout(() => {
+      const hash = hashOf(store.get());
+      if (hash && window.location.hash.slice(1) !== hash) window.history.replaceState(window.history.state, '', '#' + hash);
+    }, LINK_DELAY_MS);
+  });
+  window.addEventListener('hashchange', () => {
+    pendingLink = parseHash(window.location.hash);
+    if (store.get().phase === 'done') applyLink();
+    else $('link-welcome').hidden = !pendingLink.params;
+  });
+  $('copy-link').addEventListener('click', async () => {
+    clearTimeout(linkTimer);
+    window.history.replaceState(window.history.state, '', '#' + hashOf(store.get()));
+    const status = $('copy-link-status');
+    try {
+      await navigator.clipboard.writeText(window.location.href);
+      status.textContent = 'Link copied';
+    } catch {
+      status.textContent = 'The browser refused the clipboard: copy the address bar instead';
+    }
+    setTimeout(() => { status.textContent = ''; }, 4000);
+  });
+
+  return { applyLink };
+}

@@ -1,0 +1,73 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { hashOf, linkPatch, parseHash, viewFromText, MAX_HASH } from '../src/link.js';
+import { initialState, openedState } from '../src/state.js';
+import { PLAIN_VIEW } from '../src/transforms.js';
+import { summary as golden } from './golden.js';
+
+function opened() {
+  return Object.assign(initialState(), openedState(golden.method(), 'a.trace'));
+}
+
+function restored(hash, state = opened()) {
+  return linkPatch(parseHash(hash).params, state);
+}
+
+test('a view goes into the hash and comes back from it, whole', () => {
+  const base = opened();
+  const to = Math.floor(base.summary.elapsed_us / 2);
+  const state = Object.assign(base, {
+    tab: 'tree', thread: 0, clock: 'cpu', range: { from: 12.5, to }, search: 'a;b c&d=e#f',
+    treeSearch: 'Löoper', treeFunction: 'java.lang.Thread.run',
+    view: { transforms: [{ merge: 'x.Y.z' }, { focus_subtree: ['a', 'b'] }, { collapse_package: 'android.' }], invert: true },
+  });
+  const hash = hashOf(state);
+  assert.doesNotMatch(hash, /[#\s]/, 'one hash, no spaces');
+  const { patch, notes } = restored('#' + hash);
+  assert.deepEqual(notes, []);
+  assert.deepEqual(patch, {
+    tab: 'tree', thread: 0, clock: 'cpu', range: { from: 12.5, to }, search: 'a;b c&d=e#f', treeSearch: 'Löoper',
+    treeFunction: 'java.lang.Thread.run', view: state.view,
+  });
+  assert.equal(hashOf(initialState()), '', 'nothing open: no hash');
+  assert.match(hashOf(opened()), /^tab=flame&thread=/);
+});
+
+test('the thread is found by its name and id; all threads by name', () => {
+  const state = opened();
+  const label = state.summary.threads[0].name + ' [' + state.summary.threads[0].tid + ']';
+  assert.equal(restored('thread=' + encodeURIComponent(label)).patch.thread, 0);
+  assert.equal(restored('thread=all').patch.thread, -1);
+  const missing = restored('thread=' + encodeURIComponent('main [999999]'));
+  assert.equal('thread' in missing.patch, false);
+  assert.match(missing.notes[0], /no thread "main \[999999\]"/);
+});
+
+test('a hostile hash: unknown keys, bad values and markup are left out with a note, never applied', () => {
+  const { patch, notes } = restored('#tab=<img src=x onerror=alert(1)>&clock=sun&range=9-3&thread=<script>&' +
+    'view=' + encodeURIComponent('{"transforms":[{"__proto__":{"polluted":1}}]}') + '&fetch=http://evil.example/&__proto__=1&compare=yes');
+  assert.deepEqual(patch, {});
+  assert.equal({}.polluted, undefined);
+  const said = notes.join('\n');
+  for (const part of ['tab', 'clock', 'range', 'view (its transforms)', 'comparison']) assert.match(said, new RegExp('link\'s ' + part.replace(/[()]/g, '\\$&') + ' was left out'));
+  assert.match(said, /parts this page does not know, left out: "fetch", "__proto__"/);
+  assert.match(said, /no thread "<script>"/, 'the name is quoted as text; the page shows notes only as text');
+  // A clock the trace lacks; a range past its end; a tab that needs a comparison.
+  const threadCpu = Object.assign(initialState(), openedState(golden.threadCpu(), 'b.trace'));
+  assert.equal('clock' in restored('clock=wall', threadCpu).patch, false);
+  assert.equal('range' in restored('range=0-1e99').patch, false);
+  assert.equal('tab' in restored('tab=compare').patch, false);
+  assert.match(restored('compare=on').notes[0], /Compare with/);
+  // Too long to read at all.
+  assert.equal(parseHash('#search=' + 'a'.repeat(MAX_HASH)).params, null);
+});
+
+test('a view from the hash is checked for its shape; its names are the core\'s to check', () => {
+  assert.deepEqual(viewFromText('{"transforms":[{"drop":"a.b"}]}'), { transforms: [{ drop: 'a.b' }], invert: false });
+  assert.equal(viewFromText('{}'), PLAIN_VIEW);
+  for (const bad of ['', 'null', '[]', '{"transforms":{}}', '{"invert":"yes"}', '{"transforms":[{"merge":1}]}',
+    '{"transforms":[{"merge":"a","drop":"b"}]}', '{"transforms":[{"rm":"a"}]}', '{"transforms":[{"focus_subtree":[]}]}',
+    '{"transforms":[{"focus_subtree":["a",2]}]}', '{"other":1}', '{"transforms":[{"merge":""}]}']) {
+    assert.equal(viewFromText(bad), null, bad);
+  }
+});
