@@ -180,6 +180,12 @@ const requests = {
     forgetDrawn(m.key);
     return { svg: drawn !== undefined ? drawn : viewed(m.key, view).flameSvg(m.thread, m.clock, m.theme) };
   },
+  // The view as a file for other viewers (bytes, handed over).
+  async exported(m) {
+    await ready;
+    const bytes = viewed(m.key, m.view || '').exportView(m.format, m.clock);
+    return { bytes, transfer: [bytes.buffer] };
+  },
   // A call tree's columns as typed arrays, handed over (not copied) with the reply.
   async tree(m) {
     await ready;

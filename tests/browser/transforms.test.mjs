@@ -5,6 +5,7 @@
 // the page's state (`body[data-graph]`, `data-graph-ready-at`, `data-frame-menu`).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import zlib from 'node:zlib';
 import { corpus, pick, shot, shownSvg, tempFile, useBrowser, checkedPage } from './support.mjs';
 import { MAPPING, OBFUSCATED } from './obfuscated.mjs';
 
@@ -274,4 +275,42 @@ test('a narrow dark window: the menu stays inside it, the crumbs wrap, the all-t
   const bar = await page.locator('.view-bar').evaluate((n) => ({ scroll: n.scrollWidth, client: n.clientWidth }));
   assert.ok(bar.scroll <= bar.client, 'the crumbs wrap: ' + JSON.stringify(bar));
   await shot(page, 'transforms-narrow-dark');
+});
+
+test('exports of the view: speedscope, pprof and Chrome trace files, read back', async (t) => {
+  const page = await open(t, corpus(TRACE));
+  await menuOf(page, await frameNamed(page, DISPATCH));
+  await choose(page, 'Merge ' + DISPATCH);
+  async function exported(label) {
+    await page.click('#export-menu summary');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export]', { hasText: label }).click()]);
+    assert.equal(await page.evaluate(() => document.getElementById('export-menu').open), false, 'the menu closes');
+    return { name: download.suggestedFilename(), bytes: Buffer.concat(await (await download.createReadStream()).toArray()) };
+  }
+  const speedscope = await exported('speedscope');
+  assert.equal(speedscope.name, 'ffprof-art-regular-wall.speedscope.json');
+  const file = JSON.parse(speedscope.bytes.toString('utf8'));
+  assert.equal(file.$schema, 'https://www.speedscope.app/file-format-schema.json');
+  const names = file.shared.frames.map((f) => f.name);
+  assert.ok(names.includes(LOOP) && !names.includes(DISPATCH), 'in the view: merged away');
+  const main = file.profiles.find((p) => p.name === 'main [21491]');
+  assert.equal(main.type, 'sampled');
+  assert.equal(main.samples.length, main.weights.length);
+
+  const pprof = await exported('pprof');
+  assert.equal(pprof.name, 'ffprof-art-regular-wall.pb.gz');
+  const proto = zlib.gunzipSync(pprof.bytes).toString('latin1');
+  for (const text of ['wall', 'cpu', 'microseconds', LOOP, 'main [21491]']) assert.ok(proto.includes(text), text + ' in the string table');
+  assert.equal(proto.includes(DISPATCH), false);
+
+  const chrome = await exported('Chrome trace');
+  const events = JSON.parse(chrome.bytes.toString('utf8'));
+  const list = Array.isArray(events) ? events : events.traceEvents;
+  assert.ok(list.some((e) => e.name === DISPATCH), 'every call as it ran: transforms do not apply');
+  // Escape closes the menu and gives the keyboard back to its button.
+  await page.click('#export-menu summary');
+  await shot(page, 'export-menu');
+  await page.keyboard.press('Escape');
+  assert.equal(await page.evaluate(() => document.getElementById('export-menu').open), false);
+  assert.equal(await page.evaluate(() => document.activeElement.tagName), 'SUMMARY');
 });

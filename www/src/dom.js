@@ -23,7 +23,7 @@ export function element(tag, attributes, ...children) {
   return node;
 }
 
-/** Offers `text` as a file download named `name`. */
+/** Offers `text` (a string or bytes) as a file download named `name`. */
 export function download(name, text, type) {
   const url = URL.createObjectURL(new Blob([text], { type }));
   const link = element('a', { href: url, download: name });

@@ -120,6 +120,11 @@ export class Engine {
     return this.call({ type: 'methods', key, thread }).then((r) => JSON.parse(r.methods));
   }
 
+  /** The view `view` as a file for other viewers: `speedscope`, `pprof` or `chrome` (bytes). */
+  exported(key, format, clock, view = '') {
+    return this.call({ type: 'exported', key, format, clock, view }).then((r) => r.bytes);
+  }
+
   /** Folded stacks in the view `view`, as `svg` takes it. */
   folded(key, clock, tid, view = '') {
     return this.call({ type: 'folded', key, clock, tid, view }).then((r) => r.folded);
@@ -269,6 +274,12 @@ export class Products {
   folded(clock) {
     const view = this.viewOf();
     return this.covered().then(() => this.engine.folded(this.key, clock, undefined, view));
+  }
+
+  /** The store's view as a file for other viewers (engine.js' `exported`). */
+  exported(format, clock) {
+    const view = this.viewOf();
+    return this.covered().then(() => this.engine.exported(this.key, format, clock, view));
   }
 
   timeline() {

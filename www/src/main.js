@@ -163,6 +163,26 @@ function wireControls() {
     const s = store.get();
     download(fileStem(s.name) + '-' + s.clock + '.folded', await products.folded(s.clock), 'text/plain');
   }));
+  // Exports of the view: the worker makes the bytes; the file is named after the trace.
+  const EXPORT_NAMES = { speedscope: '.speedscope.json', pprof: '.pb.gz', chrome: '.chrome.json' };
+  const EXPORT_TYPES = { speedscope: 'application/json', pprof: 'application/gzip', chrome: 'application/json' };
+  for (const button of document.querySelectorAll('[data-export]')) {
+    button.addEventListener('click', () => saving(async () => {
+      const s = store.get();
+      const format = button.dataset.export;
+      $('export-menu').open = false;
+      download(fileStem(s.name) + '-' + s.clock + EXPORT_NAMES[format], await products.exported(format, s.clock), EXPORT_TYPES[format]);
+    }));
+  }
+  // The export menu closes as menus do: a click elsewhere, or Escape (back to its button).
+  document.addEventListener('pointerdown', (event) => {
+    if (!$('export-menu').contains(event.target)) $('export-menu').open = false;
+  });
+  $('export-menu').addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape' || !$('export-menu').open) return;
+    $('export-menu').open = false;
+    $('export-menu').querySelector('summary').focus();
+  });
   $('save-summary').addEventListener('click', () => {
     const s = store.get();
     download(fileStem(s.name) + '-summary.json', JSON.stringify(s.summary, null, 2) + '\n', 'application/json');

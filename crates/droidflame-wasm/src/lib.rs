@@ -339,6 +339,25 @@ impl Session {
         Ok(())
     }
 
+    /// The view as a file other viewers open (what the graphs cover: the range, else the
+    /// whole trace): `speedscope` (JSON, weights on `clock_name`, the trace's default where
+    /// not given), `pprof` (gzipped `profile.proto`, every clock) or `chrome` (the Chrome
+    /// trace JSON of every call as it ran, which no transform changes).
+    #[wasm_bindgen(js_name = exportView)]
+    pub fn export_view(&self, format: &str, clock_name: Option<String>) -> Result<Vec<u8>, JsError> {
+        let profile = self.shown()?;
+        let options = products::ExportOptions { clock: clock(clock_name)?, view: self.view.clone() };
+        let mut out = Vec::new();
+        match format {
+            "speedscope" => products::write_speedscope(profile, &options, &mut out),
+            "pprof" => products::write_pprof(profile, &options, &mut out),
+            "chrome" => products::write_chrome_trace(profile, &mut out),
+            _ => return Err(JsError::new(&format!("no export format {format:?}: speedscope, pprof or chrome"))),
+        }
+        .map_err(js_error)?;
+        Ok(out)
+    }
+
     /// One thread's call tree (its index in the summary's threads), or every thread's for
     /// -1, as the view shows it, in flat columns (node 0 is the thread or all threads; a
     /// parent comes before its children; µs). Columns, not JSON: a bottom-up tree of every
