@@ -268,7 +268,7 @@ const requests = {
   },
   async diffSvg(m) {
     await ready;
-    return { svg: comparison(m.key).comparison.diffSvg(m.thread || undefined, m.widths, Boolean(m.normalize), m.theme) };
+    return { svg: comparison(m.key).comparison.diffSvg(m.thread || undefined, m.widths, Boolean(m.normalize), m.theme, m.colour) };
   },
   async diffFolded(m) {
     await ready;

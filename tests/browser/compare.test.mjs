@@ -47,13 +47,23 @@ test('compare with a second run: facts side by side, the main thread\'s graph, m
   ]);
   assert.equal(await page.inputValue('#compare-thread'), 'main', 'the thread the before trace opens on');
   const svg = await shownDiff(page, /main — wall clock, before → after/);
-  assert.match(svg, /Widths: after, 9,431,101 µs of self time\. Red grew, blue shrank, against before \(6,224,530 µs\)/);
+  assert.match(svg, /Widths: after, 9,431,101 µs of self time\. Colour: self time change against before \(6,224,530 µs\): red grew, blue shrank/);
   assert.match(await page.textContent('#compare-legend'), /^Thread main, wall time\. Widths: after\./);
   // Red frames: stacks whose own time grew.
   const reds = await page.frameLocator('#compare-flame').locator('#frames rect').evaluateAll((rects) =>
     rects.filter((r) => /^rgb\(255,/.test(r.getAttribute('fill'))).length);
   assert.ok(reds > 0, 'some stacks grew');
   await shot(page, 'compare-main');
+  // Colour by total: a caller whose time below it grew is red too, and says by how much.
+  await page.selectOption('#compare-colour', 'total');
+  const total = await shownDiff(page, /Colour: total time change/);
+  assert.match(await page.textContent('#compare-legend'), /Colour: how a frame's total time \(itself and what it calls\) changed/);
+  const loop = /<g><title>android\.os\.Looper\.loop \(([\d,]+) µs, [\d.]+%; total ([\d,]+) → ([\d,]+) µs, \+([\d.]+)%\)<\/title><rect [^>]*fill="rgb\((\d+),(\d+),(\d+)\)"/.exec(total);
+  assert.ok(loop, 'Looper.loop tells its total before and after');
+  assert.equal(loop[1], loop[3], 'as wide as its total after');
+  assert.equal(loop[5], '255', 'it grew: red');
+  await page.selectOption('#compare-colour', 'self');
+  await shownDiff(page, /Colour: self time change/);
 
   // The methods table starts with the largest growth of inclusive time.
   const rows = await methodRows(page);
@@ -82,7 +92,7 @@ test('compare with a second run: facts side by side, the main thread\'s graph, m
   await shownDiff(page, /Widths: before, 6,224,530 µs of self time/);
   await page.check('#compare-normalize');
   await shownDiff(page, /scaled to the same total\)/);
-  assert.match(await page.textContent('#compare-legend'), /as a share of its side's total \(after scaled to the same total\)/);
+  assert.match(await page.textContent('#compare-legend'), /relative to before \(after scaled to the same total\)/);
   await page.check('#compare-clock-cpu');
   await shownDiff(page, /main — cpu clock, before → after/);
   // The clock in the core's words for method traces.

@@ -131,10 +131,11 @@ export function legendText(state) {
   const width = state.compareWidths;
   const other = width === 'after' ? 'before' : 'after';
   const scope = state.compareThread ? 'Thread ' + state.compareThread : 'All threads, each under its name';
-  const colours = state.compareNormalize
-    ? ' as a share of its side\'s total (' + other + ' scaled to the same total)'
-    : ' in µs';
+  const scaled = state.compareNormalize ? ' (' + other + ' scaled to the same total)' : '';
+  const measure = state.compareColour === 'total'
+    ? 'a frame\'s total time (itself and what it calls)'
+    : 'a frame\'s own (self) time';
   const missing = width === 'after' ? 'Code that is gone shows with widths: before.' : 'Code that is new shows with widths: after.';
-  return scope + ', ' + compareClockWords(state) + '. Widths: ' + width + '. Red where a stack\'s own time grew from before to after, ' +
-    'blue where it shrank,' + colours + '. ' + missing;
+  return scope + ', ' + compareClockWords(state) + '. Widths: ' + width + '. Colour: how ' + measure + ' changed from before to after, ' +
+    'relative to before' + scaled + ': red grew, blue shrank, deepest at twice or half as much; grey within ±5%. ' + missing;
 }

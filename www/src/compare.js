@@ -135,6 +135,7 @@ export function createCompare(store, engine, beforeKey) {
     else if (changed(state, previous, 'compareThread')) $('compare-thread').value = state.compareThread;
     $('compare-widths-' + state.compareWidths).checked = true;
     $('compare-normalize').checked = state.compareNormalize;
+    $('compare-colour').value = state.compareColour;
     // Choosing a thread in the thread list compares that thread, where both sides know its name.
     if (changed(state, previous, 'thread') && previous && previous.summary === state.summary && state.thread >= 0) {
       const name = state.summary.threads[state.thread].name;
@@ -157,6 +158,7 @@ export function createCompare(store, engine, beforeKey) {
   for (const clock of ['wall', 'cpu']) $('compare-clock-' + clock).addEventListener('change', () => reclock(clock));
   for (const side of ['after', 'before']) $('compare-widths-' + side).addEventListener('change', () => store.update({ compareWidths: side }));
   $('compare-normalize').addEventListener('change', (event) => store.update({ compareNormalize: event.target.checked }));
+  $('compare-colour').addEventListener('change', (event) => store.update({ compareColour: event.target.value }));
   $('compare-close').addEventListener('click', close);
 
   return { withFiles, renamed, settled: () => graph.settled() };

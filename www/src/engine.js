@@ -173,8 +173,8 @@ export class Engine {
   }
 
   /** The differential flame graph of one thread name ('' for all threads). */
-  diffSvg(key, thread, widths, normalize, theme) {
-    return this.call({ type: 'diffSvg', key, thread, widths, normalize, theme }).then((r) => r.svg);
+  diffSvg(key, thread, widths, normalize, theme, colour = 'self') {
+    return this.call({ type: 'diffSvg', key, thread, widths, normalize, theme, colour }).then((r) => r.svg);
   }
 
   /** The differential folded stacks, `stack before_us after_us` a line. */

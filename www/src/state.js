@@ -39,6 +39,7 @@ export function initialState() {
     compareThread: '', // a thread name both sides are shown for; '' for all threads
     compareWidths: 'after', // the side whose time sets the graph's widths
     compareNormalize: false, // scale the other side to the same total
+    compareColour: 'self', // what a frame's colour measures the change of: self | total
     compareSort: { column: 'incl-delta', descending: true },
     compareSearch: '', // the differential graph's search term
     compareFilter: '', // the compared methods table's filter

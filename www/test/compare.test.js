@@ -69,13 +69,15 @@ test('the two traces\' facts line up under one head', () => {
   assert.equal(sideBySide(summary.system(), summary.method(), ['a', 'b']).rows[0][5], '4');
 });
 
-test('the legend says which side sets the widths and what scaling did, the clock in the core\'s words', () => {
-  const state = (widths, normalize, clock = 'wall', after = summary.method()) => ({
-    summary: summary.method(), compareWidths: widths, compareNormalize: normalize, compareThread: 'main',
+test('the legend says which side sets the widths, what the colour measures and what scaling did, the clock in the core\'s words', () => {
+  const state = (widths, normalize, clock = 'wall', after = summary.method(), colour = 'self') => ({
+    summary: summary.method(), compareWidths: widths, compareNormalize: normalize, compareThread: 'main', compareColour: colour,
     compare: { summary: after, facts: { clock } },
   });
-  assert.match(legendText(state('after', false)), /^Thread main, wall time\. Widths: after\..* in µs\. Code that is gone shows with widths: before\.$/);
-  assert.match(legendText(state('before', true)), /Widths: before\..*as a share of its side's total \(after scaled to the same total\)\. Code that is new/);
+  assert.match(legendText(state('after', false)),
+    /^Thread main, wall time\. Widths: after\. Colour: how a frame's own \(self\) time changed from before to after, relative to before: red grew, blue shrank, deepest at twice or half as much; grey within ±5%\. Code that is gone shows with widths: before\.$/);
+  assert.match(legendText(state('before', true)), /Widths: before\..*relative to before \(after scaled to the same total\):.*Code that is new/);
+  assert.match(legendText(state('after', false, 'wall', summary.method(), 'total')), /Colour: how a frame's total time \(itself and what it calls\) changed/);
   // Each side's words where they differ: a method trace's CPU clock is the thread's, samples' is on-CPU time.
   assert.equal(compareClockWords(state('after', false, 'cpu')), 'thread CPU time');
   assert.equal(compareClockWords(state('after', false, 'cpu', summary.samples())), 'thread CPU time (before), on-CPU time (after)');

@@ -4,8 +4,8 @@
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use droidflame_core::mapping::MappingReader;
 use droidflame_core::products::{
-    self, CallGraphOptions, CallQuery, DiffGraphOptions, DiffOptions, ExportOptions, FoldedOptions, Transform,
-    TreeFormat, TreeOptions, View, Widths,
+    self, CallGraphOptions, CallQuery, ChangeOf, DiffGraphOptions, DiffOptions, ExportOptions, FoldedOptions,
+    Transform, TreeFormat, TreeOptions, View, Widths,
 };
 use droidflame_core::{Analysis, Analyzer, Clock, Options};
 use std::fs::File;
@@ -120,7 +120,7 @@ enum Command {
         clock: Option<ClockArg>,
         /// `folded`: differential stacks; `methods`: per-method calls, inclusive and
         /// exclusive time before and after, by change (tab-separated, with a header);
-        /// `svg`: a differential flame graph (red grew, blue shrank).
+        /// `svg`: a differential flame graph (red grew, blue shrank; see `--colour`).
         #[arg(long, value_enum, default_value = "folded")]
         format: DiffFormat,
         /// Only the threads of this name (e.g. `main`), on both sides.
@@ -133,6 +133,11 @@ enum Command {
         /// show changes in share, not in µs (two runs rarely last equally long).
         #[arg(long)]
         normalize: bool,
+        /// What a frame's colour in the graph measures: the change of its own time (`self`)
+        /// or of its time with everything it calls (`total`), against the other side; changes
+        /// within 5% are grey.
+        #[arg(long, value_enum, default_value = "self")]
+        colour: ColourArg,
         /// Output file; `-` (the default) for standard output.
         #[arg(short, long, default_value = "-")]
         output: PathBuf,
@@ -270,6 +275,22 @@ enum WidthsArg {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+enum ColourArg {
+    #[value(name = "self")]
+    OwnTime,
+    Total,
+}
+
+impl From<ColourArg> for ChangeOf {
+    fn from(c: ColourArg) -> ChangeOf {
+        match c {
+            ColourArg::OwnTime => ChangeOf::SelfTime,
+            ColourArg::Total => ChangeOf::TotalTime,
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 enum ClockArg {
     Wall,
     Cpu,
@@ -357,7 +378,7 @@ fn run(cli: Cli, view: View) -> Result<(), String> {
             let options = TreeOptions { clock: clock.map(Into::into), thread, view, format, ..TreeOptions::default() };
             stdout_stream(|out| products::write_tree(&profile, &options, out))
         }
-        Command::Diff { before, after, clock, format, thread, widths, normalize, output, mapping, view: _ } => {
+        Command::Diff { before, after, clock, format, thread, widths, normalize, colour, output, mapping, view: _ } => {
             let mut sides = [analyze(&[before], Options::default())?, analyze(&[after], Options::default())?];
             match mapping.as_slice() {
                 [] => {}
@@ -383,8 +404,13 @@ fn run(cli: Cli, view: View) -> Result<(), String> {
                     write_to(&output, |mut out| products::write_method_deltas(&rows, &mut out))
                 }
                 DiffFormat::Svg => {
-                    let graph =
-                        DiffGraphOptions { thread, widths: widths.into(), normalize, ..DiffGraphOptions::default() };
+                    let graph = DiffGraphOptions {
+                        thread,
+                        widths: widths.into(),
+                        normalize,
+                        colour: colour.into(),
+                        ..DiffGraphOptions::default()
+                    };
                     let svg = products::diff_svg(&comparison, &graph).map_err(|e| e.to_string())?;
                     write_to(&output, |out| {
                         out.write_all(svg.as_bytes())

@@ -2,8 +2,8 @@
 //! scenario's oracle derived, threads matched by name across different tids and layouts.
 
 use droidflame_core::products::{
-    compare, diff_svg, flame_script, method_deltas, script_of, DiffGraphOptions, DiffOptions, DiffStack, FlameOptions,
-    MethodDelta, MethodTotals, Theme, Widths,
+    compare, diff_svg, flame_script, method_deltas, script_of, ChangeOf, DiffGraphOptions, DiffOptions, DiffStack,
+    FlameOptions, MethodDelta, MethodTotals, Theme, Widths,
 };
 use droidflame_core::Analysis;
 use droidflame_core::{analyze, Clock};
@@ -230,12 +230,31 @@ fn the_differential_graph_draws_one_side_coloured_by_the_other() {
     let all = diff_svg(&comparison, &DiffGraphOptions::default()).unwrap();
     let digits = group;
     assert!(all.contains(&format!("Widths: after, {} µs of self time", digits(after_total))), "{all:.2000}");
-    assert!(all.contains(&format!("against before ({} µs)", digits(before_total))));
+    assert!(
+        all.contains(&format!("against before ({} µs): red grew, blue shrank", digits(before_total))),
+        "{all:.3000}"
+    );
     // inferno's root frame is as wide as the width side's total.
-    assert!(all.contains(&format!("all ({} µs, 100%)", digits(after_total))));
+    assert!(all.contains(&format!("all ({} µs, 100%; self 0 → 0 µs, no change)", digits(after_total))), "{all:.3000}");
+    // Every frame drawn is found and coloured by its change, which its tooltip tells.
+    let frames = all.matches("<g><title>").count();
+    assert!(frames > 10);
+    assert_eq!(all.matches("; self ").count(), frames, "every frame recoloured");
+    let total = diff_svg(&comparison, &DiffGraphOptions { colour: ChangeOf::TotalTime, ..Default::default() }).unwrap();
+    assert!(total.contains("Colour: total time change against before"));
+    assert!(
+        total.contains(&format!(
+            "all ({} µs, 100%; total {} → {} µs,",
+            digits(after_total),
+            digits(before_total),
+            digits(after_total)
+        )),
+        "{total:.3000}"
+    );
+    assert_eq!(total.matches("; total ").count(), total.matches("<g><title>").count());
     let widths_before =
         diff_svg(&comparison, &DiffGraphOptions { widths: Widths::Before, ..Default::default() }).unwrap();
-    assert!(widths_before.contains(&format!("all ({} µs, 100%)", digits(before_total))));
+    assert!(widths_before.contains(&format!("all ({} µs, 100%;", digits(before_total))));
     let normalized = diff_svg(&comparison, &DiffGraphOptions { normalize: true, ..Default::default() }).unwrap();
     assert!(normalized.contains("µs, scaled to the same total)"));
 
@@ -244,7 +263,7 @@ fn the_differential_graph_draws_one_side_coloured_by_the_other() {
     let one = diff_svg(&comparison, &DiffGraphOptions { thread: Some(name.clone()), ..Default::default() }).unwrap();
     let thread_after: u64 =
         comparison.stacks().iter().filter(|s| s.stack.starts_with(&format!("{name};"))).map(|s| s.after).sum();
-    assert!(one.contains(&format!("all ({} µs, 100%)", digits(thread_after))));
+    assert!(one.contains(&format!("all ({} µs, 100%;", digits(thread_after))));
     assert!(!one.contains(&format!("<title>{name} (")));
     // A thread with no time on the width side says which side to draw instead.
     let gone =

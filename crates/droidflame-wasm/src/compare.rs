@@ -2,7 +2,7 @@
 //! and clock choice as the page asks; method deltas made from the two sessions' profiles.
 
 use super::{clock, js_error, theme_of, Session};
-use droidflame_core::products::{self, DiffGraphOptions, DiffOptions, Widths};
+use droidflame_core::products::{self, ChangeOf, DiffGraphOptions, DiffOptions, Widths};
 use serde_json::json;
 use wasm_bindgen::prelude::*;
 
@@ -68,7 +68,8 @@ impl Comparison {
 
     /// The differential flame graph of the threads named `thread` (all threads when not
     /// given): `widths` `after` (the default) or `before`; `normalize` scales the other side
-    /// to the same total; `theme` `light` or `dark`.
+    /// to the same total; `theme` `light` or `dark`; `colour` `self` (the default) or
+    /// `total`: what a frame's colour measures the change of.
     #[wasm_bindgen(js_name = diffSvg)]
     pub fn diff_svg(
         &self,
@@ -76,13 +77,20 @@ impl Comparison {
         widths: Option<String>,
         normalize: bool,
         theme: Option<String>,
+        colour: Option<String>,
     ) -> Result<String, JsError> {
         let widths = match widths.as_deref() {
             None | Some("") => Widths::After,
             Some(text) => Widths::parse(text)
                 .ok_or_else(|| JsError::new(&format!("unknown widths {text:?}; use after or before")))?,
         };
-        let options = DiffGraphOptions { thread, widths, normalize, theme: theme_of(theme)?, ..Default::default() };
+        let colour = match colour.as_deref() {
+            None | Some("") => ChangeOf::SelfTime,
+            Some(text) => ChangeOf::parse(text)
+                .ok_or_else(|| JsError::new(&format!("unknown colour {text:?}; use self or total")))?,
+        };
+        let options =
+            DiffGraphOptions { thread, widths, normalize, theme: theme_of(theme)?, colour, ..Default::default() };
         products::diff_svg(&self.inner, &options).map_err(js_error)
     }
 

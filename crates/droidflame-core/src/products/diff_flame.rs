@@ -1,9 +1,11 @@
-//! The differential flame graph of a comparison, drawn by inferno's differential mode:
-//! frames as wide as one side's self time, coloured by how the other side differs (red
-//! grew, blue shrank; the colour follows each stack's own self time, as in Brendan Gregg's
-//! differential graphs).
+//! The differential flame graph of a comparison: frames as wide as one side's time, drawn
+//! by inferno, then coloured by how each frame's self or total time changed against the
+//! other side, relative to it (`diff_colour`): red grew, blue shrank, neutral within a
+//! dead band. (inferno's own differential mode colours only a stack's leaf, by its change
+//! against the largest change in the graph: most frames came out near-white.)
 
 use super::diff::Comparison;
+use super::diff_colour::{recolour, ChangeOf, Line, DEAD_BAND};
 use super::flame::{empty_svg, inferno_options, FlameOptions, Theme, MAX_PLAUSIBLE_MICROS};
 use crate::text::group_digits;
 use crate::{Error, ErrorKind, Result};
@@ -45,6 +47,8 @@ pub struct DiffGraphOptions {
     pub image_width: Option<usize>,
     /// The colours around the frames.
     pub theme: Theme,
+    /// What a frame's colour measures: the change of its self time or of its total.
+    pub colour: ChangeOf,
 }
 
 impl Default for DiffGraphOptions {
@@ -55,6 +59,7 @@ impl Default for DiffGraphOptions {
             normalize: false,
             image_width: None,
             theme: Theme::Light,
+            colour: ChangeOf::SelfTime,
         }
     }
 }
@@ -106,35 +111,43 @@ pub fn diff_svg(comparison: &Comparison, options: &DiffGraphOptions) -> Result<S
         ((width_total as f64 * flame.min_width / options.image_width.unwrap_or(1200) as f64) as u64).max(1);
     // Scaling the other side to the width side's total keeps the widths in real µs.
     let scale = if options.normalize && other_total > 0 { width_total as f64 / other_total as f64 } else { 1.0 };
-    let mut lines: Vec<String> = Vec::new();
+    // Every stack, sorted as inferno sorts its lines; those of no width are not drawn, but
+    // their other side counts in their callers' totals.
+    let mut lines: Vec<Line> = Vec::new();
     let _ = tree.for_each_line(
         root,
         &incl,
         |n| incl[n as usize][w] >= prune_below,
         |stack, before, after| {
             let values = [before, after];
-            // A stack with no width is not drawn; left out, it does not set the colour scale.
-            if values[w] > 0 {
-                lines.push(format!("{stack} {} {}", (values[o] as f64 * scale).round() as u64, values[w]));
-            }
+            lines.push((format!("{stack} {}", values[w]), values[w], values[o] as f64 * scale));
             Ok::<(), ()>(())
         },
     );
+    lines.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    for line in &mut lines {
+        let stack_len = line.0.rfind(' ').expect("a line ends with its value");
+        line.0.truncate(stack_len);
+    }
     let mut opts = inferno_options(&flame, comparison.frame_kind);
     opts.title = title;
-    // inferno colours by `second - first`; with before's widths the columns are swapped,
-    // and negating keeps red meaning "grew".
-    opts.negate_differentials = options.widths == Widths::Before;
+    opts.no_sort = true;
     let scaled = if options.normalize && scale != 1.0 { ", scaled to the same total" } else { "" };
+    // Short enough to fit a graph 1,000 px wide; the page's legend says it at length.
     opts.subtitle = Some(format!(
-        "Widths: {}, {} µs of self time. Red grew, blue shrank, against {} ({} µs{scaled}).",
+        "Widths: {}, {} µs of self time. Colour: {} time change against {} ({} µs{scaled}): red grew, blue shrank; grey within ±{}%.",
         sides[w],
         group_digits(width_total),
+        options.colour.name(),
         sides[o],
-        group_digits(other_total)
+        group_digits(other_total),
+        (DEAD_BAND * 100.0).round()
     ));
+    let text: Vec<String> =
+        lines.iter().filter(|l| l.1 > 0).map(|(stack, value, _)| format!("{stack} {value}")).collect();
     let mut svg = Vec::new();
-    flamegraph::from_lines(&mut opts, lines.iter().map(String::as_str), &mut svg)
+    flamegraph::from_lines(&mut opts, text.iter().map(String::as_str), &mut svg)
         .map_err(|e| Error::new(ErrorKind::Request, format!("the differential flame graph could not be drawn: {e}")))?;
-    Ok(String::from_utf8(svg).expect("inferno writes UTF-8"))
+    let svg = String::from_utf8(svg).expect("inferno writes UTF-8");
+    Ok(recolour(&svg, &lines, options.widths == Widths::After, options.colour))
 }

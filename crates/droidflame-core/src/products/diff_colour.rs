@@ -1,0 +1,307 @@
+//! The differential graph's colours: each frame coloured by how its time changed from the
+//! other side to the side that sets the widths, relative to the other side's time, on its
+//! own (self) time or on everything under it (total). Small changes, within a dead band,
+//! are drawn neutral; beyond it the colour deepens with the change, deepest at twice or
+//! half as much. inferno draws the graph in plain mode; its frames are then recoloured
+//! where they are, found by depth and start as inferno lays the same sorted lines out.
+
+use crate::text::group_digits;
+use rustc_hash::FxHashMap;
+
+/// What a differential frame's colour measures.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ChangeOf {
+    /// The frame's own time: where time itself moved (callers stay neutral).
+    #[default]
+    SelfTime,
+    /// The time of the frame and everything it calls: which paths got slower.
+    TotalTime,
+}
+
+impl ChangeOf {
+    /// `self` or `total`.
+    pub fn parse(text: &str) -> Option<ChangeOf> {
+        match text {
+            "self" => Some(ChangeOf::SelfTime),
+            "total" => Some(ChangeOf::TotalTime),
+            _ => None,
+        }
+    }
+
+    /// `self` or `total`, as the graph's tooltips say it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ChangeOf::SelfTime => "self",
+            ChangeOf::TotalTime => "total",
+        }
+    }
+}
+
+/// Relative changes within this share of the other side's time are drawn neutral.
+pub const DEAD_BAND: f64 = 0.05;
+
+/// The lightest colour a change beyond the dead band gets, as a share of the deepest.
+const LIGHTEST: f64 = 0.25;
+
+/// One frame's time on both sides, in µs (the other side scaled where asked).
+#[derive(Debug, Clone, Copy, Default)]
+struct FrameTimes {
+    before_self: f64,
+    after_self: f64,
+    before_total: f64,
+    after_total: f64,
+}
+
+/// A line of the graph: its stack, its time on the side that sets the widths (0: only the
+/// other side has it, and it is not drawn), and on the other side (scaled where asked).
+pub(crate) type Line = (String, u64, f64);
+
+/// Where inferno draws each frame of `lines` (sorted as inferno sorts them): the frame's
+/// path (its stack up to it; the root's is empty) by its depth (the root 0) and its start
+/// in widths-side µs. Lines of no width are not drawn.
+fn layout(lines: &[Line]) -> FxHashMap<(usize, u64), &str> {
+    let mut frames = FxHashMap::default();
+    let mut open: Vec<(&str, u64)> = Vec::new();
+    let mut time = 0u64;
+    for (stack, width, _) in lines.iter().filter(|l| l.1 > 0) {
+        for (depth, (name, path)) in frames_of(stack).enumerate() {
+            if open.get(depth).is_none_or(|&(open_name, _)| open_name != name) {
+                open.truncate(depth);
+                open.push((name, time));
+                frames.insert((depth, time), path);
+            }
+        }
+        time += width;
+    }
+    frames
+}
+
+/// A stack's frames from the root (named `""`), each with its path.
+fn frames_of(stack: &str) -> impl Iterator<Item = (&str, &str)> {
+    let ends = stack.match_indices(';').map(|(i, _)| i).chain(std::iter::once(stack.len()));
+    let mut start = 0;
+    std::iter::once(("", "")).chain(ends.map(move |end| {
+        let name = &stack[start..end];
+        start = end + 1;
+        (name, &stack[..end])
+    }))
+}
+
+/// Each path's time on both sides, over every line (drawn or not).
+fn path_times(lines: &[Line], widths_after: bool) -> FxHashMap<&str, FrameTimes> {
+    let mut paths: FxHashMap<&str, FrameTimes> = FxHashMap::default();
+    for (stack, width, other) in lines {
+        let (before, after) = if widths_after { (*other, *width as f64) } else { (*width as f64, *other) };
+        let mut leaf = "";
+        for (_, path) in frames_of(stack) {
+            let entry = paths.entry(path).or_default();
+            entry.before_total += before;
+            entry.after_total += after;
+            leaf = path;
+        }
+        let entry = paths.get_mut(leaf).expect("the leaf was just counted");
+        entry.before_self += before;
+        entry.after_self += after;
+    }
+    paths
+}
+
+/// `after` against `before` in words: `+12.3%`, `−4.0%`, `new`, `gone`, `no change`.
+fn change_words(before: f64, after: f64) -> String {
+    if before.round() == after.round() {
+        "no change".into()
+    } else if before <= 0.0 {
+        "new".into()
+    } else if after <= 0.0 {
+        "gone".into()
+    } else {
+        let change = (after - before) / before * 100.0;
+        if change >= 0.0 {
+            format!("+{change:.1}%")
+        } else {
+            format!("\u{2212}{:.1}%", -change)
+        }
+    }
+}
+
+/// The colour of a change: neutral within the dead band, red for growth, blue for a fall,
+/// deeper with the change (as a power of two, deepest at twice or half). Black text stays
+/// above 4.5:1 contrast on every one.
+pub(crate) fn change_colour(before: f64, after: f64) -> (u8, u8, u8) {
+    const NEUTRAL: (u8, u8, u8) = (222, 222, 222);
+    if before.round() == after.round() {
+        return NEUTRAL;
+    }
+    let depth = if before <= 0.0 || after <= 0.0 {
+        1.0
+    } else if ((after - before) / before).abs() <= DEAD_BAND {
+        return NEUTRAL;
+    } else {
+        (after / before).log2().abs().min(1.0)
+    };
+    let t = LIGHTEST + (1.0 - LIGHTEST) * depth;
+    let mix = |light: f64, deep: f64| (light + (deep - light) * t).round() as u8;
+    if after > before {
+        (255, mix(228.0, 96.0), mix(228.0, 96.0))
+    } else {
+        (mix(228.0, 125.0), mix(228.0, 135.0), 255)
+    }
+}
+
+/// The attribute `name="…"` of a tag's text.
+fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    let start = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+    let end = start + tag[start..].find('"')?;
+    Some(&tag[start..end])
+}
+
+/// inferno's plain-mode `svg` recoloured by each frame's change (see the module), each
+/// frame's tooltip telling it: `name (1,234 µs, 5.00%; self 1,000 → 1,234 µs, +23.4%)`.
+pub(crate) fn recolour(svg: &str, lines: &[Line], widths_after: bool, of: ChangeOf) -> String {
+    const FRAME: &str = "<g><title>";
+    let places = layout(lines);
+    let times = path_times(lines, widths_after);
+    // Depths by the frames' rows: the root's row is the lowest (the largest y).
+    let mut rows: Vec<u64> = Vec::new();
+    let mut at = 0;
+    while let Some(found) = svg[at..].find(FRAME) {
+        at += found + FRAME.len();
+        let rect = &svg[at..];
+        if let Some(y) = rect.find("<rect").and_then(|r| attribute(&rect[r..], "y")).and_then(|y| y.parse::<f64>().ok())
+        {
+            rows.push((y * 100.0) as u64);
+        }
+    }
+    rows.sort_unstable_by(|a, b| b.cmp(a));
+    rows.dedup();
+    let depth_of: FxHashMap<u64, usize> = rows.iter().enumerate().map(|(d, &y)| (y, d)).collect();
+
+    let mut out = String::with_capacity(svg.len() + svg.len() / 8);
+    let mut rest = svg;
+    while let Some(found) = rest.find(FRAME) {
+        let (head, tail) = rest.split_at(found + FRAME.len());
+        out.push_str(head);
+        let (Some(title_end), Some(rect_start)) = (tail.find("</title>"), tail.find("<rect")) else {
+            rest = tail;
+            continue;
+        };
+        let Some(rect_len) = tail[rect_start..].find('>') else {
+            rest = tail;
+            continue;
+        };
+        let rect = &tail[rect_start..rect_start + rect_len];
+        let key = attribute(rect, "y")
+            .and_then(|y| y.parse::<f64>().ok())
+            .and_then(|y| depth_of.get(&((y * 100.0) as u64)).copied())
+            .zip(attribute(rect, "fg:x").and_then(|x| x.parse::<u64>().ok()));
+        let Some(times) = key.and_then(|k| places.get(&k)).and_then(|path| times.get(path)) else {
+            rest = tail;
+            continue;
+        };
+        let (before, after) = match of {
+            ChangeOf::SelfTime => (times.before_self, times.after_self),
+            ChangeOf::TotalTime => (times.before_total, times.after_total),
+        };
+        let title = &tail[..title_end];
+        let told = format!(
+            "; {} {} \u{2192} {} µs, {}",
+            of.name(),
+            group_digits(before.round() as u64),
+            group_digits(after.round() as u64),
+            change_words(before, after)
+        );
+        match title.strip_suffix(')') {
+            Some(open) => {
+                out.push_str(open);
+                out.push_str(&told);
+                out.push(')');
+            }
+            None => out.push_str(title),
+        }
+        let between = &tail[title_end..rect_start];
+        out.push_str(between);
+        let (r, g, b) = change_colour(before, after);
+        match attribute(rect, "fill") {
+            Some(fill) => {
+                out.push_str(&rect.replacen(&format!("fill=\"{fill}\""), &format!("fill=\"rgb({r},{g},{b})\""), 1))
+            }
+            None => out.push_str(rect),
+        }
+        rest = &tail[rect_start + rect_len..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_are_found_where_inferno_lays_them_out_and_count_what_is_not_drawn() {
+        // Sorted as inferno sorts lines; widths are after's; `a;e` is before's alone.
+        let lines: Vec<Line> = vec![
+            ("a;b".into(), 30, 10.0),
+            ("a;c".into(), 20, 20.0),
+            ("a;e".into(), 0, 7.0),
+            ("a;e;f".into(), 4, 0.0),
+            ("d".into(), 5, 0.0),
+        ];
+        let places = layout(&lines);
+        assert_eq!(places[&(0, 0)], "");
+        assert_eq!(places[&(1, 0)], "a");
+        assert_eq!(places[&(2, 30)], "a;c");
+        assert_eq!(places[&(2, 50)], "a;e");
+        assert_eq!(places[&(3, 50)], "a;e;f");
+        assert_eq!(places[&(1, 54)], "d");
+        assert_eq!(places.len(), 7);
+        let times = path_times(&lines, true);
+        assert_eq!((times[""].before_total, times[""].after_total), (37.0, 59.0));
+        let a = times["a"];
+        assert_eq!((a.before_self, a.after_self, a.before_total, a.after_total), (0.0, 0.0, 37.0, 54.0));
+        let e = times["a;e"];
+        assert_eq!(
+            (e.before_self, e.after_self, e.before_total, e.after_total),
+            (7.0, 0.0, 7.0, 4.0),
+            "before's own time counts"
+        );
+        assert_eq!(times["a;b"].after_self, 30.0);
+    }
+
+    #[test]
+    fn colours_deepen_with_the_change_and_stay_neutral_in_the_dead_band() {
+        let neutral = change_colour(100.0, 100.0);
+        assert_eq!(change_colour(100.0, 104.0), neutral, "within 5%");
+        assert_eq!(change_colour(0.0, 0.0), neutral);
+        let (small, double, new) = (change_colour(100.0, 110.0), change_colour(100.0, 200.0), change_colour(0.0, 5.0));
+        assert_eq!(small.0, 255);
+        assert!(small.1 > double.1, "more growth, deeper red: {small:?} {double:?}");
+        assert_eq!(double, new, "twice as much and new are the deepest");
+        assert_eq!(change_colour(100.0, 400.0), double);
+        let fall = change_colour(100.0, 50.0);
+        assert_eq!(fall.2, 255);
+        assert_eq!(fall, change_colour(100.0, 0.0));
+        // Black text on the deepest colours keeps 4.5:1.
+        for (r, g, b) in [double, fall, neutral] {
+            let lin = |c: u8| {
+                let c = c as f64 / 255.0;
+                if c <= 0.04045 {
+                    c / 12.92
+                } else {
+                    ((c + 0.055) / 1.055).powf(2.4)
+                }
+            };
+            let luminance = 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+            assert!((luminance + 0.05) / 0.05 >= 4.5, "{r},{g},{b}");
+        }
+    }
+
+    #[test]
+    fn changes_in_words() {
+        assert_eq!(change_words(100.0, 123.4), "+23.4%");
+        assert_eq!(change_words(100.0, 96.0), "\u{2212}4.0%");
+        assert_eq!(change_words(0.0, 5.0), "new");
+        assert_eq!(change_words(5.0, 0.0), "gone");
+        assert_eq!(change_words(7.2, 7.4), "no change");
+    }
+}
