@@ -254,3 +254,38 @@ test('done when: the single file opens tracereader-test1 on main [1], follows th
   assert.match(await shownSvg(page), /stop-color="#16191D"/i);
   await shot(page, 'done-when-single-file-dark');
 });
+
+test('Tab reaches the flame graph from its controls, and its keys work there', async (t) => {
+  const page = await open(t, 'ffprof-art-regular.trace');
+  await page.focus('#graph-reset-zoom');
+  // The controls between: the "deeper frames above" button where the graph is taller than its pane.
+  const stops = [];
+  for (let i = 0; i < 3 && stops[stops.length - 1] !== 'flame'; i++) {
+    await page.keyboard.press('Tab');
+    await page.waitForTimeout(100);
+    stops.push(await page.evaluate(() => document.activeElement.id || document.activeElement.tagName));
+  }
+  assert.equal(stops[stops.length - 1], 'flame', 'the graph is a Tab stop: ' + stops.join(' › '));
+  assert.equal(await page.frameLocator('#flame').locator('svg').first().evaluate((svg) => document.activeElement === svg), true);
+  await page.keyboard.press('Home');
+  await page.waitForFunction(() => /^all \(/.test(document.getElementById('graph-cursor').textContent));
+  await page.keyboard.press('ArrowUp');
+  await page.waitForFunction(() => /^com\.android\.internal\.os\.ZygoteInit\.main \(/.test(document.getElementById('graph-cursor').textContent));
+});
+
+test('another method\'s detail opens at its top, not where the last one was scrolled to', async (t) => {
+  const page = await open(t, 'ffprof-art-regular.trace', { viewport: { width: 1280, height: 700 } });
+  await page.click('#tab-button-methods');
+  await page.waitForFunction(() => document.querySelectorAll('#method-rows tr[data-method]').length > 5);
+  await page.locator('#method-rows tr[data-method]').first().click();
+  await page.waitForFunction(() => document.body.dataset.methodDetail === 'shown');
+  const scrolled = await page.evaluate(() => {
+    const box = document.getElementById('method-detail');
+    box.scrollTop = box.scrollHeight;
+    return box.scrollTop;
+  });
+  assert.ok(scrolled > 0, 'the detail is taller than its pane');
+  await page.locator('#method-rows tr[data-method]').nth(1).click();
+  await page.waitForFunction(() => document.body.dataset.methodDetail === 'shown');
+  assert.equal(await page.evaluate(() => document.getElementById('method-detail').scrollTop), 0);
+});

@@ -229,6 +229,9 @@
   // before any layout: inferno reads that instead. When layout comes, the labels are cut
   // again to the measured text.
   var graphSvg = document.querySelector('svg');
+  // A frame with nothing focusable in it is passed over by Tab: the graph itself is a Tab
+  // stop, so the keyboard reaches it from the page's controls.
+  if (graphSvg) graphSvg.setAttribute('tabindex', '0');
   var laidOutWidth = 0;
   if (graphSvg) {
     Object.defineProperty(graphSvg, 'width', {

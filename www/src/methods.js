@@ -150,6 +150,9 @@ export function createMethods(store, products) {
     if (index < 0) return;
     const m = table.methods[index];
     const noun = frameNoun(state.summary, false);
+    // Another method's detail starts at its top, not where the last one was scrolled to.
+    if (box.dataset.method !== String(index)) box.scrollTop = 0;
+    box.dataset.method = String(index);
     $('method-detail-name').textContent = m.name;
     $('method-detail-facts').textContent = [m.signature, m.source ? 'in ' + m.source : null,
       count(m.calls) + ' calls' + (m.recursive_calls ? ' (' + count(m.recursive_calls) + ' recursive)' : ''),

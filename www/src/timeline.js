@@ -10,7 +10,7 @@ import { changed } from './state.js';
 import { createDetailReader, showDetail } from './timeline-detail.js';
 import { threadOrder } from './threads.js';
 import {
-  axisTicks, clampView, frameColour, panView, timeText, zoomView,
+  axisTicks, clampView, frameColour, labelColour, panView, timeText, zoomView,
 } from './timespan.js';
 
 const AXIS = 22; // px: the time axis at the top
@@ -153,7 +153,7 @@ export function createTimeline(store, products) {
         ctx.strokeRect(left + 1, y + 1, Math.max(bw - 2, 1), lane.rowHeight - 3);
       }
       if (name && lane.rowHeight >= ROW && bw > 30) {
-        ctx.fillStyle = dark() ? '#f0f0f0' : '#111';
+        ctx.fillStyle = labelColour(name, dark());
         ctx.save();
         ctx.beginPath();
         ctx.rect(Math.max(left, 0), y, Math.min(bw, w), lane.rowHeight);

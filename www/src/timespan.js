@@ -85,9 +85,50 @@ export function rangeText(range) {
 
 /** A stable colour for a frame name: hue from its hash, warm for methods as inferno draws. */
 export function frameColour(name, dark) {
+  const [h, sat, l] = frameHsl(name, dark);
+  return 'hsl(' + h + ' ' + sat + '% ' + l + '%)';
+}
+
+// A frame's hue (reds to yellows), saturation and lightness, from its name.
+function frameHsl(name, dark) {
   let hash = 2166136261;
   for (let i = 0; i < name.length; i++) hash = Math.imul(hash ^ name.charCodeAt(i), 16777619);
   const hue = 10 + ((hash >>> 0) % 50);
   const light = dark ? 38 + ((hash >>> 8) % 10) : 62 + ((hash >>> 8) % 14);
-  return 'hsl(' + hue + ' 75% ' + light + '%)';
+  return [hue, 75, light];
+}
+
+// Relative luminance of an HSL colour (WCAG).
+function luminance(h, sat, l) {
+  const s = sat / 100;
+  const li = l / 100;
+  const a = s * Math.min(li, 1 - li);
+  const channel = (n) => {
+    const k = (n + h / 30) % 12;
+    const c = li - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * channel(0) + 0.7152 * channel(8) + 0.0722 * channel(4);
+}
+
+/** Text colours a box label may take: black and white, one of which keeps 4.58:1 on any box. */
+export const LABEL_DARK = '#000000';
+export const LABEL_LIGHT = '#ffffff';
+
+/** The WCAG contrast of two luminances. */
+export function contrast(a, b) {
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}
+
+/** The label colour that reads best on a frame's box (`frameColour`): the higher contrast. */
+export function labelColour(name, dark) {
+  const box = luminance(...frameHsl(name, dark));
+  const [black, white] = [0, 1];
+  return contrast(box, black) >= contrast(box, white) ? LABEL_DARK : LABEL_LIGHT;
+}
+
+/** The contrast of a frame's label on its box, for tests. */
+export function labelContrast(name, dark) {
+  const box = luminance(...frameHsl(name, dark));
+  return contrast(box, labelColour(name, dark) === LABEL_DARK ? 0 : 1);
 }

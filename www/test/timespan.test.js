@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  contrast, labelContrast,
   axisTicks, clampView, covers, detailWindow, panView, rangeText, timeText, viewAround, wantsDetail, zoomView,
 } from '../src/timespan.js';
 import { createDetailReader } from '../src/timeline-detail.js';
@@ -97,4 +98,14 @@ test('a window of one thread is read again once, when zoomed in far enough, and 
   assert.deepEqual(failed, { text: 'Calls under 100 µs could not be read again: gone', kind: 'failed' });
   assert.equal(asked.length, 2);
   assert.equal(reader.status({ from: 0, to: 1e6 }, 0, 1000, { left_out: null }).kind, 'all');
+});
+
+test('a timeline label reads on its box at 4.5:1 or more, light and dark', () => {
+  let worst = Infinity;
+  for (let i = 0; i < 5000; i++) {
+    const name = 'com.example.C' + i + '.m' + (i * 7919 % 1000);
+    for (const dark of [false, true]) worst = Math.min(worst, labelContrast(name, dark));
+  }
+  assert.ok(worst >= 4.5, 'the worst label contrast is ' + worst.toFixed(2));
+  assert.equal(contrast(0, 1), 21);
 });
