@@ -44,5 +44,9 @@ test('the iframe mode compares two traces the host sends', async () => {
   assert.equal(await frame.locator('#tab-button-compare').getAttribute('aria-selected'), 'true');
   assert.match(await frame.locator('#compare-facts').textContent(), /ffprof-art-streaming\.trace/);
   await shot(page, 'example-iframe-compare');
+  // The host owns the embedded page's address: the view does not go into it, and no link note shows.
+  await page.waitForTimeout(500);
+  assert.equal(await frame.locator('body').evaluate(() => window.location.hash), '#embed');
+  assert.equal(await frame.locator('#link-note').isHidden(), true);
   await page.close();
 });

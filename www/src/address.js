@@ -1,6 +1,7 @@
 // The page's address follows the view: its hash (link.js) changes as the view does,
 // without a request or a history entry; a link opened (or pasted into an open page) shows
 // its view in the trace opened with it, saying what it left out; "Copy link" copies it.
+// An embedded page (`#embed`) leaves its address to its host.
 
 import { $ } from './dom.js';
 import { hashOf, linkPatch, parseHash } from './link.js';
@@ -10,6 +11,8 @@ import { PLAIN_VIEW, isPlain } from './transforms.js';
 const LINK_DELAY_MS = 300;
 
 export function createAddress(store) {
+  // Embedded (`#embed`), the host page owns the address: it is neither read nor changed.
+  if (window.location.hash === '#embed') return { applyLink: () => {} };
   // The view a link asks for, until a trace is open to show it in.
   let pendingLink = parseHash(window.location.hash);
   $('link-welcome').hidden = !pendingLink.params;
