@@ -232,6 +232,11 @@
   // A frame with nothing focusable in it is passed over by Tab: the graph itself is a Tab
   // stop, so the keyboard reaches it from the page's controls.
   if (graphSvg) graphSvg.setAttribute('tabindex', '0');
+  // A right click does not take the keyboard into the graph: the page opens the frame's
+  // menu and gives it the keyboard, and focus arriving here afterwards would close it.
+  window.addEventListener('mousedown', function (event) {
+    if (event.button === 2) event.preventDefault();
+  });
   var laidOutWidth = 0;
   if (graphSvg) {
     Object.defineProperty(graphSvg, 'width', {
