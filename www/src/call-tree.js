@@ -126,18 +126,3 @@ export function openTo(nodes, tree, open = new Set()) {
   for (const node of nodes) for (let n = parentOf(tree, node); n > ROOT; n = parentOf(tree, n)) open.add(n);
   return open;
 }
-
-/** The node at the end of `names` (frame names from the root), or -1 where there is none. */
-export function nodeAtPath(tree, names, thread = null) {
-  let node = ROOT;
-  if (tree.allThreads) {
-    node = childrenOf(tree, ROOT, 'wall').find((n) => nameOf(tree, n) === thread);
-    if (node === undefined) return -1;
-  }
-  for (const name of names) {
-    const next = childrenOf(tree, node, 'wall').find((n) => nameOf(tree, n) === name);
-    if (next === undefined) return -1;
-    node = next;
-  }
-  return node;
-}

@@ -7,11 +7,9 @@
 
 import { threadLabel } from './format.js';
 import { clocksOf } from './state.js';
-import { PLAIN_VIEW, isPlain } from './transforms.js';
+import { PLAIN_VIEW, TRANSFORM_KINDS, isPlain } from './transforms.js';
 
 const TABS = ['flame', 'tree', 'timeline', 'methods', 'scheduling', 'counters', 'trace', 'compare'];
-const KINDS = ['merge', 'focus', 'focus_subtree', 'callers_of', 'drop', 'collapse_recursion', 'collapse_direct_recursion',
-  'collapse_package', 'collapse_library'];
 // A hash longer than this is not read at all; a name longer than this is no frame's.
 export const MAX_HASH = 64 * 1024;
 const MAX_TEXT = 4096;
@@ -70,7 +68,7 @@ export function viewFromText(value) {
   for (const step of transforms) {
     if (!step || typeof step !== 'object' || Array.isArray(step)) return null;
     const keys = Object.keys(step);
-    if (keys.length !== 1 || !KINDS.includes(keys[0])) return null;
+    if (keys.length !== 1 || !TRANSFORM_KINDS.includes(keys[0])) return null;
     const subject = step[keys[0]];
     const ok = keys[0] === 'focus_subtree'
       ? Array.isArray(subject) && subject.length > 0 && subject.length <= MAX_PATH && subject.every(text)

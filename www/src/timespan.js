@@ -122,13 +122,17 @@ export function contrast(a, b) {
 
 /** The label colour that reads best on a frame's box (`frameColour`): the higher contrast. */
 export function labelColour(name, dark) {
-  const box = luminance(...frameHsl(name, dark));
-  const [black, white] = [0, 1];
-  return contrast(box, black) >= contrast(box, white) ? LABEL_DARK : LABEL_LIGHT;
+  return labelOn(name, dark).colour;
 }
 
-/** The contrast of a frame's label on its box, for tests. */
+/** The contrast of a frame's label on its box. */
 export function labelContrast(name, dark) {
+  return labelOn(name, dark).contrast;
+}
+
+// Black (luminance 0) or white (1) on the box, whichever contrasts more.
+function labelOn(name, dark) {
   const box = luminance(...frameHsl(name, dark));
-  return contrast(box, labelColour(name, dark) === LABEL_DARK ? 0 : 1);
+  const [black, white] = [contrast(box, 0), contrast(box, 1)];
+  return black >= white ? { colour: LABEL_DARK, contrast: black } : { colour: LABEL_LIGHT, contrast: white };
 }

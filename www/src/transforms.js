@@ -75,6 +75,7 @@ export function partsOf(transform) {
   return { kind, subject: transform[kind] };
 }
 
+// Every transform the core takes, in words.
 const WORDS = {
   merge: 'Merge',
   focus: 'Focus on',
@@ -83,7 +84,12 @@ const WORDS = {
   drop: 'Drop',
   collapse_recursion: 'Collapse recursion of',
   collapse_direct_recursion: 'Collapse direct recursion of',
+  collapse_package: 'Collapse package',
+  collapse_library: 'Collapse library',
 };
+
+/** The kinds of transform the core takes (`merge`, `focus`, …). */
+export const TRANSFORM_KINDS = Object.freeze(Object.keys(WORDS));
 
 /** A step in words: `Merge a.B.c`; a subtree by its last frame. */
 export function stepText(transform) {

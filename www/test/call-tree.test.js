@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  ROOT, ancestry, callTree, childrenOf, findNodes, framePath, heaviestPath, isThread, nameOf, nodeAtPath, openTo, timeOf,
+  ROOT, ancestry, callTree, childrenOf, findNodes, framePath, heaviestPath, isThread, nameOf, openTo, timeOf,
   visibleRows,
 } from '../src/call-tree.js';
 import { matchedWords } from '../src/tree-view.js';
@@ -72,12 +72,10 @@ test('search finds each node of a name, heaviest first, and opens its ancestors 
   assert.equal(matchedWords({ nodes: [], total: 0 }), 'No frame matches');
 });
 
-test('paths: a node from the root, and back from names; threads are not frames of it', () => {
+test('paths: a node from the root; threads are not frames of it', () => {
   const tree = callTree(table());
   assert.deepEqual(ancestry(tree, 5), [0, 2, 3, 5]);
   assert.deepEqual(framePath(tree, 5), ['loop', 'b', 'a']);
-  assert.equal(nodeAtPath(tree, ['loop', 'b', 'a']), 5);
-  assert.equal(nodeAtPath(tree, ['loop', 'x']), -1);
   // Every thread: node 0's children are threads, named by their labels.
   const all = table();
   all.names.push('main [1]');
@@ -89,7 +87,6 @@ test('paths: a node from the root, and back from names; threads are not frames o
   assert.equal(isThread(threads, 1), true);
   assert.equal(isThread(threads, 3), false);
   assert.deepEqual(framePath(threads, 6), ['loop', 'b', 'a']);
-  assert.equal(nodeAtPath(threads, ['loop', 'b', 'a'], 'main [1]'), 6);
 });
 
 test('the sandwich of a function: its callers bottom-up, its callees as a focus, after the view\'s own steps', () => {
