@@ -6,6 +6,9 @@
 
 import { element } from './dom.js';
 
+// For this long after it opens, focus moving into a graph's frame is the right click's
+// own, arriving late: the menu takes it back instead of closing.
+const FOCUS_GRACE_MS = 1000;
 // Kept this far inside the window's edges.
 const MARGIN = 4;
 // A request names at most this many frames (a graph's depth is capped far below it).
@@ -105,7 +108,20 @@ export function createFrameMenu() {
       handlers = on;
       const menu = element('div', { role: 'menu', 'aria-label': name }, ...list.map(itemNode));
       box = element('div', { class: 'frame-menu' }, element('p', { class: 'frame-menu-name', text: name, title: name }), menu);
-      box.addEventListener('focusout', (event) => { if (box && !box.contains(event.relatedTarget)) close(); });
+      const opened = performance.now();
+      box.addEventListener('focusout', (event) => {
+        if (!box || box.contains(event.relatedTarget)) return;
+        // The right click that asked for the menu also gives the graph's frame the focus,
+        // and a frame of its own process may say so only after the menu opened: the menu
+        // takes the keyboard back then. Later, focus leaving for a graph closes it.
+        const mine = box;
+        setTimeout(() => {
+          if (box !== mine || box.contains(document.activeElement)) return;
+          if (document.activeElement && document.activeElement.tagName === 'IFRAME' && performance.now() - opened < FOCUS_GRACE_MS) {
+            items()[0].focus();
+          } else close();
+        }, 0);
+      });
       box.addEventListener('contextmenu', (event) => event.preventDefault());
       document.body.append(box);
       const place = placeMenu({ x: left, y: top }, { width: box.offsetWidth, height: box.offsetHeight },
