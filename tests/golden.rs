@@ -145,7 +145,7 @@ fn comparison_of_two_runs() {
     let mut folded = Vec::new();
     products::write_diff_folded(&comparison, &mut folded).unwrap();
     check("ffprof-art.worker-1.diff.folded", &String::from_utf8(folded).unwrap());
-    let rows = products::method_deltas(&before, &after, comparison.clock, Some(THREAD)).unwrap();
+    let rows = products::method_deltas(&before, &after, comparison.clock, Some(THREAD), &Default::default()).unwrap();
     let mut table = Vec::new();
     products::write_method_deltas(&rows, &mut table).unwrap();
     check("ffprof-art.worker-1.methods-delta.tsv", &String::from_utf8(table).unwrap());

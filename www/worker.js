@@ -204,7 +204,7 @@ const requests = {
   },
   async methods(m) {
     await ready;
-    return { methods: session(m.key).methodsJson(m.thread) };
+    return { methods: viewed(m.key, m.view || '').methodsJson(m.thread) };
   },
   async folded(m) {
     await ready;
@@ -260,7 +260,7 @@ const requests = {
   // Two loaded sessions compared; answers the comparison's facts.
   async compare(m) {
     await ready;
-    const made = session(m.before).compareWith(session(m.after), m.clock || undefined);
+    const made = viewed(m.before, m.view || '').compareWith(session(m.after), m.clock || undefined);
     const old = comparisons.get(m.key);
     if (old) old.comparison.free();
     comparisons.set(m.key, { comparison: made, before: m.before, after: m.after });
@@ -277,7 +277,7 @@ const requests = {
   async methodDeltas(m) {
     await ready;
     const found = comparison(m.key);
-    return { methods: session(found.before).methodDeltasJson(session(found.after), m.clock, m.thread || undefined) };
+    return { methods: viewed(found.before, m.view || '').methodDeltasJson(session(found.after), m.clock, m.thread || undefined) };
   },
   async release(m) {
     forget(m.key);

@@ -5,6 +5,7 @@ import { $ } from './dom.js';
 import { frameNoun } from './format.js';
 import { createSortTable } from './sort-table.js';
 import { compareClockWords, deltaColumns, DELTA_LIMIT } from './compare-table.js';
+import { tableViewJson } from './transforms.js';
 
 export function createCompareMethods(store, engine, key) {
   const table = createSortTable(store, {
@@ -31,7 +32,7 @@ export function createCompareMethods(store, engine, key) {
     table.say('Loading…');
     let rows;
     try {
-      rows = await engine.methodDeltas(key, state.compare.facts.clock, state.compareThread);
+      rows = await engine.methodDeltas(key, state.compare.facts.clock, state.compareThread, tableViewJson(state.compare.view));
     } catch (error) {
       if (same(loadedFor, id)) table.say(error.message);
       return;

@@ -9,6 +9,7 @@ import { changed } from './state.js';
 import { sideBySide } from './compare-table.js';
 import { createCompareGraph } from './compare-graph.js';
 import { createCompareMethods } from './compare-methods.js';
+import { viewJson } from './transforms.js';
 
 /** The worker's key for the second trace's analysis and for the comparison. */
 export const COMPARE_KEY = 'compare';
@@ -24,6 +25,14 @@ export function createCompare(store, engine, beforeKey) {
    * Reads `files` (one trace, or a split trace's halves) as the after side and compares;
    * resolves to the comparison's facts.
    */
+  // The two traces compared on `clock` (null: the core's choice) in the store's view:
+  // `{facts, view}`, the view being the one compared in.
+  async function compared(clock) {
+    const view = store.get().view;
+    const facts = await engine.compare(COMPARE_KEY, beforeKey, COMPARE_KEY, clock, viewJson(view));
+    return { facts, view };
+  }
+
   async function withFiles(files, name) {
     const mine = ++run;
     store.update({ compare: { phase: 'loading', name }, tab: 'compare', compareThread: '' });
@@ -35,10 +44,10 @@ export function createCompare(store, engine, beforeKey) {
       if (mine !== run) return;
       document.body.dataset.wasmBytes = String(wasmBytes);
       progress.say('Comparing…');
-      const facts = await engine.compare(COMPARE_KEY, beforeKey, COMPARE_KEY, null);
+      const { facts, view } = await compared(null);
       if (mine !== run) return;
       store.update({
-        compare: { phase: 'done', name, summary, facts },
+        compare: { phase: 'done', name, summary, facts, view },
         compareThread: facts.default_thread || '',
       });
       await graph.settled();
@@ -56,8 +65,8 @@ export function createCompare(store, engine, beforeKey) {
     if (!compare || compare.phase !== 'done') return;
     const mine = ++run;
     try {
-      const facts = await engine.compare(COMPARE_KEY, beforeKey, COMPARE_KEY, clock);
-      if (mine === run) store.update({ compare: Object.assign({}, compare, { facts }) });
+      const made = await compared(clock);
+      if (mine === run) store.update({ compare: Object.assign({}, store.get().compare, made) });
     } catch (error) {
       if (mine === run) store.update({ compare: { phase: 'error', name: compare.name, error: error.message } });
     }
@@ -70,8 +79,8 @@ export function createCompare(store, engine, beforeKey) {
     const mine = ++run;
     try {
       const summary = await engine.summary(COMPARE_KEY);
-      const facts = await engine.compare(COMPARE_KEY, beforeKey, COMPARE_KEY, compare.facts.clock);
-      if (mine === run) store.update({ compare: Object.assign({}, compare, { summary, facts }) });
+      const made = await compared(compare.facts.clock);
+      if (mine === run) store.update({ compare: Object.assign({}, store.get().compare, { summary }, made) });
     } catch (error) {
       if (mine === run) store.update({ compare: { phase: 'error', name: compare.name, error: error.message } });
     }
@@ -131,6 +140,8 @@ export function createCompare(store, engine, beforeKey) {
     }
     const c = state.compare;
     if (!c || c.phase !== 'done') return;
+    // Another view: both sides compared again in it.
+    if (c.view !== state.view && changed(state, previous, 'view')) reclock(c.facts.clock);
     if (changed(state, previous, 'compare')) renderFacts(state);
     else if (changed(state, previous, 'compareThread')) $('compare-thread').value = state.compareThread;
     $('compare-widths-' + state.compareWidths).checked = true;

@@ -115,9 +115,9 @@ export class Engine {
     return this.call({ type: 'tree', key, thread, view }).then((r) => r.tree);
   }
 
-  /** The methods table of one thread (index) or of all threads (-1). */
-  methods(key, thread) {
-    return this.call({ type: 'methods', key, thread }).then((r) => JSON.parse(r.methods));
+  /** The methods table of one thread (index) or of all threads (-1), in the view `view` (as `svg`). */
+  methods(key, thread, view = '') {
+    return this.call({ type: 'methods', key, thread, view }).then((r) => JSON.parse(r.methods));
   }
 
   /** The view `view` as a file for other viewers: `speedscope`, `pprof` or `chrome` (bytes). */
@@ -166,10 +166,10 @@ export class Engine {
 
   /**
    * Compares the analyses under `before` and `after` (kept under `key` until either is
-   * released): resolves to `{clock, warnings, threads: [{name, before_us, after_us}]}`.
+   * released), both in the view `view` (as `svg`; the frames it names are before's): resolves to `{clock, warnings, threads: [{name, before_us, after_us}]}`.
    */
-  compare(key, before, after, clock) {
-    return this.call({ type: 'compare', key, before, after, clock }).then((r) => JSON.parse(r.facts));
+  compare(key, before, after, clock, view = '') {
+    return this.call({ type: 'compare', key, before, after, clock, view }).then((r) => JSON.parse(r.facts));
   }
 
   /** The differential flame graph of one thread name ('' for all threads). */
@@ -182,9 +182,9 @@ export class Engine {
     return this.call({ type: 'diffFolded', key }).then((r) => r.folded);
   }
 
-  /** Method deltas of one thread name ('' for all threads) on `clock`. */
-  methodDeltas(key, clock, thread) {
-    return this.call({ type: 'methodDeltas', key, clock, thread }).then((r) => JSON.parse(r.methods));
+  /** Method deltas of one thread name ('' for all threads) on `clock`, in the view `view` (as `methods`). */
+  methodDeltas(key, clock, thread, view = '') {
+    return this.call({ type: 'methodDeltas', key, clock, thread, view }).then((r) => JSON.parse(r.methods));
   }
 
   release(key) {
@@ -266,9 +266,11 @@ export class Products {
       () => covered.then(() => this.engine.tree(this.key, thread, view)));
   }
 
-  methods(thread) {
+  /** The methods table in the view `view` (transforms.js' `tableViewJson`; '' for the plain view). */
+  methods(thread, view = '') {
     const covered = this.covered();
-    return this.once('methods:' + this.generation + ':' + thread, () => covered.then(() => this.engine.methods(this.key, thread)));
+    return this.once(JSON.stringify(['methods', this.generation, view, thread]),
+      () => covered.then(() => this.engine.methods(this.key, thread, view)));
   }
 
   folded(clock) {

@@ -25,8 +25,10 @@ import { isPlain, viewJson } from './transforms.js';
 import { createAddress } from './address.js';
 import { createViewCrumbs } from './view-crumbs.js';
 
-// The tabs whose products the view (transforms, bottom-up) changes.
-const VIEW_TABS = ['flame', 'tree'];
+// The tabs whose products the view (transforms, bottom-up) changes; a table of methods
+// reads the same bottom-up, so it offers no Invert.
+const VIEW_TABS = ['flame', 'tree', 'methods', 'compare'];
+const INVERTING_TABS = ['flame', 'tree', 'compare'];
 
 const engine = new Engine(window.DROIDFLAME_BOOT);
 // `?calls=N`: the timeline keeps at most N calls before only the longest stay (fewer for a
@@ -59,6 +61,7 @@ function layout(state, previous) {
   // The bar of the view shows with the tabs the view changes.
   if (changed(state, previous, 'tab', 'view')) {
     $('view-bar').hidden = !VIEW_TABS.includes(state.tab);
+    $('view-invert').hidden = !INVERTING_TABS.includes(state.tab);
     $('view-note').hidden = !VIEW_TABS.includes(state.tab) || isPlain(state.view);
   }
   if (changed(state, previous, 'tab')) {

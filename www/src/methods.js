@@ -8,6 +8,7 @@ import { bindList, settle } from './list-keys.js';
 import { changed, clocksOf, focusOn, methodKey } from './state.js';
 import { createSortTable } from './sort-table.js';
 import { rangeText, timeText } from './timespan.js';
+import { tableViewJson } from './transforms.js';
 
 /** Rows shown at most; the filter reaches the others. */
 export const METHOD_LIMIT = 500;
@@ -90,16 +91,18 @@ export function createMethods(store, products) {
   async function load(state) {
     stale = false;
     const thread = state.thread;
+    const view = tableViewJson(state.view);
     rows.say('Loading…');
     let loaded;
     try {
-      loaded = await products.methods(thread);
+      loaded = await products.methods(thread, view);
     } catch (error) {
       rows.say(error.message);
       return;
     }
     const now = store.get();
-    if (now.thread !== thread || now.summary !== state.summary || now.range !== state.range) return;
+    if (now.thread !== thread || now.summary !== state.summary || now.range !== state.range ||
+      tableViewJson(now.view) !== view) return;
     table = loaded;
     renderRows(now);
   }
@@ -116,7 +119,9 @@ export function createMethods(store, products) {
       about: 'Times in µs; inclusive time counts a recursive ' + frameNoun(summary, false) + ' once.',
     });
     const t = state.thread < 0 ? null : summary.threads[state.thread];
+    const steps = state.view.transforms.length;
     $('method-scope').textContent = (t ? threadLabel(t) : 'All threads') + (state.range ? ' in ' + rangeText(state.range) : '') +
+      (steps ? ', as the view above shows it (' + count(steps) + (steps === 1 ? ' step' : ' steps') + ')' : '') +
       ': ' + count(table.methods.length) + ' ' + noun +
       ', ' + millis(total) + ' of ' + clockWords(state.clock, summary) + '. Percentages are of ' +
       (t ? 'this thread\'s' : 'all threads\'') + ' time.';
@@ -201,7 +206,8 @@ export function createMethods(store, products) {
     if (state.phase !== 'done') return;
     if (changed(state, previous, 'summary')) table = null;
     const visible = state.tab === 'methods';
-    if (changed(state, previous, 'summary', 'thread', 'range')) {
+    const viewChanged = previous && previous.view && tableViewJson(state.view) !== tableViewJson(previous.view);
+    if (changed(state, previous, 'summary', 'thread', 'range') || viewChanged) {
       stale = true;
       if (visible) load(state);
       return;

@@ -21,6 +21,14 @@ export function viewJson(view) {
   return isPlain(view) ? '' : JSON.stringify({ transforms: view.transforms, invert: view.invert });
 }
 
+/**
+ * The text for a view's tables of functions (methods, callers and callees): its transforms
+ * alone, since such a table reads the same top down or bottom up.
+ */
+export function tableViewJson(view) {
+  return viewJson({ transforms: view.transforms, invert: false });
+}
+
 /** The store's fields of a view nobody has changed (a newly opened trace's). */
 export function plainViewState() {
   return { view: PLAIN_VIEW, viewHistory: [], viewError: '' };
@@ -95,7 +103,8 @@ export const TRANSFORM_KINDS = Object.freeze(Object.keys(WORDS));
 export function stepText(transform) {
   const { kind, subject } = partsOf(transform);
   const name = Array.isArray(subject) ? subject[subject.length - 1] : subject;
-  return (WORDS[kind] || kind) + ' ' + name;
+  // A package collapses into the frame the core names `prefix*`.
+  return (WORDS[kind] || kind) + ' ' + name + (kind === 'collapse_package' ? '*' : '');
 }
 
 /**
@@ -163,7 +172,24 @@ export function pathMenuItems(frames, { noSubtree = '' } = {}) {
     item('drop', name),
     item('collapse_recursion', name),
     item('collapse_direct_recursion', name),
+    ...packagesOf(name).map((prefix) => item('collapse_package', prefix)),
   ];
+}
+
+// A dotted name's package: lower-case words before a class (`android.os.Handler.post`).
+const PACKAGED = /^([a-z_][a-z0-9_]*\.)+(?=[A-Za-z_$][\w$]*\.[^.\s]+$)/;
+
+/**
+ * The packages a frame named `name` is in, outermost first, as prefixes a collapse takes:
+ * `android.os.Handler.post` is in `android.` and `android.os.`; a name that is no
+ * `package.Class.method` is in none.
+ */
+export function packagesOf(name) {
+  const found = PACKAGED.exec(String(name));
+  if (!found) return [];
+  const words = found[0].split('.').slice(0, -1);
+  const top = words[0] + '.';
+  return words.length > 1 ? [top, found[0]] : [top];
 }
 
 /**

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createStore, initialState, openedState } from '../src/state.js';
 import {
-  PLAIN_VIEW, isPlain, menuItems, nameOfTitle, refused, stepParts, stepText, stepTitle, threadFrameName, undone, viewJson,
+  PLAIN_VIEW, isPlain, menuItems, nameOfTitle, packagesOf, refused, stepParts, stepText, stepTitle, threadFrameName, undone, viewJson,
   withInvert, withTransform, withoutStep, withoutSteps,
 } from '../src/transforms.js';
 import { summary as golden } from './golden.js';
@@ -115,10 +115,12 @@ test('a frame\'s menu names it in each item, and its subtree by its path from th
   assert.deepEqual(items.map((i) => i.label), [
     'Merge ' + A, 'Focus on ' + A, 'Focus on this subtree', 'Callers of ' + A, 'Drop ' + A,
     'Collapse recursion of ' + A, 'Collapse direct recursion of ' + A,
+    'Collapse package com.*', 'Collapse package com.example.*',
   ]);
   assert.deepEqual(items.map((i) => i.transform), [
     { merge: A }, { focus: A }, { focus_subtree: [B, A] }, { callers_of: A }, { drop: A },
     { collapse_recursion: A }, { collapse_direct_recursion: A },
+    { collapse_package: 'com.' }, { collapse_package: 'com.example.' },
   ]);
   assert.equal(items[3].invert, true, 'Callers of shows who calls it: bottom-up');
   assert.ok(items.every((i) => !i.disabled));
@@ -136,4 +138,15 @@ test('in a bottom-up graph a subtree cannot be focused on, and the item says why
   const subtree = menuItems(titles(A, B), { inverted: true })[2];
   assert.equal(subtree.disabled, true);
   assert.match(subtree.why, /Invert off/);
+});
+
+test('a package is the lower-case words before a class, outermost first; other names are in none', () => {
+  assert.deepEqual(packagesOf('android.os.Handler.dispatchMessage'), ['android.', 'android.os.']);
+  assert.deepEqual(packagesOf('kotlinx.coroutines.DispatchedTask.run'), ['kotlinx.', 'kotlinx.coroutines.']);
+  assert.deepEqual(packagesOf('android.view.View$1.run'), ['android.', 'android.view.']);
+  assert.deepEqual(packagesOf('a.B.c'), ['a.']);
+  for (const name of ['Foo.bar', 'main', 'art::Thread::Run()', 'SyS_futex.cfi_[k]', 'libc.so', 'Choreographer#doFrame 12']) {
+    assert.deepEqual(packagesOf(name), [], name);
+  }
+  assert.equal(stepText({ collapse_package: 'android.' }), 'Collapse package android.*', 'named as the frame it makes');
 });

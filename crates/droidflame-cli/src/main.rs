@@ -399,8 +399,14 @@ fn run(cli: Cli, view: View) -> Result<(), String> {
             match format {
                 DiffFormat::Folded => write_to(&output, |mut out| products::write_diff_folded(&comparison, &mut out)),
                 DiffFormat::Methods => {
-                    let rows = products::method_deltas(&sides[0], &sides[1], comparison.clock, thread.as_deref())
-                        .map_err(|e| e.to_string())?;
+                    let rows = products::method_deltas(
+                        &sides[0],
+                        &sides[1],
+                        comparison.clock,
+                        thread.as_deref(),
+                        &options.view,
+                    )
+                    .map_err(|e| e.to_string())?;
                     write_to(&output, |mut out| products::write_method_deltas(&rows, &mut out))
                 }
                 DiffFormat::Svg => {

@@ -3,7 +3,7 @@
 
 use droidflame_core::products::{
     compare, diff_svg, flame_script, method_deltas, script_of, ChangeOf, DiffGraphOptions, DiffOptions, DiffStack,
-    FlameOptions, MethodDelta, MethodTotals, Theme, Widths,
+    FlameOptions, MethodDelta, MethodTotals, Theme, View, Widths,
 };
 use droidflame_core::Analysis;
 use droidflame_core::{analyze, Clock};
@@ -151,7 +151,7 @@ fn method_deltas_are_both_sides_method_totals_by_name_and_signature() {
         let after = second_run(seed + 500, &Config { events_per_thread: 800, ..config.clone() });
         let (b, a) = (profile(&before, &Layout::ART_STREAMING), profile(&after, &Layout::ART_REGULAR));
         for clock in Clock::ALL {
-            let rows = method_deltas(&b, &a, clock, None).unwrap();
+            let rows = method_deltas(&b, &a, clock, None, &View::default()).unwrap();
             let (eb, ea) = (expected_methods(&before, clock), expected_methods(&after, clock));
             let mut keys: Vec<_> = eb.keys().chain(ea.keys()).cloned().collect();
             keys.sort();
@@ -198,7 +198,7 @@ fn method_deltas_of_one_thread_name_cover_its_threads_on_both_sides() {
     };
     let first = before.trace.threads[0].name.clone();
     for name in [first.as_str(), "only-after", "worker-2"] {
-        let rows = method_deltas(&b, &a, Clock::Wall, Some(name)).unwrap();
+        let rows = method_deltas(&b, &a, Clock::Wall, Some(name), &View::default()).unwrap();
         let got = |side: fn(&MethodDelta) -> u64| -> BTreeMap<String, u64> {
             let mut out = BTreeMap::new();
             for r in &rows {
@@ -215,7 +215,7 @@ fn method_deltas_of_one_thread_name_cover_its_threads_on_both_sides() {
         assert_eq!(got(|r| r.before.excl_us), drop_zero(excl_of(&before, name, 0)), "{name}: before");
         assert_eq!(got(|r| r.after.excl_us), drop_zero(excl_of(&after, name, NEW_TIDS)), "{name}: after");
     }
-    let error = method_deltas(&b, &a, Clock::Wall, Some("nobody")).unwrap_err().to_string();
+    let error = method_deltas(&b, &a, Clock::Wall, Some("nobody"), &View::default()).unwrap_err().to_string();
     assert!(error.contains("neither trace has a thread named \"nobody\""), "{error}");
 }
 

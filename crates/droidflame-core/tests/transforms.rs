@@ -199,6 +199,82 @@ fn tsv_rows(profile: &Analysis, thread: usize, view: &View) -> Vec<(Vec<String>,
     rows
 }
 
+/// Per frame name, inclusive and exclusive time; per (caller, callee), the time of the
+/// stacks that make that call; and the sum of what the frames hold (a stack with no frame
+/// but its thread's is no method's).
+type MethodSums = (BTreeMap<String, (u64, u64)>, BTreeMap<(Option<String>, String), u64>, u64);
+
+/// The methods table by its definitions, from one thread's stacks: a frame's inclusive
+/// time is that of the stacks through it, once each however often it recurs; its exclusive
+/// time, of those that end at it; a call's, of the stacks that make it at least once.
+fn methods_by_hand(stacks: &Stacks) -> MethodSums {
+    let (mut rows, mut edges, mut total) = (BTreeMap::new(), BTreeMap::new(), 0);
+    for (stack, &value) in stacks {
+        let frames = &stack[1..];
+        let Some(last) = frames.last() else { continue };
+        total += value;
+        let mut seen: Vec<&String> = Vec::new();
+        for frame in frames {
+            if !seen.contains(&frame) {
+                seen.push(frame);
+                rows.entry(frame.clone()).or_insert((0, 0)).0 += value;
+            }
+        }
+        rows.entry(last.clone()).or_insert((0, 0)).1 += value;
+        let mut calls: Vec<(Option<String>, String)> = Vec::new();
+        for (i, frame) in frames.iter().enumerate() {
+            let call = (i.checked_sub(1).map(|c| frames[c].clone()), frame.clone());
+            if !calls.contains(&call) {
+                calls.push(call);
+            }
+        }
+        for call in calls {
+            *edges.entry(call).or_default() += value;
+        }
+    }
+    (rows, edges, total)
+}
+
+/// The same from the methods table of `view` on one thread; rows and calls worth nothing
+/// on `clock` left out.
+fn methods_of_view(profile: &Analysis, thread: usize, view: &View, clock: Clock) -> MethodSums {
+    let json: serde_json::Value =
+        serde_json::from_str(&products::methods_json_of_view(profile, Some(thread), view).unwrap()).unwrap();
+    let key = |kind: &str| format!("{kind}_{}_us", clock.name());
+    let us = |v: &serde_json::Value, kind: &str| v[key(kind)].as_u64().unwrap();
+    let methods = json["methods"].as_array().unwrap();
+    let name = |i: &serde_json::Value| methods[i.as_u64().unwrap() as usize]["name"].as_str().unwrap().to_owned();
+    let rows = methods
+        .iter()
+        .map(|m| (m["name"].as_str().unwrap().to_owned(), (us(m, "incl"), us(m, "excl"))))
+        .filter(|(_, (incl, _))| *incl > 0)
+        .collect();
+    let edges = json["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| ((Some(&e["caller"]).filter(|c| !c.is_null()).map(name), name(&e["callee"])), us(e, "incl")))
+        .filter(|(_, incl)| *incl > 0)
+        .collect();
+    (rows, edges, json[format!("total_{}_us", clock.name())].as_u64().unwrap())
+}
+
+/// Equal maps, or a panic naming the first few keys that differ (the maps are large).
+fn same_entries<K: Ord + std::fmt::Debug, V: PartialEq + std::fmt::Debug>(
+    got: &BTreeMap<K, V>,
+    want: &BTreeMap<K, V>,
+    what: &str,
+) {
+    let keys: std::collections::BTreeSet<&K> = got.keys().chain(want.keys()).collect();
+    let differ: Vec<String> = keys
+        .into_iter()
+        .filter(|k| got.get(k) != want.get(k))
+        .take(5)
+        .map(|k| format!("{k:?}: {:?}, by hand {:?}", got.get(k), want.get(k)))
+        .collect();
+    assert!(differ.is_empty(), "{what}:\n{}", differ.join("\n"));
+}
+
 fn check_every_view(what: &str, profile: &Analysis) {
     let plain = folded_with(profile, &View::default());
     for view in views(&plain) {
@@ -212,6 +288,16 @@ fn check_every_view(what: &str, profile: &Analysis) {
                 tsv_rows(profile, thread, &view),
                 "{what}: the table of {view:?}"
             );
+            let label = profile.threads[thread].label();
+            let alone = profile.threads.iter().filter(|t| t.label() == label).count() == 1;
+            if !view.invert && alone {
+                let stacks: Stacks =
+                    expected.iter().filter(|(s, _)| s[0] == label).map(|(s, v)| (s.clone(), *v)).collect();
+                let (got, want) = (methods_of_view(profile, thread, &view, clock), methods_by_hand(&stacks));
+                assert_eq!(got.2, want.2, "{what}: the methods' total of thread {thread} in {view:?}");
+                same_entries(&got.0, &want.0, &format!("{what}: the methods of thread {thread} in {view:?}"));
+                same_entries(&got.1, &want.1, &format!("{what}: the calls of thread {thread} in {view:?}"));
+            }
         }
     }
 }
@@ -349,4 +435,40 @@ fn a_library_collapses_into_one_frame_wherever_its_frames_call_each_other() {
     let none = View { transforms: vec![Transform::CollapseLibrary("libnothing.so".into())], invert: false };
     let error = products::folded(&profile, &FoldedOptions { view: none, ..FoldedOptions::default() }).unwrap_err();
     assert!(error.to_string().contains("libnothing.so"), "{error}");
+}
+
+#[test]
+fn method_deltas_in_a_view_are_each_sides_methods_table_of_that_view() {
+    let config = Config { threads: 3, methods: 7, events_per_thread: 400, max_depth: 12, ..Config::default() };
+    let [before, after] =
+        [1, 2].map(|seed| analyze(&generate(seed, &config).trace.write(&Layout::ART_REGULAR)).unwrap());
+    let plain = folded_with(&before, &View::default());
+    // With no transform, both read the plain table, whose overloads are rows of their own.
+    for view in views(&plain).into_iter().filter(|v| !v.invert && !v.transforms.is_empty()) {
+        let clock = before.default_clock();
+        let rows = products::method_deltas(&before, &after, clock, None, &view).unwrap();
+        for (side, profile) in [(0, &before), (1, &after)] {
+            // A frame the view names may be on the other side only.
+            let Ok(text) = products::methods_json_of_view(profile, None, &view) else { continue };
+            let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+            let key = format!("incl_{}_us", clock.name());
+            let table: BTreeMap<String, (u64, u64)> = json["methods"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| {
+                    (m["name"].as_str().unwrap().to_owned(), (m["calls"].as_u64().unwrap(), m[&key].as_u64().unwrap()))
+                })
+                .collect();
+            let deltas: BTreeMap<String, (u64, u64)> = rows
+                .iter()
+                .map(|r| if side == 0 { (r, r.before) } else { (r, r.after) })
+                .filter(|(_, t)| t.calls > 0 || t.incl_us > 0)
+                .map(|(r, t)| (r.name.clone(), (t.calls, t.incl_us)))
+                .collect();
+            let table: BTreeMap<String, (u64, u64)> =
+                table.into_iter().filter(|(_, (c, i))| *c > 0 || *i > 0).collect();
+            same_entries(&deltas, &table, &format!("side {side} of {view:?}"));
+        }
+    }
 }

@@ -15,16 +15,17 @@ pub struct Comparison {
 #[wasm_bindgen]
 impl Session {
     /// Compares this trace (before; the whole trace, whatever range is selected) with
-    /// `after`, on `clock` (wall where both have it when not given).
+    /// `after`, on `clock` (wall where both have it when not given), both sides in this
+    /// session's view (`setView`).
     #[wasm_bindgen(js_name = compareWith)]
     pub fn compare_with(&self, after: &Session, clock_name: Option<String>) -> Result<Comparison, JsError> {
-        let options = DiffOptions { clock: clock(clock_name)?, ..DiffOptions::default() };
+        let options = DiffOptions { clock: clock(clock_name)?, view: self.view.clone(), ..DiffOptions::default() };
         let inner = products::compare(self.profile()?, after.profile()?, &options).map_err(js_error)?;
         Ok(Comparison { inner })
     }
 
     /// Per-method deltas against `after` on `clock`, of the threads named `thread` (all
-    /// threads when not given), as a JSON array of `{name, class, method, signature, before,
+    /// threads when not given), in this session's view, as a JSON array of `{name, class, method, signature, before,
     /// after}` with
     /// `{calls, incl_us, excl_us}` on each side, largest inclusive change first.
     #[wasm_bindgen(js_name = methodDeltasJson)]
@@ -35,8 +36,8 @@ impl Session {
         thread: Option<String>,
     ) -> Result<String, JsError> {
         let clock = clock(Some(clock_name))?.ok_or_else(|| JsError::new("name a clock: wall or cpu"))?;
-        let rows =
-            products::method_deltas(self.profile()?, after.profile()?, clock, thread.as_deref()).map_err(js_error)?;
+        let rows = products::method_deltas(self.profile()?, after.profile()?, clock, thread.as_deref(), &self.view)
+            .map_err(js_error)?;
         let side = |t: &products::MethodTotals| json!({ "calls": t.calls, "incl_us": t.incl_us, "excl_us": t.excl_us });
         let list: Vec<_> = rows
             .iter()

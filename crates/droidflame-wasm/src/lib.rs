@@ -299,11 +299,16 @@ impl Session {
     }
 
     /// The methods table, with calls between methods, of one thread (its index in the
-    /// summary's threads) or of all threads for -1, as JSON text.
+    /// summary's threads) or of all threads for -1, as JSON text; read off the view's
+    /// stacks where it has transforms.
     #[wasm_bindgen(js_name = methodsJson)]
     pub fn methods_json(&self, thread: i32) -> Result<String, JsError> {
         let scope = usize::try_from(thread).ok();
-        products::methods_json(self.shown()?, scope).map_err(js_error)
+        if self.view.transforms.is_empty() {
+            products::methods_json(self.shown()?, scope).map_err(js_error)
+        } else {
+            products::methods_json_of_view(self.shown()?, scope, &self.view).map_err(js_error)
+        }
     }
 
     /// One thread's flame graph (its index in the summary's threads), or all threads for -1.

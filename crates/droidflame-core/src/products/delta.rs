@@ -4,7 +4,9 @@
 
 use super::frames::sanitize;
 use super::table::frame_table_of;
-use crate::profile::{Clock, Profile, ThreadProfile};
+use super::view_methods::view_rows;
+use super::View;
+use crate::profile::{Clock, Profile, ThreadProfile, NONE};
 use crate::{Error, ErrorKind, Result};
 use std::collections::BTreeMap;
 
@@ -56,17 +58,23 @@ pub fn change_percent(before: u64, after: u64) -> Option<f64> {
 
 /// Every method either profile called, by how much its inclusive time changed (most
 /// either way first), then by name. `thread`: only the threads of that name (as the
-/// comparison's stacks name them), which must exist on at least one side.
+/// comparison's stacks name them), which must exist on at least one side. With
+/// transforms, both sides' methods are read off `view`'s stacks (frames as stacks name
+/// them); each of its frames must be on at least one side.
 pub fn method_deltas(
     before: &Profile,
     after: &Profile,
     clock: Clock,
     thread: Option<&str>,
+    view: &View,
 ) -> Result<Vec<MethodDelta>> {
     for (side, profile) in [("before", before), ("after", after)] {
         if !profile.has(clock) {
             return Err(Error::new(ErrorKind::Request, format!("the {side} trace has no {clock} clock")));
         }
+    }
+    if view.check(before).is_err() {
+        view.check(after)?;
     }
     let mut by_key: BTreeMap<(String, String), MethodDelta> = BTreeMap::new();
     let mut found = false;
@@ -74,21 +82,36 @@ pub fn method_deltas(
         let threads: Vec<&ThreadProfile> =
             profile.threads.iter().filter(|t| thread.is_none_or(|name| sanitize(&t.name) == name)).collect();
         found |= !threads.is_empty();
-        for row in frame_table_of(profile, &threads).rows {
-            let frame = &profile.frames[row.frame as usize];
-            let key = (profile.frame_name(row.frame).to_owned(), frame.signature.clone());
-            let entry = by_key.entry(key).or_insert_with_key(|(name, signature)| MethodDelta {
+        // (name, the frame it stands for, whether it shows a signature, calls, incl, excl)
+        let rows: Vec<(String, u32, bool, u64, u64, u64)> = if view.transforms.is_empty() {
+            let rows = frame_table_of(profile, &threads).rows;
+            rows.into_iter()
+                .map(|r| {
+                    let (incl, excl) = (profile.micros(r.incl[clock]), profile.micros(r.excl[clock]));
+                    (profile.frame_name(r.frame).to_owned(), r.frame, true, r.calls, incl, excl)
+                })
+                .collect()
+        } else {
+            let rows = view_rows(profile, &threads, view);
+            rows.into_iter()
+                .map(|v| (v.name, v.frame, !v.overloads, v.row.calls, v.row.incl[clock], v.row.excl[clock]))
+                .collect()
+        };
+        for (name, frame, signed, calls, incl_us, excl_us) in rows {
+            let frame = (frame != NONE).then(|| &profile.frames[frame as usize]);
+            let signature = frame.filter(|_| signed).map_or(String::new(), |f| f.signature.clone());
+            let entry = by_key.entry((name, signature)).or_insert_with_key(|(name, signature)| MethodDelta {
                 name: name.clone(),
-                class: frame.class.clone(),
-                method: frame.name.clone(),
+                class: frame.map_or(String::new(), |f| f.class.clone()),
+                method: frame.map_or(name.clone(), |f| f.name.clone()),
                 signature: signature.clone(),
                 before: MethodTotals::default(),
                 after: MethodTotals::default(),
             });
             let totals = if side == 0 { &mut entry.before } else { &mut entry.after };
-            totals.calls += row.calls;
-            totals.incl_us += profile.micros(row.incl[clock]);
-            totals.excl_us += profile.micros(row.excl[clock]);
+            totals.calls += calls;
+            totals.incl_us += incl_us;
+            totals.excl_us += excl_us;
         }
     }
     if let (Some(name), false) = (thread, found) {

@@ -23,6 +23,7 @@ mod table;
 mod timeline;
 mod transform;
 mod tree;
+mod view_methods;
 
 pub use callgraph::{write_callgraph_dot, CallGraphOptions, DEFAULT_THRESHOLD_PERCENT};
 pub use calls::{select_calls, write_calls, CallQuery, ListedCall};
@@ -41,3 +42,4 @@ pub use table::{frame_rows, frame_table, frame_table_of, Edge, FrameRow, FrameTa
 pub use timeline::{call_at, timeline_boxes, TimelineBox};
 pub use transform::{Transform, View};
 pub use tree::{call_tree_table, write_tree, CallTreeTable, TreeFormat, TreeOptions};
+pub use view_methods::methods_json_of_view;

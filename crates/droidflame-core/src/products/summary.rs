@@ -261,22 +261,22 @@ pub fn methods_json(profile: &Profile, thread: Option<usize>) -> crate::Result<S
 }
 
 #[derive(Debug, Serialize)]
-struct MethodsJson<'a> {
-    thread: Option<usize>,
-    total_wall_us: Option<u64>,
-    total_cpu_us: Option<u64>,
-    methods: Vec<MethodJson<'a>>,
-    edges: Vec<EdgeJson>,
+pub(super) struct MethodsJson<'a> {
+    pub thread: Option<usize>,
+    pub total_wall_us: Option<u64>,
+    pub total_cpu_us: Option<u64>,
+    pub methods: Vec<MethodJson<'a>>,
+    pub edges: Vec<EdgeJson>,
 }
 
 #[derive(Debug, Serialize)]
-struct EdgeJson {
-    caller: Option<usize>,
-    callee: usize,
-    calls: u64,
-    recursive_calls: u64,
-    incl_wall_us: Option<u64>,
-    incl_cpu_us: Option<u64>,
+pub(super) struct EdgeJson {
+    pub caller: Option<usize>,
+    pub callee: usize,
+    pub calls: u64,
+    pub recursive_calls: u64,
+    pub incl_wall_us: Option<u64>,
+    pub incl_cpu_us: Option<u64>,
 }
 
 fn method_json<'a>(profile: &'a Profile, row: &FrameRow) -> MethodJson<'a> {
