@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
-import { corpus, pick, shot, shownSvg, tempFile, useBrowser, checkedPage } from './support.mjs';
+import { assertGraphDrawn, corpus, pick, shot, shownSvg, tempFile, useBrowser, checkedPage } from './support.mjs';
 import { MAPPING, OBFUSCATED } from './obfuscated.mjs';
 
 const context = useBrowser();
@@ -314,4 +314,81 @@ test('exports of the view: speedscope, pprof and Chrome trace files, read back',
   await page.keyboard.press('Escape');
   assert.equal(await page.evaluate(() => document.getElementById('export-menu').open), false);
   assert.equal(await page.evaluate(() => document.activeElement.tagName), 'SUMMARY');
+});
+
+// The methods table's rows once loaded for the view `steps` steps long: [name, inclusive µs text].
+async function methodTable(page, steps) {
+  await page.waitForFunction((n) => {
+    const scope = document.getElementById('method-scope').textContent;
+    return document.querySelectorAll('#method-rows tr[data-method]').length > 0 &&
+      (n === 0 ? !/as the view above shows it/.test(scope) : scope.includes('(' + n + (n === 1 ? ' step)' : ' steps)')));
+  }, steps, { timeout: 30000 });
+  return page.locator('#method-rows tr[data-method]').evaluateAll((rows) =>
+    rows.map((r) => [r.querySelector('td').textContent, r.children[1].textContent]));
+}
+
+test('the methods table and Compare show the view: a method merged from its row\'s menu leaves both', async (t) => {
+  const page = await open(t, corpus(TRACE), { viewport: { width: 1280, height: 900 } });
+  await page.click('#tab-button-methods');
+  const before = await methodTable(page, 0);
+  assert.ok(before.some(([name]) => name.startsWith(DISPATCH)), 'listed before the merge');
+  assert.equal(await page.isVisible('#view-bar'), true, 'the view bar shows with the methods');
+  assert.equal(await page.isVisible('#view-invert'), false, 'a table of methods reads the same bottom-up: no Invert');
+  // The Menu key on a focused row opens its menu; its subtree is the graphs' to focus on.
+  const row = page.locator('#method-rows tr[data-method]', { hasText: DISPATCH }).first();
+  await row.click();
+  await row.press('ContextMenu');
+  await page.waitForFunction(() => document.body.dataset.frameMenu === 'open');
+  assert.equal(await page.textContent('.frame-menu-name'), DISPATCH);
+  assert.equal(await page.locator('.frame-menu [role=menuitem]', { hasText: 'Focus on this subtree' }).getAttribute('aria-disabled'), 'true');
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => document.body.dataset.frameMenu === 'closed');
+  // A right click, then Merge.
+  await row.click({ button: 'right' });
+  await page.waitForFunction(() => document.body.dataset.frameMenu === 'open');
+  await page.locator('.frame-menu [role=menuitem]', { hasText: 'Merge ' + DISPATCH }).click();
+  const after = await methodTable(page, 1);
+  assert.ok(!after.some(([name]) => name.startsWith(DISPATCH)), 'merged into its callers');
+  assert.deepEqual(await crumbs(page), ['Whole profile', 'Merge ' + DISPATCH]);
+  assert.match(await page.textContent('#method-scope'), /as the view above shows it \(1 step\)/);
+  // Its caller's exclusive time took its own time.
+  const selfOf = async (name) => {
+    await page.fill('#method-filter', name);
+    await page.waitForFunction((n) => {
+      const rows = Array.from(document.querySelectorAll('#method-rows tr[data-method]'));
+      return rows.length > 0 && rows.every((r) => r.textContent.includes(n));
+    }, name);
+    // Its exclusive µs (the fourth column), from the row that names it.
+    return page.locator('#method-rows tr[data-method]').evaluateAll((rows, n) => {
+      const row = rows.find((r) => r.children[0].textContent.startsWith(n));
+      return Number(row.children[3].textContent.replace(/[^0-9]/g, ''));
+    }, name);
+  };
+  const loopSelf = await selfOf(LOOP);
+  await shot(page, 'transforms-methods-merged');
+  await page.click('#view-undo');
+  await methodTable(page, 0);
+  assert.ok(await selfOf(LOOP) < loopSelf, 'Looper.loop has less time of its own when Handler.dispatchMessage is its callee again');
+  await page.fill('#method-filter', '');
+
+  // Compare: both traces in the view, graph and methods.
+  await page.click('#compare-open');
+  await page.setInputFiles('#compare-picker', corpus('ffprof-art-streaming.trace'));
+  await page.waitForFunction(() => document.body.dataset.compareGraph === 'ready', null, { timeout: 30000 });
+  assert.match(await page.evaluate(() => document.getElementById('compare-flame').srcdoc), new RegExp(escape(DISPATCH)));
+  await page.click('#tab-button-flame');
+  await page.waitForFunction(() => document.body.dataset.graph === 'ready', null, { timeout: 30000 });
+  // Drawn again once its tab shows (the view changed meanwhile): a frame given its
+  // document before any layout once stayed blank here.
+  await assertGraphDrawn(page);
+  await menuOf(page, await frameNamed(page, DISPATCH));
+  await choose(page, 'Merge ' + DISPATCH);
+  await page.click('#tab-button-compare');
+  await page.waitForFunction((name) => document.body.dataset.compareGraph === 'ready' &&
+    !document.getElementById('compare-flame').srcdoc.includes(name), DISPATCH, { timeout: 30000 });
+  await page.waitForFunction(() => / shown\.|^Showing/.test(document.getElementById('compare-method-note').textContent));
+  const names = await page.locator('#compare-method-rows td.name').allTextContents();
+  assert.ok(names.length > 0 && !names.some((n) => n.includes(DISPATCH)), 'the method deltas are in the view too');
+  assert.equal(await page.isVisible('#view-bar'), true);
+  await shot(page, 'transforms-compare-merged');
 });

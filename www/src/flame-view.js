@@ -58,6 +58,9 @@ export function setFrameDocument(frame, html, onSet = () => {}) {
     if (frameLatest.get(frame) !== mine) return set();
     const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
     onSet();
+    // Laid out before its document changes: a frame whose tab was just shown again and
+    // whose next document is made before any layout stays blank in Chromium.
+    void frame.offsetWidth;
     frame.srcdoc = html;
     set();
     return loaded;

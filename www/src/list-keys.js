@@ -45,6 +45,32 @@ export function bindList(container, selector, activate) {
   });
 }
 
+/** The Menu key or Shift+F10: what asks for the focused thing's menu. */
+export function isMenuKey(event) {
+  return event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey);
+}
+
+/**
+ * A row's menu: `open(row, {left, top})` runs on a right click at the pointer, and on the
+ * Menu key or Shift+F10 below the focused row's name.
+ */
+export function bindRowMenu(container, selector, open) {
+  container.addEventListener('contextmenu', (event) => {
+    const row = event.target.closest(selector);
+    if (!row || !container.contains(row)) return;
+    event.preventDefault();
+    focusRow(container, selector, row);
+    open(row, { left: event.clientX, top: event.clientY });
+  });
+  container.addEventListener('keydown', (event) => {
+    const row = event.target.closest(selector);
+    if (!row || !container.contains(row) || !isMenuKey(event)) return;
+    event.preventDefault();
+    const box = row.getBoundingClientRect();
+    open(row, { left: box.left + 16, top: box.bottom });
+  });
+}
+
 function focusRow(container, selector, row, focus = true) {
   for (const other of container.querySelectorAll(selector + '[tabindex="0"]')) other.tabIndex = -1;
   row.tabIndex = 0;

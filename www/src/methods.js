@@ -4,17 +4,20 @@
 
 import { $, element } from './dom.js';
 import { count, micros, millis, percent, threadLabel, clockWords, frameNoun, frameTitle } from './format.js';
-import { bindList, settle } from './list-keys.js';
+import { createFrameMenu } from './frame-menu.js';
+import { bindList, bindRowMenu, settle } from './list-keys.js';
 import { changed, clocksOf, focusOn, methodKey } from './state.js';
 import { createSortTable } from './sort-table.js';
 import { rangeText, timeText } from './timespan.js';
-import { tableViewJson } from './transforms.js';
+import { chosenPatch, pathMenuItems, tableViewJson } from './transforms.js';
 
 /** Rows shown at most; the filter reaches the others. */
 export const METHOD_LIMIT = 500;
 
 /** Slowest calls listed for the selected method. */
 const SLOWEST = 10;
+
+const NO_PATH = 'A table of methods has no paths: focus on a subtree in the flame graph or the call tree.';
 
 const otherClock = (clock) => (clock === 'wall' ? 'cpu' : 'wall');
 
@@ -71,6 +74,21 @@ export function createMethods(store, products) {
   });
   for (const id of ['callers', 'callees']) {
     bindList($(id), 'tr[data-method]', (row) => select(Number(row.dataset.method)));
+  }
+  // A method's menu, in the table and among callers and callees, adds a step to the view.
+  const menu = createFrameMenu();
+  for (const id of ['method-rows', 'callers', 'callees']) {
+    bindRowMenu($(id), 'tr[data-method]', (row, point) => {
+      const m = table && table.methods[Number(row.dataset.method)];
+      if (!m) return;
+      menu.open(m.name, pathMenuItems([m.name], { noSubtree: NO_PATH }), point.left, point.top, {
+        choose: (item) => {
+          store.update(chosenPatch(store.get(), item));
+          $('method-filter').focus();
+        },
+        back: () => row.focus(),
+      });
+    });
   }
   let slowest = [];
   bindList($('slowest'), 'tr[data-call]', (row) => {

@@ -8,7 +8,7 @@
 
 import { element } from './dom.js';
 import { count, frameNameParts, percent } from './format.js';
-import { nextIndex } from './list-keys.js';
+import { isMenuKey, nextIndex } from './list-keys.js';
 import { ROOT, childrenOf, hasChildren, heaviestPath, isThread, nameOf, parentOf, timeOf, visibleRows } from './call-tree.js';
 
 // A grid draws this many rows at first, and this many more each time more are asked for:
@@ -167,7 +167,7 @@ export function createTreeGrid(table, { label, compact = false, onSelect = () =>
       else if (parentOf(tree, node) > ROOT) focusRow(parentOf(tree, node));
     } else if (event.key === 'Enter' || event.key === ' ') {
       select(node);
-    } else if (event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey)) {
+    } else if (isMenuKey(event)) {
       menuAt(node);
     } else {
       const next = nextIndex(event.key, at, rows.length, 20);
