@@ -1,8 +1,9 @@
 // The Call tree tab in headless Chromium (hosted build): picks FILE, waits for the first
 // graph, then times, as a person meets them: the default thread's tree opening on its tab
 // (`thread_tree_ms`), every thread's tree bottom-up (`all_bottom_up_ms`), a transform
-// chosen from a row's menu drawing the tree again (`transform_tree_ms`) and then the flame
-// graph in that view (`transform_graph_ms`), and the longest main-thread task meanwhile.
+// chosen from a row's menu drawing the tree again (`transform_tree_ms`), then the flame
+// graph (`transform_graph_ms`) and the methods table of every thread (`transform_methods_ms`)
+// in that view, and the longest main-thread task meanwhile.
 // Prints one JSON line. Each time runs from the action to the page saying it is ready.
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -43,6 +44,7 @@ try {
   await page.waitForFunction(() => document.body.dataset.frameMenu === 'open');
   result.transform_tree_ms = await timed(page, 'tree', () => page.keyboard.press('Enter'));
   result.transform_graph_ms = await timed(page, 'graph', () => page.click('#tab-button-flame'));
+  result.transform_methods_ms = await timed(page, 'methods', () => page.click('#tab-button-methods'));
   result.transform_longest_task_ms = await page.evaluate(() => window.benchLongest);
   console.log(JSON.stringify(result));
 } finally {

@@ -111,11 +111,13 @@ export function createMethods(store, products) {
     const thread = state.thread;
     const view = tableViewJson(state.view);
     rows.say('Loading…');
+    document.body.dataset.methods = 'loading';
     let loaded;
     try {
       loaded = await products.methods(thread, view);
     } catch (error) {
       rows.say(error.message);
+      document.body.dataset.methods = 'error';
       return;
     }
     const now = store.get();
@@ -123,6 +125,8 @@ export function createMethods(store, products) {
       tableViewJson(now.view) !== view) return;
     table = loaded;
     renderRows(now);
+    // What waits on the table (tests, the browser bench) waits on this.
+    document.body.dataset.methods = 'ready';
   }
 
   function renderRows(state) {

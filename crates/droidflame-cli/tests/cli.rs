@@ -412,6 +412,18 @@ fn diff_writes_method_deltas_and_a_differential_graph_of_one_thread_name() {
     }
     let looper = rows.iter().find(|r| r[0] == "android.os.Looper.loop").expect("the main thread's loop");
     assert_eq!(looper[4], "6224530", "as the callgraph and folded stacks of before's main thread have it");
+    // In a view: a merged method leaves both sides, its time its callers'.
+    let dispatch = "android.os.Handler.dispatchMessage";
+    let out =
+        droidflame(&["diff", &regular, &streaming, "--format", "methods", "--thread", "main", "--merge", dispatch]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let merged = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains(dispatch) && !merged.contains(dispatch), "merged away");
+    let self_before = |text: &str| -> u64 {
+        let row = text.lines().find(|l| l.starts_with("android.os.Looper.loop\t")).expect("the loop");
+        row.split('\t').nth(8).unwrap().parse().unwrap()
+    };
+    assert!(self_before(&merged) > self_before(&text), "the loop's own time took the merged method's");
 
     let svg = scratch("diff.svg");
     let out = droidflame(&[
