@@ -4,8 +4,15 @@
 //! measured by another build's bench binary and by this one, alternately, on the same
 //! files, each run in a fresh process; each pair gives a ratio, and the table shows the
 //! median ratio per measure. `cargo xtask bench --against REV` builds REV and runs this.
+//!
+//! Each pair runs fresh copies of both binaries, from paths of one length, with an
+//! environment of another size than the pair before. Where a build's code lands in memory
+//! (the page-cache pages of its file, the stack's start after its path and environment)
+//! moves a run by a few per cent with no change in the code: one binary measured 1.02
+//! against a copy of itself, pair after pair. New copies each pair spread that over the
+//! pairs, for both builds alike, instead of giving one build a lucky placement for good.
 
-use crate::{child, root, write_mapping_file, write_shape};
+use crate::{child_with_env, root, write_mapping_file, write_shape};
 use droidflame_testkit::large::{LargeLayout, Shape};
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -15,6 +22,10 @@ use std::path::{Path, PathBuf};
 pub const SLOWER: f64 = 0.97;
 /// Pairs of runs per case unless `--pairs` says otherwise.
 const DEFAULT_PAIRS: usize = 5;
+/// Bytes the environment grows by from one pair to the next: not a multiple of the page,
+/// and a multiple of 16 that is not one of 64, so that pairs start the stack at other
+/// offsets in both the page and the cache line.
+const PAD_STEP: usize = 1040;
 
 /// One input of the suite and how it is made.
 struct Input {
@@ -90,13 +101,18 @@ pub fn against(args: &[&str]) -> Result<(), String> {
         None => DEFAULT_PAIRS,
     };
     let me = std::env::current_exe().map_err(|e| e.to_string())?;
-    let me = me.to_str().ok_or("the bench binary's path is not UTF-8")?.to_owned();
     let dir = root().join("target/bench");
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let builds = Builds {
+        old: PathBuf::from(old),
+        me,
+        old_copy: dir.join("guard/a/droidflame-bench"),
+        me_copy: dir.join("guard/b/droidflame-bench"),
+    };
     let measures = measures(&dir, quick)?;
     let mut rows = Vec::new();
     for measure in &measures {
-        rows.extend(pair_up(measure, old, &me, pairs));
+        rows.extend(pair_up(measure, &builds, pairs));
     }
     let table = table(&rows, label, pairs);
     let out = dir.join(format!("against-{}.md", label.replace(['/', ' '], "_")));
@@ -115,6 +131,30 @@ pub fn against(args: &[&str]) -> Result<(), String> {
             slower.join(", ")
         ))
     }
+}
+
+/// The two bench binaries, and where each pair runs them from (paths of one length).
+struct Builds {
+    old: PathBuf,
+    me: PathBuf,
+    old_copy: PathBuf,
+    me_copy: PathBuf,
+}
+
+impl Builds {
+    /// New copies of both (new files, so new pages), for the next pair.
+    fn fresh(&self) -> Result<(String, String), String> {
+        Ok((fresh_copy(&self.old, &self.old_copy)?, fresh_copy(&self.me, &self.me_copy)?))
+    }
+}
+
+fn fresh_copy(binary: &Path, copy: &Path) -> Result<String, String> {
+    let dir = copy.parent().ok_or("a copy needs a folder")?;
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    // Removed first, so that the copy is another file and not the old one rewritten.
+    let _ = std::fs::remove_file(copy);
+    std::fs::copy(binary, copy).map_err(|e| format!("copying {} to {}: {e}", binary.display(), copy.display()))?;
+    path_str(copy)
 }
 
 fn option<'a>(args: &[&'a str], flag: &str) -> Result<Option<&'a str>, String> {
@@ -189,10 +229,11 @@ fn ensure(path: &Path, write: impl FnOnce(&Path) -> Result<(), String>) -> Resul
 
 /// `pairs` runs of each build, alternating which goes first, so that a machine growing
 /// busier or quieter hits both alike: a row for each of the probe's measures.
-fn pair_up(measure: &Measure, old: &str, me: &str, pairs: usize) -> Vec<Row> {
+fn pair_up(measure: &Measure, builds: &Builds, pairs: usize) -> Vec<Row> {
     let args: Vec<&str> = measure.args.iter().map(String::as_str).collect();
-    let run = |program: &str| -> Result<Vec<f64>, String> {
-        let value: Value = child(program, &args)?;
+    let run = |program: &str, pair: usize| -> Result<Vec<f64>, String> {
+        let pad = "x".repeat(pair * PAD_STEP % 4096);
+        let value: Value = child_with_env(program, &args, &[("DROIDFLAME_BENCH_PAD", &pad)])?;
         measure
             .fields
             .iter()
@@ -202,12 +243,19 @@ fn pair_up(measure: &Measure, old: &str, me: &str, pairs: usize) -> Vec<Row> {
     let mut runs: Vec<(Vec<f64>, Vec<f64>)> = Vec::new();
     let mut failed = None;
     for pair in 0..pairs {
+        let (old, me) = match builds.fresh() {
+            Ok(copies) => copies,
+            Err(e) => {
+                failed = Some(e);
+                break;
+            }
+        };
         let (b, t) = if pair % 2 == 0 {
-            let b = run(old);
-            (b, run(me))
+            let b = run(&old, pair);
+            (b, run(&me, pair))
         } else {
-            let t = run(me);
-            (run(old), t)
+            let t = run(&me, pair);
+            (run(&old, pair), t)
         };
         match (b, t) {
             (Ok(b), Ok(t)) => runs.push((b, t)),

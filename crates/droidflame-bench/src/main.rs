@@ -279,8 +279,18 @@ fn root() -> PathBuf {
 
 /// Runs a measurement in a fresh process and parses its JSON line.
 fn child(program: &str, args: &[&str]) -> Result<Value, String> {
+    child_with_env(program, args, &[])
+}
+
+/// `child` with more variables in its environment.
+fn child_with_env(program: &str, args: &[&str], env: &[(&str, &str)]) -> Result<Value, String> {
     eprintln!("bench: {program} {}", args.join(" "));
-    let out = Command::new(program).args(args).current_dir(root()).output().map_err(|e| format!("{program}: {e}"))?;
+    let out = Command::new(program)
+        .args(args)
+        .envs(env.iter().copied())
+        .current_dir(root())
+        .output()
+        .map_err(|e| format!("{program}: {e}"))?;
     if !out.status.success() {
         return Err(format!("{program} {}: {}", args.join(" "), String::from_utf8_lossy(&out.stderr).trim()));
     }

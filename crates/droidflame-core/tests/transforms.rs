@@ -4,7 +4,8 @@
 //! CPU samples and system traces. The call tree's rows add up to the same stacks.
 
 use droidflame_core::products::{self, FoldedOptions, GraphScope, Transform, TreeFormat, TreeOptions, View};
-use droidflame_core::{analyze, Analysis, Clock};
+use droidflame_core::profile::{Call, ThreadCalls};
+use droidflame_core::{analyze, analyze_with, Analysis, Clock, Options};
 use droidflame_testkit::scenario::{generate, Config};
 use droidflame_testkit::Layout;
 use std::collections::BTreeMap;
@@ -470,5 +471,80 @@ fn method_deltas_in_a_view_are_each_sides_methods_table_of_that_view() {
                 table.into_iter().filter(|(_, (c, i))| *c > 0 || *i > 0).collect();
             same_entries(&deltas, &table, &format!("side {side} of {view:?}"));
         }
+    }
+}
+
+/// The frames running at `at` (root first), one per depth: the calls with `start <= at <
+/// end`, named as folded stacks name them.
+fn running_at(calls: &ThreadCalls, at: u64, name: impl Fn(&Call) -> String) -> Vec<String> {
+    let mut stack = Vec::new();
+    for depth in 0..calls.depth_count() {
+        match calls.overlapping_at(depth, at, at).iter().find(|c| c.start <= at && at < c.end) {
+            Some(call) => stack.push(name(call)),
+            None => break,
+        }
+    }
+    stack
+}
+
+/// A view's timeline shows, at every moment, the stack that ran there as the transforms'
+/// definitions make it, applied by hand (a stack left out: nothing); a box keeps its call's
+/// CPU time only where it is that call, whole. With no transform, every call is its box.
+fn check_timeline(what: &str, profile: &Analysis) {
+    // Folded text cannot hold `;` or a line break in a frame's name.
+    let folded_name = |call: &Call| {
+        profile.frame_names[profile.frame_name_of[call.frame as usize] as usize]
+            .replace(';', ":")
+            .replace(['\n', '\r'], " ")
+    };
+    let plain = folded_with(profile, &View::default());
+    for view in views(&plain).into_iter().filter(|v| !v.invert) {
+        for (thread, t) in profile.threads.iter().enumerate().take(4) {
+            let viewed = products::viewed_calls(profile, thread, &t.calls, &view).unwrap();
+            let mut moments: Vec<u64> = t.calls.iter().flat_map(|(_, c)| [c.start, c.end]).collect();
+            moments.sort_unstable();
+            moments.dedup();
+
+            for at in moments {
+                let mut want = running_at(&t.calls, at, folded_name);
+                for transform in &view.transforms {
+                    want = by_hand(transform, want).unwrap_or_default();
+                }
+                let got = running_at(&viewed.calls, at, |c| viewed.name(profile, c.frame).to_owned());
+                assert_eq!(got, want, "{what}: thread {thread} at {at} in {view:?}");
+            }
+            let originals: Vec<(u64, u64, u64)> = t.calls.iter().map(|(_, c)| (c.start, c.end, c.cpu)).collect();
+            for (_, b) in viewed.calls.iter().filter(|(_, b)| b.cpu != products::NO_CPU) {
+                assert!(originals.contains(&(b.start, b.end, b.cpu)), "{what}: a box with CPU time is a call: {b:?}");
+            }
+            if view.transforms.is_empty() {
+                let boxes: Vec<(u32, u64, u64, u64, String)> = viewed
+                    .calls
+                    .iter()
+                    .map(|(d, b)| (d, b.start, b.end, b.cpu, viewed.name(profile, b.frame).to_owned()))
+                    .collect();
+                let calls: Vec<(u32, u64, u64, u64, String)> =
+                    t.calls.iter().map(|(d, c)| (d, c.start, c.end, c.cpu, folded_name(c))).collect();
+                assert_eq!(boxes, calls, "{what}: thread {thread}'s plain timeline");
+            }
+            // Calls read again have no node: theirs is found from their callers'.
+            let unnamed = ThreadCalls::from_calls(t.calls.iter().map(|(d, c)| (d, Call { node: u32::MAX, ..*c })));
+            let again = products::viewed_calls(profile, thread, &unnamed, &view).unwrap();
+            assert_eq!(again.calls, viewed.calls, "{what}: thread {thread} without nodes in {view:?}");
+        }
+    }
+}
+
+#[test]
+fn a_views_timeline_shows_each_moments_stack_as_the_view_makes_it() {
+    let options = Options { keep_calls: true, ..Options::default() };
+    for seed in 0..4 {
+        let config = Config { threads: 3, methods: 7, events_per_thread: 300, max_depth: 12, ..Config::default() };
+        let trace = generate(seed, &config).trace.write(&Layout::ART_REGULAR);
+        check_timeline(&format!("seed {seed}"), &analyze_with(&trace, options.clone()).unwrap());
+    }
+    if droidflame_testkit::corpus_present("transforms::a_views_timeline_shows_each_moments_stack") {
+        let path = droidflame_testkit::corpus_dir().join("atrace/perfetto-sched_blocked_systrace.systrace");
+        check_timeline("atrace", &analyze_with(&std::fs::read(path).unwrap(), options).unwrap());
     }
 }

@@ -101,41 +101,70 @@ impl FrameTree {
     /// The trees of `threads` merged into one (logical threads that share a label),
     /// with frames deeper than `names`' depth merged into its merged frame.
     pub fn merged(profile: &Profile, names: &FrameNames, threads: &[&ThreadProfile]) -> FrameTree {
-        let max_depth = names.max_depth;
-        let mut nodes =
-            vec![FrameNode { name: NONE, first_child: NONE, next_sibling: NONE, self_time: PerClock::ZERO, calls: 0 }];
+        let mut tree = FrameTree::empty();
         let mut index: FxHashMap<(u32, u32), u32> = FxHashMap::default();
         for thread in threads {
-            let tree = &thread.tree;
-            let mut merged = vec![0u32; tree.len()];
-            // Pre-order, so a node's parent is always placed before it.
-            tree.walk(|n, depth| {
-                let node = tree.node(n);
-                let parent = if node.parent == CallTree::ROOT { 0 } else { merged[node.parent as usize] };
-                let at = if depth > max_depth + 1 {
-                    parent
-                } else {
-                    let name = if depth > max_depth {
-                        names.merged
-                    } else {
-                        names.of_frame[profile.frame_name_of[node.frame as usize] as usize]
-                    };
-                    let next = nodes.len() as u32;
-                    let at = *index.entry((parent, name)).or_insert(next);
-                    if at == next {
-                        let sibling = nodes[parent as usize].first_child;
-                        let self_time = PerClock::ZERO;
-                        nodes.push(FrameNode { name, first_child: NONE, next_sibling: sibling, self_time, calls: 0 });
-                        nodes[parent as usize].first_child = at;
-                    }
-                    at
-                };
-                nodes[at as usize].self_time.add(node.self_time);
-                nodes[at as usize].calls += node.calls;
-                merged[n as usize] = at;
-            });
+            tree.merge_in(profile, names, thread, &mut index);
         }
-        FrameTree { nodes, micros: false }
+        tree
+    }
+
+    /// One thread's tree, and the node each node of its `CallTree` became.
+    pub fn of_thread(profile: &Profile, names: &FrameNames, thread: &ThreadProfile) -> (FrameTree, Vec<u32>) {
+        let mut tree = FrameTree::empty();
+        let placed = tree.merge_in(profile, names, thread, &mut FxHashMap::default());
+        (tree, placed)
+    }
+
+    fn empty() -> FrameTree {
+        let root = FrameNode { name: NONE, first_child: NONE, next_sibling: NONE, self_time: PerClock::ZERO, calls: 0 };
+        FrameTree { nodes: vec![root], micros: false }
+    }
+
+    /// The frame `name` below `parent`, made if it is not there (children found by
+    /// `(parent, name)` in `index`).
+    pub(super) fn child(&mut self, parent: u32, name: u32, index: &mut FxHashMap<(u32, u32), u32>) -> u32 {
+        let next = self.nodes.len() as u32;
+        let at = *index.entry((parent, name)).or_insert(next);
+        if at == next {
+            let sibling = self.nodes[parent as usize].first_child;
+            let self_time = PerClock::ZERO;
+            self.nodes.push(FrameNode { name, first_child: NONE, next_sibling: sibling, self_time, calls: 0 });
+            self.nodes[parent as usize].first_child = at;
+        }
+        at
+    }
+
+    /// Adds `thread`'s tree into this one: the node each of its nodes went to.
+    fn merge_in(
+        &mut self,
+        profile: &Profile,
+        names: &FrameNames,
+        thread: &ThreadProfile,
+        index: &mut FxHashMap<(u32, u32), u32>,
+    ) -> Vec<u32> {
+        let max_depth = names.max_depth;
+        let tree = &thread.tree;
+        let mut merged = vec![0u32; tree.len()];
+        // Pre-order, so a node's parent is always placed before it.
+        tree.walk(|n, depth| {
+            let node = tree.node(n);
+            let parent = if node.parent == CallTree::ROOT { 0 } else { merged[node.parent as usize] };
+            let at = if depth > max_depth + 1 {
+                parent
+            } else {
+                let name = if depth > max_depth {
+                    names.merged
+                } else {
+                    names.of_frame[profile.frame_name_of[node.frame as usize] as usize]
+                };
+                self.child(parent, name, index)
+            };
+            self.nodes[at as usize].self_time.add(node.self_time);
+            self.nodes[at as usize].calls += node.calls;
+            merged[n as usize] = at;
+        });
+        merged
     }
 
     /// A node's time on `clock` in whole µs.

@@ -2,6 +2,7 @@
 //! the summary JSON, flame-graph SVGs (inferno), the files of a rendered report, and the
 //! calls one by one (a listing, Chrome trace-event JSON), the call graph as Graphviz DOT,
 //! and two profiles compared (differential stacks, method deltas, a differential graph).
+//! A view's transforms reach each of them, the timeline's calls too (`viewed_calls`).
 
 mod callgraph;
 mod calls;
@@ -23,6 +24,7 @@ mod table;
 mod timeline;
 mod transform;
 mod tree;
+mod view_calls;
 mod view_methods;
 
 pub use callgraph::{write_callgraph_dot, CallGraphOptions, DEFAULT_THRESHOLD_PERCENT};
@@ -42,4 +44,5 @@ pub use table::{frame_rows, frame_table, frame_table_of, Edge, FrameRow, FrameTa
 pub use timeline::{call_at, timeline_boxes, TimelineBox};
 pub use transform::{Transform, View};
 pub use tree::{call_tree_table, write_tree, CallTreeTable, TreeFormat, TreeOptions};
+pub use view_calls::{viewed_calls, ViewedCalls, NO_CPU};
 pub use view_methods::methods_json_of_view;

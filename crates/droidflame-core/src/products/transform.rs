@@ -120,6 +120,26 @@ impl View {
     }
 }
 
+/// The transforms of `view` with their frame names as ids.
+fn steps(profile: &Profile, names: &FrameNames, view: &View) -> Vec<Step> {
+    let id = |name: &String| names.id_of(name).unwrap_or(NONE);
+    let made = |transform: &Transform| id(&transform.made_name().unwrap_or_default());
+    view.transforms
+        .iter()
+        .map(|transform| match transform {
+            Transform::Merge(f) => Step::Merge(id(f)),
+            Transform::Focus(f) => Step::Focus(id(f)),
+            Transform::FocusSubtree(path) => Step::FocusSubtree(path.iter().map(id).collect()),
+            Transform::CallersOf(f) => Step::CallersOf(id(f)),
+            Transform::Drop(f) => Step::Drop(id(f)),
+            Transform::CollapseRecursion(f) => Step::CollapseRecursion(id(f)),
+            Transform::CollapseDirectRecursion(f) => Step::CollapseDirectRecursion(id(f)),
+            Transform::CollapsePackage(prefix) => Step::Collapse(in_package(names, prefix), made(transform)),
+            Transform::CollapseLibrary(library) => Step::Collapse(in_library(profile, names, library), made(transform)),
+        })
+        .collect()
+}
+
 /// Where an old node went in the tree being made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum At {
@@ -208,29 +228,31 @@ impl FrameTree {
             return self.in_micros(profile);
         }
         let mut tree = self.in_micros(profile);
-        for transform in &view.transforms {
-            let id = |name: &String| names.id_of(name).unwrap_or(NONE);
-            let step = match transform {
-                Transform::Merge(f) => Step::Merge(id(f)),
-                Transform::Focus(f) => Step::Focus(id(f)),
-                Transform::FocusSubtree(path) => Step::FocusSubtree(path.iter().map(id).collect()),
-                Transform::CallersOf(f) => Step::CallersOf(id(f)),
-                Transform::Drop(f) => Step::Drop(id(f)),
-                Transform::CollapseRecursion(f) => Step::CollapseRecursion(id(f)),
-                Transform::CollapseDirectRecursion(f) => Step::CollapseDirectRecursion(id(f)),
-                Transform::CollapsePackage(prefix) => {
-                    Step::Collapse(in_package(names, prefix), id(&transform.made_name().unwrap_or_default()))
-                }
-                Transform::CollapseLibrary(library) => {
-                    Step::Collapse(in_library(profile, names, library), id(&transform.made_name().unwrap_or_default()))
-                }
-            };
-            tree = tree.step(&step);
+        for step in steps(profile, names, view) {
+            tree = tree.step(&step).0;
         }
         if view.invert {
             tree = tree.inverted();
         }
         tree
+    }
+
+    /// The tree `view`'s transforms make of this one (times as they were, not inverted),
+    /// and for each node of this one, the node of that tree its stack became (`NONE` where
+    /// the stack is left out, or kept by no transform yet).
+    pub(crate) fn placed(&self, profile: &Profile, names: &FrameNames, view: &View) -> (FrameTree, Vec<u32>) {
+        let mut place: Vec<u32> = (0..self.nodes.len() as u32).collect();
+        let mut tree = FrameTree { nodes: self.copy_nodes(), micros: self.micros };
+        for step in steps(profile, names, view) {
+            let (next, moved) = tree.step(&step);
+            for at in &mut place {
+                if *at != NONE {
+                    *at = moved[*at as usize];
+                }
+            }
+            tree = next;
+        }
+        (tree, place)
     }
 
     /// The same tree with its times in whole µs, node by node (each node is one stack).
@@ -274,8 +296,9 @@ impl FrameTree {
     }
 
     /// One transform: every old node's stack mapped to the new tree's, parents first (a
-    /// parent always comes before its children in `nodes`).
-    fn step(&self, step: &Step) -> FrameTree {
+    /// parent always comes before its children in `nodes`). Also gives the new node of each
+    /// old one (`NONE` where its stack is not kept).
+    fn step(&self, step: &Step) -> (FrameTree, Vec<u32>) {
         let parent = self.parents();
         let mut out = Builder::new();
         let mut at = vec![At::Gone; self.nodes.len()];
@@ -348,7 +371,8 @@ impl FrameTree {
         if let At::Node(root) = at[0] {
             out.add(root, self.nodes[0].self_time);
         }
-        out.finish()
+        let moved = at.iter().map(|a| if let At::Node(new) = a { *new } else { NONE }).collect();
+        (out.finish(), moved)
     }
 
     /// The bottom-up tree: each stack reversed, its leaf first, under the same root. Calls
