@@ -12,10 +12,12 @@ use droidflame_core::products::{self, CallQuery, FlameOptions, FoldedOptions, Gr
 use droidflame_core::profile::ThreadCalls;
 use droidflame_core::{Analysis, Analyzer, Clock, Options, Profile, Reread};
 use serde_json::json;
+use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
 mod compare;
 mod mapping;
+mod timeline;
 
 #[wasm_bindgen(start)]
 fn start() {
@@ -71,8 +73,10 @@ pub struct Session {
     /// The last window read again: the timeline draws it where it covers the view.
     detail: Option<(Window, ThreadCalls)>,
     /// The transforms (and inversion) the stack products apply: flame graphs, folded
-    /// stacks, the call tree.
+    /// stacks, the call tree, and (its transforms) the timeline.
     view: View,
+    /// Threads' timeline calls in the view's transforms, made as they are drawn.
+    viewed: RefCell<Vec<timeline::Viewed>>,
 }
 
 /// One thread (summary index) from `from_us` to `to_us`.
@@ -98,6 +102,7 @@ impl Session {
             reading: None,
             detail: None,
             view: View::default(),
+            viewed: RefCell::new(Vec::new()),
         }
     }
 
@@ -163,108 +168,6 @@ impl Session {
         self.range = None;
     }
 
-    /// The timeline's facts as JSON: its length in µs; whether calls were kept; where short
-    /// calls were left out, why (`left_out`, else null: then ranges can be selected), below
-    /// which length (`shortest_us`) and whether one thread's can be read again (`reread`);
-    /// where the capture recorded nothing (`gaps`, `[from_us, to_us]` pairs); and per thread
-    /// (summary order), its first and last event and how many depths and calls it has.
-    #[wasm_bindgen(js_name = timelineJson)]
-    pub fn timeline_json(&self) -> Result<String, JsError> {
-        let p = self.profile()?;
-        let threads: Vec<_> = p
-            .threads
-            .iter()
-            .map(|t| {
-                let clock = p.timeline_clock();
-                json!({ "first_us": p.micros_at(t.first[clock]), "last_us": p.micros_at(t.last[clock]),
-                        "depths": t.calls.depth_count(), "calls": t.calls.len() })
-            })
-            .collect();
-        let gaps: Vec<_> = p.gaps.iter().map(|&(from, to)| [p.micros_at(from), p.micros_at(to)]).collect();
-        Ok(json!({ "length_us": p.micros_at(p.timeline.end), "gaps": gaps, "calls_kept": p.limits.keep_calls,
-                   "left_out": p.calls_left_out(), "shortest_us": p.micros(p.shortest_call),
-                   "reread": p.can_reread(), "threads": threads })
-        .to_string())
-    }
-
-    /// The boxes of one thread (summary index) in a window `pixels` wide, depths below
-    /// `max_depth`: four numbers each, `depth, start_us, end_us, frame` (frame -1: calls
-    /// narrower than a pixel, merged). Frames name the entries of `frameNamesJson`.
-    #[wasm_bindgen(js_name = timelineBoxes)]
-    pub fn timeline_boxes(
-        &self,
-        thread: u32,
-        from_us: f64,
-        to_us: f64,
-        pixels: u32,
-        max_depth: u32,
-    ) -> Result<Vec<f64>, JsError> {
-        let profile = self.profile()?;
-        let calls = self.calls(Window { thread, from_us, to_us })?;
-        let boxes = products::timeline_boxes(profile, calls, from_us, to_us, pixels, max_depth as usize);
-        let mut out = Vec::with_capacity(boxes.len() * 4);
-        for b in boxes {
-            let frame = b.frame.map_or(-1.0, |f| f64::from(profile.frame_name_of[f as usize]));
-            out.extend([f64::from(b.depth), b.start_us, b.end_us, frame]);
-        }
-        Ok(out)
-    }
-
-    /// A thread's calls for `view`: the window read again where it covers the view, else
-    /// those the profile kept.
-    fn calls(&self, view: Window) -> Result<&ThreadCalls, JsError> {
-        match &self.detail {
-            Some((w, calls)) if w.thread == view.thread && w.from_us <= view.from_us && view.to_us <= w.to_us => {
-                Ok(calls)
-            }
-            _ => Ok(&self.thread(view.thread)?.calls),
-        }
-    }
-
-    /// Starts reading again the short calls of one thread (summary index) between `from_us`
-    /// and `to_us`: returns the input's offset to read from. Then `rereadPush` the input
-    /// from there until it answers true (or the input ends), then `rereadFinish`.
-    #[wasm_bindgen(js_name = rereadStart)]
-    pub fn reread_start(&mut self, thread: u32, from_us: f64, to_us: f64) -> Result<f64, JsError> {
-        let p = self.profile()?;
-        self.thread(thread)?;
-        let reread = p.reread(thread as usize, p.ticks_at(from_us), p.ticks_at(to_us)).map_err(js_error)?;
-        let offset = reread.offset() as f64;
-        self.reading = Some((Window { thread, from_us, to_us }, reread));
-        Ok(offset)
-    }
-
-    /// The next bytes of the input for the window being read again; true once it needs no
-    /// more.
-    #[wasm_bindgen(js_name = rereadPush)]
-    pub fn reread_push(&mut self, chunk: &[u8]) -> Result<bool, JsError> {
-        let (_, reread) = self.reading.as_mut().ok_or_else(|| JsError::new("call rereadStart() first"))?;
-        reread.push(chunk).map_err(js_error)
-    }
-
-    /// Ends the reading: from now on the timeline draws the window with every call.
-    #[wasm_bindgen(js_name = rereadFinish)]
-    pub fn reread_finish(&mut self) -> Result<(), JsError> {
-        let (window, reread) = self.reading.take().ok_or_else(|| JsError::new("call rereadStart() first"))?;
-        let calls = reread.calls(self.profile()?, window.thread as usize);
-        self.detail = Some((window, calls));
-        Ok(())
-    }
-
-    /// Every display name of a frame, as a JSON array; timeline boxes index it.
-    #[wasm_bindgen(js_name = frameNamesJson)]
-    pub fn frame_names_json(&self) -> Result<String, JsError> {
-        Ok(serde_json::to_string(&self.profile()?.frame_names).unwrap_or_default())
-    }
-
-    /// The call of a thread at `depth` running at `at_us`, as JSON (`null` if none).
-    #[wasm_bindgen(js_name = callAtJson)]
-    pub fn call_at_json(&self, thread: u32, depth: u32, at_us: f64) -> Result<String, JsError> {
-        let p = self.profile()?;
-        let calls = self.calls(Window { thread, from_us: at_us, to_us: at_us })?;
-        let found = products::call_at(p, calls, depth as usize, at_us);
-        Ok(found.map_or_else(|| "null".into(), |c| call_json(p, thread as usize, depth, c).to_string()))
-    }
 
     /// The `n` longest calls of the frame named `name` (all threads, or one thread's by
     /// summary index), longest first, as a JSON array.
@@ -340,6 +243,9 @@ impl Session {
     pub fn set_view(&mut self, json: &str) -> Result<(), JsError> {
         let view = if json.trim().is_empty() { View::default() } else { View::from_json(json).map_err(js_error)? };
         view.check(self.profile()?).map_err(js_error)?;
+        if view.transforms != self.view.transforms {
+            self.viewed.borrow_mut().clear();
+        }
         self.view = view;
         Ok(())
     }

@@ -44,5 +44,5 @@ pub use table::{frame_rows, frame_table, frame_table_of, Edge, FrameRow, FrameTa
 pub use timeline::{call_at, timeline_boxes, TimelineBox};
 pub use transform::{Transform, View};
 pub use tree::{call_tree_table, write_tree, CallTreeTable, TreeFormat, TreeOptions};
-pub use view_calls::{viewed_calls, ViewedCalls, NO_CPU};
+pub use view_calls::{made_names, viewed_calls, ViewedCalls, NO_CPU};
 pub use view_methods::methods_json_of_view;

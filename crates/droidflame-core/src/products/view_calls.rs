@@ -95,9 +95,18 @@ fn stacks_of(
     stacks
 }
 
-/// Each placed node's box name (an index into the profile's names, or past them into the
-/// made names), and the made names.
-fn box_names(profile: &Profile, names: &FrameNames, placed: &FrameTree) -> (Vec<u32>, Vec<String>) {
+/// The names `view`'s transforms make that no frame of `profile` has (and the frame that
+/// stands for stacks below the depth cap): timeline boxes name them past the end of
+/// `Profile::frame_names`, in this order.
+pub fn made_names(profile: &Profile, view: &View) -> Vec<String> {
+    let names = FrameNames::of_view(profile, DEFAULT_MAX_DEPTH, view);
+    let (_, made) = name_indexes(profile, &names);
+    made
+}
+
+/// Each name id's index into the profile's names, or past them into the made names; and
+/// the made names.
+fn name_indexes(profile: &Profile, names: &FrameNames) -> (Vec<u32>, Vec<String>) {
     let mut name_index = vec![NONE; names.len()];
     for (index, &id) in names.of_frame.iter().enumerate().rev() {
         name_index[id as usize] = index as u32;
@@ -109,8 +118,13 @@ fn box_names(profile: &Profile, names: &FrameNames, placed: &FrameTree) -> (Vec<
             made.push(names.name(id as u32).to_owned());
         }
     }
-    let of_node =
-        placed.nodes.iter().map(|n| if n.name == NONE { NONE } else { name_index[n.name as usize] }).collect();
+    (name_index, made)
+}
+
+/// Each placed node's box name (as `name_indexes` gives them), and the made names.
+fn box_names(profile: &Profile, names: &FrameNames, placed: &FrameTree) -> (Vec<u32>, Vec<String>) {
+    let (name_index, made) = name_indexes(profile, names);
+    let of_node = placed.nodes.iter().map(|n| if n.name == NONE { NONE } else { name_index[n.name as usize] }).collect();
     (of_node, made)
 }
 

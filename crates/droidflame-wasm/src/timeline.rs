@@ -1,0 +1,216 @@
+//! The timeline's side of a session: its facts, a window's boxes, the call under the
+//! pointer, and a thread's short calls read again. In a view with transforms, the boxes are
+//! the view's (`products::viewed_calls`), made when a thread is first drawn in it.
+
+use crate::{js_error, Session, Window};
+use droidflame_core::products::{self, ViewedCalls};
+use droidflame_core::profile::{Call, ThreadCalls};
+use droidflame_core::{Clock, Profile};
+use serde_json::json;
+use wasm_bindgen::prelude::*;
+
+/// One thread's calls as the session's view shows them, for the calls they were made from.
+pub(crate) struct Viewed {
+    thread: u32,
+    /// Made from the window read again (else from the calls the profile kept).
+    detail: bool,
+    calls: ViewedCalls,
+}
+
+/// The calls a timeline request reads, and how their frames are named.
+enum Drawn<'a> {
+    Plain(&'a ThreadCalls),
+    Viewed(&'a ViewedCalls),
+}
+
+impl Drawn<'_> {
+    fn calls(&self) -> &ThreadCalls {
+        match self {
+            Drawn::Plain(calls) => calls,
+            Drawn::Viewed(viewed) => &viewed.calls,
+        }
+    }
+
+    /// A box's frame as an index into `frameNamesJson`, or past it into `madeNamesJson`.
+    fn name_index(&self, profile: &Profile, frame: u32) -> u32 {
+        match self {
+            Drawn::Plain(_) => profile.frame_name_of[frame as usize],
+            Drawn::Viewed(_) => frame,
+        }
+    }
+
+    fn name<'a>(&'a self, profile: &'a Profile, frame: u32) -> &'a str {
+        match self {
+            Drawn::Plain(_) => profile.frame_name(frame),
+            Drawn::Viewed(viewed) => viewed.name(profile, frame),
+        }
+    }
+
+    /// A box's CPU time, where it has one of its own.
+    fn cpu(&self, call: &Call) -> Option<u64> {
+        match self {
+            Drawn::Viewed(_) if call.cpu == products::NO_CPU => None,
+            _ => Some(call.cpu),
+        }
+    }
+}
+
+#[wasm_bindgen]
+impl Session {
+    /// The timeline's facts as JSON: its length in µs; whether calls were kept; where short
+    /// calls were left out, why (`left_out`, else null: then ranges can be selected), below
+    /// which length (`shortest_us`) and whether one thread's can be read again (`reread`);
+    /// where the capture recorded nothing (`gaps`, `[from_us, to_us]` pairs); and per thread
+    /// (summary order), its first and last event and how many depths and calls it has.
+    #[wasm_bindgen(js_name = timelineJson)]
+    pub fn timeline_json(&self) -> Result<String, JsError> {
+        let p = self.profile()?;
+        let threads: Vec<_> = p
+            .threads
+            .iter()
+            .map(|t| {
+                let clock = p.timeline_clock();
+                json!({ "first_us": p.micros_at(t.first[clock]), "last_us": p.micros_at(t.last[clock]),
+                        "depths": t.calls.depth_count(), "calls": t.calls.len() })
+            })
+            .collect();
+        let gaps: Vec<_> = p.gaps.iter().map(|&(from, to)| [p.micros_at(from), p.micros_at(to)]).collect();
+        Ok(json!({ "length_us": p.micros_at(p.timeline.end), "gaps": gaps, "calls_kept": p.limits.keep_calls,
+                   "left_out": p.calls_left_out(), "shortest_us": p.micros(p.shortest_call),
+                   "reread": p.can_reread(), "threads": threads })
+        .to_string())
+    }
+
+    /// The boxes of one thread (summary index) in a window `pixels` wide, depths below
+    /// `max_depth`, in the view's transforms: four numbers each, `depth, start_us, end_us,
+    /// frame` (frame -1: calls narrower than a pixel, merged). Frames name the entries of
+    /// `frameNamesJson`, and past its end those of `madeNamesJson`.
+    #[wasm_bindgen(js_name = timelineBoxes)]
+    pub fn timeline_boxes(
+        &self,
+        thread: u32,
+        from_us: f64,
+        to_us: f64,
+        pixels: u32,
+        max_depth: u32,
+    ) -> Result<Vec<f64>, JsError> {
+        let profile = self.profile()?;
+        self.drawn(Window { thread, from_us, to_us }, |drawn| {
+            let boxes = products::timeline_boxes(profile, drawn.calls(), from_us, to_us, pixels, max_depth as usize);
+            let mut out = Vec::with_capacity(boxes.len() * 4);
+            for b in boxes {
+                let frame = b.frame.map_or(-1.0, |f| f64::from(drawn.name_index(profile, f)));
+                out.extend([f64::from(b.depth), b.start_us, b.end_us, frame]);
+            }
+            Ok(out)
+        })
+    }
+
+    /// The names the view's transforms make (a collapsed package's frame), as a JSON array:
+    /// timeline boxes name them past the end of `frameNamesJson`.
+    #[wasm_bindgen(js_name = madeNamesJson)]
+    pub fn made_names_json(&self) -> Result<String, JsError> {
+        let made = products::made_names(self.profile()?, &self.view);
+        Ok(serde_json::to_string(&made).unwrap_or_default())
+    }
+
+    /// Starts reading again the short calls of one thread (summary index) between `from_us`
+    /// and `to_us`: returns the input's offset to read from. Then `rereadPush` the input
+    /// from there until it answers true (or the input ends), then `rereadFinish`.
+    #[wasm_bindgen(js_name = rereadStart)]
+    pub fn reread_start(&mut self, thread: u32, from_us: f64, to_us: f64) -> Result<f64, JsError> {
+        let p = self.profile()?;
+        self.thread(thread)?;
+        let reread = p.reread(thread as usize, p.ticks_at(from_us), p.ticks_at(to_us)).map_err(js_error)?;
+        let offset = reread.offset() as f64;
+        self.reading = Some((Window { thread, from_us, to_us }, reread));
+        Ok(offset)
+    }
+
+    /// The next bytes of the input for the window being read again; true once it needs no
+    /// more.
+    #[wasm_bindgen(js_name = rereadPush)]
+    pub fn reread_push(&mut self, chunk: &[u8]) -> Result<bool, JsError> {
+        let (_, reread) = self.reading.as_mut().ok_or_else(|| JsError::new("call rereadStart() first"))?;
+        reread.push(chunk).map_err(js_error)
+    }
+
+    /// Ends the reading: from now on the timeline draws the window with every call.
+    #[wasm_bindgen(js_name = rereadFinish)]
+    pub fn reread_finish(&mut self) -> Result<(), JsError> {
+        let (window, reread) = self.reading.take().ok_or_else(|| JsError::new("call rereadStart() first"))?;
+        let calls = reread.calls(self.profile()?, window.thread as usize);
+        self.detail = Some((window, calls));
+        self.viewed.borrow_mut().retain(|v| !v.detail);
+        Ok(())
+    }
+
+    /// Every display name of a frame, as a JSON array; timeline boxes index it.
+    #[wasm_bindgen(js_name = frameNamesJson)]
+    pub fn frame_names_json(&self) -> Result<String, JsError> {
+        Ok(serde_json::to_string(&self.profile()?.frame_names).unwrap_or_default())
+    }
+
+    /// The box of a thread at `depth` running at `at_us` in the view, as JSON (`null` if
+    /// none): its name, start and end, its time on each clock the trace has (`cpu_us` null
+    /// where the box is not one whole call), and `path`, the names of the boxes it runs in
+    /// from the thread's outermost, its own last.
+    #[wasm_bindgen(js_name = callAtJson)]
+    pub fn call_at_json(&self, thread: u32, depth: u32, at_us: f64) -> Result<String, JsError> {
+        let p = self.profile()?;
+        self.drawn(Window { thread, from_us: at_us, to_us: at_us }, |drawn| {
+            let calls = drawn.calls();
+            let Some(call) = products::call_at(p, calls, depth as usize, at_us) else { return Ok("null".into()) };
+            let path: Vec<&str> = (0..depth as usize)
+                .filter_map(|d| products::call_at(p, calls, d, p.micros_at(call.start)))
+                .chain([call])
+                .map(|c| drawn.name(p, c.frame))
+                .collect();
+            let cpu = drawn.cpu(call).filter(|_| p.has(Clock::Cpu)).map(|cpu| p.time_unit.micros(cpu));
+            Ok(json!({
+                "thread": thread, "tid": p.threads[thread as usize].tid, "depth": depth,
+                "name": drawn.name(p, call.frame), "path": path,
+                "start_us": p.micros_at(call.start), "end_us": p.micros_at(call.end),
+                "wall_us": p.has(Clock::Wall).then(|| p.micros_at(call.end) - p.micros_at(call.start)),
+                "cpu_us": cpu,
+            })
+            .to_string())
+        })
+    }
+}
+
+impl Session {
+    /// A thread's calls for `window`: the window read again where it covers it, else those
+    /// the profile kept; and whether they are the window read again.
+    fn calls(&self, window: Window) -> Result<(&ThreadCalls, bool), JsError> {
+        match &self.detail {
+            Some((w, calls))
+                if w.thread == window.thread && w.from_us <= window.from_us && window.to_us <= w.to_us =>
+            {
+                Ok((calls, true))
+            }
+            _ => Ok((&self.thread(window.thread)?.calls, false)),
+        }
+    }
+
+    /// Runs `with` on the calls a timeline request for `window` reads: in a view with
+    /// transforms, the view's, made once per thread until the view changes.
+    fn drawn<T>(&self, window: Window, with: impl FnOnce(&Drawn) -> Result<T, JsError>) -> Result<T, JsError> {
+        let (calls, detail) = self.calls(window)?;
+        if self.view.transforms.is_empty() {
+            return with(&Drawn::Plain(calls));
+        }
+        let mut viewed = self.viewed.borrow_mut();
+        let found = viewed.iter().position(|v| v.thread == window.thread && v.detail == detail);
+        let at = match found {
+            Some(at) => at,
+            None => {
+                let thread = window.thread as usize;
+                let made = products::viewed_calls(self.profile()?, thread, calls, &self.view).map_err(js_error)?;
+                viewed.push(Viewed { thread: window.thread, detail, calls: made });
+                viewed.len() - 1
+            }
+        };
+        with(&Drawn::Viewed(&viewed[at].calls))
+    }
+}
