@@ -215,14 +215,17 @@ const requests = {
     const found = session(m.key);
     return { timeline: found.timelineJson(), names: found.frameNamesJson() };
   },
+  // The timeline in the view `m.view` (its transforms: a timeline is never inverted).
   async boxes(m) {
     await ready;
-    const boxes = new Float64Array(session(m.key).timelineBoxes(m.thread, m.from, m.to, m.pixels, m.maxDepth));
-    return { boxes, transfer: [boxes.buffer] };
+    const found = viewed(m.key, m.view || '');
+    const boxes = new Float64Array(found.timelineBoxes(m.thread, m.from, m.to, m.pixels, m.maxDepth));
+    const made = m.view ? found.madeNamesJson() : '[]';
+    return { boxes, made, transfer: [boxes.buffer] };
   },
   async callAt(m) {
     await ready;
-    return { call: session(m.key).callAtJson(m.thread, m.depth, m.at) };
+    return { call: viewed(m.key, m.view || '').callAtJson(m.thread, m.depth, m.at) };
   },
   async slowest(m) {
     await ready;

@@ -193,3 +193,61 @@ test('past the call limit, one thread zoomed in is read again and drawn as a pag
   assert.ok(found, 'a short call is drawn and hovered');
   assert.equal(await tipAt(full, found.fx, found.depth), found.tip);
 });
+
+// The box at a depth of the single-thread timeline, at a share of its width (rows are
+// 17 px under a 22 px axis).
+const at = async (page, depth, share = 0.5) => {
+  const box = await page.locator('#timeline-canvas').boundingBox();
+  return { x: box.x + box.width * share, y: box.y + 22 + depth * 17 + 8 };
+};
+
+const chosen = (page) => page.evaluate(() => document.body.dataset.timelineCall || '');
+
+test('a click shows a call in detail with its path; its menu merges it and the timeline follows the view', async (t) => {
+  const page = await openTimeline(t);
+  // Near 5.6 s the main thread runs deep stacks (elsewhere it waits in nativePollOnce).
+  const DEEP = 0.316;
+  let point = await at(page, 2, DEEP);
+  await page.mouse.click(point.x, point.y);
+  await page.waitForFunction(() => Boolean(document.body.dataset.timelineCall));
+  const path = await page.locator('#timeline-call .call-path li').allTextContents();
+  assert.equal(path.length, 3, 'a call at depth 2 has two callers above it: ' + path);
+  assert.equal(path[2], await chosen(page));
+  const panel = await page.textContent('#timeline-call');
+  assert.match(panel, /starts at .* · depth 2/);
+  assert.match(panel, /wall time .* · thread CPU time \d/, 'a whole call keeps its CPU time');
+  await shot(page, 'timeline-call');
+  // The outermost frame's menu: Merge takes it out of every stack, so what it called is
+  // now the outermost row, and the crumbs say so.
+  const outer = path[0];
+  point = await at(page, 0, DEEP);
+  await page.mouse.click(point.x, point.y, { button: 'right' });
+  await page.waitForFunction(() => document.body.dataset.frameMenu === 'open');
+  assert.equal(await page.textContent('.frame-menu-name'), outer);
+  await page.locator('.frame-menu [role=menuitem]').first().press('Enter');
+  await page.waitForFunction(() => document.body.dataset.timeline === 'drawn' && document.getElementById('view-crumbs').textContent.includes('Merge'));
+  assert.ok(await page.isVisible('#view-bar'), 'the view bar shows on the timeline');
+  assert.equal(await page.isVisible('#view-invert'), false, 'a timeline is never bottom-up');
+  // The view's note above the timeline moved it down.
+  point = await at(page, 0, DEEP);
+  await page.mouse.click(point.x, point.y);
+  await page.waitForFunction((o) => Boolean(document.body.dataset.timelineCall) && document.body.dataset.timelineCall !== o, outer);
+  const merged = await page.locator('#timeline-call .call-path li').allTextContents();
+  assert.equal(merged.length, 1);
+  assert.equal(merged[0], path.find((name) => name !== outer), 'what the merged frame called is outermost now');
+  // Undo gives the calls back as they ran.
+  await page.click('#view-undo');
+  await page.waitForFunction(() => document.body.dataset.timeline === 'drawn' && !document.getElementById('view-crumbs').textContent.includes('Merge'));
+  point = await at(page, 0, DEEP);
+  await page.mouse.click(point.x, point.y);
+  await page.waitForFunction((o) => document.body.dataset.timelineCall === o, outer);
+  // The panel takes the person to the call elsewhere.
+  await page.click('text=Show in call tree');
+  await page.waitForFunction(() => !document.getElementById('tab-tree').hidden);
+  await page.setViewportSize({ width: 760, height: 800 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.click('#tab-button-timeline');
+  await page.waitForFunction(() => document.body.dataset.timeline === 'drawn' && document.getElementById('timeline-canvas').dataset.theme === 'dark');
+  assert.ok(await page.isVisible('#timeline-call'), 'the call stays in detail when its tab shows again');
+  await shot(page, 'timeline-call-narrow');
+});

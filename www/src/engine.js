@@ -136,13 +136,19 @@ export class Engine {
       .then((r) => Object.assign(JSON.parse(r.timeline), { names: JSON.parse(r.names) }));
   }
 
-  /** A thread's boxes in a window: a Float64Array of `depth, start_us, end_us, name` fours. */
-  boxes(key, thread, from, to, pixels, maxDepth) {
-    return this.call({ type: 'boxes', key, thread, from, to, pixels, maxDepth }).then((r) => r.boxes);
+  /**
+   * A thread's boxes in a window, in the view `view` (transforms only, as `methods`):
+   * `{boxes, made}`, a Float64Array of `depth, start_us, end_us, name` fours (names index
+   * the timeline's names, then `made`: the names the view's transforms make).
+   */
+  boxes(key, thread, from, to, pixels, maxDepth, view = '') {
+    return this.call({ type: 'boxes', key, thread, from, to, pixels, maxDepth, view })
+      .then((r) => ({ boxes: r.boxes, made: JSON.parse(r.made) }));
   }
 
-  callAt(key, thread, depth, at) {
-    return this.call({ type: 'callAt', key, thread, depth, at }).then((r) => JSON.parse(r.call));
+  /** The box at `depth` running at `at` µs, in the view `view` (as `boxes`), with its path. */
+  callAt(key, thread, depth, at, view = '') {
+    return this.call({ type: 'callAt', key, thread, depth, at, view }).then((r) => JSON.parse(r.call));
   }
 
   /**
@@ -288,12 +294,12 @@ export class Products {
     return this.once('timeline:' + this.generation, () => this.engine.timeline(this.key));
   }
 
-  boxes(thread, from, to, pixels, maxDepth) {
-    return this.engine.boxes(this.key, thread, from, to, pixels, maxDepth);
+  boxes(thread, from, to, pixels, maxDepth, view = '') {
+    return this.engine.boxes(this.key, thread, from, to, pixels, maxDepth, view);
   }
 
-  callAt(thread, depth, at) {
-    return this.engine.callAt(this.key, thread, depth, at);
+  callAt(thread, depth, at, view = '') {
+    return this.engine.callAt(this.key, thread, depth, at, view);
   }
 
   slowest(name, thread, count) {

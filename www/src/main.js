@@ -26,8 +26,8 @@ import { createAddress } from './address.js';
 import { createViewCrumbs } from './view-crumbs.js';
 
 // The tabs whose products the view (transforms, bottom-up) changes; a table of methods
-// reads the same bottom-up, so it offers no Invert.
-const VIEW_TABS = ['flame', 'tree', 'methods', 'compare'];
+// reads the same bottom-up and a timeline runs in time, so they offer no Invert.
+const VIEW_TABS = ['flame', 'tree', 'timeline', 'methods', 'compare'];
 const INVERTING_TABS = ['flame', 'tree', 'compare'];
 
 const engine = new Engine(window.DROIDFLAME_BOOT);

@@ -2,12 +2,18 @@
 // chart, or every thread stacked in its own lane (as Traceview drew them). The worker
 // answers with boxes already merged to the pixels of the window, so a draw costs the same
 // however many calls the trace holds. Wheel and keys zoom and pan; a drag selects a range
-// that the flame graph and the tables then cover.
+// that the flame graph and the tables then cover. The view's transforms reach it: the
+// worker draws, at each moment, the stack that ran there as the view makes it. A click
+// shows that call's details (timeline-call.js); a right click, the Menu key or Shift+F10
+// its frame menu.
 
 import { $ } from './dom.js';
-import { clockWords, threadLabel } from './format.js';
+import { threadLabel } from './format.js';
+import { isMenuKey } from './list-keys.js';
 import { changed } from './state.js';
+import { clockLine, createCallPanel } from './timeline-call.js';
 import { createDetailReader, showDetail } from './timeline-detail.js';
+import { tableViewJson } from './transforms.js';
 import { threadOrder } from './threads.js';
 import {
   axisTicks, clampView, frameColour, labelColour, panView, timeText, zoomView,
@@ -25,6 +31,7 @@ export function createTimeline(store, products) {
   const tip = $('timeline-tip');
   const holder = canvas.parentElement;
   let facts = null; // {length_us, threads: [...], names: [...]}
+  let made = []; // names the view's transforms make: box names past facts.names
   // The window drawn: the store's `timelineView` kept inside the trace (null before facts).
   let view = null;
   let lanes = []; // [{thread, top, rowHeight, depths, boxes}]
@@ -37,6 +44,10 @@ export function createTimeline(store, products) {
   const detail = createDetailReader(products, () => fetchBoxes());
 
   const dark = () => store.get().theme === 'dark';
+  // The view as the timeline takes it: its transforms (a timeline is never bottom-up).
+  const viewOf = () => tableViewJson(store.get().view);
+  const nameOf = (id) => (id < facts.names.length ? facts.names[id] : made[id - facts.names.length]);
+  const panel = createCallPanel(store, products, viewOf);
   const width = () => Math.max(200, holder.clientWidth);
 
   function layoutLanes(state) {
@@ -71,18 +82,27 @@ export function createTimeline(store, products) {
     fetching = true;
     const want = view;
     const summary = store.get().summary;
+    const shown = viewOf();
     const status = detail.status(want, store.get().thread, width(), facts);
     try {
       const answers = await Promise.all(lanes.map((lane) =>
-        products.boxes(lane.thread, want.from, want.to, width(), lane.depths)));
+        products.boxes(lane.thread, want.from, want.to, width(), lane.depths, shown)));
       if (store.get().summary !== summary) return;
-      answers.forEach((boxes, i) => {
-        if (lanes[i]) lanes[i].boxes = boxes;
+      answers.forEach((answer, i) => {
+        if (lanes[i]) lanes[i].boxes = answer.boxes;
       });
+      made = answers.length > 0 ? answers[0].made : [];
+      $('timeline-empty').hidden = true;
       draw();
       // While reading, the progress shows instead.
       if (status.kind !== 'reading') showDetail(status);
       if (!refetch) document.body.dataset.timeline = 'drawn';
+    } catch (error) {
+      // A view the core refuses: the graph's error area says why; the timeline says so too.
+      if (error.kind !== 'view') throw error;
+      $('timeline-empty').textContent = error.message;
+      $('timeline-empty').hidden = false;
+      document.body.dataset.timeline = 'refused';
     } finally {
       fetching = false;
       if (refetch) {
@@ -142,7 +162,7 @@ export function createTimeline(store, products) {
       const left = x(boxes[i + 1]);
       const right = x(boxes[i + 2]);
       if (right < 0 || left > w) continue;
-      const name = boxes[i + 3] < 0 ? null : facts.names[boxes[i + 3]];
+      const name = boxes[i + 3] < 0 ? null : nameOf(boxes[i + 3]);
       const y = lane.top + depth * lane.rowHeight;
       const bw = Math.max(right - left, 1);
       ctx.fillStyle = name ? frameColour(name, dark()) : (dark() ? '#555' : '#bbb');
@@ -267,7 +287,7 @@ export function createTimeline(store, products) {
       line(timeText(gap[0]) + ' – ' + timeText(gap[1]) + ': the trace lost every event here');
     } else {
       const found = hit(px, event.clientY - rect.top);
-      const call = found && await products.callAt(found.lane.thread, found.depth, found.at);
+      const call = found && await products.callAt(found.lane.thread, found.depth, found.at, viewOf());
       if (mine !== hovers) return;
       if (!call) {
         tip.hidden = true;
@@ -278,10 +298,7 @@ export function createTimeline(store, products) {
       line('starts at ' + timeText(call.start_us) + ' · depth ' + call.depth);
       // Each clock the trace has, in the core's words.
       const summary = store.get().summary;
-      line(summary.format.clocks.map((clock) => {
-        const us = call[clock + '_us'];
-        return clockWords(clock, summary) + ' ' + (us === null || us === undefined ? '—' : timeText(us));
-      }).join(' · '));
+      line(clockLine(call, summary));
       document.body.dataset.timelineHover = call.name;
     }
     tip.hidden = false;
@@ -345,15 +362,38 @@ export function createTimeline(store, products) {
     clearTimeout(hoverTimer);
     hoverTimer = setTimeout(() => hover(event), 30);
   });
+  // The frame menu of the call under a right click, or (Menu key, Shift+F10) of the
+  // call shown in detail.
+  canvas.addEventListener('contextmenu', (event) => {
+    if (!view) return;
+    event.preventDefault();
+    const rect = canvas.getBoundingClientRect();
+    const found = hit(event.clientX - rect.left, event.clientY - rect.top);
+    if (found) panel.menuAt({ thread: found.lane.thread, depth: found.depth, at: found.at }, event.clientX, event.clientY, canvas);
+  });
+  canvas.addEventListener('keydown', (event) => {
+    if (!isMenuKey(event) || !store.get().focus) return;
+    event.preventDefault();
+    const rect = canvas.getBoundingClientRect();
+    panel.menuAtFocus(rect.left + 20, rect.top + AXIS + 20, canvas);
+  });
   canvas.addEventListener('mouseleave', () => {
     clearTimeout(hoverTimer);
     tip.hidden = true;
   });
-  window.addEventListener('mouseup', () => {
+  window.addEventListener('mouseup', (event) => {
     if (!drag) return;
     const { x0, x1 } = drag;
     drag = null;
-    if (Math.abs(x1 - x0) < 4 || facts.left_out) {
+    if (Math.abs(x1 - x0) < 4) {
+      // A click: the call there, in detail.
+      const rect = canvas.getBoundingClientRect();
+      const found = hit(x0, event.clientY - rect.top);
+      panel.show(found && { thread: found.lane.thread, depth: found.depth, at: found.at });
+      draw();
+      return;
+    }
+    if (facts.left_out) {
       // Without every call a range would count only the long ones: the note says why.
       if (facts.left_out) $('timeline-note').classList.add('flash');
       draw();
@@ -398,6 +438,7 @@ export function createTimeline(store, products) {
       facts = null;
       view = null;
       lanes = [];
+      made = [];
       detail.reset();
     }
     if (state.tab !== 'timeline') return;
@@ -409,6 +450,9 @@ export function createTimeline(store, products) {
     } else if (changed(state, previous, 'timelineView') && view) {
       view = windowOf(state);
       draw();
+      fetchBoxes();
+    } else if (changed(state, previous, 'view') && view && viewOf() !== tableViewJson(previous.view)) {
+      panel.show(null);
       fetchBoxes();
     } else if (changed(state, previous, 'range', 'theme') && view) {
       draw();

@@ -168,7 +168,6 @@ impl Session {
         self.range = None;
     }
 
-
     /// The `n` longest calls of the frame named `name` (all threads, or one thread's by
     /// summary index), longest first, as a JSON array.
     #[wasm_bindgen(js_name = slowestCallsJson)]

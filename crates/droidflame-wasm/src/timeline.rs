@@ -184,9 +184,7 @@ impl Session {
     /// the profile kept; and whether they are the window read again.
     fn calls(&self, window: Window) -> Result<(&ThreadCalls, bool), JsError> {
         match &self.detail {
-            Some((w, calls))
-                if w.thread == window.thread && w.from_us <= window.from_us && window.to_us <= w.to_us =>
-            {
+            Some((w, calls)) if w.thread == window.thread && w.from_us <= window.from_us && window.to_us <= w.to_us => {
                 Ok((calls, true))
             }
             _ => Ok((&self.thread(window.thread)?.calls, false)),

@@ -124,7 +124,8 @@ fn name_indexes(profile: &Profile, names: &FrameNames) -> (Vec<u32>, Vec<String>
 /// Each placed node's box name (as `name_indexes` gives them), and the made names.
 fn box_names(profile: &Profile, names: &FrameNames, placed: &FrameTree) -> (Vec<u32>, Vec<String>) {
     let (name_index, made) = name_indexes(profile, names);
-    let of_node = placed.nodes.iter().map(|n| if n.name == NONE { NONE } else { name_index[n.name as usize] }).collect();
+    let of_node =
+        placed.nodes.iter().map(|n| if n.name == NONE { NONE } else { name_index[n.name as usize] }).collect();
     (of_node, made)
 }
 
