@@ -7,7 +7,7 @@ use super::notes::{notes, Note};
 use super::table::{frame_rows, frame_table, frame_table_of, FrameRow};
 use crate::analysis::Analysis;
 use crate::mapping::MappingReport;
-use crate::profile::{Clock, Counter, FrameKind, Profile, Repairs, ThreadProfile};
+use crate::profile::{Clock, Counter, FrameKind, PerClock, Profile, Repairs, ThreadProfile};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -124,13 +124,34 @@ pub struct MethodJson<'a> {
     pub source: Option<&'a str>,
     pub calls: u64,
     pub recursive_calls: u64,
+    #[serde(flatten)]
+    pub times: MethodTimes,
+    /// `name` as the trace gave it, where a mapping renamed the method.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub obfuscated: Option<String>,
+}
+
+/// A method's inclusive and exclusive time on each clock, in µs (`None` for a clock the
+/// trace lacks).
+#[derive(Debug, Serialize)]
+pub struct MethodTimes {
     pub incl_wall_us: Option<u64>,
     pub excl_wall_us: Option<u64>,
     pub incl_cpu_us: Option<u64>,
     pub excl_cpu_us: Option<u64>,
-    /// `name` as the trace gave it, where a mapping renamed the method.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub obfuscated: Option<String>,
+}
+
+impl MethodTimes {
+    /// The times of `incl` and `excl`, each made µs by `micros`.
+    pub(super) fn of(profile: &Profile, incl: PerClock, excl: PerClock, micros: impl Fn(u64) -> u64) -> Self {
+        let in_clock = |clock: Clock, time: u64| profile.has(clock).then(|| micros(time));
+        MethodTimes {
+            incl_wall_us: in_clock(Clock::Wall, incl.wall),
+            excl_wall_us: in_clock(Clock::Wall, excl.wall),
+            incl_cpu_us: in_clock(Clock::Cpu, incl.cpu),
+            excl_cpu_us: in_clock(Clock::Cpu, excl.cpu),
+        }
+    }
 }
 
 fn ordered_map<S: Serializer>(pairs: &&[(String, String)], s: S) -> Result<S::Ok, S::Error> {
@@ -280,7 +301,6 @@ pub(super) struct EdgeJson {
 }
 
 fn method_json<'a>(profile: &'a Profile, row: &FrameRow) -> MethodJson<'a> {
-    let in_clock = |clock: Clock, ticks: u64| profile.has(clock).then(|| profile.micros(ticks));
     let m = &profile.frames[row.frame as usize];
     MethodJson {
         name: m.display_name(),
@@ -290,10 +310,7 @@ fn method_json<'a>(profile: &'a Profile, row: &FrameRow) -> MethodJson<'a> {
         source: m.source.as_deref(),
         calls: row.calls,
         recursive_calls: row.recursive_calls,
-        incl_wall_us: in_clock(Clock::Wall, row.incl.wall),
-        excl_wall_us: in_clock(Clock::Wall, row.excl.wall),
-        incl_cpu_us: in_clock(Clock::Cpu, row.incl.cpu),
-        excl_cpu_us: in_clock(Clock::Cpu, row.excl.cpu),
+        times: MethodTimes::of(profile, row.incl, row.excl, |ticks| profile.micros(ticks)),
         obfuscated: profile.obfuscated_name(row.frame),
     }
 }

@@ -8,7 +8,7 @@
 //! only nodes with no ancestor edge of the same caller and callee, as `Edge::incl` does.
 
 use super::frames::{FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
-use super::summary::{EdgeJson, MethodJson, MethodsJson};
+use super::summary::{EdgeJson, MethodJson, MethodTimes, MethodsJson};
 use super::View;
 use crate::profile::{Clock, PerClock, Profile, ThreadProfile, NONE};
 use crate::{Error, ErrorKind, Result};
@@ -73,10 +73,8 @@ pub fn methods_json_of_view(profile: &Profile, thread: Option<usize>, view: &Vie
                 source: known.and_then(|f| f.source.as_deref()),
                 calls: row.calls,
                 recursive_calls: row.recursive_calls,
-                incl_wall_us: in_clock(Clock::Wall, row.incl.wall),
-                excl_wall_us: in_clock(Clock::Wall, row.excl.wall),
-                incl_cpu_us: in_clock(Clock::Cpu, row.incl.cpu),
-                excl_cpu_us: in_clock(Clock::Cpu, row.excl.cpu),
+                // The view's tree is in whole µs already.
+                times: MethodTimes::of(profile, row.incl, row.excl, |us| us),
                 obfuscated: (frame != NONE).then(|| profile.obfuscated_name(frame)).flatten(),
             }
         })
