@@ -202,6 +202,10 @@ const requests = {
       columns.free();
     }
   },
+  async libraries(m) {
+    await ready;
+    return { libraries: session(m.key).librariesOfJson(m.name) };
+  },
   async methods(m) {
     await ready;
     return { methods: viewed(m.key, m.view || '').methodsJson(m.thread) };

@@ -50,6 +50,7 @@ test('the call tree opens top-down along its heaviest path, with the flame graph
   const page = await openTree(t);
   const svg = await shownSvg(page);
   assert.match(await page.textContent('#tree-title'), /^main \[21491\] — .*, top-down$/);
+  assert.equal(await page.isChecked('#tree-top-down'), true, 'the switch says which way the tree reads');
   const shown = await rows(page);
   assert.deepEqual(shown[0], [ZYGOTE, 1, 'true']);
   // Open down to nativePollOnce, which spends its time itself: the path stops there.

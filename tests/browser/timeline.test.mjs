@@ -251,3 +251,52 @@ test('a click shows a call in detail with its path; its menu merges it and the t
   assert.ok(await page.isVisible('#timeline-call'), 'the call stays in detail when its tab shows again');
   await shot(page, 'timeline-call-narrow');
 });
+
+test('a chosen call comes back with its link after a reload; Show in flame graph zooms the graph to it', async (t) => {
+  const page = await openTimeline(t);
+  const DEEP = 0.316;
+  const point = await at(page, 2, DEEP);
+  await page.mouse.click(point.x, point.y);
+  await page.waitForFunction(() => Boolean(document.body.dataset.timelineCall));
+  const name = await chosen(page);
+  const path = await page.locator('#timeline-call .call-path li').allTextContents();
+  const panel = await page.textContent('#timeline-call h3 + p');
+  await page.waitForFunction(() => new URL(location.href).hash.includes('call='), null, { timeout: 5000 });
+
+  // The same address and the same file: the timeline again, the call chosen and in detail.
+  await page.reload();
+  assert.equal(await page.isVisible('#link-welcome'), true);
+  assert.equal(await pick(page, [corpus('tracereader-test1.trace')]), 'done');
+  await page.waitForFunction((n) => document.body.dataset.timeline === 'drawn' && document.body.dataset.timelineCall === n, name, { timeout: 30000 });
+  assert.equal(await page.textContent('#timeline-call h3 + p'), panel, 'the same call: its start, end and depth');
+  assert.deepEqual(await page.locator('#timeline-call .call-path li').allTextContents(), path);
+  assert.equal(await page.isHidden('#link-note'), true, 'nothing left out');
+
+  // In the flame graph, zoomed to that call's frame: its callers stay below it, the rest goes.
+  await page.click('text=Show in flame graph');
+  await page.waitForFunction(() => document.body.dataset.graph === 'ready' && document.body.dataset.graphZoomed === 'found', null, { timeout: 30000 });
+  assert.ok((await page.textContent('#graph-cursor')).includes(name), 'the graph\'s cursor is on the call\'s frame');
+  const zoomed = await page.frameLocator('#flame').locator('#frames').evaluate((frames, names) => {
+    const all = Array.from(frames.children);
+    const title = (g) => g.querySelector('title').textContent.replace(/ \([^()]*%\)$/, '');
+    return {
+      callers: all.filter((g) => g.classList.contains('parent'))
+        .sort((a, b) => Number(b.querySelector('rect').getAttribute('y')) - Number(a.querySelector('rect').getAttribute('y'))).map(title),
+      hidden: all.filter((g) => g.classList.contains('hide')).length,
+      widest: Math.max(...all.filter((g) => title(g) === names[names.length - 1] && !g.classList.contains('hide'))
+        .map((g) => g.querySelector('rect').getBoundingClientRect().width)),
+      root: Math.max(...all.map((g) => g.querySelector('rect').getBoundingClientRect().width)),
+    };
+  }, path);
+  assert.deepEqual(zoomed.callers.slice(1), path.slice(0, -1), 'below it, its path from the root');
+  assert.ok(zoomed.hidden > 0, 'frames beside the path are out of the zoom');
+  assert.ok(zoomed.widest > 0.99 * zoomed.root, 'the call\'s frame fills the graph: ' + zoomed.widest + ' of ' + zoomed.root);
+  await shot(page, 'timeline-call-in-graph');
+  // Reset zoom lets the path go: the graph drawn again (dark) is not zoomed.
+  await page.click('#graph-reset-zoom');
+  const before = await page.evaluate(() => document.body.dataset.graphReadyAt);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.waitForFunction((b) => document.body.dataset.graph === 'ready' && document.body.dataset.graphReadyAt !== b, before);
+  const hidden = await page.frameLocator('#flame').locator('#frames > g.hide').count();
+  assert.equal(hidden, 0, 'the graph drawn after Reset zoom shows every frame');
+});

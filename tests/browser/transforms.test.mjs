@@ -94,7 +94,7 @@ test('right-click a frame, Merge: the graph is drawn again without it, and Save 
   assert.deepEqual(await menuItems(page), [
     'Merge ' + DISPATCH, 'Focus on ' + DISPATCH, 'Focus on this subtree', 'Callers of ' + DISPATCH, 'Drop ' + DISPATCH,
     'Collapse recursion of ' + DISPATCH, 'Collapse direct recursion of ' + DISPATCH,
-    'Collapse package android.*', 'Collapse package android.os.*',
+    'Collapse package android.*', 'Collapse package android.os.*', 'Show its callers and callees',
   ]);
   assert.equal(await page.evaluate(() => document.activeElement.getAttribute('role')), 'menuitem', 'the menu has the keyboard');
   assert.equal(await page.textContent('.frame-menu-name'), DISPATCH);
@@ -140,7 +140,7 @@ test('the keyboard: cursor to a frame, Shift+F10, ArrowDown, Enter focuses on it
   await page.keyboard.press('ContextMenu');
   await page.waitForFunction(() => document.body.dataset.frameMenu === 'open');
   await page.keyboard.press('ArrowUp');
-  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Collapse package android.os.*');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Show its callers and callees');
   await page.keyboard.press('Escape');
   await page.waitForFunction(() => document.body.dataset.frameMenu === 'closed');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'flame');
@@ -276,6 +276,44 @@ test('a narrow dark window: the menu stays inside it, the crumbs wrap, the all-t
   const bar = await page.locator('.view-bar').evaluate((n) => ({ scroll: n.scrollWidth, client: n.clientWidth }));
   assert.ok(bar.scroll <= bar.client, 'the crumbs wrap: ' + JSON.stringify(bar));
   await shot(page, 'transforms-narrow-dark');
+});
+
+test('a frame\'s menu opens its sandwich; a native frame\'s collapses its library, the kernel\'s frames into one', async (t) => {
+  const page = await open(t, corpus('simpleperf/ffprof-simpleperf-cpu-clock.trace'));
+  // Callers and callees of a frame, from the flame graph: the call tree's sandwich.
+  await menuOf(page, await frameNamed(page, '__libc_init'));
+  const items = await menuItems(page);
+  assert.ok(items.includes('Collapse library libc.so'), 'a libc frame offers its library: ' + items);
+  await page.locator('.frame-menu [role=menuitem]', { hasText: 'Show its callers and callees' }).click();
+  await page.waitForFunction(() => document.body.dataset.tree === 'ready' && !document.getElementById('sandwich').hidden, null, { timeout: 30000 });
+  assert.equal(await page.getAttribute('#tab-button-tree', 'aria-selected'), 'true');
+  assert.equal(await page.textContent('#sandwich-name'), '__libc_init');
+  assert.ok(await page.locator('#sandwich-callees tbody tr[data-node]').count() > 1, 'its callees are listed');
+  await shot(page, 'transforms-sandwich-from-graph');
+
+  // Back in the graph: a kernel frame's menu folds every kernel frame into one.
+  await page.click('#tab-button-flame');
+  await page.waitForFunction(() => document.body.dataset.graph === 'ready');
+  // The graph shows a kernel function without its `_[k]`: the menu's steps name it so too.
+  const kernels = (svg) => (svg.match(/<title>\[kernel\.kallsyms\]\+0x/g) || []).length;
+  const svg = await shownSvg(page);
+  assert.ok(kernels(svg) > 5, 'kernel functions are drawn');
+  const kernel = /<title>(\[kernel\.kallsyms\]\+0x[0-9a-f]+) \(/.exec(svg)[1];
+  await menuOf(page, await frameNamed(page, kernel));
+  assert.ok((await menuItems(page)).includes('Collapse library [kernel.kallsyms]'));
+  await choose(page, 'Collapse library [kernel.kallsyms]');
+  const collapsed = await shownSvg(page);
+  assert.equal(kernels(collapsed), 0, 'no kernel function is drawn on its own');
+  assert.match(collapsed, /<title>\[kernel\.kallsyms\] \(/, 'the kernel is one frame');
+  assert.deepEqual(await crumbs(page), ['Whole profile', 'Collapse library [kernel.kallsyms]']);
+  await shot(page, 'transforms-kernel-collapsed');
+  // A kernel function merged from the graph, named as it shows it: the core finds it.
+  await page.click('#view-undo');
+  await page.waitForFunction(() => document.body.dataset.graph === 'ready' && !document.getElementById('view-crumbs').textContent.includes('Collapse'));
+  await menuOf(page, await frameNamed(page, kernel));
+  await choose(page, 'Merge ' + kernel);
+  assert.equal(await drawn(page, kernel), false, 'merged into its caller');
+  assert.equal(await page.isHidden('#graph-error'), true, 'the core took the name');
 });
 
 test('exports of the view: speedscope, pprof and Chrome trace files, read back', async (t) => {

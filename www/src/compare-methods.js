@@ -42,7 +42,7 @@ export function createCompareMethods(store, engine, key) {
     table.show(now, {
       columns: deltaColumns(now.summary),
       rows,
-      noun: frameNoun(now.summary, true),
+      noun: frameNoun(now.summary, false),
       about: 'Times: ' + compareClockWords(now) + ' (hover for µs); Δ is after less before.',
     });
   }

@@ -146,6 +146,11 @@ export class Engine {
       .then((r) => ({ boxes: r.boxes, made: JSON.parse(r.made) }));
   }
 
+  /** The libraries frames named `name` come from (`['libc.so']`): what a menu can collapse. */
+  libraries(key, name) {
+    return this.call({ type: 'libraries', key, name }).then((r) => JSON.parse(r.libraries));
+  }
+
   /** The box at `depth` running at `at` µs, in the view `view` (as `boxes`), with its path. */
   callAt(key, thread, depth, at, view = '') {
     return this.call({ type: 'callAt', key, thread, depth, at, view }).then((r) => JSON.parse(r.call));
@@ -300,6 +305,11 @@ export class Products {
 
   callAt(thread, depth, at, view = '') {
     return this.engine.callAt(this.key, thread, depth, at, view);
+  }
+
+  /** The libraries of frames named `name`; none where the engine cannot say. */
+  libraries(name) {
+    return this.engine.libraries(this.key, name).catch(() => []);
   }
 
   slowest(name, thread, count) {

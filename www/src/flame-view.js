@@ -76,11 +76,12 @@ export function setFrameDocument(frame, html, onSet = () => {}) {
  * wait on it); `minHeight`: px; `openAtRoots`: a graph that fills its pane opens scrolled
  * to its roots (one inside a page that scrolls opens at its title, as the page does).
  * `onMenu({titles, left, top})`: a frame's menu was asked for (frame-menu.js' `menuRequest`);
- * `onReady(frames)`: a graph of that many frames is on show.
+ * `onReady(frames)`: a graph of that many frames is on show. `pathKey`: the store's key for
+ * a path of frame names (from the one above the root) the graph zooms to, until zoomed out.
  */
 export function createFlameView(store, options) {
   const { frame, search, matched, cursor, resetZoom, error, hint, searchKey, progressKey, minHeight, openAtRoots = false,
-    onMenu = null, onReady = () => {} } = options;
+    onMenu = null, onReady = () => {}, pathKey = null } = options;
   const scroller = frame.parentElement;
   let height = 0;
   let searchTimer = 0;
@@ -139,6 +140,7 @@ export function createFlameView(store, options) {
       document.body.dataset[progressKey + 'ReadyAt'] = String(performance.now());
       // A message posted to the frame while it loaded went to the old document.
       if (term()) post({ type: 'search', term: term() });
+      sendPath();
       onReady(Number(message.frames) || 0);
     } else if (message.type === 'matched') {
       matched.textContent = matchedText(message);
@@ -155,6 +157,10 @@ export function createFlameView(store, options) {
       if (!message.keep && top < scroller.scrollTop) scroller.scrollTop = top;
       else if (!message.keep && bottom > scroller.scrollTop + scroller.clientHeight) scroller.scrollTop = bottom - scroller.clientHeight;
       cursor.textContent = String(message.text || '');
+    } else if (message.type === 'unzoomed' && pathKey && store.get()[pathKey]) {
+      store.update({ [pathKey]: null });
+    } else if (message.type === 'zoomed') {
+      document.body.dataset[progressKey + 'Zoomed'] = message.found ? 'found' : 'missing';
     } else if (message.type === 'menu' && onMenu) {
       const request = menuRequest(message, frame.getBoundingClientRect());
       if (request) onMenu(request);
@@ -179,7 +185,21 @@ export function createFlameView(store, options) {
     if (state[searchKey]) searchTimer = setTimeout(sendSearch, SEARCH_DELAY_MS);
     else sendSearch();
   });
-  resetZoom.addEventListener('click', () => post({ type: 'reset-zoom' }));
+  resetZoom.addEventListener('click', () => {
+    post({ type: 'reset-zoom' });
+    if (pathKey && store.get()[pathKey]) store.update({ [pathKey]: null });
+  });
+
+  // The path to zoom to goes to the graph on show, and to each graph drawn while it stands.
+  function sendPath() {
+    const path = pathKey && store.get()[pathKey];
+    if (path) post({ type: 'zoom-path', names: path });
+  }
+  if (pathKey) {
+    store.subscribe((state, previous) => {
+      if (changed(state, previous, pathKey) && state[pathKey] && loaded) sendPath();
+    });
+  }
 
   return {
     /** A graph is being made: the error goes, the page says `loading`. */

@@ -164,6 +164,42 @@
     return best;
   }
 
+  // A frame's name: its tooltip without the time (`name (1,234 µs, 5.00%)`).
+  function nameOf(g) {
+    var title = g_to_text(g);
+    var found = /^([\s\S]*) \([^()]*%\)$/.exec(title);
+    return found ? found[1] : title;
+  }
+
+  // A name as inferno shows it: without the `_[k]` (kernel), `_[w]`, `_[i]` or `_[j]` it
+  // colours by.
+  function shownName(name) {
+    return /_\[[kwij]\]$/.test(name) ? name.slice(0, -4) : name;
+  }
+
+  // The frame at the end of `names` (from the frame above the root), or the last one the
+  // graph has of them; null where it has not the first.
+  function frameAtPath(names) {
+    var at = root();
+    var reached = null;
+    var all = frames();
+    for (var i = 0; at && i < names.length; i++) {
+      var box = geometry(at);
+      var inside = all.filter(function (o) {
+        var c = geometry(o);
+        return c.y < box.y && c.x >= box.x && c.x + c.w <= box.x + box.w;
+      });
+      var row = Math.max.apply(null, inside.map(function (o) { return geometry(o).y; }).concat([-Infinity]));
+      var name = shownName(names[i]);
+      at = null;
+      inside.forEach(function (o) {
+        if (!at && geometry(o).y === row && nameOf(o) === name) at = o;
+      });
+      if (at) reached = at;
+    }
+    return reached;
+  }
+
   window.addEventListener('keydown', function (event) {
     if (!document.getElementById('frames')) return;
     var key = event.key;
@@ -177,6 +213,7 @@
     }
     if (key === 'Escape') {
       unzoom();
+      tell({ type: 'unzoomed' });
       if (cursor && !visible(cursor)) show(root());
       event.preventDefault();
       return;
@@ -218,6 +255,14 @@
     else if (message.type === 'reset-zoom') {
       unzoom();
       show(null);
+    } else if (message.type === 'zoom-path' && Array.isArray(message.names)) {
+      unzoom();
+      var g = frameAtPath(message.names.map(String));
+      if (g) {
+        zoom(g);
+        show(g);
+      }
+      tell({ type: 'zoomed', found: Boolean(g) });
     }
   });
 

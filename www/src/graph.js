@@ -30,6 +30,7 @@ export function createGraph(store, products) {
     error: $('graph-error'),
     hint: $('graph-hint'),
     searchKey: 'search',
+    pathKey: 'graphPath',
     progressKey: 'graph',
     minHeight: 240,
     openAtRoots: true,
@@ -42,10 +43,12 @@ export function createGraph(store, products) {
 
   // The frame's menu, where the graph asked for it; the keyboard goes back to the graph
   // after it, at the same frame.
-  function openMenu({ titles, left, top }) {
+  async function openMenu({ titles, left, top }) {
+    const name = nameOfTitle(titles[titles.length - 1]);
+    const libraries = await products.libraries(name);
     const s = store.get();
-    const items = menuItems(titles, { allThreads: s.thread < 0, inverted: s.view.invert });
-    menu.open(nameOfTitle(titles[titles.length - 1]), items, left, top, {
+    const items = menuItems(titles, { allThreads: s.thread < 0, inverted: s.view.invert, libraries });
+    menu.open(name, items, left, top, {
       choose: (item) => {
         choose(item);
         view.focus();
@@ -116,6 +119,11 @@ export function createGraph(store, products) {
   store.subscribe((state, previous) => {
     // A menu names frames of the graph it was opened on.
     if (changed(state, previous, 'phase', 'summary', 'thread', 'view', 'tab')) menu.close();
+    // A path to zoom to is one of the graph it was chosen for.
+    if (state.graphPath && changed(state, previous, 'summary', 'thread', 'view') && !changed(state, previous, 'graphPath')) {
+      store.update({ graphPath: null });
+      return;
+    }
     if (state.phase !== 'done') return;
     if (changed(state, previous, 'summary', 'thread', 'clock', 'theme', 'range', 'view')) refresh(state);
     else if (state.tab === 'flame' && stale) refresh(state);

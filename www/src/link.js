@@ -1,12 +1,13 @@
 // The view in the page's address: its hash says the tab, the thread (by name and id), the
-// clock, the range, the view's transforms, the searches, the selected function and whether
-// a comparison was on, so that a link opened with the same file shows the same view. The
+// clock, the range, the view's transforms, the searches, the selected function, the
+// timeline's chosen call and whether a comparison was on, so that a link opened with the same file shows the same view. The
 // hash never leaves the page (no request carries it). Anyone can craft a link: the hash is
 // read as untrusted text; names in it are only ever shown as text; unknown keys and bad
 // values are left out, each with a note saying so. Pure logic (unit-tested).
 
 import { threadLabel } from './format.js';
 import { clocksOf } from './state.js';
+import { viewAround } from './timespan.js';
 import { PLAIN_VIEW, TRANSFORM_KINDS, isPlain } from './transforms.js';
 
 const TABS = ['flame', 'tree', 'timeline', 'methods', 'scheduling', 'counters', 'trace', 'compare'];
@@ -29,7 +30,22 @@ export function hashOf(state) {
   if (state.treeSearch) params.set('tree_search', state.treeSearch);
   if (state.treeFunction) params.set('function', state.treeFunction);
   if (state.compare) params.set('compare', 'on');
+  const call = state.focus;
+  if (call && state.summary.threads[call.thread]) {
+    params.set('call', [call.depth, round(call.start_us), round(call.end_us), threadLabel(state.summary.threads[call.thread])].join('~'));
+  }
   return params.toString();
+}
+
+/** A call from the hash's `call` (`depth~start~end~thread`) in `summary`, or null. */
+export function callFromText(value, summary) {
+  const found = /^(\d{1,5})~(\d+(?:\.\d+)?)~(\d+(?:\.\d+)?)~([\s\S]+)$/.exec(value);
+  if (!found) return null;
+  const [depth, start_us, end_us] = [1, 2, 3].map((i) => Number(found[i]));
+  const thread = summary.threads.findIndex((t) => threadLabel(t) === found[4]);
+  const length = summary.elapsed_us;
+  if (thread < 0 || !(start_us <= end_us) || (typeof length === 'number' && end_us > length + 1)) return null;
+  return { thread, depth, start_us, end_us };
 }
 
 function round(us) {
@@ -89,7 +105,7 @@ export function linkPatch(params, state) {
   const notes = [];
   if (!params) return { patch, notes };
   const summary = state.summary;
-  const known = ['tab', 'thread', 'clock', 'range', 'view', 'search', 'tree_search', 'function', 'compare'];
+  const known = ['tab', 'thread', 'clock', 'range', 'view', 'search', 'tree_search', 'function', 'compare', 'call'];
   const unknown = [...new Set([...params.keys()].filter((k) => !known.includes(k)))];
   if (unknown.length) notes.push('The link has ' + (unknown.length === 1 ? 'a part' : 'parts') + ' this page does not know, left out: ' + unknown.map((k) => '"' + k.slice(0, 40) + '"').join(', ') + '.');
   const bad = (what) => notes.push('The link\'s ' + what + ' was left out.');
@@ -131,6 +147,12 @@ export function linkPatch(params, state) {
     if (value === null) continue;
     if (value.length <= MAX_TEXT) patch[field] = value;
     else bad(what);
+  }
+  const call = get('call');
+  if (call !== null) {
+    const focus = call.length <= MAX_TEXT ? callFromText(call, summary) : null;
+    if (focus) Object.assign(patch, { focus, timelineView: viewAround(focus.start_us, focus.end_us, Infinity) });
+    else bad('chosen call');
   }
   const compare = get('compare');
   if (compare !== null) {

@@ -3,7 +3,7 @@
 // and the selection in the state, and says what its numbers cover.
 
 import { $, element } from './dom.js';
-import { count, micros, millis, percent, threadLabel, clockWords, frameNoun, frameTitle } from './format.js';
+import { count, countText, micros, millis, percent, threadLabel, clockWords, frameNoun, frameTitle } from './format.js';
 import { createFrameMenu } from './frame-menu.js';
 import { bindList, bindRowMenu, settle } from './list-keys.js';
 import { changed, clocksOf, focusOn, methodKey } from './state.js';
@@ -78,10 +78,11 @@ export function createMethods(store, products) {
   // A method's menu, in the table and among callers and callees, adds a step to the view.
   const menu = createFrameMenu();
   for (const id of ['method-rows', 'callers', 'callees']) {
-    bindRowMenu($(id), 'tr[data-method]', (row, point) => {
+    bindRowMenu($(id), 'tr[data-method]', async (row, point) => {
       const m = table && table.methods[Number(row.dataset.method)];
       if (!m) return;
-      menu.open(m.name, pathMenuItems([m.name], { noSubtree: NO_PATH }), point.left, point.top, {
+      const libraries = await products.libraries(m.name);
+      menu.open(m.name, pathMenuItems([m.name], { noSubtree: NO_PATH, libraries }), point.left, point.top, {
         choose: (item) => {
           store.update(chosenPatch(store.get(), item));
           $('method-filter').focus();
@@ -132,7 +133,7 @@ export function createMethods(store, products) {
   function renderRows(state) {
     const summary = state.summary;
     const total = state.clock === 'cpu' ? table.total_cpu_us : table.total_wall_us;
-    const noun = frameNoun(summary, true);
+    const noun = frameNoun(summary, false);
     rows.show(state, {
       columns: columns(state.clock, summary, total),
       rows: table.methods,
@@ -144,7 +145,7 @@ export function createMethods(store, products) {
     const steps = state.view.transforms.length;
     $('method-scope').textContent = (t ? threadLabel(t) : 'All threads') + (state.range ? ' in ' + rangeText(state.range) : '') +
       (steps ? ', as the view above shows it (' + count(steps) + (steps === 1 ? ' step' : ' steps') + ')' : '') +
-      ': ' + count(table.methods.length) + ' ' + noun +
+      ': ' + countText(table.methods.length, noun) +
       ', ' + millis(total) + ' of ' + clockWords(state.clock, summary) + '. Percentages are of ' +
       (t ? 'this thread\'s' : 'all threads\'') + ' time.';
     renderDetail(state);

@@ -5,7 +5,7 @@
 // Its sort and filter live in the store, under the table's own keys.
 
 import { element } from './dom.js';
-import { count, methodNameParts, methodTitle } from './format.js';
+import { count, countText, methodNameParts, methodTitle } from './format.js';
 import { bindList, settle } from './list-keys.js';
 import { changed } from './state.js';
 
@@ -55,7 +55,7 @@ export function columnGroups(columns) {
 export function shownText(matching, limit, noun) {
   return matching > limit
     ? 'Showing ' + count(limit) + ' of ' + count(matching) + '; filter to see others. '
-    : count(matching) + ' ' + noun + ' shown. ';
+    : countText(matching, noun) + ' shown. ';
 }
 
 /** A frame's name cell: overloads share a name, so the signature follows it. */
@@ -148,7 +148,7 @@ export function createSortTable(store, parts) {
   return {
     /**
      * Shows `rows` under `columns`: `selected` (an index into rows, or -1), `noun` (what
-     * the rows are, plural) and `about` (the note's words after how many are shown).
+     * one row is) and `about` (the note's words after how many are shown).
      */
     show(state, shown) {
       content = Object.assign({ selected: -1 }, shown);

@@ -28,6 +28,8 @@ export function initialState() {
     methodFilter: '', // the methods table's filter
     theme: 'light',
     search: '', // the flame graph's search term
+    graphPath: null, // frame names from the one above the root: the flame graph zooms to the last
+
     treeSearch: '', // the call tree's search term
     treeFunction: '', // the function whose sandwich the call tree shows ('' for none)
     // The main graph's view: `{transforms, invert}` (transforms.js), the views before it
@@ -84,7 +86,7 @@ export function openedState(summary, name) {
   const thread = summary.default_thread === null || summary.default_thread === undefined ? -1 : summary.default_thread;
   return {
     phase: 'done', summary, name, error: '', thread, clock: summary.format.default_clock || (clocks.wall ? 'wall' : 'cpu'),
-    method: null, search: '', threadFilter: '', treeSearch: '', treeFunction: '',
+    method: null, search: '', graphPath: null, threadFilter: '', treeSearch: '', treeFunction: '',
     range: null, focus: null, timelineView: null, compare: null,
     ...plainViewState(),
   };

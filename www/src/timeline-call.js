@@ -20,7 +20,7 @@ export function clockLine(call, summary) {
 
 /**
  * The panel under the timeline. `show({thread, depth, at})` shows the box there (null:
- * none); `menuAt(where, x, y, back)` opens the frame menu of the box there at a point of
+ * none) and makes it the store's `focus`; `menuAt(where, x, y, back)` opens the frame menu of the box there at a point of
  * the window, `menuAtFocus(x, y, back)` that of the box shown (focus returns to `back`).
  * `viewOf()`: the view the timeline is drawn in, as the core's JSON.
  */
@@ -41,6 +41,8 @@ export function createCallPanel(store, products, viewOf) {
     box.hidden = !call;
     document.body.dataset.timelineCall = call ? call.name : '';
     if (!call) return;
+    // In a short window the panel opens below the fold: it comes into sight.
+    requestAnimationFrame(() => box.scrollIntoView({ block: 'nearest' }));
     const summary = store.get().summary;
     const pieceNote = summary.format.clocks.includes('cpu') && call.cpu_us === null
       ? element('p', { class: 'muted', text: 'The trace gives CPU time per call: this box is part of a call, or calls the view merged, so it has none of its own.' })
@@ -58,8 +60,9 @@ export function createCallPanel(store, products, viewOf) {
       element('p', { text: clockLine(call, summary) }),
       ...(pieceNote ? [pieceNote] : []),
       path,
+      // A bottom-up graph's paths run from the leaves: there it only searches.
       element('div', { class: 'call-actions' },
-        go('Show in flame graph', (c) => ({ tab: 'flame', search: c.name })),
+        go('Show in flame graph', (c) => ({ tab: 'flame', search: c.name, graphPath: store.get().view.invert ? null : c.path })),
         go('Show in call tree', (c) => ({ tab: 'tree', treeFunction: c.name, treeSearch: c.name })),
         go('Show in methods', (c) => ({ tab: 'methods', methodFilter: c.name })),
         element('button', { type: 'button', class: 'link', text: 'Close', id: 'timeline-call-close' })),
@@ -70,8 +73,9 @@ export function createCallPanel(store, products, viewOf) {
     });
   }
 
-  function openMenu(call, x, y, back) {
-    menu.open(call.name, pathMenuItems(call.path), x, y, {
+  async function openMenu(call, x, y, back) {
+    const libraries = await products.libraries(call.name);
+    menu.open(call.name, pathMenuItems(call.path, { libraries }), x, y, {
       choose: (item) => {
         store.update(chosenPatch(store.get(), item));
         back.focus();
@@ -93,6 +97,19 @@ export function createCallPanel(store, products, viewOf) {
     },
     menuAtFocus(x, y, back) {
       if (shown) openMenu(shown, x, y, back);
+    },
+    /**
+     * Shows the store's `focus` (a call chosen elsewhere, or by a link), without changing
+     * the store; nothing where it is null.
+     */
+    async showFocus(focus) {
+      if (!focus) {
+        if (shown) render(null);
+        return;
+      }
+      if (shown && shown.thread === focus.thread && shown.depth === focus.depth && shown.start_us === focus.start_us) return;
+      const call = await callAt({ thread: focus.thread, depth: focus.depth, at: (focus.start_us + focus.end_us) / 2 });
+      if (call !== undefined) render(call);
     },
   };
 }

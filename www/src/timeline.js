@@ -430,6 +430,7 @@ export function createTimeline(store, products) {
     $('timeline-empty').hidden = true;
     draw();
     fetchBoxes();
+    panel.showFocus(state.focus).catch(() => {});
   }
 
   store.subscribe((state, previous) => {

@@ -141,13 +141,13 @@ export function threadFrameName(thread) {
  * stacks); a disabled one for the root. `allThreads`: the graph has a frame per thread under its
  * root; `inverted`: its stacks run leaf first.
  */
-export function menuItems(titles, { allThreads = false, inverted = false } = {}) {
+export function menuItems(titles, { allThreads = false, inverted = false, libraries = [] } = {}) {
   let frames = titles.slice(1).map(nameOfTitle);
   if (allThreads) {
     if (frames.length === 1) return [{ label: 'Show only ' + frames[0], thread: frames[0] }];
     frames = frames.slice(1);
   }
-  return pathMenuItems(frames, { noSubtree: inverted ? INVERTED_PATHS : '' });
+  return pathMenuItems(frames, { noSubtree: inverted ? INVERTED_PATHS : '', libraries });
 }
 
 /** Why a bottom-up graph or tree has no subtree to focus on. */
@@ -157,8 +157,10 @@ export const INVERTED_PATHS = 'A bottom-up graph\'s paths start at the leaves: t
  * The menu of the last of `frames` (names from a root of the view's stacks to it), as
  * `menuItems` gives it. `noSubtree`: why the path is not one from a root of the stacks (a
  * bottom-up tree, a tree that begins at a function), so its subtree cannot be focused on.
+ * `libraries`: the libraries frames of its name come from (the engine's `libraries`), each
+ * one a collapse offers. Besides the transforms, its sandwich in the call tree.
  */
-export function pathMenuItems(frames, { noSubtree = '' } = {}) {
+export function pathMenuItems(frames, { noSubtree = '', libraries = [] } = {}) {
   if (frames.length === 0) {
     return [{ label: 'Nothing to change here', disabled: true, why: 'This is the whole profile: choose a frame above it.' }];
   }
@@ -173,6 +175,8 @@ export function pathMenuItems(frames, { noSubtree = '' } = {}) {
     item('collapse_recursion', name),
     item('collapse_direct_recursion', name),
     ...packagesOf(name).map((prefix) => item('collapse_package', prefix)),
+    ...libraries.map((library) => item('collapse_library', library)),
+    { label: 'Show its callers and callees', sandwich: name },
   ];
 }
 
@@ -205,9 +209,11 @@ export function sandwichViews(view, name) {
 
 /**
  * The patch a chosen menu item makes: its transform added to the view (bottom-up as it
- * says), or, for a thread's own frame, that thread shown. Nothing where no thread has its name.
+ * says); for a thread's own frame, that thread shown (nothing where no thread has its
+ * name); for a sandwich, the call tree with that function's callers and callees.
  */
 export function chosenPatch(state, item) {
+  if (item.sandwich !== undefined) return { tab: 'tree', treeFunction: item.sandwich };
   if (item.thread === undefined) return withTransform(state, item.transform, item.invert || state.view.invert);
   const index = state.summary.threads.findIndex((t) => threadFrameName(t) === item.thread);
   return index >= 0 ? { thread: index } : {};

@@ -59,12 +59,14 @@ export function createTreeView(store, products) {
     store.update({ treeFunction: nameOf(grid.tree, node) });
   }
 
-  function openMenu(grid, node, point, noSubtree) {
-    const s = store.get();
+  async function openMenu(grid, node, point, noSubtree) {
     const name = nameOf(grid.tree, node);
-    const items = isThread(grid.tree, node)
+    const thread = isThread(grid.tree, node);
+    const libraries = thread ? [] : await products.libraries(name);
+    const s = store.get();
+    const items = thread
       ? [{ label: 'Show only ' + name, thread: name }]
-      : pathMenuItems(framePath(grid.tree, node), { noSubtree: noSubtree || (s.view.invert ? INVERTED_PATHS : '') });
+      : pathMenuItems(framePath(grid.tree, node), { noSubtree: noSubtree || (s.view.invert ? INVERTED_PATHS : ''), libraries });
     menu.open(name, items, point.left, point.top, {
       choose: (item) => {
         store.update(chosenPatch(store.get(), item));
@@ -169,7 +171,8 @@ export function createTreeView(store, products) {
 
   store.subscribe((state, previous) => {
     if (changed(state, previous, 'phase', 'summary', 'thread', 'view', 'tab')) menu.close();
-    if (changed(state, previous, 'view')) {
+    // A trace opens in the plain view, the same as the one before it: its radio is set then too.
+    if (changed(state, previous, 'view', 'summary')) {
       $('tree-top-down').checked = !state.view.invert;
       $('tree-bottom-up').checked = state.view.invert;
     }

@@ -43,6 +43,20 @@ test('the thread is found by its name and id; all threads by name', () => {
   assert.match(missing.notes[0], /no thread "main \[999999\]"/);
 });
 
+test('the timeline\'s chosen call goes into the hash by its thread, and comes back with a window around it', () => {
+  const state = Object.assign(opened(), { tab: 'timeline', thread: -1, focus: { thread: 0, depth: 3, start_us: 120.5, end_us: 250 } });
+  const hash = hashOf(state);
+  const { patch, notes } = restored(hash);
+  assert.deepEqual(notes, []);
+  assert.deepEqual(patch.focus, state.focus);
+  assert.ok(patch.timelineView.from < 120.5 && patch.timelineView.to > 250, 'the window shows the call with a margin');
+  for (const bad of ['3~1~2', 'x~1~2~main [1]', '3~9~2~' + encodeURIComponent(hash.slice(0, 4)), '3~1~1e99~main', '3~1~2~<img src=x>', '999999~1~2~main [1]']) {
+    const { patch: none, notes: said } = restored('call=' + encodeURIComponent(bad));
+    assert.equal('focus' in none, false, bad);
+    assert.match(said.join(' '), /chosen call was left out/, bad);
+  }
+});
+
 test('a hostile hash: unknown keys, bad values and markup are left out with a note, never applied', () => {
   const { patch, notes } = restored('#tab=<img src=x onerror=alert(1)>&clock=sun&range=9-3&thread=<script>&' +
     'view=' + encodeURIComponent('{"transforms":[{"__proto__":{"polluted":1}}]}') + '&fetch=http://evil.example/&__proto__=1&compare=yes');

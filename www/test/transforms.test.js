@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createStore, initialState, openedState } from '../src/state.js';
 import {
-  PLAIN_VIEW, isPlain, menuItems, nameOfTitle, packagesOf, refused, stepParts, stepText, stepTitle, threadFrameName, undone, viewJson,
+  PLAIN_VIEW, chosenPatch, isPlain, menuItems, nameOfTitle, packagesOf, refused, stepParts, stepText, stepTitle, threadFrameName, undone, viewJson,
   withInvert, withTransform, withoutStep, withoutSteps,
 } from '../src/transforms.js';
 import { summary as golden } from './golden.js';
@@ -115,15 +115,29 @@ test('a frame\'s menu names it in each item, and its subtree by its path from th
   assert.deepEqual(items.map((i) => i.label), [
     'Merge ' + A, 'Focus on ' + A, 'Focus on this subtree', 'Callers of ' + A, 'Drop ' + A,
     'Collapse recursion of ' + A, 'Collapse direct recursion of ' + A,
-    'Collapse package com.*', 'Collapse package com.example.*',
+    'Collapse package com.*', 'Collapse package com.example.*', 'Show its callers and callees',
   ]);
   assert.deepEqual(items.map((i) => i.transform), [
     { merge: A }, { focus: A }, { focus_subtree: [B, A] }, { callers_of: A }, { drop: A },
     { collapse_recursion: A }, { collapse_direct_recursion: A },
-    { collapse_package: 'com.' }, { collapse_package: 'com.example.' },
+    { collapse_package: 'com.' }, { collapse_package: 'com.example.' }, undefined,
   ]);
   assert.equal(items[3].invert, true, 'Callers of shows who calls it: bottom-up');
   assert.ok(items.every((i) => !i.disabled));
+});
+
+test('a native frame\'s menu collapses each library its frames come from', () => {
+  const items = menuItems(titles('__libc_start_main', 'schedule_[k]'), { libraries: ['[kernel.kallsyms]'] });
+  const collapses = items.filter((i) => i.transform && i.transform.collapse_library);
+  assert.deepEqual(collapses.map((i) => [i.label, i.transform]), [['Collapse library [kernel.kallsyms]', { collapse_library: '[kernel.kallsyms]' }]]);
+  assert.equal(items.filter((i) => i.transform && i.transform.collapse_package).length, 0, 'no package in a native name');
+});
+
+test('a frame\'s sandwich item opens the call tree at that function, leaving the view as it is', () => {
+  const state = { view: { transforms: [{ merge: B }], invert: false }, viewHistory: [] };
+  const sandwich = menuItems(titles(B, A)).find((i) => i.sandwich !== undefined);
+  assert.equal(sandwich.sandwich, A);
+  assert.deepEqual(chosenPatch(state, sandwich), { tab: 'tree', treeFunction: A });
 });
 
 test('the menu of the all-threads graph leaves the thread frame out of paths, and offers the thread itself', () => {

@@ -75,7 +75,8 @@ test('methods sort by any column and filter by name or signature', () => {
   assert.equal(columns('cpu', summary.threadCpu()).find((c) => c.id === 'other-incl'), undefined,
     'no columns of a clock the trace lacks');
   assert.equal(cols.find((c) => c.id === 'incl%').cell(table.methods[1]), '72.7%');
-  assert.equal(shownText(12, 500, 'methods'), '12 methods shown. ');
+  assert.equal(shownText(12, 500, 'method'), '12 methods shown. ');
+  assert.equal(shownText(1, 500, 'method'), '1 method shown. ');
   assert.equal(shownText(1234, 500, 'slices'), 'Showing 500 of 1,234; filter to see others. ');
 });
 

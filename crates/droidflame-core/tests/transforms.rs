@@ -432,10 +432,44 @@ fn a_library_collapses_into_one_frame_wherever_its_frames_call_each_other() {
         }
         let view = View { transforms: vec![Transform::CollapseLibrary(library.clone())], invert: false };
         assert_eq!(folded_with(&profile, &view), expected, "{library}");
+        // What a frame's menu offers: each of its name's frames' libraries, once.
+        let name = &inside[0];
+        let mut offered: Vec<String> = profile
+            .frames
+            .iter()
+            .filter(|f| &f.display_name().replace(';', ":") == name)
+            .filter_map(|f| f.source.as_deref().map(file_of))
+            .collect();
+        offered.sort();
+        offered.dedup();
+        assert_eq!(products::libraries_of(&profile, name), offered, "{name}");
     }
+    assert_eq!(products::libraries_of(&profile, "no such frame"), Vec::<String>::new());
+    // A kernel function named as the flame graph shows it, without its `_[k]`, is the same frame.
+    let kernel = plain.keys().flat_map(|stack| stack.iter()).find(|f| f.ends_with("_[k]")).expect("a kernel frame").clone();
+    let shown = kernel.trim_end_matches("_[k]").to_owned();
+    assert_eq!(products::libraries_of(&profile, &shown), vec!["[kernel.kallsyms]".to_owned()]);
+    let merged = |name: &str| folded_with(&profile, &View { transforms: vec![Transform::Merge(name.into())], invert: false });
+    assert_eq!(merged(&shown), merged(&kernel));
+    assert_ne!(merged(&kernel), plain);
     let none = View { transforms: vec![Transform::CollapseLibrary("libnothing.so".into())], invert: false };
     let error = products::folded(&profile, &FoldedOptions { view: none, ..FoldedOptions::default() }).unwrap_err();
     assert!(error.to_string().contains("libnothing.so"), "{error}");
+}
+
+#[test]
+fn a_methods_source_file_is_no_library() {
+    if !droidflame_testkit::corpus_present("transforms::a_methods_source_file_is_no_library") {
+        return;
+    }
+    let profile = analyze(&droidflame_testkit::corpus_file("ffprof-art-regular.trace")).unwrap();
+    let dispatch = "android.os.Handler.dispatchMessage";
+    let source = profile.frames.iter().find(|f| f.display_name() == dispatch).and_then(|f| f.source.clone());
+    assert_eq!(source.as_deref(), Some("Handler.java"), "the method trace names the source file");
+    assert_eq!(products::libraries_of(&profile, dispatch), Vec::<String>::new());
+    let view = View { transforms: vec![Transform::CollapseLibrary("Handler.java".into())], invert: false };
+    let error = products::folded(&profile, &FoldedOptions { view, ..FoldedOptions::default() }).unwrap_err();
+    assert!(error.to_string().contains("no frame of this trace is in \"Handler.java\""), "{error}");
 }
 
 #[test]

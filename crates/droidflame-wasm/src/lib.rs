@@ -249,6 +249,13 @@ impl Session {
         Ok(())
     }
 
+    /// The libraries frames named `name` come from, as a JSON array (`["libc.so"]`): what
+    /// a frame's menu offers to collapse.
+    #[wasm_bindgen(js_name = librariesOfJson)]
+    pub fn libraries_of_json(&self, name: &str) -> Result<String, JsError> {
+        Ok(serde_json::to_string(&products::libraries_of(self.profile()?, name)).unwrap_or_default())
+    }
+
     /// The view as a file other viewers open (what the graphs cover: the range, else the
     /// whole trace): `speedscope` (JSON, weights on `clock_name`, the trace's default where
     /// not given), `pprof` (gzipped `profile.proto`, every clock) or `chrome` (the Chrome

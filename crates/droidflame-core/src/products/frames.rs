@@ -63,11 +63,22 @@ impl FrameNames {
         self.names.iter().position(|n| n == name).map(|i| i as u32)
     }
 
+    /// The id of the frame a person names `name`: as folded stacks print it, or as a flame
+    /// graph shows it, where inferno draws `f_[k]` (a kernel function; `_[w]`, `_[i]`,
+    /// `_[j]` alike) as `f`. The name as printed wins.
+    pub fn id_of_named(&self, name: &str) -> Option<u32> {
+        self.id_of(name).or_else(|| GRAPH_MARKS.iter().find_map(|mark| self.id_of(&format!("{name}{mark}"))))
+    }
+
     /// Names, the merged frame's included: ids run from 0 to this.
     pub fn len(&self) -> usize {
         self.names.len()
     }
 }
+
+/// The marks at the end of a frame's name that inferno colours by and leaves out of its
+/// graph's labels and tooltips.
+const GRAPH_MARKS: [&str; 4] = ["_[k]", "_[w]", "_[i]", "_[j]"];
 
 /// Folded text cannot hold `;` inside a frame or a line break; replace them.
 pub(crate) fn sanitize(name: &str) -> String {

@@ -6,11 +6,12 @@
 //! stack product (folded stacks, trees, flame graphs, comparisons) reads the result.
 
 use super::frames::{FrameNames, FrameNode, FrameTree};
-use crate::profile::{Clock, PerClock, Profile, NONE};
+use crate::profile::{Clock, FrameKind, PerClock, Profile, NONE};
 use crate::{Error, ErrorKind, Result};
 use rustc_hash::FxHashMap;
 
-/// One change to a view's stacks. Frames are named as folded stacks name them. In JSON
+/// One change to a view's stacks. Frames are named as folded stacks name them (or as a
+/// flame graph shows them: a kernel function without its `_[k]`). In JSON
 /// (the page's view state): `{"merge": "a.B.c"}`, `{"focus_subtree": ["a.B.c", "d.E.f"]}`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -37,7 +38,8 @@ pub enum Transform {
     /// named after it (`android.*`) wherever they call each other in a run.
     CollapsePackage(String),
     /// Frames of this library (its file name, `libc.so`, or `[kernel.kallsyms]`) become one
-    /// frame named after it wherever they call each other in a run.
+    /// frame named after it wherever they call each other in a run. Only sampled functions
+    /// are in a library: a method's source is its Java source file.
     CollapseLibrary(String),
 }
 
@@ -111,7 +113,7 @@ impl View {
                 ));
             }
             for name in transform.names() {
-                if names.id_of(name).is_none() {
+                if names.id_of_named(name).is_none() {
                     return Err(Error::new(ErrorKind::Request, format!("no frame is named {name:?} in this trace")));
                 }
             }
@@ -122,7 +124,7 @@ impl View {
 
 /// The transforms of `view` with their frame names as ids.
 fn steps(profile: &Profile, names: &FrameNames, view: &View) -> Vec<Step> {
-    let id = |name: &String| names.id_of(name).unwrap_or(NONE);
+    let id = |name: &String| names.id_of_named(name).unwrap_or(NONE);
     let made = |transform: &Transform| id(&transform.made_name().unwrap_or_default());
     view.transforms
         .iter()
@@ -173,16 +175,42 @@ fn in_package(names: &FrameNames, prefix: &str) -> Vec<bool> {
     (0..names.len() as u32).map(|id| names.name(id).starts_with(prefix)).collect()
 }
 
-/// Which name ids are frames of `library` (matched by the file name of their source).
+/// The libraries of `profile`'s frames, by frame (the file name of the binary their code is
+/// in: `libc.so`, `[kernel.kallsyms]`, `base.apk`). Only sampled functions have one: a
+/// method's source is its Java source file, a slice has none.
+fn frame_libraries(profile: &Profile) -> impl Iterator<Item = Option<&str>> {
+    let binaries = profile.format.frame_kind == FrameKind::Function;
+    profile.frames.iter().map(move |info| {
+        let source = info.source.as_deref().filter(|_| binaries)?;
+        Some(source.rsplit('/').next().unwrap_or(source))
+    })
+}
+
+/// Which name ids are frames of `library`.
 fn in_library(profile: &Profile, names: &FrameNames, library: &str) -> Vec<bool> {
     let mut inside = vec![false; names.len()];
-    for (frame, info) in profile.frames.iter().enumerate() {
-        let file = info.source.as_deref().map(|s| s.rsplit('/').next().unwrap_or(s));
-        if file == Some(library) {
+    for (frame, found) in frame_libraries(profile).enumerate() {
+        if found == Some(library) {
             inside[names.of_frame[profile.frame_name_of[frame] as usize] as usize] = true;
         }
     }
     inside
+}
+
+/// The libraries frames named `name` (as the products print it) come from, sorted: what
+/// `CollapseLibrary` could fold such a frame into. None for a name no frame has, or frames
+/// of no library.
+pub fn libraries_of(profile: &Profile, name: &str) -> Vec<String> {
+    let names = FrameNames::of(profile, super::frames::DEFAULT_MAX_DEPTH);
+    let Some(id) = names.id_of_named(name) else { return Vec::new() };
+    let mut found: Vec<String> = frame_libraries(profile)
+        .zip(&profile.frame_name_of)
+        .filter(|(_, &name)| names.of_frame[name as usize] == id)
+        .filter_map(|(library, _)| library.map(str::to_owned))
+        .collect();
+    found.sort_unstable();
+    found.dedup();
+    found
 }
 
 /// A frame tree being made: children found by `(parent, name)`.
