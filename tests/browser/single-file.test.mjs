@@ -6,6 +6,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { dist, corpus, pick, drop, shot, shownSvg, tempFile, watchRequests, foreignRequests, useBrowser } from './support.mjs';
 import { MAPPING, OBFUSCATED } from './obfuscated.mjs';
+import { readPprof } from './pprof.mjs';
 
 const context = useBrowser({ server: false });
 const single = pathToFileURL(path.join(dist, 'droidflame.html')).href;
@@ -130,4 +131,67 @@ test('from file:// CPU samples draw, their graph\'s script allowed by the page\'
   // Functions are a kind of frame of their own: the tooltip's label is part of the script.
   assert.match(await shownSvg(page), /Function:/);
   assert.deepEqual(blocked, []);
+});
+
+// What a download from the page holds.
+async function downloaded(page, click) {
+  const [download] = await Promise.all([page.waitForEvent('download'), click()]);
+  return Buffer.concat(await (await download.createReadStream()).toArray());
+}
+
+test('from file:// the call tree, a frame\'s menu, the timeline\'s call and a link work as hosted; the pprof export reads back as the view', async (t) => {
+  const page = await newPage(t);
+  assert.equal(await pick(page, corpus('tracereader-test1.trace')), 'done');
+  await page.waitForFunction(() => document.body.dataset.graph === 'ready');
+  // A frame's menu in the graph: Merge.
+  const graph = page.frameLocator('#flame');
+  const dispatch = graph.locator('#frames > g', { has: page.locator('title', { hasText: /^android\.os\.Handler\.dispatchMessage \(/ }) }).first();
+  await dispatch.click({ button: 'right' });
+  await page.waitForFunction(() => document.body.dataset.frameMenu === 'open');
+  await page.locator('.frame-menu [role=menuitem]', { hasText: 'Merge android.os.Handler.dispatchMessage' }).click();
+  await page.waitForFunction(() => document.body.dataset.graph === 'ready' && document.getElementById('view-crumbs').textContent.includes('Merge'));
+  assert.doesNotMatch(await shownSvg(page), /<title>android\.os\.Handler\.dispatchMessage \(/);
+
+  // The pprof export holds the view's stacks: the same as Save folded, on each clock.
+  await page.click('#export-menu summary');
+  const pprof = readPprof(await downloaded(page, () => page.locator('[data-export]', { hasText: 'pprof' }).click()));
+  assert.deepEqual(pprof.types, ['wall/microseconds', 'cpu/microseconds']);
+  const folded = (await downloaded(page, () => page.click('#save-folded'))).toString('utf8');
+  const saved = new Map(folded.trim().split('\n').map((line) => {
+    const at = line.lastIndexOf(' ');
+    return [line.slice(0, at), Number(line.slice(at + 1))];
+  }));
+  const wall = new Map([...pprof.stacks].map(([stack, values]) => [stack, values[0]]).filter(([, v]) => v > 0));
+  assert.ok(saved.size > 50, saved.size + ' stacks saved');
+  assert.deepEqual(wall, saved, 'each stack with its wall µs');
+  assert.ok(![...pprof.stacks.keys()].some((s) => s.includes('Handler.dispatchMessage')), 'merged away');
+
+  // The call tree, bottom-up, and the sandwich from a row's menu.
+  await page.click('#tab-button-tree');
+  await page.waitForFunction(() => document.body.dataset.tree === 'ready');
+  await page.check('#tree-bottom-up');
+  await page.waitForFunction(() => document.body.dataset.tree === 'ready' && /bottom-up$/.test(document.getElementById('tree-title').textContent));
+  const row = page.locator('#tree-grid tbody tr[data-node]').nth(1);
+  const leaf = await row.locator('td').first().getAttribute('title');
+  await row.click({ button: 'right' });
+  await page.waitForFunction(() => document.body.dataset.frameMenu === 'open');
+  await page.locator('.frame-menu [role=menuitem]', { hasText: 'Show its callers and callees' }).click();
+  await page.waitForFunction((n) => !document.getElementById('sandwich').hidden && document.getElementById('sandwich-name').textContent === n, leaf);
+
+  // The timeline: a call clicked shows in detail; the address keeps it and the view.
+  await page.check('#tree-top-down');
+  await page.click('#tab-button-timeline');
+  await page.waitForFunction(() => document.body.dataset.timeline === 'drawn');
+  const box = await page.locator('#timeline-canvas').boundingBox();
+  await page.mouse.click(box.x + box.width * 0.316, box.y + 22 + 8);
+  await page.waitForFunction(() => Boolean(document.body.dataset.timelineCall));
+  const call = await page.evaluate(() => document.body.dataset.timelineCall);
+  await page.waitForFunction(() => /call=.*view=|view=.*call=/.test(location.hash), null, { timeout: 5000 });
+  await page.setViewportSize({ width: 760, height: 720 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.reload();
+  assert.equal(await pick(page, corpus('tracereader-test1.trace')), 'done');
+  await page.waitForFunction((c) => document.body.dataset.timeline === 'drawn' && document.body.dataset.timelineCall === c, call, { timeout: 30000 });
+  assert.match(await page.textContent('#view-crumbs'), /Merge android\.os\.Handler\.dispatchMessage/);
+  await shot(page, 'single-file-timeline-call-dark');
 });
