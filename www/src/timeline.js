@@ -112,8 +112,12 @@ export function createTimeline(store, products) {
     }
   }
 
+  // The width `draw` measured: read once a drawing, not once a box (each read of the
+  // holder's width is a call into the DOM, and a frame draws 100,000s of boxes).
+  let drawnWidth = 0;
+
   function x(us) {
-    return ((us - view.from) / (view.to - view.from)) * width();
+    return ((us - view.from) / (view.to - view.from)) * drawnWidth;
   }
 
   function draw() {
@@ -121,6 +125,7 @@ export function createTimeline(store, products) {
     const ctx = canvas.getContext('2d');
     const ratio = window.devicePixelRatio || 1;
     const w = width();
+    drawnWidth = w;
     const h = canvas.height / ratio;
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     const style = getComputedStyle(document.body);
@@ -152,28 +157,46 @@ export function createTimeline(store, products) {
     $('timeline-span').textContent = timeText(view.from) + ' – ' + timeText(view.to) + ' of ' + timeText(facts.length_us);
   }
 
+  // Each name's colour, made once per name and theme: a drawing sets 100,000s of boxes'.
+  let colours = { dark: false, names: null, made: null, byId: [] };
+  function colourOf(id, isDark) {
+    if (colours.dark !== isDark || colours.names !== facts.names || colours.made !== made) {
+      colours = { dark: isDark, names: facts.names, made, byId: [] };
+    }
+    if (id < 0) return isDark ? '#555' : '#bbb';
+    return colours.byId[id] || (colours.byId[id] = frameColour(nameOf(id), isDark));
+  }
+
   function drawBoxes(ctx, lane, w) {
     const boxes = lane.boxes;
     if (!boxes) return;
     // Boxes fetched for an older window are redrawn at the new scale until new ones come.
     const focus = store.get().focus;
+    const isDark = dark();
+    // The canvas parses each colour it is given: one set per run of boxes of one colour.
+    let fill = '';
     for (let i = 0; i < boxes.length; i += 4) {
       const depth = boxes[i];
       const left = x(boxes[i + 1]);
       const right = x(boxes[i + 2]);
       if (right < 0 || left > w) continue;
-      const name = boxes[i + 3] < 0 ? null : nameOf(boxes[i + 3]);
       const y = lane.top + depth * lane.rowHeight;
       const bw = Math.max(right - left, 1);
-      ctx.fillStyle = name ? frameColour(name, dark()) : (dark() ? '#555' : '#bbb');
-      ctx.fillRect(left, y, bw, lane.rowHeight - 1);
+      const colour = colourOf(boxes[i + 3], isDark);
+      if (colour !== fill) ctx.fillStyle = fill = colour;
+      // On whole pixels: a box edge between two is blended, at a cost a drawing pays per box.
+      const from = Math.round(left);
+      ctx.fillRect(from, y, Math.max(Math.round(right) - from, 1), lane.rowHeight - 1);
+      const labelled = lane.rowHeight >= ROW && bw > 30 && boxes[i + 3] >= 0;
       if (focus && focus.thread === lane.thread && focus.depth === depth && Math.abs(boxes[i + 1] - focus.start_us) < 1e-6) {
         ctx.strokeStyle = '#1a73e8';
         ctx.lineWidth = 2;
         ctx.strokeRect(left + 1, y + 1, Math.max(bw - 2, 1), lane.rowHeight - 3);
       }
-      if (name && lane.rowHeight >= ROW && bw > 30) {
-        ctx.fillStyle = labelColour(name, dark());
+      if (labelled) {
+        const name = nameOf(boxes[i + 3]);
+        fill = '';
+        ctx.fillStyle = labelColour(name, isDark);
         ctx.save();
         ctx.beginPath();
         ctx.rect(Math.max(left, 0), y, Math.min(bw, w), lane.rowHeight);
