@@ -167,3 +167,25 @@ test('a narrow dark window: the tree keeps its names and the clock it is ordered
   await page.locator('#sandwich').scrollIntoViewIfNeeded();
   await shot(page, 'tree-narrow-dark');
 });
+
+test('a tree with more open rows than a grid draws at once shows the rest on request, the keyboard staying on its row', async (t) => {
+  const page = await openTree(t);
+  await page.locator('#thread-rows tr[data-thread="-1"]').click();
+  await page.waitForFunction(() => /^All threads/.test(document.getElementById('tree-title').textContent) && document.body.dataset.tree === 'ready');
+  // A search opens the rows down to its 200 heaviest matches: more rows than are drawn.
+  await page.fill('#tree-search', 'run');
+  const more = page.locator('#tree-grid tr.tree-more button');
+  await more.waitFor({ timeout: 30000 });
+  const drawn = await page.locator('#tree-grid tbody tr[data-node]').count();
+  assert.equal(drawn, 200, 'a grid draws 200 rows at first');
+  const left = Number(/\(([\d,]+) open rows not shown\)/.exec(await page.textContent('#tree-grid tr.tree-more'))[1].replace(/,/g, ''));
+  assert.ok(left > 0);
+  const last = page.locator('#tree-grid tbody tr[data-node]').last();
+  await last.click();
+  const name = await focusedName(page);
+  await more.click();
+  await page.waitForFunction((n) => document.querySelectorAll('#tree-grid tbody tr[data-node]').length === n, 200 + Math.min(left, 200));
+  assert.equal(await focusedName(page), name, 'the keyboard is on the row it was on');
+  await page.keyboard.press('ArrowDown');
+  assert.notEqual(await focusedName(page), name, 'and moves on into the rows shown now');
+});

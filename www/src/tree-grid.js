@@ -13,7 +13,7 @@ import { ROOT, childrenOf, hasChildren, heaviestPath, isThread, nameOf, parentOf
 
 // A grid draws this many rows at first, and this many more each time more are asked for:
 // a bottom-up tree of every thread opens thousands of leaves at once.
-export const ROW_LIMIT = 400;
+export const ROW_LIMIT = 200;
 
 /**
  * A grid in `table` (a `<table>` element): `label` names it; `compact`: only the columns of

@@ -12,6 +12,7 @@
 
 mod against;
 mod probe;
+mod tree_runs;
 
 use droidflame_testkit::adversarial::{write_adversarial, Adversary};
 use droidflame_testkit::large::{write_large, write_mapping, LargeLayout, Shape};
@@ -342,6 +343,7 @@ fn report(args: &[&str]) -> Result<(), String> {
             row.insert("browser".into(), child("node", &[browser.to_str().unwrap_or_default(), file])?);
         }
         if case.compare {
+            row.insert("tree".into(), tree_runs::runs(file)?);
             row.insert("compare".into(), compare_in_browser(&dir, &case, file)?);
             row.insert("mapping".into(), mapping_runs(&dir, me, quick, file)?);
         }
@@ -657,6 +659,7 @@ fn markdown(rows: &[Value], quick: bool) -> String {
             fmt_mb(f(b, &["wasm_bytes"]))
         );
     }
+    s.push_str(&tree_runs::table(rows));
     let _ = writeln!(s, "\n### Two traces compared in headless Chromium (hosted build, both picked at once)\n");
     let _ = writeln!(
         s,

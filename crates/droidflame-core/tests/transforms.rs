@@ -446,10 +446,12 @@ fn a_library_collapses_into_one_frame_wherever_its_frames_call_each_other() {
     }
     assert_eq!(products::libraries_of(&profile, "no such frame"), Vec::<String>::new());
     // A kernel function named as the flame graph shows it, without its `_[k]`, is the same frame.
-    let kernel = plain.keys().flat_map(|stack| stack.iter()).find(|f| f.ends_with("_[k]")).expect("a kernel frame").clone();
+    let kernel =
+        plain.keys().flat_map(|stack| stack.iter()).find(|f| f.ends_with("_[k]")).expect("a kernel frame").clone();
     let shown = kernel.trim_end_matches("_[k]").to_owned();
     assert_eq!(products::libraries_of(&profile, &shown), vec!["[kernel.kallsyms]".to_owned()]);
-    let merged = |name: &str| folded_with(&profile, &View { transforms: vec![Transform::Merge(name.into())], invert: false });
+    let merged =
+        |name: &str| folded_with(&profile, &View { transforms: vec![Transform::Merge(name.into())], invert: false });
     assert_eq!(merged(&shown), merged(&kernel));
     assert_ne!(merged(&kernel), plain);
     let none = View { transforms: vec![Transform::CollapseLibrary("libnothing.so".into())], invert: false };
