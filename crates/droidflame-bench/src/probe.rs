@@ -110,7 +110,7 @@ pub fn calls(path: &str) -> Result<serde_json::Value, String> {
     let listing_s = start.elapsed().as_secs_f64();
     let start = Instant::now();
     let mut chrome = CountingSink(0);
-    products::write_chrome_trace(&profile, &mut chrome).map_err(|e| e.to_string())?;
+    products::write_chrome_trace(&profile, &products::View::default(), &mut chrome).map_err(|e| e.to_string())?;
     let chrome_s = start.elapsed().as_secs_f64();
     Ok(json!({
         "bytes": bytes, "calls": calls, "stream_s": analyze, "peak_kib": peak,

@@ -173,7 +173,7 @@ enum Command {
         #[arg(required = true, num_args = 1..=2)]
         trace: Vec<PathBuf>,
         /// `chrome`: every call as Chrome trace-event JSON (Perfetto UI, chrome://tracing,
-        /// Firefox Profiler); `speedscope`: the view's stacks, one profile per thread, on
+        /// Firefox Profiler), in the transforms' view as a timeline shows it; `speedscope`: the view's stacks, one profile per thread, on
         /// one clock; `pprof`: the view's stacks as gzipped profile.proto, a value per clock.
         #[arg(long, value_enum)]
         format: ExportFormat,
@@ -353,13 +353,14 @@ fn run(cli: Cli, view: View) -> Result<(), String> {
             stdout_stream(|out| products::write_calls(&profile, &query, out))
         }
         Command::Export { trace, format: ExportFormat::Chrome, output, clock: _, view: _, mapping } => {
-            if !view.is_plain() {
+            if view.invert {
                 return Err(
-                    "the chrome export lists every call as it ran: transforms apply to speedscope and pprof".into()
+                    "the chrome export is a timeline, which has no bottom-up: --invert applies to speedscope and pprof"
+                        .into(),
                 );
             }
             let profile = analyze_mapped(&trace, with_calls(), &mapping)?;
-            write_to(&output, |mut out| products::write_chrome_trace(&profile, &mut out))
+            write_to(&output, |mut out| products::write_chrome_trace(&profile, &view, &mut out))
         }
         Command::Export { trace, format, output, clock, view: _, mapping } => {
             let profile = analyze_mapped(&trace, Options::default(), &mapping)?;

@@ -666,7 +666,19 @@ fn export_writes_speedscope_and_pprof_of_the_view() {
     let out = droidflame(&["export", trace, "--format", "pprof", "-o", pprof.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(&std::fs::read(&pprof).unwrap()[..2], [0x1F, 0x8B]);
+    // The Chrome trace is the view's timeline: the merged frame has no event of its own.
     let out = droidflame(&["export", trace, "--format", "chrome", "--merge", "p.K.B", "-o", "-"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let events: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<&str> = events["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["ph"] == "X")
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert!(!names.is_empty() && !names.contains(&"p.K.B"), "{names:?}");
+    let out = droidflame(&["export", trace, "--format", "chrome", "--invert", "-o", "-"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr_line(&out).contains("speedscope and pprof"));
+    assert!(stderr_line(&out).contains("no bottom-up"));
 }

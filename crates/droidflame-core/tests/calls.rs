@@ -2,7 +2,7 @@
 //! the Chrome trace-event export, checked against the calls the testkit's scenarios know,
 //! and their refusals of impossible requests.
 
-use droidflame_core::products::{self, CallQuery};
+use droidflame_core::products::{self, CallQuery, View};
 use droidflame_core::Analysis;
 use droidflame_core::{analyze_with, Analyzer, ErrorKind, Options, Profile};
 use droidflame_testkit::atrace::Capture;
@@ -166,7 +166,7 @@ fn impossible_requests_say_what_is_wrong() {
     let plain = analyze_with(&bytes, Options::default()).unwrap();
     let e = products::select_calls(&plain, &CallQuery::default()).unwrap_err();
     assert!(e.to_string().contains("keep_calls"), "{e}");
-    assert!(products::write_chrome_trace(&plain, &mut Vec::new()).is_err());
+    assert!(products::write_chrome_trace(&plain, &View::default(), &mut Vec::new()).is_err());
 }
 
 #[test]
@@ -174,7 +174,7 @@ fn chrome_trace_events_hold_every_call_with_thread_names() {
     let scenario = scenario(9, Clocks::Dual);
     let profile = profile_of(&scenario);
     let mut out = Vec::new();
-    products::write_chrome_trace(&profile, &mut out).unwrap();
+    products::write_chrome_trace(&profile, &View::default(), &mut out).unwrap();
     let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
     let events = json["traceEvents"].as_array().unwrap();
     for thread in &profile.threads {
@@ -222,7 +222,7 @@ fn chrome_times_keep_nanoseconds_and_slices_open_at_the_end_close_at_the_last_ev
         .mark("other", 11, 10, 1_003_500_000, "E|10");
     let profile = analyze_with(&capture.text(), with_calls()).unwrap();
     let mut out = Vec::new();
-    products::write_chrome_trace(&profile, &mut out).unwrap();
+    products::write_chrome_trace(&profile, &View::default(), &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     assert!(text.contains(r#""name":"outer","pid":10,"tid":10,"ts":0.000,"dur":3499.877"#), "{text}");
     assert!(text.contains(r#""name":"inner","pid":10,"tid":10,"ts":500.333,"dur":500.333"#), "{text}");
@@ -328,7 +328,7 @@ fn past_the_call_limit_the_longest_calls_stay_and_the_rest_is_unchanged() {
             );
             // Ranges and the export need every call; flame graphs do not.
             assert_eq!(profile.within(0, 10).unwrap_err().message(), note);
-            assert!(products::write_chrome_trace(&profile, &mut Vec::new()).is_err());
+            assert!(products::write_chrome_trace(&profile, &View::default(), &mut Vec::new()).is_err());
             let plain = analyze_with(&bytes, Options::default()).unwrap();
             let folded = |p: &Profile| products::folded(p, &Default::default()).unwrap();
             assert_eq!(folded(&profile), folded(&plain));

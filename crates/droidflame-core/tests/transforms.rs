@@ -535,8 +535,22 @@ fn check_timeline(what: &str, profile: &Analysis) {
     };
     let plain = folded_with(profile, &View::default());
     for view in views(&plain).into_iter().filter(|v| !v.invert) {
+        // The Chrome trace export of the view: its events are the view's boxes.
+        let mut chrome = Vec::new();
+        products::write_chrome_trace(profile, &view, &mut chrome).unwrap();
+        let chrome: serde_json::Value = serde_json::from_slice(&chrome).unwrap();
+        let events = chrome["traceEvents"].as_array().unwrap();
         for (thread, t) in profile.threads.iter().enumerate().take(4) {
             let viewed = products::viewed_calls(profile, thread, &t.calls, &view).unwrap();
+            let mut exported: Vec<&str> = events
+                .iter()
+                .filter(|e| e["ph"] == "X" && e["tid"] == t.tid)
+                .map(|e| e["name"].as_str().unwrap())
+                .collect();
+            let mut boxes: Vec<&str> = viewed.calls.iter().map(|(_, b)| viewed.name(profile, b.frame)).collect();
+            exported.sort_unstable();
+            boxes.sort_unstable();
+            assert_eq!(exported, boxes, "{what}: thread {thread}'s Chrome trace events in {view:?}");
             let mut moments: Vec<u64> = t.calls.iter().flat_map(|(_, c)| [c.start, c.end]).collect();
             moments.sort_unstable();
             moments.dedup();

@@ -62,7 +62,7 @@ pub fn make_every_product(analysis: &Analysis) {
     let _ = products::write_calls(analysis, &CallQuery::default(), &mut std::io::sink());
     let _ =
         products::write_calls(analysis, &CallQuery { longest: Some(5), ..Default::default() }, &mut std::io::sink());
-    let _ = products::write_chrome_trace(analysis, &mut std::io::sink());
+    let _ = products::write_chrome_trace(analysis, &products::View::default(), &mut std::io::sink());
     if analysis.records < GRAPH_RECORDS {
         must(
             "every thread's flame graph",

@@ -259,7 +259,7 @@ impl Session {
     /// The view as a file other viewers open (what the graphs cover: the range, else the
     /// whole trace): `speedscope` (JSON, weights on `clock_name`, the trace's default where
     /// not given), `pprof` (gzipped `profile.proto`, every clock) or `chrome` (the Chrome
-    /// trace JSON of every call as it ran, which no transform changes).
+    /// trace JSON of every call, as the view's timeline shows them: its transforms, never inverted).
     #[wasm_bindgen(js_name = exportView)]
     pub fn export_view(&self, format: &str, clock_name: Option<String>) -> Result<Vec<u8>, JsError> {
         let profile = self.shown()?;
@@ -268,7 +268,8 @@ impl Session {
         match format {
             "speedscope" => products::write_speedscope(profile, &options, &mut out),
             "pprof" => products::write_pprof(profile, &options, &mut out),
-            "chrome" => products::write_chrome_trace(profile, &mut out),
+            // A timeline: the view's transforms, never inverted.
+            "chrome" => products::write_chrome_trace(profile, &options.view, &mut out),
             _ => return Err(JsError::new(&format!("no export format {format:?}: speedscope, pprof or chrome"))),
         }
         .map_err(js_error)?;
