@@ -135,6 +135,13 @@ impl Repair {
     /// are the warnings that detail it (where a file was cut, say).
     pub fn sentence(self, count: u64, context: &RepairContext, details: &[&str]) -> String {
         let n = group_digits(count);
+        // `1 thread has`, `3 threads have`: the count with its words, one or many.
+        let of = |one: &str, many: &str| format!("{n} {}", if count == 1 { one } else { many });
+        let (each, they, them, their, were) = if count == 1 {
+            ("it is", "it is", "it", "its", "was")
+        } else {
+            ("each is", "they are", "them", "their", "were")
+        };
         let RepairContext { wall, lost_at_end, max_name_bytes } = *context;
         let lead = match self {
             Repair::Truncated => "The trace is incomplete (cut short); everything before the cut is shown".to_owned(),
@@ -145,43 +152,65 @@ impl Repair {
             // open span to its timeline's edges on it; after lost data, open calls end
             // with their thread's data.
             Repair::UnmatchedExits if wall => format!(
-                "{n} frames were already running when tracing began; each is shown from the start of the trace \
-                 (from its thread's first record on the CPU clock)"
+                "{} already running when tracing began; {} shown from the start of the trace \
+                 (from its thread's first record on the CPU clock)",
+                of("frame was", "frames were"),
+                each
             ),
             Repair::UnmatchedExits => format!(
-                "{n} frames were already running when tracing began; each is shown from its thread's first record"
+                "{} already running when tracing began; {each} shown from its thread's first record",
+                of("frame was", "frames were")
             ),
-            Repair::MismatchedExits => format!("{n} exits closed frames above them that had no exit of their own"),
-            Repair::OpenAtEnd if wall && !lost_at_end => format!(
-                "{n} frames were still running at the end; they are closed at the end of the trace (at their \
-                 thread's last record on the CPU clock)"
-            ),
-            Repair::OpenAtEnd => {
-                format!("{n} frames were still running at the end; they are closed at their thread's last record")
+            Repair::MismatchedExits => {
+                format!("{} frames above {} that had no exit of their own", of("exit closed", "exits closed"), them)
             }
+            Repair::OpenAtEnd if wall && !lost_at_end => format!(
+                "{} still running at the end; {} closed at the end of the trace (at {} thread's last record on the \
+                 CPU clock)",
+                of("frame was", "frames were"),
+                they,
+                their
+            ),
+            Repair::OpenAtEnd => format!(
+                "{} still running at the end; {they} closed at {their} thread's last record",
+                of("frame was", "frames were")
+            ),
             Repair::ClosedAtGap => format!(
-                "{n} slices were still open where the capture lost events (between two of its dumps); each is \
-                 closed at the last event before the gap, so that it does not swallow the slices after it"
+                "{} still open where the capture lost events (between two of its dumps); {each} closed at the last \
+                 event before the gap, so that it does not swallow the slices after it",
+                of("slice was", "slices were")
             ),
             Repair::UnknownMethods => {
-                format!("{n} method ids have no name in the trace; they are shown as <unknown 0x…>")
+                format!(
+                    "{} no name in the trace; {they} shown as <unknown 0x…>",
+                    of("method id has", "method ids have")
+                )
             }
-            Repair::UnknownThreads => format!("{n} threads have no name in the trace; they are shown by id"),
-            Repair::InvalidRecords => format!("{n} records with an invalid action were skipped"),
-            Repair::TimeWraps => format!("Times wrapped around the 32-bit range {n} times and were unwrapped"),
-            Repair::ReusedThreadIds => format!("{n} thread ids were reused by another thread"),
-            Repair::UnmatchedEnds => {
-                format!("{n} slice ends had no open slice (it began before the capture) and were ignored")
+            Repair::UnknownThreads => {
+                format!("{} no name in the trace; {they} shown by id", of("thread has", "threads have"))
             }
-            Repair::UnparsedLines => format!("{n} lines were not trace events and were skipped"),
-            Repair::OutOfOrder => format!("{n} events were earlier than the event before them"),
-            Repair::TooDeep => format!("{n} slices nested deeper than {MAX_SLICE_DEPTH} were dropped"),
-            Repair::LongNames => format!(
-                "{n} names longer than {} bytes were cut short; they end in \"…\"",
-                group_digits(max_name_bytes as u64)
+            Repair::InvalidRecords => format!("{} with an invalid action {were} skipped", of("record", "records")),
+            Repair::TimeWraps => {
+                format!("Times wrapped around the 32-bit range {} and were unwrapped", of("time", "times"))
+            }
+            Repair::ReusedThreadIds => format!("{} reused by another thread", of("thread id was", "thread ids were")),
+            Repair::UnmatchedEnds => format!(
+                "{} no open slice (it began before the capture) and {were} ignored",
+                of("slice end had", "slice ends had")
             ),
-            Repair::DamagedParts => format!("{n} damaged parts of the file were skipped"),
-            Repair::LostSamples => format!("{n} samples were lost while recording"),
+            Repair::UnparsedLines => {
+                format!("{} and {were} skipped", of("line was not a trace event", "lines were not trace events"))
+            }
+            Repair::OutOfOrder => format!("{} earlier than the event before {}", of("event was", "events were"), them),
+            Repair::TooDeep => format!("{} nested deeper than {MAX_SLICE_DEPTH} {were} dropped", of("slice", "slices")),
+            Repair::LongNames => format!(
+                "{} longer than {} bytes {were} cut short; {} in \"…\"",
+                of("name", "names"),
+                group_digits(max_name_bytes as u64),
+                if count == 1 { "it ends" } else { "they end" }
+            ),
+            Repair::DamagedParts => format!("{} of the file {were} skipped", of("damaged part", "damaged parts")),
+            Repair::LostSamples => format!("{} lost while recording", of("sample was", "samples were")),
         };
         if details.is_empty() {
             format!("{lead}.")
@@ -225,6 +254,12 @@ pub fn sentence(text: &str) -> String {
     out
 }
 
+/// A count and what it counts, one or many: `counted(1, "byte", "bytes")` is `1 byte`,
+/// `counted(1234, …)` `1,234 bytes`.
+pub fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", group_digits(n), if n == 1 { one } else { many })
+}
+
 /// `1234567` as `1,234,567`, for numbers in messages.
 pub fn group_digits(n: u64) -> String {
     let digits = n.to_string();
@@ -241,6 +276,29 @@ pub fn group_digits(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_and_many_read_as_sentences() {
+        let context = RepairContext { wall: true, lost_at_end: false, max_name_bytes: 4096 };
+        let say = |repair: Repair, count| repair.sentence(count, &context, &[]);
+        assert_eq!(say(Repair::UnknownThreads, 1), "1 thread has no name in the trace; it is shown by id.");
+        assert_eq!(say(Repair::UnknownThreads, 4), "4 threads have no name in the trace; they are shown by id.");
+        assert_eq!(
+            say(Repair::UnmatchedExits, 1),
+            "1 frame was already running when tracing began; it is shown from the start of the trace (from its \
+             thread's first record on the CPU clock)."
+        );
+        assert_eq!(say(Repair::InvalidRecords, 1), "1 record with an invalid action was skipped.");
+        assert_eq!(say(Repair::UnparsedLines, 2), "2 lines were not trace events and were skipped.");
+        assert_eq!(say(Repair::LongNames, 1), "1 name longer than 4,096 bytes was cut short; it ends in \"…\".");
+        assert_eq!(say(Repair::TimeWraps, 1), "Times wrapped around the 32-bit range 1 time and were unwrapped.");
+        // No sentence of any repair counts one thing as many ("1 frames were").
+        for &repair in Repair::ALL {
+            let text = say(repair, 1);
+            let counted = text.split_once("1 ").map_or("", |(_, rest)| rest);
+            assert!(!counted.contains("s were") && !counted.contains("s have"), "{repair:?}: {text}");
+        }
+    }
 
     #[test]
     fn warnings_become_sentences() {

@@ -20,6 +20,7 @@ mod v2;
 use crate::profile::FinishSpec;
 use crate::profile::Repair;
 use crate::profile::{ClockSet, ClockWords, Detail, FormatInfo, FrameKind, ProfileBuilder, TimeUnit};
+use crate::text::counted;
 use crate::{Error, ErrorKind, Result};
 pub(crate) use import::FORMAT;
 use key::KeyParser;
@@ -395,16 +396,25 @@ impl ArtDecoder {
             builder.warn(format!("the key says version {key} but the data header says {header}; the header was used"));
         }
         if self.key.bad_lines > 0 {
-            builder.warn(format!("{} malformed lines in the text sections were skipped", self.key.bad_lines));
+            let lines = counted(self.key.bad_lines as u64, "malformed line", "malformed lines");
+            builder.warn(format!(
+                "{lines} in the text sections {} skipped",
+                if self.key.bad_lines == 1 { "was" } else { "were" }
+            ));
         }
         if self.trailing_bytes > 0 && self.damage.is_none() {
-            builder.warn(format!("{} bytes after the closing summary were ignored", self.trailing_bytes));
+            let bytes = counted(self.trailing_bytes as u64, "byte", "bytes");
+            builder.warn(format!(
+                "{bytes} after the closing summary {} ignored",
+                if self.trailing_bytes == 1 { "was" } else { "were" }
+            ));
         }
         if let Some(v2) = &self.v2 {
             if v2.carried_blocks > 0 {
                 builder.warn(format!(
-                    "{} V2 entry blocks continued the previous block's deltas (an ART writer bug) and were decoded so",
-                    v2.carried_blocks
+                    "{} the previous block's deltas (an ART writer bug) and {} decoded so",
+                    counted(v2.carried_blocks as u64, "V2 entry block continued", "V2 entry blocks continued"),
+                    if v2.carried_blocks == 1 { "was" } else { "were" }
                 ));
             }
             let damaged = [

@@ -14,7 +14,7 @@ use crate::formats::system::SystemEnd;
 use crate::importer::{Format, Imported, Importer, Input, Sniff};
 use crate::profile::ProfileBuilder;
 use crate::profile::Repair;
-use crate::text::group_digits;
+use crate::text::{counted, group_digits};
 use crate::{Error, ErrorKind, Result};
 use container::TextFraming;
 use events::EventReader;
@@ -100,8 +100,10 @@ fn framing_notes(framing: &TextFraming, builder: &mut ProfileBuilder) {
     }
     if framing.trailing_bytes > 0 {
         builder.warn(format!(
-            "{} bytes after the compressed capture are neither text nor another compressed chunk and were ignored",
-            framing.trailing_bytes
+            "{} after the compressed capture {} neither text nor another compressed chunk and {} ignored",
+            counted(framing.trailing_bytes as u64, "byte", "bytes"),
+            if framing.trailing_bytes == 1 { "is" } else { "are" },
+            if framing.trailing_bytes == 1 { "was" } else { "were" }
         ));
     }
 }
@@ -278,14 +280,20 @@ impl AtraceDecoder {
         }
         if stats.raw_clock_lines > 0 {
             builder.warn(format!(
-                "{} event lines have integer timestamps (a raw counter trace_clock) and were skipped",
-                stats.raw_clock_lines
+                "{} integer timestamps (a raw counter trace_clock) and {} skipped",
+                counted(stats.raw_clock_lines as u64, "event line has", "event lines have"),
+                if stats.raw_clock_lines == 1 { "was" } else { "were" }
             ));
         }
         if stats.other_markers > 0 {
             builder.warn(format!(
-                "{} tracing_mark_write payloads were not atrace markers (B, E, C, S, F, I, N, G, H) and were skipped",
-                stats.other_markers
+                "{} (B, E, C, S, F, I, N, G, H) and {} skipped",
+                counted(
+                    stats.other_markers as u64,
+                    "tracing_mark_write payload was not an atrace marker",
+                    "tracing_mark_write payloads were not atrace markers"
+                ),
+                if stats.other_markers == 1 { "was" } else { "were" }
             ));
         }
         if builder.repairs.out_of_order > 0 {

@@ -5,7 +5,7 @@ use super::packets::PacketStats;
 use crate::formats::system::SystemEnd;
 use crate::profile::ProfileBuilder;
 use crate::profile::Repair;
-use crate::text::group_digits;
+use crate::text::{counted, group_digits};
 
 /// What packets of kinds droidflame does not draw hold, by their field number in
 /// `TracePacket`. Kinds that only describe the recording (its config, clocks, stats) are
@@ -102,8 +102,9 @@ pub fn warn(stats: &PacketStats, slices: u64, end: &SystemEnd, builder: &mut Pro
         builder.warn_about(
             Repair::DamagedParts,
             format!(
-                "{} packets are damaged and were skipped, the first at byte {}",
-                group_digits(stats.damaged),
+                "{} and {} skipped, the first at byte {}",
+                counted(stats.damaged, "packet is damaged", "packets are damaged"),
+                if stats.damaged == 1 { "was" } else { "were" },
                 group_digits(at)
             ),
         );
@@ -113,10 +114,14 @@ pub fn warn(stats: &PacketStats, slices: u64, end: &SystemEnd, builder: &mut Pro
         builder.warn_about(
             Repair::ClosedAtGap,
             format!(
-                "the recorder dropped packets {} times; where kernel events were lost ({} gaps, {} ms in all, which \
-                 the timeline shows) slices still open were closed at the last event before the gap",
-                group_digits(stats.dropped_packets),
-                group_digits(end.gaps.len() as u64),
+                "the recorder dropped packets {}; where kernel events were lost ({}, {} ms in all, which the \
+                 timeline shows) slices still open were closed at the last event before the gap",
+                if stats.dropped_packets == 1 {
+                    "once".to_owned()
+                } else {
+                    counted(stats.dropped_packets, "time", "times")
+                },
+                counted(end.gaps.len() as u64, "gap", "gaps"),
                 group_digits(lost / 1_000_000)
             ),
         );

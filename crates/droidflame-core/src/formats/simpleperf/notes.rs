@@ -8,7 +8,7 @@ use super::symbols::describe;
 use super::End;
 use crate::profile::Repair;
 use crate::profile::{Clock, ClockSet, ClockWords, FinishSpec, FormatInfo, FrameKind, ProfileBuilder, TimeUnit};
-use crate::text::group_digits;
+use crate::text::{counted, group_digits};
 
 /// How the record stream ended.
 pub struct Ending {
@@ -162,7 +162,11 @@ fn warn_about_input(reader: &SampleReader, ending: &Ending, builder: &mut Profil
             );
         }
         Some(End::Marker { trailing }) if trailing > 0 => {
-            builder.warn(format!("{} bytes after the end of the records were not read", n(trailing)));
+            let bytes = counted(trailing, "byte", "bytes");
+            builder.warn(format!(
+                "{bytes} after the end of the records {} not read",
+                if trailing == 1 { "was" } else { "were" }
+            ));
         }
         _ => {}
     }
@@ -171,9 +175,10 @@ fn warn_about_input(reader: &SampleReader, ending: &Ending, builder: &mut Profil
         builder.warn_about(
             Repair::DamagedParts,
             format!(
-                "{} records would not decode (the first at byte {}) and were skipped",
-                n(stats.damaged),
-                n(stats.first_damaged_at.unwrap_or(0))
+                "{} not decode (the first at byte {}) and {} skipped",
+                counted(stats.damaged, "record would", "records would"),
+                n(stats.first_damaged_at.unwrap_or(0)),
+                if stats.damaged == 1 { "was" } else { "were" }
             ),
         );
     }
@@ -228,7 +233,9 @@ fn warn_about_input(reader: &SampleReader, ending: &Ending, builder: &mut Profil
         );
     }
     if stats.unknown_records > 0 {
-        builder.warn(format!("{} records of kinds this version does not read were skipped", n(stats.unknown_records)));
+        let records = counted(stats.unknown_records, "record of a kind", "records of kinds");
+        let were = if stats.unknown_records == 1 { "was" } else { "were" };
+        builder.warn(format!("{records} this version does not read {were} skipped"));
     }
     if stats.samples == 0 {
         builder.warn("the file holds no samples");
