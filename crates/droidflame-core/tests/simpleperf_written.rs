@@ -210,8 +210,8 @@ fn damaged_records_are_skipped_and_counted() {
     let p = analyze(&simpleperf::file_of(&records)).unwrap();
     assert_eq!(p.records, 19);
     assert_eq!(p.repairs.damaged_parts, 1);
-    assert!(p.warnings.iter().any(|w| w.contains("1 records would not decode")), "{:?}", p.warnings);
-    assert!(p.warnings.iter().any(|w| w.contains("1 records of kinds this version does not read")), "{:?}", p.warnings);
+    assert!(p.warnings.iter().any(|w| w.contains("1 record would not decode")), "{:?}", p.warnings);
+    assert!(p.warnings.iter().any(|w| w.contains("1 record of a kind this version does not read was skipped")), "{:?}", p.warnings);
 
     // A size no record has stops reading there; what came before stays.
     let mut bytes = simpleperf::header();
