@@ -360,7 +360,11 @@ fn e21_clock_sync_and_free_text_markers() {
     let p = analyze(&c.text()).unwrap();
     assert_eq!(folded(&p), BASIC_FOLDED);
     assert_eq!(p.repairs.out_of_order, 0);
-    assert!(p.warnings.iter().any(|w| w.contains("1 tracing_mark_write payload was not an atrace marker")), "{:?}", p.warnings);
+    assert!(
+        p.warnings.iter().any(|w| w.contains("1 tracing_mark_write payload was not an atrace marker")),
+        "{:?}",
+        p.warnings
+    );
 }
 
 #[test]

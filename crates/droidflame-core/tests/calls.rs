@@ -335,3 +335,28 @@ fn past_the_call_limit_the_longest_calls_stay_and_the_rest_is_unchanged() {
         }
     }
 }
+
+#[test]
+fn a_calls_path_is_the_calls_around_it_not_a_neighbour_that_ends_as_it_begins() {
+    use droidflame_core::profile::{Call, ThreadCalls};
+    let profile =
+        analyze_with(&generate(1, &Config::default()).trace.write(&Layout::ART_REGULAR), Options::default()).unwrap();
+    // Ticks from the profile's timeline start.
+    let base = profile.timeline.start;
+    let call = |start, end, frame| Call { start: base + start, end: base + end, cpu: 0, frame, node: u32::MAX };
+    // A runs 0–100; under it B (0–50) then C (50–100), back to back as samples are; D in C.
+    let calls = ThreadCalls::from_calls([
+        (0, call(0, 100, 0)),
+        (1, call(0, 50, 1)),
+        (1, call(50, 100, 2)),
+        (2, call(50, 80, 3)),
+    ]);
+    let d = &calls.at_depth(2)[0];
+    let path: Vec<u32> = products::callers_of(&calls, 2, d).iter().map(|c| c.frame).collect();
+    assert_eq!(path, [0, 2], "C holds D, not B, which ends where D begins");
+    // The moment where B ends and C begins is C's; at the very end, the call ending there.
+    let at = |ticks: u64| profile.micros_at(base + ticks);
+    assert_eq!(products::call_at(&profile, &calls, 1, at(50)).map(|c| c.frame), Some(2));
+    assert_eq!(products::call_at(&profile, &calls, 1, at(100)).map(|c| c.frame), Some(2));
+    assert_eq!(products::call_at(&profile, &calls, 1, at(101)).map(|c| c.frame), None);
+}

@@ -204,5 +204,11 @@ fn dropped_ftrace_packets_close_open_slices_at_the_last_event_before() {
     assert_eq!(p.gaps, vec![(1_002 * MS, 1_020 * MS)]);
     let f = folded(&p, Clock::Wall);
     assert!(f.contains("main [100];draw 1000\n") && f.contains("main [100];layout 1000\n"), "{f}");
-    assert!(p.warnings.iter().any(|w| w.contains("the recorder dropped packets once; where kernel events were lost (1 gap,")), "{:?}", p.warnings);
+    assert!(
+        p.warnings
+            .iter()
+            .any(|w| w.contains("the recorder dropped packets once; where kernel events were lost (1 gap,")),
+        "{:?}",
+        p.warnings
+    );
 }

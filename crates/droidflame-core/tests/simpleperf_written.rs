@@ -211,7 +211,11 @@ fn damaged_records_are_skipped_and_counted() {
     assert_eq!(p.records, 19);
     assert_eq!(p.repairs.damaged_parts, 1);
     assert!(p.warnings.iter().any(|w| w.contains("1 record would not decode")), "{:?}", p.warnings);
-    assert!(p.warnings.iter().any(|w| w.contains("1 record of a kind this version does not read was skipped")), "{:?}", p.warnings);
+    assert!(
+        p.warnings.iter().any(|w| w.contains("1 record of a kind this version does not read was skipped")),
+        "{:?}",
+        p.warnings
+    );
 
     // A size no record has stops reading there; what came before stays.
     let mut bytes = simpleperf::header();

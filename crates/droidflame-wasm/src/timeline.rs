@@ -161,8 +161,8 @@ impl Session {
         self.drawn(Window { thread, from_us: at_us, to_us: at_us }, |drawn| {
             let calls = drawn.calls();
             let Some(call) = products::call_at(p, calls, depth as usize, at_us) else { return Ok("null".into()) };
-            let path: Vec<&str> = (0..depth as usize)
-                .filter_map(|d| products::call_at(p, calls, d, p.micros_at(call.start)))
+            let path: Vec<&str> = products::callers_of(calls, depth as usize, call)
+                .into_iter()
                 .chain([call])
                 .map(|c| drawn.name(p, c.frame))
                 .collect();

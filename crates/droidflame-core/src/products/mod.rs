@@ -41,7 +41,7 @@ pub use notes::{notes, Note};
 pub use render::{render_site, RenderedFile};
 pub use summary::{methods_json, summary, summary_json};
 pub use table::{frame_rows, frame_table, frame_table_of, Edge, FrameRow, FrameTable};
-pub use timeline::{call_at, timeline_boxes, TimelineBox};
+pub use timeline::{call_at, callers_of, timeline_boxes, TimelineBox};
 pub use transform::{libraries_of, Transform, View};
 pub use tree::{call_tree_table, write_tree, CallTreeTable, TreeFormat, TreeOptions};
 pub use view_calls::{made_names, viewed_calls, ViewedCalls, NO_CPU};

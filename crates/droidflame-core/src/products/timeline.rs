@@ -92,5 +92,19 @@ fn box_of(profile: &Profile, depth: usize, call: &Call) -> TimelineBox {
 /// The call among a thread's `calls` at `depth` running at `at_us`, if any.
 pub fn call_at<'a>(profile: &Profile, calls: &'a ThreadCalls, depth: usize, at_us: f64) -> Option<&'a Call> {
     let at = profile.ticks_at(at_us);
-    calls.overlapping_at(depth, at, at).first()
+    let found = calls.overlapping_at(depth, at, at);
+    // Where one call ends as the next begins (samples run back to back), the moment is the
+    // next one's.
+    found.iter().find(|c| c.start <= at && at < c.end).or_else(|| found.first())
+}
+
+/// The calls around `call` (one at `depth` of `calls`), outermost first: the callers on
+/// its stack, each the call at its depth that spans the whole of it (not a neighbour that
+/// ends as it begins).
+pub fn callers_of<'a>(calls: &'a ThreadCalls, depth: usize, call: &Call) -> Vec<&'a Call> {
+    (0..depth)
+        .filter_map(|d| {
+            calls.overlapping_at(d, call.start, call.end).iter().find(|c| c.start <= call.start && call.end <= c.end)
+        })
+        .collect()
 }
