@@ -49,7 +49,7 @@ function cells(page, name, grid = '#tree-grid') {
 test('the call tree opens top-down along its heaviest path, with the flame graph\'s numbers', async (t) => {
   const page = await openTree(t);
   const svg = await shownSvg(page);
-  assert.match(await page.textContent('#tree-title'), /^main \[21491\] — .*, top-down$/);
+  assert.match(await page.textContent('#tree-title'), /^main \[21491\] — .*, top-down \(times in µs\)$/);
   assert.equal(await page.isChecked('#tree-top-down'), true, 'the switch says which way the tree reads');
   const shown = await rows(page);
   assert.deepEqual(shown[0], [ZYGOTE, 1, 'true']);
@@ -123,7 +123,7 @@ test('the keyboard: arrows close, open and move; Enter shows the callers and cal
 test('Bottom up turns the tree over; a row\'s menu merges a frame out of the tree and the flame graph', async (t) => {
   const page = await openTree(t);
   await treeRedrawn(page, () => page.check('#tree-bottom-up'));
-  assert.match(await page.textContent('#tree-title'), /, bottom-up$/);
+  assert.match(await page.textContent('#tree-title'), /, bottom-up \(times in µs\)$/);
   assert.equal(await page.getAttribute('#view-invert', 'aria-pressed'), 'true', 'one view: the graph\'s Invert too');
   const shown = await rows(page);
   assert.deepEqual(await page.locator('#tree-grid th').allTextContents(), ['Frame', 'Wall total', 'CPU total', 'Share']);

@@ -18,7 +18,7 @@ test('a Callstack Sample recording opens on on-CPU time, and the wall clock adds
   assert.match(title, /com\.example\.sampleapplication \[7657\] — on-CPU time/);
   const svg = await shownSvg(page);
   assert.match(svg, /android\.app\.ActivityThread\.main/);
-  assert.match(svg, /139,500 µs of self time on the cpu clock/);
+  assert.match(svg, /139,500 µs in all on the cpu clock/);
   await shot(page, 'simpleperf-on-cpu');
   // Search, as a person looks for their own code.
   await page.fill('#graph-search', 'MainActivity');
@@ -28,7 +28,7 @@ test('a Callstack Sample recording opens on on-CPU time, and the wall clock adds
   await page.check('#clock-wall');
   await page.waitForFunction(() => /wall time, on and off CPU/.test(document.getElementById('graph-title').textContent));
   await page.waitForFunction(() => document.body.dataset.graph === 'ready');
-  assert.match(await shownSvg(page), /of self time on the wall clock/);
+  assert.match(await shownSvg(page), /in all on the wall clock/);
   await shot(page, 'simpleperf-wall');
 
   // Functions: Java, native and kernel in one table.
@@ -61,7 +61,7 @@ test('a device recording without off-CPU samples, in a dark narrow window', asyn
   assert.match(await page.locator('#graph-title').textContent(), /on-CPU time/);
   await page.click('#thread-rows tr[data-thread]:has-text("RenderThread")');
   await page.waitForFunction(() => /RenderThread \[31881\]/.test(document.getElementById('graph-title').textContent) && document.body.dataset.graph === 'ready');
-  assert.match(await shownSvg(page), /67,750 µs of self time on the cpu clock/);
+  assert.match(await shownSvg(page), /67,750 µs in all on the cpu clock/);
   // The wall clock counts only time a thread was seen running: its words say so.
   assert.match(await page.locator('#clock-wall').locator('..').getAttribute('title'), /wall time seen running/);
   await shot(page, 'simpleperf-device-dark');

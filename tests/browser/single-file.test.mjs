@@ -127,7 +127,7 @@ test('from file:// CPU samples draw, their graph\'s script allowed by the page\'
   });
   assert.equal(await pick(page, corpus('simpleperf/aosp-simpleperf-display_bitmaps.proto_data')), 'done');
   await page.waitForFunction(() => document.body.dataset.graph === 'ready');
-  assert.match(await shownSvg(page), /µs of self time on the cpu clock/);
+  assert.match(await shownSvg(page), /µs in all on the cpu clock/);
   // Functions are a kind of frame of their own: the tooltip's label is part of the script.
   assert.match(await shownSvg(page), /Function:/);
   assert.deepEqual(blocked, []);
@@ -170,7 +170,7 @@ test('from file:// the call tree, a frame\'s menu, the timeline\'s call and a li
   await page.click('#tab-button-tree');
   await page.waitForFunction(() => document.body.dataset.tree === 'ready');
   await page.check('#tree-bottom-up');
-  await page.waitForFunction(() => document.body.dataset.tree === 'ready' && /bottom-up$/.test(document.getElementById('tree-title').textContent));
+  await page.waitForFunction(() => document.body.dataset.tree === 'ready' && /bottom-up \(times in µs\)$/.test(document.getElementById('tree-title').textContent));
   const row = page.locator('#tree-grid tbody tr[data-node]').nth(1);
   const leaf = await row.locator('td').first().getAttribute('title');
   await row.click({ button: 'right' });

@@ -300,3 +300,25 @@ test('a chosen call comes back with its link after a reload; Show in flame graph
   const hidden = await page.frameLocator('#flame').locator('#frames > g.hide').count();
   assert.equal(hidden, 0, 'the graph drawn after Reset zoom shows every frame');
 });
+
+test('Show in methods selects the call\'s method, with its callers, callees and slowest calls; Whole profile is top-down again', async (t) => {
+  const page = await openTimeline(t);
+  const point = await at(page, 2, 0.316);
+  await page.mouse.click(point.x, point.y);
+  await page.waitForFunction(() => Boolean(document.body.dataset.timelineCall));
+  const name = await chosen(page);
+  await page.click('text=Show in methods');
+  await page.waitForFunction((n) => !document.getElementById('method-detail').hidden &&
+    document.getElementById('method-detail-name').textContent.startsWith(n), name, { timeout: 30000 });
+  assert.equal(await page.inputValue('#method-filter'), name);
+  assert.ok(await page.locator('#slowest tr[data-call]').count() > 0, 'its slowest calls are listed');
+  // Callers of a method turns Invert on; Whole profile takes the steps out and Invert off.
+  await page.locator('#method-rows tr[data-method]').first().click({ button: 'right' });
+  await page.waitForFunction(() => document.body.dataset.frameMenu === 'open');
+  await page.locator('.frame-menu [role=menuitem]', { hasText: 'Callers of' }).click();
+  await page.waitForFunction(() => document.getElementById('view-invert').getAttribute('aria-pressed') === 'true');
+  await page.click('#view-crumbs .crumb-whole button');
+  await page.waitForFunction(() => document.getElementById('view-invert').getAttribute('aria-pressed') === 'false');
+  assert.equal(await page.isHidden('#view-note'), true, 'no steps: nothing to say about what they reach');
+  assert.equal(await page.isDisabled('#view-undo'), false, 'Undo brings the steps back');
+});

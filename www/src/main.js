@@ -62,7 +62,8 @@ function layout(state, previous) {
   if (changed(state, previous, 'tab', 'view')) {
     $('view-bar').hidden = !VIEW_TABS.includes(state.tab);
     $('view-invert').hidden = !INVERTING_TABS.includes(state.tab);
-    $('view-note').hidden = !VIEW_TABS.includes(state.tab) || isPlain(state.view);
+    // The note says what the steps reach: with none (Invert alone), it has nothing to say.
+    $('view-note').hidden = !VIEW_TABS.includes(state.tab) || state.view.transforms.length === 0;
   }
   if (changed(state, previous, 'tab')) {
     for (const tab of document.querySelectorAll('[role=tab]')) {

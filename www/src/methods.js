@@ -104,7 +104,12 @@ export function createMethods(store, products) {
 
   function selectedIndex(state) {
     if (!table || state.method === null) return -1;
-    return table.methods.findIndex((m) => methodKey(m) === state.method);
+    const exact = table.methods.findIndex((m) => methodKey(m) === state.method);
+    if (exact >= 0 || !state.method.endsWith('\u0000')) return exact;
+    // A method chosen by its name alone (a timeline box's: overloads share one): the first
+    // row of that name.
+    const name = state.method.slice(0, -1);
+    return table.methods.findIndex((m) => m.name === name);
   }
 
   async function load(state) {

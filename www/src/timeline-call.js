@@ -7,6 +7,7 @@
 import { $, element } from './dom.js';
 import { clockWords } from './format.js';
 import { createFrameMenu } from './frame-menu.js';
+import { methodKey } from './state.js';
 import { chosenPatch, pathMenuItems } from './transforms.js';
 import { timeText } from './timespan.js';
 
@@ -41,8 +42,6 @@ export function createCallPanel(store, products, viewOf) {
     box.hidden = !call;
     document.body.dataset.timelineCall = call ? call.name : '';
     if (!call) return;
-    // In a short window the panel opens below the fold: it comes into sight.
-    requestAnimationFrame(() => box.scrollIntoView({ block: 'nearest' }));
     const summary = store.get().summary;
     const pieceNote = summary.format.clocks.includes('cpu') && call.cpu_us === null
       ? element('p', { class: 'muted', text: 'The trace gives CPU time per call: this box is part of a call, or calls the view merged, so it has none of its own.' })
@@ -64,7 +63,7 @@ export function createCallPanel(store, products, viewOf) {
       element('div', { class: 'call-actions' },
         go('Show in flame graph', (c) => ({ tab: 'flame', search: c.name, graphPath: store.get().view.invert ? null : c.path })),
         go('Show in call tree', (c) => ({ tab: 'tree', treeFunction: c.name, treeSearch: c.name })),
-        go('Show in methods', (c) => ({ tab: 'methods', methodFilter: c.name })),
+        go('Show in methods', (c) => ({ tab: 'methods', methodFilter: c.name, method: methodKey({ name: c.name, signature: '' }) })),
         element('button', { type: 'button', class: 'link', text: 'Close', id: 'timeline-call-close' })),
     );
     $('timeline-call-close').addEventListener('click', () => {

@@ -8,7 +8,7 @@
 // its frame menu.
 
 import { $ } from './dom.js';
-import { threadLabel } from './format.js';
+import { frameNameParts, threadLabel } from './format.js';
 import { isMenuKey } from './list-keys.js';
 import { changed } from './state.js';
 import { clockLine, createCallPanel } from './timeline-call.js';
@@ -167,6 +167,14 @@ export function createTimeline(store, products) {
     return colours.byId[id] || (colours.byId[id] = frameColour(nameOf(id), isDark));
   }
 
+  // Each name's label width, measured once per name (in the font the labels use).
+  let labelWidths = { names: null, made: null, byId: [] };
+  function labelWidth(ctx, id) {
+    if (labelWidths.names !== facts.names || labelWidths.made !== made) labelWidths = { names: facts.names, made, byId: [] };
+    if (labelWidths.byId[id] === undefined) labelWidths.byId[id] = ctx.measureText(nameOf(id)).width;
+    return labelWidths.byId[id];
+  }
+
   function drawBoxes(ctx, lane, w) {
     const boxes = lane.boxes;
     if (!boxes) return;
@@ -197,11 +205,14 @@ export function createTimeline(store, products) {
         const name = nameOf(boxes[i + 3]);
         fill = '';
         ctx.fillStyle = labelColour(name, isDark);
+        // Where the whole name does not fit, its end (class and method) says more than its
+        // package's first letters.
+        const text = bw - 6 >= labelWidth(ctx, boxes[i + 3]) ? name : frameNameParts(name).tail;
         ctx.save();
         ctx.beginPath();
         ctx.rect(Math.max(left, 0), y, Math.min(bw, w), lane.rowHeight);
         ctx.clip();
-        ctx.fillText(name, Math.max(left, 0) + 3, y + lane.rowHeight / 2);
+        ctx.fillText(text, Math.max(left, 0) + 3, y + lane.rowHeight / 2);
         ctx.restore();
       }
     }

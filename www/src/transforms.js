@@ -50,9 +50,12 @@ export function withoutStep(state, index) {
   return changeTo(state, { transforms, invert: state.view.invert });
 }
 
-/** Every step taken out; inverted or not as before. */
+/**
+ * The whole profile: every step taken out, top-down (Callers of turned Invert on; the
+ * whole profile as recorded is neither).
+ */
 export function withoutSteps(state) {
-  return changeTo(state, { transforms: [], invert: state.view.invert });
+  return changeTo(state, PLAIN_VIEW);
 }
 
 export function withInvert(state, invert) {

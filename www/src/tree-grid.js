@@ -236,6 +236,11 @@ export function createTreeGrid(table, { label, compact = false, onSelect = () =>
     focus() {
       if (focused >= 0) focusRow(focused);
     },
+    /** The focused row scrolled into sight (the grid's pane may have just shrunk). */
+    reveal() {
+      const r = focused >= 0 && rowOf(focused);
+      if (r) r.scrollIntoView({ block: 'nearest' });
+    },
     get tree() {
       return tree;
     },

@@ -79,7 +79,7 @@ export function createTreeView(store, products) {
   function title(state) {
     const t = state.thread < 0 ? null : state.summary.threads[state.thread];
     return threadLabel(t) + ' — ' + clockWords(state.clock, state.summary) + (state.range ? ' in ' + rangeText(state.range) : '') +
-      (state.view.invert ? ', bottom-up' : ', top-down');
+      (state.view.invert ? ', bottom-up' : ', top-down') + ' (times in µs)';
   }
 
   function clocks(state) {
@@ -136,6 +136,8 @@ export function createTreeView(store, products) {
     const name = state.treeFunction;
     $('sandwich').hidden = !name;
     if (!name) return;
+    // The sandwich takes room from the tree: the row it is of stays in sight.
+    main.reveal();
     $('sandwich-name').textContent = name;
     $('sandwich-error').hidden = true;
     const views = sandwichViews(state.view, name);

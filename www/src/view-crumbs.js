@@ -5,7 +5,7 @@
 
 import { $, element } from './dom.js';
 import { changed } from './state.js';
-import { stepParts, stepText, stepTitle, undone, withInvert, withoutStep, withoutSteps } from './transforms.js';
+import { isPlain, stepParts, stepText, stepTitle, undone, withInvert, withoutStep, withoutSteps } from './transforms.js';
 
 export function createViewCrumbs(store) {
   const list = $('view-crumbs');
@@ -35,9 +35,9 @@ export function createViewCrumbs(store) {
 
   function render(state) {
     const { transforms } = state.view;
-    const whole = transforms.length
+    const whole = !isPlain(state.view)
       ? element('button', {
-        type: 'button', class: 'link', text: 'Whole profile', title: 'Take every step out',
+        type: 'button', class: 'link', text: 'Whole profile', title: 'Take every step out and show the stacks top-down',
         onclick: () => {
           store.update(withoutSteps(store.get()));
           undo.focus();

@@ -38,15 +38,17 @@ test('each change keeps the view before it, and Undo restores it', () => {
   assert.deepEqual(state.view, { transforms: [{ callers_of: B }], invert: true }, 'later steps stay');
   apply(withInvert(state, false));
   assert.deepEqual(state.view.invert, false);
+  apply(withInvert(state, true));
   apply(withoutSteps(state));
-  assert.deepEqual(state.view, { transforms: [], invert: false });
-  assert.equal(state.viewHistory.length, 5);
+  assert.deepEqual(state.view, { transforms: [], invert: false }, 'the whole profile is top-down too');
+  assert.equal(state.viewHistory.length, 6);
   const seen = [];
   while (state.viewHistory.length) {
     apply(undone(state));
     seen.push(state.view.transforms.map(stepText).join(' › ') + (state.view.invert ? ' (inverted)' : ''));
   }
   assert.deepEqual(seen, [
+    'Callers of ' + B + ' (inverted)',
     'Callers of ' + B,
     'Callers of ' + B + ' (inverted)',
     'Merge ' + A + ' › Callers of ' + B + ' (inverted)',

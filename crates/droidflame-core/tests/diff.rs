@@ -229,7 +229,7 @@ fn the_differential_graph_draws_one_side_coloured_by_the_other() {
     let (before_total, after_total) = comparison.totals();
     let all = diff_svg(&comparison, &DiffGraphOptions::default()).unwrap();
     let digits = group;
-    assert!(all.contains(&format!("Widths: after, {} µs of self time", digits(after_total))), "{all:.2000}");
+    assert!(all.contains(&format!("Widths: after, {} µs in all", digits(after_total))), "{all:.2000}");
     assert!(
         all.contains(&format!("against before ({} µs): red grew, blue shrank", digits(before_total))),
         "{all:.3000}"

@@ -135,7 +135,7 @@ pub fn diff_svg(comparison: &Comparison, options: &DiffGraphOptions) -> Result<S
     let scaled = if options.normalize && scale != 1.0 { ", scaled to the same total" } else { "" };
     // Short enough to fit a graph 1,000 px wide; the page's legend says it at length.
     opts.subtitle = Some(format!(
-        "Widths: {}, {} µs of self time. Colour: {} time change against {} ({} µs{scaled}): red grew, blue shrank; grey within ±{}%.",
+        "Widths: {}, {} µs in all. Colour: {} time change against {} ({} µs{scaled}): red grew, blue shrank; grey within ±{}%.",
         sides[w],
         group_digits(width_total),
         options.colour.name(),

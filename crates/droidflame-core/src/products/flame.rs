@@ -174,7 +174,8 @@ pub(crate) fn flame_svg_named(
     }
     let mut opts = inferno_options(options, profile.format.frame_kind);
     opts.title = title;
-    opts.subtitle = Some(format!("{} µs of self time on the {clock} clock", group_digits(total)));
+    // The widths add up the stacks' values: the time the graph covers, not any frame's own.
+    opts.subtitle = Some(format!("{} µs in all on the {clock} clock", group_digits(total)));
     let mut svg = Vec::new();
     flamegraph::from_lines(&mut opts, lines.iter().map(String::as_str), &mut svg)
         .map_err(|e| Error::new(ErrorKind::Request, format!("the flame graph could not be drawn: {e}")))?;
