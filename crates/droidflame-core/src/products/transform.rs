@@ -239,6 +239,16 @@ impl Builder {
         at
     }
 
+    /// A child of `parent` made without looking for one of its name: the caller knows
+    /// there is none.
+    fn new_child(&mut self, parent: u32, name: u32) -> u32 {
+        let at = self.nodes.len() as u32;
+        let next_sibling = self.nodes[parent as usize].first_child;
+        self.nodes.push(FrameNode { name, first_child: NONE, next_sibling, self_time: PerClock::ZERO, calls: 0 });
+        self.nodes[parent as usize].first_child = at;
+        at
+    }
+
     fn add(&mut self, node: u32, time: PerClock) {
         self.nodes[node as usize].self_time.add(time);
     }
@@ -405,21 +415,47 @@ impl FrameTree {
 
     /// The bottom-up tree: each stack reversed, its leaf first, under the same root. Calls
     /// are not counted in it: a row there is a path of callers, not a call.
+    ///
+    /// Made a level at a time, not a stack at a time: the stacks under one bottom-up node
+    /// are a run of cursors (each at the next frame up its stack), sorted by that frame's
+    /// name, and each run of one name is a child. So no node is looked up by (parent, name):
+    /// a bottom-up tree of millions of nodes took most of its time in those lookups.
     fn inverted(&self) -> FrameTree {
         let parent = self.parents();
+        let name = |n: u32| self.nodes[n as usize].name;
         let mut out = Builder::new();
         out.add(0, self.nodes[0].self_time);
-        for (n, node) in self.nodes.iter().enumerate().skip(1) {
-            if node.self_time == PerClock::ZERO {
-                continue;
+        // Each stack that ends in a frame: its node (a cursor moving up) and its time.
+        let mut cursors: Vec<(u32, PerClock)> = (1..self.nodes.len() as u32)
+            .filter(|&n| self.nodes[n as usize].self_time != PerClock::ZERO)
+            .map(|n| (n, self.nodes[n as usize].self_time))
+            .collect();
+        // Runs of cursors still to place, with the bottom-up node they go under.
+        let mut runs = vec![(0u32, 0usize, cursors.len())];
+        while let Some((under, start, end)) = runs.pop() {
+            cursors[start..end].sort_unstable_by_key(|&(n, _)| name(n));
+            let mut at = start;
+            while at < end {
+                let frame = name(cursors[at].0);
+                let node = out.new_child(under, frame);
+                // The run of this name moves up a frame; stacks that end here are done.
+                let run = at;
+                let mut kept = at;
+                while at < end && name(cursors[at].0) == frame {
+                    let (n, time) = cursors[at];
+                    match parent[n as usize] {
+                        0 => out.add(node, time),
+                        up => {
+                            cursors[kept] = (up, time);
+                            kept += 1;
+                        }
+                    }
+                    at += 1;
+                }
+                if kept > run {
+                    runs.push((node, run, kept));
+                }
             }
-            let mut at = 0;
-            let mut up = n as u32;
-            while up != 0 {
-                at = out.child(at, self.nodes[up as usize].name);
-                up = parent[up as usize];
-            }
-            out.add(at, node.self_time);
         }
         out.finish()
     }
