@@ -396,14 +396,14 @@ impl ArtDecoder {
             builder.warn(format!("the key says version {key} but the data header says {header}; the header was used"));
         }
         if self.key.bad_lines > 0 {
-            let lines = counted(self.key.bad_lines as u64, "malformed line", "malformed lines");
+            let lines = counted(self.key.bad_lines, "malformed line", "malformed lines");
             builder.warn(format!(
                 "{lines} in the text sections {} skipped",
                 if self.key.bad_lines == 1 { "was" } else { "were" }
             ));
         }
         if self.trailing_bytes > 0 && self.damage.is_none() {
-            let bytes = counted(self.trailing_bytes as u64, "byte", "bytes");
+            let bytes = counted(self.trailing_bytes, "byte", "bytes");
             builder.warn(format!(
                 "{bytes} after the closing summary {} ignored",
                 if self.trailing_bytes == 1 { "was" } else { "were" }
@@ -413,7 +413,7 @@ impl ArtDecoder {
             if v2.carried_blocks > 0 {
                 builder.warn(format!(
                     "{} the previous block's deltas (an ART writer bug) and {} decoded so",
-                    counted(v2.carried_blocks as u64, "V2 entry block continued", "V2 entry blocks continued"),
+                    counted(v2.carried_blocks, "V2 entry block continued", "V2 entry blocks continued"),
                     if v2.carried_blocks == 1 { "was" } else { "were" }
                 ));
             }

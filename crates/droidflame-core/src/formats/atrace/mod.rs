@@ -101,7 +101,7 @@ fn framing_notes(framing: &TextFraming, builder: &mut ProfileBuilder) {
     if framing.trailing_bytes > 0 {
         builder.warn(format!(
             "{} after the compressed capture {} neither text nor another compressed chunk and {} ignored",
-            counted(framing.trailing_bytes as u64, "byte", "bytes"),
+            counted(framing.trailing_bytes, "byte", "bytes"),
             if framing.trailing_bytes == 1 { "is" } else { "are" },
             if framing.trailing_bytes == 1 { "was" } else { "were" }
         ));
@@ -281,7 +281,7 @@ impl AtraceDecoder {
         if stats.raw_clock_lines > 0 {
             builder.warn(format!(
                 "{} integer timestamps (a raw counter trace_clock) and {} skipped",
-                counted(stats.raw_clock_lines as u64, "event line has", "event lines have"),
+                counted(stats.raw_clock_lines, "event line has", "event lines have"),
                 if stats.raw_clock_lines == 1 { "was" } else { "were" }
             ));
         }
@@ -289,7 +289,7 @@ impl AtraceDecoder {
             builder.warn(format!(
                 "{} (B, E, C, S, F, I, N, G, H) and {} skipped",
                 counted(
-                    stats.other_markers as u64,
+                    stats.other_markers,
                     "tracing_mark_write payload was not an atrace marker",
                     "tracing_mark_write payloads were not atrace markers"
                 ),
