@@ -1,9 +1,10 @@
 // The view in the page's address: its hash says the tab, the thread (by name and id), the
 // clock, the range, the view's transforms, the searches, the selected function, the
-// timeline's chosen call and whether a comparison was on, so that a link opened with the same file shows the same view. The
-// hash never leaves the page (no request carries it). Anyone can craft a link: the hash is
-// read as untrusted text; names in it are only ever shown as text; unknown keys and bad
-// values are left out, each with a note saying so. Pure logic (unit-tested).
+// timeline's chosen call and whether a comparison was on, so that a link opened with the
+// same file shows the same view. The hash never leaves the page (no request carries it).
+// Anyone can craft a link: the hash is read as untrusted text; names in it are only ever
+// shown as text; unknown keys and bad values are left out, each with a note saying so.
+// Pure logic (unit-tested).
 
 import { threadLabel } from './format.js';
 import { clocksOf } from './state.js';

@@ -21,8 +21,9 @@ export function clockLine(call, summary) {
 
 /**
  * The panel under the timeline. `show({thread, depth, at})` shows the box there (null:
- * none) and makes it the store's `focus`; `menuAt(where, x, y, back)` opens the frame menu of the box there at a point of
- * the window, `menuAtFocus(x, y, back)` that of the box shown (focus returns to `back`).
+ * none) and makes it the store's `focus`; `menuAt(where, x, y, back)` opens the frame menu
+ * of the box there at a point of the window, `menuAtFocus(x, y, back)` that of the box
+ * shown (focus returns to `back`).
  * `viewOf()`: the view the timeline is drawn in, as the core's JSON.
  */
 export function createCallPanel(store, products, viewOf) {
