@@ -52,3 +52,30 @@ test('a Perfetto trace with nothing to draw says what it holds', async (t) => {
   assert.match(warnings, /nothing to draw; it holds battery counters \(6 packets\), power rails \(6 packets\)/);
   await shot(page, 'perfetto-nothing-to-draw');
 });
+
+test('an Android 12 capture lists each process\'s main thread under its own process, marked, and threads of no process apart', async (t) => {
+  const page = await checkedPage(context, t, { viewport: { width: 1280, height: 900 } });
+  assert.equal(await pick(page, [corpus('perfetto/mstools-perfetto_android12_cpuschedstack.pftrace')]), 'done');
+  // Each row's process header: the nearest header above it.
+  const groups = await page.locator('#thread-rows tr').evaluateAll((rows) => {
+    const out = {};
+    let header = null;
+    for (const tr of rows) {
+      if (tr.classList.contains('process')) header = tr.textContent;
+      else if (tr.dataset.thread !== '-1') {
+        const name = tr.querySelector('td.name').getAttribute('title');
+        out[name] = { header, main: tr.querySelector('td.name').classList.contains('main-thread') && name.includes('(its main thread)') };
+      }
+    }
+    return out;
+  });
+  const find = (prefix) => Object.entries(groups).find(([title]) => title.startsWith(prefix))[1];
+  assert.deepEqual(find('system_server [582]'), { header: 'system_server (pid 582)', main: true });
+  assert.deepEqual(find('surfaceflinger [420]'), { header: '/system/bin/surfaceflinger (pid 420)', main: true });
+  assert.deepEqual(find('surfaceflinger [517]'), { header: '/system/bin/surfaceflinger (pid 420)', main: false });
+  assert.deepEqual(find('.android.chrome [4692]'), { header: 'com.android.chrome (pid 4692)', main: true });
+  // A thread of no process named in the trace sits under a header of its own.
+  const orphans = Object.values(groups).filter((g) => g.header === 'No process named in the trace');
+  assert.ok(orphans.length >= 1, 'threads of no process have their own header');
+  await shot(page, 'perfetto-processes');
+});

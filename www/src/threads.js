@@ -52,7 +52,10 @@ function nameCell(t, share) {
   const states = t && typeof t.running_us === 'number'
     ? '\nrunning ' + millis(t.running_us) + ' · runnable ' + millis(t.runnable_us) + ' · sleeping ' + millis(t.sleeping_us)
     : '';
-  return element('td', { class: 'name', title: label + (t && t.process ? ' — ' + t.process : '') + states },
+  // A process's main thread has the process's id.
+  const main = Boolean(t && !t.track && t.pid !== undefined && t.tid === t.pid);
+  // Marked by its weight, not a badge: a badge would cut the names of a narrow column shorter.
+  return element('td', { class: main ? 'name main-thread' : 'name', title: label + (t && t.process ? ' — ' + t.process : '') + (main ? ' (its main thread)' : '') + states },
     element('span', { class: 'label' },
       element('span', { class: 'head', text: head }),
       tail ? element('span', { class: 'tail', text: tail }) : null),
@@ -72,7 +75,7 @@ export function createThreadList(store) {
     const threads = summary.threads;
     const total = allThreadsTotal(summary, state.clock);
     const text = state.threadFilter;
-    let group;
+    let group = null;
     const row = (index) => {
       const t = index < 0 ? null : threads[index];
       const value = t ? threadTotal(t, state.clock) : total;
@@ -86,14 +89,18 @@ export function createThreadList(store) {
         element('td', { class: 'n', text: t && !t.track && t.records > 0 ? percent(value, total) : '' }));
     };
     body.append(row(-1));
+    // Grouped where the trace names any process: the threads of none come last, under a
+    // header of their own (not under the last process's).
+    const grouped = threads.some((t) => t.pid !== undefined);
     for (const index of threadOrder(threads)) {
       const t = threads[index];
       if (!threadMatches(t, text)) continue;
-      if (t.pid !== undefined && t.pid !== group) {
+      if (grouped && t.pid !== group) {
         group = t.pid;
+        const words = t.pid === undefined ? 'No process named in the trace' : (t.process || 'process') + ' (pid ' + t.pid + ')';
         // Four cells and a fifth under Share, so that hiding that column hides it here too.
         body.append(element('tr', { class: 'process' },
-          element('th', { colspan: '4', scope: 'rowgroup', text: (t.process || 'process') + ' (pid ' + t.pid + ')' }),
+          element('th', { colspan: '4', scope: 'rowgroup', text: words }),
           element('td')));
       }
       body.append(row(index));

@@ -74,6 +74,25 @@ fn scheduler_only_traces_draw_thread_states() {
     }
 }
 
+/// Android's process tree lists each process and its other threads, not its main thread
+/// (tid = pid): that thread still belongs to its process.
+#[test]
+fn each_process_main_thread_is_under_its_process() {
+    if !droidflame_testkit::corpus_present("perfetto::each_process_main_thread_is_under_its_process") {
+        return;
+    }
+    let p = perfetto("mstools-perfetto_android12_cpuschedstack.pftrace");
+    let of = |tid: u32| p.threads.iter().find(|t| t.tid == tid).map(|t| (t.pid, t.process.as_deref()));
+    assert_eq!(of(420), Some((Some(420), Some("/system/bin/surfaceflinger"))));
+    assert_eq!(of(582), Some((Some(582), Some("system_server"))));
+    assert_eq!(of(4692), Some((Some(4692), Some("com.android.chrome"))));
+    // Every thread whose id is a named process's is that process's.
+    let named: Vec<u32> = p.threads.iter().filter_map(|t| t.process.as_ref().and(t.pid)).collect();
+    for t in p.threads.iter().filter(|t| named.contains(&t.tid)) {
+        assert_eq!(t.pid, Some(t.tid), "{} [{}]", t.name, t.tid);
+    }
+}
+
 #[test]
 fn track_events_name_their_thread_and_process() {
     if !droidflame_testkit::corpus_present("perfetto::track_events_name_their_thread_and_process") {

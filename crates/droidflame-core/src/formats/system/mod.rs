@@ -358,7 +358,10 @@ impl SystemTrace {
             if let Some(name) = name {
                 b.name_thread(slot, name, true);
             }
-            if let Some(pid) = entry.pid.filter(|&p| p != 0) {
+            // A thread whose id is a process's is that process's main thread, whether or not
+            // the trace said so (a process tree lists a process, not its main thread).
+            let main = self.process_names.contains_key(&entry.tid).then_some(entry.tid);
+            if let Some(pid) = entry.pid.or(main).filter(|&p| p != 0) {
                 b.set_process(slot, pid);
             }
             if scheduled {
