@@ -94,7 +94,13 @@ fn atrace_text_and_perfetto_give_the_same_profile() {
         for (compact_sched, events_per_bundle) in [(false, 64), (true, 64), (false, 1), (true, 7), (true, 100_000)] {
             let packets = pf::from_capture(&capture, FromCapture { compact_sched, events_per_bundle });
             let trace = Trace::of(&packets);
-            for (form, bytes) in [("plain", trace.bytes.clone()), ("compressed", trace.compressed().bytes)] {
+            let forms = [
+                ("plain", trace.bytes.clone()),
+                ("compressed", trace.compressed().bytes),
+                ("zstd", trace.zstd_compressed(4096, 1).bytes),
+                ("zstd, frames split", trace.zstd_compressed(1 << 20, 3).bytes),
+            ];
+            for (form, bytes) in forms {
                 let what = format!("seed {seed}, compact {compact_sched}, {events_per_bundle} per bundle, {form}");
                 let p = analyze(&bytes).unwrap();
                 assert_eq!(p.format.family, "perfetto", "{what}");
@@ -211,4 +217,28 @@ fn dropped_ftrace_packets_close_open_slices_at_the_last_event_before() {
         "{:?}",
         p.warnings
     );
+}
+
+#[test]
+fn zstd_compressed_packets_are_read_within_the_limit_and_damage_is_counted() {
+    let trace = Trace::of(&pf::from_capture(&busy_capture(5), FromCapture::default()));
+    let plain = analyze(&trace.bytes).unwrap();
+    let zstd = trace.zstd_compressed(8192, 2);
+    let p = analyze(&zstd.bytes).unwrap();
+    assert_eq!(folded(&p, Clock::Wall), folded(&plain, Clock::Wall));
+    assert!(p.warnings.iter().all(|w| !w.contains("zstd")), "{:?}", p.warnings);
+    // A bomb stops at the decompressed-size limit, as zlib's does.
+    let options = droidflame_core::Options { max_decompressed_bytes: 10_000, ..droidflame_core::Options::default() };
+    let err = droidflame_core::analyze_with(&zstd.bytes, options).unwrap_err();
+    assert_eq!(err.kind(), droidflame_core::ErrorKind::Limit);
+    assert!(err.to_string().contains("decompressed-size limit"), "{err}");
+    // A damaged frame: that packet is skipped and counted; the others are read.
+    let mut damaged = zstd.bytes.clone();
+    let middle = damaged.len() / 2;
+    for byte in &mut damaged[middle..middle + 64] {
+        *byte ^= 0x5A;
+    }
+    let p = analyze(&damaged).unwrap();
+    assert!(p.repairs.damaged_parts >= 1, "{:?}", p.repairs);
+    assert!(p.warnings.iter().any(|w| w.contains("damaged")), "{:?}", p.warnings);
 }

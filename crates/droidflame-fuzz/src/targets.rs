@@ -45,6 +45,11 @@ fn perfetto_compressed(packets: &[u8]) -> Vec<u8> {
     pf::Trace { bytes: packets.to_vec() }.compressed().bytes
 }
 
+/// Mutated packets inside zstd-compressed packets, as Perfetto's `zstd_compressed_packets`.
+fn perfetto_zstd(packets: &[u8]) -> Vec<u8> {
+    pf::Trace { bytes: packets.to_vec() }.zstd_compressed(4096, 2).bytes
+}
+
 /// Corpus files whose names pass `keep`, up to `max` bytes each.
 fn corpus(keep: impl Fn(&str) -> bool, max: u64) -> Vec<Vec<u8>> {
     if !droidflame_testkit::corpus_present("fuzz seeds from the corpus") {
@@ -199,8 +204,21 @@ pub fn all() -> Vec<Target> {
         },
         Target {
             name: "perfetto-zlib",
-            seeds: vec![full, compact, sdk],
+            seeds: vec![full.clone(), compact.clone(), sdk.clone()],
             wrap: perfetto_compressed,
+            exercise: crate::exercise,
+        },
+        Target {
+            name: "perfetto-zstd",
+            seeds: vec![full.clone(), compact.clone(), sdk.clone()],
+            wrap: perfetto_zstd,
+            exercise: crate::exercise,
+        },
+        // The zstd frames themselves mutated: the decoder meets hostile bytes.
+        Target {
+            name: "perfetto-zstd-frames",
+            seeds: [full, compact, sdk].iter().map(|p| perfetto_zstd(p)).collect(),
+            wrap: same,
             exercise: crate::exercise,
         },
         Target {

@@ -101,6 +101,59 @@ impl Trace {
         trace.packet(&packet);
         trace
     }
+
+    /// The packets written so far, zstd-compressed into `zstd_compressed_packets` packets of
+    /// at most `per_packet` bytes of packets each (split between packets, as Perfetto
+    /// writes them), each packet's bytes `frames` zstd frames one after another.
+    pub fn zstd_compressed(&self, per_packet: usize, frames: usize) -> Trace {
+        let mut trace = Trace::new();
+        let mut at = 0;
+        let mut framing = Vec::new();
+        // Whole packets per chunk: each chunk must be a `Trace` on its own. Bytes that are
+        // no packets (a fuzzer's) go whole into the last chunk.
+        let mut reader = &self.bytes[..];
+        while !reader.is_empty() {
+            let whole = match read_len(&reader[1..]) {
+                Some((len, n)) if 1 + n + len <= reader.len() => 1 + n + len,
+                _ => reader.len(),
+            };
+            framing.push(at..at + whole);
+            at += whole;
+            reader = &reader[whole..];
+        }
+        let mut chunks: Vec<std::ops::Range<usize>> = Vec::new();
+        for packet in framing {
+            match chunks.last_mut() {
+                Some(last) if packet.end - last.start <= per_packet.max(1) => last.end = packet.end,
+                _ => chunks.push(packet),
+            }
+        }
+        for chunk in chunks {
+            let bytes = &self.bytes[chunk];
+            let step = bytes.len().div_ceil(frames.max(1)).max(1);
+            let mut z = Vec::new();
+            for part in bytes.chunks(step) {
+                z.extend(ruzstd::encoding::compress_to_vec(part, ruzstd::encoding::CompressionLevel::Fastest));
+            }
+            let mut packet = Message::new();
+            packet.bytes(133, &z);
+            trace.packet(&packet);
+        }
+        trace
+    }
+}
+
+/// A varint length and its size in bytes; `None` where the bytes end inside it or it is
+/// longer than a length can be.
+fn read_len(bytes: &[u8]) -> Option<(usize, usize)> {
+    let mut value = 0usize;
+    for (i, &b) in bytes.iter().enumerate().take(9) {
+        value |= ((b & 0x7f) as usize) << (7 * i);
+        if b < 0x80 {
+            return Some((value, i + 1));
+        }
+    }
+    None
 }
 
 // TracePacket fields.

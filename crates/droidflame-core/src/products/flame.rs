@@ -172,6 +172,14 @@ pub(crate) fn flame_svg_named(
         })
         .expect("collecting lines cannot fail");
     }
+    // All the time on the thread itself, in no frame (a damaged capture's): nothing to draw.
+    if lines.is_empty() {
+        return Ok(empty_svg(
+            &title,
+            &format!("No frame ran on the {clock} clock: the time is the thread's own."),
+            options.theme,
+        ));
+    }
     let mut opts = inferno_options(options, profile.format.frame_kind);
     opts.title = title;
     // The widths add up the stacks' values: the time the graph covers, not any frame's own.

@@ -63,11 +63,14 @@ impl FrameNames {
         self.names.iter().position(|n| n == name).map(|i| i as u32)
     }
 
-    /// The id of the frame a person names `name`: as folded stacks print it, or as a flame
-    /// graph shows it, where inferno draws `f_[k]` (a kernel function; `_[w]`, `_[i]`,
-    /// `_[j]` alike) as `f`. The name as printed wins.
+    /// The id of the frame a person names `name`: as folded stacks print it, as the trace
+    /// spells it (before `sanitize`), or as a flame graph shows it, where inferno draws
+    /// `f_[k]` (a kernel function; `_[w]`, `_[i]`, `_[j]` alike) as `f`. The name as printed
+    /// wins.
     pub fn id_of_named(&self, name: &str) -> Option<u32> {
-        self.id_of(name).or_else(|| GRAPH_MARKS.iter().find_map(|mark| self.id_of(&format!("{name}{mark}"))))
+        self.id_of(name)
+            .or_else(|| self.id_of(&sanitize(name)))
+            .or_else(|| GRAPH_MARKS.iter().find_map(|mark| self.id_of(&format!("{name}{mark}"))))
     }
 
     /// Names, the merged frame's included: ids run from 0 to this.
@@ -76,17 +79,50 @@ impl FrameNames {
     }
 }
 
+/// What a frame whose name is blank is called.
+const BLANK_NAME: &str = "[blank name]";
+
 /// The marks at the end of a frame's name that inferno colours by and leaves out of its
 /// graph's labels and tooltips.
 const GRAPH_MARKS: [&str; 4] = ["_[k]", "_[w]", "_[i]", "_[j]"];
 
 /// Folded text cannot hold `;` inside a frame or a line break; replace them.
+/// Folded text (and inferno, which reads it) has two more traps, each closed with a
+/// no-break space, which looks the same:
+/// - a line that begins `# ` is a comment: a frame named `#`, or `# …`, would vanish at the
+///   start of one;
+/// - a line's last word that is a number is a count, and the one before it too where it is
+///   one (a differential graph's two columns): a last frame such as `Launcher: 0` or
+///   `doFrame 1234` would lose its number and turn the graph differential.
+///
+/// A name of nothing but blanks (lines are trimmed: a stack of it is empty) is
+/// `[blank name]`.
 pub(crate) fn sanitize(name: &str) -> String {
-    if name.contains([';', '\n', '\r']) {
+    if name.trim().is_empty() {
+        return BLANK_NAME.to_owned();
+    }
+    let mut name = if name.contains([';', '\n', '\r']) {
         name.replace(';', ":").replace(['\n', '\r'], " ")
     } else {
         name.to_owned()
+    };
+    if name == "#" {
+        name.push('\u{a0}');
+    } else if name.starts_with("# ") {
+        name.replace_range(1..2, "\u{a0}");
     }
+    if let Some(space) = name.rfind(' ') {
+        let last = &name[space + 1..];
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        let number = match last.split_once('.') {
+            Some((whole, part)) => digits(whole) || digits(part),
+            None => digits(last),
+        };
+        if number {
+            name.replace_range(space..space + 1, "\u{a0}");
+        }
+    }
+    name
 }
 
 pub(super) struct FrameNode {
@@ -312,5 +348,35 @@ impl NamedTree for Named<'_> {
 
     fn name(&self, n: u32) -> &str {
         self.names.name(self.tree.nodes[n as usize].name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sanitize;
+
+    #[test]
+    fn no_frame_makes_a_line_of_folded_text_a_comment() {
+        assert_eq!(sanitize("#"), "#\u{a0}");
+        assert_eq!(sanitize("# draw"), "#\u{a0}draw");
+        assert_eq!(sanitize("Launcher: 0"), "Launcher:\u{a0}0");
+        assert_eq!(sanitize("Choreographer#doFrame 2391712"), "Choreographer#doFrame\u{a0}2391712");
+        assert_eq!(sanitize("scale 1.5"), "scale\u{a0}1.5");
+        assert_eq!(sanitize("draw v2"), "draw v2", "a word that is no number stays");
+        assert_eq!(sanitize(" "), "[blank name]");
+        assert_eq!(sanitize(""), "[blank name]");
+        assert_eq!(sanitize("#draw"), "#draw", "only `# ` begins a comment");
+        assert_eq!(sanitize("Choreographer#doFrame"), "Choreographer#doFrame");
+        assert_eq!(sanitize("a;b\nc"), "a:b c");
+        for name in ["#", "# x", "#;y"] {
+            assert!(!format!("{} 1", sanitize(name)).starts_with("# "), "{name}");
+        }
+        // Before the count, inferno finds no second number.
+        for name in ["a 1", "b 2.5", "c 1 2", "x y 3"] {
+            let line = format!("{} 7", sanitize(name));
+            let before = &line[..line.rfind(' ').unwrap()];
+            let word = before.rsplit(' ').next().unwrap();
+            assert!(before == word || !word.bytes().all(|b| b.is_ascii_digit() || b == b'.'), "{name}: {line}");
+        }
     }
 }

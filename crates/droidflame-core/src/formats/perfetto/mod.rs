@@ -11,6 +11,7 @@ mod proto;
 mod sequence;
 mod sorter;
 mod track_events;
+mod unpack;
 
 use crate::formats::system::InflateBudget;
 use crate::importer::{Format, Imported, Importer, Input, Sniff};

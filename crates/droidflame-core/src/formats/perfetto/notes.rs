@@ -143,10 +143,6 @@ pub fn warn(stats: &PacketStats, slices: u64, end: &SystemEnd, builder: &mut Pro
             "track events have times on a clock the trace never relates to the boot clock, and were skipped",
         ),
         (stats.other_prints, "print events were not atrace markers (B, E, C, S, F, I, N, G, H) and were skipped"),
-        (
-            stats.zstd_packets,
-            "packets are zstd-compressed, which droidflame does not read; record without zstd compression",
-        ),
         (stats.bad_thread_ids, "events name thread ids no kernel hands out and were skipped"),
         (
             builder.repairs.out_of_order,

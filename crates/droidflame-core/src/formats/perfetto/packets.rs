@@ -8,13 +8,13 @@ use super::proto::{TYPE_COUNTER, TYPE_INSTANT, TYPE_SLICE_BEGIN, TYPE_SLICE_END}
 use super::sequence::{Sequence, Standing, TraceClocks};
 use super::sorter::{Event, Held, Lane, TimeSorter, NO_THREAD, ON_CPU};
 use super::track_events::{self, Target, TrackTable};
+use super::unpack;
 use crate::formats::system::marker;
 use crate::formats::system::InflateBudget;
 use crate::formats::system::SystemTrace;
 use crate::profile::ProfileBuilder;
 use crate::Result;
 use bytes::Bytes;
-use flate2::{Decompress, FlushDecompress, Status};
 use prost::Message;
 use rustc_hash::FxHashMap;
 
@@ -43,8 +43,6 @@ pub struct PacketStats {
     pub unconvertible_times: u64,
     /// Events of thread ids no kernel hands out, skipped.
     pub bad_thread_ids: u64,
-    /// zstd-compressed packets, not read.
-    pub zstd_packets: u64,
     /// Packets of kinds droidflame does not draw (heap profiles, power rails, logs, …),
     /// by their field number in `TracePacket`.
     pub other_kinds: FxHashMap<u32, u64>,
@@ -132,11 +130,13 @@ impl PacketReader {
             used = true;
         }
         if let Some(compressed) = &packet.compressed_packets {
-            self.compressed(compressed, at, budget, b)?;
+            let out = unpack::inflate(compressed, budget)?;
+            self.unpacked(out, at, budget, b)?;
             used = true;
         }
-        if packet.zstd_compressed_packets.is_some() {
-            self.stats.zstd_packets += 1;
+        if let Some(compressed) = &packet.zstd_compressed_packets {
+            let out = unpack::unzstd(compressed, budget)?;
+            self.unpacked(out, at, budget, b)?;
             used = true;
         }
         if !used {
@@ -273,25 +273,19 @@ impl PacketReader {
         }
     }
 
-    /// A `Trace` of more packets, zlib-compressed.
-    fn compressed(&mut self, bytes: &[u8], at: u64, budget: &mut InflateBudget, b: &mut ProfileBuilder) -> Result<()> {
-        let mut inflater = Decompress::new(true);
-        let mut out = Vec::new();
-        loop {
-            out.reserve(64 << 10);
-            let before = out.len();
-            let read = inflater.total_in() as usize;
-            let status = inflater.decompress_vec(&bytes[read..], &mut out, FlushDecompress::Finish);
-            budget.spend(out.len() - before)?;
-            match status {
-                Ok(Status::StreamEnd) => break,
-                Ok(_) if out.len() > before || (inflater.total_in() as usize) < bytes.len() => {}
-                _ => {
-                    self.damaged(at, b);
-                    return Ok(());
-                }
-            }
-        }
+    /// A `Trace` of more packets, compressed (zlib or zstd: the bytes `unpack` gives, or
+    /// `None` for a damaged stream).
+    fn unpacked(
+        &mut self,
+        out: Option<Vec<u8>>,
+        at: u64,
+        budget: &mut InflateBudget,
+        b: &mut ProfileBuilder,
+    ) -> Result<()> {
+        let Some(out) = out else {
+            self.damaged(at, b);
+            return Ok(());
+        };
         let mut framing = super::framing::PacketFraming::default();
         let mut inner = Vec::new();
         framing.push(&out, &mut |packet, _| inner.push(packet));

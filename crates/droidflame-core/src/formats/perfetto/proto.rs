@@ -22,7 +22,7 @@ pub struct TracePacket {
     /// A `Trace` of more packets, zlib-compressed.
     #[prost(bytes = "bytes", optional, tag = "50")]
     pub compressed_packets: Option<Bytes>,
-    /// The same, zstd-compressed (not read: no zstd decoder is built in).
+    /// The same, zstd-compressed.
     #[prost(bytes = "bytes", optional, tag = "133")]
     pub zstd_compressed_packets: Option<Bytes>,
     #[prost(uint32, optional, tag = "13")]
