@@ -63,6 +63,13 @@ fn scheduler_only_traces_draw_thread_states() {
         let p = perfetto(name);
         assert_eq!(p.clocks, ClockSet::Dual, "{name}");
         assert!(p.warnings.iter().any(|w| w.contains("frames are its scheduler states")), "{name}: {:?}", p.warnings);
+        // Never "only" where the trace holds more: its 7,977 perf samples (SOURCES.md) are named.
+        assert!(p.warnings.iter().all(|w| !w.contains("only scheduler events")), "{name}: {:?}", p.warnings);
+        assert!(
+            p.warnings.iter().any(|w| w.contains("CPU callstack samples (perf) (7,977 packets)")),
+            "{name}: {:?}",
+            p.warnings
+        );
         let folded = products::folded(&p, &FoldedOptions::default()).unwrap();
         assert!(folded
             .lines()

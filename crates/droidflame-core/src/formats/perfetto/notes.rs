@@ -85,11 +85,18 @@ fn held(stats: &PacketStats) -> Vec<String> {
 /// Every note of a Perfetto trace read into `slices` slices.
 pub fn warn(stats: &PacketStats, slices: u64, end: &SystemEnd, builder: &mut ProfileBuilder) {
     if slices == 0 {
-        let instead = if end.scheduled {
+        let held = held(stats);
+        // What was read, then what else the trace holds: never "only" where there is more.
+        let instead = if end.scheduled && held.is_empty() {
             "only scheduler events: each thread's frames are its scheduler states (Running, Runnable, Sleeping)"
                 .to_owned()
+        } else if end.scheduled {
+            format!(
+                "but scheduler events, so each thread's frames are its scheduler states (Running, Runnable, \
+                 Sleeping); it also holds {}, which droidflame does not draw yet",
+                held.join(", ")
+            )
         } else {
-            let held = held(stats);
             let held = if held.is_empty() { "nothing else".to_owned() } else { held.join(", ") };
             format!("and no scheduler events: there is nothing to draw; it holds {held}")
         };
