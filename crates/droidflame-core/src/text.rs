@@ -76,7 +76,7 @@ pub fn describe_bytes(bytes: &[u8]) -> String {
 }
 
 /// Numbers in messages; the model words its own repairs with it.
-pub use crate::profile::{counted, group_digits};
+pub use crate::profile::{counted, group_digits, were};
 
 /// A decimal `u32`, nothing else.
 pub fn parse_u32(digits: &[u8]) -> Option<u32> {

@@ -1,6 +1,6 @@
 //! What applying a mapping did, counted, for the summary and the user.
 
-use crate::text::group_digits;
+use crate::text::{group_digits, were};
 use serde::Serialize;
 
 /// Methods left obfuscated that a report names, at most.
@@ -89,7 +89,7 @@ impl MappingReport {
         }
         if self.skipped_lines > 0 {
             let what = count(self.skipped_lines, "line of the mapping is", "lines of the mapping are");
-            let were = if self.skipped_lines == 1 { "was" } else { "were" };
+            let were = were(self.skipped_lines);
             let first = group_digits(self.first_skipped_line.unwrap_or(0));
             text += &format!(" {what} no mapping record and {were} skipped (the first is line {first}).");
         }

@@ -98,7 +98,9 @@ const GRAPH_MARKS: [&str; 4] = ["_[k]", "_[w]", "_[i]", "_[j]"];
 /// A name of nothing but blanks (lines are trimmed: a stack of it is empty) is
 /// `[blank name]`.
 pub(crate) fn sanitize(name: &str) -> String {
-    if name.trim().is_empty() {
+    // Each test looks at one end first: every graph names every frame again.
+    let starts_blank = name.as_bytes().first().is_none_or(|b| b.is_ascii_whitespace() || *b >= 0x80);
+    if starts_blank && name.trim().is_empty() {
         return BLANK_NAME.to_owned();
     }
     let mut name = if name.contains([';', '\n', '\r']) {
@@ -111,16 +113,21 @@ pub(crate) fn sanitize(name: &str) -> String {
     } else if name.starts_with("# ") {
         name.replace_range(1..2, "\u{a0}");
     }
-    if let Some(space) = name.rfind(' ') {
-        let last = &name[space + 1..];
-        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-        let number = match last.split_once('.') {
-            Some((whole, part)) => digits(whole) || digits(part),
-            None => digits(last),
-        };
-        if number {
-            name.replace_range(space..space + 1, "\u{a0}");
-        }
+    // The last word, read back from the end only as far as it is digits and dots.
+    if !matches!(name.as_bytes().last(), Some(b'0'..=b'9' | b'.')) {
+        return name;
+    }
+    let bytes = name.as_bytes();
+    let word = bytes.iter().rev().take_while(|b| b.is_ascii_digit() || **b == b'.').count();
+    let space = bytes.len() - word;
+    let number = &name[space..];
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let is_number = match number.split_once('.') {
+        Some((whole, part)) => !part.contains('.') && (digits(whole) || digits(part)),
+        None => digits(number),
+    };
+    if is_number && space > 0 && bytes[space - 1] == b' ' {
+        name.replace_range(space - 1..space, "\u{a0}");
     }
     name
 }

@@ -15,7 +15,7 @@ pub use calls::{Call, ThreadCalls};
 pub use clock::{Clock, ClockSet, ClockWords, PerClock, TimeUnit};
 pub use format::{Detail, FormatInfo};
 pub use frame::{Frame, FrameKind};
-pub use repairs::{counted, group_digits, sentence, Repair, RepairContext, Repairs, Warning, MAX_SLICE_DEPTH};
+pub use repairs::{counted, group_digits, sentence, were, Repair, RepairContext, Repairs, Warning, MAX_SLICE_DEPTH};
 pub use tree::{CallTree, Children, Node, NONE};
 
 /// One thread's part of the profile.

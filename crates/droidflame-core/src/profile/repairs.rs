@@ -260,6 +260,15 @@ pub fn counted(n: u64, one: &str, many: &str) -> String {
     format!("{} {}", group_digits(n), if n == 1 { one } else { many })
 }
 
+/// `was` after a count of one, else `were`.
+pub fn were(n: u64) -> &'static str {
+    if n == 1 {
+        "was"
+    } else {
+        "were"
+    }
+}
+
 /// `1234567` as `1,234,567`, for numbers in messages.
 pub fn group_digits(n: u64) -> String {
     let digits = n.to_string();

@@ -20,7 +20,7 @@ mod v2;
 use crate::profile::FinishSpec;
 use crate::profile::Repair;
 use crate::profile::{ClockSet, ClockWords, Detail, FormatInfo, FrameKind, ProfileBuilder, TimeUnit};
-use crate::text::counted;
+use crate::text::{counted, were};
 use crate::{Error, ErrorKind, Result};
 pub(crate) use import::FORMAT;
 use key::KeyParser;
@@ -397,24 +397,18 @@ impl ArtDecoder {
         }
         if self.key.bad_lines > 0 {
             let lines = counted(self.key.bad_lines, "malformed line", "malformed lines");
-            builder.warn(format!(
-                "{lines} in the text sections {} skipped",
-                if self.key.bad_lines == 1 { "was" } else { "were" }
-            ));
+            builder.warn(format!("{lines} in the text sections {} skipped", were(self.key.bad_lines)));
         }
         if self.trailing_bytes > 0 && self.damage.is_none() {
             let bytes = counted(self.trailing_bytes, "byte", "bytes");
-            builder.warn(format!(
-                "{bytes} after the closing summary {} ignored",
-                if self.trailing_bytes == 1 { "was" } else { "were" }
-            ));
+            builder.warn(format!("{bytes} after the closing summary {} ignored", were(self.trailing_bytes)));
         }
         if let Some(v2) = &self.v2 {
             if v2.carried_blocks > 0 {
                 builder.warn(format!(
                     "{} the previous block's deltas (an ART writer bug) and {} decoded so",
                     counted(v2.carried_blocks, "V2 entry block continued", "V2 entry blocks continued"),
-                    if v2.carried_blocks == 1 { "was" } else { "were" }
+                    were(v2.carried_blocks)
                 ));
             }
             let damaged = [

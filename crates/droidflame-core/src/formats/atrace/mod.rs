@@ -14,7 +14,7 @@ use crate::formats::system::SystemEnd;
 use crate::importer::{Format, Imported, Importer, Input, Sniff};
 use crate::profile::ProfileBuilder;
 use crate::profile::Repair;
-use crate::text::{counted, group_digits};
+use crate::text::{counted, group_digits, were};
 use crate::{Error, ErrorKind, Result};
 use container::TextFraming;
 use events::EventReader;
@@ -103,7 +103,7 @@ fn framing_notes(framing: &TextFraming, builder: &mut ProfileBuilder) {
             "{} after the compressed capture {} neither text nor another compressed chunk and {} ignored",
             counted(framing.trailing_bytes, "byte", "bytes"),
             if framing.trailing_bytes == 1 { "is" } else { "are" },
-            if framing.trailing_bytes == 1 { "was" } else { "were" }
+            were(framing.trailing_bytes)
         ));
     }
 }
@@ -282,7 +282,7 @@ impl AtraceDecoder {
             builder.warn(format!(
                 "{} integer timestamps (a raw counter trace_clock) and {} skipped",
                 counted(stats.raw_clock_lines, "event line has", "event lines have"),
-                if stats.raw_clock_lines == 1 { "was" } else { "were" }
+                were(stats.raw_clock_lines)
             ));
         }
         if stats.other_markers > 0 {
@@ -293,7 +293,7 @@ impl AtraceDecoder {
                     "tracing_mark_write payload was not an atrace marker",
                     "tracing_mark_write payloads were not atrace markers"
                 ),
-                if stats.other_markers == 1 { "was" } else { "were" }
+                were(stats.other_markers)
             ));
         }
         if builder.repairs.out_of_order > 0 {

@@ -5,7 +5,7 @@ use super::packets::PacketStats;
 use crate::formats::system::SystemEnd;
 use crate::profile::ProfileBuilder;
 use crate::profile::Repair;
-use crate::text::{counted, group_digits};
+use crate::text::{counted, group_digits, were};
 
 /// What packets of kinds droidflame does not draw hold, by their field number in
 /// `TracePacket`. Kinds that only describe the recording (its config, clocks, stats) are
@@ -67,7 +67,7 @@ fn held(stats: &PacketStats) -> Vec<String> {
         }
     }
     kinds.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
-    let packets = |n: u64| format!("{} packet{}", group_digits(n), if n == 1 { "" } else { "s" });
+    let packets = |n: u64| counted(n, "packet", "packets");
     let mut held: Vec<String> = kinds.iter().map(|(count, name)| format!("{name} ({})", packets(*count))).collect();
     let other_ftrace = stats.ftrace_events - stats.read_events;
     if other_ftrace > 0 {
@@ -111,7 +111,7 @@ pub fn warn(stats: &PacketStats, slices: u64, end: &SystemEnd, builder: &mut Pro
             format!(
                 "{} and {} skipped, the first at byte {}",
                 counted(stats.damaged, "packet is damaged", "packets are damaged"),
-                if stats.damaged == 1 { "was" } else { "were" },
+                were(stats.damaged),
                 group_digits(at)
             ),
         );

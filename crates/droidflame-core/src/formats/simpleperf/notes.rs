@@ -8,7 +8,7 @@ use super::symbols::describe;
 use super::End;
 use crate::profile::Repair;
 use crate::profile::{Clock, ClockSet, ClockWords, FinishSpec, FormatInfo, FrameKind, ProfileBuilder, TimeUnit};
-use crate::text::{counted, group_digits};
+use crate::text::{counted, group_digits, were};
 
 /// How the record stream ended.
 pub struct Ending {
@@ -163,10 +163,7 @@ fn warn_about_input(reader: &SampleReader, ending: &Ending, builder: &mut Profil
         }
         Some(End::Marker { trailing }) if trailing > 0 => {
             let bytes = counted(trailing, "byte", "bytes");
-            builder.warn(format!(
-                "{bytes} after the end of the records {} not read",
-                if trailing == 1 { "was" } else { "were" }
-            ));
+            builder.warn(format!("{bytes} after the end of the records {} not read", were(trailing)));
         }
         _ => {}
     }
@@ -178,7 +175,7 @@ fn warn_about_input(reader: &SampleReader, ending: &Ending, builder: &mut Profil
                 "{} not decode (the first at byte {}) and {} skipped",
                 counted(stats.damaged, "record would", "records would"),
                 n(stats.first_damaged_at.unwrap_or(0)),
-                if stats.damaged == 1 { "was" } else { "were" }
+                were(stats.damaged)
             ),
         );
     }
@@ -234,7 +231,7 @@ fn warn_about_input(reader: &SampleReader, ending: &Ending, builder: &mut Profil
     }
     if stats.unknown_records > 0 {
         let records = counted(stats.unknown_records, "record of a kind", "records of kinds");
-        let were = if stats.unknown_records == 1 { "was" } else { "were" };
+        let were = were(stats.unknown_records);
         builder.warn(format!("{records} this version does not read {were} skipped"));
     }
     if stats.samples == 0 {
