@@ -6,15 +6,20 @@ mod calls;
 mod clock;
 mod format;
 mod frame;
+mod heap;
 mod range;
 mod repairs;
+mod source;
 mod tree;
 
-pub(crate) use builder::{display_names, FinishSpec, FrameInfo, Limit, ProfileBuilder, ReadCalls, ThreadMark};
+pub(crate) use builder::{display_names, FinishSpec, FrameInfo, Limit, ProfileBuilder, ReadCalls, SourceSpec, ThreadMark};
 pub use calls::{Call, ThreadCalls};
 pub use clock::{Clock, ClockSet, ClockWords, PerClock, TimeUnit};
 pub use format::{Detail, FormatInfo};
 pub use frame::{Frame, FrameKind};
+pub use heap::{Heap, HeapDump, HeapProcess, HeapProfiles, HeapRow};
+pub use source::{Source, SourceKind, Unit};
+pub(crate) use source::SourceData;
 pub use repairs::{counted, group_digits, sentence, were, Repair, RepairContext, Repairs, Warning, MAX_SLICE_DEPTH};
 pub use tree::{CallTree, Children, Node, NONE};
 
@@ -147,6 +152,17 @@ pub struct Profile {
     pub(crate) rereadable: bool,
     /// The frame (index into `frames`) of each frame slot of the builder.
     pub(crate) frame_of_slot: Vec<u32>,
+    /// The source shown now: `threads`, `clocks`, `time_unit`, `shortest_call` and the
+    /// format's frame kind and clock words are its.
+    pub(crate) source: Source,
+    /// Every source the trace has, in order of preference.
+    pub(crate) sources: Vec<Source>,
+    /// The sources not shown now, but heap sources (made from `heap` when selected).
+    pub(crate) stashed: Vec<SourceData>,
+    /// The trace's heap dumps, where it has any.
+    pub heap: Option<HeapProfiles>,
+    /// The dump heap sources show; `None`: the last.
+    pub(crate) dump: Option<usize>,
 }
 
 impl Profile {

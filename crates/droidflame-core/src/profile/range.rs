@@ -92,6 +92,11 @@ impl Profile {
             unmapped_frames: self.unmapped_frames.clone(),
             rereadable: false,
             frame_of_slot: Vec::new(),
+            source: self.source.clone(),
+            sources: vec![self.source.clone()],
+            stashed: Vec::new(),
+            heap: None,
+            dump: self.dump,
         }
     }
 }

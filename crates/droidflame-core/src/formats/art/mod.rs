@@ -17,7 +17,7 @@ mod threads;
 mod v1;
 mod v2;
 
-use crate::profile::FinishSpec;
+use crate::profile::{FinishSpec, SourceKind, Unit};
 use crate::profile::Repair;
 use crate::profile::{ClockSet, ClockWords, Detail, FormatInfo, FrameKind, ProfileBuilder, TimeUnit};
 use crate::text::{counted, were};
@@ -380,6 +380,9 @@ impl ArtDecoder {
             group_by_process: false,
             timeline: None,
             gaps: Vec::new(),
+            main: (SourceKind::Calls, Unit::Micros),
+            more: Vec::new(),
+            main_first: true,
         })
     }
 

@@ -16,7 +16,7 @@ mod tracks;
 pub(crate) use inflate::InflateBudget;
 
 use crate::profile::{
-    ClockSet, ClockWords, Counter, FinishSpec, FormatInfo, FrameInfo, FrameKind, PerClock, ProfileBuilder, TimeUnit,
+    ClockSet, ClockWords, Counter, FinishSpec, FormatInfo, FrameInfo, FrameKind, PerClock, ProfileBuilder, SourceKind, TimeUnit, Unit,
     NONE,
 };
 use rustc_hash::FxHashMap;
@@ -123,6 +123,9 @@ impl SystemEnd {
             group_by_process: true,
             timeline: self.timeline,
             gaps: self.gaps,
+            main: (SourceKind::Calls, Unit::Micros),
+            more: Vec::new(),
+            main_first: true,
         }
     }
 }

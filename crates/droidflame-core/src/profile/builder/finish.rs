@@ -1,8 +1,10 @@
 //! The end of building: open frames closed, threads named, frames merged and named,
 //! self times computed, clocks put in place.
 
-use super::{FinishSpec, FrameSlot, ProfileBuilder, ThreadState};
-use crate::profile::group_digits;
+use super::heap::HeapBuilder;
+use super::{FinishSpec, FrameSlot, ProfileBuilder, SourceSpec, ThreadState};
+use crate::profile::heap::HeapView;
+use crate::profile::{group_digits, FrameKind, Source, SourceData, SourceKind, Unit};
 use crate::profile::{Clock, ClockSet, Frame, PerClock, Profile, ThreadProfile, Timeline, Warning, NONE};
 use rustc_hash::FxHashMap;
 
@@ -49,44 +51,96 @@ impl ProfileBuilder {
             let n = self.dropped_warnings;
             self.warnings.push(Warning { text: format!("{n} more warnings not shown"), repair: None });
         }
-        let (frames, canonical) = canonical_frames(&self.frames, &self.threads);
+        let (frames, canonical) = canonical_frames(&self.frames, &self.threads, &self.heap);
         self.repairs.unknown_methods = frames.iter().filter(|f| f.unknown).count() as u64;
         let (frame_names, frame_name_of) = display_names(&frames);
-        // A trace's single clock was recorded as wall, whichever it was (the builder's
-        // contract): `ClockSet::Cpu` says it was the CPU clock.
-        let swap = spec.clocks == ClockSet::Cpu;
         let processes = std::mem::take(&mut self.processes);
-        let mut threads = self
-            .threads
-            .into_iter()
-            .enumerate()
-            .filter(|(_, t)| t.events > 0 || t.listed)
-            .map(|(slot, t)| finish_thread(t, slot as u32, &canonical, swap, &processes))
-            .collect::<Vec<_>>();
+        let heap = std::mem::take(&mut self.heap).finish(&canonical, &processes);
+        let main = SourceSpec {
+            kind: spec.main.0,
+            unit: spec.main.1,
+            clocks: spec.clocks,
+            frame_kind: spec.format.frame_kind,
+            clock_words: spec.format.clock_words,
+            preferred_clock: spec.format.preferred_clock,
+        };
+        let mut threads: Vec<Vec<ThreadProfile>> = vec![Vec::new(); 1 + spec.more.len()];
+        for (slot, t) in self.threads.into_iter().enumerate().filter(|(_, t)| t.events > 0 || t.listed) {
+            let at = spec.more.iter().position(|m| m.kind == t.source).map_or(0, |i| i + 1);
+            // A trace's single clock was recorded as wall, whichever it was (the builder's
+            // contract): `ClockSet::Cpu` says it was the CPU clock.
+            let swap = if at == 0 { main.clocks } else { spec.more[at - 1].clocks } == ClockSet::Cpu;
+            threads[at].push(finish_thread(t, slot as u32, &canonical, swap, &processes));
+        }
         if spec.group_by_process {
             // Threads under their process, each process's tracks after its threads.
-            threads.sort_by_key(|t| (t.pid.unwrap_or(u32::MAX), t.track, t.tid));
+            threads.iter_mut().for_each(|t| t.sort_by_key(|t| (t.pid.unwrap_or(u32::MAX), t.track, t.tid)));
         }
+        let shortest_call = self.keep.shortest;
+        let mut pool: Vec<SourceData> = std::iter::once(&main)
+            .chain(&spec.more)
+            .zip(threads)
+            .map(|(source, threads)| SourceData {
+                source: Source::new(source.kind, source.unit, source.frame_kind, threads.len()),
+                threads,
+                clocks: source.clocks,
+                time_unit: spec.time_unit,
+                frame_kind: source.frame_kind,
+                clock_words: source.clock_words,
+                preferred_clock: source.preferred_clock,
+                shortest_call,
+            })
+            .collect();
+        let main = pool.remove(0);
+        let has_stacks = |d: &SourceData| d.threads.iter().any(|t| !t.tree.is_empty());
+        pool.retain(has_stacks);
+        // The main source is listed where it has stacks, or where no source has any.
+        if has_stacks(&main) || (pool.is_empty() && heap.is_none()) {
+            let at = if spec.main_first { 0 } else { pool.len() };
+            pool.insert(at, main);
+        }
+        let mut sources: Vec<Source> = pool.iter().map(|d| d.source.clone()).collect();
+        if let Some(heap) = &heap {
+            for kind in [SourceKind::HeapUnreleased, SourceKind::HeapAllocated] {
+                sources.push(Source::new(kind, Unit::Bytes, FrameKind::Function, heap.processes.len()));
+            }
+        }
+        let active = match pool.is_empty() {
+            true => {
+                let heap = heap.as_ref().expect("a trace without stacks lists its main source");
+                heap.source_data(HeapView { kind: SourceKind::HeapUnreleased, dump: None }, &sources)
+            }
+            false => pool.remove(0),
+        };
+        let mut format = spec.format;
+        format.frame_kind = active.frame_kind;
+        format.clock_words = active.clock_words;
+        format.preferred_clock = active.preferred_clock;
         Profile {
-            format: spec.format,
+            format,
             header: spec.header,
-            clocks: spec.clocks,
+            clocks: active.clocks,
             timeline: Timeline { start, end },
             gaps: spec.gaps,
-            time_unit: spec.time_unit,
-            threads,
+            time_unit: active.time_unit,
+            threads: active.threads,
             frames,
             frame_name_of,
             frame_names,
             repairs: self.repairs,
             warnings: self.warnings,
             limits: self.limits,
-            shortest_call: self.keep.shortest,
+            shortest_call: active.shortest_call,
             records: events,
             counters: spec.counters,
             unmapped_frames: Vec::new(),
             rereadable: false,
             frame_of_slot: canonical,
+            source: active.source,
+            sources,
+            stashed: pool,
+            heap,
+            dump: None,
         }
     }
 }
@@ -120,8 +174,9 @@ impl ProfileBuilder {
 
 /// Merges frame slots that describe the same method (class, name, signature) and keeps
 /// only those some event used. Returns the frames and the slot -> frame map.
-fn canonical_frames(slots: &[FrameSlot], threads: &[ThreadState]) -> (Vec<Frame>, Vec<u32>) {
+fn canonical_frames(slots: &[FrameSlot], threads: &[ThreadState], heap: &HeapBuilder) -> (Vec<Frame>, Vec<u32>) {
     let mut used = vec![false; slots.len()];
+    heap.mark_used(&mut used);
     for state in threads {
         for node in state.tree.nodes().iter().skip(1) {
             used[node.frame as usize] = true;

@@ -40,6 +40,7 @@
 //!   under its depth as it returns; past `Options::max_calls`, only the longer ones.
 
 mod finish;
+mod heap;
 mod seed;
 
 pub(crate) use finish::{calls_left_out, display_names};
@@ -47,7 +48,10 @@ pub(crate) use seed::{ReadCalls, ThreadMark};
 
 use super::calls::{Call, ThreadCalls};
 use super::tree::{CallTree, NodeBudget, TreeBuilder};
-use super::{ClockSet, Counter, FormatInfo, PerClock, Repair, Repairs, SchedTimes, TimeUnit, Warning};
+use super::{
+    Clock, ClockSet, ClockWords, Counter, FormatInfo, FrameKind, PerClock, Repair, Repairs, SchedTimes, SourceKind,
+    TimeUnit, Unit, Warning,
+};
 use crate::profile::group_digits;
 use crate::{Error, ErrorKind, Options};
 use rustc_hash::FxHashMap;
@@ -96,6 +100,8 @@ struct ThreadState {
     last: PerClock,
     pid: Option<u32>,
     track: bool,
+    /// The source it belongs to.
+    source: SourceKind,
     /// Kept in the profile even without events (a thread known only from its scheduling).
     listed: bool,
     sched: Option<SchedTimes>,
@@ -123,6 +129,7 @@ impl ThreadState {
             last: PerClock::ZERO,
             pid: None,
             track: false,
+            source: SourceKind::Calls,
             listed: false,
             sched: None,
             from_before: Vec::new(),
@@ -274,6 +281,25 @@ pub(crate) struct FinishSpec {
     pub timeline: Option<(u64, u64)>,
     /// Where the capture lost every event, in time order (`Profile::gaps`).
     pub gaps: Vec<(u64, u64)>,
+    /// What the threads no decoder put in another source hold (`calls` for most formats),
+    /// in what unit; their clocks, frame kind and clock words are the ones above.
+    pub main: (SourceKind, Unit),
+    /// How to read the threads put in other sources ([`ProfileBuilder::set_source`]).
+    pub more: Vec<SourceSpec>,
+    /// The main source is shown first where the others have something too; false where it
+    /// holds less than they do (a capture whose only calls are scheduler states).
+    pub main_first: bool,
+}
+
+/// How to read the threads of a source other than a trace's main one.
+#[derive(Debug, Clone)]
+pub(crate) struct SourceSpec {
+    pub kind: SourceKind,
+    pub unit: Unit,
+    pub clocks: ClockSet,
+    pub frame_kind: FrameKind,
+    pub clock_words: ClockWords,
+    pub preferred_clock: Option<Clock>,
 }
 
 /// A limit of `Options` that the trace went beyond.
@@ -305,6 +331,8 @@ pub(crate) struct ProfileBuilder {
     /// Calls left out for being short can be read again from the input (the warning says
     /// so).
     pub(crate) rereadable: bool,
+    /// Heap dumps, with stacks of frame slots.
+    heap: heap::HeapBuilder,
 }
 
 impl ProfileBuilder {
@@ -322,6 +350,7 @@ impl ProfileBuilder {
             keep: KeepCalls { on: options.keep_calls, shortest: 0 },
             only_thread: None,
             rereadable: false,
+            heap: heap::HeapBuilder::default(),
         }
     }
 
@@ -547,7 +576,14 @@ impl ProfileBuilder {
     /// events again).
     pub fn discard(&mut self, thread: u32) {
         let state = &mut self.threads[thread as usize];
+        let source = state.source;
         *state = ThreadState::new(state.tid, None);
+        state.source = source;
+    }
+
+    /// Puts a thread in a source other than the trace's main one (its `FinishSpec::main`).
+    pub fn set_source(&mut self, thread: u32, kind: SourceKind) {
+        self.threads[thread as usize].source = kind;
     }
 
     pub fn set_sched(&mut self, thread: u32, sched: SchedTimes) {

@@ -1,0 +1,213 @@
+//! Sources: the kinds of stack data one trace can hold (calls, CPU samples, heap profiles).
+//! A profile shows one source at a time: its `threads` and the facts that say how to read
+//! their values are the selected source's, so every product works on every source without
+//! knowing which it is. The others wait in the profile until one is selected.
+
+use super::heap::HeapView;
+use super::{counted, Clock, ClockSet, ClockWords, FrameKind, Profile, ThreadProfile, TimeUnit};
+use crate::{Error, ErrorKind, Result};
+
+/// A kind of stack data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SourceKind {
+    /// Method-trace calls and system-trace slices.
+    Calls,
+    /// CPU callstack samples.
+    CpuSamples,
+    /// Bytes allocated and not yet freed at a heap dump.
+    HeapUnreleased,
+    /// Bytes allocated in all, freed or not, up to a heap dump.
+    HeapAllocated,
+}
+
+impl SourceKind {
+    /// Every kind, in order of preference.
+    pub const ALL: [SourceKind; 4] =
+        [SourceKind::Calls, SourceKind::CpuSamples, SourceKind::HeapUnreleased, SourceKind::HeapAllocated];
+
+    /// The name the CLI, the summary and the bindings use.
+    pub const fn name(self) -> &'static str {
+        match self {
+            SourceKind::Calls => "calls",
+            SourceKind::CpuSamples => "cpu-samples",
+            SourceKind::HeapUnreleased => "heap-unreleased",
+            SourceKind::HeapAllocated => "heap-allocated",
+        }
+    }
+
+    /// The kind `text` names.
+    pub fn parse(text: &str) -> Option<SourceKind> {
+        Self::ALL.into_iter().find(|kind| kind.name() == text)
+    }
+
+    /// A heap profile: its first frame is a process, not a thread, and it has dumps.
+    pub const fn is_heap(self) -> bool {
+        matches!(self, SourceKind::HeapUnreleased | SourceKind::HeapAllocated)
+    }
+}
+
+/// What a source's values count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// Microseconds of time.
+    Micros,
+    /// Samples taken.
+    Samples,
+    /// Bytes of memory.
+    Bytes,
+}
+
+impl Unit {
+    /// `us`, `samples` or `bytes`, as the summary spells it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Unit::Micros => "us",
+            Unit::Samples => "samples",
+            Unit::Bytes => "bytes",
+        }
+    }
+
+    /// `µs`, `samples` or `bytes`, as text for people writes it after a number.
+    pub const fn symbol(self) -> &'static str {
+        match self {
+            Unit::Micros => "µs",
+            Unit::Samples => "samples",
+            Unit::Bytes => "bytes",
+        }
+    }
+}
+
+/// A source a trace has: its kind, the unit of its values and what they are, in words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Source {
+    /// Which kind it is.
+    pub kind: SourceKind,
+    /// What its values count.
+    pub unit: Unit,
+    /// What its values are, e.g. `CPU callstack samples of 38 threads (5,003 samples)`.
+    pub description: String,
+}
+
+impl Source {
+    /// A source of `count` threads (processes, for a heap source) whose frames are
+    /// `frames`, described in words.
+    pub(crate) fn new(kind: SourceKind, unit: Unit, frames: FrameKind, count: usize) -> Source {
+        let threads = counted(count as u64, "thread", "threads");
+        let processes = counted(count as u64, "process", "processes");
+        let calls = match frames {
+            FrameKind::Method => "Method calls",
+            FrameKind::Slice => "Slices",
+            FrameKind::Function => "Calls",
+        };
+        let description = match (kind, unit) {
+            (SourceKind::Calls, _) => format!("{calls} of {threads}"),
+            (SourceKind::CpuSamples, Unit::Samples) => format!("CPU callstack samples of {threads}, counted"),
+            (SourceKind::CpuSamples, _) => format!("On-CPU time of {threads}, from callstack samples"),
+            (SourceKind::HeapUnreleased, _) => format!("Bytes allocated and not freed at the heap dump, in {processes}"),
+            (SourceKind::HeapAllocated, _) => format!("Bytes allocated up to the heap dump, in {processes}"),
+        };
+        Source { kind, unit, description }
+    }
+}
+
+/// Everything that reads a source's values and differs from source to source.
+#[derive(Debug, Clone)]
+pub(crate) struct SourceData {
+    pub source: Source,
+    pub threads: Vec<ThreadProfile>,
+    pub clocks: ClockSet,
+    pub time_unit: TimeUnit,
+    pub frame_kind: FrameKind,
+    pub clock_words: ClockWords,
+    pub preferred_clock: Option<Clock>,
+    pub shortest_call: u64,
+}
+
+impl Profile {
+    /// The sources this trace has, in order of preference: the first is shown by default.
+    pub fn sources(&self) -> &[Source] {
+        &self.sources
+    }
+
+    /// The source the profile shows now.
+    pub fn source(&self) -> &Source {
+        &self.source
+    }
+
+    /// Shows `kind` from now on: every product reads its threads, unit and clocks. A heap
+    /// source shows the dump chosen with [`Profile::select_dump`] (the last by default).
+    pub fn select_source(&mut self, kind: SourceKind) -> Result<()> {
+        if kind == self.source.kind {
+            return Ok(());
+        }
+        if !self.sources.iter().any(|s| s.kind == kind) {
+            let have = self.sources.iter().map(|s| s.kind.name()).collect::<Vec<_>>().join(", ");
+            return Err(Error::new(
+                ErrorKind::Request,
+                format!("this trace has no {} source; it has: {have}", kind.name()),
+            ));
+        }
+        let data = if kind.is_heap() {
+            let heap = self.heap.as_ref().expect("a heap source has heap dumps");
+            let view = HeapView { kind, dump: self.dump };
+            heap.source_data(view, &self.sources)
+        } else {
+            let at = self.stashed.iter().position(|d| d.source.kind == kind).expect("a listed source is kept");
+            self.stashed.swap_remove(at)
+        };
+        let old = self.put_in(data);
+        if !old.source.kind.is_heap() {
+            self.stashed.push(old);
+        }
+        Ok(())
+    }
+
+    /// The heap dump heap sources show, by its place in time (the last where none is
+    /// chosen), and how many dumps there are; `None` where the trace has no heap profile.
+    pub fn dumps(&self) -> Option<(usize, usize)> {
+        let heap = self.heap.as_ref()?;
+        let count = heap.dump_count();
+        Some((self.dump.unwrap_or(count.saturating_sub(1)).min(count.saturating_sub(1)), count))
+    }
+
+    /// Heap sources show dump `dump` (counted from 0 in time order) from now on.
+    pub fn select_dump(&mut self, dump: usize) -> Result<()> {
+        let Some((_, count)) = self.dumps() else {
+            return Err(Error::new(ErrorKind::Request, "this trace has no heap profile, so no dumps to choose from"));
+        };
+        if dump >= count {
+            return Err(Error::new(
+                ErrorKind::Request,
+                format!("this trace's heap profile has {count} dumps: choose one from 0 to {}", count - 1),
+            ));
+        }
+        self.dump = Some(dump);
+        let kind = self.source.kind;
+        if kind.is_heap() {
+            let heap = self.heap.as_ref().expect("a heap source has heap dumps");
+            let data = heap.source_data(HeapView { kind, dump: self.dump }, &self.sources);
+            self.put_in(data);
+        }
+        Ok(())
+    }
+
+    /// Puts `data` in place of the selected source's, and returns that.
+    fn put_in(&mut self, data: SourceData) -> SourceData {
+        let old = SourceData {
+            source: std::mem::replace(&mut self.source, data.source),
+            threads: std::mem::replace(&mut self.threads, data.threads),
+            clocks: std::mem::replace(&mut self.clocks, data.clocks),
+            time_unit: std::mem::replace(&mut self.time_unit, data.time_unit),
+            frame_kind: std::mem::replace(&mut self.format.frame_kind, data.frame_kind),
+            clock_words: std::mem::replace(&mut self.format.clock_words, data.clock_words),
+            preferred_clock: std::mem::replace(&mut self.format.preferred_clock, data.preferred_clock),
+            shortest_call: std::mem::replace(&mut self.shortest_call, data.shortest_call),
+        };
+        old
+    }
+
+    /// The unit of the selected source's values.
+    pub fn unit(&self) -> Unit {
+        self.source.unit
+    }
+}
