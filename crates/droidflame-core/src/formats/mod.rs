@@ -8,7 +8,9 @@
 
 mod art;
 mod atrace;
+mod code_names;
 mod perfetto;
+mod sampled;
 mod simpleperf;
 mod system;
 

@@ -81,7 +81,7 @@ impl Importer for SimpleperfDecoder {
             Some(_) => None,
             None => Some((at, rest.len() as u64)),
         };
-        self.reader.finish_threads(builder);
+        self.reader.threads.finish(builder);
         let ending = notes::Ending { version: self.version, records: self.records, cut, end: self.end };
         Ok(notes::finish(self.reader, ending, gzip, builder).into())
     }

@@ -86,7 +86,7 @@ pub fn finish(reader: SampleReader, ending: Ending, gzip: bool, builder: &mut Pr
 
 /// The mean CPU time between a thread's on-CPU samples, in µs: the sampling period.
 fn sampling_period_us(reader: &SampleReader, on_cpu_samples: u64) -> u64 {
-    (reader.total_on_cpu_ns() / on_cpu_samples / 1000).max(1)
+    (reader.threads.total_on_cpu() / on_cpu_samples / 1000).max(1)
 }
 
 fn name_frames(reader: &SampleReader, builder: &mut ProfileBuilder) {
@@ -108,7 +108,7 @@ fn name_frames(reader: &SampleReader, builder: &mut ProfileBuilder) {
 /// Names threads and processes from the thread records; returns the one process every
 /// sampled thread belongs to, if there is one (the app's: its main thread has its id).
 fn name_threads(reader: &SampleReader, builder: &mut ProfileBuilder) -> Option<u32> {
-    let slots: rustc_hash::FxHashMap<i32, u32> = reader.thread_slots().collect();
+    let slots: rustc_hash::FxHashMap<u32, u32> = reader.threads.slots().collect();
     let mut pids = Vec::new();
     for record in &reader.thread_records {
         let tid = record.thread_id.unwrap_or(0);
@@ -118,7 +118,7 @@ fn name_threads(reader: &SampleReader, builder: &mut ProfileBuilder) -> Option<u
                 builder.name_process(pid, name.clone());
             }
         }
-        let Some(&slot) = slots.get(&(tid as i32)) else {
+        let Some(&slot) = slots.get(&(tid as u32)) else {
             continue;
         };
         if let Some(name) = name {
@@ -222,13 +222,13 @@ fn warn_about_input(reader: &SampleReader, ending: &Ending, builder: &mut Profil
             n(stats.no_call_chain)
         ));
     }
-    if stats.out_of_order > 0 {
-        builder.repairs.out_of_order += stats.out_of_order;
+    if reader.threads.out_of_order > 0 {
+        builder.repairs.out_of_order += reader.threads.out_of_order;
         builder.warn_about(
             Repair::OutOfOrder,
             format!(
                 "{} samples are earlier than their thread's previous one; each was taken at that one's time",
-                n(stats.out_of_order)
+                n(reader.threads.out_of_order)
             ),
         );
     }

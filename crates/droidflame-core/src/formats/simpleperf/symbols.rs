@@ -1,9 +1,8 @@
-//! Frame names from the file records, which simpleperf writes after every sample: Java
-//! methods as `Class.method` (so a mapping file applies to them), C++ names demangled where
-//! simpleperf left them mangled, kernel functions marked `_[k]` (the mark flame graph
-//! palettes colour), and code with no known function named by its file and address.
+//! Frame names from the file records, which simpleperf writes after every sample, named
+//! as every format names sampled code (`code_names`).
 
 use super::proto::File;
+use crate::formats::code_names::CodeFile;
 use crate::profile::FrameInfo;
 
 /// What a frame of the samples is, before the file records say what it is called.
@@ -16,9 +15,6 @@ pub enum FrameKey {
     /// A sample whose call chain is empty.
     NoCallChain,
 }
-
-/// The mark of a kernel function, as Linux perf's flame graph tools write it.
-pub const KERNEL_MARK: &str = "_[k]";
 
 /// A file's path and the names of its functions.
 #[derive(Debug, Default)]
@@ -39,20 +35,8 @@ impl From<File> for FileNames {
 }
 
 impl FileNames {
-    fn is_kernel(&self) -> bool {
-        self.path == "[kernel.kallsyms]" || self.path.ends_with(".ko")
-    }
-
-    /// Java code: dex, oat and jar files of ART, and its JIT cache.
-    fn is_java(&self) -> bool {
-        const JAVA: [&str; 7] = [".jar", ".vdex", ".oat", ".odex", ".apk", ".dex", ".art"];
-        JAVA.iter().any(|ext| self.path.ends_with(ext))
-            || self.path.starts_with("[JIT")
-            || self.path.contains("dalvik-jit-code-cache")
-    }
-
-    fn base_name(&self) -> &str {
-        self.path.rsplit('/').next().filter(|name| !name.is_empty()).unwrap_or(&self.path)
+    fn code(&self) -> CodeFile<'_> {
+        CodeFile(&self.path)
     }
 }
 
@@ -63,14 +47,7 @@ pub fn describe(key: FrameKey, files: &[Option<FileNames>], java: bool) -> (Fram
     match key {
         FrameKey::NoCallChain => (FrameInfo::named("<no call chain>".to_owned()), true),
         FrameKey::Address { file, vaddr } => match file_of(file) {
-            Some(names) => {
-                let mark = if names.is_kernel() { KERNEL_MARK } else { "" };
-                let info = FrameInfo {
-                    source: Some(names.path.clone()),
-                    ..FrameInfo::named(format!("{}+{vaddr:#x}{mark}", names.base_name()))
-                };
-                (info, true)
-            }
+            Some(names) => (names.code().address(vaddr), true),
             None => (FrameInfo::named(format!("<unknown file {file}>+{vaddr:#x}")), false),
         },
         FrameKey::Symbol { file, symbol } => {
@@ -79,46 +56,12 @@ pub fn describe(key: FrameKey, files: &[Option<FileNames>], java: bool) -> (Fram
             };
             let raw = names.symbols.get(symbol as usize).filter(|s| !s.is_empty());
             let Some(raw) = raw.or_else(|| names.mangled.get(symbol as usize)) else {
-                let name = format!("{}:<unknown function {symbol}>", names.base_name());
+                let name = format!("{}:<unknown function {symbol}>", names.code().base_name());
                 return (FrameInfo { source: Some(names.path.clone()), ..FrameInfo::named(name) }, false);
             };
-            let name = demangled(&String::from_utf8_lossy(raw));
-            let info = if names.is_kernel() {
-                FrameInfo::named(format!("{name}{KERNEL_MARK}"))
-            } else if java || names.is_java() {
-                java_method(name)
-            } else {
-                FrameInfo::named(name)
-            };
-            (FrameInfo { source: Some(names.path.clone()), ..info }, true)
+            (names.code().function(raw, java), true)
         }
     }
-}
-
-/// `pkg.Class.method` split into class and method; other names (stubs in oat files) whole.
-fn java_method(name: String) -> FrameInfo {
-    if name.contains(['(', ' ', ':']) {
-        return FrameInfo::named(name);
-    }
-    match name.rsplit_once('.') {
-        Some((class, method)) if !class.is_empty() && !method.is_empty() => {
-            FrameInfo { class: class.to_owned(), name: method.to_owned(), ..FrameInfo::named(String::new()) }
-        }
-        _ => FrameInfo::named(name),
-    }
-}
-
-/// A C++ name demangled, where simpleperf left it mangled: those it could not read carry a
-/// `$` and a hash that the linker added for functions made global, which is cut first.
-/// Anything else, or a name that will not demangle, stays as it is.
-fn demangled(name: &str) -> String {
-    if !name.starts_with("_Z") {
-        return name.to_owned();
-    }
-    let demangle = |mangled: &str| cpp_demangle::Symbol::new(mangled).ok().and_then(|s| s.demangle().ok());
-    demangle(name)
-        .or_else(|| name.rsplit_once('$').and_then(|(mangled, _)| demangle(mangled)))
-        .unwrap_or_else(|| name.to_owned())
 }
 
 #[cfg(test)]
