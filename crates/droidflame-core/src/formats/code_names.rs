@@ -49,7 +49,10 @@ impl<'a> CodeFile<'a> {
     /// The frame of code at `offset` in this file that no known function covers.
     pub fn address(self, offset: u64) -> FrameInfo {
         let mark = if self.is_kernel() { KERNEL_MARK } else { "" };
-        FrameInfo { source: Some(self.0.to_owned()), ..FrameInfo::named(format!("{}+{offset:#x}{mark}", self.base_name())) }
+        FrameInfo {
+            source: Some(self.0.to_owned()),
+            ..FrameInfo::named(format!("{}+{offset:#x}{mark}", self.base_name()))
+        }
     }
 }
 

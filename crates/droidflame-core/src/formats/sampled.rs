@@ -44,7 +44,12 @@ pub struct SampledThreads {
 impl SampledThreads {
     /// The index of thread `tid`'s clocks; `add` makes its builder slot on its first sample.
     #[inline]
-    pub fn thread(&mut self, tid: u32, builder: &mut ProfileBuilder, add: impl FnOnce(&mut ProfileBuilder) -> u32) -> usize {
+    pub fn thread(
+        &mut self,
+        tid: u32,
+        builder: &mut ProfileBuilder,
+        add: impl FnOnce(&mut ProfileBuilder) -> u32,
+    ) -> usize {
         if let Some((last, index)) = self.last_thread {
             if last == tid {
                 return index;
@@ -66,7 +71,14 @@ impl SampledThreads {
     /// Thread `index` was seen running `stack` (outermost first) at `time`; `on_cpu`: the
     /// sample's weight on the CPU clock, where it is an on-CPU sample.
     #[inline]
-    pub fn sample(&mut self, index: usize, stack: &[u32], mut time: u64, on_cpu: Option<u64>, builder: &mut ProfileBuilder) {
+    pub fn sample(
+        &mut self,
+        index: usize,
+        stack: &[u32],
+        mut time: u64,
+        on_cpu: Option<u64>,
+        builder: &mut ProfileBuilder,
+    ) {
         let clock = &mut self.threads[index];
         if time < clock.last {
             self.out_of_order += 1;

@@ -12,15 +12,17 @@ mod repairs;
 mod source;
 mod tree;
 
-pub(crate) use builder::{display_names, FinishSpec, FrameInfo, Limit, ProfileBuilder, ReadCalls, SourceSpec, ThreadMark};
+pub(crate) use builder::{
+    display_names, FinishSpec, FrameInfo, Limit, ProfileBuilder, ReadCalls, SourceSpec, ThreadMark,
+};
 pub use calls::{Call, ThreadCalls};
 pub use clock::{Clock, ClockSet, ClockWords, PerClock, TimeUnit};
 pub use format::{Detail, FormatInfo};
 pub use frame::{Frame, FrameKind};
 pub use heap::{Heap, HeapDump, HeapProcess, HeapProfiles, HeapRow};
-pub use source::{Source, SourceKind, Unit};
-pub(crate) use source::SourceData;
 pub use repairs::{counted, group_digits, sentence, were, Repair, RepairContext, Repairs, Warning, MAX_SLICE_DEPTH};
+pub(crate) use source::SourceData;
+pub use source::{Source, SourceKind, Unit};
 pub use tree::{CallTree, Children, Node, NONE};
 
 /// One thread's part of the profile.

@@ -103,7 +103,9 @@ impl Source {
             (SourceKind::Calls, _) => format!("{calls} of {threads}"),
             (SourceKind::CpuSamples, Unit::Samples) => format!("CPU callstack samples of {threads}, counted"),
             (SourceKind::CpuSamples, _) => format!("On-CPU time of {threads}, from callstack samples"),
-            (SourceKind::HeapUnreleased, _) => format!("Bytes allocated and not freed at the heap dump, in {processes}"),
+            (SourceKind::HeapUnreleased, _) => {
+                format!("Bytes allocated and not freed at the heap dump, in {processes}")
+            }
             (SourceKind::HeapAllocated, _) => format!("Bytes allocated up to the heap dump, in {processes}"),
         };
         Source { kind, unit, description }

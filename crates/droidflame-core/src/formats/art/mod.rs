@@ -17,9 +17,9 @@ mod threads;
 mod v1;
 mod v2;
 
-use crate::profile::{FinishSpec, SourceKind, Unit};
 use crate::profile::Repair;
 use crate::profile::{ClockSet, ClockWords, Detail, FormatInfo, FrameKind, ProfileBuilder, TimeUnit};
+use crate::profile::{FinishSpec, SourceKind, Unit};
 use crate::text::{counted, were};
 use crate::{Error, ErrorKind, Result};
 pub(crate) use import::FORMAT;

@@ -4,11 +4,16 @@
 //! meaning (`packets`) in the same system model as atrace text, so the same events give the
 //! same profile whichever way they were recorded.
 
+mod code;
+mod cpu_samples;
 mod framing;
+mod heap_dumps;
 mod notes;
 mod packets;
+mod profiling_proto;
 mod proto;
 mod sequence;
+mod sorted;
 mod sorter;
 mod track_events;
 mod unpack;
@@ -146,11 +151,17 @@ impl Importer for PerfettoDecoder {
             return Err(Error::at(ErrorKind::NotATrace, 0, "the Perfetto trace holds no packets"));
         }
         let end = self.reader.system.finish(builder);
-        notes::warn(stats, self.reader.system.stats.slices, &end, builder);
+        let samples = self.reader.samples.finish(&self.reader.system, builder);
+        let slices = self.reader.system.stats.slices;
+        notes::warn(&self.reader, slices, &end, builder);
         let header = vec![
             ("packets".to_owned(), stats.packets.to_string()),
             ("ftrace_events".to_owned(), stats.ftrace_events.to_string()),
         ];
-        Ok(end.finish_spec(("perfetto", "protobuf", "System trace (Perfetto)".to_owned()), gzip, header).into())
+        let mut spec = end.finish_spec(("perfetto", "protobuf", "System trace (Perfetto)".to_owned()), gzip, header);
+        spec.more.extend(samples);
+        // A capture whose only calls are scheduler states opens on its samples or heap.
+        spec.main_first = slices > 0;
+        Ok(spec.into())
     }
 }

@@ -1,7 +1,7 @@
 //! What a Perfetto trace's notes say: what could not be read, what was lost, and, when
 //! nothing can be drawn, what the trace holds instead.
 
-use super::packets::PacketStats;
+use super::packets::{PacketReader, PacketStats};
 use crate::formats::system::SystemEnd;
 use crate::profile::ProfileBuilder;
 use crate::profile::Repair;
@@ -83,8 +83,39 @@ fn held(stats: &PacketStats) -> Vec<String> {
 }
 
 /// Every note of a Perfetto trace read into `slices` slices.
-pub fn warn(stats: &PacketStats, slices: u64, end: &SystemEnd, builder: &mut ProfileBuilder) {
-    if slices == 0 {
+pub fn warn(reader: &PacketReader, slices: u64, end: &SystemEnd, builder: &mut ProfileBuilder) {
+    let stats = &reader.stats;
+    let mut read = Vec::new();
+    if reader.samples.stats.samples > 0 {
+        read.push(format!(
+            "{} (the cpu-samples source)",
+            counted(reader.samples.stats.samples, "CPU callstack sample", "CPU callstack samples")
+        ));
+    }
+    if reader.heap.stats.dumps > 0 {
+        read.push(format!(
+            "{} (the heap-unreleased and heap-allocated sources)",
+            counted(reader.heap.stats.dumps, "heap dump", "heap dumps")
+        ));
+    }
+    if slices == 0 && !read.is_empty() {
+        let held = held(stats);
+        let states = if end.scheduled {
+            "; its scheduler events are the calls source, each thread's frames its scheduler states (Running, \
+             Runnable, Sleeping)"
+        } else {
+            ""
+        };
+        let also = if held.is_empty() {
+            String::new()
+        } else {
+            format!("; it also holds {}, which droidflame does not draw yet", held.join(", "))
+        };
+        builder.warn(format!(
+            "the trace has no slices (atrace markers or track events); droidflame read its {}{states}{also}",
+            read.join(" and ")
+        ));
+    } else if slices == 0 {
         let held = held(stats);
         // What was read, then what else the trace holds: never "only" where there is more.
         let instead = if end.scheduled && held.is_empty() {
@@ -160,6 +191,77 @@ pub fn warn(stats: &PacketStats, slices: u64, end: &SystemEnd, builder: &mut Pro
     for (count, meaning) in counted {
         if count > 0 {
             builder.warn(format!("{} {meaning}", group_digits(count)));
+        }
+    }
+    samples(reader, builder);
+    heap(reader, builder);
+}
+
+/// What the CPU samples lost or could not tell.
+fn samples(reader: &PacketReader, builder: &mut ProfileBuilder) {
+    let s = &reader.samples.stats;
+    let skipped: u64 = s.skipped.iter().sum();
+    if skipped > 0 {
+        const STAGES: [&str; 5] = [
+            "for no reason given",
+            "at the read stage",
+            "at the unwind stage",
+            "because the unwinding queue was full",
+            "as out of scope",
+        ];
+        let why: Vec<String> = s
+            .skipped
+            .iter()
+            .zip(STAGES)
+            .filter(|(n, _)| **n > 0)
+            .map(|(n, stage)| format!("{} {stage}", group_digits(*n)))
+            .collect();
+        builder.warn(format!(
+            "the recorder skipped {} ({}): their time is missing from the cpu-samples source",
+            counted(skipped, "sample", "samples"),
+            why.join(", ")
+        ));
+    }
+    if s.loss_reports > 0 {
+        builder.warn(format!(
+            "the kernel lost {} of samples ({}): the cpu-samples source misses what they held",
+            counted(s.records_lost, "record", "records"),
+            counted(s.loss_reports, "report", "reports")
+        ));
+    }
+    let told = [
+        (s.unwind_errors, "samples could not be unwound to their outermost frame: their stacks may be cut short"),
+        (s.unknown_callstacks, "samples name a callstack their sequence never gave; they are shown as <unknown callstack>"),
+        (s.unconvertible_times, "samples have times on a clock the trace never relates to the boot clock, and were skipped"),
+        (s.other_weights, "samples come from a recording whose sampling event differs from the first's; each counts as the first's do"),
+        (reader.code.unknown_frames, "frames of callstacks were never described; they are shown as <unknown frame N>"),
+    ];
+    for (count, meaning) in told {
+        if count > 0 {
+            builder.warn(format!("{} {meaning}", group_digits(count)));
+        }
+    }
+}
+
+/// What the heap dumps lost.
+fn heap(reader: &PacketReader, builder: &mut ProfileBuilder) {
+    let h = &reader.heap.stats;
+    if h.unknown_callstacks > 0 {
+        builder.warn(format!(
+            "{} of heap dumps name a callstack the trace never gave, and were left out",
+            counted(h.unknown_callstacks, "row", "rows")
+        ));
+    }
+    let told = [
+        (h.overran, "heap dumps say the process's buffer overran: allocations after that are missing"),
+        (h.corrupted, "heap dumps say the process's buffer was damaged: allocations are missing"),
+        (h.disconnected, "heap dumps say the process disconnected before the end: they stop there"),
+        (h.guardrail, "heap dumps say the recorder hit its memory limit and stopped"),
+    ];
+    for (count, meaning) in told {
+        if count > 0 {
+            let pids: Vec<String> = h.pids_cut_short.iter().map(u32::to_string).collect();
+            builder.warn(format!("{} {meaning} (process {})", group_digits(count), pids.join(", ")));
         }
     }
 }

@@ -3,9 +3,14 @@
 //! model; process trees and descriptors name processes and threads at once; compressed
 //! packets are inflated and read as packets again.
 
-use super::proto::{CompactSched, FtraceEventBundle, ProcessTree, TracePacket, TrackEvent};
+use super::code::CodeFrames;
+use super::cpu_samples::{CpuSamples, Read};
+use super::heap_dumps::HeapDumps;
+use super::proto::CLOCK_MONOTONIC_COARSE;
+use super::proto::{CompactSched, FtraceEventBundle, PerfSample, ProcessTree, TracePacket, TrackEvent};
 use super::proto::{TYPE_COUNTER, TYPE_INSTANT, TYPE_SLICE_BEGIN, TYPE_SLICE_END};
 use super::sequence::{Sequence, Standing, TraceClocks};
+use super::sorted::Sorted;
 use super::sorter::{Event, Held, Lane, TimeSorter, NO_THREAD, ON_CPU};
 use super::track_events::{self, Target, TrackTable};
 use super::unpack;
@@ -59,6 +64,10 @@ pub struct PacketReader {
     tracks: TrackTable,
     /// The latest ftrace event time read from each sequence (where a loss begins).
     ftrace_last: FxHashMap<u32, u64>,
+    /// The code profiling packets name, resolved to frames and stacks.
+    pub code: CodeFrames,
+    pub samples: CpuSamples,
+    pub heap: HeapDumps,
 }
 
 impl PacketReader {
@@ -125,6 +134,18 @@ impl PacketReader {
             self.bundle(bundle, id, b);
             used = true;
         }
+        if let Some(sample) = &packet.perf_sample {
+            self.perf_sample(sample, &packet, id, b);
+            used = true;
+        }
+        if let Some(profile) = &packet.profile_packet {
+            let sequence = self.sequences.entry(id).or_default();
+            let ts = self.clocks.boot_time(&packet, sequence);
+            let clocks = &self.clocks;
+            let time = |t: u64| clocks.to_boot(CLOCK_MONOTONIC_COARSE, t);
+            self.heap.packet(id, profile, ts, time, &mut sequence.code, &mut self.code, b);
+            used = true;
+        }
         if let Some(tree) = &packet.process_tree {
             self.process_tree(tree);
             used = true;
@@ -187,10 +208,34 @@ impl PacketReader {
         self.push(ts, 0, tid, event, b);
     }
 
+    /// A CPU sample, its stack resolved, to the sorter.
+    fn perf_sample(&mut self, sample: &PerfSample, packet: &TracePacket, id: u32, b: &mut ProfileBuilder) {
+        let sequence = self.sequences.entry(id).or_default();
+        let Read::Sample { tid, cpu, callstack } = self.samples.packet(sample, sequence.timebase.as_ref()) else {
+            return;
+        };
+        let Some(ts) = self.clocks.boot_time(packet, sequence) else {
+            self.samples.stats.unconvertible_times += 1;
+            return;
+        };
+        let stack = callstack.and_then(|iid| sequence.code.stack(iid, &mut self.code, b));
+        let stack = stack.unwrap_or_else(|| {
+            self.samples.stats.unknown_callstacks += 1;
+            self.code.unknown_stack(b)
+        });
+        self.push(ts, cpu, tid, Event::Sample { stack }, b);
+    }
+
     /// One event to the sorter.
     fn push(&mut self, ts: u64, cpu: u32, tid: u32, event: Event, b: &mut ProfileBuilder) {
-        let (system, stats, tracks) = (&mut self.system, &mut self.stats, &self.tracks);
-        self.sorter.push(ts, cpu, tid, event, &mut |s: &TimeSorter, h: &Held| apply(system, stats, tracks, s, h, b));
+        let mut to = Sorted {
+            system: &mut self.system,
+            stats: &mut self.stats,
+            tracks: &self.tracks,
+            samples: &mut self.samples,
+            code: &self.code,
+        };
+        self.sorter.push(ts, cpu, tid, event, &mut |s: &TimeSorter, h: &Held| to.apply(s, h, b));
     }
 
     fn bundle(&mut self, bundle: &FtraceEventBundle, sequence: u32, b: &mut ProfileBuilder) {
@@ -201,8 +246,15 @@ impl PacketReader {
         self.stats.ftrace_events += bundle.event.len() as u64;
         let mut read = 0;
         let mut last = 0;
-        let (sorter, system, stats, tracks) = (&mut self.sorter, &mut self.system, &mut self.stats, &self.tracks);
-        let on_event = &mut |s: &TimeSorter, h: &Held| apply(system, stats, tracks, s, h, b);
+        let sorter = &mut self.sorter;
+        let mut to = Sorted {
+            system: &mut self.system,
+            stats: &mut self.stats,
+            tracks: &self.tracks,
+            samples: &mut self.samples,
+            code: &self.code,
+        };
+        let on_event = &mut |s: &TimeSorter, h: &Held| to.apply(s, h, b);
         for e in &bundle.event {
             let (Some(ts), Some(tid)) = (e.timestamp, e.pid) else {
                 continue;
@@ -307,8 +359,15 @@ impl PacketReader {
 
     /// The input ended: every held event is read.
     pub fn finish(&mut self, b: &mut ProfileBuilder) {
-        let (system, stats, tracks) = (&mut self.system, &mut self.stats, &self.tracks);
-        self.sorter.finish(&mut |s: &TimeSorter, h: &Held| apply(system, stats, tracks, s, h, b));
+        let mut to = Sorted {
+            system: &mut self.system,
+            stats: &mut self.stats,
+            tracks: &self.tracks,
+            samples: &mut self.samples,
+            code: &self.code,
+        };
+        self.sorter.finish(&mut |s: &TimeSorter, h: &Held| to.apply(s, h, b));
+        self.heap.finish(&mut self.sequences, &mut self.code, b);
     }
 }
 
@@ -380,85 +439,4 @@ fn content_field(bytes: &[u8]) -> Option<u32> {
         };
     }
     None
-}
-
-/// One event, in time order, to the system model.
-fn apply(
-    system: &mut SystemTrace,
-    stats: &mut PacketStats,
-    tracks: &TrackTable,
-    s: &TimeSorter,
-    h: &Held,
-    b: &mut ProfileBuilder,
-) {
-    let tid = match h.tid {
-        // Compact scheduling events were written by whoever ran on the CPU (the idle
-        // thread, 0, when that is not known yet).
-        ON_CPU => system.running(h.cpu).unwrap_or(0),
-        NO_THREAD => {
-            system.tick(h.ts, b);
-            on_track(system, tracks, s, h, b);
-            return;
-        }
-        tid => tid,
-    };
-    let Some(t) = system.event(tid, h.ts, b) else {
-        stats.bad_thread_ids += 1;
-        return;
-    };
-    system.on_cpu(h.cpu, t, h.ts, b);
-    match h.event {
-        Event::Print { text } => {
-            if !marker::apply(system, s.bytes(text), h.ts, t, b) {
-                stats.other_prints += 1;
-            }
-        }
-        Event::Switch { prev, prev_comm, prev_runnable, next, next_comm } => {
-            let prev = if prev == ON_CPU { tid } else { prev };
-            system.switch(h.cpu, (prev, s.bytes(prev_comm), prev_runnable), (next, s.bytes(next_comm)), h.ts, b);
-        }
-        Event::Wakeup { tid } => system.wakeup(tid, h.ts, b),
-        Event::Rename { tid, name } => {
-            let renamed = system.thread(tid);
-            system.name_thread(renamed, s.bytes(name));
-        }
-        Event::Begin { name, .. } => system.begin(t, s.bytes(name), h.ts, b),
-        Event::End { .. } => system.end(t, h.ts, b),
-        Event::Instant { name, .. } => system.instant(t, s.bytes(name), h.ts, b),
-        Event::Count { .. } | Event::Loss => {}
-    }
-    system.touch(t, h.ts, b);
-}
-
-/// An event of no thread: on a track of its own, a counter, or a loss.
-fn on_track(system: &mut SystemTrace, tracks: &TrackTable, s: &TimeSorter, h: &Held, b: &mut ProfileBuilder) {
-    let lane = |lane: Lane| match lane {
-        Lane::Track(index) => tracks.lanes.get(index as usize),
-        Lane::Thread => None,
-    };
-    match h.event {
-        Event::Begin { lane: l, name } => {
-            if let Some((key, track)) = lane(l) {
-                system.nested_begin(key.clone(), track, s.bytes(name), h.ts, b);
-            }
-        }
-        Event::End { lane: l } => {
-            if let Some((key, track)) = lane(l) {
-                system.nested_end(key.clone(), track, h.ts, b);
-            }
-        }
-        Event::Instant { lane: l, name } => {
-            if let Some((key, track)) = lane(l) {
-                system.nested_begin(key.clone(), track, s.bytes(name), h.ts, b);
-                system.nested_end(key.clone(), track, h.ts, b);
-            }
-        }
-        Event::Count { counter, value } => {
-            if let Some((pid, name)) = tracks.counters.get(counter as usize) {
-                system.count(*pid, name, value);
-            }
-        }
-        Event::Loss => system.dump_end(),
-        Event::Print { .. } | Event::Switch { .. } | Event::Wakeup { .. } | Event::Rename { .. } => {}
-    }
 }

@@ -3,6 +3,7 @@
 //! unknown field. Text fields are bytes: a name that is not UTF-8 must not cost the packet,
 //! and `Bytes` fields decoded from a `Bytes` packet borrow its memory instead of copying.
 
+pub use super::profiling_proto::*;
 use bytes::Bytes;
 
 /// One `TracePacket` (field 1 of `Trace`, repeated).
@@ -46,6 +47,10 @@ pub struct TracePacket {
     pub thread_descriptor: Option<ThreadDescriptor>,
     #[prost(message, optional, tag = "43")]
     pub process_descriptor: Option<ProcessDescriptor>,
+    #[prost(message, optional, tag = "66")]
+    pub perf_sample: Option<PerfSample>,
+    #[prost(message, optional, tag = "37")]
+    pub profile_packet: Option<ProfilePacket>,
 }
 
 /// `sequence_flags`: the sequence's interned data and defaults start afresh here.
@@ -76,6 +81,8 @@ pub struct Clock {
 
 /// The boot clock: ftrace's, and the one every time is given in.
 pub const CLOCK_BOOTTIME: u32 = 6;
+/// The coarse monotonic clock: heap dumps' own times.
+pub const CLOCK_MONOTONIC_COARSE: u32 = 4;
 /// Clock ids from here up belong to one sequence.
 pub const FIRST_SEQUENCE_CLOCK: u32 = 64;
 
@@ -106,6 +113,16 @@ pub const TYPE_COUNTER: i32 = 4;
 pub struct InternedData {
     #[prost(message, repeated, tag = "2")]
     pub event_names: Vec<EventName>,
+    #[prost(message, repeated, tag = "5")]
+    pub function_names: Vec<InternedString>,
+    #[prost(message, repeated, tag = "6")]
+    pub frames: Vec<Frame>,
+    #[prost(message, repeated, tag = "7")]
+    pub callstacks: Vec<Callstack>,
+    #[prost(message, repeated, tag = "17")]
+    pub mapping_paths: Vec<InternedString>,
+    #[prost(message, repeated, tag = "19")]
+    pub mappings: Vec<Mapping>,
 }
 
 /// `EventName`.
@@ -124,6 +141,8 @@ pub struct TracePacketDefaults {
     pub timestamp_clock_id: Option<u32>,
     #[prost(message, optional, tag = "11")]
     pub track_event_defaults: Option<TrackEventDefaults>,
+    #[prost(message, optional, tag = "12")]
+    pub perf_sample_defaults: Option<PerfSampleDefaults>,
 }
 
 /// `TrackEventDefaults`.

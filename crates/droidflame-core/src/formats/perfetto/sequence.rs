@@ -3,8 +3,9 @@
 //! defaults, clocks of its own, and whether that state can still be trusted after a loss.
 //! Clocks shared by the whole trace are converted to the boot clock here too.
 
+use super::code::CodeTables;
 use super::proto::{
-    ClockSnapshot, TracePacket, CLOCK_BOOTTIME, FIRST_SEQUENCE_CLOCK, SEQ_INCREMENTAL_STATE_CLEARED,
+    ClockSnapshot, Timebase, TracePacket, CLOCK_BOOTTIME, FIRST_SEQUENCE_CLOCK, SEQ_INCREMENTAL_STATE_CLEARED,
     SEQ_NEEDS_INCREMENTAL_STATE,
 };
 use bytes::Bytes;
@@ -36,6 +37,10 @@ pub struct Sequence {
     clocks: FxHashMap<u32, SequenceClock>,
     /// The thread a legacy SDK sequence writes for.
     pub thread: Option<u32>,
+    /// Interned code of profiling packets.
+    pub code: CodeTables,
+    /// What takes its CPU samples, where it says.
+    pub timebase: Option<Timebase>,
 }
 
 /// How a packet stands with its sequence.
@@ -62,6 +67,7 @@ impl Sequence {
             self.default_track = None;
             self.default_clock = None;
             self.clocks.clear();
+            self.code.clear();
             self.lost_state = false;
         }
         if self.lost_state && flags & SEQ_NEEDS_INCREMENTAL_STATE != 0 {
@@ -73,10 +79,14 @@ impl Sequence {
                     self.names.insert(iid, text.clone());
                 }
             }
+            self.code.intern(interned);
         }
         if let Some(defaults) = &packet.trace_packet_defaults {
             self.default_clock = defaults.timestamp_clock_id;
             self.default_track = defaults.track_event_defaults.as_ref().and_then(|d| d.track_uuid);
+            if let Some(perf) = &defaults.perf_sample_defaults {
+                self.timebase = perf.timebase.clone();
+            }
         }
         if lost {
             Standing::AfterLoss
@@ -128,6 +138,15 @@ impl TraceClocks {
             }
         }
         sequence.snapshot(snapshot, boot);
+    }
+
+    /// Time `ts` of the trace-wide clock `id` on the boot clock, where a snapshot related
+    /// the two.
+    pub fn to_boot(&self, id: u32, ts: u64) -> Option<u64> {
+        if id == CLOCK_BOOTTIME {
+            return Some(ts);
+        }
+        u64::try_from(ts as i128 + self.offsets.get(&id)?).ok()
     }
 
     /// A packet's time on the boot clock, or `None` when its clock cannot be converted.

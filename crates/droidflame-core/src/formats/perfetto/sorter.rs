@@ -72,6 +72,10 @@ pub enum Event {
     },
     /// The recorder lost whole packets after this event.
     Loss,
+    /// A CPU sample of `Held::tid`: its stack, an index into `CodeFrames::stacks`.
+    Sample {
+        stack: u32,
+    },
 }
 
 /// One held event: when, on which CPU, by which thread, and what.
@@ -159,7 +163,8 @@ impl TimeSorter {
                     keep(prev_comm);
                     keep(next_comm);
                 }
-                Event::Wakeup { .. } | Event::End { .. } | Event::Count { .. } | Event::Loss => {}
+                Event::Wakeup { .. } | Event::End { .. } | Event::Count { .. } | Event::Loss | Event::Sample { .. } => {
+                }
             }
         }
     }

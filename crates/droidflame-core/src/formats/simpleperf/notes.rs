@@ -7,7 +7,9 @@ use super::samples::SampleReader;
 use super::symbols::describe;
 use super::End;
 use crate::profile::Repair;
-use crate::profile::{Clock, ClockSet, ClockWords, FinishSpec, FormatInfo, FrameKind, ProfileBuilder, SourceKind, TimeUnit, Unit};
+use crate::profile::{
+    Clock, ClockSet, ClockWords, FinishSpec, FormatInfo, FrameKind, ProfileBuilder, SourceKind, TimeUnit, Unit,
+};
 use crate::text::{counted, group_digits, were};
 
 /// How the record stream ended.
@@ -78,9 +80,9 @@ pub fn finish(reader: SampleReader, ending: Ending, gzip: bool, builder: &mut Pr
         group_by_process: true,
         timeline: None,
         gaps: Vec::new(),
-            main: (SourceKind::CpuSamples, Unit::Micros),
-            more: Vec::new(),
-            main_first: true,
+        main: (SourceKind::CpuSamples, Unit::Micros),
+        more: Vec::new(),
+        main_first: true,
     }
 }
 

@@ -16,8 +16,8 @@ mod tracks;
 pub(crate) use inflate::InflateBudget;
 
 use crate::profile::{
-    ClockSet, ClockWords, Counter, FinishSpec, FormatInfo, FrameInfo, FrameKind, PerClock, ProfileBuilder, SourceKind, TimeUnit, Unit,
-    NONE,
+    ClockSet, ClockWords, Counter, FinishSpec, FormatInfo, FrameInfo, FrameKind, PerClock, ProfileBuilder, SourceKind,
+    TimeUnit, Unit, NONE,
 };
 use rustc_hash::FxHashMap;
 use sched::{Sched, SchedState};
@@ -188,6 +188,17 @@ impl SystemTrace {
             entry.name.clear();
             entry.name.extend_from_slice(name);
         }
+    }
+
+    /// What the capture says of thread `tid`: its name and its process, where it says.
+    pub fn thread_facts(&self, tid: u32) -> (Option<String>, Option<u32>) {
+        let Some(entry) = self.tid_index.get(&tid).map(|&t| &self.threads[t as usize]) else {
+            let main = self.process_names.contains_key(&tid).then_some(tid);
+            return (None, main);
+        };
+        let name = (!entry.name.is_empty()).then(|| String::from_utf8_lossy(&entry.name).into_owned());
+        let main = self.process_names.contains_key(&tid).then_some(tid);
+        (name, entry.pid.or(main).filter(|&p| p != 0))
     }
 
     /// A process's name, as the trace gives it.

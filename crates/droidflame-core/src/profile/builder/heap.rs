@@ -76,7 +76,8 @@ impl HeapBuilder {
         if self.processes.is_empty() {
             return None;
         }
-        let stacks = self.stacks.into_iter().map(|s| s.iter().map(|&slot| canonical[slot as usize]).collect()).collect();
+        let stacks =
+            self.stacks.into_iter().map(|s| s.iter().map(|&slot| canonical[slot as usize]).collect()).collect();
         let mut processes = self.processes;
         for process in &mut processes {
             process.name = names.get(&process.pid).cloned();
