@@ -7,7 +7,7 @@ use droidflame_core::products::{
     self, CallGraphOptions, CallQuery, ChangeOf, DiffGraphOptions, DiffOptions, ExportOptions, FoldedOptions,
     Transform, TreeFormat, TreeOptions, View, Widths,
 };
-use droidflame_core::{Analysis, Analyzer, Clock, Options};
+use droidflame_core::{Analysis, Analyzer, Clock, Options, SourceKind};
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -146,6 +146,8 @@ enum Command {
         #[arg(long, value_name = "FILE", num_args = 1, action = clap::ArgAction::Append)]
         mapping: Vec<PathBuf>,
         #[command(flatten)]
+        source: SourceArg,
+        #[command(flatten)]
         view: ViewArgs,
     },
     /// Write the call graph as Graphviz DOT (`dot -Tsvg FILE.dot`): each thread's call
@@ -246,12 +248,42 @@ enum TreeFormatArg {
     Tsv,
 }
 
-/// `--mapping FILE`: original names for an obfuscated build.
+/// `--mapping FILE`, `--source NAME`, `--dump N`: how to read the trace's stacks.
 #[derive(clap::Args)]
 struct MappingArg {
     /// The build's R8/ProGuard mapping.txt: every name printed is then the original one.
     #[arg(long = "mapping", value_name = "FILE")]
     path: Option<PathBuf>,
+    #[command(flatten)]
+    source: SourceArg,
+}
+
+/// `--source NAME`, `--dump N`: which of the trace's stack data to read.
+#[derive(clap::Args, Clone)]
+struct SourceArg {
+    /// Which of the trace's stack data to read (`summary` lists them under `sources`):
+    /// calls, cpu-samples, heap-unreleased or heap-allocated; default: the first listed.
+    #[arg(long, value_name = "NAME")]
+    source: Option<String>,
+    /// For heap sources: the heap dump to read, counted from 0 in time order; default: the last.
+    #[arg(long, value_name = "N")]
+    dump: Option<usize>,
+}
+
+impl SourceArg {
+    /// Selects the source and dump asked for in `analysis`.
+    fn select(&self, analysis: &mut Analysis) -> Result<(), String> {
+        let profile = &mut analysis.profile;
+        if let Some(dump) = self.dump {
+            profile.select_dump(dump).map_err(|e| e.to_string())?;
+        }
+        let Some(name) = &self.source else { return Ok(()) };
+        let kind = SourceKind::parse(name).ok_or_else(|| {
+            let names: Vec<&str> = SourceKind::ALL.iter().map(|k| k.name()).collect();
+            format!("--source {name}: no such source; the sources are {}", names.join(", "))
+        })?;
+        profile.select_source(kind).map_err(|e| e.to_string())
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -379,8 +411,24 @@ fn run(cli: Cli, view: View) -> Result<(), String> {
             let options = TreeOptions { clock: clock.map(Into::into), thread, view, format, ..TreeOptions::default() };
             stdout_stream(|out| products::write_tree(&profile, &options, out))
         }
-        Command::Diff { before, after, clock, format, thread, widths, normalize, colour, output, mapping, view: _ } => {
+        Command::Diff {
+            before,
+            after,
+            clock,
+            format,
+            thread,
+            widths,
+            normalize,
+            colour,
+            output,
+            mapping,
+            source,
+            view: _,
+        } => {
             let mut sides = [analyze(&[before], Options::default())?, analyze(&[after], Options::default())?];
+            for side in &mut sides {
+                source.select(side)?;
+            }
             match mapping.as_slice() {
                 [] => {}
                 [both] => deobfuscate(&mut sides, both)?,
@@ -521,6 +569,7 @@ fn analyze_mapped(paths: &[PathBuf], options: Options, mapping: &MappingArg) -> 
     if let Some(path) = &mapping.path {
         deobfuscate(std::slice::from_mut(&mut profile), path)?;
     }
+    mapping.source.select(&mut profile)?;
     Ok(profile)
 }
 

@@ -33,7 +33,7 @@ mod wasm_entropy;
 pub use analysis::Analysis;
 pub use error::{Error, ErrorKind, Result};
 pub use input::Analyzer;
-pub use profile::{Clock, ClockSet, Profile};
+pub use profile::{Clock, ClockSet, Profile, Source, SourceKind, Unit};
 pub use reread::Reread;
 
 /// Limits and settings of one analysis. The defaults suit any real trace by a wide margin;

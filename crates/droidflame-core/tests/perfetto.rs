@@ -2,7 +2,7 @@
 
 use droidflame_core::products::{self, FoldedOptions};
 use droidflame_core::Analysis;
-use droidflame_core::{analyze, Analyzer, ClockSet, Profile};
+use droidflame_core::{analyze, Analyzer, ClockSet, Profile, SourceKind};
 use droidflame_testkit::{corpus_file, gzip};
 
 fn thread_calls(p: &Profile) -> u64 {
@@ -60,13 +60,16 @@ fn scheduler_only_traces_draw_thread_states() {
     // (mstools-test_trace has as many switches, and one track event: a slice, so no states.)
     {
         let (name, switches, wakeups) = ("mstools-perfetto_android12_cpuschedstack.pftrace", 23_536, 13_907);
-        let p = perfetto(name);
+        let mut p = perfetto(name);
+        // It opens on its samples (it has no slices); its scheduling is the calls source.
+        assert_eq!(p.source().kind, SourceKind::CpuSamples, "{name}");
+        p.profile.select_source(SourceKind::Calls).unwrap();
         assert_eq!(p.clocks, ClockSet::Dual, "{name}");
-        assert!(p.warnings.iter().any(|w| w.contains("frames are its scheduler states")), "{name}: {:?}", p.warnings);
-        // Never "only" where the trace holds more: its 7,977 perf samples (SOURCES.md) are named.
+        assert!(p.warnings.iter().any(|w| w.contains("frames its scheduler states")), "{name}: {:?}", p.warnings);
+        // Never "only" where the trace holds more: its 5,003 samples (SOURCES.md) are named.
         assert!(p.warnings.iter().all(|w| !w.contains("only scheduler events")), "{name}: {:?}", p.warnings);
         assert!(
-            p.warnings.iter().any(|w| w.contains("CPU callstack samples (perf) (7,977 packets)")),
+            p.warnings.iter().any(|w| w.contains("read its 5,003 CPU callstack samples (the cpu-samples source)")),
             "{name}: {:?}",
             p.warnings
         );
@@ -122,13 +125,10 @@ fn traces_with_nothing_to_draw_say_what_they_hold() {
     if !droidflame_testkit::corpus_present("perfetto::traces_with_nothing_to_draw_say_what_they_hold") {
         return;
     }
-    for (name, holds) in [
-        ("toolsbase-tpd-empty_sched_table.trace", "it holds native heap profiles (2 packets);"),
-        (
-            "toolsbase-tpd-power.trace",
-            "it holds battery counters (6 packets), power rails (6 packets), 2,181 kernel events",
-        ),
-    ] {
+    for (name, holds) in [(
+        "toolsbase-tpd-power.trace",
+        "it holds battery counters (6 packets), power rails (6 packets), 2,181 kernel events",
+    )] {
         let p = perfetto(name);
         assert!(p.threads.is_empty(), "{name}");
         assert!(

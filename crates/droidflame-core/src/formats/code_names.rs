@@ -14,9 +14,10 @@ pub const KERNEL_MARK: &str = "_[k]";
 pub struct CodeFile<'a>(pub &'a str);
 
 impl<'a> CodeFile<'a> {
-    /// The kernel or one of its modules.
+    /// The kernel or one of its modules (simpleperf names the kernel `[kernel.kallsyms]`,
+    /// Perfetto's recorder `kernel`).
     pub fn is_kernel(self) -> bool {
-        self.0 == "[kernel.kallsyms]" || self.0.starts_with("[kernel") || self.0.ends_with(".ko")
+        self.0.starts_with("[kernel") || self.0 == "/kernel" || self.0.ends_with(".ko")
     }
 
     /// Java code: dex, oat and jar files of ART, and its JIT cache.
@@ -25,6 +26,7 @@ impl<'a> CodeFile<'a> {
         JAVA.iter().any(|ext| self.0.ends_with(ext))
             || self.0.starts_with("[JIT")
             || self.0.contains("dalvik-jit-code-cache")
+            || self.0.contains("jit-cache")
     }
 
     /// Its file name, without the folders.
@@ -110,6 +112,9 @@ mod tests {
         assert_eq!(m.name, "art_quick_invoke_stub");
         let k = CodeFile("[kernel.kallsyms]").function(b"__schedule", false);
         assert_eq!(k.name, "__schedule_[k]");
+        assert_eq!(CodeFile("/kernel").function(b"schedule", false).name, "schedule_[k]");
+        let jit = CodeFile("/memfd:jit-cache (deleted)").function(b"void com.example.Foo.bar()", false);
+        assert_eq!((jit.class.as_str(), jit.name.as_str()), ("com.example.Foo", "bar"));
         assert_eq!(CodeFile("/system/lib64/libc.so").address(0x1a2b).name, "libc.so+0x1a2b");
     }
 }

@@ -125,7 +125,8 @@ impl<W: Write> DotWriter<'_, W> {
         let tree = &thread.tree;
         let thread_time = total(tree, clock);
         let micros = |ticks: u64| self.profile.micros(ticks);
-        let id = self.node(&format!("{}\n{} µs", plain(&thread.label()), group_digits(micros(thread_time))))?;
+        let unit = self.profile.unit().symbol();
+        let id = self.node(&format!("{}\n{} {unit}", plain(&thread.label()), group_digits(micros(thread_time))))?;
         // Depth-first, explicitly: call paths can be far deeper than the native stack.
         let mut pending: Vec<(u32, u64, u64, usize)> =
             self.kept(tree, CallTree::ROOT, thread_time).into_iter().rev().map(|c| (c, id, thread_time, 1)).collect();
@@ -136,7 +137,7 @@ impl<W: Write> DotWriter<'_, W> {
             let calls =
                 if node.calls == 1 { "1 call".to_owned() } else { format!("{} calls", group_digits(node.calls)) };
             let label = format!(
-                "{}\nincl {} µs ({:.1}%)\nexcl {} µs\n{calls}",
+                "{}\nincl {} {unit} ({:.1}%)\nexcl {} {unit}\n{calls}",
                 plain(self.profile.frame_name(node.frame)),
                 group_digits(micros(incl)),
                 share(incl, thread_time),

@@ -8,7 +8,7 @@ use super::diff_tree::DiffTree;
 use super::frames::{sanitize, DEFAULT_MAX_DEPTH};
 use super::View;
 use crate::analysis::Analysis;
-use crate::profile::{Clock, FrameKind, Profile};
+use crate::profile::{Clock, FrameKind, Profile, Unit};
 use crate::{Error, ErrorKind, Result};
 use std::io::Write;
 
@@ -53,6 +53,8 @@ pub struct Comparison {
     pub warnings: Vec<String>,
     /// What the after side's frames are (methods or slices), for naming them.
     pub frame_kind: FrameKind,
+    /// What both sides' values count.
+    pub unit: Unit,
     /// The thread name a viewer should open on: the thread each trace opens on
     /// (`Profile::default_thread`), before's first, where both sides have time in it.
     pub default_thread: Option<String>,
@@ -132,6 +134,17 @@ fn naming_differs(before: &Analysis, after: &Analysis) -> Option<String> {
 /// Compares `before` with `after`.
 pub fn compare(before: &Analysis, after: &Analysis, options: &DiffOptions) -> Result<Comparison> {
     let mut warnings = Vec::new();
+    let (b, a) = (before.source(), after.source());
+    if b.kind != a.kind || b.unit != a.unit {
+        return Err(Error::new(
+            ErrorKind::Request,
+            format!(
+                "before shows its {} source and after its {} source: compare the same source of both (--source)",
+                b.kind.name(),
+                a.kind.name()
+            ),
+        ));
+    }
     let clock = shared_clock(before, after, options.clock, &mut warnings)?;
     if before.format.family != after.format.family {
         warnings.push(format!(
@@ -159,7 +172,7 @@ pub fn compare(before: &Analysis, after: &Analysis, options: &DiffOptions) -> Re
         warnings.push("the two traces have the same stacks and times: nothing changed (the same trace twice?)".into());
     }
     let mut comparison =
-        Comparison { clock, warnings, frame_kind: after.format.frame_kind, default_thread: None, tree };
+        Comparison { clock, warnings, frame_kind: after.format.frame_kind, unit: a.unit, default_thread: None, tree };
     let both: Vec<String> =
         comparison.threads().into_iter().filter(|t| t.before > 0 && t.after > 0).map(|t| t.name).collect();
     comparison.default_thread = [before, after]

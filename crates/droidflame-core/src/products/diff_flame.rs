@@ -129,13 +129,15 @@ pub fn diff_svg(comparison: &Comparison, options: &DiffGraphOptions) -> Result<S
         let stack_len = line.0.rfind(' ').expect("a line ends with its value");
         line.0.truncate(stack_len);
     }
-    let mut opts = inferno_options(&flame, comparison.frame_kind);
+    let mut opts = inferno_options(&flame, comparison.frame_kind, comparison.unit);
+    let unit = comparison.unit.symbol();
+    let measure = if comparison.unit == crate::Unit::Micros { "time" } else { unit };
     opts.title = title;
     opts.no_sort = true;
     let scaled = if options.normalize && scale != 1.0 { ", scaled to the same total" } else { "" };
     // Short enough to fit a graph 1,000 px wide; the page's legend says it at length.
     opts.subtitle = Some(format!(
-        "Widths: {}, {} µs in all. Colour: {} time change against {} ({} µs{scaled}): red grew, blue shrank; grey within ±{}%.",
+        "Widths: {}, {} {unit} in all. Colour: {} {measure} change against {} ({} {unit}{scaled}): red grew, blue shrank; grey within ±{}%.",
         sides[w],
         group_digits(width_total),
         options.colour.name(),

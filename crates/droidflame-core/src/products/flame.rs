@@ -3,7 +3,7 @@
 
 use super::frames::{sanitize, FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
 use super::View;
-use crate::profile::{Clock, FrameKind, Profile};
+use crate::profile::{Clock, FrameKind, Profile, Unit};
 use crate::text::group_digits;
 use crate::{Error, ErrorKind, Result};
 use inferno::flamegraph::color::{BackgroundColor, Color, MultiPalette};
@@ -83,13 +83,22 @@ impl Default for FlameOptions {
     }
 }
 
+/// `N µs in all on the wall clock`, or in a source counted in another unit, `N samples in
+/// all (samples)`, `N bytes in all (bytes not freed)`.
+pub(crate) fn in_all(profile: &Profile, clock: Clock, total: u64) -> String {
+    match profile.unit() {
+        Unit::Micros => format!("{} µs in all on the {clock} clock", group_digits(total)),
+        unit => format!("{} {} in all ({})", group_digits(total), unit.symbol(), profile.format.clock_words.of(clock)),
+    }
+}
+
 /// inferno's options for a graph of `kind` frames drawn with `options`. Every graph and
 /// `flame_script` use this one function, so the script a Content-Security-Policy hashes is
 /// the script graphs carry.
-pub(crate) fn inferno_options(options: &FlameOptions, kind: FrameKind) -> flamegraph::Options<'static> {
+pub(crate) fn inferno_options(options: &FlameOptions, kind: FrameKind, unit: Unit) -> flamegraph::Options<'static> {
     let mut opts = flamegraph::Options::default();
     opts.colors = Palette::Multi(MultiPalette::Java);
-    opts.count_name = "µs".to_owned();
+    opts.count_name = unit.symbol().to_owned();
     // The tooltip's label of a frame; it is part of the graph's script.
     opts.name_type = format!("{}:", kind.title());
     opts.min_width = options.min_width;
@@ -180,10 +189,10 @@ pub(crate) fn flame_svg_named(
             options.theme,
         ));
     }
-    let mut opts = inferno_options(options, profile.format.frame_kind);
+    let mut opts = inferno_options(options, profile.format.frame_kind, profile.unit());
     opts.title = title;
     // The widths add up the stacks' values: the time the graph covers, not any frame's own.
-    opts.subtitle = Some(format!("{} µs in all on the {clock} clock", group_digits(total)));
+    opts.subtitle = Some(in_all(profile, clock, total));
     let mut svg = Vec::new();
     flamegraph::from_lines(&mut opts, lines.iter().map(String::as_str), &mut svg)
         .map_err(|e| Error::new(ErrorKind::Request, format!("the flame graph could not be drawn: {e}")))?;
@@ -194,7 +203,7 @@ pub(crate) fn flame_svg_named(
 /// as the browser sees it (without the CDATA markers). A Content-Security-Policy hashes it:
 /// it depends on the kind of frames and the options, never on the trace (tested).
 pub fn flame_script(options: &FlameOptions, kind: FrameKind) -> String {
-    let mut opts = inferno_options(options, kind);
+    let mut opts = inferno_options(options, kind, Unit::Micros);
     let mut svg = Vec::new();
     flamegraph::from_lines(&mut opts, ["a 1"], &mut svg).expect("one frame always draws");
     script_of(&String::from_utf8(svg).expect("inferno writes UTF-8")).unwrap_or_default()

@@ -60,11 +60,21 @@ pub fn render_site(profile: &Analysis, clock: Option<Clock>, view: &View) -> Res
         group_digits(profile.records),
         profile.threads.len()
     );
+    let values = match profile.unit() {
+        crate::Unit::Micros => format!("Times are self time on the {} clock, in µs", clock.name()),
+        unit => format!(
+            "{}: self {} ({})",
+            profile.source().description,
+            unit.symbol(),
+            profile.format.clock_words.of(clock)
+        ),
+    };
     let warnings: String =
         profile.warnings.iter().map(|w| format!("<li>{}</li>", escape_xml(w))).collect::<Vec<_>>().join("\n");
     let html = INDEX
         .replace("{facts}", &escape_xml(&facts))
-        .replace("{clock}", clock.name())
+        .replace("{values}", &escape_xml(&values))
+        .replace("{unit}", profile.unit().symbol())
         .replace("{rows}", &list)
         .replace("{first}", first)
         .replace(
@@ -99,10 +109,10 @@ iframe { width: 100%; height: 100%; border: 0; background: #fff; }
 <body>
 <aside>
 <h1>droidflame report</h1>
-<p>{facts}. Times are self time on the {clock} clock, in µs. <a href="all-threads.svg" target="graph">All threads</a> · <a href="summary.json">summary.json</a></p>
+<p>{facts}. {values}. <a href="all-threads.svg" target="graph">All threads</a> · <a href="summary.json">summary.json</a></p>
 {warnings}
 <table>
-<thead><tr><th>Thread</th><th class=n>tid</th><th class=n>µs</th><th class=n>share</th><th class=n>records</th></tr></thead>
+<thead><tr><th>Thread</th><th class=n>tid</th><th class=n>{unit}</th><th class=n>share</th><th class=n>records</th></tr></thead>
 <tbody>
 {rows}</tbody>
 </table>

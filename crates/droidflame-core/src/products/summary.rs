@@ -41,6 +41,30 @@ pub struct Summary<'a> {
     /// What the mapping applied to the names did; absent when none was.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mapping: Option<&'a MappingReport>,
+    /// The kinds of stack data the trace has, in order of preference.
+    pub sources: Vec<SourceJson<'a>>,
+    /// The one these threads and methods are of.
+    pub source: &'static str,
+    /// What their `_us` values count: `us`, `samples` or `bytes` (the field names stay).
+    pub unit: &'static str,
+    /// The heap dump heap sources show and how many there are; absent without heap dumps.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dumps: Option<DumpsJson>,
+}
+
+/// A source as the summary lists it.
+#[derive(Debug, Serialize)]
+pub struct SourceJson<'a> {
+    pub name: &'static str,
+    pub unit: &'static str,
+    pub description: &'a str,
+}
+
+/// The heap dumps: which one heap sources show (from 0, in time order), and how many.
+#[derive(Debug, Serialize)]
+pub struct DumpsJson {
+    pub selected: usize,
+    pub count: usize,
 }
 
 #[derive(Debug, Serialize)]
@@ -231,6 +255,14 @@ pub fn summary(analysis: &Analysis) -> Summary<'_> {
         limits: limits(profile),
         mapping: analysis.mapping.as_ref(),
         threads: threads_json,
+        sources: profile
+            .sources()
+            .iter()
+            .map(|s| SourceJson { name: s.kind.name(), unit: s.unit.name(), description: &s.description })
+            .collect(),
+        source: profile.source().kind.name(),
+        unit: profile.unit().name(),
+        dumps: profile.dumps().map(|(selected, count)| DumpsJson { selected, count }),
     }
 }
 

@@ -65,7 +65,10 @@ pub fn write_tree(profile: &Profile, options: &TreeOptions, out: &mut impl Write
     let failed = |e: std::io::Error| Error::new(ErrorKind::Output, e.to_string());
     match options.format {
         TreeFormat::Tsv => writeln!(out, "depth\ttotal\tself\tframe").map_err(failed)?,
-        TreeFormat::Text => writeln!(out, "{:>14} {:>14}  frame", "total µs", "self µs").map_err(failed)?,
+        TreeFormat::Text => {
+            let unit = profile.unit().symbol();
+            writeln!(out, "{:>14} {:>14}  frame", format!("total {unit}"), format!("self {unit}")).map_err(failed)?
+        }
     }
     for (key, threads) in &groups {
         let tree = FrameTree::merged(profile, &names, threads).transformed(profile, &names, &options.view);
