@@ -47,10 +47,14 @@ pub fn sniff(head: &[u8], complete: bool) -> Option<Kind> {
     if lower.starts_with(b"<!doctype html") || lower.starts_with(b"<html") {
         return Some(Kind::Html);
     }
-    if body.starts_with(b"{") {
+    if body.starts_with(b"{") && is_text(&body[..body.len().min(64)]) {
         return Some(Kind::Json);
     }
-    if body.starts_with(b"TRACE:") || body.starts_with(b"#") || body.starts_with(b"cpus=") {
+    // A line of text has no control bytes: a binary input may begin with `#` or `{` by
+    // chance (a Perfetto trace whose first packet is 35 bytes long: 0x0A, 0x23).
+    let line_end = memchr::memchr(b'\n', body).unwrap_or(body.len());
+    let text_line = is_text(&body[..line_end]);
+    if body.starts_with(b"TRACE:") || (text_line && (body.starts_with(b"#") || body.starts_with(b"cpus="))) {
         return Some(Kind::Text);
     }
     let window = &head[..head.len().min(SNIFF_BYTES)];
@@ -66,6 +70,12 @@ pub fn sniff(head: &[u8], complete: bool) -> Option<Kind> {
     };
     // A raw-clock line is still an event line; it is refused later, with the reason.
     (line::parse_event_line(crate::text::trim(first_line)) != Err(line::LineError::Unrecognised)).then_some(Kind::Text)
+}
+
+/// Text: no control bytes in the first bytes, and UTF-8 (a character cut at the end of
+/// `bytes` aside).
+fn is_text(bytes: &[u8]) -> bool {
+    !is_binary(bytes) && std::str::from_utf8(bytes).map_or_else(|e| e.error_len().is_none(), |_| true)
 }
 
 /// Control bytes in the first bytes: no text capture starts like that.

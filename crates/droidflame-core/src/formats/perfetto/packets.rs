@@ -14,7 +14,6 @@ use super::sorted::Sorted;
 use super::sorter::{Event, Held, Lane, TimeSorter, NO_THREAD, ON_CPU};
 use super::track_events::{self, Target, TrackTable};
 use super::unpack;
-use crate::formats::system::marker;
 use crate::formats::system::InflateBudget;
 use crate::formats::system::SystemTrace;
 use crate::profile::ProfileBuilder;

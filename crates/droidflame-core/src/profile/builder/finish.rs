@@ -4,7 +4,7 @@
 use super::heap::HeapBuilder;
 use super::{FinishSpec, FrameSlot, ProfileBuilder, SourceSpec, ThreadState};
 use crate::profile::heap::HeapView;
-use crate::profile::{group_digits, FrameKind, Source, SourceData, SourceKind, Unit};
+use crate::profile::{counted, group_digits, FrameKind, HeapProfiles, Source, SourceData, SourceKind, Unit};
 use crate::profile::{Clock, ClockSet, Frame, PerClock, Profile, ThreadProfile, Timeline, Warning, NONE};
 use rustc_hash::FxHashMap;
 
@@ -56,6 +56,16 @@ impl ProfileBuilder {
         let (frame_names, frame_name_of) = display_names(&frames);
         let processes = std::mem::take(&mut self.processes);
         let heap = std::mem::take(&mut self.heap).finish(&canonical, &processes);
+        if let Some(over) = heap.as_ref().map(HeapProfiles::overfreed_rows).filter(|&n| n > 0) {
+            self.warnings.push(Warning {
+                text: format!(
+                    "{} of heap dumps freed more bytes than they allocated (the recorder samples allocations): \
+                     nothing of theirs is counted as not freed",
+                    counted(over, "callstack's totals", "callstacks' totals")
+                ),
+                repair: None,
+            });
+        }
         let main = SourceSpec {
             kind: spec.main.0,
             unit: spec.main.1,

@@ -51,11 +51,6 @@ impl ProfileBuilder {
         };
         self.heap.processes[at].heaps[index].dumps.push(HeapDump { time, rows });
     }
-
-    /// Whether any heap dump was given.
-    pub fn has_heap(&self) -> bool {
-        !self.heap.processes.is_empty()
-    }
 }
 
 impl HeapBuilder {

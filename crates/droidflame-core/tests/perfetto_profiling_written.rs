@@ -1,0 +1,221 @@
+//! Perfetto CPU samples and heap dumps written by the testkit, with what each must give:
+//! stacks across sequences and state clears, samples out of file order, weights from the
+//! sampling event, the notes of skipped and lost samples; dumps over several packets,
+//! several dumps and heaps, frees beyond allocations, Java frames a mapping renames.
+
+use droidflame_core::products::{self, FoldedOptions};
+use droidflame_core::{analyze, Analysis, Clock, SourceKind, Unit};
+use droidflame_testkit::perfetto::{Message, Trace};
+use droidflame_testkit::perfetto_profiling::{
+    heap_dump, perf_sample, records_lost, samples_start, skipped_sample, CodeFrame, CodeInterner, HeapDumpSpec,
+    HeapRow, Timebase,
+};
+use std::collections::BTreeMap;
+
+const MS: u64 = 1_000_000;
+
+fn folded(p: &Analysis, clock: Clock) -> BTreeMap<String, u64> {
+    let text = products::folded(p, &FoldedOptions { clock: Some(clock), ..FoldedOptions::default() }).unwrap();
+    text.lines().map(|l| l.rsplit_once(' ').unwrap()).map(|(s, v)| (s.to_owned(), v.parse().unwrap())).collect()
+}
+
+fn libc(name: &str) -> CodeFrame {
+    CodeFrame::function(name, "/apex/com.android.runtime/lib64/bionic/libc.so")
+}
+
+fn kernel(name: &str) -> CodeFrame {
+    CodeFrame::function(name, "kernel")
+}
+
+#[test]
+fn samples_become_each_threads_stacks_across_sequences_and_clears() {
+    let main =
+        vec![libc("__start_thread"), CodeFrame::function("void com.example.app.Feed.bind(int)", "/data/app/base.odex")];
+    let sleep = vec![libc("__start_thread"), libc("nanosleep"), kernel("schedule"), kernel("__schedule")];
+    let raw = vec![libc("__start_thread"), CodeFrame::address("/system/lib64/libhwui.so", 0x1a2b)];
+    let mut packets = Vec::new();
+    let (mut one, mut two) = (CodeInterner::new(0), CodeInterner::new(1000));
+    packets.push(samples_start(1, Timebase::Tracepoint));
+    packets.push(samples_start(2, Timebase::Tracepoint));
+    // Sequence 1 samples thread 10; sequence 2 thread 20; file order is not time order.
+    let mut expected: BTreeMap<String, u64> = BTreeMap::new();
+    let mut add = |thread: &str, stack: &str| *expected.entry(format!("{thread};{stack}")).or_default() += 1;
+    for i in 0..6u64 {
+        let stack = if i % 2 == 0 { &main } else { &sleep };
+        let id = one.stack(stack);
+        packets.push(perf_sample(1, &mut one, (10 - i) * MS, (10, 10, 0), id));
+        add(
+            "Thread 10 [10]",
+            if i % 2 == 0 {
+                "__start_thread;com.example.app.Feed.bind"
+            } else {
+                "__start_thread;nanosleep;schedule_[k];__schedule_[k]"
+            },
+        );
+    }
+    // Sequence 2 clears its state halfway: ids it gives again are new ones.
+    for i in 0..4u64 {
+        if i == 2 {
+            two.clear();
+            packets.push(samples_start(2, Timebase::Tracepoint));
+        }
+        let id = two.stack(&raw);
+        packets.push(perf_sample(2, &mut two, (20 + i) * MS, (20, 21, 1), id));
+        add("Thread 21 [21]", "__start_thread;libhwui.so+0x1a2b");
+    }
+    let p = analyze(&Trace::of(&packets).bytes).unwrap();
+    assert_eq!(p.source().kind, SourceKind::CpuSamples);
+    assert_eq!(p.unit(), Unit::Samples);
+    assert_eq!(folded(&p, Clock::Cpu), expected);
+    assert_eq!(p.threads.iter().find(|t| t.tid == 21).unwrap().pid, Some(20));
+    // Samples in time order make calls: thread 10 alternates stacks, so bind runs three
+    // times; `__start_thread` stays on the stack throughout, one call.
+    let t10 = p.threads.iter().find(|t| t.tid == 10).unwrap();
+    let calls = |name: &str| {
+        t10.tree.nodes().iter().skip(1).filter(|n| p.frame_name(n.frame) == name).map(|n| n.calls).sum::<u64>()
+    };
+    assert_eq!((calls("__start_thread"), calls("com.example.app.Feed.bind")), (1, 3));
+    // The Java frame is a method of its class, so a mapping can rename it.
+    assert!(p.frames.iter().any(|f| f.class == "com.example.app.Feed" && f.name == "bind"));
+}
+
+#[test]
+fn a_cpu_clock_timebase_weighs_samples_in_time() {
+    for (timebase, per_sample_us) in
+        [(Timebase::CpuClockPeriod(250_000), 250), (Timebase::CpuClockFrequency(100), 10_000)]
+    {
+        let mut code = CodeInterner::new(0);
+        let stack = code.stack(&[libc("main"), libc("work")]);
+        let mut packets = vec![samples_start(1, timebase)];
+        for i in 0..8 {
+            packets.push(perf_sample(1, &mut code, (1 + i) * MS, (5, 5, 0), stack));
+        }
+        let p = analyze(&Trace::of(&packets).bytes).unwrap();
+        assert_eq!(p.unit(), Unit::Micros);
+        assert_eq!(folded(&p, Clock::Cpu)["Thread 5 [5];main;work"], 8 * per_sample_us, "{timebase:?}");
+    }
+}
+
+#[test]
+fn skipped_lost_and_unknown_samples_are_told() {
+    let mut code = CodeInterner::new(0);
+    let stack = code.stack(&[libc("main")]);
+    let mut packets = vec![samples_start(1, Timebase::Tracepoint), perf_sample(1, &mut code, MS, (5, 5, 0), stack)];
+    packets.push(skipped_sample(1, 2 * MS, 5, 1));
+    packets.push(skipped_sample(1, 3 * MS, 5, 2));
+    packets.push(skipped_sample(1, 3 * MS, 5, 2));
+    packets.push(records_lost(1, 4 * MS, 40));
+    packets.push(perf_sample(1, &mut code, 5 * MS, (5, 5, 0), 999));
+    let p = analyze(&Trace::of(&packets).bytes).unwrap();
+    let said = |text: &str| p.warnings.iter().any(|w| w.contains(text));
+    assert!(said("skipped 3 samples (1 at the read stage, 2 at the unwind stage)"), "{:?}", p.warnings);
+    assert!(said("lost 40 records of samples (1 report)"), "{:?}", p.warnings);
+    assert!(said("1 samples name a callstack their sequence never gave"), "{:?}", p.warnings);
+    assert_eq!(folded(&p, Clock::Cpu).get("Thread 5 [5];<unknown callstack>"), Some(&1));
+}
+
+fn dump(pid: u32, heap: &str, ts: u64, rows: &[(&[CodeFrame], u64, u64)]) -> HeapDumpSpec {
+    HeapDumpSpec {
+        pid,
+        heap: Some(heap.to_owned()),
+        ts,
+        rows: rows
+            .iter()
+            .map(|(stack, allocated, freed)| {
+                let row =
+                    HeapRow { allocated: *allocated, freed: *freed, allocations: allocated / 16, frees: freed / 16 };
+                (stack.to_vec(), row)
+            })
+            .collect(),
+    }
+}
+
+#[test]
+fn heap_dumps_over_several_packets_give_each_dumps_bytes() {
+    let a = [libc("main"), libc("malloc")];
+    let b = [libc("main"), libc("load"), libc("malloc")];
+    let java = [libc("main"), CodeFrame::function("com.example.a.b", "/data/app/base.odex")];
+    let mut code = CodeInterner::new(0);
+    let mut index = 0;
+    let mut packets = Vec::new();
+    // Dump 1; dump 2 later, totals running on. Process 7 has two heaps; in dump 2 stack b
+    // freed more than it allocated (sampling), which counts as nothing left.
+    packets.extend(heap_dump(
+        1,
+        &mut code,
+        &[
+            dump(7, "malloc", 10 * MS, &[(&a, 1600, 0), (&b, 320, 160)]),
+            dump(7, "com.android.art", 10 * MS, &[(&java, 480, 0)]),
+        ],
+        1,
+        &mut index,
+    ));
+    packets.extend(heap_dump(
+        1,
+        &mut code,
+        &[
+            dump(7, "malloc", 20 * MS, &[(&a, 3200, 1600), (&b, 320, 480)]),
+            dump(7, "com.android.art", 20 * MS, &[(&java, 960, 480)]),
+        ],
+        2,
+        &mut index,
+    ));
+    let mut p = analyze(&Trace::of(&packets).bytes).unwrap();
+    let kinds: Vec<_> = p.sources().iter().map(|s| (s.kind, s.unit)).collect();
+    assert_eq!(kinds, [(SourceKind::HeapUnreleased, Unit::Bytes), (SourceKind::HeapAllocated, Unit::Bytes)]);
+    assert_eq!(p.dumps(), Some((1, 2)), "the last dump by default");
+    let expect = |pairs: &[(&str, u64)]| {
+        pairs.iter().map(|(s, v)| (format!("Process 7 [7];{s}"), *v)).collect::<BTreeMap<_, _>>()
+    };
+    assert_eq!(
+        folded(&p, Clock::Wall),
+        expect(&[("malloc heap;main;malloc", 1600), ("com.android.art heap;main;com.example.a.b", 480)])
+    );
+    p.profile.select_dump(0).unwrap();
+    assert_eq!(
+        folded(&p, Clock::Wall),
+        expect(&[
+            ("malloc heap;main;malloc", 1600),
+            ("malloc heap;main;load;malloc", 160),
+            ("com.android.art heap;main;com.example.a.b", 480)
+        ])
+    );
+    p.profile.select_source(SourceKind::HeapAllocated).unwrap();
+    assert_eq!(
+        folded(&p, Clock::Wall),
+        expect(&[
+            ("malloc heap;main;malloc", 1600),
+            ("malloc heap;main;load;malloc", 320),
+            ("com.android.art heap;main;com.example.a.b", 480)
+        ])
+    );
+    p.profile.select_dump(1).unwrap();
+    let process = &p.threads[0];
+    let allocations: u64 = process.tree.children(0).map(|n| process.tree.node(n).calls).sum();
+    assert_eq!(allocations, (3200 + 320 + 960) / 16);
+    assert!(
+        p.warnings
+            .iter()
+            .any(|w| w.contains("1 callstack's totals of heap dumps freed more bytes than they allocated")),
+        "{:?}",
+        p.warnings
+    );
+    assert!(p.profile.select_dump(2).is_err());
+    assert!(p.profile.select_source(SourceKind::CpuSamples).is_err());
+}
+
+#[test]
+fn a_first_packet_that_reads_as_a_text_character_is_still_perfetto() {
+    // 0x0A (a packet) then its length: 35 is `#`, 123 is `{`, each a text format's start.
+    for len in [35usize, 123] {
+        let mut code = CodeInterner::new(0);
+        let stack = code.stack(&[libc("main")]);
+        // A packet of one field no reader knows: a 2-byte key, a 1-byte length, the rest.
+        let mut first = Message::new();
+        first.bytes(1000, &vec![b'x'; len - 3]);
+        assert_eq!(first.0.len(), len);
+        let packets = [first, samples_start(1, Timebase::Tracepoint), perf_sample(1, &mut code, MS, (5, 5, 0), stack)];
+        let p = analyze(&Trace::of(&packets).bytes).unwrap_or_else(|e| panic!("{len}: {e}"));
+        assert_eq!(p.format.family, "perfetto");
+    }
+}
