@@ -171,6 +171,15 @@ const requests = {
     await ready;
     return { summary: session(m.key).summaryJson() };
   },
+  // Another source of the same trace (and a heap source's dump): what was drawn goes.
+  async source(m) {
+    await ready;
+    forgetDrawn(m.key);
+    const found = session(m.key);
+    found.selectSource(m.name, m.dump === null || m.dump === undefined ? undefined : m.dump);
+    viewOf.set(m.key, null);
+    return { summary: found.summaryJson() };
+  },
   async svg(m) {
     await ready;
     const view = m.view || '';

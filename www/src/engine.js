@@ -92,6 +92,14 @@ export class Engine {
     return this.call({ type: 'mappings', keys, inputs }, progress).then((r) => r.applied);
   }
 
+  /**
+   * Shows the source `name` (as the summary's `sources` name it) of the analysis under
+   * `key`, and a heap source's dump `dump` (null: as it is); resolves to the new summary.
+   */
+  selectSource(key, name, dump = null) {
+    return this.call({ type: 'source', key, name, dump }).then((r) => JSON.parse(r.summary));
+  }
+
   /** The summary of the analysis under `key`, as it is now. */
   summary(key) {
     return this.call({ type: 'summary', key }).then((r) => JSON.parse(r.summary));

@@ -20,6 +20,31 @@ export function millis(us) {
   return us + ' µs';
 }
 
+/** What the summary's values on `clock` count: `us`, `samples` or `bytes` (the core's words). */
+export function unitOf(summary, clock) {
+  return (summary && summary.units && summary.units[clock]) || 'us';
+}
+
+/** A unit as text writes it after a number. */
+export function unitSymbol(unit) {
+  return unit === 'us' ? 'µs' : unit;
+}
+
+/** A column's heading for values on `clock`: the clock where they are time, else their unit. */
+export function clockHeading(summary, clock) {
+  const unit = unitOf(summary, clock);
+  if (unit !== 'us') return unit.charAt(0).toUpperCase() + unit.slice(1);
+  return clock === 'cpu' ? 'CPU' : 'Wall';
+}
+
+/** A value in its unit as it reads best: a duration, a size, or a count of samples. */
+export function amount(value, unit = 'us') {
+  if (value === null || value === undefined) return '—';
+  if (unit === 'bytes') return value >= 1024 ? sizeText(value) : count(value) + ' B';
+  if (unit === 'samples') return count(value);
+  return millis(value);
+}
+
 /** `part` as a percentage of `whole`, one decimal; empty when either is missing. */
 export function percent(part, whole) {
   if (part === null || part === undefined || !whole) return '';
@@ -27,8 +52,9 @@ export function percent(part, whole) {
 }
 
 export function sizeText(bytes) {
+  if (bytes >= 1 << 30) return (bytes / (1 << 30)).toFixed(1) + ' GB';
   if (bytes >= 1 << 20) return (bytes / (1 << 20)).toFixed(1) + ' MB';
-  if (bytes >= 1 << 10) return (bytes / (1 << 10)).toFixed(0) + ' KB';
+  if (bytes >= 1 << 10) return (bytes / (1 << 10)).toFixed(bytes >= 10 << 10 ? 0 : 1) + ' KB';
   return bytes + ' bytes';
 }
 

@@ -15,7 +15,8 @@ import { createMapping } from './mapping.js';
 import { createMethods } from './methods.js';
 import { createProgress } from './progress.js';
 import { COMPARE_KEY, createCompare } from './compare.js';
-import { changed, clocksOf, createStore, openedState } from './state.js';
+import { changed, clocksOf, createStore, openedState, sourceState } from './state.js';
+import { createSourceSwitch } from './sources.js';
 import { createScheduling } from './scheduling.js';
 import { createThreadList } from './threads.js';
 import { createTimeline } from './timeline.js';
@@ -111,6 +112,21 @@ async function renamed() {
   await graph.settled();
 }
 const mapping = createMapping(store, engine, openSides, renamed);
+
+// Another source of the trace (its CPU samples, a heap dump): every view starts over on it.
+async function showSource(name, dump) {
+  store.update({ busy: true });
+  try {
+    products.opened();
+    const summary = await engine.selectSource(products.key, name, dump);
+    store.update(Object.assign(sourceState(summary), { busy: false }));
+    await graph.settled();
+  } catch (error) {
+    store.update({ busy: false });
+    graph.note('The source could not be shown: ' + error.message);
+  }
+}
+createSourceSwitch(store, showSource);
 
 // When the files being opened were chosen (dropped or picked), for the time to the first
 // graph the page reports in `body[data-first-graph-ms]`.

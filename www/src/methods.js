@@ -3,7 +3,7 @@
 // and the selection in the state, and says what its numbers cover.
 
 import { $, element } from './dom.js';
-import { count, countText, micros, millis, percent, threadLabel, clockWords, frameNoun, frameTitle } from './format.js';
+import { amount, count, countText, micros, percent, threadLabel, clockWords, frameNoun, frameTitle, unitOf, unitSymbol } from './format.js';
 import { createFrameMenu } from './frame-menu.js';
 import { bindList, bindRowMenu, settle } from './list-keys.js';
 import { changed, clocksOf, focusOn, methodKey } from './state.js';
@@ -41,7 +41,7 @@ export function columns(clock, summary, total) {
       ...['incl', 'excl'].map((kind) => Object.assign({ id: 'other-' + kind, label: kind === 'incl' ? 'Inclusive' : 'Exclusive' }, time(kind, other),
         { className: 'n other', group: clockWords(other, summary), groupClass: 'other' })),
     ] : []),
-    { id: 'calls', label: 'Calls', value: (m) => m.calls, cell: (m) => count(m.calls), className: 'n' },
+    { id: 'calls', label: unitOf(summary, clock) === 'bytes' ? 'Allocations' : 'Calls', value: (m) => m.calls, cell: (m) => count(m.calls), className: 'n' },
     { id: 'recursive', label: 'Recursive', value: (m) => m.recursive_calls, cell: (m) => count(m.recursive_calls), className: 'n col-recursive' },
   ];
 }
@@ -144,15 +144,15 @@ export function createMethods(store, products) {
       rows: table.methods,
       selected: selectedIndex(state),
       noun,
-      about: 'Times in µs; inclusive time counts a recursive ' + frameNoun(summary, false) + ' once.',
+      about: 'Values in ' + unitSymbol(unitOf(summary, state.clock)) + '; inclusive counts a recursive ' + frameNoun(summary, false) + ' once.',
     });
     const t = state.thread < 0 ? null : summary.threads[state.thread];
     const steps = state.view.transforms.length;
     $('method-scope').textContent = (t ? threadLabel(t) : 'All threads') + (state.range ? ' in ' + rangeText(state.range) : '') +
       (steps ? ', as the view above shows it (' + count(steps) + (steps === 1 ? ' step' : ' steps') + ')' : '') +
       ': ' + countText(table.methods.length, noun) +
-      ', ' + millis(total) + ' of ' + clockWords(state.clock, summary) + '. Percentages are of ' +
-      (t ? 'this thread\'s' : 'all threads\'') + ' time.';
+      ', ' + amount(total, unitOf(summary, state.clock)) + ' of ' + clockWords(state.clock, summary) + '. Percentages are of ' +
+      (t ? 'this thread\'s' : 'all threads\'') + ' total.';
     renderDetail(state);
   }
 
@@ -189,8 +189,8 @@ export function createMethods(store, products) {
     $('method-detail-name').textContent = m.name;
     $('method-detail-facts').textContent = [m.signature, m.source ? 'in ' + m.source : null,
       count(m.calls) + ' calls' + (m.recursive_calls ? ' (' + count(m.recursive_calls) + ' recursive)' : ''),
-      'inclusive ' + millis(m['incl_' + state.clock + '_us'])].filter(Boolean).join(' · ');
-    for (const label of document.querySelectorAll('.relative-time')) label.textContent = 'Inclusive µs (' + clockWords(state.clock, state.summary) + ')';
+      'inclusive ' + amount(m['incl_' + state.clock + '_us'], unitOf(state.summary, state.clock))].filter(Boolean).join(' · ');
+    for (const label of document.querySelectorAll('.relative-time')) label.textContent = 'Inclusive ' + unitSymbol(unitOf(state.summary, state.clock)) + ' (' + clockWords(state.clock, state.summary) + ')';
     relativeRows($('callers'), relatives(table, index, 'callers', state.clock), noun);
     relativeRows($('callees'), relatives(table, index, 'callees', state.clock), noun);
     slowestRows(state, m.name);

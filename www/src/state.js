@@ -92,6 +92,12 @@ export function openedState(summary, name) {
   };
 }
 
+/** The state for another source of the trace on show: as opened, on the same tab. */
+export function sourceState(summary) {
+  const { phase, name, compare, ...rest } = openedState(summary, '');
+  return rest;
+}
+
 /** The state that shows `call` (`{thread, depth, start_us, end_us}`) in the timeline. */
 export function focusOn(call) {
   // With a margin each side; the timeline keeps the window inside the trace.

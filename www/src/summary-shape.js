@@ -35,7 +35,9 @@
  *   threads: Thread[], methods: Method[], repairs: Object<string, number | boolean>, warnings: string[],
  *   counters?: Counter[], pid: number | null, elapsed_us: number | null, default_thread: number | null,
  *   totals: {wall_us: number | null, cpu_us: number | null}, notes: Note[], limits: Object<string, number>,
- *   mapping?: MappingReport,
+ *   mapping?: MappingReport, sources: {name: string, unit: string, description: string}[],
+ *   source: string, unit: 'us' | 'samples' | 'bytes', units: {wall?: string, cpu?: string},
+ *   dumps?: {selected: number, count: number, times_us: number[]},
  * }} Summary
  * @typedef {{
  *   caller: number | null, callee: number, calls: number, recursive_calls: number,
@@ -65,6 +67,9 @@ export const oneOf = (...words) => wrap('oneOf', words);
 const count = 'number';
 const micros = nullable('number');
 const clockName = oneOf('wall', 'cpu');
+/** The kinds of stack data a trace can hold, and what their values count. */
+export const SOURCE_NAMES = ['calls', 'cpu-samples', 'heap-unreleased', 'heap-allocated'];
+const UNITS = ['us', 'samples', 'bytes'];
 
 const METHOD = {
   name: 'string', class: 'string', method: 'string', signature: 'string', source: nullable('string'),
@@ -115,6 +120,11 @@ export const SUMMARY_SHAPE = {
     max_decompressed_bytes: count, max_slice_depth: count, max_drawn_depth: count, max_folded_text_bytes: count,
   },
   mapping: optional(MAPPING_REPORT_SHAPE),
+  sources: listOf({ name: oneOf(...SOURCE_NAMES), unit: oneOf(...UNITS), description: 'string' }),
+  source: oneOf(...SOURCE_NAMES),
+  unit: oneOf(...UNITS),
+  units: mapOf(oneOf(...UNITS)),
+  dumps: optional({ selected: count, count, times_us: listOf(count) }),
 };
 
 export const METHODS_TABLE_SHAPE = {

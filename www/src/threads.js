@@ -2,7 +2,7 @@
 // under its process where the trace names processes, filterable, one Tab stop.
 
 import { $, element } from './dom.js';
-import { countText, millis, percent, splitName, threadLabel } from './format.js';
+import { amount, clockHeading, countText, millis, percent, splitName, threadLabel, unitOf } from './format.js';
 import { bindList, settle } from './list-keys.js';
 import { changed } from './state.js';
 
@@ -84,10 +84,12 @@ export function createThreadList(store) {
         nameCell(t, share),
         element('td', { class: 'n', text: t && !t.track ? t.tid : '' }),
         // A thread known only from its scheduling has no frames of its own.
-        element('td', { class: 'n', text: t && t.records === 0 ? '—' : millis(t ? t.wall_us : summary.totals.wall_us) }),
-        element('td', { class: 'n', text: t && t.records === 0 ? '—' : millis(t ? t.cpu_us : summary.totals.cpu_us) }),
+        element('td', { class: 'n', text: t && t.records === 0 ? '—' : amount(t ? t.wall_us : summary.totals.wall_us, unitOf(summary, 'wall')) }),
+        element('td', { class: 'n', text: t && t.records === 0 ? '—' : amount(t ? t.cpu_us : summary.totals.cpu_us, unitOf(summary, 'cpu')) }),
         element('td', { class: 'n', text: t && !t.track && t.records > 0 ? percent(value, total) : '' }));
     };
+    $('thread-wall-heading').textContent = clockHeading(summary, 'wall');
+    $('thread-cpu-heading').textContent = clockHeading(summary, 'cpu');
     body.append(row(-1));
     // Grouped where the trace names any process: the threads of none come last, under a
     // header of their own (not under the last process's).

@@ -7,7 +7,7 @@
 // caller's (`onSelect`). Names are trace text: only ever set as text.
 
 import { element } from './dom.js';
-import { count, frameNameParts, percent } from './format.js';
+import { clockHeading, count, frameNameParts, percent, unitOf, unitSymbol } from './format.js';
 import { isMenuKey, nextIndex } from './list-keys.js';
 import { ROOT, childrenOf, hasChildren, heaviestPath, isThread, nameOf, parentOf, timeOf, visibleRows } from './call-tree.js';
 
@@ -30,6 +30,8 @@ export function createTreeGrid(table, { label, compact = false, onSelect = () =>
   let tree = null;
   let clock = 'wall';
   let clocks = ['wall'];
+  // The trace's summary: what each clock's values count.
+  let summary = null;
   // Bottom-up: a frame's self time is its root's total, and calls are not counted: neither
   // column is shown.
   let inverted = false;
@@ -45,12 +47,15 @@ export function createTreeGrid(table, { label, compact = false, onSelect = () =>
   }
 
   function headers() {
-    const words = { wall: 'Wall', cpu: 'CPU' };
-    const numbers = shownClocks().flatMap((c) => [
-      { text: words[c] + ' total', title: 'µs of the stacks through the frame, on the ' + words[c] + ' clock' +
-        (inverted ? ' (a root\'s is the time it spends itself)' : ''), c, other: c !== clock },
-      inverted ? null : { text: words[c] + ' self', title: 'µs of the stacks that end at the frame, on the ' + words[c] + ' clock', c, other: c !== clock },
-    ]).filter(Boolean);
+    const numbers = shownClocks().flatMap((c) => {
+      const heading = clockHeading(summary, c);
+      const of = unitSymbol(unitOf(summary, c)) + ' of the stacks ';
+      const where = unitOf(summary, c) === 'us' ? ', on the ' + heading + ' clock' : '';
+      return [
+        { text: heading + ' total', title: of + 'through the frame' + where + (inverted ? ' (a root\'s is what it spends itself)' : ''), c, other: c !== clock },
+        inverted ? null : { text: heading + ' self', title: of + 'that end at the frame' + where, c, other: c !== clock },
+      ];
+    }).filter(Boolean);
     if (!compact && !inverted) numbers.push({ text: 'Calls', title: 'Calls of the frame on its path' });
     numbers.push({ text: 'Share', title: 'Total on the clock the tree is ordered by, as a share of the whole' });
     table.replaceChildren(
@@ -200,9 +205,10 @@ export function createTreeGrid(table, { label, compact = false, onSelect = () =>
     /**
      * Shows `newTree` on `newClock` (of the trace's `traceClocks`), opened along its heaviest
      * path, the path's last node focused (not given the keyboard). `isInverted`: a bottom-up
-     * tree, whose stacks run leaf first.
+     * tree, whose stacks run leaf first. `traceSummary` says what each clock's values count.
      */
-    show(newTree, newClock, traceClocks, isInverted = false) {
+    show(newTree, newClock, traceClocks, isInverted = false, traceSummary = null) {
+      summary = traceSummary;
       tree = newTree;
       clock = newClock;
       clocks = traceClocks;

@@ -6,7 +6,7 @@
 // graph's does.
 
 import { $ } from './dom.js';
-import { countText, clockWords, threadLabel } from './format.js';
+import { countText, clockWords, threadLabel, unitOf, unitSymbol } from './format.js';
 import { callTree, findNodes, framePath, isThread, nameOf, openTo, ROOT } from './call-tree.js';
 import { createFrameMenu } from './frame-menu.js';
 import { changed, clocksOf } from './state.js';
@@ -79,7 +79,7 @@ export function createTreeView(store, products) {
   function title(state) {
     const t = state.thread < 0 ? null : state.summary.threads[state.thread];
     return threadLabel(t) + ' — ' + clockWords(state.clock, state.summary) + (state.range ? ' in ' + rangeText(state.range) : '') +
-      (state.view.invert ? ', bottom-up' : ', top-down') + ' (times in µs)';
+      (state.view.invert ? ', bottom-up' : ', top-down') + ' (in ' + unitSymbol(unitOf(state.summary, state.clock)) + ')';
   }
 
   function clocks(state) {
@@ -106,7 +106,7 @@ export function createTreeView(store, products) {
       return;
     }
     if (!same(store.get(), state)) return;
-    main.show(callTree(table, state.thread < 0), state.clock, clocks(state), state.view.invert);
+    main.show(callTree(table, state.thread < 0), state.clock, clocks(state), state.view.invert, state.summary);
     if (state.viewError) note(state.viewError);
     search(store.get());
     await sandwich(store.get());
@@ -155,8 +155,8 @@ export function createTreeView(store, products) {
       return;
     }
     if (!same(store.get(), state) || store.get().treeFunction !== name) return;
-    callers.show(callTree(tables[0], state.thread < 0), state.clock, clocks(state), true);
-    callees.show(callTree(tables[1], state.thread < 0), state.clock, clocks(state));
+    callers.show(callTree(tables[0], state.thread < 0), state.clock, clocks(state), true, state.summary);
+    callees.show(callTree(tables[1], state.thread < 0), state.clock, clocks(state), false, state.summary);
   }
 
   $('tree-search').addEventListener('input', () => store.update({ treeSearch: $('tree-search').value }));

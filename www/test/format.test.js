@@ -54,3 +54,19 @@ test('a count and its noun agree', async () => {
   assert.equal(countText(0, 'thread'), '0 threads');
   assert.equal(countText(1200, 'track'), '1,200 tracks');
 });
+
+test('values read in their unit: durations, sizes, counts of samples', async () => {
+  const { amount, unitOf, clockHeading, unitSymbol } = await import('../src/format.js');
+  assert.equal(amount(1500, 'us'), '1.5 ms');
+  assert.equal(amount(425840, 'bytes'), '416 KB');
+  assert.equal(amount(900, 'bytes'), '900 B');
+  assert.equal(amount(3 << 20, 'bytes'), '3.0 MB');
+  assert.equal(amount(5003, 'samples'), '5,003');
+  assert.equal(amount(null, 'samples'), '—');
+  const summary = { units: { wall: 'us', cpu: 'samples' } };
+  assert.equal(unitOf(summary, 'cpu'), 'samples');
+  assert.equal(unitOf({}, 'wall'), 'us', 'a summary without units counts µs');
+  assert.equal(clockHeading(summary, 'cpu'), 'Samples');
+  assert.equal(clockHeading(summary, 'wall'), 'Wall');
+  assert.equal(unitSymbol('us'), 'µs');
+});

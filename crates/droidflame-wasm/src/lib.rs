@@ -10,7 +10,7 @@
 
 use droidflame_core::products::{self, CallQuery, FlameOptions, FoldedOptions, GraphScope, Theme, View};
 use droidflame_core::profile::ThreadCalls;
-use droidflame_core::{Analysis, Analyzer, Clock, Options, Profile, Reread};
+use droidflame_core::{Analysis, Analyzer, Clock, Options, Profile, Reread, SourceKind};
 use serde_json::json;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
@@ -159,6 +159,24 @@ impl Session {
         let profile = self.profile()?;
         let range = profile.within(profile.ticks_at(from_us), profile.ticks_at(to_us)).map_err(js_error)?;
         self.range = Some(range);
+        Ok(())
+    }
+
+    /// Products show the source `name` (as the summary lists it) from now on, and heap
+    /// sources the dump `dump` (from 0 in time order; the last where not given). What was
+    /// made of the source shown before (a range, a window read again, timeline calls) goes.
+    #[wasm_bindgen(js_name = selectSource)]
+    pub fn select_source(&mut self, name: &str, dump: Option<u32>) -> Result<(), JsError> {
+        let kind = SourceKind::parse(name).ok_or_else(|| JsError::new(&format!("no source is called {name:?}")))?;
+        let analysis = self.profile.as_mut().ok_or_else(|| JsError::new("call finish() first"))?;
+        if let Some(dump) = dump {
+            analysis.profile.select_dump(dump as usize).map_err(js_error)?;
+        }
+        analysis.profile.select_source(kind).map_err(js_error)?;
+        self.range = None;
+        self.reading = None;
+        self.detail = None;
+        self.viewed.borrow_mut().clear();
         Ok(())
     }
 

@@ -125,7 +125,7 @@ impl<W: Write> DotWriter<'_, W> {
         let tree = &thread.tree;
         let thread_time = total(tree, clock);
         let micros = |ticks: u64| self.profile.micros(ticks);
-        let unit = self.profile.unit().symbol();
+        let unit = self.profile.unit_of(clock).symbol();
         let id = self.node(&format!("{}\n{} {unit}", plain(&thread.label()), group_digits(micros(thread_time))))?;
         // Depth-first, explicitly: call paths can be far deeper than the native stack.
         let mut pending: Vec<(u32, u64, u64, usize)> =

@@ -171,8 +171,14 @@ pub fn compare(before: &Analysis, after: &Analysis, options: &DiffOptions) -> Re
     if tree.totals() != [0, 0] && tree.unchanged() {
         warnings.push("the two traces have the same stacks and times: nothing changed (the same trace twice?)".into());
     }
-    let mut comparison =
-        Comparison { clock, warnings, frame_kind: after.format.frame_kind, unit: a.unit, default_thread: None, tree };
+    let mut comparison = Comparison {
+        clock,
+        warnings,
+        frame_kind: after.format.frame_kind,
+        unit: after.unit_of(clock),
+        default_thread: None,
+        tree,
+    };
     let both: Vec<String> =
         comparison.threads().into_iter().filter(|t| t.before > 0 && t.after > 0).map(|t| t.name).collect();
     comparison.default_thread = [before, after]

@@ -86,7 +86,7 @@ impl Default for FlameOptions {
 /// `N µs in all on the wall clock`, or in a source counted in another unit, `N samples in
 /// all (samples)`, `N bytes in all (bytes not freed)`.
 pub(crate) fn in_all(profile: &Profile, clock: Clock, total: u64) -> String {
-    match profile.unit() {
+    match profile.unit_of(clock) {
         Unit::Micros => format!("{} µs in all on the {clock} clock", group_digits(total)),
         unit => format!("{} {} in all ({})", group_digits(total), unit.symbol(), profile.format.clock_words.of(clock)),
     }
@@ -189,7 +189,7 @@ pub(crate) fn flame_svg_named(
             options.theme,
         ));
     }
-    let mut opts = inferno_options(options, profile.format.frame_kind, profile.unit());
+    let mut opts = inferno_options(options, profile.format.frame_kind, profile.unit_of(clock));
     opts.title = title;
     // The widths add up the stacks' values: the time the graph covers, not any frame's own.
     opts.subtitle = Some(in_all(profile, clock, total));

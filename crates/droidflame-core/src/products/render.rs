@@ -60,7 +60,7 @@ pub fn render_site(profile: &Analysis, clock: Option<Clock>, view: &View) -> Res
         group_digits(profile.records),
         profile.threads.len()
     );
-    let values = match profile.unit() {
+    let values = match profile.unit_of(clock) {
         crate::Unit::Micros => format!("Times are self time on the {} clock, in µs", clock.name()),
         unit => format!(
             "{}: self {} ({})",
@@ -74,7 +74,7 @@ pub fn render_site(profile: &Analysis, clock: Option<Clock>, view: &View) -> Res
     let html = INDEX
         .replace("{facts}", &escape_xml(&facts))
         .replace("{values}", &escape_xml(&values))
-        .replace("{unit}", profile.unit().symbol())
+        .replace("{unit}", profile.unit_of(clock).symbol())
         .replace("{rows}", &list)
         .replace("{first}", first)
         .replace(

@@ -45,8 +45,11 @@ pub struct Summary<'a> {
     pub sources: Vec<SourceJson<'a>>,
     /// The one these threads and methods are of.
     pub source: &'static str,
-    /// What their `_us` values count: `us`, `samples` or `bytes` (the field names stay).
+    /// What the source's values count on its default clock: `us`, `samples` or `bytes`.
     pub unit: &'static str,
+    /// What the `_us` values of each clock present count (the field names stay): `us`,
+    /// `samples` or `bytes`.
+    pub units: BTreeMap<&'static str, &'static str>,
     /// The heap dump heap sources show and how many there are; absent without heap dumps.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dumps: Option<DumpsJson>,
@@ -65,6 +68,8 @@ pub struct SourceJson<'a> {
 pub struct DumpsJson {
     pub selected: usize,
     pub count: usize,
+    /// When each was taken, in µs from the start of the trace's timeline.
+    pub times_us: Vec<u64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -262,7 +267,16 @@ pub fn summary(analysis: &Analysis) -> Summary<'_> {
             .collect(),
         source: profile.source().kind.name(),
         unit: profile.unit().name(),
-        dumps: profile.dumps().map(|(selected, count)| DumpsJson { selected, count }),
+        units: Clock::ALL
+            .into_iter()
+            .filter(|&c| profile.has(c))
+            .map(|c| (c.name(), profile.unit_of(c).name()))
+            .collect(),
+        dumps: profile.dumps().map(|(selected, count)| DumpsJson {
+            selected,
+            count,
+            times_us: profile.dump_times_us(),
+        }),
     }
 }
 

@@ -66,7 +66,7 @@ pub fn write_tree(profile: &Profile, options: &TreeOptions, out: &mut impl Write
     match options.format {
         TreeFormat::Tsv => writeln!(out, "depth\ttotal\tself\tframe").map_err(failed)?,
         TreeFormat::Text => {
-            let unit = profile.unit().symbol();
+            let unit = profile.unit_of(clock).symbol();
             writeln!(out, "{:>14} {:>14}  frame", format!("total {unit}"), format!("self {unit}")).map_err(failed)?
         }
     }

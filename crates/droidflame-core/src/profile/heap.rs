@@ -7,12 +7,14 @@ use super::tree::{CallTree, NodeBudget, TreeBuilder};
 use super::{ClockSet, ClockWords, FrameKind, PerClock, ThreadCalls, ThreadProfile, TimeUnit, NONE};
 
 /// Every heap dump of a trace.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct HeapProfiles {
     /// Each distinct callstack once, outermost frame first (frames index `Profile::frames`).
     pub(crate) stacks: Vec<Box<[u32]>>,
     /// By pid.
     pub processes: Vec<HeapProcess>,
+    /// The length of a tick of dumps' times (the trace's timeline's).
+    pub(crate) time_unit: TimeUnit,
 }
 
 /// One process's heaps.

@@ -172,6 +172,20 @@ impl Profile {
         Some((self.dump.unwrap_or(count.saturating_sub(1)).min(count.saturating_sub(1)), count))
     }
 
+    /// When each heap dump was taken (the latest of its heaps'), in µs from the start of the
+    /// trace's timeline.
+    pub fn dump_times_us(&self) -> Vec<u64> {
+        let Some(heap) = &self.heap else { return Vec::new() };
+        (0..heap.dump_count())
+            .map(|i| {
+                let latest =
+                    heap.processes.iter().flat_map(|p| &p.heaps).filter_map(|h| h.dumps.get(i)).map(|d| d.time).max();
+                let ns = latest.unwrap_or(self.timeline.start).saturating_sub(self.timeline.start);
+                heap.time_unit.micros(ns)
+            })
+            .collect()
+    }
+
     /// Heap sources show dump `dump` (counted from 0 in time order) from now on.
     pub fn select_dump(&mut self, dump: usize) -> Result<()> {
         let Some((_, count)) = self.dumps() else {
@@ -208,8 +222,18 @@ impl Profile {
         old
     }
 
-    /// The unit of the selected source's values.
+    /// The unit of the selected source's values (on its default clock).
     pub fn unit(&self) -> Unit {
         self.source.unit
+    }
+
+    /// The unit of the selected source's values on `clock`: the source's on its default
+    /// clock; µs on the other, which is time (CPU samples counted have a wall clock).
+    pub fn unit_of(&self, clock: Clock) -> Unit {
+        if clock == self.default_clock() {
+            self.source.unit
+        } else {
+            Unit::Micros
+        }
     }
 }

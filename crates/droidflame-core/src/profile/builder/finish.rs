@@ -55,7 +55,7 @@ impl ProfileBuilder {
         self.repairs.unknown_methods = frames.iter().filter(|f| f.unknown).count() as u64;
         let (frame_names, frame_name_of) = display_names(&frames);
         let processes = std::mem::take(&mut self.processes);
-        let heap = std::mem::take(&mut self.heap).finish(&canonical, &processes);
+        let heap = std::mem::take(&mut self.heap).finish(&canonical, &processes, spec.time_unit);
         if let Some(over) = heap.as_ref().map(HeapProfiles::overfreed_rows).filter(|&n| n > 0) {
             self.warnings.push(Warning {
                 text: format!(

@@ -2,7 +2,7 @@
 //! heaps with their dumps, made into the profile's `HeapProfiles` when it is finished.
 
 use super::{FrameInfo, Limit, ProfileBuilder};
-use crate::profile::{Heap, HeapDump, HeapProcess, HeapProfiles, HeapRow};
+use crate::profile::{Heap, HeapDump, HeapProcess, HeapProfiles, HeapRow, TimeUnit};
 use rustc_hash::FxHashMap;
 
 #[derive(Debug, Default)]
@@ -67,7 +67,12 @@ impl HeapBuilder {
     }
 
     /// The profile's heap dumps: frames as the profile numbers them, processes named.
-    pub fn finish(self, canonical: &[u32], names: &FxHashMap<u32, String>) -> Option<HeapProfiles> {
+    pub fn finish(
+        self,
+        canonical: &[u32],
+        names: &FxHashMap<u32, String>,
+        time_unit: TimeUnit,
+    ) -> Option<HeapProfiles> {
         if self.processes.is_empty() {
             return None;
         }
@@ -82,6 +87,6 @@ impl HeapBuilder {
             }
         }
         processes.sort_by_key(|p| p.pid);
-        Some(HeapProfiles { stacks, processes })
+        Some(HeapProfiles { stacks, processes, time_unit })
     }
 }
