@@ -56,6 +56,9 @@ test('a Perfetto trace with nothing to draw says what it holds', async (t) => {
 test('an Android 12 capture lists each process\'s main thread under its own process, marked, and threads of no process apart', async (t) => {
   const page = await checkedPage(context, t, { viewport: { width: 1280, height: 900 } });
   assert.equal(await pick(page, [corpus('perfetto/mstools-perfetto_android12_cpuschedstack.pftrace')]), 'done');
+  // Every thread the scheduler saw: the calls source (the capture opens on its samples).
+  await page.selectOption('#source', 'calls');
+  await page.waitForFunction(() => document.body.dataset.state === 'done' && document.getElementById('thread-cpu-heading').textContent === 'CPU');
   // Each row's process header: the nearest header above it.
   const groups = await page.locator('#thread-rows tr').evaluateAll((rows) => {
     const out = {};

@@ -7,7 +7,7 @@ import { $, download } from './dom.js';
 import { Engine, Products } from './engine.js';
 import { createCounters } from './counters.js';
 import { createFacts } from './facts.js';
-import { clockWords, fileStem } from './format.js';
+import { clockWords, fileStem, unitOf } from './format.js';
 import { createGraph } from './graph.js';
 import { wireEmbed, analyzeApi, compareApi } from './embed.js';
 import { sortFiles, wireInput } from './input.js';
@@ -76,6 +76,10 @@ function layout(state, previous) {
   }
   if (state.phase === 'done' && changed(state, previous, 'summary', 'clock')) {
     const available = clocksOf(state.summary);
+    // One clock whose values are no time (a heap profile's bytes): nothing to switch.
+    const single = ['wall', 'cpu'].filter((c) => available[c]);
+    const noSwitch = single.length === 1 && unitOf(state.summary, single[0]) !== 'us';
+    for (const box of document.querySelectorAll('fieldset.clock:has(input[data-clock])')) box.hidden = noSwitch;
     for (const input of document.querySelectorAll('input[data-clock]')) {
       const clock = input.dataset.clock;
       input.disabled = !available[clock];

@@ -12,6 +12,11 @@ export function dumpOptions(dumps) {
   return dumps.times_us.map((at, i) => ({ value: String(i), text: 'Dump ' + (i + 1) + ' of ' + dumps.count + ', at ' + millis(at) }));
 }
 
+/** Whether the source shown has calls in time: a heap profile's dumps have none. */
+export function hasTimeline(summary) {
+  return !String((summary && summary.source) || '').startsWith('heap');
+}
+
 /** Whether the switch has anything to offer: another source, or another dump. */
 export function offersChoice(summary) {
   return Boolean(summary && ((summary.sources || []).length > 1 || dumpOptions(summary.dumps).length > 0));
@@ -27,6 +32,8 @@ export function createSourceSwitch(store, onPick) {
   store.subscribe((state, previous) => {
     if (!changed(state, previous, 'summary', 'phase') || state.phase !== 'done') return;
     const summary = state.summary;
+    $('tab-button-timeline').hidden = !hasTimeline(summary);
+    if (!hasTimeline(summary) && state.tab === 'timeline') store.update({ tab: 'flame' });
     $('source-bar').hidden = !offersChoice(summary);
     if (!offersChoice(summary)) return;
     select.replaceChildren(...summary.sources.map((s) =>

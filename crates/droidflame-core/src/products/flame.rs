@@ -83,6 +83,15 @@ impl Default for FlameOptions {
     }
 }
 
+/// What a graph on `clock` measures: `wall clock` where its values are time, else what
+/// they are (`bytes not freed`, `samples`).
+pub(crate) fn measured(profile: &Profile, clock: Clock) -> String {
+    match profile.unit_of(clock) {
+        Unit::Micros => format!("{clock} clock"),
+        _ => profile.format.clock_words.of(clock).to_owned(),
+    }
+}
+
 /// `N µs in all on the wall clock`, or in a source counted in another unit, `N samples in
 /// all (samples)`, `N bytes in all (bytes not freed)`.
 pub(crate) fn in_all(profile: &Profile, clock: Clock, total: u64) -> String {
@@ -137,7 +146,7 @@ pub(crate) fn flame_svg_named(
                 )
             })?;
             let tree = FrameTree::merged(profile, names, &[thread]).viewed(profile, names, &options.view);
-            (format!("{} — {} clock", thread.label(), clock), vec![(None, tree)])
+            (format!("{} — {}", thread.label(), measured(profile, clock)), vec![(None, tree)])
         }
         GraphScope::AllThreads => {
             let trees = profile
@@ -148,15 +157,17 @@ pub(crate) fn flame_svg_named(
                     (Some(sanitize(&t.label())), tree)
                 })
                 .collect();
-            (format!("All threads — {} clock", clock), trees)
+            (format!("All threads — {}", measured(profile, clock)), trees)
         }
     };
     let total = trees.iter().fold(0u64, |sum, (_, tree)| sum.saturating_add(tree.total_micros(profile, clock)));
     if total == 0 {
-        let message = if options.view.is_plain() {
-            format!("No time was recorded on the {clock} clock.")
-        } else {
-            format!("This view leaves no time on the {clock} clock: undo a step of it.")
+        let what = measured(profile, clock);
+        let message = match (options.view.is_plain(), profile.unit_of(clock)) {
+            (true, Unit::Micros) => format!("No time was recorded on the {what}."),
+            (false, Unit::Micros) => format!("This view leaves no time on the {what}: undo a step of it."),
+            (true, _) => format!("Nothing was recorded ({what})."),
+            (false, _) => format!("This view leaves nothing ({what}): undo a step of it."),
         };
         return Ok(empty_svg(&title, &message, options.theme));
     }

@@ -372,6 +372,11 @@ fn elapsed_us(profile: &Profile) -> Option<u64> {
     if !profile.has(Clock::Wall) {
         return None;
     }
+    if profile.source().kind.is_heap() {
+        // The capture's span, on the trace's own clock (a heap source's values are bytes).
+        let length = profile.timeline.end.saturating_sub(profile.timeline.start);
+        return (length > 0).then(|| profile.trace_time_unit().micros(length));
+    }
     if profile.format.frame_kind == FrameKind::Slice {
         // A system capture says how long it ran by its first and last event of any kind
         // (scheduling, counters), not only by its slices.

@@ -222,6 +222,15 @@ impl Profile {
         old
     }
 
+    /// The length of a tick of the trace's timeline (of `timeline`, `gaps` and calls),
+    /// whichever source is shown: a heap source's values are bytes, not ticks.
+    pub fn trace_time_unit(&self) -> TimeUnit {
+        match (&self.heap, self.source.kind.is_heap()) {
+            (Some(heap), true) => heap.time_unit,
+            _ => self.time_unit,
+        }
+    }
+
     /// The unit of the selected source's values (on its default clock).
     pub fn unit(&self) -> Unit {
         self.source.unit

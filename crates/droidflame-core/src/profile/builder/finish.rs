@@ -176,8 +176,9 @@ impl ProfileBuilder {
     /// From the earliest to the latest wall time of any thread's events.
     fn event_span(&self) -> (u64, u64) {
         let started = || self.threads.iter().filter(|t| t.started);
-        let start = started().map(|t| t.first.wall).min().unwrap_or(0);
-        let end = started().map(|t| t.last.wall).max().unwrap_or(0);
+        let dumps = || self.heap.processes.iter().flat_map(|p| &p.heaps).flat_map(|h| &h.dumps).map(|d| d.time);
+        let start = started().map(|t| t.first.wall).chain(dumps()).min().unwrap_or(0);
+        let end = started().map(|t| t.last.wall).chain(dumps()).max().unwrap_or(0);
         (start, end)
     }
 }

@@ -1,0 +1,76 @@
+// Traces with more than one kind of stack data, opened as a person would: a capture whose
+// CPU samples are its only stacks besides scheduling, and a heap profile; the source switch
+// moves every view between them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { corpus, pick, shot, shownSvg, useBrowser, checkedPage, timelineSettled } from './support.mjs';
+
+const context = useBrowser();
+
+test('a capture of CPU samples opens on them, and the switch shows its scheduling', async (t) => {
+  const page = await checkedPage(context, t, { viewport: { width: 1280, height: 900 } });
+  assert.equal(await pick(page, [corpus('perfetto/mstools-perfetto_android12_cpuschedstack.pftrace')]), 'done');
+  // The switch offers both, in the core's words; the samples come first (no slices).
+  assert.equal(await page.locator('#source-bar').isVisible(), true);
+  const options = await page.locator('#source option').allTextContents();
+  assert.deepEqual(options.map((o) => o.split(' of ')[0]), ['CPU callstack samples', 'Slices']);
+  assert.equal(await page.locator('#source').inputValue(), 'cpu-samples');
+  // Counted samples: the thread list says so, and the busiest thread has 871 (SOURCES.md).
+  assert.equal(await page.locator('#thread-cpu-heading').textContent(), 'Samples');
+  await page.fill('#thread-filter', 'bluetooth');
+  const row = page.locator('#thread-rows tr[data-thread]:has-text("1451")');
+  assert.match(await row.textContent(), /871/);
+  await row.click();
+  await page.waitForFunction(() => /__traceiter_sched_switch/.test(document.getElementById('flame').srcdoc));
+  assert.match(await shownSvg(page), /871 samples in all/);
+  await shot(page, 'sources-cpu-samples');
+  // The timeline shows the runs of samples.
+  await page.click('#tab-button-timeline');
+  await timelineSettled(page);
+  await shot(page, 'sources-cpu-samples-timeline');
+  // The call tree counts samples.
+  await page.click('#tab-button-tree');
+  await page.waitForFunction(() => /in samples/.test(document.getElementById('tree-title').textContent));
+  // Its scheduling: each thread's states as its frames, in time.
+  await page.fill('#thread-filter', '');
+  await page.selectOption('#source', 'calls');
+  await page.waitForFunction(() => document.body.dataset.state === 'done' && document.getElementById('thread-cpu-heading').textContent === 'CPU');
+  await page.click('#tab-button-flame');
+  await page.fill('#thread-filter', 'bluetooth');
+  await page.click('#thread-rows tr[data-thread]:has-text("1451")');
+  await page.waitForFunction(() => /bluetooth@1.1-s \[1451\] — wall clock/.test(document.getElementById('flame').srcdoc) &&
+    /Sleeping/.test(document.getElementById('flame').srcdoc));
+  await shot(page, 'sources-calls');
+});
+
+test('a heap profile opens on the bytes not freed, in bytes, and switches to all allocated', async (t) => {
+  const page = await checkedPage(context, t, { viewport: { width: 760, height: 900 }, colorScheme: 'dark' });
+  assert.equal(await pick(page, [corpus('perfetto/toolsbase-tpd-empty_sched_table.trace')]), 'done');
+  assert.equal(await page.locator('#source').inputValue(), 'heap-unreleased');
+  // One dump: no dump to choose.
+  assert.equal(await page.locator('#dump-box').isVisible(), false);
+  assert.equal(await page.locator('#thread-wall-heading').textContent(), 'Bytes');
+  // 425,840 bytes not freed (428,480 allocated less 2,640 freed: SOURCES.md).
+  assert.match(await page.locator('#thread-rows').textContent(), /416 KB/);
+  await page.waitForFunction(() => /425,840 bytes in all/.test(document.getElementById('flame').srcdoc));
+  assert.match(await shownSvg(page), /TrivialKotlinBenchmark/);
+  await shot(page, 'sources-heap-unreleased-dark-narrow');
+  await page.selectOption('#source', 'heap-allocated');
+  await page.waitForFunction(() => /428,480 bytes in all/.test(document.getElementById('flame').srcdoc));
+  // The methods table counts allocations beside bytes.
+  await page.click('#tab-button-methods');
+  await page.waitForFunction(() => /Allocations/.test(document.getElementById('tab-methods').textContent));
+  await shot(page, 'sources-heap-allocated-methods');
+});
+
+test('a heap profile has no clock to switch and no timeline', async (t) => {
+  const page = await checkedPage(context, t, { viewport: { width: 1280, height: 800 } });
+  assert.equal(await pick(page, [corpus('perfetto/toolsbase-tpd-empty_sched_table.trace')]), 'done');
+  assert.equal(await page.locator('#tab-flame fieldset.clock').isVisible(), false);
+  await page.waitForFunction(() => /Process 13927 \[13927\] — bytes not freed/.test(document.getElementById('flame').srcdoc));
+  // Dumps are no calls in time: no timeline to offer.
+  assert.equal(await page.locator('#tab-button-timeline').isVisible(), false);
+  await page.click('#tab-button-tree');
+  await page.waitForFunction(() => /in bytes/.test(document.getElementById('tree-title').textContent));
+  await shot(page, 'sources-heap-tree');
+});
