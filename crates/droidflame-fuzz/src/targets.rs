@@ -50,6 +50,49 @@ fn perfetto_zstd(packets: &[u8]) -> Vec<u8> {
     pf::Trace { bytes: packets.to_vec() }.zstd_compressed(4096, 2).bytes
 }
 
+/// Written CPU samples (two sequences, a clear, skipped and lost reports) and heap dumps
+/// (several packets, two dumps, two heaps, frees beyond allocations).
+fn profiling_seeds() -> Vec<Vec<u8>> {
+    use droidflame_testkit::perfetto_profiling::*;
+    let libc = |name: &str| CodeFrame::function(name, "/system/lib64/libc.so");
+    let stacks = [
+        vec![libc("main"), libc("work")],
+        vec![libc("main"), CodeFrame::function("void com.example.A.b(int)", "/data/app/base.odex")],
+        vec![
+            libc("main"),
+            CodeFrame::address("/system/lib64/libhwui.so", 0x1a2b),
+            CodeFrame::function("schedule", "kernel"),
+        ],
+    ];
+    let mut samples = vec![samples_start(1, Timebase::Tracepoint), samples_start(2, Timebase::CpuClockFrequency(100))];
+    let (mut one, mut two) = (CodeInterner::new(0), CodeInterner::new(1000));
+    for i in 0..12u64 {
+        let (sequence, code) = if i % 3 == 0 { (2, &mut two) } else { (1, &mut one) };
+        let stack = code.stack(&stacks[i as usize % 3]);
+        samples.push(perf_sample(sequence, code, 1_000_000 * (20 - i), (7, 7 + (i % 2) as u32, 0), stack));
+    }
+    samples.push(skipped_sample(1, 30_000_000, 7, 2));
+    samples.push(records_lost(1, 31_000_000, 9));
+    let row = |allocated, freed| HeapRow { allocated, freed, allocations: allocated / 8, frees: freed / 8 };
+    let dump = |heap: &str, ts, rows: Vec<(Vec<CodeFrame>, HeapRow)>| HeapDumpSpec {
+        pid: 7,
+        heap: Some(heap.to_owned()),
+        ts,
+        rows,
+    };
+    let mut code = CodeInterner::new(0);
+    let mut index = 0;
+    let mut heap = Vec::new();
+    for (ts, grow) in [(10_000_000, 1), (20_000_000, 2)] {
+        let dumps = [
+            dump("malloc", ts, vec![(stacks[0].clone(), row(800 * grow, 100)), (stacks[2].clone(), row(64, 128))]),
+            dump("com.android.art", ts, vec![(stacks[1].clone(), row(480 * grow, 0))]),
+        ];
+        heap.extend(heap_dump(1, &mut code, &dumps, 2, &mut index));
+    }
+    vec![pf::Trace::of(&samples).bytes, pf::Trace::of(&heap).bytes]
+}
+
 /// Corpus files whose names pass `keep`, up to `max` bytes each.
 fn corpus(keep: impl Fn(&str) -> bool, max: u64) -> Vec<Vec<u8>> {
     if !droidflame_testkit::corpus_present("fuzz seeds from the corpus") {
@@ -197,6 +240,17 @@ pub fn all() -> Vec<Target> {
                     |n| n.ends_with(".trace") && n.starts_with("toolsbase-tpd") || n.ends_with(".perfetto-trace"),
                     1 << 20,
                 ),
+            ]
+            .concat(),
+            wrap: same,
+            exercise: crate::exercise,
+        },
+        // CPU samples and heap dumps: interned code, callstacks, dumps over packets.
+        Target {
+            name: "perfetto-profiling",
+            seeds: [
+                profiling_seeds(),
+                corpus(|n| n.contains("cpuschedstack") || n.contains("empty_sched_table"), 4 << 20),
             ]
             .concat(),
             wrap: same,

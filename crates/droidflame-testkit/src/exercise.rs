@@ -15,8 +15,21 @@ const GRAPH_RECORDS: u64 = 20_000;
 /// Analyses `bytes` fed in chunks of `chunk` bytes, with every call kept, and makes every
 /// product; a product that must work on any profile and fails panics with its error.
 pub fn exercise(bytes: &[u8], chunk: usize) -> Result<Analysis, Error> {
-    let analysis = analyze_in_chunks(bytes, chunk, Options { keep_calls: true, ..Options::default() })?;
+    let mut analysis = analyze_in_chunks(bytes, chunk, Options { keep_calls: true, ..Options::default() })?;
     make_every_product(&analysis);
+    // Every other source the trace has, and a heap profile's first dump: each must show.
+    let kinds: Vec<_> = analysis.sources().iter().map(|s| s.kind).collect();
+    for &kind in kinds.iter().skip(1) {
+        analysis.profile.select_source(kind).unwrap_or_else(|e| panic!("a source the trace lists failed: {e}"));
+        make_every_product(&analysis);
+    }
+    if analysis.dumps().is_some_and(|(_, count)| count > 1) {
+        analysis.profile.select_dump(0).unwrap_or_else(|e| panic!("a dump the trace has failed: {e}"));
+        make_every_product(&analysis);
+    }
+    if let Some(&first) = kinds.first() {
+        analysis.profile.select_source(first).unwrap_or_else(|e| panic!("the first source failed: {e}"));
+    }
     Ok(analysis)
 }
 
