@@ -67,10 +67,13 @@ fn layout_of(name: &str) -> Result<LargeLayout, String> {
         "streaming" => Ok(LargeLayout::Streaming),
         "perfetto" => Ok(LargeLayout::Perfetto),
         "simpleperf" => Ok(LargeLayout::Simpleperf),
+        "perfetto-samples" => Ok(LargeLayout::PerfettoSamples),
         "v2" => Ok(LargeLayout::V2),
         "atrace" => Ok(LargeLayout::AtraceText),
         "ctrace" => Ok(LargeLayout::Ctrace),
-        _ => Err(format!("unknown layout {name}; use regular, streaming, v2, atrace, ctrace, perfetto or simpleperf")),
+        _ => Err(format!(
+            "unknown layout {name}; use regular, streaming, v2, atrace, ctrace, perfetto, perfetto-samples or simpleperf"
+        )),
     }
 }
 
@@ -258,6 +261,15 @@ fn cases(quick: bool) -> Vec<Case> {
             name: "simpleperf-2M",
             layout: LargeLayout::Simpleperf,
             records: 2_000_000,
+            browser: true,
+            in_memory: true,
+            compare: false,
+        },
+        // A traced_perf recording: 1 million CPU samples of stacks up to 48 deep.
+        Case {
+            name: "perfetto-samples-1M",
+            layout: LargeLayout::PerfettoSamples,
+            records: 1_000_000,
             browser: true,
             in_memory: true,
             compare: false,

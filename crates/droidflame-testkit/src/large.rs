@@ -8,6 +8,7 @@
 
 use crate::atrace::{Capture, Event};
 use crate::perfetto::Message;
+use crate::perfetto_profiling::{perf_sample, samples_start, CodeFrame, CodeInterner, Timebase};
 use crate::scenario::Rng;
 use crate::simpleperf as sp;
 use crate::writer::{
@@ -69,6 +70,11 @@ pub enum LargeLayout {
     /// in 20 an off-CPU sample, 1 in 5 with kernel frames on top. Functions live in 40
     /// files, Java and native; names and threads come last, as simpleperf writes them.
     Simpleperf,
+    /// Perfetto CPU samples (traced_perf): each record a `perf_sample` packet of the
+    /// thread's stack where its walk has got to, on one sequence whose callstacks and
+    /// frames are interned as they first occur; the CPU clock at 4 kHz; 1 in 20 with
+    /// kernel frames on top. Functions live in 40 files, Java (odex) and native.
+    PerfettoSamples,
     /// V2 (version 5, dual clock): method and thread packets first, each thread's chunk
     /// one entry block of delta-coded records, a summary packet last.
     V2,
@@ -262,6 +268,11 @@ fn write_records(out: &mut impl Write, shape: &Shape, layout: LargeLayout) -> io
         }
         LargeLayout::Streaming => out.write_all(&header(0xF3, 32, trace.start_us, Some(14)))?,
         LargeLayout::Simpleperf => out.write_all(&simpleperf_start())?,
+        LargeLayout::PerfettoSamples => {
+            let mut file = Message::new();
+            file.message(1, &samples_start(1, Timebase::CpuClockFrequency(4000)));
+            out.write_all(&file.0)?;
+        }
         LargeLayout::V2 => out.write_all(&v2_start(&trace))?,
         LargeLayout::AtraceText => out.write_all(&Capture::new().text())?,
         LargeLayout::Ctrace => unreachable!("written as atrace text inside a zlib stream"),
@@ -281,6 +292,13 @@ fn write_records(out: &mut impl Write, shape: &Shape, layout: LargeLayout) -> io
         })
         .collect();
     let mut buffer = Vec::with_capacity(shape.chunk * 14 + 4096);
+    // The Perfetto samples layout's frames, one per method, and what its sequence interned.
+    let code_frames: Vec<CodeFrame> = if layout == LargeLayout::PerfettoSamples {
+        trace.methods.iter().enumerate().map(|(i, m)| sampled_frame(i, &m.class, &m.name)).collect()
+    } else {
+        Vec::new()
+    };
+    let mut interner = CodeInterner::new(0);
     let mut left = shape.records;
     while left > 0 {
         for (t, walk) in walks.iter_mut().enumerate() {
@@ -299,6 +317,16 @@ fn write_records(out: &mut impl Write, shape: &Shape, layout: LargeLayout) -> io
             }
             if layout == LargeLayout::V2 {
                 out.write_all(&v2_block(n, walk, &program, &mut rng))?;
+                continue;
+            }
+            if layout == LargeLayout::PerfettoSamples {
+                for _ in 0..n {
+                    let packet = perfetto_sample(walk, &program, &code_frames, &mut interner, &mut rng);
+                    let mut file = Message::new();
+                    file.message(1, &packet);
+                    buffer.extend_from_slice(&file.0);
+                }
+                out.write_all(&buffer)?;
                 continue;
             }
             if layout == LargeLayout::AtraceText {
@@ -355,6 +383,43 @@ fn write_records(out: &mut impl Write, shape: &Shape, layout: LargeLayout) -> io
         out.write_all(text.as_bytes())?;
     }
     Ok(out.written)
+}
+
+/// Method `i` as sampled code: a Java method in an odex file, or (1 in 4) a native
+/// function of a library.
+fn sampled_frame(i: usize, class: &str, name: &str) -> CodeFrame {
+    let file = i % SIMPLEPERF_FILES;
+    if file % 4 != 0 {
+        CodeFrame::function(&format!("{class}.{name}"), &format!("/data/app/com.example.app/oat/arm64/part{file}.odex"))
+    } else {
+        CodeFrame::function(
+            &format!("app::native{}::Component{}::{name}(int)", i % 97, i / 7),
+            &format!("/data/app/com.example.app/lib/arm64/libpart{file}.so"),
+        )
+    }
+}
+
+/// The next CPU sample of a thread, as traced_perf writes it: a few steps further along
+/// its walk.
+fn perfetto_sample(
+    walk: &mut ThreadWalk,
+    program: &Program,
+    frames: &[CodeFrame],
+    code: &mut CodeInterner,
+    rng: &mut Rng,
+) -> Message {
+    for _ in 0..1 + rng.below(6) {
+        step(walk, program, rng);
+    }
+    let mut stack: Vec<CodeFrame> =
+        walk.stack.iter().map(|&(site, _)| frames[program.sites[site as usize].0 as usize].clone()).collect();
+    if rng.chance(20) {
+        let path = rng.below(16);
+        stack.extend((0..2 + path % 3).map(|k| CodeFrame::function(&format!("kernel_path{path}_{k}"), "kernel")));
+    }
+    walk.wall += 250 + rng.below(20);
+    let id = code.stack(&stack);
+    perf_sample(1, code, walk.wall * 1000, (PERFETTO_PID, walk.tid, walk.tid % 8), id)
 }
 
 /// Files the simpleperf layout's functions live in; the kernel's is one more.
@@ -588,6 +653,7 @@ mod tests {
             (LargeLayout::Streaming, 14),
             (LargeLayout::Perfetto, 14),
             (LargeLayout::Simpleperf, 14),
+            (LargeLayout::PerfettoSamples, 14),
             (LargeLayout::V2, 3),
             (LargeLayout::AtraceText, 14),
             (LargeLayout::Ctrace, 0),

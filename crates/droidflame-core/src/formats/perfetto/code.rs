@@ -93,19 +93,20 @@ impl CodeTables {
         }
     }
 
-    /// The stack (index into `code.stacks`) of callstack `iid`, `None` where the tables
+    /// The stack (index for `CodeFrames::stack`) of callstack `iid`, `None` where the tables
     /// do not hold it.
     pub fn stack(&mut self, iid: u64, code: &mut CodeFrames, b: &mut ProfileBuilder) -> Option<u32> {
         if let Some(&stack) = self.resolved.get(&iid) {
             return Some(stack);
         }
-        let frames = self.callstacks.get(&iid)?.clone();
-        code.scratch.clear();
+        // Resolved once: its ids are not needed again (interning it anew resolves it anew).
+        let frames = self.callstacks.remove(&iid)?;
+        let start = code.frames.len();
         for frame in frames {
             let slot = self.frame_slot(frame, code, b);
-            code.scratch.push(slot);
+            code.frames.push(slot);
         }
-        let stack = code.intern_stack();
+        let stack = code.push_stack(start);
         self.resolved.insert(iid, stack);
         Some(stack)
     }
@@ -163,12 +164,14 @@ struct Identity {
 #[derive(Debug, Default)]
 pub struct CodeFrames {
     slot_of: FxHashMap<Identity, u32>,
-    /// Stacks of frame slots, outermost first.
-    pub stacks: Vec<Box<[u32]>>,
-    stack_of: FxHashMap<Box<[u32]>, u32>,
-    scratch: Vec<u32>,
+    /// Every stack's frame slots, outermost first, one after another.
+    frames: Vec<u32>,
+    /// Where each stack begins in `frames`, and where the last ends.
+    starts: Vec<u32>,
     /// Frames a callstack named that no table held.
     pub unknown_frames: u64,
+    /// The stack of a sample whose callstack no table held, once made.
+    unknown: Option<u32>,
 }
 
 impl CodeFrames {
@@ -193,22 +196,33 @@ impl CodeFrames {
 
     /// The stack of a sample whose callstack no table held: one frame that says so.
     pub fn unknown_stack(&mut self, b: &mut ProfileBuilder) -> u32 {
-        let identity =
-            Identity { path: String::new(), name: Bytes::from_static(b"<unknown callstack>"), rel_pc: 0, known: true };
-        let slot = self.slot(identity, b);
-        self.scratch.clear();
-        self.scratch.push(slot);
-        self.intern_stack()
-    }
-
-    fn intern_stack(&mut self) -> u32 {
-        if let Some(&stack) = self.stack_of.get(self.scratch.as_slice()) {
+        if let Some(stack) = self.unknown {
             return stack;
         }
-        let stack: Box<[u32]> = self.scratch.as_slice().into();
-        self.stacks.push(stack.clone());
-        let index = (self.stacks.len() - 1) as u32;
-        self.stack_of.insert(stack, index);
-        index
+        let identity =
+            Identity { path: String::new(), name: Bytes::from_static(b"<unknown callstack>"), rel_pc: 0, known: true };
+        let start = self.frames.len();
+        let slot = self.slot(identity, b);
+        self.frames.push(slot);
+        let stack = self.push_stack(start);
+        self.unknown = Some(stack);
+        stack
+    }
+
+    /// The frames from `start` on as a stack; its index.
+    fn push_stack(&mut self, start: usize) -> u32 {
+        if self.starts.is_empty() {
+            self.starts.push(0);
+        }
+        debug_assert_eq!(*self.starts.last().unwrap() as usize, start);
+        self.starts.push(self.frames.len() as u32);
+        (self.starts.len() - 2) as u32
+    }
+
+    /// Stack `index`'s frame slots, outermost first.
+    #[inline]
+    pub fn stack(&self, index: u32) -> &[u32] {
+        let i = index as usize;
+        &self.frames[self.starts[i] as usize..self.starts[i + 1] as usize]
     }
 }

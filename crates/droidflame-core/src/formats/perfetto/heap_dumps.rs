@@ -109,7 +109,7 @@ impl HeapDumps {
             row.stack = match self.heap_stack_of.get(&stack) {
                 Some(&id) => id,
                 None => {
-                    let id = b.heap_stack(&code.stacks[stack as usize]);
+                    let id = b.heap_stack(code.stack(stack));
                     self.heap_stack_of.insert(stack, id);
                     id
                 }

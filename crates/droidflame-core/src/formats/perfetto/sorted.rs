@@ -25,7 +25,7 @@ impl Sorted<'_> {
         let (system, stats, tracks) = (&mut *self.system, &mut *self.stats, self.tracks);
         if let Event::Sample { stack } = h.event {
             system.tick(h.ts, b);
-            self.samples.apply(h.tid, &self.code.stacks[stack as usize], h.ts, b);
+            self.samples.apply(h.tid, self.code.stack(stack), h.ts, b);
             return;
         }
         apply(system, stats, tracks, s, h, b);

@@ -72,7 +72,7 @@ pub enum Event {
     },
     /// The recorder lost whole packets after this event.
     Loss,
-    /// A CPU sample of `Held::tid`: its stack, an index into `CodeFrames::stacks`.
+    /// A CPU sample of `Held::tid`: its stack, an index for `CodeFrames::stack`.
     Sample {
         stack: u32,
     },
