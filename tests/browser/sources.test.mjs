@@ -74,3 +74,16 @@ test('a heap profile has no clock to switch and no timeline', async (t) => {
   await page.waitForFunction(() => /in bytes/.test(document.getElementById('tree-title').textContent));
   await shot(page, 'sources-heap-tree');
 });
+
+test('a link keeps the source: the same file opens on the scheduling the link was made on', async (t) => {
+  const page = await checkedPage(context, t, { query: '#tab=tree&source=calls&thread=all&clock=wall' });
+  assert.equal(await pick(page, [corpus('perfetto/mstools-perfetto_android12_cpuschedstack.pftrace')]), 'done');
+  await page.waitForFunction(() => document.getElementById('source').value === 'calls' &&
+    document.getElementById('thread-cpu-heading').textContent === 'CPU' && document.body.dataset.state === 'done');
+  assert.equal(await page.locator('#tab-button-tree').getAttribute('aria-selected'), 'true');
+  assert.equal(await page.locator('#link-note').isVisible(), false, 'nothing of the link was left out');
+  await page.waitForFunction(() => /All threads — wall time, top-down/.test(document.getElementById('tree-title').textContent));
+  // And the address follows the source chosen.
+  await page.selectOption('#source', 'cpu-samples');
+  await page.waitForFunction(() => new URL(location.href).hash.includes('source=cpu-samples'), null, { timeout: 5000 });
+});

@@ -4,13 +4,13 @@
 // An embedded page (`#embed`) leaves its address to its host.
 
 import { $ } from './dom.js';
-import { hashOf, linkPatch, parseHash } from './link.js';
+import { hashOf, linkPatch, linkSource, parseHash } from './link.js';
 import { PLAIN_VIEW, isPlain } from './transforms.js';
 
 // A pause before the address changes: a search typed letter by letter is one change.
 const LINK_DELAY_MS = 300;
 
-export function createAddress(store) {
+export function createAddress(store, showSource) {
   // Embedded (`#embed`), the host page owns the address: it is neither read nor changed.
   if (window.location.hash === '#embed') return { applyLink: () => {} };
   // The view a link asks for, until a trace is open to show it in.
@@ -18,12 +18,18 @@ export function createAddress(store) {
   $('link-welcome').hidden = !pendingLink.params;
   let linkTimer = 0;
 
-  /** The link's view shown in the trace just opened, with a note for each part left out. */
-  function applyLink() {
+  /**
+   * The link's view shown in the trace just opened, with a note for each part left out;
+   * its source first (`showSource(name, dump)`), as the rest is of that source.
+   */
+  async function applyLink() {
     const { params, notes: unread } = pendingLink;
     pendingLink = { params: null, notes: [] };
     $('link-welcome').hidden = true;
-    const { patch, notes } = linkPatch(params, store.get());
+    const { wanted, notes: sourceNotes } = linkSource(params, store.get().summary);
+    if (wanted) await showSource(wanted.name, wanted.dump);
+    const { patch, notes: viewNotes } = linkPatch(params, store.get());
+    const notes = sourceNotes.concat(viewNotes);
     // Undo goes from a linked view to the whole profile.
     if (patch.view && !isPlain(patch.view)) Object.assign(patch, { viewHistory: [PLAIN_VIEW], viewError: '' });
     store.update(patch);

@@ -23,6 +23,11 @@ export function hashOf(state) {
   if (state.phase !== 'done' || !state.summary) return '';
   const params = new URLSearchParams();
   params.set('tab', state.tab);
+  // The source first: the thread and everything else are of it.
+  const sources = state.summary.sources || [];
+  if (sources.length > 1 || (sources[0] && sources[0].name !== state.summary.source)) params.set('source', state.summary.source);
+  const dumps = state.summary.dumps;
+  if (dumps && dumps.count > 1 && String(state.summary.source).startsWith('heap')) params.set('dump', String(dumps.selected + 1));
   params.set('thread', state.thread < 0 ? 'all' : threadLabel(state.summary.threads[state.thread]));
   params.set('clock', state.clock);
   if (state.range) params.set('range', round(state.range.from) + '-' + round(state.range.to));
@@ -97,6 +102,32 @@ export function viewFromText(value) {
 }
 
 /**
+ * The source (and a heap source's dump, from 0) the link asks for, where it differs from
+ * what `summary` shows and the trace has it: `{name, dump}` or null; and a note for each
+ * part left out.
+ */
+export function linkSource(params, summary) {
+  const notes = [];
+  if (!params || !summary) return { wanted: null, notes };
+  const sources = summary.sources || [];
+  let name = summary.source;
+  if (params.has('source')) {
+    const asked = params.get('source');
+    if (sources.some((s) => s.name === asked)) name = asked;
+    else notes.push('This trace has no ' + JSON.stringify(asked.slice(0, 40)) + ' stacks: the link\'s source was left out.');
+  }
+  let dump = null;
+  if (params.has('dump')) {
+    const asked = Number(params.get('dump'));
+    const count = summary.dumps ? summary.dumps.count : 0;
+    if (Number.isInteger(asked) && asked >= 1 && asked <= count) dump = asked - 1;
+    else notes.push('This trace has no heap dump ' + JSON.stringify(params.get('dump').slice(0, 20)) + ': the link\'s dump was left out.');
+  }
+  const changes = name !== summary.source || (dump !== null && summary.dumps && dump !== summary.dumps.selected);
+  return { wanted: changes ? { name, dump } : null, notes };
+}
+
+/**
  * The store patch that shows the link's view of the trace in `state` (its summary), and a
  * note for each part left out. Only what the trace has is taken: a thread it lacks, a clock
  * it lacks, a range outside it. A view is taken as it is; the core checks its names.
@@ -106,7 +137,7 @@ export function linkPatch(params, state) {
   const notes = [];
   if (!params) return { patch, notes };
   const summary = state.summary;
-  const known = ['tab', 'thread', 'clock', 'range', 'view', 'search', 'tree_search', 'function', 'compare', 'call'];
+  const known = ['tab', 'source', 'dump', 'thread', 'clock', 'range', 'view', 'search', 'tree_search', 'function', 'compare', 'call'];
   const unknown = [...new Set([...params.keys()].filter((k) => !known.includes(k)))];
   if (unknown.length) notes.push('The link has ' + (unknown.length === 1 ? 'a part' : 'parts') + ' this page does not know, left out: ' + unknown.map((k) => '"' + k.slice(0, 40) + '"').join(', ') + '.');
   const bad = (what) => notes.push('The link\'s ' + what + ' was left out.');

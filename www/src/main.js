@@ -149,7 +149,7 @@ async function open(inputs, name) {
     document.body.dataset.wasmBytes = String(result.wasmBytes);
     products.opened();
     store.update(openedState(result.summary, name));
-    address.applyLink();
+    await address.applyLink();
     await graph.settled();
     document.body.dataset.firstGraphMs = String(Math.round(performance.now() - started));
     return result.summary;
@@ -236,7 +236,7 @@ function wireControls() {
 
 wireControls();
 
-const address = createAddress(store);
+const address = createAddress(store, showSource);
 
 /**
  * Opens files: one trace, a split trace's two halves, or two traces, which are compared

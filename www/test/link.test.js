@@ -85,3 +85,23 @@ test('a view from the hash is checked for its shape; its names are the core\'s t
     assert.equal(viewFromText(bad), null, bad);
   }
 });
+
+test('a link keeps the source and a heap profile\'s dump, and asks for them first', async () => {
+  const { linkSource } = await import('../src/link.js');
+  const sources = [{ name: 'heap-unreleased', unit: 'bytes', description: 'a' }, { name: 'heap-allocated', unit: 'bytes', description: 'b' }];
+  const summary = Object.assign({}, opened().summary, { sources, source: 'heap-allocated', dumps: { selected: 0, count: 3, times_us: [1, 2, 3] } });
+  const state = Object.assign({}, opened(), { summary });
+  const hash = hashOf(state);
+  assert.match(hash, /^tab=flame&source=heap-allocated&dump=1&thread=/);
+  const params = parseHash('#' + hash).params;
+  // Asked of the trace opened on its first source and last dump: both change.
+  const fresh = Object.assign({}, summary, { source: 'heap-unreleased', dumps: { selected: 2, count: 3, times_us: [1, 2, 3] } });
+  assert.deepEqual(linkSource(params, fresh), { wanted: { name: 'heap-allocated', dump: 0 }, notes: [] });
+  assert.deepEqual(linkSource(params, summary), { wanted: null, notes: [] }, 'shown already');
+  const odd = parseHash('#source=gpu&dump=9').params;
+  const { wanted, notes } = linkSource(odd, fresh);
+  assert.equal(wanted, null);
+  assert.equal(notes.length, 2);
+  // A trace of one source writes none.
+  assert.doesNotMatch(hashOf(opened()), /source=/);
+});
