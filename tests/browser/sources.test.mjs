@@ -87,3 +87,31 @@ test('a link keeps the source: the same file opens on the scheduling the link wa
   await page.selectOption('#source', 'cpu-samples');
   await page.waitForFunction(() => new URL(location.href).hash.includes('source=cpu-samples'), null, { timeout: 5000 });
 });
+
+test('two heap profiles compared: what grew, in bytes', async (t) => {
+  const { heapTrace } = await import('./heap-trace.mjs');
+  const { tempFile } = await import('./support.mjs');
+  const before = tempFile('before.heapprofd', heapTrace({ rows: [
+    { stack: ['main', 'loadImages', 'malloc'], allocated: 40_000, freed: 0 },
+    { stack: ['main', 'parseJson', 'malloc'], allocated: 8_000, freed: 2_000 },
+  ] }));
+  const after = tempFile('after.heapprofd', heapTrace({ rows: [
+    { stack: ['main', 'loadImages', 'malloc'], allocated: 400_000, freed: 0 },
+    { stack: ['main', 'parseJson', 'malloc'], allocated: 8_000, freed: 2_000 },
+  ] }));
+  const page = await checkedPage(context, t, { viewport: { width: 1280, height: 900 } });
+  assert.equal(await pick(page, [before]), 'done');
+  assert.equal(await page.locator('#source').inputValue(), 'heap-unreleased');
+  await page.setInputFiles('#compare-picker', after);
+  await page.waitForFunction(() => /loadImages/.test(document.getElementById('compare-flame').srcdoc), null, { timeout: 30000 });
+  const svg = await page.evaluate(() => document.getElementById('compare-flame').srcdoc);
+  assert.match(svg, /bytes in all/);
+  assert.match(svg.match(/id="title"[^>]*>([^<]*)/)[1], /bytes not freed, before → after/);
+  // The methods compared in bytes: loadImages grew by 360,000 bytes.
+  await page.fill('#compare-filter', 'loadImages');
+  await page.waitForFunction(() => /\+352 KB/.test(document.getElementById('tab-compare').textContent));
+  await shot(page, 'sources-heap-compare');
+  // Both sides follow the source switch.
+  await page.selectOption('#source', 'heap-allocated');
+  await page.waitForFunction(() => document.body.dataset.state === 'done' && /408,000 bytes/.test(document.getElementById('compare-flame').srcdoc), null, { timeout: 30000 });
+});

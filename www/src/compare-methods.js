@@ -2,7 +2,7 @@
 // sortable table (sort-table.js), by Δ inclusive, growth first, to begin with.
 
 import { $ } from './dom.js';
-import { frameNoun } from './format.js';
+import { frameNoun, unitOf, unitSymbol } from './format.js';
 import { createSortTable } from './sort-table.js';
 import { compareClockWords, deltaColumns, DELTA_LIMIT } from './compare-table.js';
 import { tableViewJson } from './transforms.js';
@@ -39,11 +39,12 @@ export function createCompareMethods(store, engine, key) {
     }
     const now = store.get();
     if (!now.compare || now.compare.phase !== 'done' || !same(idOf(now), id)) return;
+    const unit = unitOf(now.summary, now.compare.facts.clock);
     table.show(now, {
-      columns: deltaColumns(now.summary),
+      columns: deltaColumns(now.summary, unit),
       rows,
       noun: frameNoun(now.summary, false),
-      about: 'Times: ' + compareClockWords(now) + ' (hover for µs); Δ is after less before.',
+      about: (unit === 'us' ? 'Times: ' : 'Values: ') + compareClockWords(now) + ' (hover for ' + unitSymbol(unit) + '); Δ is after less before.',
     });
   }
 

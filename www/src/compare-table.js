@@ -2,7 +2,7 @@
 // methods' before/after/delta table and their order, a change in words, the two traces'
 // facts side by side, and the graph's legend. No DOM here.
 
-import { clockWords, count, frameTitle, millis } from './format.js';
+import { amount, clockWords, count, frameTitle, millis, unitSymbol } from './format.js';
 import { threadCount } from './facts.js';
 
 /** Rows shown at most; the filter reaches the others. */
@@ -41,9 +41,9 @@ export function deltaText(value) {
  * windows. Exclusive comes last, so that its hidden columns leave the other groups'
  * headings where they are.
  */
-export function deltaColumns(summary) {
+export function deltaColumns(summary, unit = 'us') {
   const column = (id, group, label, value, kind, more) => Object.assign({
-    id, group, label, value, kind,
+    id, group, label, value, kind, unit,
     className: 'n' + (more && more.wide ? ' wide' : ''),
     cell: (r) => cellText(columnOf[id], r),
     title: (r) => cellTitle(columnOf[id], r),
@@ -74,27 +74,27 @@ function tone(column, row) {
   return signed ? (value > 0 ? 'grew' : value < 0 ? 'shrank' : '') : '';
 }
 
-/** A signed duration in the unit that reads best: `+1.2 ms`, `−35 µs`, `0`. */
-export function deltaDuration(us) {
-  if (us === 0) return '0';
-  return (us > 0 ? '+' : '−') + millis(Math.abs(us));
+/** A signed value in the unit that reads best: `+1.2 ms`, `−35 µs`, `+12 KB`, `0`. */
+export function deltaDuration(value, unit = 'us') {
+  if (value === 0) return '0';
+  return (value > 0 ? '+' : '−') + amount(Math.abs(value), unit);
 }
 
 /** A cell's text; times in the unit that reads best (its title has them in µs). */
 export function cellText(column, row) {
   const value = column.value(row);
   switch (column.kind) {
-    case 'delta': return deltaDuration(value);
+    case 'delta': return deltaDuration(value, column.unit);
     case 'change': return changeText(row, column.of);
-    case 'time': return millis(value);
+    case 'time': return amount(value, column.unit);
     default: return column.text ? value : count(value);
   }
 }
 
 /** A cell's exact value for its title: times in µs; null for the others. */
 export function cellTitle(column, row) {
-  if (column.kind === 'time') return count(column.value(row)) + ' µs';
-  if (column.kind === 'delta') return deltaText(column.value(row)) + ' µs';
+  if (column.kind === 'time') return count(column.value(row)) + ' ' + unitSymbol(column.unit || 'us');
+  if (column.kind === 'delta') return deltaText(column.value(row)) + ' ' + unitSymbol(column.unit || 'us');
   return null;
 }
 

@@ -38,9 +38,15 @@ export function createCompare(store, engine, beforeKey) {
     store.update({ compare: { phase: 'loading', name }, tab: 'compare', compareThread: '' });
     progress.start(name);
     try {
-      const { summary, wasmBytes } = await engine.analyze(COMPARE_KEY, files, (done, total) => {
+      const analysed = await engine.analyze(COMPARE_KEY, files, (done, total) => {
         if (mine === run) progress.read(name, done, total);
       });
+      if (mine !== run) return;
+      const { wasmBytes } = analysed;
+      // The same stacks on both sides: the source the trace on show shows, where it has it.
+      const shown = store.get().summary.source;
+      const summary = analysed.summary.source !== shown && (analysed.summary.sources || []).some((s) => s.name === shown)
+        ? await engine.selectSource(COMPARE_KEY, shown, null) : analysed.summary;
       if (mine !== run) return;
       document.body.dataset.wasmBytes = String(wasmBytes);
       progress.say('Comparing…');
@@ -84,6 +90,19 @@ export function createCompare(store, engine, beforeKey) {
     } catch (error) {
       if (mine === run) store.update({ compare: { phase: 'error', name: compare.name, error: error.message } });
     }
+  }
+
+  // The trace on show moved to another source: the other side follows, where it has it.
+  async function resourced(name, dump) {
+    const compare = store.get().compare;
+    if (!compare || compare.phase !== 'done') return;
+    try {
+      await engine.selectSource(COMPARE_KEY, name, dump);
+    } catch (error) {
+      store.update({ compare: { phase: 'error', name: compare.name, error: error.message } });
+      return;
+    }
+    await renamed();
   }
 
   function close() {
@@ -172,5 +191,5 @@ export function createCompare(store, engine, beforeKey) {
   $('compare-colour').addEventListener('change', (event) => store.update({ compareColour: event.target.value }));
   $('compare-close').addEventListener('click', close);
 
-  return { withFiles, renamed, settled: () => graph.settled() };
+  return { withFiles, renamed, resourced, settled: () => graph.settled() };
 }

@@ -124,6 +124,7 @@ async function showSource(name, dump) {
     products.opened();
     const summary = await engine.selectSource(products.key, name, dump);
     store.update(Object.assign(sourceState(summary), { busy: false }));
+    await compare.resourced(name, dump);
     await graph.settled();
   } catch (error) {
     store.update({ busy: false });

@@ -55,6 +55,8 @@ pub struct Comparison {
     pub frame_kind: FrameKind,
     /// What both sides' values count.
     pub unit: Unit,
+    /// What the graph measures: `wall clock`, or (values not in time) `bytes not freed`.
+    pub measured: String,
     /// The thread name a viewer should open on: the thread each trace opens on
     /// (`Profile::default_thread`), before's first, where both sides have time in it.
     pub default_thread: Option<String>,
@@ -176,6 +178,7 @@ pub fn compare(before: &Analysis, after: &Analysis, options: &DiffOptions) -> Re
         warnings,
         frame_kind: after.format.frame_kind,
         unit: after.unit_of(clock),
+        measured: super::flame::measured(after, clock),
         default_thread: None,
         tree,
     };
@@ -240,7 +243,8 @@ fn shared_clock(before: &Profile, after: &Profile, asked: Option<Clock>, warning
         return Ok(Clock::Cpu);
     }
     if lacking(Clock::Wall).is_none() {
-        if let Some(who) = lacking(Clock::Cpu) {
+        // Where neither has one, there was nothing to choose: nothing to say.
+        if let Some(who) = lacking(Clock::Cpu).filter(|_| before.has(Clock::Cpu) || after.has(Clock::Cpu)) {
             warnings.push(format!("{who} no CPU clock: only the wall clock can be compared"));
         }
         return Ok(Clock::Wall);

@@ -69,7 +69,7 @@ pub fn diff_svg(comparison: &Comparison, options: &DiffGraphOptions) -> Result<S
     let clock = comparison.clock;
     let tree = &comparison.tree;
     let scope = options.thread.as_deref().unwrap_or("All threads");
-    let title = format!("{scope} — {clock} clock, before → after");
+    let title = format!("{scope} — {}, before → after", comparison.measured);
     let root = match &options.thread {
         None => 0,
         Some(name) => match tree.threads().find(|(_, n)| n == name) {

@@ -1,0 +1,47 @@
+// Writes a small Perfetto heap profile (one heapprofd dump) by the field numbers of
+// `profile_packet.proto` and `interned_data.proto`, for browser tests that need two.
+
+function varint(out, value) {
+  let v = BigInt(value);
+  while (v >= 0x80n) {
+    out.push(Number(v & 0x7fn) | 0x80);
+    v >>= 7n;
+  }
+  out.push(Number(v));
+}
+
+/** A message: `[field, value]` pairs; a value is a number, a string, or nested pairs. */
+function message(fields) {
+  const out = [];
+  for (const [field, value] of fields) {
+    if (typeof value === 'number') {
+      varint(out, field * 8);
+      varint(out, value);
+    } else {
+      const body = typeof value === 'string' ? [...Buffer.from(value)] : message(value);
+      varint(out, field * 8 + 2);
+      varint(out, body.length);
+      out.push(...body);
+    }
+  }
+  return out;
+}
+
+/**
+ * One dump of `heap` of process `pid`: `rows` of `{stack: ['main', 'malloc'], allocated,
+ * freed}`, functions of libc.
+ */
+export function heapTrace({ pid = 4242, heap = 'malloc', rows }) {
+  const names = [...new Set(rows.flatMap((r) => r.stack))];
+  const interned = [
+    [17, [[1, 1], [2, 'libc.so']]],
+    [19, [[1, 1], [7, 1]]],
+    ...names.map((name, i) => [5, [[1, 100 + i], [2, name]]]),
+    ...names.map((name, i) => [6, [[1, 200 + i], [2, 100 + i], [3, 1], [4, 16 * i]]]),
+    ...rows.map((r, i) => [7, [[1, 300 + i], ...r.stack.map((name) => [2, 200 + names.indexOf(name)])]]),
+  ];
+  const samples = rows.map((r, i) => [2, [[1, 300 + i], [2, r.allocated], [3, r.freed || 0], [5, Math.ceil(r.allocated / 16)], [6, Math.ceil((r.freed || 0) / 16)]]]);
+  const dump = [[1, pid], ...samples, [9, 5_000_000_000], [11, heap]];
+  const packet = [[8, 5_000_000_000], [10, 1], [13, 1], [12, interned], [37, [[5, dump], [7, 0]]]];
+  return Uint8Array.from(message([[1, packet]]));
+}
