@@ -682,3 +682,48 @@ fn export_writes_speedscope_and_pprof_of_the_view() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr_line(&out).contains("no bottom-up"));
 }
+
+#[test]
+fn source_chooses_which_stacks_every_command_prints() {
+    if !droidflame_testkit::corpus_present("cli::source_chooses_which_stacks_every_command_prints") {
+        return;
+    }
+    let heap = corpus("perfetto/toolsbase-tpd-empty_sched_table.trace");
+    let s = summary(&heap);
+    let names: Vec<&str> = s["sources"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["heap-unreleased", "heap-allocated"]);
+    assert_eq!((s["source"].as_str(), s["unit"].as_str()), (Some("heap-unreleased"), Some("bytes")));
+    let total = |args: &[&str]| -> u64 {
+        let out = droidflame(args);
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| l.rsplit_once(' ').unwrap().1.parse::<u64>().unwrap())
+            .sum()
+    };
+    // SOURCES.md: 428,480 bytes allocated, 2,640 freed; the first frame is the process.
+    assert_eq!(total(&["folded", &heap]), 425_840);
+    assert_eq!(total(&["folded", &heap, "--source", "heap-allocated"]), 428_480);
+    let out = droidflame(&["tree", &heap, "--source", "heap-allocated"]);
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("   total bytes     self bytes  frame"));
+    // A source the trace lacks, a name no source has, a dump it lacks: exit 2, one line.
+    for (args, says) in [
+        (
+            vec!["folded", &heap, "--source", "cpu-samples"],
+            "this trace has no cpu-samples source; it has: heap-unreleased, heap-allocated",
+        ),
+        (vec!["folded", &heap, "--source", "gpu"], "no such source; the sources are calls, cpu-samples"),
+        (vec!["folded", &heap, "--dump", "3"], "this trace's heap profile has 1 dump: its only one is 0"),
+    ] {
+        let out = droidflame(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr_line(&out).contains(says), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    // Two captures' samples compared: the same source on both sides.
+    let samples = corpus("perfetto/mstools-perfetto_android12_cpuschedstack.pftrace");
+    let out = droidflame(&["diff", &samples, &samples, "--source", "calls"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = droidflame(&["diff", &samples, &heap]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_line(&out).contains("compare the same source of both"));
+}

@@ -192,9 +192,11 @@ impl Profile {
             return Err(Error::new(ErrorKind::Request, "this trace has no heap profile, so no dumps to choose from"));
         };
         if dump >= count {
+            let choose =
+                if count == 1 { "its only one is 0".to_owned() } else { format!("choose one from 0 to {}", count - 1) };
             return Err(Error::new(
                 ErrorKind::Request,
-                format!("this trace's heap profile has {count} dumps: choose one from 0 to {}", count - 1),
+                format!("this trace's heap profile has {}: {choose}", counted(count as u64, "dump", "dumps")),
             ));
         }
         self.dump = Some(dump);
