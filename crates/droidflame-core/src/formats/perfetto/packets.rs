@@ -225,16 +225,22 @@ impl PacketReader {
         self.push(ts, cpu, tid, Event::Sample { stack }, b);
     }
 
-    /// One event to the sorter.
-    fn push(&mut self, ts: u64, cpu: u32, tid: u32, event: Event, b: &mut ProfileBuilder) {
-        let mut to = Sorted {
+    /// The sorter, and where the events it lets go are applied.
+    fn sorting(&mut self) -> (&mut TimeSorter, Sorted<'_>) {
+        let to = Sorted {
             system: &mut self.system,
             stats: &mut self.stats,
             tracks: &self.tracks,
             samples: &mut self.samples,
             code: &self.code,
         };
-        self.sorter.push(ts, cpu, tid, event, &mut |s: &TimeSorter, h: &Held| to.apply(s, h, b));
+        (&mut self.sorter, to)
+    }
+
+    /// One event to the sorter.
+    fn push(&mut self, ts: u64, cpu: u32, tid: u32, event: Event, b: &mut ProfileBuilder) {
+        let (sorter, mut to) = self.sorting();
+        sorter.push(ts, cpu, tid, event, &mut |s: &TimeSorter, h: &Held| to.apply(s, h, b));
     }
 
     fn bundle(&mut self, bundle: &FtraceEventBundle, sequence: u32, b: &mut ProfileBuilder) {
@@ -245,14 +251,7 @@ impl PacketReader {
         self.stats.ftrace_events += bundle.event.len() as u64;
         let mut read = 0;
         let mut last = 0;
-        let sorter = &mut self.sorter;
-        let mut to = Sorted {
-            system: &mut self.system,
-            stats: &mut self.stats,
-            tracks: &self.tracks,
-            samples: &mut self.samples,
-            code: &self.code,
-        };
+        let (sorter, mut to) = self.sorting();
         let on_event = &mut |s: &TimeSorter, h: &Held| to.apply(s, h, b);
         for e in &bundle.event {
             let (Some(ts), Some(tid)) = (e.timestamp, e.pid) else {
@@ -288,12 +287,14 @@ impl PacketReader {
             last = last.max(ts);
             sorter.push(ts, cpu, tid, event, on_event);
         }
+        let mut compact_events = 0;
         if let Some(compact) = &bundle.compact_sched {
             let (events, compact_last) = compact_sched(compact, cpu, sorter, on_event);
-            self.stats.ftrace_events += events;
+            compact_events = events;
             read += events;
             last = last.max(compact_last);
         }
+        self.stats.ftrace_events += compact_events;
         self.stats.read_events += read;
         if read > 0 {
             let latest = self.ftrace_last.entry(sequence).or_default();
@@ -358,14 +359,8 @@ impl PacketReader {
 
     /// The input ended: every held event is read.
     pub fn finish(&mut self, b: &mut ProfileBuilder) {
-        let mut to = Sorted {
-            system: &mut self.system,
-            stats: &mut self.stats,
-            tracks: &self.tracks,
-            samples: &mut self.samples,
-            code: &self.code,
-        };
-        self.sorter.finish(&mut |s: &TimeSorter, h: &Held| to.apply(s, h, b));
+        let (sorter, mut to) = self.sorting();
+        sorter.finish(&mut |s: &TimeSorter, h: &Held| to.apply(s, h, b));
         self.heap.finish(&mut self.sequences, &mut self.code, b);
     }
 }
