@@ -92,7 +92,7 @@ impl HeapProfiles {
     }
 
     /// The dump `at` of `heap`: its last where it has fewer.
-    fn dump<'a>(heap: &'a Heap, at: Option<usize>) -> Option<&'a HeapDump> {
+    fn dump(heap: &Heap, at: Option<usize>) -> Option<&HeapDump> {
         let last = heap.dumps.len().checked_sub(1)?;
         heap.dumps.get(at.unwrap_or(last).min(last))
     }

@@ -211,7 +211,7 @@ impl Profile {
 
     /// Puts `data` in place of the selected source's, and returns that.
     fn put_in(&mut self, data: SourceData) -> SourceData {
-        let old = SourceData {
+        SourceData {
             source: std::mem::replace(&mut self.source, data.source),
             threads: std::mem::replace(&mut self.threads, data.threads),
             clocks: std::mem::replace(&mut self.clocks, data.clocks),
@@ -220,8 +220,7 @@ impl Profile {
             clock_words: std::mem::replace(&mut self.format.clock_words, data.clock_words),
             preferred_clock: std::mem::replace(&mut self.format.preferred_clock, data.preferred_clock),
             shortest_call: std::mem::replace(&mut self.shortest_call, data.shortest_call),
-        };
-        old
+        }
     }
 
     /// The length of a tick of the trace's timeline (of `timeline`, `gaps` and calls),

@@ -48,14 +48,13 @@ pub struct HeapDumps {
 }
 
 impl HeapDumps {
-    /// Reads a `profile_packet` of sequence `id`; `time` converts a dump's time to the
-    /// boot clock (`None` where it cannot, then the packet's `ts` is taken).
+    /// Reads a `profile_packet` of sequence `id`; `time` gives a dump's time on the boot
+    /// clock from its own (`None` where it gives none).
     pub fn packet(
         &mut self,
         id: u32,
         packet: &ProfilePacket,
-        ts: Option<u64>,
-        time: impl Fn(u64) -> Option<u64>,
+        time: impl Fn(Option<u64>) -> u64,
         sequence_code: &mut CodeTables,
         code: &mut CodeFrames,
         b: &mut ProfileBuilder,
@@ -65,7 +64,7 @@ impl HeapDumps {
         for dump in &packet.process_dumps {
             let pid = dump.pid.unwrap_or(0) as u32;
             let heap = dump.heap_name.as_deref().map_or("unnamed".into(), String::from_utf8_lossy).into_owned();
-            let at = dump.timestamp.and_then(&time).or(ts).unwrap_or(0);
+            let at = time(dump.timestamp);
             let rows = dump.samples.iter().map(|s| {
                 let row = HeapRow {
                     stack: 0,

@@ -141,8 +141,9 @@ impl PacketReader {
             let sequence = self.sequences.entry(id).or_default();
             let ts = self.clocks.boot_time(&packet, sequence);
             let clocks = &self.clocks;
-            let time = |t: u64| clocks.to_boot(CLOCK_MONOTONIC_COARSE, t);
-            self.heap.packet(id, profile, ts, time, &mut sequence.code, &mut self.code, b);
+            // A dump's own time is on the coarse monotonic clock; else the packet's is taken.
+            let time = |t: Option<u64>| t.and_then(|t| clocks.to_boot(CLOCK_MONOTONIC_COARSE, t)).or(ts).unwrap_or(0);
+            self.heap.packet(id, profile, time, &mut sequence.code, &mut self.code, b);
             used = true;
         }
         if let Some(tree) = &packet.process_tree {

@@ -120,7 +120,7 @@ fn name_threads(reader: &SampleReader, builder: &mut ProfileBuilder) -> Option<u
                 builder.name_process(pid, name.clone());
             }
         }
-        let Some(&slot) = slots.get(&(tid as u32)) else {
+        let Some(&slot) = slots.get(&tid) else {
             continue;
         };
         if let Some(name) = name {
