@@ -28,20 +28,27 @@ function message(fields) {
 }
 
 /**
- * One dump of `heap` of process `pid`: `rows` of `{stack: ['main', 'malloc'], allocated,
- * freed}`, functions of libc.
+ * Dumps of `heap` of process `pid`, one a second: each `rows` of `{stack: ['main', 'malloc'],
+ * allocated, freed}` (running totals), functions of libc. `rows` alone is one dump.
  */
-export function heapTrace({ pid = 4242, heap = 'malloc', rows }) {
-  const names = [...new Set(rows.flatMap((r) => r.stack))];
+export function heapTrace({ pid = 4242, heap = 'malloc', rows, dumps = [rows] }) {
+  const all = dumps.flat();
+  const stacks = [...new Set(all.map((r) => r.stack.join(';')))].map((s) => s.split(';'));
+  const names = [...new Set(stacks.flat())];
   const interned = [
     [17, [[1, 1], [2, 'libc.so']]],
     [19, [[1, 1], [7, 1]]],
     ...names.map((name, i) => [5, [[1, 100 + i], [2, name]]]),
     ...names.map((name, i) => [6, [[1, 200 + i], [2, 100 + i], [3, 1], [4, 16 * i]]]),
-    ...rows.map((r, i) => [7, [[1, 300 + i], ...r.stack.map((name) => [2, 200 + names.indexOf(name)])]]),
+    ...stacks.map((stack, i) => [7, [[1, 300 + i], ...stack.map((name) => [2, 200 + names.indexOf(name)])]]),
   ];
-  const samples = rows.map((r, i) => [2, [[1, 300 + i], [2, r.allocated], [3, r.freed || 0], [5, Math.ceil(r.allocated / 16)], [6, Math.ceil((r.freed || 0) / 16)]]]);
-  const dump = [[1, pid], ...samples, [9, 5_000_000_000], [11, heap]];
-  const packet = [[8, 5_000_000_000], [10, 1], [13, 1], [12, interned], [37, [[5, dump], [7, 0]]]];
-  return Uint8Array.from(message([[1, packet]]));
+  const stackId = (r) => 300 + stacks.findIndex((s) => s.join(';') === r.stack.join(';'));
+  const packets = dumps.map((rowsOfDump, d) => {
+    const samples = rowsOfDump.map((r) => [2, [[1, stackId(r)], [2, r.allocated], [3, r.freed || 0], [5, Math.ceil(r.allocated / 16)], [6, Math.ceil((r.freed || 0) / 16)]]]);
+    const at = (5 + d) * 1_000_000_000;
+    const dump = [[1, pid], ...samples, [9, at], [11, heap]];
+    const first = d === 0 ? [[13, 1], [12, interned]] : [];
+    return [1, [[8, at], [10, 1], ...first, [37, [[5, dump], [7, d]]]]];
+  });
+  return Uint8Array.from(message(packets));
 }

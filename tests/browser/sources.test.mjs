@@ -115,3 +115,23 @@ test('two heap profiles compared: what grew, in bytes', async (t) => {
   await page.selectOption('#source', 'heap-allocated');
   await page.waitForFunction(() => document.body.dataset.state === 'done' && /408,000 bytes/.test(document.getElementById('compare-flame').srcdoc), null, { timeout: 30000 });
 });
+
+test('a heap profile of several dumps steps through them', async (t) => {
+  const { heapTrace } = await import('./heap-trace.mjs');
+  const { tempFile } = await import('./support.mjs');
+  const grow = (bytes) => [{ stack: ['main', 'cache', 'malloc'], allocated: bytes, freed: 0 }, { stack: ['main', 'malloc'], allocated: 1000, freed: 0 }];
+  const file = tempFile('three.heapprofd', heapTrace({ dumps: [grow(10_000), grow(20_000), grow(30_000)] }));
+  const page = await checkedPage(context, t, { viewport: { width: 1280, height: 800 } });
+  assert.equal(await pick(page, [file]), 'done');
+  // The last dump first; the choice says when each was taken.
+  assert.equal(await page.locator('#dump-box').isVisible(), true);
+  assert.deepEqual(await page.locator('#dump option').allTextContents(), ['Dump 1 of 3, at 0 µs', 'Dump 2 of 3, at 1.00 s', 'Dump 3 of 3, at 2.00 s']);
+  await page.waitForFunction(() => /31,000 bytes in all/.test(document.getElementById('flame').srcdoc));
+  await page.selectOption('#dump', '0');
+  await page.waitForFunction(() => /11,000 bytes in all/.test(document.getElementById('flame').srcdoc));
+  assert.equal(await page.locator('#dump').inputValue(), '0');
+  assert.match(await page.locator('#thread-rows').textContent(), /10\.7 KB/);
+  await shot(page, 'sources-heap-dumps');
+  // The link keeps the dump.
+  await page.waitForFunction(() => new URL(location.href).hash.includes('dump=1'), null, { timeout: 5000 });
+});

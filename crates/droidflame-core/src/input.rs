@@ -5,7 +5,8 @@
 use crate::analysis::Analysis;
 use crate::formats::{self, SNIFF_AT_LEAST};
 use crate::importer::{Imported, Importer, Input};
-use crate::profile::{ClockSet, ProfileBuilder, Repair};
+use crate::mapping::MappingReader;
+use crate::profile::{counted, ClockSet, ProfileBuilder, Repair, Warning};
 use crate::reread::Rereading;
 use crate::{Error, ErrorKind, Options, Result};
 use flate2::write::MultiGzDecoder;
@@ -255,6 +256,23 @@ impl Analyzer {
                 cpu_only: profile.clocks == ClockSet::Cpu,
             }));
         }
-        Ok(Analysis::new(profile, reread))
+        let renames = std::mem::take(&mut profile.renames);
+        let mut analysis = Analysis::new(profile, reread);
+        if !renames.is_empty() {
+            // The trace carries its own mapping: applied as a mapping file would be.
+            let mut reader = MappingReader::new(&[&analysis.profile]);
+            reader.renames(&renames);
+            if let Ok(mapping) = reader.finish() {
+                let mapped = analysis.deobfuscate(&mapping).methods.mapped;
+                let text = format!(
+                    "the trace gives the original names of its obfuscated code (a deobfuscation mapping of {}): {} \
+                     renamed",
+                    counted(renames.len() as u64, "class", "classes"),
+                    counted(mapped, "method was", "methods were")
+                );
+                analysis.profile.warnings.push(Warning { text, repair: None });
+            }
+        }
+        Ok(analysis)
     }
 }

@@ -219,3 +219,31 @@ fn a_first_packet_that_reads_as_a_text_character_is_still_perfetto() {
         assert_eq!(p.format.family, "perfetto");
     }
 }
+
+#[test]
+fn a_deobfuscation_mapping_in_the_trace_renames_its_java_frames() {
+    use droidflame_testkit::perfetto_profiling::deobfuscation_mapping;
+    let odex = "/data/app/com.example.app/oat/arm64/base.odex";
+    let mut code = CodeInterner::new(0);
+    let stack = code.stack(&[libc("main"), CodeFrame::function("a.b.c", odex), CodeFrame::function("a.b.d", odex)]);
+    let packets = [
+        samples_start(1, Timebase::Tracepoint),
+        perf_sample(1, &mut code, MS, (5, 5, 0), stack),
+        deobfuscation_mapping(&[(
+            "a.b",
+            "com.example.app.Feed",
+            &[("c", "bind"), ("d", "com.example.app.Images.load")],
+        )]),
+    ];
+    let p = analyze(&Trace::of(&packets).bytes).unwrap();
+    assert_eq!(
+        folded(&p, Clock::Cpu).keys().collect::<Vec<_>>(),
+        ["Thread 5 [5];main;com.example.app.Feed.bind;com.example.app.Images.load"]
+    );
+    assert!(
+        p.warnings.iter().any(|w| w.contains("a deobfuscation mapping of 1 class): 2 methods were renamed")),
+        "{:?}",
+        p.warnings
+    );
+    assert_eq!(p.mapping.as_ref().map(|m| m.methods.mapped), Some(2));
+}

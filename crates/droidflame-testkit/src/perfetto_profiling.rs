@@ -291,3 +291,21 @@ pub fn heap_dump(
     }
     packets
 }
+
+/// A `deobfuscation_mapping` packet: each class's obfuscated and original names, and its
+/// methods' (`(obfuscated, original)`).
+pub fn deobfuscation_mapping(classes: &[(&str, &str, &[(&str, &str)])]) -> Message {
+    let mut mapping = Message::new();
+    mapping.bytes(1, b"com.example.app").varint(2, 42);
+    for (obfuscated, original, methods) in classes {
+        let mut class = Message::new();
+        class.bytes(1, obfuscated.as_bytes()).bytes(2, original.as_bytes());
+        for (obfuscated, original) in methods.iter() {
+            class.message(4, Message::new().bytes(1, obfuscated.as_bytes()).bytes(2, original.as_bytes()));
+        }
+        mapping.message(3, &class);
+    }
+    let mut packet = on_sequence(99, 0);
+    packet.message(64, &mapping);
+    packet
+}

@@ -4,7 +4,7 @@
 
 use super::{package, ClassEntry, LineRange, Mapping, MethodEntry, Wanted};
 use crate::lines::LineSplitter;
-use crate::profile::Profile;
+use crate::profile::{ClassRename, Profile};
 use crate::{Error, ErrorKind, Result};
 use proguard::ProguardRecord;
 
@@ -60,6 +60,36 @@ impl MappingReader {
     /// before the first `push`.
     pub fn want(&mut self, profile: &Profile) {
         self.state.wanted.add_profile(profile);
+    }
+
+    /// Takes in the original names a trace itself gives, as a mapping file's class and
+    /// method lines would give them (methods without their signature, which the trace does
+    /// not give).
+    pub(crate) fn renames(&mut self, renames: &[ClassRename]) {
+        let state = &mut self.state;
+        for class in renames {
+            state.class(&class.original, &class.obfuscated);
+            state.mapping.facts.lines += 1;
+            for (obfuscated, original) in &class.methods {
+                // `Class.method`: moved there from another class.
+                let (moved_from, name) = match original.rsplit_once('.') {
+                    Some((from, name)) if from != class.original => (Some(from.to_owned()), name),
+                    Some((_, name)) => (None, name),
+                    None => (None, original.as_str()),
+                };
+                let entry = MethodEntry {
+                    original: name.to_owned(),
+                    moved_from,
+                    arguments: String::new(),
+                    returns: String::new(),
+                    residual: None,
+                    lines: None,
+                };
+                state.mapping.facts.lines += 1;
+                state.method(obfuscated, entry);
+            }
+        }
+        state.end_class();
     }
 
     /// Reads the next bytes of the file.

@@ -165,6 +165,18 @@ pub struct Profile {
     pub heap: Option<HeapProfiles>,
     /// The dump heap sources show; `None`: the last.
     pub(crate) dump: Option<usize>,
+    /// Original names the trace itself gives for obfuscated classes and methods (applied
+    /// as a mapping when the analysis ends).
+    pub(crate) renames: Vec<ClassRename>,
+}
+
+/// An obfuscated class's original name and its methods', as a trace may carry them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ClassRename {
+    pub obfuscated: String,
+    pub original: String,
+    /// `(obfuscated, original)`; a method moved from another class is `Class.method`.
+    pub methods: Vec<(String, String)>,
 }
 
 impl Profile {

@@ -97,6 +97,7 @@ impl Profile {
             stashed: Vec::new(),
             heap: None,
             dump: self.dump,
+            renames: Vec::new(),
         }
     }
 }

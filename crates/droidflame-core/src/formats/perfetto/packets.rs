@@ -146,6 +146,15 @@ impl PacketReader {
             self.heap.packet(id, profile, time, &mut sequence.code, &mut self.code, b);
             used = true;
         }
+        if let Some(mapping) = &packet.deobfuscation_mapping {
+            let text = |b: &Option<Bytes>| String::from_utf8_lossy(b.as_deref().unwrap_or_default()).into_owned();
+            for class in &mapping.obfuscated_classes {
+                let methods =
+                    class.obfuscated_methods.iter().map(|m| (text(&m.obfuscated_name), text(&m.deobfuscated_name)));
+                b.rename_class(text(&class.obfuscated_name), text(&class.deobfuscated_name), methods.collect());
+            }
+            used = true;
+        }
         if let Some(tree) = &packet.process_tree {
             self.process_tree(tree);
             used = true;

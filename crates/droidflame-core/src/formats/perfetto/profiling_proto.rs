@@ -163,3 +163,31 @@ pub struct HeapSample {
     #[prost(uint64, optional, tag = "6")]
     pub free_count: Option<u64>,
 }
+
+/// `DeobfuscationMapping`: original names of an app's obfuscated Java classes and methods,
+/// written into a trace by the recorder.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct DeobfuscationMapping {
+    #[prost(message, repeated, tag = "3")]
+    pub obfuscated_classes: Vec<ObfuscatedClass>,
+}
+
+/// `ObfuscatedClass`.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct ObfuscatedClass {
+    #[prost(bytes = "bytes", optional, tag = "1")]
+    pub obfuscated_name: Option<Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "2")]
+    pub deobfuscated_name: Option<Bytes>,
+    #[prost(message, repeated, tag = "4")]
+    pub obfuscated_methods: Vec<ObfuscatedMember>,
+}
+
+/// `ObfuscatedMember`: a method's name (a moved method's is `Class.method`).
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct ObfuscatedMember {
+    #[prost(bytes = "bytes", optional, tag = "1")]
+    pub obfuscated_name: Option<Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "2")]
+    pub deobfuscated_name: Option<Bytes>,
+}

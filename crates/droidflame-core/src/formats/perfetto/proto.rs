@@ -51,6 +51,8 @@ pub struct TracePacket {
     pub perf_sample: Option<PerfSample>,
     #[prost(message, optional, tag = "37")]
     pub profile_packet: Option<ProfilePacket>,
+    #[prost(message, optional, tag = "64")]
+    pub deobfuscation_mapping: Option<DeobfuscationMapping>,
 }
 
 /// `sequence_flags`: the sequence's interned data and defaults start afresh here.

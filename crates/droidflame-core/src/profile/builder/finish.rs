@@ -151,6 +151,7 @@ impl ProfileBuilder {
             stashed: pool,
             heap,
             dump: None,
+            renames: self.renames,
         }
     }
 }

@@ -49,8 +49,8 @@ pub(crate) use seed::{ReadCalls, ThreadMark};
 use super::calls::{Call, ThreadCalls};
 use super::tree::{CallTree, NodeBudget, TreeBuilder};
 use super::{
-    Clock, ClockSet, ClockWords, Counter, FormatInfo, FrameKind, PerClock, Repair, Repairs, SchedTimes, SourceKind,
-    TimeUnit, Unit, Warning,
+    ClassRename, Clock, ClockSet, ClockWords, Counter, FormatInfo, FrameKind, PerClock, Repair, Repairs, SchedTimes,
+    SourceKind, TimeUnit, Unit, Warning,
 };
 use crate::profile::group_digits;
 use crate::{Error, ErrorKind, Options};
@@ -333,6 +333,8 @@ pub(crate) struct ProfileBuilder {
     pub(crate) rereadable: bool,
     /// Heap dumps, with stacks of frame slots.
     heap: heap::HeapBuilder,
+    /// Original names of obfuscated classes and methods the trace itself gives.
+    renames: Vec<ClassRename>,
 }
 
 impl ProfileBuilder {
@@ -351,6 +353,7 @@ impl ProfileBuilder {
             only_thread: None,
             rereadable: false,
             heap: heap::HeapBuilder::default(),
+            renames: Vec::new(),
         }
     }
 
@@ -579,6 +582,12 @@ impl ProfileBuilder {
         let source = state.source;
         *state = ThreadState::new(state.tid, None);
         state.source = source;
+    }
+
+    /// The trace gives class `obfuscated`'s original name and its methods' (`(obfuscated,
+    /// original)`; a method moved from another class is `Class.method`).
+    pub fn rename_class(&mut self, obfuscated: String, original: String, methods: Vec<(String, String)>) {
+        self.renames.push(ClassRename { obfuscated, original, methods });
     }
 
     /// Puts a thread in a source other than the trace's main one (its `FinishSpec::main`).
