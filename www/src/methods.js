@@ -144,7 +144,9 @@ export function createMethods(store, products) {
       rows: table.methods,
       selected: selectedIndex(state),
       noun,
-      about: 'Values in ' + unitSymbol(unitOf(summary, state.clock)) + '; inclusive counts a recursive ' + frameNoun(summary, false) + ' once.',
+      about: unitOf(summary, state.clock) === 'us'
+        ? 'Times in µs; inclusive time counts a recursive ' + frameNoun(summary, false) + ' once.'
+        : 'Values in ' + unitSymbol(unitOf(summary, state.clock)) + '; inclusive counts a recursive ' + frameNoun(summary, false) + ' once.',
     });
     const t = state.thread < 0 ? null : summary.threads[state.thread];
     const steps = state.view.transforms.length;
@@ -152,7 +154,7 @@ export function createMethods(store, products) {
       (steps ? ', as the view above shows it (' + count(steps) + (steps === 1 ? ' step' : ' steps') + ')' : '') +
       ': ' + countText(table.methods.length, noun) +
       ', ' + amount(total, unitOf(summary, state.clock)) + ' of ' + clockWords(state.clock, summary) + '. Percentages are of ' +
-      (t ? 'this thread\'s' : 'all threads\'') + ' total.';
+      (t ? 'this thread\'s' : 'all threads\'') + (unitOf(summary, state.clock) === 'us' ? ' time.' : ' total.');
     renderDetail(state);
   }
 

@@ -76,10 +76,15 @@ export function createTreeView(store, products) {
     });
   }
 
+  // `times in µs`; `in samples`, `in bytes` for values that are no time.
+  function valuesIn(unit) {
+    return (unit === 'us' ? 'times in ' : 'in ') + unitSymbol(unit);
+  }
+
   function title(state) {
     const t = state.thread < 0 ? null : state.summary.threads[state.thread];
     return threadLabel(t) + ' — ' + clockWords(state.clock, state.summary) + (state.range ? ' in ' + rangeText(state.range) : '') +
-      (state.view.invert ? ', bottom-up' : ', top-down') + ' (in ' + unitSymbol(unitOf(state.summary, state.clock)) + ')';
+      (state.view.invert ? ', bottom-up' : ', top-down') + ' (' + valuesIn(unitOf(state.summary, state.clock)) + ')';
   }
 
   function clocks(state) {
