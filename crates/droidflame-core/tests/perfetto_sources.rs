@@ -238,3 +238,32 @@ fn heap_dumps_equal_an_independent_decoders() {
     assert_eq!(heaviest, 235_424);
     assert!(folded.lines().all(|l| l.starts_with("Process 13927 [13927];")), "the first frame is the process");
 }
+
+#[test]
+fn exports_name_the_sources_units() {
+    if !droidflame_testkit::corpus_present("perfetto_sources::exports_name_the_sources_units") {
+        return;
+    }
+    use droidflame_core::products::ExportOptions;
+    let (_, mut p) = perfetto("toolsbase-tpd-empty_sched_table.trace");
+    let speedscope = |p: &Analysis| {
+        let mut out = Vec::new();
+        products::write_speedscope(p, &ExportOptions::default(), &mut out).unwrap();
+        let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        json["profiles"][0]["unit"].as_str().unwrap().to_owned()
+    };
+    let pprof_strings = |p: &Analysis| {
+        let mut out = Vec::new();
+        products::write_pprof(p, &ExportOptions::default(), &mut out).unwrap();
+        let mut raw = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&out[..]), &mut raw).unwrap();
+        String::from_utf8_lossy(&raw).into_owned()
+    };
+    assert_eq!(speedscope(&p), "bytes");
+    assert!(pprof_strings(&p).contains("inuse_space"));
+    p.profile.select_source(SourceKind::HeapAllocated).unwrap();
+    assert!(pprof_strings(&p).contains("alloc_space"));
+    let (_, samples) = perfetto("mstools-perfetto_android12_cpuschedstack.pftrace");
+    assert_eq!(speedscope(&samples), "none", "counted samples");
+    assert!(pprof_strings(&samples).contains("samples"));
+}

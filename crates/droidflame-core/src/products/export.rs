@@ -5,7 +5,7 @@
 
 use super::frames::{sanitize, FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
 use super::View;
-use crate::profile::{Clock, PerClock, Profile, ThreadProfile, NONE};
+use crate::profile::{Clock, PerClock, Profile, SourceKind, ThreadProfile, Unit, NONE};
 use crate::{Error, ErrorKind, Result};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -98,7 +98,7 @@ pub fn write_speedscope(profile: &Profile, options: &ExportOptions, out: &mut im
         profiles.push(serde_json::json!({
             "type": "sampled",
             "name": label,
-            "unit": "microseconds",
+            "unit": speedscope_unit(profile.unit_of(clock)),
             "startValue": 0,
             "endValue": total,
             "samples": samples,
@@ -212,7 +212,8 @@ impl Strings {
 }
 
 /// Writes the view as pprof's gzipped `profile.proto`: one value per clock the trace has
-/// (µs), each stack a sample per thread, labelled `thread`.
+/// (µs; samples or bytes for a source that counts them), each stack a sample per thread,
+/// labelled `thread`.
 pub fn write_pprof(profile: &Profile, options: &ExportOptions, out: &mut impl Write) -> Result<()> {
     use prost::Message;
     options.view.check(profile)?;
@@ -221,7 +222,10 @@ pub fn write_pprof(profile: &Profile, options: &ExportOptions, out: &mut impl Wr
     let mut strings = Strings::new();
     let sample_type = clocks
         .iter()
-        .map(|&c| pprof::ValueType { r#type: strings.id(c.name()), unit: strings.id("microseconds") })
+        .map(|&c| {
+            let (kind, unit) = pprof_value_type(profile, c);
+            pprof::ValueType { r#type: strings.id(kind), unit: strings.id(unit) }
+        })
         .collect();
     // One function and one location per name id, ids from 1.
     let mut location_of: Vec<u64> = vec![0; names.len()];
@@ -259,7 +263,7 @@ pub fn write_pprof(profile: &Profile, options: &ExportOptions, out: &mut impl Wr
         sample: samples,
         location: locations,
         function: functions,
-        default_sample_type: strings.id(default_clock.name()),
+        default_sample_type: strings.id(pprof_value_type(profile, default_clock).0),
         duration_nanos: profile.micros(profile.timeline.length()).saturating_mul(1000).min(i64::MAX as u64) as i64,
         comment,
         string_table: strings.table,
@@ -269,4 +273,25 @@ pub fn write_pprof(profile: &Profile, options: &ExportOptions, out: &mut impl Wr
     gzip.write_all(&message.encode_to_vec()).map_err(failed)?;
     gzip.finish().map_err(failed)?;
     out.flush().map_err(failed)
+}
+
+/// speedscope's name for what a source's values count on a clock.
+fn speedscope_unit(unit: Unit) -> &'static str {
+    match unit {
+        Unit::Micros => "microseconds",
+        Unit::Bytes => "bytes",
+        Unit::Samples => "none",
+    }
+}
+
+/// pprof's sample type of a clock's values, as Go's pprof names them: `wall`/`cpu` in
+/// microseconds, `samples`/`count`, and heap bytes `inuse_space` (not freed) or
+/// `alloc_space` (allocated).
+fn pprof_value_type(profile: &Profile, clock: Clock) -> (&'static str, &'static str) {
+    match profile.unit_of(clock) {
+        Unit::Micros => (clock.name(), "microseconds"),
+        Unit::Samples => ("samples", "count"),
+        Unit::Bytes if profile.source().kind == SourceKind::HeapAllocated => ("alloc_space", "bytes"),
+        Unit::Bytes => ("inuse_space", "bytes"),
+    }
 }
