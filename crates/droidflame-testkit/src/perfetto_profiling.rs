@@ -292,9 +292,11 @@ pub fn heap_dump(
     packets
 }
 
-/// A `deobfuscation_mapping` packet: each class's obfuscated and original names, and its
-/// methods' (`(obfuscated, original)`).
-pub fn deobfuscation_mapping(classes: &[(&str, &str, &[(&str, &str)])]) -> Message {
+/// A class's obfuscated and original names, and its methods' (`(obfuscated, original)`).
+pub type ClassNames<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)]);
+
+/// A `deobfuscation_mapping` packet of `classes`.
+pub fn deobfuscation_mapping(classes: &[ClassNames]) -> Message {
     let mut mapping = Message::new();
     mapping.bytes(1, b"com.example.app").varint(2, 42);
     for (obfuscated, original, methods) in classes {
