@@ -76,7 +76,8 @@ impl ProfileBuilder {
         };
         let mut threads: Vec<Vec<ThreadProfile>> = vec![Vec::new(); 1 + spec.more.len()];
         for (slot, t) in self.threads.into_iter().enumerate().filter(|(_, t)| t.events > 0 || t.listed) {
-            let at = spec.more.iter().position(|m| m.kind == t.source).map_or(0, |i| i + 1);
+            let source = self.sources.get(slot).copied().unwrap_or(SourceKind::Calls);
+            let at = spec.more.iter().position(|m| m.kind == source).map_or(0, |i| i + 1);
             // A trace's single clock was recorded as wall, whichever it was (the builder's
             // contract): `ClockSet::Cpu` says it was the CPU clock.
             let swap = if at == 0 { main.clocks } else { spec.more[at - 1].clocks } == ClockSet::Cpu;

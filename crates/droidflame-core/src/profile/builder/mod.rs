@@ -100,8 +100,6 @@ struct ThreadState {
     last: PerClock,
     pid: Option<u32>,
     track: bool,
-    /// The source it belongs to.
-    source: SourceKind,
     /// Kept in the profile even without events (a thread known only from its scheduling).
     listed: bool,
     sched: Option<SchedTimes>,
@@ -129,7 +127,6 @@ impl ThreadState {
             last: PerClock::ZERO,
             pid: None,
             track: false,
-            source: SourceKind::Calls,
             listed: false,
             sched: None,
             from_before: Vec::new(),
@@ -335,6 +332,8 @@ pub(crate) struct ProfileBuilder {
     heap: heap::HeapBuilder,
     /// Original names of obfuscated classes and methods the trace itself gives.
     renames: Vec<ClassRename>,
+    /// The source of each thread slot put in one other than the main (`set_source`).
+    sources: Vec<SourceKind>,
 }
 
 impl ProfileBuilder {
@@ -354,6 +353,7 @@ impl ProfileBuilder {
             rereadable: false,
             heap: heap::HeapBuilder::default(),
             renames: Vec::new(),
+            sources: Vec::new(),
         }
     }
 
@@ -579,9 +579,7 @@ impl ProfileBuilder {
     /// events again).
     pub fn discard(&mut self, thread: u32) {
         let state = &mut self.threads[thread as usize];
-        let source = state.source;
         *state = ThreadState::new(state.tid, None);
-        state.source = source;
     }
 
     /// The trace gives class `obfuscated`'s original name and its methods' (`(obfuscated,
@@ -592,7 +590,11 @@ impl ProfileBuilder {
 
     /// Puts a thread in a source other than the trace's main one (its `FinishSpec::main`).
     pub fn set_source(&mut self, thread: u32, kind: SourceKind) {
-        self.threads[thread as usize].source = kind;
+        // Kept apart from the thread's state, which the record loop reads.
+        if self.sources.len() <= thread as usize {
+            self.sources.resize(thread as usize + 1, SourceKind::Calls);
+        }
+        self.sources[thread as usize] = kind;
     }
 
     pub fn set_sched(&mut self, thread: u32, sched: SchedTimes) {
