@@ -50,10 +50,12 @@ export function deltaColumns(summary, unit = 'us') {
     tone: (r) => tone(columnOf[id], r),
     hint: kind === 'delta' || kind === 'change' ? 'Largest growth first; again for largest shrink first' : null,
   }, more);
+  // A heap profile's calls are its allocations.
+  const calls = unit === 'bytes' ? 'Allocations' : 'Calls';
   const columns = [
     { id: 'name', label: frameTitle(summary), value: (r) => r.name, text: true },
-    column('calls-before', 'Calls', 'before', (r) => r.before.calls, 'count'),
-    column('calls-after', 'Calls', 'after', (r) => r.after.calls, 'count'),
+    column('calls-before', calls, 'before', (r) => r.before.calls, 'count'),
+    column('calls-after', calls, 'after', (r) => r.after.calls, 'count'),
     column('incl-before', 'Inclusive', 'before', (r) => r.before.incl_us, 'time'),
     column('incl-after', 'Inclusive', 'after', (r) => r.after.incl_us, 'time'),
     column('incl-delta', 'Inclusive', 'Δ', delta('incl_us'), 'delta'),

@@ -9,7 +9,8 @@ import { changed } from './state.js';
 /** The dump choices: `Dump 2 of 3, at 1.2 s`. */
 export function dumpOptions(dumps) {
   if (!dumps || dumps.count < 2) return [];
-  return dumps.times_us.map((at, i) => ({ value: String(i), text: 'Dump ' + (i + 1) + ' of ' + dumps.count + ', at ' + millis(at) }));
+  const when = (at) => (at === 0 ? 'at the start' : 'at ' + millis(at));
+  return dumps.times_us.map((at, i) => ({ value: String(i), text: 'Dump ' + (i + 1) + ' of ' + dumps.count + ', ' + when(at) }));
 }
 
 /** Whether the source shown has calls in time: a heap profile's dumps have none. */
