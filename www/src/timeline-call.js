@@ -5,7 +5,7 @@
 // does. Names are trace text: set only as text.
 
 import { $, element } from './dom.js';
-import { clockWords } from './format.js';
+import { amount, clockWords, unitOf } from './format.js';
 import { createFrameMenu } from './frame-menu.js';
 import { methodKey } from './state.js';
 import { chosenPatch, pathMenuItems } from './transforms.js';
@@ -15,7 +15,10 @@ import { timeText } from './timespan.js';
 export function clockLine(call, summary) {
   return summary.format.clocks.map((clock) => {
     const us = call[clock + '_us'];
-    return clockWords(clock, summary) + ' ' + (us === null || us === undefined ? '—' : timeText(us));
+    const unit = unitOf(summary, clock);
+    // A count of samples is no time.
+    const value = unit === 'us' ? timeText(us) : amount(us, unit) + (unit === 'samples' ? ' samples' : '');
+    return clockWords(clock, summary) + ' ' + (us === null || us === undefined ? '—' : value);
   }).join(' · ');
 }
 

@@ -56,7 +56,11 @@ export function createTreeGrid(table, { label, compact = false, onSelect = () =>
         inverted ? null : { text: heading + ' self', title: of + 'that end at the frame' + where, c, other: c !== clock },
       ];
     }).filter(Boolean);
-    if (!compact && !inverted) numbers.push({ text: 'Calls', title: 'Calls of the frame on its path' });
+    if (!compact && !inverted) {
+      // A heap profile's calls are its allocations.
+      const allocations = unitOf(summary, clock) === 'bytes';
+      numbers.push(allocations ? { text: 'Allocations', title: 'Allocations through the frame on its path' } : { text: 'Calls', title: 'Calls of the frame on its path' });
+    }
     numbers.push({ text: 'Share', title: 'Total on the clock the tree is ordered by, as a share of the whole' });
     table.replaceChildren(
       element('colgroup', null, element('col', { class: 'tree-name-col' }),

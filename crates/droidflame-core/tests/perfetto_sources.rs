@@ -200,6 +200,16 @@ fn cpu_samples_equal_an_independent_decoders() {
     let said = |text: &str| p.warnings.iter().any(|w| w.contains(text));
     assert!(said("skipped 197 samples (152 at the read stage, 45 at the unwind stage)"), "{:?}", p.warnings);
     assert!(said("(2,777 reports)"), "{:?}", p.warnings);
+    // The sampling event is named: these samples show where threads were as they left a CPU.
+    assert!(
+        said("the CPU samples were taken at each sched:sched_switch event, not at a steady rate"),
+        "{:?}",
+        p.warnings
+    );
+    // A dark graph's subtitle is in the dark theme's text colour.
+    let dark = products::FlameOptions { theme: products::Theme::Dark, ..Default::default() };
+    let svg = products::flame_svg(&p, products::GraphScope::Thread(0), &dark).unwrap();
+    assert!(svg.contains(r#"<text id="subtitle" fill="rgb(228,231,234)""#));
 }
 
 #[test]

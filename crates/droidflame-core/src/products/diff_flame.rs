@@ -150,6 +150,6 @@ pub fn diff_svg(comparison: &Comparison, options: &DiffGraphOptions) -> Result<S
     let mut svg = Vec::new();
     flamegraph::from_lines(&mut opts, text.iter().map(String::as_str), &mut svg)
         .map_err(|e| Error::new(ErrorKind::Request, format!("the differential flame graph could not be drawn: {e}")))?;
-    let svg = String::from_utf8(svg).expect("inferno writes UTF-8");
+    let svg = super::flame::themed(String::from_utf8(svg).expect("inferno writes UTF-8"), options.theme);
     Ok(recolour(&svg, &lines, options.widths == Widths::After, options.colour))
 }

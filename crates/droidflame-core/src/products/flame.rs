@@ -207,7 +207,16 @@ pub(crate) fn flame_svg_named(
     let mut svg = Vec::new();
     flamegraph::from_lines(&mut opts, lines.iter().map(String::as_str), &mut svg)
         .map_err(|e| Error::new(ErrorKind::Request, format!("the flame graph could not be drawn: {e}")))?;
-    Ok(String::from_utf8(svg).expect("inferno writes UTF-8"))
+    Ok(themed(String::from_utf8(svg).expect("inferno writes UTF-8"), options.theme))
+}
+
+/// The graph's subtitle in the theme's text colour: inferno gives the title its UI colour
+/// but leaves the subtitle black, unreadable on a dark background.
+pub(crate) fn themed(svg: String, theme: Theme) -> String {
+    match theme {
+        Theme::Dark => svg.replacen("<text id=\"subtitle\" ", "<text id=\"subtitle\" fill=\"rgb(228,231,234)\" ", 1),
+        Theme::Light => svg,
+    }
 }
 
 /// The script inferno puts in every non-empty graph of `kind` frames drawn with `options`,

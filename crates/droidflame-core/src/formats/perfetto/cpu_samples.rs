@@ -63,6 +63,8 @@ pub struct CpuSamples {
     pub stats: SampleStats,
     threads: SampledThreads,
     weight: Option<Weight>,
+    /// The tracepoint that took the samples, where one did (`sched:sched_switch`).
+    event: Option<String>,
     /// Each sampled thread's process.
     pids: FxHashMap<u32, u32>,
 }
@@ -89,7 +91,11 @@ impl CpuSamples {
         }
         let weight = Weight::of(timebase);
         match self.weight {
-            None => self.weight = Some(weight),
+            None => {
+                self.weight = Some(weight);
+                let tracepoint = timebase.and_then(|t| t.tracepoint.as_ref()).and_then(|t| t.name.as_ref());
+                self.event = tracepoint.map(|name| String::from_utf8_lossy(name).into_owned());
+            }
             Some(first) if first != weight => self.stats.other_weights += 1,
             Some(_) => {}
         }
@@ -137,6 +143,17 @@ impl CpuSamples {
             }
         }
         let weight = self.weight?;
+        if let Some(event) = &self.event {
+            b.warn(format!(
+                "the CPU samples were taken at each {event} event, not at a steady rate: they count where threads \
+                 were when it fired{}, and on the wall clock each sample's stack lasts until the thread's next sample",
+                if event.contains("sched_switch") {
+                    " (as a thread leaves a CPU: where it blocked or was preempted)"
+                } else {
+                    ""
+                }
+            ));
+        }
         Some(SourceSpec {
             kind: SourceKind::CpuSamples,
             unit: if weight.time { Unit::Micros } else { Unit::Samples },
