@@ -63,6 +63,18 @@ enum Command {
         #[command(flatten)]
         mapping: MappingArg,
     },
+    /// List the frames apps produced (a Perfetto frame timeline's), tab-separated:
+    /// pid, layer, token, start_us, dur_us, expected_dur_us, jank, present.
+    Frames {
+        #[arg(required = true, num_args = 1..=2)]
+        trace: Vec<PathBuf>,
+        /// Only this process's frames.
+        #[arg(long)]
+        pid: Option<u32>,
+        /// Only janky frames.
+        #[arg(long)]
+        jank_only: bool,
+    },
     /// Print the summary JSON (schema 1).
     Summary {
         #[arg(required = true, num_args = 1..=2)]
@@ -483,6 +495,11 @@ fn run(cli: Cli, view: View) -> Result<(), String> {
                 ..CallGraphOptions::default()
             };
             write_to(&output, |mut out| products::write_callgraph_dot(&profile, &options, &mut out))
+        }
+        Command::Frames { trace, pid, jank_only } => {
+            let profile = analyze(&trace, Options::default())?;
+            let query = products::FramesQuery { pid, jank_only };
+            stdout_stream(|out| products::write_frames(&profile, &query, out))
         }
         Command::Summary { trace, mapping } => {
             let profile = analyze_mapped(&trace, Options::default(), &mapping)?;

@@ -727,3 +727,19 @@ fn source_chooses_which_stacks_every_command_prints() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr_line(&out).contains("compare the same source of both"));
 }
+
+#[test]
+fn frames_lists_app_frames_or_says_the_trace_has_none() {
+    if !droidflame_testkit::corpus_present("cli::frames_lists_app_frames_or_says_the_trace_has_none") {
+        return;
+    }
+    let trace = corpus("perfetto/nowinandroid-fork-trace.perfetto-trace");
+    let out = droidflame(&["frames", &trace, "--pid", "9305", "--jank-only"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.lines().next(), Some("pid\tlayer\ttoken\tstart_us\tdur_us\texpected_dur_us\tjank\tpresent"));
+    assert!(text.lines().skip(1).all(|l| l.starts_with("9305\t") && !l.contains("\tNone\t")), "{text}");
+    let out = droidflame(&["frames", &corpus("perfetto/toolsbase-tpd-power.trace")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_line(&out).contains("this trace has no frame timeline"));
+}

@@ -277,3 +277,48 @@ fn exports_name_the_sources_units() {
     assert_eq!(speedscope(&samples), "none", "counted samples");
     assert!(pprof_strings(&samples).contains("samples"));
 }
+
+#[test]
+fn app_frames_equal_an_independent_decoders() {
+    if !droidflame_testkit::corpus_present("perfetto_sources::app_frames_equal_an_independent_decoders") {
+        return;
+    }
+    let (bytes, p) = perfetto("nowinandroid-fork-trace.perfetto-trace");
+    // The walker: actual surface frames (field 4 of `frame_timeline_event`, 76) by jank bits.
+    let mut jank_bits: BTreeMap<u64, u64> = BTreeMap::new();
+    for (_, packet) in fields(&bytes) {
+        let packet = fields(packet.bytes());
+        let Some(event) = get(&packet, 76) else { continue };
+        if let Some(actual) = get(&fields(event.bytes()), 4) {
+            *jank_bits.entry(get(&fields(actual.bytes()), 9).map_or(0, Field::int)).or_default() += 1;
+        }
+    }
+    // SOURCES.md: 1,068 actual surface frames: None 1,004, Buffer Stuffing 47, App Deadline
+    // Missed 12, both 5; 739 on the nowinandroid MainActivity layer; pid 9305's last never ends.
+    assert_eq!(jank_bits, BTreeMap::from([(1, 1_004), (128, 47), (64, 12), (64 | 128, 5)]));
+    assert_eq!(p.app_frames.len(), 1_068);
+    let mut jank: BTreeMap<&str, u64> = BTreeMap::new();
+    for f in &p.app_frames {
+        *jank.entry(f.jank.as_str()).or_default() += 1;
+    }
+    assert_eq!(
+        jank,
+        BTreeMap::from([
+            ("None", 1_004),
+            ("Buffer Stuffing", 47),
+            ("App Deadline Missed", 12),
+            ("App Deadline Missed, Buffer Stuffing", 5)
+        ])
+    );
+    let main = "TX - com.google.samples.apps.nowinandroid.demo/com.google.samples.apps.nowinandroid.MainActivity#50010";
+    assert_eq!(p.app_frames.iter().filter(|f| f.layer == main).count(), 739);
+    let unfinished: Vec<_> = p.app_frames.iter().filter(|f| f.end.is_none()).collect();
+    assert_eq!((unfinished.len(), unfinished[0].pid), (1, 9305));
+    assert!(p.warnings.iter().any(|w| w.contains("1 app frame of the frame timeline never ended")), "{:?}", p.warnings);
+    // The listing: a header, then every frame; janky ones only on request.
+    let mut out = Vec::new();
+    products::write_frames(&p, &products::FramesQuery { pid: None, jank_only: true }, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.starts_with("pid\tlayer\ttoken\tstart_us\tdur_us\texpected_dur_us\tjank\tpresent\n"));
+    assert_eq!(text.lines().count(), 1 + 47 + 12 + 5);
+}

@@ -4,6 +4,7 @@
 //! and two profiles compared (differential stacks, method deltas, a differential graph).
 //! A view's transforms reach each of them, the timeline's calls too (`viewed_calls`).
 
+mod app_frames;
 mod callgraph;
 mod calls;
 mod chrome;
@@ -27,6 +28,7 @@ mod tree;
 mod view_calls;
 mod view_methods;
 
+pub use app_frames::{write_frames, FramesQuery};
 pub use callgraph::{write_callgraph_dot, CallGraphOptions, DEFAULT_THRESHOLD_PERCENT};
 pub use calls::{select_calls, write_calls, CallQuery, ListedCall};
 pub use chrome::write_chrome_trace;

@@ -1,6 +1,7 @@
 //! The one profile model every importer feeds and every product reads. Nothing here
 //! knows which file format a profile came from.
 
+mod app_frames;
 mod builder;
 mod calls;
 mod clock;
@@ -12,6 +13,7 @@ mod repairs;
 mod source;
 mod tree;
 
+pub use app_frames::AppFrame;
 pub(crate) use builder::{
     display_names, FinishSpec, FrameInfo, Limit, ProfileBuilder, ReadCalls, SourceSpec, ThreadMark,
 };
@@ -168,6 +170,8 @@ pub struct Profile {
     /// Original names the trace itself gives for obfuscated classes and methods (applied
     /// as a mapping when the analysis ends).
     pub(crate) renames: Vec<ClassRename>,
+    /// The frames apps produced, where the trace has a frame timeline; by start.
+    pub app_frames: Vec<AppFrame>,
 }
 
 /// An obfuscated class's original name and its methods', as a trace may carry them.

@@ -98,6 +98,7 @@ impl Profile {
             heap: None,
             dump: self.dump,
             renames: Vec::new(),
+            app_frames: self.app_frames.clone(),
         }
     }
 }

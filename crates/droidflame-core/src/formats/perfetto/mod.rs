@@ -6,6 +6,7 @@
 
 mod code;
 mod cpu_samples;
+mod frame_timeline;
 mod framing;
 mod heap_dumps;
 mod notes;
@@ -152,6 +153,13 @@ impl Importer for PerfettoDecoder {
         }
         let end = self.reader.system.finish(builder);
         let samples = self.reader.samples.finish(&self.reader.system, builder);
+        let unfinished = self.reader.frames.finish(builder);
+        if unfinished > 0 {
+            builder.warn(format!(
+                "{} of the frame timeline never ended in the trace: kept, with no end",
+                crate::text::counted(unfinished, "app frame", "app frames")
+            ));
+        }
         let slices = self.reader.system.stats.slices;
         notes::warn(&self.reader, slices, &end, builder);
         let header = vec![

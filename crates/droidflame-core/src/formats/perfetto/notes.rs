@@ -98,6 +98,12 @@ pub fn warn(reader: &PacketReader, slices: u64, end: &SystemEnd, builder: &mut P
             counted(reader.heap.stats.dumps, "heap dump", "heap dumps")
         ));
     }
+    if reader.frames.events > 0 {
+        read.push(format!(
+            "{} (`droidflame frames` lists the app frames)",
+            counted(reader.frames.events, "frame timeline event", "frame timeline events")
+        ));
+    }
     if slices == 0 && !read.is_empty() {
         let held = held(stats);
         let states = if end.scheduled {

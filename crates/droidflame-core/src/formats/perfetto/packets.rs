@@ -5,6 +5,7 @@
 
 use super::code::CodeFrames;
 use super::cpu_samples::{CpuSamples, Read};
+use super::frame_timeline::FrameTimeline;
 use super::heap_dumps::HeapDumps;
 use super::proto::CLOCK_MONOTONIC_COARSE;
 use super::proto::{CompactSched, FtraceEventBundle, PerfSample, ProcessTree, TracePacket, TrackEvent};
@@ -67,6 +68,7 @@ pub struct PacketReader {
     pub code: CodeFrames,
     pub samples: CpuSamples,
     pub heap: HeapDumps,
+    pub frames: FrameTimeline,
 }
 
 impl PacketReader {
@@ -144,6 +146,14 @@ impl PacketReader {
             // A dump's own time is on the coarse monotonic clock; else the packet's is taken.
             let time = |t: Option<u64>| t.and_then(|t| clocks.to_boot(CLOCK_MONOTONIC_COARSE, t)).or(ts).unwrap_or(0);
             self.heap.packet(id, profile, time, &mut sequence.code, &mut self.code, b);
+            used = true;
+        }
+        if let Some(event) = &packet.frame_timeline_event {
+            let sequence = self.sequences.entry(id).or_default();
+            match self.clocks.boot_time(&packet, sequence) {
+                Some(ts) => self.frames.event(event, ts),
+                None => self.stats.unconvertible_times += 1,
+            }
             used = true;
         }
         if let Some(mapping) = &packet.deobfuscation_mapping {

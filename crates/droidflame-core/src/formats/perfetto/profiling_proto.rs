@@ -191,3 +191,46 @@ pub struct ObfuscatedMember {
     #[prost(bytes = "bytes", optional, tag = "2")]
     pub deobfuscated_name: Option<Bytes>,
 }
+
+/// `FrameTimelineEvent` (SurfaceFlinger's frame timeline): a frame's expected or actual
+/// start, or the end of one, matched by cookie.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct FrameTimelineEvent {
+    #[prost(message, optional, tag = "3")]
+    pub expected_surface_frame_start: Option<SurfaceFrameStart>,
+    #[prost(message, optional, tag = "4")]
+    pub actual_surface_frame_start: Option<SurfaceFrameStart>,
+    #[prost(message, optional, tag = "5")]
+    pub frame_end: Option<FrameEnd>,
+}
+
+/// `ExpectedSurfaceFrameStart` and `ActualSurfaceFrameStart` (the expected one has only
+/// the first five fields).
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct SurfaceFrameStart {
+    #[prost(int64, optional, tag = "1")]
+    pub cookie: Option<i64>,
+    #[prost(int64, optional, tag = "2")]
+    pub token: Option<i64>,
+    #[prost(int32, optional, tag = "4")]
+    pub pid: Option<i32>,
+    #[prost(bytes = "bytes", optional, tag = "5")]
+    pub layer_name: Option<Bytes>,
+    #[prost(int32, optional, tag = "6")]
+    pub present_type: Option<i32>,
+    #[prost(bool, optional, tag = "7")]
+    pub on_time_finish: Option<bool>,
+    #[prost(bool, optional, tag = "8")]
+    pub gpu_composition: Option<bool>,
+    #[prost(int32, optional, tag = "9")]
+    pub jank_type: Option<i32>,
+    #[prost(int32, optional, tag = "10")]
+    pub prediction_type: Option<i32>,
+}
+
+/// `FrameEnd`.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct FrameEnd {
+    #[prost(int64, optional, tag = "1")]
+    pub cookie: Option<i64>,
+}

@@ -53,6 +53,8 @@ pub struct TracePacket {
     pub profile_packet: Option<ProfilePacket>,
     #[prost(message, optional, tag = "64")]
     pub deobfuscation_mapping: Option<DeobfuscationMapping>,
+    #[prost(message, optional, tag = "76")]
+    pub frame_timeline_event: Option<FrameTimelineEvent>,
 }
 
 /// `sequence_flags`: the sequence's interned data and defaults start afresh here.

@@ -153,6 +153,11 @@ impl ProfileBuilder {
             heap,
             dump: None,
             renames: self.renames,
+            app_frames: {
+                let mut frames = self.app_frames;
+                frames.sort_by_key(|f| (f.start, f.pid, f.token));
+                frames
+            },
         }
     }
 }

@@ -49,8 +49,8 @@ pub(crate) use seed::{ReadCalls, ThreadMark};
 use super::calls::{Call, ThreadCalls};
 use super::tree::{CallTree, NodeBudget, TreeBuilder};
 use super::{
-    ClassRename, Clock, ClockSet, ClockWords, Counter, FormatInfo, FrameKind, PerClock, Repair, Repairs, SchedTimes,
-    SourceKind, TimeUnit, Unit, Warning,
+    AppFrame, ClassRename, Clock, ClockSet, ClockWords, Counter, FormatInfo, FrameKind, PerClock, Repair, Repairs,
+    SchedTimes, SourceKind, TimeUnit, Unit, Warning,
 };
 use crate::profile::group_digits;
 use crate::{Error, ErrorKind, Options};
@@ -334,6 +334,8 @@ pub(crate) struct ProfileBuilder {
     renames: Vec<ClassRename>,
     /// The source of each thread slot put in one other than the main (`set_source`).
     sources: Vec<SourceKind>,
+    /// Frames apps produced.
+    app_frames: Vec<AppFrame>,
 }
 
 impl ProfileBuilder {
@@ -354,6 +356,7 @@ impl ProfileBuilder {
             heap: heap::HeapBuilder::default(),
             renames: Vec::new(),
             sources: Vec::new(),
+            app_frames: Vec::new(),
         }
     }
 
@@ -586,6 +589,12 @@ impl ProfileBuilder {
     /// original)`; a method moved from another class is `Class.method`).
     pub fn rename_class(&mut self, obfuscated: String, original: String, methods: Vec<(String, String)>) {
         self.renames.push(ClassRename { obfuscated, original, methods });
+    }
+
+    /// A frame an app produced (a frame timeline's), whole.
+    pub fn app_frame(&mut self, mut frame: AppFrame) {
+        frame.layer = self.clip_name(frame.layer);
+        self.app_frames.push(frame);
     }
 
     /// Puts a thread in a source other than the trace's main one (its `FinishSpec::main`).
