@@ -4,7 +4,7 @@
 
 use super::source::{Source, SourceData, SourceKind};
 use super::tree::{CallTree, NodeBudget, TreeBuilder};
-use super::{ClockSet, ClockWords, FrameKind, PerClock, ThreadCalls, ThreadProfile, TimeUnit, NONE};
+use super::{ClockSet, ClockWords, FrameKind, PerClock, StateLog, ThreadCalls, ThreadProfile, TimeUnit, NONE};
 
 /// Every heap dump of a trace.
 #[derive(Debug, Clone)]
@@ -166,6 +166,7 @@ impl HeapProfiles {
             process: process.name.clone(),
             track: false,
             sched: None,
+            states: StateLog::default(),
             calls: ThreadCalls::default(),
             slot: NONE,
         }

@@ -11,6 +11,7 @@ mod heap;
 mod range;
 mod repairs;
 mod source;
+mod states;
 mod tree;
 
 pub use app_frames::AppFrame;
@@ -25,6 +26,7 @@ pub use heap::{Heap, HeapDump, HeapProcess, HeapProfiles, HeapRow};
 pub use repairs::{counted, group_digits, sentence, were, Repair, RepairContext, Repairs, Warning, MAX_SLICE_DEPTH};
 pub(crate) use source::SourceData;
 pub use source::{Source, SourceKind, Unit};
+pub use states::{SchedState, StateEntry, StateLog, StateSpan, StateTimes};
 pub use tree::{CallTree, Children, Node, NONE};
 
 /// One thread's part of the profile.
@@ -50,6 +52,8 @@ pub struct ThreadProfile {
     pub track: bool,
     /// Time in each scheduler state, where the trace has scheduler events.
     pub sched: Option<SchedTimes>,
+    /// Its scheduler states over time; empty unless `Options::keep_calls` asked.
+    pub states: StateLog,
     /// Each call with its start and end; empty unless `Options::keep_calls` asked.
     pub calls: ThreadCalls,
     /// Its slot while the trace was read: what reading part of it again needs.
@@ -172,6 +176,8 @@ pub struct Profile {
     pub(crate) renames: Vec<ClassRename>,
     /// The frames apps produced, where the trace has a frame timeline; by start.
     pub app_frames: Vec<AppFrame>,
+    /// Kernel functions threads blocked in (`StateEntry::blocked` indexes it).
+    pub blocked_functions: Vec<String>,
 }
 
 /// An obfuscated class's original name and its methods', as a trace may carry them.

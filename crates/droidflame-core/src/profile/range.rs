@@ -2,7 +2,7 @@
 //! call counted only for the part of it inside the range. Every product (flame graphs,
 //! the methods table, callers and callees) then describes that range and nothing else.
 
-use super::{Clock, PerClock, Profile, ThreadCalls, ThreadProfile, Timeline};
+use super::{Clock, PerClock, Profile, StateLog, ThreadCalls, ThreadProfile, Timeline};
 use crate::{Error, ErrorKind, Result};
 
 impl Profile {
@@ -23,6 +23,10 @@ impl Profile {
                 node.calls = 0;
                 node.incl = PerClock::ZERO;
                 node.self_time = PerClock::ZERO;
+            }
+            // Scheduling within the range, where states were kept.
+            if !source.states.is_empty() {
+                thread.sched = Some(source.states.times(from, to.saturating_add(1)).sched());
             }
             for (_, call) in source.calls.overlapping(from, to) {
                 let inside = call.end.min(to) - call.start.max(from);
@@ -68,6 +72,7 @@ impl Profile {
                 process: t.process.clone(),
                 track: t.track,
                 sched: t.sched,
+                states: StateLog::default(),
                 calls: ThreadCalls::default(),
                 slot: t.slot,
             })
@@ -99,6 +104,7 @@ impl Profile {
             dump: self.dump,
             renames: Vec::new(),
             app_frames: self.app_frames.clone(),
+            blocked_functions: self.blocked_functions.clone(),
         }
     }
 }

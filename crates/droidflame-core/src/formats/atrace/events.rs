@@ -7,7 +7,7 @@ use super::container::Framed;
 use super::line::{parse_event_line, EventLine, LineError};
 use crate::formats::system::marker;
 use crate::formats::system::SystemTrace;
-use crate::profile::ProfileBuilder;
+use crate::profile::{ProfileBuilder, SchedState};
 use crate::text::parse_u32;
 
 /// What the capture's lines held, for its notes and errors.
@@ -115,7 +115,9 @@ impl EventReader {
         match e.event {
             b"tracing_mark_write" | b"0" | b"print" => self.marker(e, t, b),
             b"sched_switch" => self.sched_switch(e, b),
-            b"sched_wakeup" | b"sched_waking" | b"sched_wakeup_new" => self.wakeup(e, b),
+            b"sched_waking" => self.wakeup(e, true, b),
+            b"sched_wakeup" | b"sched_wakeup_new" => self.wakeup(e, false, b),
+            b"sched_blocked_reason" => self.blocked_reason(e),
             _ => {}
         }
         self.system.touch(t, ts, b);
@@ -158,11 +160,17 @@ impl EventReader {
         let (Some(prev), Some(next)) = (parse_u32(prev_pid), parse_u32(next_pid)) else {
             return;
         };
-        let runnable = state.first() == Some(&b'R');
-        self.system.switch(e.cpu, (prev, prev_comm, runnable), (next, next_comm), e.ts_ns, b);
+        // `R` / `R+`: still runnable (preempted); `D` (also `D|K`): uninterruptible.
+        let left_in = match state.first() {
+            Some(b'R') => SchedState::Preempted,
+            Some(b'D') => SchedState::Uninterruptible,
+            _ => SchedState::Sleeping,
+        };
+        self.system.switch(e.cpu, (prev, prev_comm, left_in), (next, next_comm), e.ts_ns, b);
     }
 
-    fn wakeup(&mut self, e: &EventLine<'_>, b: &mut ProfileBuilder) {
+    /// `waking`: written by the waker (a wakeup may be written on the woken thread's CPU).
+    fn wakeup(&mut self, e: &EventLine<'_>, waking: bool, b: &mut ProfileBuilder) {
         let p = e.payload;
         let Some(at) = memchr::memmem::find(p, b"pid=").filter(|&at| at == 0 || p[at - 1] == b' ') else {
             return;
@@ -170,7 +178,24 @@ impl EventReader {
         let digits = &p[at + 4..];
         let end = digits.iter().position(|c| !c.is_ascii_digit()).unwrap_or(digits.len());
         if let Some(pid) = parse_u32(&digits[..end]) {
-            self.system.wakeup(pid, e.ts_ns, b);
+            self.system.wakeup(pid, waking.then_some(e.tid), e.ts_ns, b);
         }
+    }
+
+    /// `pid=… iowait=… caller=function+0x…/0x…`: where a thread switched out
+    /// uninterruptible blocked.
+    fn blocked_reason(&mut self, e: &EventLine<'_>) {
+        let p = e.payload;
+        let value = |key: &[u8]| -> Option<&[u8]> {
+            let at = memchr::memmem::find(p, key).filter(|&at| at == 0 || p[at - 1] == b' ')? + key.len();
+            let end = memchr::memchr(b' ', &p[at..]).map_or(p.len(), |n| at + n);
+            Some(&p[at..end])
+        };
+        let Some(pid) = value(b"pid=").and_then(parse_u32) else {
+            return;
+        };
+        let io_wait = value(b"iowait=").is_some_and(|v| v != b"0");
+        let function = value(b"caller=").map(|c| memchr::memchr(b'+', c).map_or(c, |plus| &c[..plus]));
+        self.system.blocked(pid, function, io_wait);
     }
 }

@@ -17,7 +17,7 @@ use super::track_events::{self, Target, TrackTable};
 use super::unpack;
 use crate::formats::system::InflateBudget;
 use crate::formats::system::SystemTrace;
-use crate::profile::ProfileBuilder;
+use crate::profile::{ProfileBuilder, SchedState};
 use crate::Result;
 use bytes::Bytes;
 use prost::Message;
@@ -271,6 +271,9 @@ impl PacketReader {
         self.stats.ftrace_events += bundle.event.len() as u64;
         let mut read = 0;
         let mut last = 0;
+        // Out of the map while the sorter holds the reader: blocked reasons name their
+        // functions from it.
+        let writer = self.sequences.remove(&sequence);
         let (sorter, mut to) = self.sorting();
         let on_event = &mut |s: &TimeSorter, h: &Held| to.apply(s, h, b);
         for e in &bundle.event {
@@ -286,14 +289,19 @@ impl PacketReader {
                 Event::Switch {
                     prev: switch.prev_pid.unwrap_or(0) as u32,
                     prev_comm,
-                    prev_runnable: runnable(switch.prev_state.unwrap_or(0)),
+                    prev_state: left_in(switch.prev_state.unwrap_or(0)),
                     next: switch.next_pid.unwrap_or(0) as u32,
                     next_comm,
                 }
-            } else if let Some(wake) =
-                e.sched_waking.as_ref().or(e.sched_wakeup.as_ref()).or(e.sched_wakeup_new.as_ref())
-            {
-                Event::Wakeup { tid: wake.pid.unwrap_or(0) as u32 }
+            } else if let Some(wake) = &e.sched_waking {
+                Event::Wakeup { tid: wake.pid.unwrap_or(0) as u32, waking: true }
+            } else if let Some(wake) = e.sched_wakeup.as_ref().or(e.sched_wakeup_new.as_ref()) {
+                Event::Wakeup { tid: wake.pid.unwrap_or(0) as u32, waking: false }
+            } else if let Some(blocked) = &e.sched_blocked_reason {
+                let symbol = blocked.caller.and_then(|iid| writer.as_ref()?.kernel_symbol(iid));
+                let function = sorter.text(symbol.map_or(&[][..], |s| &s[..]));
+                let io_wait = blocked.io_wait.unwrap_or(0) != 0;
+                Event::Blocked { tid: blocked.pid.unwrap_or(0) as u32, function, io_wait }
             } else if let Some(rename) = &e.task_rename {
                 let name = sorter.text(rename.newcomm.as_deref().unwrap_or_default());
                 Event::Rename { tid: rename.pid.unwrap_or(0) as u32, name }
@@ -313,6 +321,9 @@ impl PacketReader {
             compact_events = events;
             read += events;
             last = last.max(compact_last);
+        }
+        if let Some(writer) = writer {
+            self.sequences.insert(sequence, writer);
         }
         self.stats.ftrace_events += compact_events;
         self.stats.read_events += read;
@@ -388,10 +399,17 @@ impl PacketReader {
 /// The name of a slice whose interned name its sequence never gave.
 const UNKNOWN_NAME: &[u8] = b"[unknown interned name]";
 
-/// Task state bits of a switched-out thread: none of the sleeping or dead ones set means
-/// it was preempted and is still runnable.
-fn runnable(prev_state: i64) -> bool {
-    prev_state & 0xFF == 0
+/// The state a thread left its CPU in, from the kernel's task state bits: none of the
+/// sleeping or dead ones set means it was preempted and is still runnable; bit 2 is
+/// uninterruptible sleep (`D`).
+fn left_in(prev_state: i64) -> SchedState {
+    if prev_state & 0xFF == 0 {
+        SchedState::Preempted
+    } else if prev_state & 2 != 0 {
+        SchedState::Uninterruptible
+    } else {
+        SchedState::Sleeping
+    }
 }
 
 /// A bundle's compact scheduling events to the sorter: how many, and the latest time.
@@ -411,7 +429,7 @@ fn compact_sched(
         let event = Event::Switch {
             prev: ON_CPU,
             prev_comm: sorter.text(b""),
-            prev_runnable: runnable(compact.switch_prev_state.get(i).copied().unwrap_or(0)),
+            prev_state: left_in(compact.switch_prev_state.get(i).copied().unwrap_or(0)),
             next: compact.switch_next_pid[i] as u32,
             next_comm,
         };
@@ -422,7 +440,7 @@ fn compact_sched(
     let wakings = compact.waking_timestamp.len().min(compact.waking_pid.len());
     for i in 0..wakings {
         ts = ts.wrapping_add(compact.waking_timestamp[i]);
-        sorter.push(ts, cpu, ON_CPU, Event::Wakeup { tid: compact.waking_pid[i] as u32 }, on_event);
+        sorter.push(ts, cpu, ON_CPU, Event::Wakeup { tid: compact.waking_pid[i] as u32, waking: true }, on_event);
     }
     ((switches + wakings) as u64, last.max(ts))
 }

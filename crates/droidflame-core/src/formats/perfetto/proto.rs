@@ -127,6 +127,9 @@ pub struct InternedData {
     pub mapping_paths: Vec<InternedString>,
     #[prost(message, repeated, tag = "19")]
     pub mappings: Vec<Mapping>,
+    /// Kernel functions by made-up id (the recorder hides addresses), for blocked reasons.
+    #[prost(message, repeated, tag = "26")]
+    pub kernel_symbols: Vec<InternedString>,
 }
 
 /// `EventName`.
@@ -252,6 +255,8 @@ pub struct FtraceEvent {
     pub sched_switch: Option<SchedSwitch>,
     #[prost(message, optional, tag = "17")]
     pub sched_wakeup: Option<SchedWakeup>,
+    #[prost(message, optional, tag = "18")]
+    pub sched_blocked_reason: Option<SchedBlockedReason>,
     #[prost(message, optional, tag = "20")]
     pub sched_waking: Option<SchedWakeup>,
     #[prost(message, optional, tag = "114")]
@@ -292,6 +297,18 @@ pub struct SchedWakeup {
     pub comm: Option<Bytes>,
     #[prost(int32, optional, tag = "2")]
     pub pid: Option<i32>,
+}
+
+/// `SchedBlockedReasonFtraceEvent`: where a thread switched out uninterruptible blocked.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct SchedBlockedReason {
+    #[prost(int32, optional, tag = "1")]
+    pub pid: Option<i32>,
+    /// An id of the sequence's interned kernel symbols (with none: an address, unnamed).
+    #[prost(uint64, optional, tag = "2")]
+    pub caller: Option<u64>,
+    #[prost(uint32, optional, tag = "3")]
+    pub io_wait: Option<u32>,
 }
 
 /// `TaskNewtaskFtraceEvent`.

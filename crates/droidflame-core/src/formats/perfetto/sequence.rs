@@ -41,6 +41,8 @@ pub struct Sequence {
     pub code: CodeTables,
     /// What takes its CPU samples, where it says.
     pub timebase: Option<Timebase>,
+    /// Kernel function names by the ids its blocked reasons use.
+    kernel_symbols: FxHashMap<u64, Bytes>,
 }
 
 /// How a packet stands with its sequence.
@@ -64,6 +66,7 @@ impl Sequence {
         }
         if flags & SEQ_INCREMENTAL_STATE_CLEARED != 0 || packet.incremental_state_cleared == Some(true) {
             self.names.clear();
+            self.kernel_symbols.clear();
             self.default_track = None;
             self.default_clock = None;
             self.clocks.clear();
@@ -77,6 +80,11 @@ impl Sequence {
             for name in &interned.event_names {
                 if let (Some(iid), Some(text)) = (name.iid, &name.name) {
                     self.names.insert(iid, text.clone());
+                }
+            }
+            for symbol in &interned.kernel_symbols {
+                if let (Some(iid), Some(text)) = (symbol.iid, &symbol.str) {
+                    self.kernel_symbols.insert(iid, text.clone());
                 }
             }
             self.code.intern(interned);
@@ -93,6 +101,11 @@ impl Sequence {
         } else {
             Standing::Readable
         }
+    }
+
+    /// An interned kernel function name.
+    pub fn kernel_symbol(&self, iid: u64) -> Option<&Bytes> {
+        self.kernel_symbols.get(&iid)
     }
 
     /// An interned event name.

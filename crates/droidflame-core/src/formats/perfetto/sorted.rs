@@ -63,11 +63,14 @@ fn apply(
                 stats.other_prints += 1;
             }
         }
-        Event::Switch { prev, prev_comm, prev_runnable, next, next_comm } => {
+        Event::Switch { prev, prev_comm, prev_state, next, next_comm } => {
             let prev = if prev == ON_CPU { tid } else { prev };
-            system.switch(h.cpu, (prev, s.bytes(prev_comm), prev_runnable), (next, s.bytes(next_comm)), h.ts, b);
+            system.switch(h.cpu, (prev, s.bytes(prev_comm), prev_state), (next, s.bytes(next_comm)), h.ts, b);
         }
-        Event::Wakeup { tid } => system.wakeup(tid, h.ts, b),
+        Event::Wakeup { tid: woken, waking } => system.wakeup(woken, waking.then_some(tid), h.ts, b),
+        Event::Blocked { tid: blocked, function, io_wait } => {
+            system.blocked(blocked, Some(s.bytes(function)), io_wait);
+        }
         Event::Rename { tid, name } => {
             let renamed = system.thread(tid);
             system.name_thread(renamed, s.bytes(name));
@@ -112,6 +115,7 @@ fn on_track(system: &mut SystemTrace, tracks: &TrackTable, s: &TimeSorter, h: &H
         Event::Print { .. }
         | Event::Switch { .. }
         | Event::Wakeup { .. }
+        | Event::Blocked { .. }
         | Event::Rename { .. }
         | Event::Sample { .. } => {}
     }

@@ -5,6 +5,8 @@
 //! order; an event older than one already let go is still read, and counted as out of
 //! order. Memory is bounded by the window, whatever the trace's size.
 
+use crate::profile::SchedState;
+
 /// Events held before the older half is let go (about 40 bytes each, plus their text).
 pub const WINDOW: usize = 1 << 20;
 
@@ -36,17 +38,25 @@ pub enum Event {
     Print {
         text: Text,
     },
-    /// The CPU switched from `prev` to `next`.
+    /// The CPU switched from `prev` (leaving in `prev_state`) to `next`.
     Switch {
         prev: u32,
         prev_comm: Text,
-        prev_runnable: bool,
+        prev_state: SchedState,
         next: u32,
         next_comm: Text,
     },
-    /// `tid` was woken.
+    /// `tid` was woken; by the event's writer where `waking` (a wakeup event may be
+    /// written on the woken thread's CPU).
     Wakeup {
         tid: u32,
+        waking: bool,
+    },
+    /// `tid`, switched out uninterruptible, blocked in `function` (empty: not named).
+    Blocked {
+        tid: u32,
+        function: Text,
+        io_wait: bool,
     },
     /// `tid` has a (new) name.
     Rename {
@@ -158,7 +168,8 @@ impl TimeSorter {
                 Event::Print { text }
                 | Event::Rename { name: text, .. }
                 | Event::Begin { name: text, .. }
-                | Event::Instant { name: text, .. } => keep(text),
+                | Event::Instant { name: text, .. }
+                | Event::Blocked { function: text, .. } => keep(text),
                 Event::Switch { prev_comm, next_comm, .. } => {
                     keep(prev_comm);
                     keep(next_comm);

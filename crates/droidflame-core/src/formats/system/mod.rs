@@ -15,12 +15,13 @@ mod tracks;
 
 pub(crate) use inflate::InflateBudget;
 
+use crate::profile::SchedState;
 use crate::profile::{
     ClockSet, ClockWords, Counter, FinishSpec, FormatInfo, FrameInfo, FrameKind, PerClock, ProfileBuilder, SourceKind,
     TimeUnit, Unit, NONE,
 };
 use rustc_hash::FxHashMap;
-use sched::{Sched, SchedState};
+use sched::Sched;
 use tracks::Tracks;
 pub(crate) use tracks::{TrackKey, TrackKind};
 
@@ -73,6 +74,8 @@ pub struct SystemTrace {
     gaps: Vec<(u64, u64)>,
     /// Process names the trace gives outright (not from a thread named like its process).
     process_names: FxHashMap<u32, Box<[u8]>>,
+    /// Kernel functions threads blocked in, numbered in order of appearance.
+    blocked_functions: FxHashMap<Box<[u8]>, u32>,
 }
 
 /// What the model gives the profile when the capture ends.
@@ -380,8 +383,12 @@ impl SystemTrace {
             }
             if scheduled {
                 b.set_sched(slot, entry.sched.times);
+                b.set_states(slot, std::mem::take(&mut self.threads[t].sched.log));
             }
         }
+        let mut functions: Vec<(&[u8], u32)> = self.blocked_functions.iter().map(|(f, &i)| (&f[..], i)).collect();
+        functions.sort_unstable_by_key(|&(_, i)| i);
+        b.blocked_functions(functions.iter().map(|(f, _)| String::from_utf8_lossy(f).into_owned()).collect());
         for (&pid, name) in &self.process_names {
             b.name_process(pid, String::from_utf8_lossy(name).into_owned());
         }

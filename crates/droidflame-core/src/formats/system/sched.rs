@@ -5,30 +5,18 @@
 //! capture of kernel events alone has a graph and a timeline.
 
 use super::{SystemTrace, TRACK_ID_BASE};
-use crate::profile::{PerClock, ProfileBuilder, SchedTimes, NONE};
+use crate::profile::{PerClock, ProfileBuilder, SchedState, SchedTimes, StateEntry, StateLog, NONE};
 
 /// CPUs beyond this are not tracked for scheduling (no device comes near).
 const MAX_CPUS: u32 = 4096;
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum SchedState {
-    /// Not yet seen by the scheduler: time here is not counted.
-    #[default]
-    Unknown,
-    Running,
-    Runnable,
-    Sleeping,
-}
-
-impl SchedState {
-    /// The frame name of the state, where it is one.
-    fn frame_name(self) -> Option<&'static [u8]> {
-        match self {
-            SchedState::Unknown => None,
-            SchedState::Running => Some(b"Running"),
-            SchedState::Runnable => Some(b"Runnable"),
-            SchedState::Sleeping => Some(b"Sleeping"),
-        }
+/// The frame name of a state, in a capture whose only frames are states.
+fn frame_name(state: SchedState) -> Option<&'static [u8]> {
+    match state {
+        SchedState::Unknown => None,
+        SchedState::Running => Some(b"Running"),
+        SchedState::Runnable | SchedState::Preempted => Some(b"Runnable"),
+        SchedState::Sleeping | SchedState::Uninterruptible => Some(b"Sleeping"),
     }
 }
 
@@ -40,19 +28,39 @@ pub struct Sched {
     pub times: SchedTimes,
     /// The scheduler has seen the thread.
     pub seen: bool,
+    /// The state entered last, with its details; logged when the next one begins (a
+    /// blocked reason follows the switch it explains).
+    pub current: StateEntry,
+    /// The states so far, where states are kept.
+    pub log: StateLog,
+    /// `current` is in `log` already.
+    logged: bool,
 }
 
 impl Sched {
-    /// Moves to `state` at `ts`, adding the time spent in the state left.
-    pub fn enter(&mut self, state: SchedState, ts: u64) {
+    /// Moves to `entry`'s state at its start, adding the time spent in the state left;
+    /// `keep` logs the state left.
+    pub fn enter(&mut self, entry: StateEntry, keep: bool) {
+        let (state, ts) = (entry.state, entry.start);
         self.seen |= state != SchedState::Unknown;
         let spent = ts.saturating_sub(self.since);
         match self.state {
             SchedState::Running => self.times.running += spent,
-            SchedState::Runnable => self.times.runnable += spent,
-            SchedState::Sleeping => self.times.sleeping += spent,
+            SchedState::Runnable | SchedState::Preempted => self.times.runnable += spent,
+            SchedState::Sleeping | SchedState::Uninterruptible => self.times.sleeping += spent,
             SchedState::Unknown => {}
         }
+        if keep {
+            if !self.logged && (self.current.state != SchedState::Unknown || !self.log.is_empty()) {
+                self.log.push(self.current);
+            }
+            // Nothing amends an unknown state: it is logged at once, so a log always ends.
+            self.logged = state == SchedState::Unknown && !self.log.is_empty();
+            if self.logged {
+                self.log.push(entry);
+            }
+        }
+        self.current = entry;
         self.state = state;
         self.since = ts;
     }
@@ -70,11 +78,16 @@ impl SystemTrace {
     /// Thread `t` moves to `state` at `ts`; while the capture has no slices, its state
     /// frames follow.
     pub(super) fn set_state(&mut self, t: usize, state: SchedState, ts: u64, b: &mut ProfileBuilder) {
-        let entry = &mut self.threads[t];
-        if entry.sched.state == state {
+        self.enter_state(t, StateEntry { start: ts, state, ..StateEntry::default() }, b);
+    }
+
+    /// Thread `t` enters `entry`'s state, with the details it has.
+    fn enter_state(&mut self, t: usize, entry: StateEntry, b: &mut ProfileBuilder) {
+        let thread = &mut self.threads[t];
+        if thread.sched.state == entry.state {
             return;
         }
-        entry.sched.enter(state, ts);
+        thread.sched.enter(entry, b.keeps_calls());
         // Before the first `sched_switch`, states are guesses that may never be confirmed.
         if self.stats.slices == 0 && self.stats.sched_switches > 0 {
             self.state_frame(t, b);
@@ -94,7 +107,7 @@ impl SystemTrace {
         }
         let slot = entry.state_slot;
         b.exit_top(slot, clock);
-        if let Some(name) = entry.sched.state.frame_name() {
+        if let Some(name) = frame_name(entry.sched.state) {
             let frame = self.frame(name, b);
             b.enter(slot, frame, clock);
         }
@@ -127,13 +140,21 @@ impl SystemTrace {
             self.cpus[cpu as usize] = t as u32;
             let entry = &self.threads[t];
             if entry.tid != 0 && entry.sched.state == SchedState::Unknown {
-                self.set_state(t, SchedState::Running, ts, b);
+                self.enter_state(t, running(cpu, ts), b);
             }
         }
     }
 
-    /// CPU `cpu` switches from `prev` (tid, name, still runnable) to `next` (tid, name).
-    pub fn switch(&mut self, cpu: u32, prev: (u32, &[u8], bool), next: (u32, &[u8]), ts: u64, b: &mut ProfileBuilder) {
+    /// CPU `cpu` switches from `prev` (tid, name, the state it leaves in: preempted,
+    /// sleeping or uninterruptible) to `next` (tid, name).
+    pub fn switch(
+        &mut self,
+        cpu: u32,
+        prev: (u32, &[u8], SchedState),
+        next: (u32, &[u8]),
+        ts: u64,
+        b: &mut ProfileBuilder,
+    ) {
         if prev.0 >= TRACK_ID_BASE || next.0 >= TRACK_ID_BASE {
             return;
         }
@@ -149,13 +170,12 @@ impl SystemTrace {
         if prev.0 != 0 {
             let t = self.thread(prev.0);
             self.name_thread(t, prev.1);
-            let state = if prev.2 { SchedState::Runnable } else { SchedState::Sleeping };
-            self.set_state(t, state, ts, b);
+            self.set_state(t, prev.2, ts, b);
         }
         let t = self.thread(next.0);
         if next.0 != 0 {
             self.name_thread(t, next.1);
-            self.set_state(t, SchedState::Running, ts, b);
+            self.enter_state(t, running(cpu, ts), b);
         }
         if cpu < MAX_CPUS {
             if self.cpus.len() <= cpu as usize {
@@ -168,19 +188,49 @@ impl SystemTrace {
     /// The thread id running on `cpu`, where known.
     pub fn running(&self, cpu: u32) -> Option<u32> {
         let t = *self.cpus.get(cpu as usize)?;
-        (t != NONE).then(|| self.threads[t as usize].tid)
+        (t != NONE).then(|| self.threads[t as usize].tid).filter(|&tid| tid != 0)
     }
 
-    /// Thread `tid` is woken: runnable until switched in.
-    pub fn wakeup(&mut self, tid: u32, ts: u64, b: &mut ProfileBuilder) {
+    /// Thread `tid` is woken by `waker` (where known): runnable until switched in.
+    pub fn wakeup(&mut self, tid: u32, waker: Option<u32>, ts: u64, b: &mut ProfileBuilder) {
         if tid == 0 || tid >= TRACK_ID_BASE {
             return;
         }
         let t = self.thread(tid);
-        if matches!(self.threads[t].sched.state, SchedState::Sleeping | SchedState::Unknown) {
-            self.set_state(t, SchedState::Runnable, ts, b);
+        if matches!(
+            self.threads[t].sched.state,
+            SchedState::Sleeping | SchedState::Uninterruptible | SchedState::Unknown
+        ) {
+            // A waker of 0 is the idle task: an interrupt on an idle CPU woke it.
+            let waker = waker.filter(|&w| w < TRACK_ID_BASE && w != tid);
+            self.enter_state(
+                t,
+                StateEntry { start: ts, state: SchedState::Runnable, waker, ..StateEntry::default() },
+                b,
+            );
         }
     }
+
+    /// Thread `tid`, just switched out in uninterruptible sleep, blocked in `function`
+    /// (where the trace names it) and waits for I/O or not.
+    pub fn blocked(&mut self, tid: u32, function: Option<&[u8]>, io_wait: bool) {
+        let Some(&t) = self.tid_index.get(&tid) else {
+            return;
+        };
+        let blocked = function.filter(|f| !f.is_empty()).map(|f| {
+            let next = self.blocked_functions.len() as u32;
+            *self.blocked_functions.entry(f.into()).or_insert(next)
+        });
+        let current = &mut self.threads[t as usize].sched.current;
+        if current.state == SchedState::Uninterruptible {
+            current.blocked = blocked;
+            current.io_wait = io_wait;
+        }
+    }
+}
+
+fn running(cpu: u32, ts: u64) -> StateEntry {
+    StateEntry { start: ts, state: SchedState::Running, cpu: Some(cpu), ..StateEntry::default() }
 }
 
 #[cfg(test)]
@@ -190,13 +240,16 @@ mod tests {
     #[test]
     fn states_add_up() {
         let mut s = Sched::default();
-        s.enter(SchedState::Running, 100);
+        let at = |start, state| StateEntry { start, state, ..StateEntry::default() };
+        s.enter(at(100, SchedState::Running), true);
         assert_eq!(s.cpu_clock(150), 50);
-        s.enter(SchedState::Sleeping, 200);
-        s.enter(SchedState::Runnable, 260);
-        s.enter(SchedState::Running, 300);
-        s.enter(SchedState::Unknown, 310);
+        s.enter(at(200, SchedState::Sleeping), true);
+        s.enter(at(260, SchedState::Runnable), true);
+        s.enter(at(300, SchedState::Running), true);
+        s.enter(at(310, SchedState::Unknown), true);
         assert_eq!(s.times, SchedTimes { running: 110, runnable: 40, sleeping: 60 });
         assert_eq!(s.cpu_clock(1000), 110);
+        let logged: Vec<(u64, u64)> = s.log.spans(0, u64::MAX).map(|x| (x.entry.start, x.end)).collect();
+        assert_eq!(logged, [(100, 200), (200, 260), (260, 300), (300, 310)]);
     }
 }

@@ -5,7 +5,7 @@ use super::heap::HeapBuilder;
 use super::{FinishSpec, FrameSlot, ProfileBuilder, SourceSpec, ThreadState};
 use crate::profile::heap::HeapView;
 use crate::profile::{counted, group_digits, FrameKind, HeapProfiles, Source, SourceData, SourceKind, Unit};
-use crate::profile::{Clock, ClockSet, Frame, PerClock, Profile, ThreadProfile, Timeline, Warning, NONE};
+use crate::profile::{Clock, ClockSet, Frame, PerClock, Profile, StateLog, ThreadProfile, Timeline, Warning, NONE};
 use rustc_hash::FxHashMap;
 
 impl ProfileBuilder {
@@ -81,7 +81,9 @@ impl ProfileBuilder {
             // A trace's single clock was recorded as wall, whichever it was (the builder's
             // contract): `ClockSet::Cpu` says it was the CPU clock.
             let swap = if at == 0 { main.clocks } else { spec.more[at - 1].clocks } == ClockSet::Cpu;
-            threads[at].push(finish_thread(t, slot as u32, &canonical, swap, &processes));
+            let mut thread = finish_thread(t, slot as u32, &canonical, swap, &processes);
+            thread.states = self.states.get_mut(slot).map(std::mem::take).unwrap_or_default();
+            threads[at].push(thread);
         }
         if spec.group_by_process {
             // Threads under their process, each process's tracks after its threads.
@@ -153,6 +155,7 @@ impl ProfileBuilder {
             heap,
             dump: None,
             renames: self.renames,
+            blocked_functions: self.blocked_functions,
             app_frames: {
                 let mut frames = self.app_frames;
                 frames.sort_by_key(|f| (f.start, f.pid, f.token));
@@ -297,6 +300,7 @@ fn finish_thread(
         process: state.pid.and_then(|pid| processes.get(&pid).cloned()),
         track: state.track,
         sched: state.sched,
+        states: StateLog::default(),
         calls,
         slot,
     }

@@ -50,7 +50,7 @@ use super::calls::{Call, ThreadCalls};
 use super::tree::{CallTree, NodeBudget, TreeBuilder};
 use super::{
     AppFrame, ClassRename, Clock, ClockSet, ClockWords, Counter, FormatInfo, FrameKind, PerClock, Repair, Repairs,
-    SchedTimes, SourceKind, TimeUnit, Unit, Warning,
+    SchedTimes, SourceKind, StateLog, TimeUnit, Unit, Warning,
 };
 use crate::profile::group_digits;
 use crate::{Error, ErrorKind, Options};
@@ -336,6 +336,11 @@ pub(crate) struct ProfileBuilder {
     sources: Vec<SourceKind>,
     /// Frames apps produced.
     app_frames: Vec<AppFrame>,
+    /// Each thread slot's scheduler states (kept apart from the thread's state, which the
+    /// record loop reads).
+    states: Vec<StateLog>,
+    /// Kernel functions threads blocked in.
+    blocked_functions: Vec<String>,
 }
 
 impl ProfileBuilder {
@@ -357,6 +362,8 @@ impl ProfileBuilder {
             renames: Vec::new(),
             sources: Vec::new(),
             app_frames: Vec::new(),
+            states: Vec::new(),
+            blocked_functions: Vec::new(),
         }
     }
 
@@ -608,6 +615,25 @@ impl ProfileBuilder {
 
     pub fn set_sched(&mut self, thread: u32, sched: SchedTimes) {
         self.threads[thread as usize].sched = Some(sched);
+    }
+
+    /// A thread's scheduler states over time.
+    pub fn set_states(&mut self, thread: u32, mut states: StateLog) {
+        if self.states.len() <= thread as usize {
+            self.states.resize(thread as usize + 1, StateLog::default());
+        }
+        states.shrink();
+        self.states[thread as usize] = states;
+    }
+
+    /// The kernel functions threads blocked in, as `StateEntry::blocked` numbers them.
+    pub fn blocked_functions(&mut self, functions: Vec<String>) {
+        self.blocked_functions = functions;
+    }
+
+    /// Whether calls (and with them scheduler states) are kept.
+    pub fn keeps_calls(&self) -> bool {
+        self.keep.on
     }
 
     // ---- events --------------------------------------------------------------------

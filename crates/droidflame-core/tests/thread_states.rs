@@ -1,0 +1,121 @@
+//! Threads' scheduler states over time: written captures for each state and its details
+//! (CPU, waker, blocked function), the corpus's blocked reasons, and a real capture's
+//! states against its own totals and the rule that a CPU runs one thread at a time.
+
+use droidflame_core::profile::{SchedState, StateSpan};
+use droidflame_core::{analyze_with, Options, Profile};
+use droidflame_testkit::atrace::Capture;
+use droidflame_testkit::corpus_file;
+
+const MS: u64 = 1_000_000;
+
+fn kept(bytes: &[u8]) -> Profile {
+    analyze_with(bytes, Options { keep_calls: true, ..Options::default() }).unwrap().into_profile()
+}
+
+fn states(p: &Profile, tid: u32) -> Vec<StateSpan> {
+    let t = p.threads.iter().find(|t| t.tid == tid).unwrap();
+    t.states.spans(0, u64::MAX).collect()
+}
+
+/// Thread 5 runs on CPU 1, is preempted, runs, blocks uninterruptible in `io_schedule`
+/// (waiting for I/O), is woken by thread 7 and runs to the end.
+#[test]
+fn each_state_has_its_details() {
+    let mut c = Capture::new();
+    c.switch(1, 0, ("swapper/1", 0), "R", ("app", 5))
+        .mark("app", 5, 5, MS, "B|5|work")
+        .switch(1, 2 * MS, ("app", 5), "R+", ("other", 6))
+        .switch(1, 3 * MS, ("other", 6), "S", ("app", 5))
+        .switch(1, 6 * MS, ("app", 5), "D", ("swapper/1", 0))
+        .event("swapper/1", 0, 0, 1, 6 * MS + 1, "sched_blocked_reason", "pid=5 iowait=1 caller=io_schedule+0x12/0x40")
+        .switch(2, 7 * MS, ("swapper/2", 0), "R", ("waker", 7))
+        .event("waker", 7, 7, 2, 8 * MS, "sched_waking", "comm=app pid=5 prio=120 target_cpu=001")
+        .switch(1, 9 * MS, ("swapper/1", 0), "R", ("app", 5))
+        .mark("app", 5, 5, 10 * MS, "E|5");
+    let p = kept(&c.text());
+    let got: Vec<(u64, u64, SchedState)> =
+        states(&p, 5).iter().map(|s| (s.entry.start / MS, s.end / MS, s.entry.state)).collect();
+    assert_eq!(
+        got,
+        [
+            (0, 2, SchedState::Running),
+            (2, 3, SchedState::Preempted),
+            (3, 6, SchedState::Running),
+            (6, 8, SchedState::Uninterruptible),
+            (8, 9, SchedState::Runnable),
+            (9, 10, SchedState::Running),
+        ]
+    );
+    let spans = states(&p, 5);
+    assert!(spans.iter().filter(|s| s.entry.state == SchedState::Running).all(|s| s.entry.cpu == Some(1)));
+    let blocked = spans[3].entry;
+    assert_eq!(blocked.blocked.map(|f| p.blocked_functions[f as usize].as_str()), Some("io_schedule"));
+    assert!(blocked.io_wait);
+    assert_eq!(spans[4].entry.waker, Some(7), "woken by the thread that wrote sched_waking");
+    // The thread's totals are its states'.
+    let t = p.threads.iter().find(|t| t.tid == 5).unwrap();
+    assert_eq!(t.states.times(0, u64::MAX).sched(), t.sched.unwrap());
+    // A range's scheduling is the range's: 2.5..6.5 ms is 3 ms running, 0.5 preempted,
+    // 0.5 uninterruptible.
+    let cut = p.within(5 * MS / 2, 13 * MS / 2).unwrap();
+    let sched = cut.threads.iter().find(|t| t.tid == 5).unwrap().sched.unwrap();
+    assert_eq!((sched.running, sched.runnable, sched.sleeping), (3 * MS, MS / 2, MS / 2 + 1));
+}
+
+#[test]
+fn without_kept_calls_no_states_are_held() {
+    let mut c = Capture::new();
+    c.switch(0, 0, ("swapper/0", 0), "R", ("app", 5)).switch(0, MS, ("app", 5), "S", ("swapper/0", 0));
+    let p = droidflame_core::analyze(&c.text()).unwrap();
+    assert!(p.threads.iter().all(|t| t.states.is_empty()));
+    assert!(p.threads.iter().any(|t| t.sched.is_some()));
+}
+
+/// SOURCES.md: two threads switched out in `D`, each followed by a blocked reason.
+#[test]
+fn corpus_blocked_reasons_name_their_functions() {
+    if !droidflame_testkit::corpus_present("thread_states::corpus_blocked_reasons_name_their_functions") {
+        return;
+    }
+    let p = kept(&corpus_file("atrace/perfetto-sched_blocked_systrace.systrace"));
+    let blocked = |tid: u32| {
+        let span = *states(&p, tid).iter().find(|s| s.entry.state == SchedState::Uninterruptible).unwrap();
+        (span.entry.blocked.map(|f| p.blocked_functions[f as usize].clone()), span.entry.io_wait)
+    };
+    assert_eq!(blocked(269), (Some("worker_thread".to_owned()), false));
+    assert_eq!(blocked(2172), (Some("__filemap_fdatawait_range".to_owned()), true));
+}
+
+/// A 2019 device capture (8 CPUs, 8,445 switches, 4,446 wakings, 230 blocked reasons): each
+/// thread's states add up to its totals, each CPU runs one thread at a time, and a thread
+/// woken by `sched_waking` knows its waker.
+#[test]
+fn a_device_captures_states_are_consistent() {
+    if !droidflame_testkit::corpus_present("thread_states::a_device_captures_states_are_consistent") {
+        return;
+    }
+    let p = kept(&corpus_file("perfetto/toolsbase-perflib-perfetto.trace"));
+    let mut running: Vec<(u32, u64, u64)> = Vec::new();
+    let (mut woken, mut with_waker, mut uninterruptible) = (0, 0, 0);
+    for t in p.threads.iter().filter(|t| !t.states.is_empty()) {
+        assert_eq!(t.states.times(0, u64::MAX).sched(), t.sched.unwrap(), "thread {}", t.tid);
+        for s in t.states.spans(0, u64::MAX) {
+            match s.entry.state {
+                SchedState::Running => running.push((s.entry.cpu.unwrap(), s.entry.start, s.end)),
+                SchedState::Runnable => {
+                    woken += 1;
+                    with_waker += u32::from(s.entry.waker.is_some());
+                }
+                SchedState::Uninterruptible => uninterruptible += 1,
+                _ => {}
+            }
+        }
+    }
+    running.sort_unstable();
+    assert!(running.iter().all(|&(cpu, _, _)| cpu < 8));
+    let overlaps = running.windows(2).filter(|w| w[0].0 == w[1].0 && w[1].1 < w[0].2).count();
+    assert_eq!(overlaps, 0, "a CPU ran two threads at once");
+    assert!(woken > 1000 && with_waker * 10 > woken * 9, "{with_waker} of {woken} woken threads have a waker");
+    assert!(uninterruptible > 0);
+}
