@@ -286,11 +286,19 @@ fn app_frames_equal_an_independent_decoders() {
     let (bytes, p) = perfetto("nowinandroid-fork-trace.perfetto-trace");
     // The walker: actual surface frames (field 4 of `frame_timeline_event`, 76) by jank bits.
     let mut jank_bits: BTreeMap<u64, u64> = BTreeMap::new();
+    // (frames, janky) by layer name (field 5).
+    let mut by_layer: BTreeMap<String, (u64, u64)> = BTreeMap::new();
     for (_, packet) in fields(&bytes) {
         let packet = fields(packet.bytes());
         let Some(event) = get(&packet, 76) else { continue };
         if let Some(actual) = get(&fields(event.bytes()), 4) {
-            *jank_bits.entry(get(&fields(actual.bytes()), 9).map_or(0, Field::int)).or_default() += 1;
+            let actual = fields(actual.bytes());
+            let bits = get(&actual, 9).map_or(0, Field::int);
+            *jank_bits.entry(bits).or_default() += 1;
+            let layer = get(&actual, 5).map(|l| String::from_utf8_lossy(l.bytes()).into_owned()).unwrap_or_default();
+            let entry = by_layer.entry(layer).or_default();
+            entry.0 += 1;
+            entry.1 += u64::from(bits > 1);
         }
     }
     // SOURCES.md: 1,068 actual surface frames: None 1,004, Buffer Stuffing 47, App Deadline
@@ -321,4 +329,20 @@ fn app_frames_equal_an_independent_decoders() {
     let text = String::from_utf8(out).unwrap();
     assert!(text.starts_with("pid\tlayer\ttoken\tstart_us\tdur_us\texpected_dur_us\tjank\tpresent\n"));
     assert_eq!(text.lines().count(), 1 + 47 + 12 + 5);
+    // Each layer's figures: its frames and janky ones as the walker counts them, and
+    // nearest-rank percentiles of its durations.
+    let layers = products::frame_layers(&p);
+    let figures: BTreeMap<String, (u64, u64)> = layers.iter().map(|l| (l.layer.clone(), (l.frames, l.janky))).collect();
+    assert_eq!(figures, by_layer);
+    let top = &layers[0];
+    assert_eq!((top.layer.as_str(), top.frames), (main, 739));
+    let mut durations: Vec<u64> =
+        p.app_frames.iter().filter(|f| f.layer == main).filter_map(|f| f.duration()).map(|d| d / 1_000).collect();
+    durations.sort_unstable();
+    let n = durations.len();
+    assert_eq!(top.p50_us, Some(durations[(n * 50).div_ceil(100) - 1]));
+    assert_eq!(top.p99_us, Some(durations[(n * 99).div_ceil(100) - 1]));
+    assert_eq!(top.max_us, durations.last().copied());
+    let janky_types: u64 = top.jank_types.iter().map(|(_, n)| n).sum();
+    assert!(janky_types >= top.janky);
 }

@@ -71,11 +71,12 @@ impl Session {
             .map(|t| {
                 let clock = p.timeline_clock();
                 json!({ "first_us": p.micros_at(t.first[clock]), "last_us": p.micros_at(t.last[clock]),
-                        "depths": t.calls.depth_count(), "calls": t.calls.len() })
+                        "depths": t.calls.depth_count(), "calls": t.calls.len(), "states": t.states.len() })
             })
             .collect();
         let gaps: Vec<_> = p.gaps.iter().map(|&(from, to)| [p.micros_at(from), p.micros_at(to)]).collect();
         Ok(json!({ "length_us": p.micros_at(p.timeline.end), "gaps": gaps, "calls_kept": p.limits.keep_calls,
+                   "state_legend": products::state_legend(), "frames": !p.app_frames.is_empty(),
                    "left_out": p.calls_left_out(), "shortest_us": p.micros(p.shortest_call),
                    "reread": p.can_reread(), "threads": threads })
         .to_string())
@@ -104,6 +105,36 @@ impl Session {
             }
             Ok(out)
         })
+    }
+
+    /// One thread's scheduler states in a window `pixels` wide: four numbers each,
+    /// `start_us, end_us, state, mixed` (state: 1 + its index in `timelineJson`'s
+    /// `state_legend`; mixed 1: states each narrower than a pixel, shown as the longest).
+    #[wasm_bindgen(js_name = stateBoxes)]
+    pub fn state_boxes(&self, thread: u32, from_us: f64, to_us: f64, pixels: u32) -> Result<Vec<f64>, JsError> {
+        let p = self.profile()?;
+        self.thread(thread)?;
+        let boxes = products::state_boxes(p, thread as usize, from_us, to_us, pixels);
+        Ok(boxes
+            .iter()
+            .flat_map(|b| [b.start_us, b.end_us, f64::from(b.state as u8), f64::from(u8::from(b.mixed))])
+            .collect())
+    }
+
+    /// The scheduler state of one thread at `at_us`, whole, as JSON (`products::state_json`);
+    /// `null` where unknown.
+    #[wasm_bindgen(js_name = stateAtJson)]
+    pub fn state_at_json(&self, thread: u32, at_us: f64) -> Result<String, JsError> {
+        let p = self.profile()?;
+        self.thread(thread)?;
+        let span = products::state_at(p, thread as usize, at_us);
+        Ok(span.map_or(serde_json::Value::Null, |s| products::state_json(p, &s)).to_string())
+    }
+
+    /// The frames apps produced, with each layer's figures (`products::frames_json`).
+    #[wasm_bindgen(js_name = framesJson)]
+    pub fn frames_json(&self) -> Result<String, JsError> {
+        Ok(products::frames_json(self.profile()?))
     }
 
     /// The names the view's transforms make (a collapsed package's frame), as a JSON array:
@@ -154,7 +185,8 @@ impl Session {
     /// The box of a thread at `depth` running at `at_us` in the view, as JSON (`null` if
     /// none): its name, start and end, its time on each clock the trace has (`cpu_us` null
     /// where the box is not one whole call), and `path`, the names of the boxes it runs in
-    /// from the thread's outermost, its own last.
+    /// from the thread's outermost, its own last; `states`, its time in each scheduler state
+    /// (`products::state_times_json`).
     #[wasm_bindgen(js_name = callAtJson)]
     pub fn call_at_json(&self, thread: u32, depth: u32, at_us: f64) -> Result<String, JsError> {
         let p = self.profile()?;
@@ -173,6 +205,7 @@ impl Session {
                 "start_us": p.micros_at(call.start), "end_us": p.micros_at(call.end),
                 "wall_us": p.has(Clock::Wall).then(|| p.micros_at(call.end) - p.micros_at(call.start)),
                 "cpu_us": cpu,
+                "states": products::state_times_json(p, thread as usize, call.start, call.end),
             })
             .to_string())
         })

@@ -169,6 +169,11 @@ impl TimeUnit {
         TimeUnit { num: 1_000_000, den: hz.max(1) }
     }
 
+    /// µs for a tick count, with the fraction where ticks are finer.
+    pub fn micros_f64(self, ticks: u64) -> f64 {
+        ticks as f64 * self.num as f64 / self.den as f64
+    }
+
     /// Whole microseconds in `ticks` (truncating).
     pub fn micros(self, ticks: u64) -> u64 {
         if self == TimeUnit::MICROS {

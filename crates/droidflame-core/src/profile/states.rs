@@ -196,12 +196,27 @@ impl StateLog {
             if entry.start >= to {
                 return None;
             }
-            if end <= from || entry.state == SchedState::Unknown {
+            if end <= from || end == entry.start || entry.state == SchedState::Unknown {
                 continue;
             }
             let entry = StateEntry { start: entry.start.max(from), ..entry };
             return Some(StateSpan { entry, end: end.min(to) });
         })
+    }
+
+    /// The whole known state `at` was in.
+    pub fn at(&self, at: u64) -> Option<StateSpan> {
+        let mut entries = self.entries_from(at).peekable();
+        while let Some(entry) = entries.next() {
+            let end = entries.peek()?.start;
+            if entry.start > at {
+                return None;
+            }
+            if at < end {
+                return (entry.state != SchedState::Unknown).then_some(StateSpan { entry, end });
+            }
+        }
+        None
     }
 
     /// Time in each state within `from..to`.
@@ -307,6 +322,9 @@ mod tests {
         assert_eq!((window[1].entry.start, window[1].end), (501_004, 502_000));
         let times = log.times(0, u64::MAX);
         assert_eq!(times.0.iter().sum::<u64>(), 1_000_000);
+        let whole = log.at(500_700).unwrap();
+        assert_eq!((whole.entry, whole.end), (expected[500], 501_004));
+        assert_eq!(log.at(1_000_000), None);
     }
 
     #[test]
