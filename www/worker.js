@@ -236,6 +236,24 @@ const requests = {
     const made = m.view ? found.madeNamesJson() : '[]';
     return { boxes, made, transfer: [boxes.buffer] };
   },
+  // A thread's scheduler states in a window: `start_us, end_us, state, mixed` fours.
+  async states(m) {
+    await ready;
+    const boxes = new Float64Array(session(m.key).stateBoxes(m.thread, m.from, m.to, m.pixels));
+    return { boxes, transfer: [boxes.buffer] };
+  },
+  async stateAt(m) {
+    await ready;
+    return { state: session(m.key).stateAtJson(m.thread, m.at) };
+  },
+  async frames(m) {
+    await ready;
+    return { frames: session(m.key).framesJson() };
+  },
+  async shownSummary(m) {
+    await ready;
+    return { summary: session(m.key).shownSummaryJson() };
+  },
   async callAt(m) {
     await ready;
     return { call: viewed(m.key, m.view || '').callAtJson(m.thread, m.depth, m.at) };

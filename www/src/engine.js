@@ -154,6 +154,26 @@ export class Engine {
       .then((r) => ({ boxes: r.boxes, made: JSON.parse(r.made) }));
   }
 
+  /** A thread's scheduler states in a window: a Float64Array of `start_us, end_us, state, mixed` fours. */
+  states(key, thread, from, to, pixels) {
+    return this.call({ type: 'states', key, thread, from, to, pixels }).then((r) => r.boxes);
+  }
+
+  /** The scheduler state of a thread at `at` µs, whole (null where unknown). */
+  stateAt(key, thread, at) {
+    return this.call({ type: 'stateAt', key, thread, at }).then((r) => JSON.parse(r.state));
+  }
+
+  /** The frames apps produced, with each layer's figures: `{layers, frames}`. */
+  frames(key) {
+    return this.call({ type: 'frames', key }).then((r) => JSON.parse(r.frames));
+  }
+
+  /** The summary of what graphs and tables cover (the range told, else the whole trace). */
+  shownSummary(key) {
+    return this.call({ type: 'shownSummary', key }).then((r) => JSON.parse(r.summary));
+  }
+
   /** The libraries frames named `name` come from (`['libc.so']`): what a menu can collapse. */
   libraries(key, name) {
     return this.call({ type: 'libraries', key, name }).then((r) => JSON.parse(r.libraries));
@@ -313,6 +333,24 @@ export class Products {
 
   callAt(thread, depth, at, view = '') {
     return this.engine.callAt(this.key, thread, depth, at, view);
+  }
+
+  states(thread, from, to, pixels) {
+    return this.engine.states(this.key, thread, from, to, pixels);
+  }
+
+  stateAt(thread, at) {
+    return this.engine.stateAt(this.key, thread, at);
+  }
+
+  frames() {
+    return this.once('frames:' + this.generation, () => this.engine.frames(this.key));
+  }
+
+  /** The summary of what graphs and tables cover: its scheduling follows the range. */
+  shownSummary() {
+    const covered = this.covered();
+    return this.once('shown-summary:' + this.generation, () => covered.then(() => this.engine.shownSummary(this.key)));
   }
 
   /** The libraries of frames named `name`; none where the engine cannot say. */

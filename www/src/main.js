@@ -7,6 +7,7 @@ import { $, download } from './dom.js';
 import { Engine, Products } from './engine.js';
 import { createCounters } from './counters.js';
 import { createFacts } from './facts.js';
+import { createFrames } from './frames.js';
 import { clockWords, fileStem, unitOf } from './format.js';
 import { createGraph } from './graph.js';
 import { wireEmbed, analyzeApi, compareApi } from './embed.js';
@@ -92,12 +93,13 @@ store.subscribe(layout);
 
 createFacts(store);
 createThreadList(store);
-createScheduling(store);
+createScheduling(store, products);
 createCounters(store);
 const graph = createGraph(store, products);
 createViewCrumbs(store);
 createTreeView(store, products);
 createMethods(store, products);
+createFrames(store, products);
 createTimeline(store, products);
 const compare = createCompare(store, engine, products.key);
 // The open traces a mapping may name: the one on show, and the one it is compared with.
@@ -175,7 +177,7 @@ async function saving(save) {
 }
 
 function wireControls() {
-  $('range-clear').addEventListener('click', () => store.update({ range: null }));
+  $('range-clear').addEventListener('click', () => store.update({ range: null, frame: -1 }));
   for (const input of document.querySelectorAll('input[data-clock]')) {
     input.addEventListener('change', () => store.update({ clock: input.dataset.clock }));
   }

@@ -8,6 +8,7 @@ import { createFrameMenu } from './frame-menu.js';
 import { bindList, bindRowMenu, settle } from './list-keys.js';
 import { changed, clocksOf, focusOn, methodKey } from './state.js';
 import { createSortTable } from './sort-table.js';
+import { stateTimesLine } from './thread-states.js';
 import { rangeText, timeText } from './timespan.js';
 import { chosenPatch, pathMenuItems, tableViewJson } from './transforms.js';
 
@@ -213,13 +214,17 @@ export function createMethods(store, products) {
     const now = store.get();
     if (now.method !== state.method || now.thread !== state.thread || now.summary !== state.summary) return;
     target.replaceChildren();
+    // Where the trace has scheduler states, each call's time in them.
+    const withStates = calls.some((call) => stateTimesLine(call.states));
+    $('slowest-states-heading').hidden = !withStates;
     calls.forEach((call, i) => {
       const thread = now.summary.threads[call.thread];
       target.append(element('tr', { 'data-call': String(i), title: 'Show this call in the timeline' },
         element('td', { class: 'name', text: threadLabel(thread) }),
         element('td', { class: 'n', text: timeText(call.start_us) }),
         element('td', { class: 'n', text: call.wall_us === null ? '—' : timeText(call.wall_us) }),
-        element('td', { class: 'n', text: call.cpu_us === null ? '—' : timeText(call.cpu_us) })));
+        element('td', { class: 'n', text: call.cpu_us === null ? '—' : timeText(call.cpu_us) }),
+        withStates ? element('td', { class: 'states', text: stateTimesLine(call.states) || '—' }) : null));
     });
     if (calls.length === 0) target.append(element('tr', {}, element('td', { colspan: '4', class: 'muted', text: 'No calls kept' })));
     // Where short calls were left out, fewer than asked may be all there is to list.

@@ -1,11 +1,12 @@
 // The Scheduling tab: every thread the scheduler saw, with the time it spent running,
-// runnable (woken, waiting for a CPU) and sleeping, busiest first. Choosing a row shows
-// that thread everywhere else.
+// runnable (woken, waiting for a CPU) and sleeping, busiest first, over the selected range
+// (else the whole trace). Choosing a row shows that thread everywhere else.
 
 import { $, element } from './dom.js';
 import { millis, percent, threadLabel } from './format.js';
 import { bindList, settle } from './list-keys.js';
 import { changed } from './state.js';
+import { rangeText } from './timespan.js';
 
 /** Rows of the table: threads with scheduler times, most running first. */
 export function schedulingRows(summary) {
@@ -27,25 +28,50 @@ export function schedulingRows(summary) {
     .sort((a, b) => b.running - a.running || b.runnable - a.runnable || a.index - b.index);
 }
 
-export function createScheduling(store) {
+export function createScheduling(store, products) {
   const body = $('sched-rows');
   const button = $('tab-button-scheduling');
   bindList(body, 'tr[data-thread]', (row) => store.update({ thread: Number(row.dataset.thread) }));
+  let asked = 0;
 
-  store.subscribe((state, previous) => {
-    if (state.phase !== 'done') return;
-    if (changed(state, previous, 'summary')) {
-      const rows = schedulingRows(state.summary);
-      button.hidden = rows.length === 0;
-      if (button.hidden && state.tab === 'scheduling') store.update({ tab: 'flame' });
-      body.replaceChildren(...rows.map((r) => element('tr', { 'data-thread': String(r.index), 'aria-selected': String(state.thread === r.index) },
+  // The rows of what graphs and tables cover: the range's where one is selected.
+  async function render(state) {
+    const mine = ++asked;
+    let summary = state.summary;
+    if (state.range) {
+      document.body.dataset.scheduling = 'loading';
+      try {
+        summary = await products.shownSummary();
+      } catch (error) {
+        body.replaceChildren(element('tr', {}, element('td', { colspan: '6', class: 'muted', text: error.message })));
+        return;
+      }
+      if (mine !== asked) return;
+    }
+    const now = store.get();
+    $('sched-scope').textContent = now.range ? ' in ' + rangeText(now.range) + ' of the trace' : '';
+    const rows = schedulingRows(summary);
+    body.replaceChildren(...rows.map((r) => element('tr', { 'data-thread': String(r.index), 'aria-selected': String(now.thread === r.index) },
         element('td', { class: 'name', text: r.thread, title: r.thread }),
         element('td', { text: r.process }),
         element('td', { class: 'n', text: millis(r.running) }),
         element('td', { class: 'n', text: millis(r.runnable) }),
         element('td', { class: 'n', text: millis(r.sleeping) }),
         element('td', { class: 'n', text: r.share }))));
-      settle(body, 'tr[data-thread]');
+    settle(body, 'tr[data-thread]');
+    document.body.dataset.scheduling = 'shown';
+  }
+
+  store.subscribe((state, previous) => {
+    if (state.phase !== 'done') return;
+    if (changed(state, previous, 'summary')) {
+      button.hidden = schedulingRows(state.summary).length === 0;
+      if (button.hidden && state.tab === 'scheduling') store.update({ tab: 'flame' });
+    }
+    if (button.hidden) return;
+    // The range's rows are asked for when shown; the whole trace's are at hand.
+    if (changed(state, previous, 'summary', 'range') || (changed(state, previous, 'tab') && state.tab === 'scheduling')) {
+      if (state.tab === 'scheduling' || !state.range) render(state);
     } else if (changed(state, previous, 'thread')) {
       for (const tr of body.querySelectorAll('tr[data-thread]')) {
         tr.setAttribute('aria-selected', String(tr.dataset.thread === String(state.thread)));

@@ -10,8 +10,9 @@ import { bindList, settle } from './list-keys.js';
 import { changed } from './state.js';
 
 /**
- * A column: `{id, label, value(row)}` to sort by; the name column has `text: true`, the
- * others `cell(row)` (the text shown), and may have `title(row)`, `className` (its header
+ * A column: `{id, label, value(row)}` to sort by; the name column has `text: true` (a
+ * text column with `cell` is plain text, sorted as text), the others `cell(row)` (the text
+ * shown), and may have `title(row)`, `className` (its header
  * and cells), `tone(row)` (a class more for one cell), `group` (a heading over the
  * columns next to it that have the same; `groupClass`: the heading's class) and `hint`
  * (its sort button's title).
@@ -132,7 +133,7 @@ export function createSortTable(store, parts) {
       const row = rows[index];
       const tr = element('tr', activate ? { ['data-' + rowKey]: String(index), 'aria-selected': String(index === selected) } : {});
       for (const c of columns) {
-        if (c.text) {
+        if (c.text && !c.cell) {
           tr.append(nameCell(row));
           continue;
         }

@@ -16,10 +16,14 @@ export function initialState() {
     error: '',
     thread: -1, // index into summary.threads; -1 for all threads
     clock: 'wall',
-    tab: 'flame', // flame | tree | timeline | methods | scheduling | counters | trace | compare
+    tab: 'flame', // flame | tree | timeline | methods | frames | scheduling | counters | trace | compare
     // {from, to} in µs from the timeline's start: graphs and tables cover only it. Kept
     // here alone: the engine's products follow it (engine.js).
     range: null,
+    frame: -1, // the app frame (index into the core's frames) whose time is the range; -1 for none
+    frameSort: { column: 'jank', descending: true },
+    frameFilter: '', // the frames table's filter
+    frameLayer: -1, // the layer the frames table lists (index into the core's layers); -1 for all
     focus: null, // a call to show in the timeline: {thread, depth, start_us, end_us}
     timelineView: null, // {from, to} µs: the timeline's window (kept inside the trace where drawn); null for all of it
     threadFilter: '', // the thread list's filter
@@ -87,7 +91,7 @@ export function openedState(summary, name) {
   return {
     phase: 'done', summary, name, error: '', thread, clock: summary.format.default_clock || (clocks.wall ? 'wall' : 'cpu'),
     method: null, search: '', graphPath: null, threadFilter: '', treeSearch: '', treeFunction: '',
-    range: null, focus: null, timelineView: null, compare: null,
+    range: null, frame: -1, frameFilter: '', frameLayer: -1, focus: null, timelineView: null, compare: null,
     ...plainViewState(),
   };
 }

@@ -38,6 +38,7 @@
  *   mapping?: MappingReport, sources: {name: string, unit: string, description: string}[],
  *   source: string, unit: 'us' | 'samples' | 'bytes', units: {wall?: string, cpu?: string},
  *   dumps?: {selected: number, count: number, times_us: number[]},
+ *   app_frames?: number,
  * }} Summary
  * @typedef {{
  *   caller: number | null, callee: number, calls: number, recursive_calls: number,
@@ -125,6 +126,7 @@ export const SUMMARY_SHAPE = {
   unit: oneOf(...UNITS),
   units: mapOf(oneOf(...UNITS)),
   dumps: optional({ selected: count, count, times_us: listOf(count) }),
+  app_frames: optional(count),
 };
 
 export const METHODS_TABLE_SHAPE = {

@@ -10,6 +10,7 @@ import { createFrameMenu } from './frame-menu.js';
 import { methodKey } from './state.js';
 import { chosenPatch, pathMenuItems } from './transforms.js';
 import { timeText } from './timespan.js';
+import { stateTimesLine } from './thread-states.js';
 
 /** A box's time on each clock the trace has, in the core's words ('—' where it has none). */
 export function clockLine(call, summary) {
@@ -61,6 +62,7 @@ export function createCallPanel(store, products, viewOf) {
       element('h3', { class: 'call-name', text: call.name }),
       element('p', { text: 'starts at ' + timeText(call.start_us) + ' · ends at ' + timeText(call.end_us) + ' · depth ' + call.depth }),
       element('p', { text: clockLine(call, summary) }),
+      ...(stateTimesLine(call.states) ? [element('p', { class: 'call-states', text: 'Its thread was: ' + stateTimesLine(call.states) })] : []),
       ...(pieceNote ? [pieceNote] : []),
       path,
       // A bottom-up graph's paths run from the leaves: there it only searches.

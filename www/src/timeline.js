@@ -7,7 +7,7 @@
 // shows that call's details (timeline-call.js); a right click, the Menu key or Shift+F10
 // its frame menu.
 
-import { $ } from './dom.js';
+import { $, element } from './dom.js';
 import { frameNameParts, threadLabel } from './format.js';
 import { isMenuKey } from './list-keys.js';
 import { changed } from './state.js';
@@ -18,6 +18,9 @@ import { threadOrder } from './threads.js';
 import {
   axisTicks, clampView, frameColour, labelColour, panView, timeText, zoomView,
 } from './timespan.js';
+import { drawFrameLanes, drawStateStrip, FRAME_GAP, FRAME_ROW } from './timeline-marks.js';
+import { frameAt, framePatch, framesByLayer, frameTipLines, shownLayers, TONE_WORDS, toneColour } from './frame-marks.js';
+import { stateColour, stateTipLines } from './thread-states.js';
 
 const AXIS = 22; // px: the time axis at the top
 const ROW = 17; // px per depth when one thread is shown
@@ -25,6 +28,8 @@ const LANE_ROW = 5; // px per depth in a lane of "all threads"
 const LANE_DEPTHS = 8; // depths drawn per lane of "all threads"
 const LANE_HEAD = 15; // px: a lane's thread name
 const MAX_DEPTHS = 256;
+const STRIP = 8; // px: a thread's scheduler states, shown alone
+const LANE_STRIP = 4; // px: the same in a lane of "all threads"
 
 export function createTimeline(store, products) {
   const canvas = $('timeline-canvas');
@@ -34,7 +39,11 @@ export function createTimeline(store, products) {
   let made = []; // names the view's transforms make: box names past facts.names
   // The window drawn: the store's `timelineView` kept inside the trace (null before facts).
   let view = null;
-  let lanes = []; // [{thread, top, rowHeight, depths, boxes}]
+  let lanes = []; // [{thread, top, rowHeight, depths, boxes, strip: {top, height} | null, states}]
+  // App frames, where the trace has them: {data: the core's, lanes: indices by layer, length}.
+  let marks = null;
+  let layers = []; // the layers with a lane (indices into marks.data.layers)
+  const framesTop = AXIS + 2;
   let fetching = false;
   let refetch = false;
   let drag = null; // {x0, x1}
@@ -53,13 +62,23 @@ export function createTimeline(store, products) {
   function layoutLanes(state) {
     // All threads: in the thread list's order, those with calls.
     const shown = state.thread >= 0 ? [state.thread] : threadOrder(state.summary.threads).filter((i) => facts.threads[i].calls > 0);
-    let top = AXIS;
+    layers = marks ? shownLayers(marks.data, state.summary, state.thread) : [];
+    let top = layers.length > 0 ? framesTop + layers.length * (FRAME_ROW + FRAME_GAP) + 4 : AXIS;
     lanes = shown.map((thread) => {
       const single = state.thread >= 0;
       const depths = Math.min(facts.threads[thread].depths, single ? MAX_DEPTHS : LANE_DEPTHS);
-      const lane = { thread, top: top + (single ? 0 : LANE_HEAD), rowHeight: single ? ROW : LANE_ROW, depths, boxes: null };
+      const head = top + (single ? 0 : LANE_HEAD);
+      // The thread's scheduler states run over its calls.
+      const strip = facts.threads[thread].states > 0 ? { top: head, height: single ? STRIP : LANE_STRIP } : null;
+      const lane = { thread, top: head + (strip ? strip.height + 2 : 0), rowHeight: single ? ROW : LANE_ROW, depths, boxes: null, strip, states: null };
       top = lane.top + Math.max(depths, 1) * lane.rowHeight + (single ? 0 : 6);
       return lane;
+    });
+    // Where frame lanes and state strips are, for what reads the page (tests).
+    canvas.dataset.layout = JSON.stringify({
+      frames: { top: framesTop, row: FRAME_ROW + FRAME_GAP, layers },
+      strips: lanes.filter((l) => l.strip).map((l) => ({ thread: l.thread, top: l.strip.top, height: l.strip.height })),
+      lanes: lanes.map((l) => ({ thread: l.thread, top: l.top, row: l.rowHeight })),
     });
     const height = Math.max(top + 8, 160);
     const ratio = window.devicePixelRatio || 1;
@@ -85,11 +104,13 @@ export function createTimeline(store, products) {
     const shown = viewOf();
     const status = detail.status(want, store.get().thread, width(), facts);
     try {
-      const answers = await Promise.all(lanes.map((lane) =>
-        products.boxes(lane.thread, want.from, want.to, width(), lane.depths, shown)));
+      const [answers, strips] = await Promise.all([
+        Promise.all(lanes.map((lane) => products.boxes(lane.thread, want.from, want.to, width(), lane.depths, shown))),
+        Promise.all(lanes.map((lane) => (lane.strip ? products.states(lane.thread, want.from, want.to, width()) : null))),
+      ]);
       if (store.get().summary !== summary) return;
       answers.forEach((answer, i) => {
-        if (lanes[i]) lanes[i].boxes = answer.boxes;
+        if (lanes[i]) Object.assign(lanes[i], { boxes: answer.boxes, states: strips[i] });
       });
       made = answers.length > 0 ? answers[0].made : [];
       $('timeline-empty').hidden = true;
@@ -142,12 +163,15 @@ export function createTimeline(store, products) {
       ctx.fillStyle = dark() ? 'rgba(255,255,255,0.06)' : 'rgba(0,0,0,0.05)';
       if (t.first_us > view.from) ctx.fillRect(0, lane.top, Math.max(0, x(t.first_us)), laneHeight);
       if (t.last_us < view.to) ctx.fillRect(x(t.last_us), lane.top, w - x(t.last_us), laneHeight);
+      const labelAt = lane.strip ? lane.strip.top : lane.top;
       if (state.thread < 0) {
         ctx.fillStyle = palette.muted;
-        ctx.fillText(threadLabel(state.summary.threads[lane.thread]), 4, lane.top - LANE_HEAD / 2);
+        ctx.fillText(threadLabel(state.summary.threads[lane.thread]), 4, labelAt - LANE_HEAD / 2);
       }
+      if (lane.strip) drawStateStrip(ctx, lane.strip, lane.states, facts.state_legend, x, w, dark());
       drawBoxes(ctx, lane, w);
     }
+    if (layers.length > 0) drawFrameLanes(ctx, marks, layers, x, w, framesTop, dark(), palette, state.frame);
     drawGaps(ctx, w, h, palette);
     drawAxis(ctx, w, palette);
     drawSelection(ctx, h);
@@ -287,6 +311,18 @@ export function createTimeline(store, products) {
     store.update({ timelineView: clampView(next, facts.length_us) });
   }
 
+  // A frame (`{frame}`, its index) or a thread's state strip (`{strip: lane, at}`) under a
+  // point, if any.
+  function markAt(px, py) {
+    if (layers.length > 0 && py >= framesTop && py < framesTop + layers.length * (FRAME_ROW + FRAME_GAP)) {
+      const layer = layers[Math.floor((py - framesTop) / (FRAME_ROW + FRAME_GAP))];
+      const index = frameAt(marks.data.frames, marks.lanes[layer], timeAt(px), facts.length_us);
+      return index >= 0 ? { frame: index } : null;
+    }
+    const lane = lanes.find((l) => l.strip && py >= l.strip.top - 1 && py < l.strip.top + l.strip.height + 1);
+    return lane ? { strip: lane, at: timeAt(px) } : null;
+  }
+
   // The lane and depth under a point, if any.
   function hit(px, py) {
     for (const lane of lanes) {
@@ -319,6 +355,20 @@ export function createTimeline(store, products) {
       tip.replaceChildren();
       line('Nothing recorded', 'tip-name');
       line(timeText(gap[0]) + ' – ' + timeText(gap[1]) + ': the trace lost every event here');
+    } else if (markAt(px, event.clientY - rect.top)) {
+      const mark = markAt(px, event.clientY - rect.top);
+      const lines = mark.frame !== undefined
+        ? frameTipLines(marks.data.frames[mark.frame], marks.data.layers[marks.data.frames[mark.frame].layer])
+        : await products.stateAt(mark.strip.thread, mark.at).then((s) => (s ? stateTipLines(s) : null));
+      if (mine !== hovers) return;
+      if (!lines) {
+        tip.hidden = true;
+        return;
+      }
+      tip.replaceChildren();
+      lines.forEach((text, i) => line(text, i === 0 ? 'tip-name' : ''));
+      if (mark.frame !== undefined) line('click: graphs and tables cover this frame', 'muted');
+      document.body.dataset.timelineHover = lines[0];
     } else {
       const found = hit(px, event.clientY - rect.top);
       const call = found && await products.callAt(found.lane.thread, found.depth, found.at, viewOf());
@@ -371,7 +421,7 @@ export function createTimeline(store, products) {
     };
     if (event.key === 'Escape' && store.get().range) {
       event.preventDefault();
-      store.update({ range: null });
+      store.update({ range: null, frame: -1 });
       return;
     }
     const move = keys[event.key];
@@ -383,8 +433,9 @@ export function createTimeline(store, products) {
   canvas.addEventListener('mousedown', (event) => {
     if (!view || event.button !== 0) return;
     const rect = canvas.getBoundingClientRect();
-    drag = { x0: event.clientX - rect.left, x1: event.clientX - rect.left };
-    canvas.focus();
+    drag = { x0: event.clientX - rect.left, x1: event.clientX - rect.left, y0: event.clientY - rect.top };
+    // Focus without scrolling: a click's point is where it was pressed.
+    canvas.focus({ preventScroll: true });
   });
   window.addEventListener('mousemove', (event) => {
     if (drag) {
@@ -417,12 +468,17 @@ export function createTimeline(store, products) {
   });
   window.addEventListener('mouseup', (event) => {
     if (!drag) return;
-    const { x0, x1 } = drag;
+    const { x0, x1, y0 } = drag;
     drag = null;
     if (Math.abs(x1 - x0) < 4) {
+      // A click on a frame: graphs and tables cover it.
+      const mark = markAt(x0, y0);
+      if (mark && mark.frame !== undefined) {
+        store.update(framePatch(store.get().summary, marks.data, mark.frame, facts.length_us));
+        return;
+      }
       // A click: the call there, in detail.
-      const rect = canvas.getBoundingClientRect();
-      const found = hit(x0, event.clientY - rect.top);
+      const found = hit(x0, y0);
       panel.show(found && { thread: found.lane.thread, depth: found.depth, at: found.at });
       draw();
       return;
@@ -433,7 +489,7 @@ export function createTimeline(store, products) {
       draw();
       return;
     }
-    store.update({ range: { from: timeAt(Math.min(x0, x1)), to: timeAt(Math.max(x0, x1)) } });
+    store.update({ range: { from: timeAt(Math.min(x0, x1)), to: timeAt(Math.max(x0, x1)) }, frame: -1 });
   });
   $('timeline-whole').addEventListener('click', () => view && setView({ from: 0, to: facts.length_us }));
   window.addEventListener('resize', () => {
@@ -443,18 +499,39 @@ export function createTimeline(store, products) {
     fetchBoxes();
   });
 
+  // What the strips and frame lanes' colours say, where they are drawn.
+  function showLegend(state) {
+    const strips = lanes.some((l) => l.strip) || facts.threads.some((t) => t.states > 0);
+    const items = [];
+    if (strips) items.push(...facts.state_legend.map((s) => legendItem(stateColour(s.state, dark()), s.words)));
+    if (marks && shownLayers(marks.data, state.summary, state.thread).length > 0) {
+      items.push(...Object.entries(TONE_WORDS).map(([tone, words]) => legendItem(toneColour(tone, dark()), 'frame ' + words)));
+    }
+    $('timeline-legend').replaceChildren(...items);
+    $('timeline-legend').hidden = items.length === 0;
+  }
+
+  const legendItem = (colour, words) => {
+    const swatch = element('span', { class: 'swatch' });
+    swatch.style.background = colour;
+    return element('span', { class: 'legend-item' }, swatch, words);
+  };
+
   async function show(state) {
     if (!facts) {
       document.body.dataset.timeline = 'loading';
       facts = await products.timeline();
+      const data = facts.frames ? await products.frames() : null;
       if (store.get().summary !== state.summary) return;
+      marks = data && data.frames.length > 0 ? { data, lanes: framesByLayer(data), length: facts.length_us } : null;
     }
     view = windowOf(store.get());
+    showLegend(state);
     $('timeline-note').textContent = facts.left_out ? 'Note: ' + facts.left_out + '.' : '';
     $('timeline-note').hidden = !facts.left_out;
     $('timeline-range-keys').hidden = Boolean(facts.left_out);
     layoutLanes(state);
-    if (lanes.length === 0 || !facts.calls_kept) {
+    if ((lanes.length === 0 && layers.length === 0) || !facts.calls_kept) {
       $('timeline-empty').textContent = facts.calls_kept ? 'This trace has no calls to place in time.'
         : 'This trace has too many calls for the timeline; the notes above say more.';
       $('timeline-empty').hidden = false;
@@ -471,6 +548,7 @@ export function createTimeline(store, products) {
     if (state.phase !== 'done') return;
     if (changed(state, previous, 'summary')) {
       facts = null;
+      marks = null;
       view = null;
       lanes = [];
       made = [];
@@ -489,7 +567,8 @@ export function createTimeline(store, products) {
     } else if (changed(state, previous, 'view') && view && viewOf() !== tableViewJson(previous.view)) {
       panel.show(null);
       fetchBoxes();
-    } else if (changed(state, previous, 'range', 'theme') && view) {
+    } else if (changed(state, previous, 'range', 'theme', 'frame') && view) {
+      if (changed(state, previous, 'theme')) showLegend(state);
       draw();
     }
   });

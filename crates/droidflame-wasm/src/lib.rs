@@ -205,6 +205,13 @@ impl Session {
         Ok(products::summary_json(self.profile()?))
     }
 
+    /// The summary JSON of what graphs and tables show: the selected range, else the whole
+    /// trace (its threads' scheduling is the range's).
+    #[wasm_bindgen(js_name = shownSummaryJson)]
+    pub fn shown_summary_json(&self) -> Result<String, JsError> {
+        Ok(products::summary_json(self.shown()?))
+    }
+
     /// The thread a viewer opens on (its index in the summary's threads; -1 for all
     /// threads): the summary's `default_thread`.
     #[wasm_bindgen(js_name = defaultThread)]

@@ -53,6 +53,9 @@ pub struct Summary<'a> {
     /// The heap dump heap sources show and how many there are; absent without heap dumps.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dumps: Option<DumpsJson>,
+    /// How many frames apps produced (a frame timeline's); absent without any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub app_frames: Option<usize>,
 }
 
 /// A source as the summary lists it.
@@ -272,6 +275,7 @@ pub fn summary(analysis: &Analysis) -> Summary<'_> {
             .filter(|&c| profile.has(c))
             .map(|c| (c.name(), profile.unit_of(c).name()))
             .collect(),
+        app_frames: (!profile.app_frames.is_empty()).then_some(profile.app_frames.len()),
         dumps: profile.dumps().map(|(selected, count)| DumpsJson {
             selected,
             count,

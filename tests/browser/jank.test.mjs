@@ -1,0 +1,143 @@
+// Jank work as a person does it: a Pixel 7 Pro capture's app frames (the compositor's frame
+// timeline) in the Frames tab and on the timeline, the worst frame chosen and its flame
+// graph shown; a device capture's thread states under its slices, with their hover, in a
+// call's details and among the slowest calls; and the Scheduling table following a range.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkedPage, corpus, hoverAt, pick, shot, shownSvg, timelineSettled, useBrowser } from './support.mjs';
+
+const context = useBrowser();
+const PIXEL = 'perfetto/nowinandroid-fork-trace.perfetto-trace';
+const DEVICE = 'perfetto/toolsbase-perflib-perfetto.trace';
+
+const layoutOf = (page) => page.evaluate(() => JSON.parse(document.getElementById('timeline-canvas').dataset.layout));
+
+test('the worst janky frame, chosen in the Frames tab, gives that frame\'s flame graph', async (t) => {
+  const page = await checkedPage(context, t, { viewport: { width: 1280, height: 900 } });
+  assert.equal(await pick(page, [corpus(PIXEL)]), 'done');
+  await page.click('#tab-button-frames');
+  await page.waitForFunction(() => document.body.dataset.frames === 'shown');
+  // The main activity's layer first: 739 frames (SOURCES.md), 61 of them janky.
+  const top = page.locator('#frame-layer-rows tr').first();
+  assert.match(await top.textContent(), /MainActivity#50010.*739 \(1 never ended\)61 \(8\.3%\)/);
+  // Janky frames first, the latest first: the first row is the one 108 ms late.
+  const first = page.locator('#frame-rows tr[data-frame]').first();
+  assert.match(await first.textContent(), /^App Deadline Missed, Buffer Stuffing307 ms45\.3 ms16\.6 ms108 ms/);
+  await shot(page, 'jank-frames');
+  await first.click();
+  await page.waitForFunction(() => !document.getElementById('frame-chosen').hidden);
+  assert.match(await page.locator('#range-text').textContent(), /306\.52–351\.80 ms/);
+  // Its flame graph: the app's main thread in that frame's time, no more than the frame.
+  await page.click('[data-frame-go=flame]');
+  await page.waitForFunction(() => /in 306\.52–351\.80 ms/.test(document.getElementById('graph-title').textContent));
+  await page.waitForFunction(() => /Compose:recompose/.test(document.getElementById('flame').srcdoc));
+  const svg = await shownSvg(page);
+  assert.match(svg, /Thread 9305 \[9305\]/);
+  assert.match(svg, /Compose:recompose/);
+  const total = Number(svg.match(/([\d,]+) µs in all/)[1].replace(/,/g, ''));
+  assert.ok(total > 0 && total <= 45_280, 'the graph covers the frame alone: ' + total);
+  await shot(page, 'jank-frame-flame');
+  // The timeline opens around it, with the app's frame lanes; a frame's hover says what it was.
+  await page.click('#tab-button-timeline');
+  await timelineSettled(page);
+  const layout = await layoutOf(page);
+  assert.equal(layout.frames.layers.length, 1, 'one lane: the app\'s own layer');
+  const canvas = await page.locator('#timeline-canvas').boundingBox();
+  const view = await page.evaluate(() => [Number(document.getElementById('timeline-canvas').dataset.from), Number(document.getElementById('timeline-canvas').dataset.to)]);
+  const xOf = (us) => canvas.x + ((us - view[0]) / (view[1] - view[0])) * canvas.width;
+  await hoverAt(page, xOf(330_000), canvas.y + layout.frames.top + 7);
+  assert.match(await page.locator('#timeline-tip').textContent(), /Frame 154408141 · 45\.3 ms.*108 ms late.*App Deadline Missed, Buffer Stuffing/);
+  await shot(page, 'jank-frame-timeline');
+});
+
+test('a frame clicked on the timeline selects its time; dark and narrow', async (t) => {
+  const page = await checkedPage(context, t, { viewport: { width: 760, height: 900 }, colorScheme: 'dark' });
+  assert.equal(await pick(page, [corpus(PIXEL)]), 'done');
+  await page.click('#tab-button-timeline');
+  await timelineSettled(page);
+  const layout = await layoutOf(page);
+  const canvas = await page.locator('#timeline-canvas').boundingBox();
+  // Along the app's lane until a frame is under the pointer.
+  let x = canvas.x + canvas.width * 0.3;
+  let tip = '';
+  for (; x < canvas.x + canvas.width; x += 3) {
+    await hoverAt(page, x, canvas.y + layout.frames.top + 7);
+    tip = await page.locator('#timeline-tip').textContent();
+    if (/^Frame /.test(tip)) break;
+  }
+  assert.match(tip, /^Frame \d+ · /);
+  await page.mouse.click(x, canvas.y + layout.frames.top + 7);
+  await page.waitForFunction(() => !document.getElementById('range-bar').hidden);
+  assert.match(await page.locator('#range-text').textContent(), /Graphs and tables cover/);
+  await shot(page, 'jank-timeline-dark-narrow');
+});
+
+test('thread states run under a thread\'s slices, with their hover, and in a call\'s details', async (t) => {
+  const page = await checkedPage(context, t, { viewport: { width: 1280, height: 900 } });
+  assert.equal(await pick(page, [corpus(DEVICE)]), 'done');
+  await page.fill('#thread-filter', 'RenderThread');
+  await page.click('#thread-rows tr[data-thread]:has-text("2453")');
+  await page.click('#tab-button-timeline');
+  await timelineSettled(page);
+  assert.match(await page.locator('#timeline-legend').textContent(), /Running.*Runnable.*Runnable \(preempted\).*Sleeping.*Uninterruptible sleep/);
+  const layout = await layoutOf(page);
+  assert.equal(layout.strips.length, 1);
+  const strip = layout.strips[0];
+  const canvas = await page.locator('#timeline-canvas').boundingBox();
+  // Along the strip: sleeping most of the time, running on a CPU now and then.
+  const seen = new Set();
+  let running = '';
+  for (let x = canvas.x + canvas.width * 0.15; x < canvas.x + canvas.width && !(running && seen.has('Sleeping')); x += 4) {
+    await hoverAt(page, x, canvas.y + strip.top + strip.height / 2);
+    const text = await page.locator('#timeline-tip').textContent();
+    seen.add(text.split(' for ')[0]);
+    if (/^Running/.test(text) && !running) running = text;
+  }
+  assert.ok(seen.has('Sleeping'), [...seen].join(', '));
+  assert.match(running, /^Running for .*on CPU \d/);
+  await shot(page, 'jank-states-hover');
+  // A DrawFrame's details: the time its thread spent in each state.
+  await page.click('#tab-button-methods');
+  await page.fill('#method-filter', 'DrawFrame');
+  await page.click('#method-rows tr[data-method]:has-text("DrawFrame")');
+  await page.waitForFunction(() => document.body.dataset.methodDetail === 'shown');
+  assert.equal(await page.locator('#slowest-states-heading').isVisible(), true);
+  const slowest = page.locator('#slowest tr[data-call]').first();
+  assert.match(await slowest.textContent(), /Running [\d.]+ (ms|µs)/);
+  await shot(page, 'jank-slowest-states');
+  await slowest.click();
+  await timelineSettled(page);
+  await page.waitForFunction(() => !document.getElementById('timeline-call').hidden);
+  assert.match(await page.locator('#timeline-call .call-states').textContent(), /^Its thread was: Running /);
+  await shot(page, 'jank-call-states');
+});
+
+test('the Scheduling table follows the selected range', async (t) => {
+  const page = await checkedPage(context, t, { viewport: { width: 1280, height: 900 } });
+  assert.equal(await pick(page, [corpus(DEVICE)]), 'done');
+  await page.click('#tab-button-scheduling');
+  await page.waitForFunction(() => document.body.dataset.scheduling === 'shown');
+  const rowOf = () => page.locator('#sched-rows tr[data-thread]:has-text("RenderThread [2453]")');
+  const whole = await rowOf().textContent();
+  // A range of the first half of the trace, dragged on the timeline.
+  await page.click('#tab-button-timeline');
+  await timelineSettled(page);
+  const canvas = await page.locator('#timeline-canvas').boundingBox();
+  await page.mouse.move(canvas.x + 2, canvas.y + 60);
+  await page.mouse.down();
+  await page.mouse.move(canvas.x + canvas.width / 2, canvas.y + 60, { steps: 5 });
+  await page.mouse.up();
+  await page.waitForFunction(() => !document.getElementById('range-bar').hidden);
+  await page.click('#tab-button-scheduling');
+  await page.waitForFunction(() => document.body.dataset.scheduling === 'shown' && / in /.test(document.getElementById('sched-scope').textContent));
+  const part = await rowOf().textContent();
+  assert.notEqual(part, whole);
+  // Running time in the range is less than in the whole trace.
+  const running = (text) => Number(text.match(/2453\]?.*?([\d.]+) ms/)[1]);
+  assert.ok(running(part) < running(whole), part + ' against ' + whole);
+  await shot(page, 'jank-scheduling-range');
+  // Clearing the range shows the whole trace's again.
+  await page.click('#range-clear');
+  await page.waitForFunction(() => document.getElementById('sched-scope').textContent === '');
+  assert.equal(await rowOf().textContent(), whole);
+});

@@ -1,0 +1,46 @@
+// Scheduler states as the page shows them: their colours (light and dark), a call's time
+// in each state as one line, and a state's hover lines. The states' keys and words are the
+// core's (`state_legend`, `states`, `stateAt`).
+
+import { timeText } from './timespan.js';
+
+// Running stands out; waiting for a CPU (woken or preempted) is the question jank asks;
+// sleeping recedes; uninterruptible sleep (I/O, kernel locks) warns.
+const COLOURS = {
+  running: ['#2e7d32', '#66bb6a'],
+  runnable: ['#9ccc65', '#c5e1a5'],
+  preempted: ['#29b6f6', '#4fc3f7'],
+  sleeping: ['#e3e3e3', '#3a3a3a'],
+  uninterruptible: ['#ef6c00', '#ffa726'],
+};
+
+/** A state's colour by its key (`running`, …) in the theme. */
+export function stateColour(key, dark) {
+  const pair = COLOURS[key] || ['#bdbdbd', '#616161'];
+  return pair[dark ? 1 : 0];
+}
+
+/**
+ * A call's time in each state, as one line (`Running 3.2 ms · Runnable 8.1 ms`); '' where
+ * the trace has no states (`states` null) or none in the call's time.
+ */
+export function stateTimesLine(states) {
+  if (!Array.isArray(states) || states.length === 0) return '';
+  return states.map((s) => s.words + ' ' + timeText(s.us)).join(' · ');
+}
+
+/** The most time a call waited for a CPU (woken or preempted), in µs. */
+export function waitingUs(states) {
+  if (!Array.isArray(states)) return 0;
+  return states.filter((s) => s.state === 'runnable' || s.state === 'preempted').reduce((sum, s) => sum + s.us, 0);
+}
+
+/** A state's hover lines: its words and length, then what the core knows of it. */
+export function stateTipLines(state) {
+  const lines = [state.words + ' for ' + timeText(state.dur_us), 'from ' + timeText(state.start_us) + ' to ' + timeText(state.end_us)];
+  if (state.cpu !== null && state.cpu !== undefined) lines.push('on CPU ' + state.cpu);
+  if (state.waker) lines.push('woken by ' + state.waker.name);
+  if (state.blocked) lines.push('blocked in ' + state.blocked + (state.io_wait ? ' (waiting for I/O)' : ''));
+  else if (state.io_wait) lines.push('waiting for I/O');
+  return lines;
+}
