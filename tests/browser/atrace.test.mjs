@@ -71,11 +71,13 @@ test('a capture of kernel events alone draws thread states; counters and schedul
   await page.waitForFunction(() => document.querySelector('#thread-rows tr[aria-selected=true] td.name')?.textContent.startsWith('Binder_1'));
   await page.click('#tab-button-timeline');
   await page.waitForFunction(() => document.body.dataset.timeline === 'drawn');
-  // Binder_1 lives 137 ms of the second: the pointer finds its states where it lives.
+  // Binder_1 lives 137 ms of the second: the pointer finds its states where it lives (its
+  // calls, under the strip of the same states).
   const box = await page.locator('#timeline-canvas').boundingBox();
+  const lane = await page.evaluate(() => JSON.parse(document.getElementById('timeline-canvas').dataset.layout).lanes[0]);
   const names = new Set();
   for (let x = 0.01; x < 1; x += 0.02) {
-    await hoverAt(page, box.x + box.width * x, box.y + 30);
+    await hoverAt(page, box.x + box.width * x, box.y + lane.top + 8);
     if (await page.isVisible('#timeline-tip')) names.add((await page.textContent('#timeline-tip .tip-name')));
   }
   assert.ok(names.has('Sleeping') && names.size >= 1, [...names].join(', '));

@@ -16,7 +16,8 @@ const COLOURS = {
 export function frameTone(frame) {
   if (frame.end_us === null) return 'unfinished';
   if (!frame.janky) return 'onTime';
-  return /App Deadline Missed|Unknown Jank/.test(frame.jank) ? 'app' : 'other';
+  // A frame derived from the app's own slices missed its deadline in the app.
+  return frame.derived || /App Deadline Missed|Unknown Jank/.test(frame.jank) ? 'app' : 'other';
 }
 
 /** A tone's colour in the theme. */
@@ -84,6 +85,9 @@ export function frameTipLines(frame, layer) {
 
 /** A layer's name without its `TX - ` prefix and package path (`MainActivity#50010`). */
 export function shortLayer(layer) {
+  // A layer of derived frames is named by its process, then how they were derived.
+  const derived = layer.indexOf(' (derived');
+  if (derived >= 0) return layer.slice(0, derived);
   const plain = layer.replace(/^TX - /, '');
   const slash = plain.lastIndexOf('/');
   const activity = slash >= 0 ? plain.slice(slash + 1) : plain;

@@ -29,7 +29,8 @@ export function frameColumns(layers) {
     { id: 'late', label: 'Late by', value: (f) => f.overrun_us, cell: (f) => (f.overrun_us > 0 ? timeText(f.overrun_us) : '—'), className: 'n',
       hint: 'How long after its expected end the frame ended' },
     { id: 'present', label: 'Present', value: (f) => f.present, cell: (f) => f.present, text: true },
-    { id: 'token', label: 'Token', value: (f) => f.token, cell: (f) => String(f.token), className: 'n' },
+    { id: 'token', label: 'Token', value: (f) => f.token, cell: (f) => (f.token ? String(f.token) : '—'), className: 'n',
+      hint: 'The vsync id the frame was drawn for' },
   ];
   if (layers.length > 1) {
     columns.push({ id: 'layer', label: 'Layer', value: (f) => f.layer_name, cell: (f) => shortLayer(f.layer_name), text: true, title: (f) => f.layer_name });
@@ -47,7 +48,8 @@ export function frameRows(data, layer) {
       name: f.jank + ' · ' + f.present,
       signature: data.layers[f.layer] ? data.layers[f.layer].layer : '',
     }))
-    .filter((f) => layer < 0 || f.layer === layer);
+    // All layers: the apps' (the compositor's display frames when chosen alone).
+    .filter((f) => (layer < 0 ? !(data.layers[f.layer] && data.layers[f.layer].display) : f.layer === layer));
 }
 
 /** A layer's jank types in one line (`App Deadline Missed 12 · Buffer Stuffing 47`). */
@@ -89,6 +91,10 @@ export function createFrames(store, products) {
   }
 
   function renderLayers(state) {
+    // Recorded by the compositor, or derived from the apps' slices.
+    $('frame-layers-about').textContent = data.layers.some((l) => l.derived)
+      ? '(derived from the apps\' slices: this trace has no frame timeline; janky past one display refresh)'
+      : '(as the compositor\'s frame timeline judged them; times are frame durations)';
     $('frame-layer-rows').replaceChildren(...data.layers.map((l, i) => element('tr', { 'data-layer': String(i) },
       element('td', { class: 'name', text: l.layer + ' (pid ' + l.pid + ')', title: l.layer }),
       element('td', { class: 'n', text: count(l.frames) + (l.unfinished ? ' (' + count(l.unfinished) + ' never ended)' : '') }),
@@ -99,7 +105,8 @@ export function createFrames(store, products) {
       element('td', { class: 'n', text: l.max_us === null ? '—' : timeText(l.max_us) }),
       element('td', { text: jankTypesLine(l) }))));
     const select = $('frame-layer');
-    select.replaceChildren(element('option', { value: '-1', text: 'All layers (' + count(data.frames.length) + ' frames)' }),
+    const appFrames = data.layers.filter((l) => !l.display).reduce((sum, l) => sum + l.frames, 0);
+    select.replaceChildren(element('option', { value: '-1', text: 'All app layers (' + count(appFrames) + ' frames)' }),
       ...data.layers.map((l, i) => element('option', { value: String(i), text: l.layer })));
     select.value = String(state.frameLayer);
   }

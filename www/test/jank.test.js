@@ -30,6 +30,7 @@ const summary = { threads: [{ tid: 8, pid: 7 }, { tid: 7, pid: 7 }, { tid: 9, pi
 
 test('a frame\'s tone says whose jank it was', () => {
   assert.deepEqual(data.frames.map(frameTone), ['onTime', 'app', 'onTime', 'other', 'unfinished']);
+  assert.equal(frameTone(frame({ janky: true, jank: 'Deadline Missed', derived: true })), 'app');
 });
 
 test('the frame under a time is found per layer; a frame never ended runs to the trace\'s end', () => {
@@ -71,6 +72,7 @@ test('a frame\'s hover and a layer\'s jank types read as words', () => {
   assert.equal(jankTypesLine(data.layers[1]), 'none');
   assert.equal(shortLayer('TX - com.a.b/com.a.b.ui.Main#3'), 'Main#3');
   assert.equal(shortLayer('StatusBar#38004'), 'StatusBar#38004');
+  assert.equal(shortLayer('com.a.b (derived from Choreographer#doFrame and RenderThread DrawFrame)'), 'com.a.b');
 });
 
 test('a call\'s states and a state\'s hover read as words', () => {

@@ -74,6 +74,13 @@ enum Command {
         /// Only janky frames.
         #[arg(long)]
         jank_only: bool,
+        /// The compositor's display frames instead of apps' frames (their layer is empty).
+        #[arg(long)]
+        display: bool,
+        /// Without a frame timeline: frames derived from apps' Choreographer#doFrame and
+        /// RenderThread DrawFrame slices, janky past one display refresh.
+        #[arg(long)]
+        derived: bool,
     },
     /// Print the summary JSON (schema 1).
     Summary {
@@ -496,9 +503,9 @@ fn run(cli: Cli, view: View) -> Result<(), String> {
             };
             write_to(&output, |mut out| products::write_callgraph_dot(&profile, &options, &mut out))
         }
-        Command::Frames { trace, pid, jank_only } => {
+        Command::Frames { trace, pid, jank_only, display, derived } => {
             let profile = analyze(&trace, Options::default())?;
-            let query = products::FramesQuery { pid, jank_only };
+            let query = products::FramesQuery { pid, jank_only, display, derived };
             stdout_stream(|out| products::write_frames(&profile, &query, out))
         }
         Command::Summary { trace, mapping } => {

@@ -288,9 +288,14 @@ fn app_frames_equal_an_independent_decoders() {
     let mut jank_bits: BTreeMap<u64, u64> = BTreeMap::new();
     // (frames, janky) by layer name (field 5).
     let mut by_layer: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    // Actual display frames (field 2) by jank bits.
+    let mut display_bits: BTreeMap<u64, u64> = BTreeMap::new();
     for (_, packet) in fields(&bytes) {
         let packet = fields(packet.bytes());
         let Some(event) = get(&packet, 76) else { continue };
+        if let Some(display) = get(&fields(event.bytes()), 2) {
+            *display_bits.entry(get(&fields(display.bytes()), 7).map_or(0, Field::int)).or_default() += 1;
+        }
         if let Some(actual) = get(&fields(event.bytes()), 4) {
             let actual = fields(actual.bytes());
             let bits = get(&actual, 9).map_or(0, Field::int);
@@ -325,14 +330,20 @@ fn app_frames_equal_an_independent_decoders() {
     assert!(p.warnings.iter().any(|w| w.contains("1 app frame of the frame timeline never ended")), "{:?}", p.warnings);
     // The listing: a header, then every frame; janky ones only on request.
     let mut out = Vec::new();
-    products::write_frames(&p, &products::FramesQuery { pid: None, jank_only: true }, &mut out).unwrap();
+    products::write_frames(
+        &p,
+        &products::FramesQuery { pid: None, jank_only: true, display: false, derived: false },
+        &mut out,
+    )
+    .unwrap();
     let text = String::from_utf8(out).unwrap();
     assert!(text.starts_with("pid\tlayer\ttoken\tstart_us\tdur_us\texpected_dur_us\tjank\tpresent\n"));
     assert_eq!(text.lines().count(), 1 + 47 + 12 + 5);
     // Each layer's figures: its frames and janky ones as the walker counts them, and
     // nearest-rank percentiles of its durations.
     let layers = products::frame_layers(&p);
-    let figures: BTreeMap<String, (u64, u64)> = layers.iter().map(|l| (l.layer.clone(), (l.frames, l.janky))).collect();
+    let figures: BTreeMap<String, (u64, u64)> =
+        layers.iter().filter(|l| !l.display).map(|l| (l.layer.clone(), (l.frames, l.janky))).collect();
     assert_eq!(figures, by_layer);
     let top = &layers[0];
     assert_eq!((top.layer.as_str(), top.frames), (main, 739));
@@ -345,4 +356,20 @@ fn app_frames_equal_an_independent_decoders() {
     assert_eq!(top.max_us, durations.last().copied());
     let janky_types: u64 = top.jank_types.iter().map(|(_, n)| n).sum();
     assert!(janky_types >= top.janky);
+    // SOURCES.md: 801 actual display frames; each ends, and its jank is the walker's.
+    assert_eq!(display_bits.values().sum::<u64>(), 801);
+    assert_eq!(p.display_frames.len(), 801);
+    assert!(p.display_frames.iter().all(|f| f.end.is_some() && f.layer.is_empty()));
+    let janky_display = display_bits.iter().filter(|(&bits, _)| bits > 1).map(|(_, n)| n).sum::<u64>();
+    assert_eq!(p.display_frames.iter().filter(|f| f.janky).count() as u64, janky_display);
+    let display = layers.last().unwrap();
+    assert!(display.display && display.frames == 801);
+    let mut out = Vec::new();
+    products::write_frames(
+        &p,
+        &products::FramesQuery { pid: None, jank_only: false, display: true, derived: false },
+        &mut out,
+    )
+    .unwrap();
+    assert_eq!(String::from_utf8(out).unwrap().lines().count(), 1 + 801);
 }

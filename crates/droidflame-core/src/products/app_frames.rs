@@ -1,8 +1,10 @@
 //! `droidflame frames`: the frames apps produced, one per line, tab-separated:
 //! `pid layer token start_us dur_us expected_dur_us jank present`, start in µs from the
-//! start of the trace's timeline. A frame the trace never ends has no duration.
+//! start of the trace's timeline. A frame the trace never ends has no duration. With
+//! `--display`, the compositor's display frames instead (no layer). Also each layer's
+//! frames in figures, and the frames view's data.
 
-use crate::profile::Profile;
+use crate::profile::{AppFrame, Profile};
 use crate::{Error, ErrorKind, Result};
 use std::io::Write;
 
@@ -13,26 +15,56 @@ pub struct FramesQuery {
     pub pid: Option<u32>,
     /// Only janky ones.
     pub jank_only: bool,
+    /// The compositor's display frames, not apps' frames.
+    pub display: bool,
+    /// Where the trace has no frame timeline: the frames derived from apps' slices.
+    pub derived: bool,
 }
+
+/// What a layer of display frames is called: they have none of their own.
+pub const DISPLAY_LAYER: &str = "Display frames (SurfaceFlinger)";
 
 /// Writes the frames `query` asks for, in start order.
 pub fn write_frames(profile: &Profile, query: &FramesQuery, out: &mut dyn Write) -> Result<()> {
-    if profile.app_frames.is_empty() {
+    let derived = profile.app_frames.first().is_some_and(|f| f.derived);
+    if (profile.app_frames.is_empty() || derived) && !query.derived {
+        let offer = if derived {
+            format!(
+                "; {} can be derived from its Choreographer#doFrame slices: add --derived",
+                crate::text::counted(profile.app_frames.len() as u64, "app frame", "app frames")
+            )
+        } else {
+            String::new()
+        };
         return Err(Error::new(
             ErrorKind::Request,
-            "this trace has no frame timeline (Perfetto's frametimeline data source, Android 12 and later, records \
-             each app frame and its jank)",
+            format!(
+                "this trace has no frame timeline (Perfetto's frametimeline data source, Android 12 and later, records \
+                 each app frame and its jank){offer}"
+            ),
         ));
     }
-    if let Some(pid) = query.pid.filter(|&pid| !profile.app_frames.iter().any(|f| f.pid == pid)) {
-        return Err(Error::new(ErrorKind::Request, format!("no app frame of process {pid} is in the trace")));
+    if query.derived && !derived {
+        let why = if profile.app_frames.is_empty() {
+            "this trace has neither a frame timeline nor Choreographer#doFrame slices to derive app frames from"
+        } else {
+            "this trace has a frame timeline: its frames are listed without --derived"
+        };
+        return Err(Error::new(ErrorKind::Request, why));
+    }
+    let frames = if query.display { &profile.display_frames } else { &profile.app_frames };
+    if query.display && frames.is_empty() {
+        return Err(Error::new(ErrorKind::Request, "this trace's frame timeline has no display frames"));
+    }
+    let noun = if query.display { "display frame" } else { "app frame" };
+    if let Some(pid) = query.pid.filter(|&pid| !frames.iter().any(|f| f.pid == pid)) {
+        return Err(Error::new(ErrorKind::Request, format!("no {noun} of process {pid} is in the trace")));
     }
     let failed = |e: std::io::Error| Error::new(ErrorKind::Output, e.to_string());
     let unit = profile.trace_time_unit();
     let us = |ticks: u64| unit.micros(ticks).to_string();
     writeln!(out, "pid\tlayer\ttoken\tstart_us\tdur_us\texpected_dur_us\tjank\tpresent").map_err(failed)?;
-    let wanted =
-        profile.app_frames.iter().filter(|f| query.pid.is_none_or(|pid| f.pid == pid) && (!query.jank_only || f.janky));
+    let wanted = frames.iter().filter(|f| query.pid.is_none_or(|pid| f.pid == pid) && (!query.jank_only || f.janky));
     for f in wanted {
         writeln!(
             out,
@@ -54,10 +86,14 @@ pub fn write_frames(profile: &Profile, query: &FramesQuery, out: &mut dyn Write)
 /// One layer's frames in figures.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct LayerFrames {
-    /// The app's process.
+    /// The app's process (the compositor's, for display frames).
     pub pid: u32,
-    /// The layer.
+    /// The layer (`DISPLAY_LAYER` for display frames).
     pub layer: String,
+    /// The compositor's display frames, not an app's.
+    pub display: bool,
+    /// Derived from the app's slices (the trace has no frame timeline).
+    pub derived: bool,
     /// Frames drawn for it.
     pub frames: u64,
     /// Of them, janky.
@@ -76,65 +112,75 @@ pub struct LayerFrames {
     pub max_us: Option<u64>,
 }
 
-/// Every layer's frames in figures, most frames first.
+/// Every layer's frames in figures, most frames first; the display frames, where the trace
+/// has any, last.
 pub fn frame_layers(profile: &Profile) -> Vec<LayerFrames> {
-    let mut by_layer: Vec<((u32, &str), Vec<&crate::profile::AppFrame>)> = Vec::new();
+    let mut by_layer: Vec<((u32, &str), Vec<&AppFrame>)> = Vec::new();
     for f in &profile.app_frames {
         match by_layer.iter_mut().find(|(key, _)| *key == (f.pid, f.layer.as_str())) {
             Some((_, frames)) => frames.push(f),
             None => by_layer.push(((f.pid, &f.layer), vec![f])),
         }
     }
-    let unit = profile.trace_time_unit();
-    let mut layers: Vec<LayerFrames> = by_layer
-        .into_iter()
-        .map(|((pid, layer), frames)| {
-            let mut durations: Vec<u64> = frames.iter().filter_map(|f| f.duration()).collect();
-            durations.sort_unstable();
-            let rank = |p: usize| {
-                (!durations.is_empty()).then(|| unit.micros(durations[(durations.len() * p).div_ceil(100).max(1) - 1]))
-            };
-            let mut jank_types: Vec<(String, u64)> = Vec::new();
-            for f in frames.iter().filter(|f| f.janky) {
-                for kind in f.jank.split(", ") {
-                    match jank_types.iter_mut().find(|(k, _)| k == kind) {
-                        Some((_, n)) => *n += 1,
-                        None => jank_types.push((kind.to_owned(), 1)),
-                    }
-                }
-            }
-            jank_types.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-            LayerFrames {
-                pid,
-                layer: layer.to_owned(),
-                frames: frames.len() as u64,
-                janky: frames.iter().filter(|f| f.janky).count() as u64,
-                unfinished: frames.iter().filter(|f| f.end.is_none()).count() as u64,
-                jank_types,
-                p50_us: rank(50),
-                p90_us: rank(90),
-                p99_us: rank(99),
-                max_us: durations.last().map(|&d| unit.micros(d)),
-            }
-        })
-        .collect();
+    let mut layers: Vec<LayerFrames> =
+        by_layer.into_iter().map(|((pid, layer), frames)| figures(profile, pid, layer, false, &frames)).collect();
     layers.sort_by(|a, b| b.frames.cmp(&a.frames).then_with(|| a.layer.cmp(&b.layer)));
+    if let Some(first) = profile.display_frames.first() {
+        let frames: Vec<&AppFrame> = profile.display_frames.iter().collect();
+        layers.push(figures(profile, first.pid, DISPLAY_LAYER, true, &frames));
+    }
     layers
+}
+
+/// One layer's figures.
+fn figures(profile: &Profile, pid: u32, layer: &str, display: bool, frames: &[&AppFrame]) -> LayerFrames {
+    let unit = profile.trace_time_unit();
+    let mut durations: Vec<u64> = frames.iter().filter_map(|f| f.duration()).collect();
+    durations.sort_unstable();
+    let rank = |p: usize| {
+        (!durations.is_empty()).then(|| unit.micros(durations[(durations.len() * p).div_ceil(100).max(1) - 1]))
+    };
+    let mut jank_types: Vec<(String, u64)> = Vec::new();
+    for f in frames.iter().filter(|f| f.janky) {
+        for kind in f.jank.split(", ") {
+            match jank_types.iter_mut().find(|(k, _)| k == kind) {
+                Some((_, n)) => *n += 1,
+                None => jank_types.push((kind.to_owned(), 1)),
+            }
+        }
+    }
+    jank_types.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    LayerFrames {
+        pid,
+        layer: layer.to_owned(),
+        display,
+        derived: frames.first().is_some_and(|f| f.derived),
+        frames: frames.len() as u64,
+        janky: frames.iter().filter(|f| f.janky).count() as u64,
+        unfinished: frames.iter().filter(|f| f.end.is_none()).count() as u64,
+        jank_types,
+        p50_us: rank(50),
+        p90_us: rank(90),
+        p99_us: rank(99),
+        max_us: durations.last().map(|&d| unit.micros(d)),
+    }
 }
 
 /// The frames view's data as JSON: `layers` (`frame_layers`) and `frames`, each with its
 /// `layer` (index into `layers`), `token`, `start_us` and `end_us` (µs on the timeline;
 /// `end_us` null where it never ended), `expected_start_us`/`expected_end_us` (null where
 /// unknown), `overrun_us` (past its expected end), `jank`, `janky`, `present`,
-/// `on_time_finish`, `gpu_composition`, `prediction`.
+/// `on_time_finish`, `gpu_composition`, `prediction`, `derived`.
 pub fn frames_json(profile: &Profile) -> String {
     let layers = frame_layers(profile);
     let at = |ticks: u64| profile.micros_at(ticks);
+    let display = layers.iter().position(|l| l.display);
     let frames: Vec<serde_json::Value> = profile
         .app_frames
         .iter()
-        .map(|f| {
-            let layer = layers.iter().position(|l| l.pid == f.pid && l.layer == f.layer);
+        .map(|f| (f, layers.iter().position(|l| !l.display && l.pid == f.pid && l.layer == f.layer)))
+        .chain(profile.display_frames.iter().map(|f| (f, display)))
+        .map(|(f, layer)| {
             let overrun = match (f.end, f.expected) {
                 (Some(end), Some((_, expected))) => Some(at(end) - at(expected)),
                 _ => None,
@@ -144,6 +190,7 @@ pub fn frames_json(profile: &Profile) -> String {
                 "expected_start_us": f.expected.map(|e| at(e.0)), "expected_end_us": f.expected.map(|e| at(e.1)),
                 "overrun_us": overrun, "jank": f.jank, "janky": f.janky, "present": f.present,
                 "on_time_finish": f.on_time_finish, "gpu_composition": f.gpu_composition, "prediction": f.prediction,
+                "derived": f.derived,
             })
         })
         .collect();

@@ -1,12 +1,14 @@
 //! Frames an app produced, as a compositor's frame timeline records them: when each was
 //! expected and when it really ran, and whether it was janky, in the recorder's words.
 
-/// One app frame (a surface frame of one layer).
+/// One app frame (a surface frame of one layer), or one of the compositor's display frames
+/// (which have no layer).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AppFrame {
     /// The app's process.
     pub pid: u32,
-    /// The layer it was drawn for (`com.example/com.example.MainActivity#0`).
+    /// The layer it was drawn for (`com.example/com.example.MainActivity#0`); empty for a
+    /// display frame.
     pub layer: String,
     /// The frame's token (the vsync id the app drew it for).
     pub token: i64,
@@ -28,6 +30,9 @@ pub struct AppFrame {
     pub gpu_composition: bool,
     /// Whether the prediction of its deadline was valid (`Valid Prediction`, …).
     pub prediction: String,
+    /// Derived from an app's slices (the trace has no frame timeline), not recorded: its
+    /// deadline is one display refresh, and present and prediction are unknown (empty).
+    pub derived: bool,
 }
 
 impl AppFrame {

@@ -176,6 +176,8 @@ pub struct Profile {
     pub(crate) renames: Vec<ClassRename>,
     /// The frames apps produced, where the trace has a frame timeline; by start.
     pub app_frames: Vec<AppFrame>,
+    /// The compositor's display frames (no layer), where the trace has them; by start.
+    pub display_frames: Vec<AppFrame>,
     /// Kernel functions threads blocked in (`StateEntry::blocked` indexes it).
     pub blocked_functions: Vec<String>,
 }

@@ -104,6 +104,7 @@ impl Profile {
             dump: self.dump,
             renames: Vec::new(),
             app_frames: self.app_frames.clone(),
+            display_frames: self.display_frames.clone(),
             blocked_functions: self.blocked_functions.clone(),
         }
     }

@@ -1,8 +1,9 @@
-//! SurfaceFlinger's frame timeline (`frame_timeline_event`): each app frame's expected and
-//! actual start, ended by a `FrameEnd` of the same cookie; expected and actual frames of
-//! one app share their token. Jank and present types are named as Perfetto names them.
+//! SurfaceFlinger's frame timeline (`frame_timeline_event`): each app frame's (surface
+//! frame's) and each display frame's expected and actual start, ended by a `FrameEnd` of
+//! the same cookie; expected and actual frames of one process share their token. Jank and
+//! present types are named as Perfetto names them.
 
-use super::proto::{FrameTimelineEvent, SurfaceFrameStart};
+use super::proto::{DisplayFrameStart, FrameTimelineEvent, SurfaceFrameStart};
 use crate::profile::{AppFrame, ProfileBuilder};
 use rustc_hash::FxHashMap;
 
@@ -48,6 +49,15 @@ fn named(names: &[&str], value: Option<i32>) -> String {
     names.get(usize::try_from(value.unwrap_or(0)).unwrap_or(0)).unwrap_or(&names[0]).to_string()
 }
 
+/// Display frames being read, kept apart from app frames (their cookies are their own).
+#[derive(Debug, Default)]
+struct Kinds {
+    expected_open: FxHashMap<i64, (u32, i64, u64)>,
+    expected: FxHashMap<(u32, i64), (u64, u64)>,
+    actual_open: FxHashMap<i64, AppFrame>,
+    done: Vec<AppFrame>,
+}
+
 /// Frames being read.
 #[derive(Debug, Default)]
 pub struct FrameTimeline {
@@ -59,6 +69,8 @@ pub struct FrameTimeline {
     actual_open: FxHashMap<i64, AppFrame>,
     /// Actual frames ended.
     done: Vec<AppFrame>,
+    /// Display frames: (cookie of an open one, or ended) as app frames are.
+    display: Kinds,
     /// Events read, for the notes.
     pub events: u64,
     /// Ends whose cookie no start had.
@@ -79,12 +91,27 @@ impl FrameTimeline {
                 self.actual_open.insert(cookie, actual(start, ts));
             }
         }
+        if let Some(start) = &event.expected_display_frame_start {
+            if let Some(cookie) = start.cookie {
+                self.display.expected_open.insert(cookie, (display_pid(start), start.token.unwrap_or(0), ts));
+            }
+        }
+        if let Some(start) = &event.actual_display_frame_start {
+            if let Some(cookie) = start.cookie {
+                self.display.actual_open.insert(cookie, actual_display(start, ts));
+            }
+        }
         if let Some(cookie) = event.frame_end.as_ref().and_then(|e| e.cookie) {
             if let Some((pid, token, from)) = self.expected_open.remove(&cookie) {
                 self.expected.insert((pid, token), (from, ts.max(from)));
             } else if let Some(mut frame) = self.actual_open.remove(&cookie) {
                 frame.end = Some(ts.max(frame.start));
                 self.done.push(frame);
+            } else if let Some((pid, token, from)) = self.display.expected_open.remove(&cookie) {
+                self.display.expected.insert((pid, token), (from, ts.max(from)));
+            } else if let Some(mut frame) = self.display.actual_open.remove(&cookie) {
+                frame.end = Some(ts.max(frame.start));
+                self.display.done.push(frame);
             } else {
                 self.unmatched_ends += 1;
             }
@@ -101,12 +128,42 @@ impl FrameTimeline {
             frame.expected = self.expected.get(&(frame.pid, frame.token)).copied();
             b.app_frame(frame);
         }
+        let display = &mut self.display;
+        let mut frames = std::mem::take(&mut display.done);
+        frames.extend(display.actual_open.drain().map(|(_, f)| f));
+        for mut frame in frames {
+            frame.expected = display.expected.get(&(frame.pid, frame.token)).copied();
+            b.display_frame(frame);
+        }
         unfinished
     }
 }
 
 fn pid_of(start: &SurfaceFrameStart) -> u32 {
     u32::try_from(start.pid.unwrap_or(0)).unwrap_or(0)
+}
+
+fn display_pid(start: &DisplayFrameStart) -> u32 {
+    u32::try_from(start.pid.unwrap_or(0)).unwrap_or(0)
+}
+
+fn actual_display(start: &DisplayFrameStart, ts: u64) -> AppFrame {
+    let (jank, janky) = jank_words(start.jank_type.unwrap_or(0));
+    AppFrame {
+        pid: display_pid(start),
+        layer: String::new(),
+        token: start.token.unwrap_or(0),
+        start: ts,
+        end: None,
+        expected: None,
+        jank,
+        janky,
+        present: named(&PRESENT_NAMES, start.present_type),
+        on_time_finish: start.on_time_finish.unwrap_or(false),
+        gpu_composition: start.gpu_composition.unwrap_or(false),
+        prediction: named(&PREDICTION_NAMES, start.prediction_type),
+        derived: false,
+    }
 }
 
 fn actual(start: &SurfaceFrameStart, ts: u64) -> AppFrame {
@@ -124,6 +181,7 @@ fn actual(start: &SurfaceFrameStart, ts: u64) -> AppFrame {
         on_time_finish: start.on_time_finish.unwrap_or(false),
         gpu_composition: start.gpu_composition.unwrap_or(false),
         prediction: named(&PREDICTION_NAMES, start.prediction_type),
+        derived: false,
     }
 }
 

@@ -151,7 +151,10 @@ impl PacketReader {
         if let Some(event) = &packet.frame_timeline_event {
             let sequence = self.sequences.entry(id).or_default();
             match self.clocks.boot_time(&packet, sequence) {
-                Some(ts) => self.frames.event(event, ts),
+                Some(ts) => {
+                    self.frames.event(event, ts);
+                    self.system.cover(ts);
+                }
                 None => self.stats.unconvertible_times += 1,
             }
             used = true;

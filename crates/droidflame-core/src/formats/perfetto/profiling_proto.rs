@@ -196,6 +196,10 @@ pub struct ObfuscatedMember {
 /// start, or the end of one, matched by cookie.
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct FrameTimelineEvent {
+    #[prost(message, optional, tag = "1")]
+    pub expected_display_frame_start: Option<DisplayFrameStart>,
+    #[prost(message, optional, tag = "2")]
+    pub actual_display_frame_start: Option<DisplayFrameStart>,
     #[prost(message, optional, tag = "3")]
     pub expected_surface_frame_start: Option<SurfaceFrameStart>,
     #[prost(message, optional, tag = "4")]
@@ -225,6 +229,28 @@ pub struct SurfaceFrameStart {
     #[prost(int32, optional, tag = "9")]
     pub jank_type: Option<i32>,
     #[prost(int32, optional, tag = "10")]
+    pub prediction_type: Option<i32>,
+}
+
+/// `ExpectedDisplayFrameStart` and `ActualDisplayFrameStart` (the expected one has only
+/// the first three fields): the compositor's own frames.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct DisplayFrameStart {
+    #[prost(int64, optional, tag = "1")]
+    pub cookie: Option<i64>,
+    #[prost(int64, optional, tag = "2")]
+    pub token: Option<i64>,
+    #[prost(int32, optional, tag = "3")]
+    pub pid: Option<i32>,
+    #[prost(int32, optional, tag = "4")]
+    pub present_type: Option<i32>,
+    #[prost(bool, optional, tag = "5")]
+    pub on_time_finish: Option<bool>,
+    #[prost(bool, optional, tag = "6")]
+    pub gpu_composition: Option<bool>,
+    #[prost(int32, optional, tag = "7")]
+    pub jank_type: Option<i32>,
+    #[prost(int32, optional, tag = "8")]
     pub prediction_type: Option<i32>,
 }
 

@@ -8,6 +8,7 @@
 //! scheduler has it on a CPU, so slices get CPU time as well as wall time. A capture without
 //! slices shows each thread's scheduler states as its frames instead (`sched`).
 
+mod frames;
 mod inflate;
 pub(crate) mod marker;
 mod sched;
@@ -76,6 +77,8 @@ pub struct SystemTrace {
     process_names: FxHashMap<u32, Box<[u8]>>,
     /// Kernel functions threads blocked in, numbered in order of appearance.
     blocked_functions: FxHashMap<Box<[u8]>, u32>,
+    /// Slices that mark app frames, for a capture without a frame timeline.
+    frame_slices: frames::FrameSlices,
 }
 
 /// What the model gives the profile when the capture ends.
@@ -154,6 +157,13 @@ impl SystemTrace {
             b.repairs.out_of_order += 1;
         }
         self.last_ts = ts;
+        self.max_ts = self.max_ts.max(ts);
+        self.min_ts = Some(self.min_ts.map_or(ts, |min| min.min(ts)));
+    }
+
+    /// Something of the capture happened at `ts` outside the events read in time order (an
+    /// app frame): the timeline covers it.
+    pub fn cover(&mut self, ts: u64) {
         self.max_ts = self.max_ts.max(ts);
         self.min_ts = Some(self.min_ts.map_or(ts, |min| min.min(ts)));
     }
@@ -243,6 +253,7 @@ impl SystemTrace {
         let info = FrameInfo::named(String::from_utf8_lossy(name).into_owned());
         let frame = b.add_frame(self.names.len() as u64, Some(info));
         self.names.insert(name.into(), frame);
+        self.frame_slices.named(frame, name);
         frame
     }
 
@@ -255,6 +266,7 @@ impl SystemTrace {
             return;
         }
         let frame = self.frame(name, b);
+        self.frame_slices.begin(t, frame, b.depth(slot), ts);
         b.enter(slot, frame, self.clock(t, ts));
     }
 
@@ -263,7 +275,9 @@ impl SystemTrace {
         let slot = self.threads[t].slot;
         if slot == NONE || !b.exit_top(slot, self.clock(t, ts)) {
             b.repairs.unmatched_ends += 1;
+            return;
         }
+        self.frame_slices.end(t, b.depth(slot), ts);
     }
 
     /// A slice of no length on thread `t`.
@@ -319,6 +333,9 @@ impl SystemTrace {
 
     /// A counter's value.
     pub fn count(&mut self, pid: u32, name: &[u8], value: i64) {
+        if name == b"VSYNC-app" {
+            self.frame_slices.vsync(self.last_ts);
+        }
         self.tracks.count(pid, name, value);
     }
 
@@ -338,6 +355,7 @@ impl SystemTrace {
             let slot = self.threads[t].slot;
             if slot != NONE {
                 b.repairs.closed_at_gap += b.close_open(slot, self.clock(t, end));
+                self.frame_slices.drop_open(t);
             }
             self.set_state(t, SchedState::Unknown, end, b);
         }
@@ -385,6 +403,19 @@ impl SystemTrace {
                 b.set_sched(slot, entry.sched.times);
                 b.set_states(slot, std::mem::take(&mut self.threads[t].sched.log));
             }
+        }
+        let threads = &self.threads;
+        let names = &self.process_names;
+        let derived = self.frame_slices.finish(
+            |t| frames::ThreadFacts { tid: threads[t].tid, pid: threads[t].pid, name: &threads[t].name },
+            |pid| {
+                let named = names.get(&pid).map(|n| &n[..]);
+                let main = threads.iter().find(|t| t.tid == pid).map(|t| &t.name[..]).filter(|n| !n.is_empty());
+                named.or(main).map(|n| String::from_utf8_lossy(n).into_owned())
+            },
+        );
+        if let Some((frames, note)) = derived {
+            b.derived_frames(frames, note);
         }
         let mut functions: Vec<(&[u8], u32)> = self.blocked_functions.iter().map(|(f, &i)| (&f[..], i)).collect();
         functions.sort_unstable_by_key(|&(_, i)| i);

@@ -51,6 +51,10 @@ impl ProfileBuilder {
             let n = self.dropped_warnings;
             self.warnings.push(Warning { text: format!("{n} more warnings not shown"), repair: None });
         }
+        if let Some((frames, note)) = self.derived_frames.take().filter(|_| self.app_frames.is_empty()) {
+            self.app_frames = frames;
+            self.warnings.push(Warning { text: note, repair: None });
+        }
         let (frames, canonical) = canonical_frames(&self.frames, &self.threads, &self.heap);
         self.repairs.unknown_methods = frames.iter().filter(|f| f.unknown).count() as u64;
         let (frame_names, frame_name_of) = display_names(&frames);
@@ -158,6 +162,11 @@ impl ProfileBuilder {
             blocked_functions: self.blocked_functions,
             app_frames: {
                 let mut frames = self.app_frames;
+                frames.sort_by_key(|f| (f.start, f.pid, f.token));
+                frames
+            },
+            display_frames: {
+                let mut frames = self.display_frames;
                 frames.sort_by_key(|f| (f.start, f.pid, f.token));
                 frames
             },

@@ -336,6 +336,11 @@ pub(crate) struct ProfileBuilder {
     sources: Vec<SourceKind>,
     /// Frames apps produced.
     app_frames: Vec<AppFrame>,
+    /// The compositor's display frames.
+    display_frames: Vec<AppFrame>,
+    /// App frames derived from slices, and the note that says how: the app frames where
+    /// the trace recorded none.
+    derived_frames: Option<(Vec<AppFrame>, String)>,
     /// Each thread slot's scheduler states (kept apart from the thread's state, which the
     /// record loop reads).
     states: Vec<StateLog>,
@@ -362,6 +367,8 @@ impl ProfileBuilder {
             renames: Vec::new(),
             sources: Vec::new(),
             app_frames: Vec::new(),
+            display_frames: Vec::new(),
+            derived_frames: None,
             states: Vec::new(),
             blocked_functions: Vec::new(),
         }
@@ -602,6 +609,17 @@ impl ProfileBuilder {
     pub fn app_frame(&mut self, mut frame: AppFrame) {
         frame.layer = self.clip_name(frame.layer);
         self.app_frames.push(frame);
+    }
+
+    /// App frames derived from an app's slices, and the note that says how: what the
+    /// profile lists where the trace recorded no frames.
+    pub fn derived_frames(&mut self, frames: Vec<AppFrame>, note: String) {
+        self.derived_frames = Some((frames, note));
+    }
+
+    /// A display frame of the compositor (a frame timeline's), whole.
+    pub fn display_frame(&mut self, frame: AppFrame) {
+        self.display_frames.push(frame);
     }
 
     /// Puts a thread in a source other than the trace's main one (its `FinishSpec::main`).

@@ -1,0 +1,98 @@
+//! App frames derived from slices where a capture has no frame timeline: written captures
+//! for the doFrame/DrawFrame pairing and the measured refresh, and a device capture whose
+//! derived frames are its doFrame slices.
+
+use droidflame_core::products::{self, FramesQuery};
+use droidflame_core::{analyze, analyze_with, Options};
+use droidflame_testkit::atrace::Capture;
+use droidflame_testkit::corpus_file;
+
+const MS: u64 = 1_000_000;
+
+/// An app (pid 10) draws three frames on a 90 Hz display: the second's RenderThread work
+/// runs past one refresh (11.1 ms).
+fn capture() -> Capture {
+    let mut c = Capture::new();
+    // The compositor (pid 5) writes VSYNC-app once a refresh.
+    for i in 0..40u64 {
+        c.mark("surfaceflinger", 5, 5, i * 11_111_111, &format!("C|5|VSYNC-app|{}", i % 2));
+    }
+    for (i, (start, draw_end)) in [(0u64, 9u64), (20, 35), (40, 45)].iter().enumerate() {
+        c.mark("app", 10, 10, start * MS + 100, &format!("B|10|Choreographer#doFrame {}", 1000 + i));
+        c.mark("app", 10, 10, start * MS + 200, "B|10|traversal");
+        c.mark("app", 10, 10, start * MS + 3 * MS, "E|10");
+        c.mark("app", 10, 10, start * MS + 4 * MS, "E|10");
+        c.mark("RenderThread", 11, 10, start * MS + 4 * MS + 100, "B|10|DrawFrame");
+        c.mark("RenderThread", 11, 10, draw_end * MS, "E|10");
+    }
+    c
+}
+
+#[test]
+fn frames_run_from_do_frame_to_the_render_threads_draw() {
+    let p = analyze(&capture().text()).unwrap();
+    let frames: Vec<(i64, u64, u64, bool)> =
+        p.app_frames.iter().map(|f| (f.token, f.start / 1000, f.duration().unwrap() / 1000, f.janky)).collect();
+    assert_eq!(
+        frames,
+        [(1000, 0, 9_000, false), (1001, 20_000, 15_000, true), (1002, 40_000, 5_000, false)],
+        "the deadline is one measured refresh (11.1 ms)"
+    );
+    // The text format writes µs: a refresh is 11,111 or 11,112 µs.
+    let refresh = |f: &droidflame_core::profile::AppFrame| f.expected.map_or(0, |(s, e)| e - s);
+    assert!(p.app_frames.iter().all(|f| f.derived && (11_111_000..=11_112_000).contains(&refresh(f))));
+    assert!(p
+        .warnings
+        .iter()
+        .any(|w| w.text.contains("3 app frames were derived") && w.text.contains("11.1 ms (90 Hz")));
+    // The listing says there is no frame timeline, and lists them on request.
+    let mut out = Vec::new();
+    let err = products::write_frames(&p, &FramesQuery::default(), &mut out).unwrap_err();
+    assert!(err.to_string().contains("3 app frames can be derived"), "{err}");
+    let query = FramesQuery { derived: true, ..FramesQuery::default() };
+    products::write_frames(&p, &query, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(text.lines().nth(2).unwrap(), "10\tapp (derived from Choreographer#doFrame and RenderThread DrawFrame)\t1001\t20000\t15000\t11111\tDeadline Missed\t");
+}
+
+#[test]
+fn without_a_refresh_counter_60_hz_is_assumed_and_said() {
+    let mut c = Capture::new();
+    c.mark("app", 10, 10, 0, "B|10|Choreographer#doFrame")
+        .mark("app", 10, 10, 20 * MS, "E|10")
+        .mark("app", 10, 10, 30 * MS, "B|10|Choreographer#doFrame")
+        .mark("app", 10, 10, 40 * MS, "E|10");
+    let p = analyze(&c.text()).unwrap();
+    assert_eq!(p.app_frames.iter().map(|f| f.janky).collect::<Vec<_>>(), [true, false]);
+    assert!(p.warnings.iter().any(|w| w.text.contains("60 Hz assumed")), "{:?}", p.warnings);
+}
+
+/// SOURCES.md: 2019 device capture with atrace slices; each doFrame that ended is one frame
+/// of its process, and a refresh measured near 60 Hz.
+#[test]
+fn a_device_captures_derived_frames_are_its_do_frames() {
+    if !droidflame_testkit::corpus_present("derived_frames::a_device_captures_derived_frames_are_its_do_frames") {
+        return;
+    }
+    let p = analyze_with(
+        &corpus_file("perfetto/toolsbase-perflib-perfetto.trace"),
+        Options { keep_calls: true, ..Options::default() },
+    )
+    .unwrap()
+    .into_profile();
+    // Every doFrame call the profile kept, that ended before the capture did.
+    let mut do_frames: Vec<(u32, u64)> = Vec::new();
+    for t in &p.threads {
+        for (_, call) in t.calls.iter() {
+            if p.frame_name(call.frame).starts_with("Choreographer#doFrame") && call.end < p.timeline.end {
+                do_frames.push((t.pid.unwrap(), call.start));
+            }
+        }
+    }
+    do_frames.sort_unstable();
+    let mut derived: Vec<(u32, u64)> = p.app_frames.iter().map(|f| (f.pid, f.start)).collect();
+    derived.sort_unstable();
+    assert_eq!(derived, do_frames);
+    let period = p.app_frames[0].expected.map(|(s, e)| e - s).unwrap();
+    assert!((16_000_000..17_000_000).contains(&period), "{period}");
+}
