@@ -246,6 +246,24 @@ const requests = {
     await ready;
     return { state: session(m.key).stateAtJson(m.thread, m.at) };
   },
+  async cpus(m) {
+    await ready;
+    const boxes = new Float64Array(session(m.key).cpuBoxes(m.from, m.to, m.pixels));
+    return { boxes, transfer: [boxes.buffer] };
+  },
+  async cpuAt(m) {
+    await ready;
+    return { at: session(m.key).cpuAtJson(m.cpu, m.at) };
+  },
+  async counterSteps(m) {
+    await ready;
+    const steps = new Float64Array(session(m.key).counterSteps(m.counter, m.from, m.to, m.pixels));
+    return { steps, transfer: [steps.buffer] };
+  },
+  async counterAt(m) {
+    await ready;
+    return { at: session(m.key).counterAtJson(m.counter, m.at) };
+  },
   async frames(m) {
     await ready;
     return { frames: session(m.key).framesJson() };

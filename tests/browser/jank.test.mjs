@@ -127,6 +127,36 @@ test('without a frame timeline, frames come from doFrame slices and say so', asy
   await shot(page, 'jank-derived-frames');
 });
 
+test('all threads: a lane per CPU shows which thread ran, and counters are tracks', async (t) => {
+  const page = await checkedPage(context, t, { viewport: { width: 1280, height: 1000 }, colorScheme: 'dark' });
+  assert.equal(await pick(page, [corpus(DEVICE)]), 'done');
+  await page.click('#thread-rows tr[data-thread]:has-text("All threads")');
+  await page.click('#tab-button-timeline');
+  await timelineSettled(page);
+  let layout = await layoutOf(page);
+  assert.equal(layout.system.cpus.length, 8, 'SOURCES.md: CPUs 0-7');
+  const canvas = await page.locator('#timeline-canvas').boundingBox();
+  // Along CPU 4's lane until a thread is under the pointer.
+  let tip = '';
+  for (let x = canvas.x + canvas.width * 0.2; x < canvas.x + canvas.width && !/ on CPU 4/.test(tip); x += 5) {
+    await hoverAt(page, x, canvas.y + layout.system.cpus[4] + 5);
+    tip = await page.locator('#timeline-tip').textContent();
+  }
+  assert.match(tip, /\[\d+\] on CPU 4for [\d.]+ (ms|µs), from /);
+  // CPU frequency as a track, its value in kHz.
+  const first = layout.system.counters[0];
+  assert.equal(first.name, 'CPU 0 frequency (kHz)');
+  await hoverAt(page, canvas.x + canvas.width * 0.9, canvas.y + first.top + 12);
+  assert.match(await page.locator('#timeline-tip').textContent(), /^CPU 0 frequency \(kHz\): [\d,]+since /);
+  await shot(page, 'jank-cpu-lanes-dark');
+  // The first 8 of 43 counters; the heading shows them all.
+  assert.equal(layout.system.counters.length, 8);
+  await page.mouse.click(canvas.x + 40, canvas.y + first.top - 7);
+  await page.waitForFunction(() => JSON.parse(document.getElementById('timeline-canvas').dataset.layout).system.counters.length === 43);
+  layout = await layoutOf(page);
+  assert.ok(layout.system.counters.some((c) => c.name === 'VSYNC-app'));
+});
+
 test('the Scheduling table follows the selected range', async (t) => {
   const page = await checkedPage(context, t, { viewport: { width: 1280, height: 900 } });
   assert.equal(await pick(page, [corpus(DEVICE)]), 'done');

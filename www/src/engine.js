@@ -164,6 +164,26 @@ export class Engine {
     return this.call({ type: 'stateAt', key, thread, at }).then((r) => JSON.parse(r.state));
   }
 
+  /** What every CPU ran in a window: a Float64Array of `cpu, start_us, end_us, thread, mixed` fives. */
+  cpus(key, from, to, pixels) {
+    return this.call({ type: 'cpus', key, from, to, pixels }).then((r) => r.boxes);
+  }
+
+  /** The thread on `cpu` at `at` µs with its state (null where none). */
+  cpuAt(key, cpu, at) {
+    return this.call({ type: 'cpuAt', key, cpu, at }).then((r) => JSON.parse(r.at));
+  }
+
+  /** A counter's steps in a window: a Float64Array of `start_us, end_us, min, max` fours. */
+  counterSteps(key, counter, from, to, pixels) {
+    return this.call({ type: 'counterSteps', key, counter, from, to, pixels }).then((r) => r.steps);
+  }
+
+  /** A counter's value at `at` µs: `{value, since_us}` (null before its first). */
+  counterAt(key, counter, at) {
+    return this.call({ type: 'counterAt', key, counter, at }).then((r) => JSON.parse(r.at));
+  }
+
   /** The frames apps produced, with each layer's figures: `{layers, frames}`. */
   frames(key) {
     return this.call({ type: 'frames', key }).then((r) => JSON.parse(r.frames));
@@ -345,6 +365,22 @@ export class Products {
 
   frames() {
     return this.once('frames:' + this.generation, () => this.engine.frames(this.key));
+  }
+
+  cpus(from, to, pixels) {
+    return this.engine.cpus(this.key, from, to, pixels);
+  }
+
+  cpuAt(cpu, at) {
+    return this.engine.cpuAt(this.key, cpu, at);
+  }
+
+  counterSteps(counter, from, to, pixels) {
+    return this.engine.counterSteps(this.key, counter, from, to, pixels);
+  }
+
+  counterAt(counter, at) {
+    return this.engine.counterAt(this.key, counter, at);
   }
 
   /** The summary of what graphs and tables cover: its scheduling follows the range. */

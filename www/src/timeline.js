@@ -21,6 +21,7 @@ import {
 import { drawFrameLanes, drawStateStrip, FRAME_GAP, FRAME_ROW } from './timeline-marks.js';
 import { frameAt, framePatch, framesByLayer, frameTipLines, shownLayers, TONE_WORDS, toneColour } from './frame-marks.js';
 import { stateColour, stateTipLines } from './thread-states.js';
+import { createSystemLanes } from './timeline-system.js';
 
 const AXIS = 22; // px: the time axis at the top
 const ROW = 17; // px per depth when one thread is shown
@@ -57,6 +58,8 @@ export function createTimeline(store, products) {
   const viewOf = () => tableViewJson(store.get().view);
   const nameOf = (id) => (id < facts.names.length ? facts.names[id] : made[id - facts.names.length]);
   const panel = createCallPanel(store, products, viewOf);
+  // CPU lanes and counter tracks, in the all-threads view.
+  const system = createSystemLanes(products);
   const width = () => Math.max(200, holder.clientWidth);
 
   function layoutLanes(state) {
@@ -64,6 +67,7 @@ export function createTimeline(store, products) {
     const shown = state.thread >= 0 ? [state.thread] : threadOrder(state.summary.threads).filter((i) => facts.threads[i].calls > 0);
     layers = marks ? shownLayers(marks.data, state.summary, state.thread) : [];
     let top = layers.length > 0 ? framesTop + layers.length * (FRAME_ROW + FRAME_GAP) + 4 : AXIS;
+    top = system.layout(facts, state.thread < 0, top);
     lanes = shown.map((thread) => {
       const single = state.thread >= 0;
       const depths = Math.min(facts.threads[thread].depths, single ? MAX_DEPTHS : LANE_DEPTHS);
@@ -79,6 +83,7 @@ export function createTimeline(store, products) {
       frames: { top: framesTop, row: FRAME_ROW + FRAME_GAP, layers },
       strips: lanes.filter((l) => l.strip).map((l) => ({ thread: l.thread, top: l.strip.top, height: l.strip.height })),
       lanes: lanes.map((l) => ({ thread: l.thread, top: l.top, row: l.rowHeight })),
+      system: system.positions(),
     });
     const height = Math.max(top + 8, 160);
     const ratio = window.devicePixelRatio || 1;
@@ -107,6 +112,7 @@ export function createTimeline(store, products) {
       const [answers, strips] = await Promise.all([
         Promise.all(lanes.map((lane) => products.boxes(lane.thread, want.from, want.to, width(), lane.depths, shown))),
         Promise.all(lanes.map((lane) => (lane.strip ? products.states(lane.thread, want.from, want.to, width()) : null))),
+        system.fetch(want, width()),
       ]);
       if (store.get().summary !== summary) return;
       answers.forEach((answer, i) => {
@@ -172,6 +178,7 @@ export function createTimeline(store, products) {
       drawBoxes(ctx, lane, w);
     }
     if (layers.length > 0) drawFrameLanes(ctx, marks, layers, x, w, framesTop, dark(), palette, state.frame);
+    system.draw(ctx, x, w, dark(), palette, state.summary);
     drawGaps(ctx, w, h, palette);
     drawAxis(ctx, w, palette);
     drawSelection(ctx, h);
@@ -320,7 +327,9 @@ export function createTimeline(store, products) {
       return index >= 0 ? { frame: index } : null;
     }
     const lane = lanes.find((l) => l.strip && py >= l.strip.top - 1 && py < l.strip.top + l.strip.height + 1);
-    return lane ? { strip: lane, at: timeAt(px) } : null;
+    if (lane) return { strip: lane, at: timeAt(px) };
+    const systemLane = system.hit(py);
+    return systemLane ? { system: systemLane, at: timeAt(px) } : null;
   }
 
   // The lane and depth under a point, if any.
@@ -359,7 +368,8 @@ export function createTimeline(store, products) {
       const mark = markAt(px, event.clientY - rect.top);
       const lines = mark.frame !== undefined
         ? frameTipLines(marks.data.frames[mark.frame], marks.data.layers[marks.data.frames[mark.frame].layer])
-        : await products.stateAt(mark.strip.thread, mark.at).then((s) => (s ? stateTipLines(s) : null));
+        : mark.system ? await system.tip(mark.system, mark.at, store.get().summary)
+          : await products.stateAt(mark.strip.thread, mark.at).then((s) => (s ? stateTipLines(s) : null));
       if (mine !== hovers) return;
       if (!lines) {
         tip.hidden = true;
@@ -473,6 +483,13 @@ export function createTimeline(store, products) {
     if (Math.abs(x1 - x0) < 4) {
       // A click on a frame: graphs and tables cover it.
       const mark = markAt(x0, y0);
+      if (mark && mark.system && mark.system.toggle) {
+        system.toggleCounters();
+        layoutLanes(store.get());
+        draw();
+        fetchBoxes();
+        return;
+      }
       if (mark && mark.frame !== undefined) {
         store.update(framePatch(store.get().summary, marks.data, mark.frame, facts.length_us));
         return;
@@ -531,7 +548,7 @@ export function createTimeline(store, products) {
     $('timeline-note').hidden = !facts.left_out;
     $('timeline-range-keys').hidden = Boolean(facts.left_out);
     layoutLanes(state);
-    if ((lanes.length === 0 && layers.length === 0) || !facts.calls_kept) {
+    if ((lanes.length === 0 && layers.length === 0 && !(state.thread < 0 && facts.cpus > 0)) || !facts.calls_kept) {
       $('timeline-empty').textContent = facts.calls_kept ? 'This trace has no calls to place in time.'
         : 'This trace has too many calls for the timeline; the notes above say more.';
       $('timeline-empty').hidden = false;

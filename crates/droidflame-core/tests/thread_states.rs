@@ -3,7 +3,7 @@
 //! states against its own totals and the rule that a CPU runs one thread at a time.
 
 use droidflame_core::profile::{SchedState, StateSpan};
-use droidflame_core::{analyze_with, Options, Profile};
+use droidflame_core::{analyze_with, products, Options, Profile};
 use droidflame_testkit::atrace::Capture;
 use droidflame_testkit::corpus_file;
 
@@ -118,4 +118,78 @@ fn a_device_captures_states_are_consistent() {
     assert_eq!(overlaps, 0, "a CPU ran two threads at once");
     assert!(woken > 1000 && with_waker * 10 > woken * 9, "{with_waker} of {woken} woken threads have a waker");
     assert!(uninterruptible > 0);
+}
+
+/// The capture of `each_state_has_its_details`, seen per CPU: CPU 1 runs the app, then
+/// `other`, the app again; CPU 2 runs the waker.
+#[test]
+fn each_cpu_shows_the_threads_it_ran() {
+    let mut c = Capture::new();
+    c.switch(1, 0, ("swapper/1", 0), "R", ("app", 5))
+        .switch(1, 2 * MS, ("app", 5), "R+", ("other", 6))
+        .switch(1, 3 * MS, ("other", 6), "S", ("app", 5))
+        .switch(1, 6 * MS, ("app", 5), "D", ("swapper/1", 0))
+        .switch(2, 7 * MS, ("swapper/2", 0), "R", ("waker", 7))
+        .switch(1, 9 * MS, ("swapper/1", 0), "R", ("app", 5))
+        .event("app", 5, 5, 1, 10 * MS, "cpu_frequency", "state=1900800 cpu_id=1");
+    let p = kept(&c.text());
+    assert_eq!(p.cpus, 3);
+    let tid = |i: usize| p.threads[i].tid;
+    let boxes: Vec<(u32, u64, u64, u32)> = products::cpu_boxes(&p, 0.0, 10_000.0, 1000)
+        .iter()
+        .map(|b| (b.cpu, b.start_us as u64, b.end_us as u64, tid(b.thread)))
+        .collect();
+    assert_eq!(
+        boxes,
+        [(1, 0, 2_000, 5), (1, 2_000, 3_000, 6), (1, 3_000, 6_000, 5), (1, 9_000, 10_000, 5), (2, 7_000, 10_000, 7)]
+    );
+    let at = products::cpu_at_json(&p, 1, 2_500.0);
+    assert_eq!((at["label"].as_str(), at["words"].as_str()), (Some("other [6]"), Some("Running")));
+    assert!(products::cpu_at_json(&p, 1, 7_000.0).is_null(), "CPU 1 was idle");
+    // CPU frequency is a counter of no process, in kHz.
+    let freq = p.counters.iter().find(|c| c.name == "CPU 1 frequency (kHz)").unwrap();
+    assert_eq!((freq.pid, freq.last, freq.series.len()), (0, 1_900_800, 1));
+}
+
+/// A counter's values over time, merged to pixels where they change faster.
+#[test]
+fn a_counter_steps_through_its_values() {
+    let mut c = Capture::new();
+    c.mark("app", 5, 5, 0, "C|5|queue|1").mark("app", 5, 5, 4 * MS, "C|5|queue|3");
+    for i in 0..10u64 {
+        c.mark("app", 5, 5, 5 * MS + i * 10_000, &format!("C|5|queue|{}", 10 + i));
+    }
+    c.mark("app", 5, 5, 10 * MS, "C|5|queue|2");
+    let p = kept(&c.text());
+    let queue = p.counters.iter().position(|c| c.name == "queue").unwrap();
+    let steps = products::counter_steps(&p, queue, 0.0, 10_000.0, 100);
+    let first: Vec<(u64, u64, i64, i64)> =
+        steps.iter().take(2).map(|s| (s.start_us as u64, s.end_us as u64, s.min, s.max)).collect();
+    assert_eq!(first, [(0, 4_000, 1, 1), (4_000, 5_000, 3, 3)]);
+    // Ten values within 100 µs (a pixel): one step from the least to the most but the
+    // last, which holds for 4.9 ms, a step of its own.
+    assert_eq!((steps[2].min, steps[2].max), (10, 18));
+    assert_eq!((steps[3].min, steps[3].max, steps[3].end_us as u64), (19, 19, 10_000));
+    assert_eq!(products::counter_at(&p, queue, 4_500.0), Some((3, 4_000.0)));
+    assert_eq!(products::counter_at(&p, queue, 10_000.0).map(|v| v.0), Some(2));
+}
+
+/// SOURCES.md: 308 cpu_frequency events on a device of 8 CPUs.
+#[test]
+fn a_device_captures_cpu_frequencies_are_counters() {
+    if !droidflame_testkit::corpus_present("thread_states::a_device_captures_cpu_frequencies_are_counters") {
+        return;
+    }
+    let p = kept(&corpus_file("perfetto/toolsbase-perflib-perfetto.trace"));
+    let frequencies: Vec<_> = p.counters.iter().filter(|c| c.name.ends_with("frequency (kHz)")).collect();
+    assert_eq!(frequencies.iter().map(|c| c.samples).sum::<u64>(), 308);
+    assert!(frequencies.iter().all(|c| c.pid == 0 && c.series.len() as u64 == c.samples));
+    assert_eq!(p.cpus, 8);
+    // What each CPU ran adds up to the threads' running time in the window drawn.
+    let running: u64 = p.threads.iter().filter_map(|t| t.sched).map(|s| s.running).sum();
+    let drawn: f64 = products::cpu_boxes(&p, 0.0, p.micros_at(p.timeline.end), 1_000_000)
+        .iter()
+        .map(|b| b.end_us - b.start_us)
+        .sum();
+    assert!((drawn - p.micros(running) as f64).abs() < 1_000.0, "{drawn} against {}", p.micros(running));
 }

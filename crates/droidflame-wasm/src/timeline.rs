@@ -75,8 +75,17 @@ impl Session {
             })
             .collect();
         let gaps: Vec<_> = p.gaps.iter().map(|&(from, to)| [p.micros_at(from), p.micros_at(to)]).collect();
+        // Counters with values over time, as tracks: index, process, name, range.
+        let counters: Vec<_> = p
+            .counters
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| !c.series.is_empty())
+            .map(|(index, c)| json!({ "index": index, "pid": c.pid, "name": c.name, "min": c.min, "max": c.max }))
+            .collect();
         Ok(json!({ "length_us": p.micros_at(p.timeline.end), "gaps": gaps, "calls_kept": p.limits.keep_calls,
                    "state_legend": products::state_legend(), "frames": !p.app_frames.is_empty(),
+                   "cpus": p.cpus, "counters": counters,
                    "left_out": p.calls_left_out(), "shortest_us": p.micros(p.shortest_call),
                    "reread": p.can_reread(), "threads": threads })
         .to_string())
@@ -129,6 +138,43 @@ impl Session {
         self.thread(thread)?;
         let span = products::state_at(p, thread as usize, at_us);
         Ok(span.map_or(serde_json::Value::Null, |s| products::state_json(p, &s)).to_string())
+    }
+
+    /// What every CPU ran in a window `pixels` wide: five numbers a box, `cpu, start_us,
+    /// end_us, thread, mixed` (thread: summary index, the longest where mixed is 1).
+    #[wasm_bindgen(js_name = cpuBoxes)]
+    pub fn cpu_boxes(&self, from_us: f64, to_us: f64, pixels: u32) -> Result<Vec<f64>, JsError> {
+        let p = self.profile()?;
+        let boxes = products::cpu_boxes(p, from_us, to_us, pixels);
+        Ok(boxes
+            .iter()
+            .flat_map(|b| [f64::from(b.cpu), b.start_us, b.end_us, b.thread as f64, f64::from(u8::from(b.mixed))])
+            .collect())
+    }
+
+    /// The thread on `cpu` at `at_us` with its state, as JSON (`products::cpu_at_json`).
+    #[wasm_bindgen(js_name = cpuAtJson)]
+    pub fn cpu_at_json(&self, cpu: u32, at_us: f64) -> Result<String, JsError> {
+        Ok(products::cpu_at_json(self.profile()?, cpu, at_us).to_string())
+    }
+
+    /// A counter's steps (index into `timelineJson`'s `counters`' `index`) in a window
+    /// `pixels` wide: four numbers a step, `start_us, end_us, min, max`.
+    #[wasm_bindgen(js_name = counterSteps)]
+    pub fn counter_steps(&self, counter: u32, from_us: f64, to_us: f64, pixels: u32) -> Result<Vec<f64>, JsError> {
+        let p = self.profile()?;
+        let steps = products::counter_steps(p, counter as usize, from_us, to_us, pixels);
+        Ok(steps.iter().flat_map(|s| [s.start_us, s.end_us, s.min as f64, s.max as f64]).collect())
+    }
+
+    /// A counter's value at `at_us` and since when, as JSON `{value, since_us}` (`null`
+    /// before its first).
+    #[wasm_bindgen(js_name = counterAtJson)]
+    pub fn counter_at_json(&self, counter: u32, at_us: f64) -> Result<String, JsError> {
+        let at = products::counter_at(self.profile()?, counter as usize, at_us);
+        Ok(at
+            .map_or(serde_json::Value::Null, |(value, since)| json!({ "value": value, "since_us": since }))
+            .to_string())
     }
 
     /// The frames apps produced, with each layer's figures (`products::frames_json`).

@@ -87,6 +87,9 @@ pub struct Counter {
     pub max: i64,
     /// The value written last.
     pub last: i64,
+    /// Each value with its time (ticks), in time order; empty unless calls were kept.
+    #[serde(skip)]
+    pub series: Vec<(u64, i64)>,
 }
 
 impl ThreadProfile {
@@ -180,6 +183,9 @@ pub struct Profile {
     pub display_frames: Vec<AppFrame>,
     /// Kernel functions threads blocked in (`StateEntry::blocked` indexes it).
     pub blocked_functions: Vec<String>,
+    /// CPUs the scheduler ran threads on (their numbers are below it); 0 without
+    /// scheduling.
+    pub cpus: u32,
 }
 
 /// An obfuscated class's original name and its methods', as a trace may carry them.

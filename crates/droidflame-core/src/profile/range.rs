@@ -93,7 +93,12 @@ impl Profile {
             limits: crate::Options { keep_calls: false, ..self.limits.clone() },
             shortest_call: 0,
             records: self.records,
-            counters: self.counters.clone(),
+            // Their values over time stay with the whole profile, which the timeline reads.
+            counters: self
+                .counters
+                .iter()
+                .map(|c| super::Counter { series: Vec::new(), name: c.name.clone(), ..*c })
+                .collect(),
             unmapped_frames: self.unmapped_frames.clone(),
             rereadable: false,
             frame_of_slot: Vec::new(),
@@ -106,6 +111,7 @@ impl Profile {
             app_frames: self.app_frames.clone(),
             display_frames: self.display_frames.clone(),
             blocked_functions: self.blocked_functions.clone(),
+            cpus: self.cpus,
         }
     }
 }

@@ -118,6 +118,7 @@ impl EventReader {
             b"sched_waking" => self.wakeup(e, true, b),
             b"sched_wakeup" | b"sched_wakeup_new" => self.wakeup(e, false, b),
             b"sched_blocked_reason" => self.blocked_reason(e),
+            b"cpu_frequency" => self.cpu_frequency(e, b),
             _ => {}
         }
         self.system.touch(t, ts, b);
@@ -179,6 +180,19 @@ impl EventReader {
         let end = digits.iter().position(|c| !c.is_ascii_digit()).unwrap_or(digits.len());
         if let Some(pid) = parse_u32(&digits[..end]) {
             self.system.wakeup(pid, waking.then_some(e.tid), e.ts_ns, b);
+        }
+    }
+
+    /// `state=… cpu_id=…`: a CPU's clock in kHz from now on.
+    fn cpu_frequency(&mut self, e: &EventLine<'_>, b: &mut ProfileBuilder) {
+        let p = e.payload;
+        let number = |key: &[u8]| -> Option<u32> {
+            let at = memchr::memmem::find(p, key)? + key.len();
+            let end = p[at..].iter().position(|c| !c.is_ascii_digit()).map_or(p.len(), |n| at + n);
+            parse_u32(&p[at..end])
+        };
+        if let (Some(khz), Some(cpu)) = (number(b"state="), number(b"cpu_id=")) {
+            self.system.cpu_frequency(cpu, i64::from(khz), e.ts_ns, b);
         }
     }
 

@@ -300,6 +300,8 @@ impl PacketReader {
                 Event::Wakeup { tid: wake.pid.unwrap_or(0) as u32, waking: true }
             } else if let Some(wake) = e.sched_wakeup.as_ref().or(e.sched_wakeup_new.as_ref()) {
                 Event::Wakeup { tid: wake.pid.unwrap_or(0) as u32, waking: false }
+            } else if let Some(frequency) = &e.cpu_frequency {
+                Event::Frequency { cpu: frequency.cpu_id.unwrap_or(0), khz: i64::from(frequency.state.unwrap_or(0)) }
             } else if let Some(blocked) = &e.sched_blocked_reason {
                 let symbol = blocked.caller.and_then(|iid| writer.as_ref()?.kernel_symbol(iid));
                 let function = sorter.text(symbol.map_or(&[][..], |s| &s[..]));

@@ -253,6 +253,8 @@ pub struct FtraceEvent {
     pub print: Option<PrintEvent>,
     #[prost(message, optional, tag = "4")]
     pub sched_switch: Option<SchedSwitch>,
+    #[prost(message, optional, tag = "11")]
+    pub cpu_frequency: Option<CpuFrequency>,
     #[prost(message, optional, tag = "17")]
     pub sched_wakeup: Option<SchedWakeup>,
     #[prost(message, optional, tag = "18")]
@@ -297,6 +299,15 @@ pub struct SchedWakeup {
     pub comm: Option<Bytes>,
     #[prost(int32, optional, tag = "2")]
     pub pid: Option<i32>,
+}
+
+/// `CpuFrequencyFtraceEvent`: a CPU's clock from now on, in kHz.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct CpuFrequency {
+    #[prost(uint32, optional, tag = "1")]
+    pub state: Option<u32>,
+    #[prost(uint32, optional, tag = "2")]
+    pub cpu_id: Option<u32>,
 }
 
 /// `SchedBlockedReasonFtraceEvent`: where a thread switched out uninterruptible blocked.

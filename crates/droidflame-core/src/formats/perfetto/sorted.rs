@@ -68,6 +68,7 @@ fn apply(
             system.switch(h.cpu, (prev, s.bytes(prev_comm), prev_state), (next, s.bytes(next_comm)), h.ts, b);
         }
         Event::Wakeup { tid: woken, waking } => system.wakeup(woken, waking.then_some(tid), h.ts, b),
+        Event::Frequency { cpu, khz } => system.cpu_frequency(cpu, khz, h.ts, b),
         Event::Blocked { tid: blocked, function, io_wait } => {
             system.blocked(blocked, Some(s.bytes(function)), io_wait);
         }
@@ -108,7 +109,7 @@ fn on_track(system: &mut SystemTrace, tracks: &TrackTable, s: &TimeSorter, h: &H
         }
         Event::Count { counter, value } => {
             if let Some((pid, name)) = tracks.counters.get(counter as usize) {
-                system.count(*pid, name, value);
+                system.count(*pid, name, value, h.ts, b);
             }
         }
         Event::Loss => system.dump_end(),
@@ -116,6 +117,7 @@ fn on_track(system: &mut SystemTrace, tracks: &TrackTable, s: &TimeSorter, h: &H
         | Event::Switch { .. }
         | Event::Wakeup { .. }
         | Event::Blocked { .. }
+        | Event::Frequency { .. }
         | Event::Rename { .. }
         | Event::Sample { .. } => {}
     }

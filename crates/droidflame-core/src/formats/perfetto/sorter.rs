@@ -80,6 +80,11 @@ pub enum Event {
         counter: u32,
         value: i64,
     },
+    /// CPU `cpu` runs at `khz` from now on.
+    Frequency {
+        cpu: u32,
+        khz: i64,
+    },
     /// The recorder lost whole packets after this event.
     Loss,
     /// A CPU sample of `Held::tid`: its stack, an index for `CodeFrames::stack`.
@@ -174,8 +179,12 @@ impl TimeSorter {
                     keep(prev_comm);
                     keep(next_comm);
                 }
-                Event::Wakeup { .. } | Event::End { .. } | Event::Count { .. } | Event::Loss | Event::Sample { .. } => {
-                }
+                Event::Wakeup { .. }
+                | Event::End { .. }
+                | Event::Count { .. }
+                | Event::Frequency { .. }
+                | Event::Loss
+                | Event::Sample { .. } => {}
             }
         }
     }

@@ -331,12 +331,18 @@ impl SystemTrace {
         }
     }
 
-    /// A counter's value.
-    pub fn count(&mut self, pid: u32, name: &[u8], value: i64) {
+    /// A counter's value at `ts`; with calls kept, its values over time too.
+    pub fn count(&mut self, pid: u32, name: &[u8], value: i64, ts: u64, b: &ProfileBuilder) {
         if name == b"VSYNC-app" {
-            self.frame_slices.vsync(self.last_ts);
+            self.frame_slices.vsync(ts);
         }
-        self.tracks.count(pid, name, value);
+        self.tracks.count(pid, name, value, b.keeps_calls().then_some(ts));
+    }
+
+    /// CPU `cpu` runs at `khz` from `ts` on: a counter of no process.
+    pub fn cpu_frequency(&mut self, cpu: u32, khz: i64, ts: u64, b: &ProfileBuilder) {
+        let name = format!("CPU {cpu} frequency (kHz)");
+        self.tracks.count(0, name.as_bytes(), khz, b.keeps_calls().then_some(ts));
     }
 
     /// Events stop here until the next one (a dump of a capture made of several ended, or
@@ -416,6 +422,9 @@ impl SystemTrace {
         );
         if let Some((frames, note)) = derived {
             b.derived_frames(frames, note);
+        }
+        if scheduled {
+            b.cpu_count(self.cpus.len() as u32);
         }
         let mut functions: Vec<(&[u8], u32)> = self.blocked_functions.iter().map(|(f, &i)| (&f[..], i)).collect();
         functions.sort_unstable_by_key(|&(_, i)| i);

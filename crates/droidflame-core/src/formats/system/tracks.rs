@@ -1,5 +1,5 @@
 //! Spans that live on tracks of their own rather than on a thread's stack (async slices,
-//! named tracks), and counters, summarised per process and name.
+//! named tracks), and counters, summarised per process and name (and, with calls kept, over time).
 
 use super::TRACK_ID_BASE;
 use crate::profile::{Counter, PerClock, ProfileBuilder};
@@ -81,7 +81,7 @@ impl Tracks {
         open.len() as u64
     }
 
-    pub fn count(&mut self, pid: u32, name: &[u8], value: i64) {
+    pub fn count(&mut self, pid: u32, name: &[u8], value: i64, at: Option<u64>) {
         let counter = self.counters.entry((pid, name.into())).or_insert_with(|| Counter {
             pid,
             name: String::from_utf8_lossy(name).into_owned(),
@@ -89,7 +89,11 @@ impl Tracks {
             min: value,
             max: value,
             last: value,
+            series: Vec::new(),
         });
+        if let Some(ts) = at {
+            counter.series.push((ts, value));
+        }
         counter.samples += 1;
         counter.min = counter.min.min(value);
         counter.max = counter.max.max(value);
@@ -99,6 +103,11 @@ impl Tracks {
     /// Every counter, by process and name.
     pub fn counters(&mut self) -> Vec<Counter> {
         let mut counters: Vec<Counter> = self.counters.drain().map(|(_, c)| c).collect();
+        for counter in &mut counters {
+            // Values come in time order but across CPUs' buffers; a stable sort keeps ties.
+            counter.series.sort_by_key(|&(ts, _)| ts);
+            counter.series.shrink_to_fit();
+        }
         counters.sort_by(|a, b| (a.pid, &a.name).cmp(&(b.pid, &b.name)));
         counters
     }

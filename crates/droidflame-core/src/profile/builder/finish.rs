@@ -160,6 +160,7 @@ impl ProfileBuilder {
             dump: None,
             renames: self.renames,
             blocked_functions: self.blocked_functions,
+            cpus: self.cpus,
             app_frames: {
                 let mut frames = self.app_frames;
                 frames.sort_by_key(|f| (f.start, f.pid, f.token));

@@ -346,6 +346,8 @@ pub(crate) struct ProfileBuilder {
     states: Vec<StateLog>,
     /// Kernel functions threads blocked in.
     blocked_functions: Vec<String>,
+    /// CPUs the scheduler ran threads on.
+    cpus: u32,
 }
 
 impl ProfileBuilder {
@@ -371,6 +373,7 @@ impl ProfileBuilder {
             derived_frames: None,
             states: Vec::new(),
             blocked_functions: Vec::new(),
+            cpus: 0,
         }
     }
 
@@ -647,6 +650,11 @@ impl ProfileBuilder {
     /// The kernel functions threads blocked in, as `StateEntry::blocked` numbers them.
     pub fn blocked_functions(&mut self, functions: Vec<String>) {
         self.blocked_functions = functions;
+    }
+
+    /// The scheduler ran threads on CPUs numbered below `cpus`.
+    pub fn cpu_count(&mut self, cpus: u32) {
+        self.cpus = cpus;
     }
 
     /// Whether calls (and with them scheduler states) are kept.

@@ -1,0 +1,99 @@
+//! What each CPU ran, from the threads' scheduler states: a window's boxes per CPU merged
+//! to its pixels, and the thread on a CPU at a moment.
+
+use super::thread_states::state_json;
+use crate::profile::{Profile, SchedState, StateSpan};
+use serde_json::{json, Value};
+
+/// A run on one CPU: one thread's, or (`thread` None) several threads' each narrower than a
+/// pixel.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CpuBox {
+    /// The CPU's number.
+    pub cpu: u32,
+    /// µs from the timeline's start.
+    pub start_us: f64,
+    /// µs from the timeline's start.
+    pub end_us: f64,
+    /// The thread that ran (an index into `Profile::threads`); the one that ran longest in
+    /// a merged run.
+    pub thread: usize,
+    /// Several threads ran, each narrower than a pixel.
+    pub mixed: bool,
+}
+
+/// Every CPU's runs between `from_us` and `to_us`, drawn `pixels` wide, CPU by CPU.
+pub fn cpu_boxes(p: &Profile, from_us: f64, to_us: f64, pixels: u32) -> Vec<CpuBox> {
+    let (from, to) = (p.ticks_at(from_us), p.ticks_at(to_us).saturating_add(1));
+    let mut runs: Vec<Vec<(u64, u64, usize)>> = vec![Vec::new(); p.cpus as usize];
+    for (index, t) in p.threads.iter().enumerate().filter(|(_, t)| !t.states.is_empty()) {
+        for span in t.states.spans(from, to).filter(|s| s.entry.state == SchedState::Running) {
+            if let Some(lane) = span.entry.cpu.and_then(|cpu| runs.get_mut(cpu as usize)) {
+                lane.push((span.entry.start, span.end, index));
+            }
+        }
+    }
+    let pixel = ((to - from) / u64::from(pixels.max(1))).max(1);
+    let mut boxes = Vec::new();
+    for (cpu, mut lane) in runs.into_iter().enumerate() {
+        lane.sort_unstable();
+        // A run of narrow spans: start, end, and the longest thread in it with its time.
+        let mut run: Option<(u64, u64, usize, u64, bool)> = None;
+        let mut flush = |run: &mut Option<(u64, u64, usize, u64, bool)>| {
+            if let Some((start, end, thread, _, mixed)) = run.take() {
+                let (start_us, end_us) = (p.micros_at(start), p.micros_at(end));
+                boxes.push(CpuBox { cpu: cpu as u32, start_us, end_us, thread, mixed });
+            }
+        };
+        for (start, end, thread) in lane {
+            if end - start >= pixel {
+                flush(&mut run);
+                run = Some((start, end, thread, end - start, false));
+                flush(&mut run);
+                continue;
+            }
+            match &mut run {
+                Some(r) if start <= r.1 + pixel => {
+                    r.1 = r.1.max(end);
+                    r.4 |= r.2 != thread;
+                    if end - start > r.3 {
+                        (r.2, r.3) = (thread, end - start);
+                    }
+                }
+                _ => {
+                    flush(&mut run);
+                    run = Some((start, end, thread, end - start, false));
+                }
+            }
+            if run.as_ref().is_some_and(|r| r.1 - r.0 >= pixel) {
+                flush(&mut run);
+            }
+        }
+        flush(&mut run);
+    }
+    boxes
+}
+
+/// The thread running on `cpu` at `at_us`, with its state, where one was.
+pub fn cpu_at(p: &Profile, cpu: u32, at_us: f64) -> Option<(usize, StateSpan)> {
+    let at = p.ticks_at(at_us);
+    p.threads.iter().enumerate().find_map(|(index, t)| {
+        let span = t.states.at(at)?;
+        (span.entry.state == SchedState::Running && span.entry.cpu == Some(cpu)).then_some((index, span))
+    })
+}
+
+/// `cpu_at` as JSON: `thread` (index), `label` (`name [tid]`), `process`, `pid`, and the
+/// state as `state_json` gives it; `null` where the CPU ran no known thread.
+pub fn cpu_at_json(p: &Profile, cpu: u32, at_us: f64) -> Value {
+    let Some((index, span)) = cpu_at(p, cpu, at_us) else {
+        return Value::Null;
+    };
+    let t = &p.threads[index];
+    let mut value = state_json(p, &span);
+    value["thread"] = json!(index);
+    value["label"] = json!(t.label());
+    value["process"] = json!(t.process);
+    value["pid"] = json!(t.pid);
+    value
+}
