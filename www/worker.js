@@ -353,7 +353,9 @@ self.onmessage = async (event) => {
     const { transfer = [], afterwards } = result;
     delete result.transfer;
     delete result.afterwards;
-    self.postMessage(Object.assign({ type: 'ok', id: message.id }, result), transfer);
+    // The wasm heap's size after each answer: what the products cost in memory too.
+    const heap = wasmMemory ? wasmMemory.buffer.byteLength : 0;
+    self.postMessage(Object.assign({ type: 'ok', id: message.id, heap }, result), transfer);
     if (afterwards) afterwards();
   } catch (error) {
     // A trap (a Rust panic, or running out of memory) leaves the instance unusable: the

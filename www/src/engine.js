@@ -46,6 +46,8 @@ export class Engine {
     }
     this.pending.delete(message.id);
     if (message.type === 'ok') {
+      // The wasm heap as of this answer (it only grows): what benchmarks read.
+      if (message.heap && typeof document !== 'undefined') document.body.dataset.wasmHeap = String(message.heap);
       job.resolve(message);
       return;
     }

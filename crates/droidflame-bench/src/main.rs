@@ -3,7 +3,7 @@
 //! - `report [--quick] [--out FILE]`: generates the traces (cached in target/bench), measures
 //!   each in fresh child processes, in wasm under Node and in headless Chromium, and writes
 //!   the table (BENCHMARKS.md by default).
-//! - `generate regular|streaming|v2|atrace|ctrace|perfetto|simpleperf|small|interleaved RECORDS FILE`: one generated trace (`small`: a
+//! - `generate regular|streaming|v2|atrace|ctrace|perfetto|perfetto-sched|perfetto-samples|simpleperf|small|interleaved RECORDS FILE`: one generated trace (`small`: a
 //!   regular trace of a small program, 12 threads and 3,000 methods); `generate deep DEPTH FILE`
 //!   and `generate fresh STACKS FILE` write the adversarial ones (a deep stack, all-new stacks).
 //! - `probe analyze|stream|calls|baseline|render|adversarial FILE`: one measurement, as a JSON line.
@@ -30,7 +30,7 @@ fn main() {
         ["generate", layout, records, file] => generate(layout, records, file),
         ["report", rest @ ..] => report(rest),
         ["against", rest @ ..] => against::against(rest),
-        _ => Err("usage: droidflame-bench report [--quick] [--out FILE] | generate regular|streaming|v2|atrace|ctrace|perfetto|simpleperf|small|interleaved RECORDS FILE | generate deep DEPTH FILE | generate fresh STACKS FILE | \
+        _ => Err("usage: droidflame-bench report [--quick] [--out FILE] | generate regular|streaming|v2|atrace|ctrace|perfetto|perfetto-sched|perfetto-samples|simpleperf|small|interleaved RECORDS FILE | generate deep DEPTH FILE | generate fresh STACKS FILE | \
                   generate mapping MB FILE | probe analyze|stream|calls|baseline|render|adversarial FILE | probe mapping TRACE MAPPING | \
                   against OLD_BENCH [--label REV] [--quick] [--pairs N]"
             .into()),
@@ -68,11 +68,12 @@ fn layout_of(name: &str) -> Result<LargeLayout, String> {
         "perfetto" => Ok(LargeLayout::Perfetto),
         "simpleperf" => Ok(LargeLayout::Simpleperf),
         "perfetto-samples" => Ok(LargeLayout::PerfettoSamples),
+        "perfetto-sched" => Ok(LargeLayout::PerfettoSched),
         "v2" => Ok(LargeLayout::V2),
         "atrace" => Ok(LargeLayout::AtraceText),
         "ctrace" => Ok(LargeLayout::Ctrace),
         _ => Err(format!(
-            "unknown layout {name}; use regular, streaming, v2, atrace, ctrace, perfetto, perfetto-samples or simpleperf"
+            "unknown layout {name}; use regular, streaming, v2, atrace, ctrace, perfetto, perfetto-sched, perfetto-samples or simpleperf"
         )),
     }
 }
@@ -251,6 +252,16 @@ fn cases(quick: bool) -> Vec<Case> {
             name: "perfetto-500MB",
             layout: LargeLayout::Perfetto,
             records: 10_700_000,
+            browser: true,
+            in_memory: true,
+            compare: false,
+        },
+        // A 500 MB Perfetto jank capture: markers, the threads' scheduling around half of
+        // them, the app's frames on the frame timeline.
+        Case {
+            name: "perfetto-sched-500MB",
+            layout: LargeLayout::PerfettoSched,
+            records: 5_000_000,
             browser: true,
             in_memory: true,
             compare: false,

@@ -50,6 +50,48 @@ fn perfetto_zstd(packets: &[u8]) -> Vec<u8> {
     pf::Trace { bytes: packets.to_vec() }.zstd_compressed(4096, 2).bytes
 }
 
+/// Written app and display frames of a frame timeline (every jank type, a frame never
+/// ended, an end of no start) beside scheduling with blocked reasons, CPU frequency and
+/// doFrame slices.
+fn frame_seeds() -> Vec<Vec<u8>> {
+    use droidflame_testkit::perfetto_frames::{app_frame, display_frame, frame_end, SurfaceFrame};
+    const MS: u64 = 1_000_000;
+    let mut c = Capture::new();
+    c.switch(1, 0, ("swapper/1", 0), "R", ("app", 5))
+        .mark("app", 5, 5, MS, "B|5|Choreographer#doFrame 77")
+        .switch(1, 2 * MS, ("app", 5), "D", ("swapper/1", 0))
+        .event("swapper/1", 0, 0, 1, 2 * MS + 1000, "sched_blocked_reason", "pid=5 iowait=1 caller=io_schedule+0x1/0x2")
+        .event("swapper/1", 0, 0, 1, 3 * MS, "cpu_frequency", "state=1800000 cpu_id=1")
+        .event("waker", 7, 7, 2, 4 * MS, "sched_waking", "comm=app pid=5 prio=120 target_cpu=001")
+        .switch(1, 5 * MS, ("swapper/1", 0), "R", ("app", 5))
+        .mark("app", 5, 5, 6 * MS, "E|5")
+        .mark("RenderThread", 6, 5, 7 * MS, "B|5|DrawFrame")
+        .mark("RenderThread", 6, 5, 9 * MS, "E|5")
+        .mark("surfaceflinger", 9, 9, 8 * MS, "C|9|VSYNC-app|1");
+    let mut packets = pf::from_capture(&c, FromCapture::default());
+    for (i, bits) in [1u64, 64 | 128, 2 | 4 | 8 | 16 | 32, 256 | 512 | 1024 | 2048, 4096 | 8192].iter().enumerate() {
+        let i = i as u64;
+        let frame = SurfaceFrame {
+            cookie: 10 * (i + 1),
+            token: 100 + i,
+            display_token: 200 + i,
+            pid: 5,
+            layer: "com.example/com.example.Main#0",
+            jank: *bits,
+            present: 1 + i % 5,
+            prediction: 1 + i % 3,
+        };
+        let end = (i != 3).then_some((i * 17 + 12) * MS);
+        packets.extend(app_frame(&frame, (i * 17 * MS, (i * 17 + 16) * MS), (i * 17 * MS, end)));
+    }
+    packets.push(frame_end(99 * MS, 12345));
+    packets.push(display_frame(0, 500, 7, 9, None));
+    packets.push(frame_end(16 * MS, 500));
+    packets.push(display_frame(MS, 500, 7, 9, Some((16, 2))));
+    packets.push(frame_end(20 * MS, 501));
+    vec![pf::Trace::of(&packets).bytes]
+}
+
 /// Written CPU samples (two sequences, a clear, skipped and lost reports) and heap dumps
 /// (several packets, two dumps, two heaps, frees beyond allocations).
 fn profiling_seeds() -> Vec<Vec<u8>> {
@@ -253,6 +295,14 @@ pub fn all() -> Vec<Target> {
                 corpus(|n| n.contains("cpuschedstack") || n.contains("empty_sched_table"), 4 << 20),
             ]
             .concat(),
+            wrap: same,
+            exercise: crate::exercise,
+        },
+        // App frames and thread states: the frame timeline, scheduling with its details.
+        Target {
+            name: "perfetto-frames",
+            seeds: [frame_seeds(), corpus(|n| n.contains("nowinandroid") || n.contains("perflib-perfetto"), 4 << 20)]
+                .concat(),
             wrap: same,
             exercise: crate::exercise,
         },

@@ -4,7 +4,7 @@
 //! or a profile that reports no more than the whole input did unless a repair counts the
 //! difference.
 
-use droidflame_core::products::{self, CallQuery, FlameOptions, FoldedOptions, GraphScope};
+use droidflame_core::products::{self, CallQuery, FlameOptions, FoldedOptions, FramesQuery, GraphScope};
 use droidflame_core::profile::Repair;
 use droidflame_core::{Analysis, Analyzer, Clock, Error, ErrorKind, Options, Profile};
 
@@ -76,6 +76,7 @@ pub fn make_every_product(analysis: &Analysis) {
     let _ =
         products::write_calls(analysis, &CallQuery { longest: Some(5), ..Default::default() }, &mut std::io::sink());
     let _ = products::write_chrome_trace(analysis, &products::View::default(), &mut std::io::sink());
+    frames_and_states(analysis);
     if analysis.records < GRAPH_RECORDS {
         must(
             "every thread's flame graph",
@@ -85,6 +86,49 @@ pub fn make_every_product(analysis: &Analysis) {
             let shallow = FlameOptions { max_depth: 2, ..Default::default() };
             must("a shallow flame graph", products::flame_svg(analysis, GraphScope::Thread(0), &shallow));
         }
+    }
+}
+
+/// App frames, threads' states, CPU lanes and counters, as the timeline and the Frames view
+/// ask for them: each must hold together whatever the input.
+fn frames_and_states(p: &Profile) {
+    for query in [FramesQuery::default(), FramesQuery { display: true, ..FramesQuery::default() }] {
+        let _ = products::write_frames(p, &query, &mut std::io::sink());
+    }
+    let _ = products::write_frames(p, &FramesQuery { derived: true, ..FramesQuery::default() }, &mut std::io::sink());
+    let layers = products::frame_layers(p);
+    assert_eq!(layers.iter().filter(|l| !l.display).map(|l| l.frames).sum::<u64>(), p.app_frames.len() as u64);
+    for f in p.app_frames.iter().chain(&p.display_frames) {
+        assert!(f.end.is_none_or(|end| end >= f.start), "a frame ends before it starts");
+    }
+    let _ = products::frames_json(p);
+    let length = p.micros_at(p.timeline.end);
+    for (index, t) in p.threads.iter().enumerate().take(8) {
+        if t.states.is_empty() {
+            continue;
+        }
+        let mut last = 0.0f64;
+        for b in products::state_boxes(p, index, 0.0, length, 200) {
+            assert!(b.start_us <= b.end_us && b.start_us >= last - 1e-6, "state boxes out of order");
+            last = b.end_us;
+        }
+        let _ = products::state_at(p, index, length / 2.0).map(|s| products::state_json(p, &s));
+        let whole = t.states.times(0, u64::MAX).sched();
+        if let Some(sched) = t.sched {
+            assert_eq!(whole, sched, "a thread's states add up to other totals than its own");
+        }
+    }
+    for b in products::cpu_boxes(p, 0.0, length, 300) {
+        assert!(b.cpu < p.cpus && b.start_us <= b.end_us && b.thread < p.threads.len());
+    }
+    for cpu in 0..p.cpus.min(4) {
+        let _ = products::cpu_at_json(p, cpu, length / 2.0);
+    }
+    for counter in 0..p.counters.len().min(4) {
+        for s in products::counter_steps(p, counter, 0.0, length, 100) {
+            assert!(s.start_us <= s.end_us && s.min <= s.max);
+        }
+        let _ = products::counter_at(p, counter, length / 2.0);
     }
 }
 

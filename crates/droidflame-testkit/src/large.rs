@@ -70,6 +70,11 @@ pub enum LargeLayout {
     /// in 20 an off-CPU sample, 1 in 5 with kernel frames on top. Functions live in 40
     /// files, Java and native; names and threads come last, as simpleperf writes them.
     Simpleperf,
+    /// A Perfetto system trace as a jank capture records it: the `Perfetto` layout's markers,
+    /// each thread switched out (asleep, or preempted) and back in around half of them, woken
+    /// by the CPU's idle task, and the first thread's app frames on the frame timeline (an
+    /// expected and an actual frame every 64 of its records, 1 in 10 janky).
+    PerfettoSched,
     /// Perfetto CPU samples (traced_perf): each record a `perf_sample` packet of the
     /// thread's stack where its walk has got to, on one sequence whose callstacks and
     /// frames are interned as they first occur; the CPU clock at 4 kHz; 1 in 20 with
@@ -246,7 +251,7 @@ fn write_records(out: &mut impl Write, shape: &Shape, layout: LargeLayout) -> io
     let mut defined_methods = vec![false; shape.methods];
     let mut defined_threads = vec![false; shape.threads];
     match layout {
-        LargeLayout::Perfetto => {
+        LargeLayout::Perfetto | LargeLayout::PerfettoSched => {
             let mut tree = Message::new();
             let mut process = Message::new();
             process.varint(1, u64::from(PERFETTO_PID)).bytes(3, b"com.example.app");
@@ -333,10 +338,14 @@ fn write_records(out: &mut impl Write, shape: &Shape, layout: LargeLayout) -> io
                 out.write_all(&atrace_lines(t, n, walk, &program, &trace, &mut rng))?;
                 continue;
             }
-            if layout == LargeLayout::Perfetto {
-                let bundle = perfetto_bundle(t, n, walk, &program, &trace, &mut rng);
+            if layout == LargeLayout::Perfetto || layout == LargeLayout::PerfettoSched {
+                let sched = layout == LargeLayout::PerfettoSched;
+                let (bundle, frames) = perfetto_bundle(t, n, walk, &program, &trace, &mut rng, sched);
                 let mut file = Message::new();
                 file.message(1, &bundle);
+                for packet in frames {
+                    file.message(1, &packet);
+                }
                 out.write_all(&file.0)?;
                 continue;
             }
@@ -564,7 +573,9 @@ fn atrace_lines(t: usize, n: u64, walk: &mut ThreadWalk, program: &Program, trac
 /// The process of the Perfetto layout's threads.
 const PERFETTO_PID: u32 = 1000;
 
-/// A packet of one CPU bundle: `n` records of thread `t` as atrace markers.
+/// A packet of one CPU bundle: `n` records of thread `t` as atrace markers; with `sched`,
+/// the thread's scheduling around them, and (thread 0) its app frames as frame-timeline
+/// packets.
 fn perfetto_bundle(
     t: usize,
     n: u64,
@@ -572,12 +583,24 @@ fn perfetto_bundle(
     program: &Program,
     trace: &Trace,
     rng: &mut Rng,
-) -> Message {
+    sched: bool,
+) -> (Message, Vec<Message>) {
+    let cpu = t as u64 % 8;
     let mut bundle = Message::new();
-    bundle.varint(1, t as u64 % 8);
+    bundle.varint(1, cpu);
+    let mut frames = Vec::new();
     let mut text = Vec::new();
     for _ in 0..n {
+        // The time before this record: a switch out and back in fits before it (records
+        // are at least 1 µs apart).
+        let before = 1_000_000_000 + walk.wall * 1_000;
         let (method, action) = step(walk, program, rng);
+        if sched && rng.chance(50) {
+            switch_cycle(&mut bundle, walk.tid, cpu, before, rng.chance(20));
+        }
+        if sched && t == 0 && walk.wall % 64 < 12 && rng.chance(10) {
+            frames.extend(frame_packets(walk.wall, rng.chance(10)));
+        }
         text.clear();
         if action == 0 {
             let m = &trace.methods[method as usize];
@@ -593,7 +616,55 @@ fn perfetto_bundle(
     }
     let mut packet = Message::new();
     packet.message(1, &bundle).varint(10, 1);
-    packet
+    (packet, frames)
+}
+
+/// Thread `tid` leaves CPU `cpu` at `at` ns (preempted, or asleep and then woken by the
+/// idle task) and runs again 600 ns later.
+fn switch_cycle(bundle: &mut Message, tid: u32, cpu: u64, at: u64, preempted: bool) {
+    let idle = format!("swapper/{cpu}");
+    let switch = |ts: u64, prev: (u32, &str, u64), next: (u32, &str)| {
+        let mut switch = Message::new();
+        switch
+            .bytes(1, prev.1.as_bytes())
+            .varint(2, u64::from(prev.0))
+            .varint(3, 120)
+            .varint(4, prev.2)
+            .bytes(5, next.1.as_bytes())
+            .varint(6, u64::from(next.0))
+            .varint(7, 120);
+        let mut event = Message::new();
+        event.varint(1, ts).varint(2, u64::from(prev.0)).message(4, &switch);
+        event
+    };
+    bundle.message(2, &switch(at + 200, (tid, "worker", u64::from(!preempted)), (0, &idle)));
+    if !preempted {
+        let mut wake = Message::new();
+        wake.bytes(1, b"worker").varint(2, u64::from(tid));
+        let mut event = Message::new();
+        event.varint(1, at + 500).varint(2, 0).message(20, &wake);
+        bundle.message(2, &event);
+    }
+    bundle.message(2, &switch(at + 800, (0, &idle, 0), (tid, "worker")));
+}
+
+/// An app frame at `wall` µs as frame-timeline packets: expected 16.6 ms, actual 12 ms, or
+/// 30 ms and janky.
+fn frame_packets(wall: u64, janky: bool) -> Vec<Message> {
+    use crate::perfetto_frames::{app_frame, jank, SurfaceFrame};
+    let start = 1_000_000_000 + wall * 1_000;
+    let frame = SurfaceFrame {
+        cookie: wall * 2,
+        token: wall,
+        display_token: wall + 1,
+        pid: PERFETTO_PID,
+        layer: "com.example.app/com.example.app.MainActivity#0",
+        jank: if janky { jank::APP_DEADLINE_MISSED } else { jank::NONE },
+        present: if janky { 2 } else { 1 },
+        prediction: 1,
+    };
+    let length = if janky { 30_000_000 } else { 12_000_000 };
+    app_frame(&frame, (start, start + 16_600_000), (start, Some(start + length)))
 }
 
 /// The next record of a thread: call the next site of the current body (now and then
@@ -652,6 +723,7 @@ mod tests {
             (LargeLayout::Regular, 14),
             (LargeLayout::Streaming, 14),
             (LargeLayout::Perfetto, 14),
+            (LargeLayout::PerfettoSched, 14),
             (LargeLayout::Simpleperf, 14),
             (LargeLayout::PerfettoSamples, 14),
             (LargeLayout::V2, 3),

@@ -8,6 +8,7 @@ pub mod exercise;
 pub mod large;
 pub mod mapping;
 pub mod perfetto;
+pub mod perfetto_frames;
 pub mod perfetto_profiling;
 pub mod scenario;
 pub mod simpleperf;

@@ -244,7 +244,18 @@ pub fn from_capture(capture: &Capture, options: FromCapture) -> Vec<Message> {
             let to = (from + options.events_per_bundle.max(1)).min(events.len());
             at.insert(cpu, to);
             let mut packet = Message::new();
-            packet.message(1, &bundle(cpu, &events[from..to], options.compact_sched)).varint(SEQUENCE_ID, 1);
+            let (events, symbols) = bundle(cpu, &events[from..to], options.compact_sched);
+            packet.message(1, &events).varint(SEQUENCE_ID, 1);
+            if !symbols.is_empty() {
+                // The kernel functions its blocked reasons name, by the ids they use.
+                let mut interned = Message::new();
+                for (iid, name) in &symbols {
+                    let mut symbol = Message::new();
+                    symbol.varint(1, *iid).bytes(2, name.as_bytes());
+                    interned.message(26, &symbol);
+                }
+                packet.message(12, &interned);
+            }
             packets.push(packet);
             wrote = true;
         }
@@ -254,9 +265,11 @@ pub fn from_capture(capture: &Capture, options: FromCapture) -> Vec<Message> {
     }
 }
 
-/// One CPU's events as an `FtraceEventBundle`.
-fn bundle(cpu: u32, events: &[&Event], compact: bool) -> Message {
+/// One CPU's events as an `FtraceEventBundle`, and the kernel functions (by id) its
+/// `sched_blocked_reason` events name.
+fn bundle(cpu: u32, events: &[&Event], compact: bool) -> (Message, Vec<(u64, String)>) {
     let mut bundle = Message::new();
+    let mut symbols: Vec<(u64, String)> = Vec::new();
     bundle.varint(1, u64::from(cpu));
     let mut columns = CompactColumns::default();
     for e in events {
@@ -285,6 +298,27 @@ fn bundle(cpu: u32, events: &[&Event], compact: bool) -> Message {
                 event.message(if e.name == "sched_waking" { 20 } else { 17 }, &wake);
                 bundle.message(2, &event);
             }
+            "sched_blocked_reason" => {
+                // The caller is an id of the packet's interned kernel symbols.
+                let function = f.get("caller").map_or("", |c| c.split('+').next().unwrap_or(c));
+                let iid = match symbols.iter().find(|(_, name)| name == function) {
+                    Some((iid, _)) => *iid,
+                    None => {
+                        symbols.push((symbols.len() as u64 + 1, function.to_owned()));
+                        symbols.len() as u64
+                    }
+                };
+                let mut blocked = Message::new();
+                blocked.varint(1, int(&f, "pid")).varint(2, iid).varint(3, int(&f, "iowait"));
+                event.message(18, &blocked);
+                bundle.message(2, &event);
+            }
+            "cpu_frequency" => {
+                let mut frequency = Message::new();
+                frequency.varint(1, int(&f, "state")).varint(2, int(&f, "cpu_id"));
+                event.message(11, &frequency);
+                bundle.message(2, &event);
+            }
             _ => {
                 let mut print = Message::new();
                 print.bytes(2, format!("{}\n", e.payload).as_bytes());
@@ -296,7 +330,7 @@ fn bundle(cpu: u32, events: &[&Event], compact: bool) -> Message {
     if !columns.switch_ts.is_empty() || !columns.waking_ts.is_empty() {
         bundle.message(4, &columns.message());
     }
-    bundle
+    (bundle, symbols)
 }
 
 /// `CompactSched` columns being filled.

@@ -7,6 +7,7 @@ use super::code::CodeFrames;
 use super::cpu_samples::{CpuSamples, Read};
 use super::frame_timeline::FrameTimeline;
 use super::heap_dumps::HeapDumps;
+use super::proto::ftrace_event::Event as FtraceKind;
 use super::proto::CLOCK_MONOTONIC_COARSE;
 use super::proto::{CompactSched, FtraceEventBundle, PerfSample, ProcessTree, TracePacket, TrackEvent};
 use super::proto::{TYPE_COUNTER, TYPE_INSTANT, TYPE_SLICE_BEGIN, TYPE_SLICE_END};
@@ -274,47 +275,52 @@ impl PacketReader {
         self.stats.ftrace_events += bundle.event.len() as u64;
         let mut read = 0;
         let mut last = 0;
-        // Out of the map while the sorter holds the reader: blocked reasons name their
+        // Out of the map while the sorter holds the reader, where blocked reasons name their
         // functions from it.
-        let writer = self.sequences.remove(&sequence);
+        let blocking = bundle.event.iter().any(|e| matches!(e.event, Some(FtraceKind::SchedBlockedReason(_))));
+        let writer = if blocking { self.sequences.remove(&sequence) } else { None };
         let (sorter, mut to) = self.sorting();
         let on_event = &mut |s: &TimeSorter, h: &Held| to.apply(s, h, b);
         for e in &bundle.event {
-            let (Some(ts), Some(tid)) = (e.timestamp, e.pid) else {
+            let (Some(ts), Some(tid), Some(kind)) = (e.timestamp, e.pid, &e.event) else {
                 continue;
             };
-            let event = if let Some(print) = &e.print {
-                let text = sorter.text(print.buf.as_deref().unwrap_or_default());
-                Event::Print { text }
-            } else if let Some(switch) = &e.sched_switch {
-                let prev_comm = sorter.text(switch.prev_comm.as_deref().unwrap_or_default());
-                let next_comm = sorter.text(switch.next_comm.as_deref().unwrap_or_default());
-                Event::Switch {
-                    prev: switch.prev_pid.unwrap_or(0) as u32,
-                    prev_comm,
-                    prev_state: left_in(switch.prev_state.unwrap_or(0)),
-                    next: switch.next_pid.unwrap_or(0) as u32,
-                    next_comm,
+            let event = match kind {
+                FtraceKind::Print(print) => {
+                    Event::Print { text: sorter.text(print.buf.as_deref().unwrap_or_default()) }
                 }
-            } else if let Some(wake) = &e.sched_waking {
-                Event::Wakeup { tid: wake.pid.unwrap_or(0) as u32, waking: true }
-            } else if let Some(wake) = e.sched_wakeup.as_ref().or(e.sched_wakeup_new.as_ref()) {
-                Event::Wakeup { tid: wake.pid.unwrap_or(0) as u32, waking: false }
-            } else if let Some(frequency) = &e.cpu_frequency {
-                Event::Frequency { cpu: frequency.cpu_id.unwrap_or(0), khz: i64::from(frequency.state.unwrap_or(0)) }
-            } else if let Some(blocked) = &e.sched_blocked_reason {
-                let symbol = blocked.caller.and_then(|iid| writer.as_ref()?.kernel_symbol(iid));
-                let function = sorter.text(symbol.map_or(&[][..], |s| &s[..]));
-                let io_wait = blocked.io_wait.unwrap_or(0) != 0;
-                Event::Blocked { tid: blocked.pid.unwrap_or(0) as u32, function, io_wait }
-            } else if let Some(rename) = &e.task_rename {
-                let name = sorter.text(rename.newcomm.as_deref().unwrap_or_default());
-                Event::Rename { tid: rename.pid.unwrap_or(0) as u32, name }
-            } else if let Some(task) = &e.task_newtask {
-                let name = sorter.text(task.comm.as_deref().unwrap_or_default());
-                Event::Rename { tid: task.pid.unwrap_or(0) as u32, name }
-            } else {
-                continue;
+                FtraceKind::SchedSwitch(switch) => {
+                    let prev_comm = sorter.text(switch.prev_comm.as_deref().unwrap_or_default());
+                    let next_comm = sorter.text(switch.next_comm.as_deref().unwrap_or_default());
+                    Event::Switch {
+                        prev: switch.prev_pid.unwrap_or(0) as u32,
+                        prev_comm,
+                        prev_state: left_in(switch.prev_state.unwrap_or(0)),
+                        next: switch.next_pid.unwrap_or(0) as u32,
+                        next_comm,
+                    }
+                }
+                FtraceKind::SchedWaking(wake) => Event::Wakeup { tid: wake.pid.unwrap_or(0) as u32, waking: true },
+                FtraceKind::SchedWakeup(wake) | FtraceKind::SchedWakeupNew(wake) => {
+                    Event::Wakeup { tid: wake.pid.unwrap_or(0) as u32, waking: false }
+                }
+                FtraceKind::CpuFrequency(frequency) => {
+                    Event::Frequency { cpu: frequency.cpu_id.unwrap_or(0), khz: frequency.state.unwrap_or(0) }
+                }
+                FtraceKind::SchedBlockedReason(blocked) => {
+                    let symbol = blocked.caller.and_then(|iid| writer.as_ref()?.kernel_symbol(iid));
+                    let function = sorter.text(symbol.map_or(&[][..], |s| &s[..]));
+                    let io_wait = blocked.io_wait.unwrap_or(0) != 0;
+                    Event::Blocked { tid: blocked.pid.unwrap_or(0) as u32, function, io_wait }
+                }
+                FtraceKind::TaskRename(rename) => {
+                    let name = sorter.text(rename.newcomm.as_deref().unwrap_or_default());
+                    Event::Rename { tid: rename.pid.unwrap_or(0) as u32, name }
+                }
+                FtraceKind::TaskNewtask(task) => {
+                    let name = sorter.text(task.comm.as_deref().unwrap_or_default());
+                    Event::Rename { tid: task.pid.unwrap_or(0) as u32, name }
+                }
             };
             read += 1;
             last = last.max(ts);

@@ -240,7 +240,8 @@ pub struct CompactSched {
     pub waking_pid: Vec<i32>,
 }
 
-/// `FtraceEvent`: the common fields and the event (a oneof in the schema).
+/// `FtraceEvent`: the common fields and the event, a oneof as in the schema (so the struct
+/// every event decodes into is as large as its largest event, not all of them).
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct FtraceEvent {
     /// ns, boot clock.
@@ -249,24 +250,35 @@ pub struct FtraceEvent {
     /// The thread that wrote the event.
     #[prost(uint32, optional, tag = "2")]
     pub pid: Option<u32>,
-    #[prost(message, optional, tag = "3")]
-    pub print: Option<PrintEvent>,
-    #[prost(message, optional, tag = "4")]
-    pub sched_switch: Option<SchedSwitch>,
-    #[prost(message, optional, tag = "11")]
-    pub cpu_frequency: Option<CpuFrequency>,
-    #[prost(message, optional, tag = "17")]
-    pub sched_wakeup: Option<SchedWakeup>,
-    #[prost(message, optional, tag = "18")]
-    pub sched_blocked_reason: Option<SchedBlockedReason>,
-    #[prost(message, optional, tag = "20")]
-    pub sched_waking: Option<SchedWakeup>,
-    #[prost(message, optional, tag = "114")]
-    pub sched_wakeup_new: Option<SchedWakeup>,
-    #[prost(message, optional, tag = "235")]
-    pub task_newtask: Option<TaskNewtask>,
-    #[prost(message, optional, tag = "236")]
-    pub task_rename: Option<TaskRename>,
+    #[prost(oneof = "ftrace_event::Event", tags = "3, 4, 11, 17, 18, 20, 114, 235, 236")]
+    pub event: Option<ftrace_event::Event>,
+}
+
+/// The events of `FtraceEvent` read here.
+pub mod ftrace_event {
+    use super::*;
+
+    #[derive(Clone, PartialEq, prost::Oneof)]
+    pub enum Event {
+        #[prost(message, tag = "3")]
+        Print(PrintEvent),
+        #[prost(message, tag = "4")]
+        SchedSwitch(SchedSwitch),
+        #[prost(message, tag = "11")]
+        CpuFrequency(CpuFrequency),
+        #[prost(message, tag = "17")]
+        SchedWakeup(SchedWakeup),
+        #[prost(message, tag = "18")]
+        SchedBlockedReason(SchedBlockedReason),
+        #[prost(message, tag = "20")]
+        SchedWaking(SchedWakeup),
+        #[prost(message, tag = "114")]
+        SchedWakeupNew(SchedWakeup),
+        #[prost(message, tag = "235")]
+        TaskNewtask(TaskNewtask),
+        #[prost(message, tag = "236")]
+        TaskRename(TaskRename),
+    }
 }
 
 /// `PrintFtraceEvent`: text written to `trace_marker` (atrace markers).

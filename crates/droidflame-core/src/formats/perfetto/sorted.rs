@@ -68,7 +68,7 @@ fn apply(
             system.switch(h.cpu, (prev, s.bytes(prev_comm), prev_state), (next, s.bytes(next_comm)), h.ts, b);
         }
         Event::Wakeup { tid: woken, waking } => system.wakeup(woken, waking.then_some(tid), h.ts, b),
-        Event::Frequency { cpu, khz } => system.cpu_frequency(cpu, khz, h.ts, b),
+        Event::Frequency { cpu, khz } => system.cpu_frequency(cpu, i64::from(khz), h.ts, b),
         Event::Blocked { tid: blocked, function, io_wait } => {
             system.blocked(blocked, Some(s.bytes(function)), io_wait);
         }

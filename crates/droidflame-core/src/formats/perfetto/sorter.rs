@@ -80,10 +80,11 @@ pub enum Event {
         counter: u32,
         value: i64,
     },
-    /// CPU `cpu` runs at `khz` from now on.
+    /// CPU `cpu` runs at `khz` from now on (32 bits, as the kernel writes it: a wider
+    /// field would widen every held event).
     Frequency {
         cpu: u32,
-        khz: i64,
+        khz: u32,
     },
     /// The recorder lost whole packets after this event.
     Loss,

@@ -44,6 +44,8 @@ pub struct FrameSlices {
     tokens: FxHashMap<u32, i64>,
     /// By thread index.
     open: Vec<Option<Open>>,
+    /// How many of `open` are.
+    opened: usize,
     done: Vec<Done>,
     /// Times of `VSYNC-app` writes.
     vsyncs: Vec<u64>,
@@ -78,29 +80,43 @@ impl FrameSlices {
         self.tokens.insert(frame, token);
     }
 
-    /// Slice `frame` begins on thread `t` at `depth`.
+    /// Whether slices of frame `frame` mark frames (checked before `begin`, so that other
+    /// slices cost one load).
     #[inline]
+    pub fn marks(&self, frame: u32) -> bool {
+        self.kinds.get(frame as usize).is_some_and(|&k| k != 0)
+    }
+
+    /// Whether any thread has a marking slice open (checked before `end`).
+    #[inline]
+    pub fn any_open(&self) -> bool {
+        self.opened > 0
+    }
+
+    /// Slice `frame`, which marks frames, begins on thread `t` at `depth`. Out of line: the
+    /// slice loop that calls it stays small.
+    #[inline(never)]
     pub fn begin(&mut self, t: usize, frame: u32, depth: usize, ts: u64) {
-        let Some(&kind) = self.kinds.get(frame as usize).filter(|&&k| k != 0) else {
-            return;
-        };
+        let kind = self.kinds[frame as usize];
         if self.open.len() <= t {
             self.open.resize(t + 1, None);
         }
         if self.open[t].is_none() {
             let token = self.tokens.get(&frame).copied().unwrap_or(0);
             self.open[t] = Some(Open { kind, depth, start: ts, token });
+            self.opened += 1;
         }
     }
 
-    /// A slice of thread `t` ended at `ts`, leaving `depth` open.
-    #[inline]
+    /// A slice of thread `t` ended at `ts`, leaving `depth` open. Out of line, as `begin`.
+    #[inline(never)]
     pub fn end(&mut self, t: usize, depth: usize, ts: u64) {
         if let Some(Some(open)) = self.open.get(t) {
             if depth <= open.depth {
                 let Open { kind, start, token, .. } = *open;
                 self.done.push(Done { t, kind, start, end: ts.max(start), token });
                 self.open[t] = None;
+                self.opened -= 1;
             }
         }
     }
@@ -108,7 +124,9 @@ impl FrameSlices {
     /// Thread `t`'s slices were closed without their ends (a loss): what it had open is gone.
     pub fn drop_open(&mut self, t: usize) {
         if let Some(open) = self.open.get_mut(t) {
-            *open = None;
+            if open.take().is_some() {
+                self.opened -= 1;
+            }
         }
     }
 

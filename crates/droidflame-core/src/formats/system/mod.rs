@@ -266,18 +266,23 @@ impl SystemTrace {
             return;
         }
         let frame = self.frame(name, b);
-        self.frame_slices.begin(t, frame, b.depth(slot), ts);
+        if self.frame_slices.marks(frame) {
+            self.frame_slices.begin(t, frame, b.depth(slot), ts);
+        }
         b.enter(slot, frame, self.clock(t, ts));
     }
 
     /// The slice on top of thread `t` ends (counted when none is open).
+    #[inline]
     pub fn end(&mut self, t: usize, ts: u64, b: &mut ProfileBuilder) {
         let slot = self.threads[t].slot;
         if slot == NONE || !b.exit_top(slot, self.clock(t, ts)) {
             b.repairs.unmatched_ends += 1;
             return;
         }
-        self.frame_slices.end(t, b.depth(slot), ts);
+        if self.frame_slices.any_open() {
+            self.frame_slices.end(t, b.depth(slot), ts);
+        }
     }
 
     /// A slice of no length on thread `t`.

@@ -1,0 +1,159 @@
+//! Perfetto traces written here (testkit `perfetto_frames`, `perfetto::from_capture`) for
+//! what the corpus cannot show: every jank type's name, frames never ended, ends that match
+//! no start, display frames; and thread states from full and compact scheduling with
+//! blocked reasons named by interned kernel symbols.
+
+use droidflame_core::products;
+use droidflame_core::profile::SchedState;
+use droidflame_core::{analyze_with, Options, Profile};
+use droidflame_testkit::atrace::Capture;
+use droidflame_testkit::perfetto::{from_capture, FromCapture, Message, Trace};
+use droidflame_testkit::perfetto_frames::{app_frame, display_frame, frame_end, jank, SurfaceFrame};
+
+const MS: u64 = 1_000_000;
+
+fn kept(bytes: &[u8]) -> Profile {
+    analyze_with(bytes, Options { keep_calls: true, ..Options::default() }).unwrap().into_profile()
+}
+
+fn frame(cookie: u64, token: u64, layer: &'static str, jank_bits: u64, present: u64) -> SurfaceFrame<'static> {
+    SurfaceFrame { cookie, token, display_token: token + 100, pid: 42, layer, jank: jank_bits, present, prediction: 1 }
+}
+
+#[test]
+fn app_frames_carry_every_jank_type_in_perfettos_words() {
+    const MAIN: &str = "com.example/com.example.MainActivity#0";
+    const SHEET: &str = "com.example/BottomSheet#1";
+    let mut packets: Vec<Message> = Vec::new();
+    packets.extend(app_frame(&frame(10, 1, MAIN, jank::NONE, 1), (0, 16 * MS), (MS, Some(9 * MS))));
+    packets.extend(app_frame(
+        &frame(20, 2, MAIN, jank::APP_DEADLINE_MISSED | jank::BUFFER_STUFFING, 2),
+        (17 * MS, 33 * MS),
+        (17 * MS, Some(60 * MS)),
+    ));
+    packets.extend(app_frame(
+        &frame(30, 3, SHEET, jank::SF_SCHEDULING | jank::PREDICTION_ERROR | jank::DISPLAY_HAL, 2),
+        (34 * MS, 50 * MS),
+        (34 * MS, Some(52 * MS)),
+    ));
+    packets.extend(app_frame(
+        &frame(40, 4, SHEET, jank::DROPPED | jank::UNKNOWN, 4),
+        (51 * MS, 67 * MS),
+        (51 * MS, None),
+    ));
+    // An end whose start the trace lost, and the compositor's own frames.
+    packets.push(frame_end(70 * MS, 999));
+    packets.push(display_frame(0, 500, 7, 9, None));
+    packets.push(frame_end(16 * MS, 500));
+    packets.push(display_frame(MS, 500, 7, 9, Some((jank::SF_CPU_DEADLINE_MISSED, 2))));
+    packets.push(frame_end(20 * MS, 501));
+    let p = kept(&Trace::of(&packets).bytes);
+    let got: Vec<(i64, &str, &str, Option<u64>, Option<u64>)> = p
+        .app_frames
+        .iter()
+        .map(|f| {
+            (
+                f.token,
+                f.jank.as_str(),
+                f.present.as_str(),
+                f.duration().map(|d| d / MS),
+                f.expected_duration().map(|d| d / MS),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (1, "None", "On-time Present", Some(8), Some(16)),
+            (2, "App Deadline Missed, Buffer Stuffing", "Late Present", Some(43), Some(16)),
+            (3, "SurfaceFlinger Scheduling, Prediction Error, Display HAL", "Late Present", Some(18), Some(16)),
+            (4, "Unknown Jank, Dropped Frame", "Dropped Frame", None, Some(16)),
+        ]
+    );
+    assert_eq!(p.app_frames.iter().filter(|f| f.janky).count(), 3);
+    assert!(p.app_frames.iter().all(|f| f.prediction == "Valid Prediction" && !f.derived));
+    assert!(
+        p.warnings.iter().any(|w| w.text.contains("1 app frame of the frame timeline never ended")),
+        "{:?}",
+        p.warnings
+    );
+    // Each layer in figures.
+    let layers = products::frame_layers(&p);
+    let figures: Vec<(&str, u64, u64, u64)> =
+        layers.iter().map(|l| (l.layer.as_str(), l.frames, l.janky, l.unfinished)).collect();
+    // As many frames each: by name.
+    assert_eq!(figures, [(SHEET, 2, 2, 1), (MAIN, 2, 1, 0), (products::DISPLAY_LAYER, 1, 1, 0)]);
+    assert_eq!(layers[1].p50_us, Some(8_000));
+    assert_eq!(layers[1].max_us, Some(43_000));
+    // The display frame, with its expected times and jank.
+    let display = &p.display_frames[0];
+    assert_eq!((display.pid, display.token, display.jank.as_str()), (9, 7, "SurfaceFlinger CPU Deadline Missed"));
+    assert_eq!((display.duration(), display.expected_duration()), (Some(19 * MS), Some(16 * MS)));
+    // The listing of one process's janky frames.
+    let mut out = Vec::new();
+    let query = products::FramesQuery { pid: Some(42), jank_only: true, ..Default::default() };
+    products::write_frames(&p, &query, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(text.lines().count(), 4);
+    assert!(
+        text.lines().last().unwrap().ends_with("\t4\t51000\t\t16000\tUnknown Jank, Dropped Frame\tDropped Frame"),
+        "{text}"
+    );
+    let other = products::FramesQuery { pid: Some(7), ..Default::default() };
+    let err = products::write_frames(&p, &other, &mut Vec::new()).unwrap_err();
+    assert_eq!(err.to_string(), "no app frame of process 7 is in the trace");
+}
+
+/// Thread 5 on CPU 1: running, preempted, running, blocked in `io_schedule` waiting for I/O,
+/// woken by thread 7, running; CPU 1's clock changes once.
+fn capture() -> Capture {
+    let mut c = Capture::new();
+    c.switch(1, 0, ("swapper/1", 0), "R", ("app", 5))
+        .switch(1, 2 * MS, ("app", 5), "R+", ("other", 6))
+        .switch(1, 3 * MS, ("other", 6), "S", ("app", 5))
+        .event("app", 5, 5, 1, 4 * MS, "cpu_frequency", "state=1800000 cpu_id=1")
+        .switch(1, 6 * MS, ("app", 5), "D", ("swapper/1", 0))
+        .event(
+            "swapper/1",
+            0,
+            0,
+            1,
+            6 * MS + 1000,
+            "sched_blocked_reason",
+            "pid=5 iowait=1 caller=io_schedule+0x12/0x40",
+        )
+        .switch(2, 7 * MS, ("swapper/2", 0), "R", ("waker", 7))
+        .event("waker", 7, 7, 2, 8 * MS, "sched_waking", "comm=app pid=5 prio=120 target_cpu=001")
+        .switch(1, 9 * MS, ("swapper/1", 0), "R", ("app", 5))
+        .switch(1, 10 * MS, ("app", 5), "S", ("swapper/1", 0));
+    c
+}
+
+#[test]
+fn thread_states_read_alike_from_text_and_from_full_and_compact_scheduling() {
+    let states = |p: &Profile| -> Vec<(u64, SchedState, Option<u32>, Option<u32>, Option<String>, bool)> {
+        let t = p.threads.iter().find(|t| t.tid == 5).unwrap();
+        t.states
+            .spans(0, u64::MAX)
+            .map(|s| {
+                let e = s.entry;
+                let blocked = e.blocked.map(|f| p.blocked_functions[f as usize].clone());
+                (e.start / 1000, e.state, e.cpu, e.waker, blocked, e.io_wait)
+            })
+            .collect()
+    };
+    let text = kept(&capture().text());
+    let full = kept(&Trace::of(&from_capture(&capture(), FromCapture::default())).bytes);
+    let compact =
+        kept(&Trace::of(&from_capture(&capture(), FromCapture { compact_sched: true, events_per_bundle: 3 })).bytes);
+    let expected = states(&text);
+    assert_eq!(expected.len(), 6);
+    assert_eq!(expected[3], (6_000, SchedState::Uninterruptible, None, None, Some("io_schedule".to_owned()), true));
+    assert_eq!(expected[4].3, Some(7), "woken by the thread that wrote sched_waking");
+    assert_eq!(states(&full), expected);
+    assert_eq!(states(&compact), expected);
+    for p in [&text, &full, &compact] {
+        let freq = p.counters.iter().find(|c| c.name == "CPU 1 frequency (kHz)").unwrap();
+        assert_eq!((freq.last, freq.series.len()), (1_800_000, 1));
+    }
+}

@@ -1,0 +1,53 @@
+// Measures a jank capture in the page: the wasm heap once it is read (its threads' states
+// and frames kept), the Frames tab from the click to its table, a re-sort of that table,
+// and a timeline redraw with its frame lanes and state strips (from boxes already fetched).
+// `node measure-frames.mjs FILE`.
+import { launch, serve, pick, timelineSettled } from './support.mjs';
+
+const file = process.argv[2];
+const browser = await launch();
+const server = await serve();
+const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+await page.goto(server.url);
+const state = await pick(page, [file]);
+const wasm = () => page.evaluate(() => Number(document.body.dataset.wasmHeap || document.body.dataset.wasmBytes) / 2 ** 20);
+console.log(state, '· open and first graph', await page.evaluate(() => document.body.dataset.firstGraphMs), 'ms · wasm heap', (await wasm()).toFixed(0), 'MiB');
+let t = Date.now();
+await page.click('#tab-button-frames');
+await page.waitForFunction(() => document.body.dataset.frames === 'shown', null, { timeout: 600000 });
+console.log('Frames tab shown', Date.now() - t, 'ms:', await page.locator('#frame-note').textContent());
+// A re-sort: every frame ordered again and the table's rows made (timed in the page).
+const sort = await page.evaluate(async () => {
+  const times = [];
+  for (let i = 0; i < 6; i++) {
+    const button = document.querySelector('#frame-head th:nth-child(' + (2 + (i % 2)) + ') button');
+    const s = performance.now();
+    button.click();
+    times.push(performance.now() - s);
+    await new Promise((r) => requestAnimationFrame(r));
+  }
+  return times.sort((a, b) => a - b)[3];
+});
+console.log('frames table re-sorted and drawn, median', sort.toFixed(1), 'ms');
+await page.click('#thread-rows tr[data-thread] >> nth=0');
+t = Date.now();
+await page.click('#tab-button-timeline');
+await timelineSettled(page, 600000);
+console.log('timeline (all threads, frame lanes, CPU lanes, state strips) first drawn', Date.now() - t, 'ms');
+const draw = await page.evaluate(async () => {
+  const c = document.getElementById('timeline-canvas');
+  const times = [];
+  for (let i = 0; i < 20; i++) {
+    const s = performance.now();
+    c.dispatchEvent(new WheelEvent('wheel', { deltaY: i % 2 ? 100 : -100, clientX: 600, clientY: 300, bubbles: true, cancelable: true }));
+    times.push(performance.now() - s);
+    await new Promise((r) => requestAnimationFrame(r));
+  }
+  return times.sort((a, b) => a - b)[10];
+});
+console.log('timeline redraw at a new zoom, median', draw.toFixed(1), 'ms · wasm heap', (await wasm()).toFixed(0), 'MiB');
+const layout = await page.evaluate(() => JSON.parse(document.getElementById('timeline-canvas').dataset.layout));
+console.log('frame lanes', layout.frames.layers.length, '· CPU lanes', layout.system.cpus.length, '· state strips', layout.strips.length);
+await page.screenshot({ path: 'screenshots/measure-frames-timeline.png' });
+await browser.close();
+await server.close();
