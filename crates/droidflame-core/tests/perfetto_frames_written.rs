@@ -12,6 +12,11 @@ use droidflame_testkit::perfetto_frames::{app_frame, display_frame, frame_end, j
 
 const MS: u64 = 1_000_000;
 
+/// A frame as a test compares it: token, jank, present, duration and expected duration (ms).
+type FrameFacts<'a> = (i64, &'a str, &'a str, Option<u64>, Option<u64>);
+/// A state as a test compares it: start (µs), state, CPU, waker, blocked function, I/O wait.
+type StateFacts = (u64, SchedState, Option<u32>, Option<u32>, Option<String>, bool);
+
 fn kept(bytes: &[u8]) -> Profile {
     analyze_with(bytes, Options { keep_calls: true, ..Options::default() }).unwrap().into_profile()
 }
@@ -48,7 +53,7 @@ fn app_frames_carry_every_jank_type_in_perfettos_words() {
     packets.push(display_frame(MS, 500, 7, 9, Some((jank::SF_CPU_DEADLINE_MISSED, 2))));
     packets.push(frame_end(20 * MS, 501));
     let p = kept(&Trace::of(&packets).bytes);
-    let got: Vec<(i64, &str, &str, Option<u64>, Option<u64>)> = p
+    let got: Vec<FrameFacts> = p
         .app_frames
         .iter()
         .map(|f| {
@@ -131,7 +136,7 @@ fn capture() -> Capture {
 
 #[test]
 fn thread_states_read_alike_from_text_and_from_full_and_compact_scheduling() {
-    let states = |p: &Profile| -> Vec<(u64, SchedState, Option<u32>, Option<u32>, Option<String>, bool)> {
+    let states = |p: &Profile| -> Vec<StateFacts> {
         let t = p.threads.iter().find(|t| t.tid == 5).unwrap();
         t.states
             .spans(0, u64::MAX)
