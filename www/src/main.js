@@ -155,6 +155,8 @@ async function open(inputs, name) {
     await address.applyLink();
     await graph.settled();
     document.body.dataset.firstGraphMs = String(Math.round(performance.now() - started));
+    // The frames view's data, made while the person looks at the first graph.
+    if (result.summary.app_frames) products.frames().catch(() => {});
     return result.summary;
   } catch (error) {
     store.update({ phase: 'error', error: error.message });

@@ -598,7 +598,7 @@ fn perfetto_bundle(
         if sched && rng.chance(50) {
             switch_cycle(&mut bundle, walk.tid, cpu, before, rng.chance(20));
         }
-        if sched && t == 0 && walk.wall % 64 < 12 && rng.chance(10) {
+        if sched && t == 0 && walk.wall % 64 < 12 && rng.chance(20) {
             frames.extend(frame_packets(walk.wall, rng.chance(10)));
         }
         text.clear();

@@ -166,7 +166,8 @@ fn figures(profile: &Profile, pid: u32, layer: &str, display: bool, frames: &[&A
     }
 }
 
-/// The frames view's data as JSON: `layers` (`frame_layers`) and `frames`, each with its
+/// The frames view's data as JSON: `length_us` (the timeline's), `layers` (`frame_layers`)
+/// and `frames`, each with its
 /// `layer` (index into `layers`), `token`, `start_us` and `end_us` (µs on the timeline;
 /// `end_us` null where it never ended), `expected_start_us`/`expected_end_us` (null where
 /// unknown), `overrun_us` (past its expected end), `jank`, `janky`, `present`,
@@ -194,5 +195,6 @@ pub fn frames_json(profile: &Profile) -> String {
             })
         })
         .collect();
-    serde_json::json!({ "layers": layers, "frames": frames }).to_string()
+    let length_us = profile.micros_at(profile.timeline.end);
+    serde_json::json!({ "layers": layers, "frames": frames, "length_us": length_us }).to_string()
 }
