@@ -40,7 +40,10 @@ pub struct Sched {
 impl Sched {
     /// Moves to `entry`'s state at its start, adding the time spent in the state left;
     /// `keep` logs the state left.
-    pub fn enter(&mut self, entry: StateEntry, keep: bool) {
+    pub fn enter(&mut self, mut entry: StateEntry, keep: bool) {
+        // A time before the state it ends (a capture out of order) is taken as that state's
+        // start: no state runs backwards, and the totals stay the log's.
+        entry.start = entry.start.max(self.since);
         let (state, ts) = (entry.state, entry.start);
         self.seen |= state != SchedState::Unknown;
         let spent = ts.saturating_sub(self.since);
