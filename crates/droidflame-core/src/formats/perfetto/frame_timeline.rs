@@ -3,7 +3,7 @@
 //! the same cookie; expected and actual frames of one process share their token. Jank and
 //! present types are named as Perfetto names them.
 
-use super::proto::{DisplayFrameStart, FrameTimelineEvent, SurfaceFrameStart};
+use super::proto::FrameTimelineEvent;
 use crate::profile::{AppFrame, ProfileBuilder};
 use rustc_hash::FxHashMap;
 
@@ -49,19 +49,10 @@ fn named(names: &[&str], value: Option<i32>) -> String {
     names.get(usize::try_from(value.unwrap_or(0)).unwrap_or(0)).unwrap_or(&names[0]).to_string()
 }
 
-/// Display frames being read, kept apart from app frames (their cookies are their own).
+/// Frames of one kind (surface or display) being read: their cookies are their own.
 #[derive(Debug, Default)]
-struct Kinds {
-    expected_open: FxHashMap<i64, (u32, i64, u64)>,
-    expected: FxHashMap<(u32, i64), (u64, u64)>,
-    actual_open: FxHashMap<i64, AppFrame>,
-    done: Vec<AppFrame>,
-}
-
-/// Frames being read.
-#[derive(Debug, Default)]
-pub struct FrameTimeline {
-    /// Expected frames by cookie, until they end.
+struct Frames {
+    /// Expected frames by cookie, until they end: (pid, token, start).
     expected_open: FxHashMap<i64, (u32, i64, u64)>,
     /// Ended expected frames by (pid, token).
     expected: FxHashMap<(u32, i64), (u64, u64)>,
@@ -69,8 +60,54 @@ pub struct FrameTimeline {
     actual_open: FxHashMap<i64, AppFrame>,
     /// Actual frames ended.
     done: Vec<AppFrame>,
-    /// Display frames: (cookie of an open one, or ended) as app frames are.
-    display: Kinds,
+}
+
+impl Frames {
+    fn expected_start(&mut self, cookie: Option<i64>, pid: Option<i32>, token: Option<i64>, ts: u64) {
+        if let Some(cookie) = cookie {
+            self.expected_open.insert(cookie, (pid_of(pid), token.unwrap_or(0), ts));
+        }
+    }
+
+    fn actual_start(&mut self, cookie: Option<i64>, frame: AppFrame) {
+        if let Some(cookie) = cookie {
+            self.actual_open.insert(cookie, frame);
+        }
+    }
+
+    /// The frame of `cookie` ended at `ts`; false where none of this kind has it.
+    fn end(&mut self, cookie: i64, ts: u64) -> bool {
+        if let Some((pid, token, from)) = self.expected_open.remove(&cookie) {
+            self.expected.insert((pid, token), (from, ts.max(from)));
+        } else if let Some(mut frame) = self.actual_open.remove(&cookie) {
+            frame.end = Some(ts.max(frame.start));
+            self.done.push(frame);
+        } else {
+            return false;
+        }
+        true
+    }
+
+    /// Every actual frame, with its expected times, those never ended too; and how many
+    /// never ended.
+    fn finish(&mut self) -> (Vec<AppFrame>, u64) {
+        let unfinished = self.actual_open.len() as u64;
+        let mut frames = std::mem::take(&mut self.done);
+        frames.extend(self.actual_open.drain().map(|(_, f)| f));
+        for frame in &mut frames {
+            frame.expected = self.expected.get(&(frame.pid, frame.token)).copied();
+        }
+        (frames, unfinished)
+    }
+}
+
+/// Frames being read.
+#[derive(Debug, Default)]
+pub struct FrameTimeline {
+    /// Apps' frames (surface frames).
+    surfaces: Frames,
+    /// The compositor's display frames.
+    displays: Frames,
     /// Events read, for the notes.
     pub events: u64,
     /// Ends whose cookie no start had.
@@ -81,106 +118,79 @@ impl FrameTimeline {
     /// One event at `ts` (boot clock).
     pub fn event(&mut self, event: &FrameTimelineEvent, ts: u64) {
         self.events += 1;
-        if let Some(start) = &event.expected_surface_frame_start {
-            if let Some(cookie) = start.cookie {
-                self.expected_open.insert(cookie, (pid_of(start), start.token.unwrap_or(0), ts));
-            }
+        if let Some(s) = &event.expected_surface_frame_start {
+            self.surfaces.expected_start(s.cookie, s.pid, s.token, ts);
         }
-        if let Some(start) = &event.actual_surface_frame_start {
-            if let Some(cookie) = start.cookie {
-                self.actual_open.insert(cookie, actual(start, ts));
-            }
+        if let Some(s) = &event.actual_surface_frame_start {
+            let layer = String::from_utf8_lossy(s.layer_name.as_deref().unwrap_or_default()).into_owned();
+            let verdict = Verdict {
+                jank_type: s.jank_type,
+                present_type: s.present_type,
+                on_time_finish: s.on_time_finish,
+                gpu_composition: s.gpu_composition,
+                prediction_type: s.prediction_type,
+            };
+            self.surfaces.actual_start(s.cookie, actual(s.pid, layer, s.token, &verdict, ts));
         }
-        if let Some(start) = &event.expected_display_frame_start {
-            if let Some(cookie) = start.cookie {
-                self.display.expected_open.insert(cookie, (display_pid(start), start.token.unwrap_or(0), ts));
-            }
+        if let Some(s) = &event.expected_display_frame_start {
+            self.displays.expected_start(s.cookie, s.pid, s.token, ts);
         }
-        if let Some(start) = &event.actual_display_frame_start {
-            if let Some(cookie) = start.cookie {
-                self.display.actual_open.insert(cookie, actual_display(start, ts));
-            }
+        if let Some(s) = &event.actual_display_frame_start {
+            let verdict = Verdict {
+                jank_type: s.jank_type,
+                present_type: s.present_type,
+                on_time_finish: s.on_time_finish,
+                gpu_composition: s.gpu_composition,
+                prediction_type: s.prediction_type,
+            };
+            self.displays.actual_start(s.cookie, actual(s.pid, String::new(), s.token, &verdict, ts));
         }
         if let Some(cookie) = event.frame_end.as_ref().and_then(|e| e.cookie) {
-            if let Some((pid, token, from)) = self.expected_open.remove(&cookie) {
-                self.expected.insert((pid, token), (from, ts.max(from)));
-            } else if let Some(mut frame) = self.actual_open.remove(&cookie) {
-                frame.end = Some(ts.max(frame.start));
-                self.done.push(frame);
-            } else if let Some((pid, token, from)) = self.display.expected_open.remove(&cookie) {
-                self.display.expected.insert((pid, token), (from, ts.max(from)));
-            } else if let Some(mut frame) = self.display.actual_open.remove(&cookie) {
-                frame.end = Some(ts.max(frame.start));
-                self.display.done.push(frame);
-            } else {
+            if !self.surfaces.end(cookie, ts) && !self.displays.end(cookie, ts) {
                 self.unmatched_ends += 1;
             }
         }
     }
 
     /// The input ended: every actual frame to the builder, with its expected times; those
-    /// never ended too, marked so. How many never ended.
+    /// never ended too, marked so. How many app frames never ended.
     pub fn finish(&mut self, b: &mut ProfileBuilder) -> u64 {
-        let unfinished = self.actual_open.len() as u64;
-        let mut frames = std::mem::take(&mut self.done);
-        frames.extend(self.actual_open.drain().map(|(_, f)| f));
-        for mut frame in frames {
-            frame.expected = self.expected.get(&(frame.pid, frame.token)).copied();
-            b.app_frame(frame);
-        }
-        let display = &mut self.display;
-        let mut frames = std::mem::take(&mut display.done);
-        frames.extend(display.actual_open.drain().map(|(_, f)| f));
-        for mut frame in frames {
-            frame.expected = display.expected.get(&(frame.pid, frame.token)).copied();
-            b.display_frame(frame);
-        }
+        let (frames, unfinished) = self.surfaces.finish();
+        frames.into_iter().for_each(|f| b.app_frame(f));
+        let (frames, _) = self.displays.finish();
+        frames.into_iter().for_each(|f| b.display_frame(f));
         unfinished
     }
 }
 
-fn pid_of(start: &SurfaceFrameStart) -> u32 {
-    u32::try_from(start.pid.unwrap_or(0)).unwrap_or(0)
+fn pid_of(pid: Option<i32>) -> u32 {
+    u32::try_from(pid.unwrap_or(0)).unwrap_or(0)
 }
 
-fn display_pid(start: &DisplayFrameStart) -> u32 {
-    u32::try_from(start.pid.unwrap_or(0)).unwrap_or(0)
+/// What a recorder says of an actual frame, surface or display.
+struct Verdict {
+    jank_type: Option<i32>,
+    present_type: Option<i32>,
+    on_time_finish: Option<bool>,
+    gpu_composition: Option<bool>,
+    prediction_type: Option<i32>,
 }
 
-fn actual_display(start: &DisplayFrameStart, ts: u64) -> AppFrame {
-    let (jank, janky) = jank_words(start.jank_type.unwrap_or(0));
+fn actual(pid: Option<i32>, layer: String, token: Option<i64>, v: &Verdict, ts: u64) -> AppFrame {
+    let (jank, janky) = jank_words(v.jank_type.unwrap_or(0));
     AppFrame {
-        pid: display_pid(start),
-        layer: String::new(),
-        token: start.token.unwrap_or(0),
+        pid: pid_of(pid),
+        layer,
+        token: token.unwrap_or(0),
         start: ts,
         end: None,
         expected: None,
         jank,
         janky,
-        present: named(&PRESENT_NAMES, start.present_type),
-        on_time_finish: start.on_time_finish.unwrap_or(false),
-        gpu_composition: start.gpu_composition.unwrap_or(false),
-        prediction: named(&PREDICTION_NAMES, start.prediction_type),
-        derived: false,
-    }
-}
-
-fn actual(start: &SurfaceFrameStart, ts: u64) -> AppFrame {
-    let (jank, janky) = jank_words(start.jank_type.unwrap_or(0));
-    AppFrame {
-        pid: pid_of(start),
-        layer: String::from_utf8_lossy(start.layer_name.as_deref().unwrap_or_default()).into_owned(),
-        token: start.token.unwrap_or(0),
-        start: ts,
-        end: None,
-        expected: None,
-        jank,
-        janky,
-        present: named(&PRESENT_NAMES, start.present_type),
-        on_time_finish: start.on_time_finish.unwrap_or(false),
-        gpu_composition: start.gpu_composition.unwrap_or(false),
-        prediction: named(&PREDICTION_NAMES, start.prediction_type),
+        present: named(&PRESENT_NAMES, v.present_type),
+        on_time_finish: v.on_time_finish.unwrap_or(false),
+        gpu_composition: v.gpu_composition.unwrap_or(false),
+        prediction: named(&PREDICTION_NAMES, v.prediction_type),
         derived: false,
     }
 }
