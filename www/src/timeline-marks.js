@@ -1,17 +1,58 @@
 // What the timeline draws beside calls: a lane of app frames per layer (coloured by jank,
 // the expected deadline marked) and a strip of scheduler states over each thread's calls.
 
-import { frameColour, frameEnd, shortLayer } from './frame-marks.js';
+import { element } from './dom.js';
+import {
+  frameAt, frameColour, frameEnd, framePatch, framesByLayer, frameTipLines, shortLayer, shownLayers, TONE_WORDS, toneColour,
+} from './frame-marks.js';
 import { stateColour } from './thread-states.js';
 
 export const FRAME_ROW = 14; // px per layer's lane of frames
 export const FRAME_GAP = 2; // px between two layers' lanes
 
 /**
+ * The timeline's lanes of app frames: `set(data, length)` with the core's frames (null for
+ * none), `layout(summary, thread, top)` lays out the lanes shown (its process's layers for
+ * one thread, every layer for all) and gives the top after them; `draw`, `at` (the frame
+ * under a point, -1 for none), `tip` and `patch` (what choosing a frame makes the store).
+ */
+export function createFrameLanes() {
+  let marks = null; // {data, lanes: indices by layer, length}
+  let layers = []; // the layers with a lane
+  let top = 0;
+  const row = FRAME_ROW + FRAME_GAP;
+  return {
+    set(data, length) {
+      marks = data && data.frames.length > 0 ? { data, lanes: framesByLayer(data), length } : null;
+    },
+    layout(summary, thread, from) {
+      top = from;
+      layers = marks ? shownLayers(marks.data, summary, thread) : [];
+      return layers.length > 0 ? top + layers.length * row + 4 : from;
+    },
+    shown: () => layers.length > 0,
+    positions: () => ({ top, row, layers }),
+    draw(ctx, x, w, dark, palette, selected) {
+      if (layers.length > 0) drawFrameLanes(ctx, marks, layers, x, w, top, dark, palette, selected);
+    },
+    at(at, py) {
+      if (layers.length === 0 || py < top || py >= top + layers.length * row) return -1;
+      const layer = layers[Math.floor((py - top) / row)];
+      return frameAt(marks.data.frames, marks.lanes[layer], at, marks.length);
+    },
+    tip(index) {
+      const frame = marks.data.frames[index];
+      return frameTipLines(frame, marks.data.layers[frame.layer]);
+    },
+    patch: (summary, index) => framePatch(summary, marks.data, index, marks.length),
+  };
+}
+
+/**
  * Draws the frames of each layer in `layers` (indices into the core's) in its lane from `top`. `x(us)` places a time; `w` is the
  * width drawn; `selected` the frame index selected (-1 for none).
  */
-export function drawFrameLanes(ctx, marks, layers, x, w, top, dark, palette, selected) {
+function drawFrameLanes(ctx, marks, layers, x, w, top, dark, palette, selected) {
   const { data, lanes, length } = marks;
   layers.forEach((layer, row) => {
     const indices = lanes[layer];
@@ -74,4 +115,19 @@ export function drawStateStrip(ctx, strip, boxes, legend, x, w, dark) {
     const from = Math.round(left);
     ctx.fillRect(from, strip.top, Math.max(Math.round(right) - from, 1), strip.height);
   }
+}
+
+/**
+ * The legend of the colours drawn: each state of `stateLegend` (the core's keys and
+ * words; empty where no strip is drawn), then the frames' tones where `frames`.
+ */
+export function legendItems(stateLegend, frames, dark) {
+  const item = (colour, words) => {
+    const swatch = element('span', { class: 'swatch' });
+    swatch.style.background = colour;
+    return element('span', { class: 'legend-item' }, swatch, words);
+  };
+  const items = stateLegend.map((s) => item(stateColour(s.state, dark), s.words));
+  if (frames) items.push(...Object.entries(TONE_WORDS).map(([tone, words]) => item(toneColour(tone, dark), 'frame ' + words)));
+  return items;
 }

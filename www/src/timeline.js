@@ -7,7 +7,7 @@
 // shows that call's details (timeline-call.js); a right click, the Menu key or Shift+F10
 // its frame menu.
 
-import { $, element } from './dom.js';
+import { $ } from './dom.js';
 import { frameNameParts, threadLabel } from './format.js';
 import { isMenuKey } from './list-keys.js';
 import { changed } from './state.js';
@@ -18,9 +18,8 @@ import { threadOrder } from './threads.js';
 import {
   axisTicks, clampView, frameColour, labelColour, panView, timeText, zoomView,
 } from './timespan.js';
-import { drawFrameLanes, drawStateStrip, FRAME_GAP, FRAME_ROW } from './timeline-marks.js';
-import { frameAt, framePatch, framesByLayer, frameTipLines, shownLayers, TONE_WORDS, toneColour } from './frame-marks.js';
-import { stateColour, stateTipLines } from './thread-states.js';
+import { createFrameLanes, drawStateStrip, legendItems } from './timeline-marks.js';
+import { stateTipLines } from './thread-states.js';
 import { createSystemLanes } from './timeline-system.js';
 
 const AXIS = 22; // px: the time axis at the top
@@ -41,10 +40,8 @@ export function createTimeline(store, products) {
   // The window drawn: the store's `timelineView` kept inside the trace (null before facts).
   let view = null;
   let lanes = []; // [{thread, top, rowHeight, depths, boxes, strip: {top, height} | null, states}]
-  // App frames, where the trace has them: {data: the core's, lanes: indices by layer, length}.
-  let marks = null;
-  let layers = []; // the layers with a lane (indices into marks.data.layers)
-  const framesTop = AXIS + 2;
+  // App frames, a lane per layer, where the trace has them.
+  const frameLanes = createFrameLanes();
   let fetching = false;
   let refetch = false;
   let drag = null; // {x0, x1}
@@ -65,8 +62,8 @@ export function createTimeline(store, products) {
   function layoutLanes(state) {
     // All threads: in the thread list's order, those with calls.
     const shown = state.thread >= 0 ? [state.thread] : threadOrder(state.summary.threads).filter((i) => facts.threads[i].calls > 0);
-    layers = marks ? shownLayers(marks.data, state.summary, state.thread) : [];
-    let top = layers.length > 0 ? framesTop + layers.length * (FRAME_ROW + FRAME_GAP) + 4 : AXIS;
+    let top = frameLanes.layout(state.summary, state.thread, AXIS + 2);
+    if (!frameLanes.shown()) top = AXIS;
     top = system.layout(facts, state.thread < 0, top);
     lanes = shown.map((thread) => {
       const single = state.thread >= 0;
@@ -80,7 +77,7 @@ export function createTimeline(store, products) {
     });
     // Where frame lanes and state strips are, for what reads the page (tests).
     canvas.dataset.layout = JSON.stringify({
-      frames: { top: framesTop, row: FRAME_ROW + FRAME_GAP, layers },
+      frames: frameLanes.positions(),
       strips: lanes.filter((l) => l.strip).map((l) => ({ thread: l.thread, top: l.strip.top, height: l.strip.height })),
       lanes: lanes.map((l) => ({ thread: l.thread, top: l.top, row: l.rowHeight })),
       system: system.positions(),
@@ -177,7 +174,7 @@ export function createTimeline(store, products) {
       if (lane.strip) drawStateStrip(ctx, lane.strip, lane.states, facts.state_legend, x, w, dark());
       drawBoxes(ctx, lane, w);
     }
-    if (layers.length > 0) drawFrameLanes(ctx, marks, layers, x, w, framesTop, dark(), palette, state.frame);
+    frameLanes.draw(ctx, x, w, dark(), palette, state.frame);
     system.draw(ctx, x, w, dark(), palette, state.summary);
     drawGaps(ctx, w, h, palette);
     drawAxis(ctx, w, palette);
@@ -321,11 +318,8 @@ export function createTimeline(store, products) {
   // A frame (`{frame}`, its index) or a thread's state strip (`{strip: lane, at}`) under a
   // point, if any.
   function markAt(px, py) {
-    if (layers.length > 0 && py >= framesTop && py < framesTop + layers.length * (FRAME_ROW + FRAME_GAP)) {
-      const layer = layers[Math.floor((py - framesTop) / (FRAME_ROW + FRAME_GAP))];
-      const index = frameAt(marks.data.frames, marks.lanes[layer], timeAt(px), facts.length_us);
-      return index >= 0 ? { frame: index } : null;
-    }
+    const index = frameLanes.at(timeAt(px), py);
+    if (index >= 0) return { frame: index };
     const lane = lanes.find((l) => l.strip && py >= l.strip.top - 1 && py < l.strip.top + l.strip.height + 1);
     if (lane) return { strip: lane, at: timeAt(px) };
     const systemLane = system.hit(py);
@@ -367,7 +361,7 @@ export function createTimeline(store, products) {
     } else if (markAt(px, event.clientY - rect.top)) {
       const mark = markAt(px, event.clientY - rect.top);
       const lines = mark.frame !== undefined
-        ? frameTipLines(marks.data.frames[mark.frame], marks.data.layers[marks.data.frames[mark.frame].layer])
+        ? frameLanes.tip(mark.frame)
         : mark.system ? await system.tip(mark.system, mark.at, store.get().summary)
           : await products.stateAt(mark.strip.thread, mark.at).then((s) => (s ? stateTipLines(s) : null));
       if (mine !== hovers) return;
@@ -491,7 +485,7 @@ export function createTimeline(store, products) {
         return;
       }
       if (mark && mark.frame !== undefined) {
-        store.update(framePatch(store.get().summary, marks.data, mark.frame, facts.length_us));
+        store.update(frameLanes.patch(store.get().summary, mark.frame));
         return;
       }
       // A click: the call there, in detail.
@@ -519,20 +513,10 @@ export function createTimeline(store, products) {
   // What the strips and frame lanes' colours say, where they are drawn.
   function showLegend(state) {
     const strips = lanes.some((l) => l.strip) || facts.threads.some((t) => t.states > 0);
-    const items = [];
-    if (strips) items.push(...facts.state_legend.map((s) => legendItem(stateColour(s.state, dark()), s.words)));
-    if (marks && shownLayers(marks.data, state.summary, state.thread).length > 0) {
-      items.push(...Object.entries(TONE_WORDS).map(([tone, words]) => legendItem(toneColour(tone, dark()), 'frame ' + words)));
-    }
+    const items = legendItems(strips ? facts.state_legend : [], frameLanes.shown(), dark());
     $('timeline-legend').replaceChildren(...items);
     $('timeline-legend').hidden = items.length === 0;
   }
-
-  const legendItem = (colour, words) => {
-    const swatch = element('span', { class: 'swatch' });
-    swatch.style.background = colour;
-    return element('span', { class: 'legend-item' }, swatch, words);
-  };
 
   async function show(state) {
     if (!facts) {
@@ -540,7 +524,7 @@ export function createTimeline(store, products) {
       facts = await products.timeline();
       const data = facts.frames ? await products.frames() : null;
       if (store.get().summary !== state.summary) return;
-      marks = data && data.frames.length > 0 ? { data, lanes: framesByLayer(data), length: facts.length_us } : null;
+      frameLanes.set(data, facts.length_us);
     }
     view = windowOf(store.get());
     showLegend(state);
@@ -548,7 +532,7 @@ export function createTimeline(store, products) {
     $('timeline-note').hidden = !facts.left_out;
     $('timeline-range-keys').hidden = Boolean(facts.left_out);
     layoutLanes(state);
-    if ((lanes.length === 0 && layers.length === 0 && !(state.thread < 0 && facts.cpus > 0)) || !facts.calls_kept) {
+    if ((lanes.length === 0 && !frameLanes.shown() && !(state.thread < 0 && facts.cpus > 0)) || !facts.calls_kept) {
       $('timeline-empty').textContent = facts.calls_kept ? 'This trace has no calls to place in time.'
         : 'This trace has too many calls for the timeline; the notes above say more.';
       $('timeline-empty').hidden = false;
@@ -565,7 +549,7 @@ export function createTimeline(store, products) {
     if (state.phase !== 'done') return;
     if (changed(state, previous, 'summary')) {
       facts = null;
-      marks = null;
+      frameLanes.set(null, 0);
       view = null;
       lanes = [];
       made = [];
