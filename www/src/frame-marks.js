@@ -5,10 +5,12 @@
 
 import { timeText } from './timespan.js';
 
+// Apart from the thread states' colours (running is green there): on time is teal, other
+// jank yellow as in Perfetto.
 const COLOURS = {
-  onTime: ['#43a047', '#66bb6a'],
+  onTime: ['#26a69a', '#4db6ac'],
   app: ['#e53935', '#ef5350'],
-  other: ['#fb8c00', '#ffa726'],
+  other: ['#f9a825', '#fdd835'],
   unfinished: ['#9e9e9e', '#757575'],
 };
 
@@ -73,7 +75,8 @@ export function frameEnd(frame, length) {
 export function frameTipLines(frame, layer) {
   const lines = [];
   const duration = frame.end_us === null ? 'never ended' : timeText(frame.end_us - frame.start_us);
-  lines.push('Frame ' + frame.token + ' · ' + duration);
+  // A frame derived from slices of older Android has no token: its start names it.
+  lines.push((frame.token ? 'Frame ' + frame.token : 'Frame at ' + timeText(frame.start_us)) + ' · ' + duration);
   if (frame.expected_end_us !== null) {
     lines.push('expected ' + timeText(frame.expected_end_us - frame.expected_start_us)
       + (frame.overrun_us !== null && frame.overrun_us > 0 ? ' · ' + timeText(frame.overrun_us) + ' late' : ''));

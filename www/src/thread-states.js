@@ -5,13 +5,14 @@
 import { timeText } from './timespan.js';
 
 // Running stands out; waiting for a CPU (woken or preempted) is the question jank asks;
-// sleeping recedes; uninterruptible sleep (I/O, kernel locks) warns.
+// sleeping recedes; uninterruptible sleep (I/O, kernel locks) warns, in a colour no frame
+// tone has.
 const COLOURS = {
   running: ['#2e7d32', '#66bb6a'],
   runnable: ['#9ccc65', '#c5e1a5'],
   preempted: ['#29b6f6', '#4fc3f7'],
   sleeping: ['#e3e3e3', '#3a3a3a'],
-  uninterruptible: ['#ef6c00', '#ffa726'],
+  uninterruptible: ['#8e24aa', '#ba68c8'],
 };
 
 /** A state's colour by its key (`running`, …) in the theme. */
@@ -37,7 +38,9 @@ export function waitingUs(states) {
 
 /** A state's hover lines: its words and length, then what the core knows of it. */
 export function stateTipLines(state) {
-  const lines = [state.words + ' for ' + timeText(state.dur_us), 'from ' + timeText(state.start_us) + ' to ' + timeText(state.end_us)];
+  // Its ends to a tenth of its length: a 108 µs state reads 424.302–424.410 ms, not 424–424.
+  const step = Math.max(state.dur_us / 10, 0.001);
+  const lines = [state.words + ' for ' + timeText(state.dur_us), 'from ' + timeText(state.start_us, step) + ' to ' + timeText(state.end_us, step)];
   if (state.cpu !== null && state.cpu !== undefined) lines.push('on CPU ' + state.cpu);
   if (state.waker) lines.push('woken by ' + state.waker.name);
   if (state.blocked) lines.push('blocked in ' + state.blocked + (state.io_wait ? ' (waiting for I/O)' : ''));
