@@ -26,6 +26,7 @@ pub mod mapping;
 pub mod products;
 pub mod profile;
 mod reread;
+pub mod stats;
 mod text;
 #[cfg(target_arch = "wasm32")]
 mod wasm_entropy;
