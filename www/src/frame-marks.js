@@ -18,8 +18,8 @@ const COLOURS = {
 export function frameTone(frame) {
   if (frame.end_us === null) return 'unfinished';
   if (!frame.janky) return 'onTime';
-  // A frame derived from the app's own slices missed its deadline in the app.
-  return frame.derived || /App Deadline Missed|Unknown Jank/.test(frame.jank) ? 'app' : 'other';
+  // Whose jank it was is the core's to say (`by_app`).
+  return frame.by_app ? 'app' : 'other';
 }
 
 /** A tone's colour in the theme. */

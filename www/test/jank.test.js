@@ -20,7 +20,7 @@ const data = {
     { pid: 9, layer: 'StatusBar#1', frames: 1, janky: 0, unfinished: 0, jank_types: [] }],
   frames: [
     frame({ token: 1 }),
-    frame({ token: 2, start_us: 20_000, end_us: 60_000, expected_start_us: 20_000, expected_end_us: 36_600, overrun_us: 23_400, jank: 'App Deadline Missed', janky: true }),
+    frame({ token: 2, start_us: 20_000, end_us: 60_000, expected_start_us: 20_000, expected_end_us: 36_600, overrun_us: 23_400, jank: 'App Deadline Missed', janky: true, by_app: true }),
     frame({ token: 3, layer: 1, start_us: 25_000, end_us: 30_000 }),
     frame({ token: 4, start_us: 70_000, end_us: 90_000, overrun_us: 5_000, jank: 'Buffer Stuffing', janky: true }),
     frame({ token: 5, start_us: 95_000, end_us: null, expected_end_us: null, overrun_us: null }),
@@ -30,7 +30,7 @@ const summary = { threads: [{ tid: 8, pid: 7 }, { tid: 7, pid: 7 }, { tid: 9, pi
 
 test('a frame\'s tone says whose jank it was', () => {
   assert.deepEqual(data.frames.map(frameTone), ['onTime', 'app', 'onTime', 'other', 'unfinished']);
-  assert.equal(frameTone(frame({ janky: true, jank: 'Deadline Missed', derived: true })), 'app');
+  assert.equal(frameTone(frame({ janky: true, jank: 'Deadline Missed', derived: true, by_app: true })), 'app');
 });
 
 test('the frame under a time is found per layer; a frame never ended runs to the trace\'s end', () => {

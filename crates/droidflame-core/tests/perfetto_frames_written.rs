@@ -82,6 +82,11 @@ fn app_frames_carry_every_jank_type_in_perfettos_words() {
         "{:?}",
         p.warnings
     );
+    // Whose jank it was, for the page's colours: the app's where it missed its deadline or
+    // the recorder could not say.
+    let json: serde_json::Value = serde_json::from_str(&products::frames_json(&p)).unwrap();
+    let by_app: Vec<bool> = json["frames"].as_array().unwrap().iter().take(4).map(|f| f["by_app"] == true).collect();
+    assert_eq!(by_app, [false, true, false, true]);
     // Each layer in figures.
     let layers = products::frame_layers(&p);
     let figures: Vec<(&str, u64, u64, u64)> =

@@ -132,6 +132,12 @@ pub fn frame_layers(profile: &Profile) -> Vec<LayerFrames> {
     layers
 }
 
+/// Whether a janky frame's jank is the app's: it missed its deadline (or the recorder could
+/// not say whose it was), or it was derived from the app's own slices.
+fn by_app(f: &AppFrame) -> bool {
+    f.janky && (f.derived || f.jank.split(", ").any(|kind| kind == "App Deadline Missed" || kind == "Unknown Jank"))
+}
+
 /// One layer's figures.
 fn figures(profile: &Profile, pid: u32, layer: &str, display: bool, frames: &[&AppFrame]) -> LayerFrames {
     let unit = profile.trace_time_unit();
@@ -171,7 +177,8 @@ fn figures(profile: &Profile, pid: u32, layer: &str, display: bool, frames: &[&A
 /// `layer` (index into `layers`), `token`, `start_us` and `end_us` (µs on the timeline;
 /// `end_us` null where it never ended), `expected_start_us`/`expected_end_us` (null where
 /// unknown), `overrun_us` (past its expected end), `jank`, `janky`, `present`,
-/// `on_time_finish`, `gpu_composition`, `prediction`, `derived`.
+/// `on_time_finish`, `gpu_composition`, `prediction`, `derived`, and `by_app` (janky
+/// because the app missed its deadline).
 pub fn frames_json(profile: &Profile) -> String {
     let layers = frame_layers(profile);
     let at = |ticks: u64| profile.micros_at(ticks);
@@ -191,7 +198,7 @@ pub fn frames_json(profile: &Profile) -> String {
                 "expected_start_us": f.expected.map(|e| at(e.0)), "expected_end_us": f.expected.map(|e| at(e.1)),
                 "overrun_us": overrun, "jank": f.jank, "janky": f.janky, "present": f.present,
                 "on_time_finish": f.on_time_finish, "gpu_composition": f.gpu_composition, "prediction": f.prediction,
-                "derived": f.derived,
+                "derived": f.derived, "by_app": by_app(f),
             })
         })
         .collect();
