@@ -5,13 +5,15 @@ use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, Value
 use droidflame_core::mapping::MappingReader;
 use droidflame_core::products::{
     self, CallGraphOptions, CallQuery, ChangeOf, DiffGraphOptions, DiffOptions, ExportOptions, FoldedOptions,
-    Transform, TreeFormat, TreeOptions, View, Widths,
+    GroupTest, RunOptions, Stat, Transform, TreeFormat, TreeOptions, View, Widths,
 };
 use droidflame_core::{Analysis, Analyzer, Clock, Options, SourceKind};
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+mod runs;
 
 /// Read size: the core takes chunks of any size, so files of any size stream through.
 const CHUNK: usize = 1 << 20;
@@ -126,19 +128,39 @@ enum Command {
         #[command(flatten)]
         mapping: MappingArg,
     },
-    /// Compare two traces: differential folded stacks (`stack before_us after_us`, self
-    /// time; the first frame is the thread's name, so threads match across runs), a table
-    /// of method deltas, or a differential flame graph.
+    /// Compare two traces, or two groups of runs (`--before FILE... --after FILE...`):
+    /// differential folded stacks (`stack before_us after_us`, self time; the first frame is
+    /// the thread's name, so threads match across runs; for groups, each stack's median over
+    /// each group's runs), a table of methods, or a differential flame graph.
     Diff {
         /// The trace before the change.
-        before: PathBuf,
+        #[arg(required_unless_present = "before_runs", conflicts_with_all = ["before_runs", "after_runs"])]
+        before: Option<PathBuf>,
         /// The trace after it.
-        after: PathBuf,
+        #[arg(required_unless_present = "before_runs")]
+        after: Option<PathBuf>,
+        /// Runs before the change (one trace file each): with `--after`, two groups of runs
+        /// of one scenario are compared.
+        #[arg(long = "before", value_name = "FILE", num_args = 1.., requires = "after_runs")]
+        before_runs: Vec<PathBuf>,
+        /// Runs after the change.
+        #[arg(long = "after", value_name = "FILE", num_args = 1.., requires = "before_runs")]
+        after_runs: Vec<PathBuf>,
+        /// Groups, `--format methods`: the false-discovery rate at which a method's change
+        /// is called significant (Benjamini-Hochberg over every method tested).
+        #[arg(long, default_value_t = products::DEFAULT_ALPHA)]
+        alpha: f64,
+        /// Groups, `--format methods`: test each run's share of its threads' time instead
+        /// of its µs (for runs of different lengths).
+        #[arg(long)]
+        share: bool,
         /// Clock to compare on (default: wall where both traces have it; cpu for two sample files).
         #[arg(long, value_enum)]
         clock: Option<ClockArg>,
         /// `folded`: differential stacks; `methods`: per-method calls, inclusive and
-        /// exclusive time before and after, by change (tab-separated, with a header);
+        /// exclusive time before and after, by change (tab-separated, with a header; for
+        /// groups, each side's medians and spread, a Mann-Whitney U test's p-value, its
+        /// q-value and whether the change is significant, significant rows first);
         /// `svg`: a differential flame graph (red grew, blue shrank; see `--colour`).
         #[arg(long, value_enum, default_value = "folded")]
         format: DiffFormat,
@@ -166,6 +188,33 @@ enum Command {
         mapping: Vec<PathBuf>,
         #[command(flatten)]
         source: SourceArg,
+        #[command(flatten)]
+        view: ViewArgs,
+    },
+    /// Aggregate many runs of one scenario (one trace file each): each stack's median (or
+    /// mean, or sum) over the runs as folded stacks (the thread's name first), or a summary
+    /// JSON of every method's medians, spread and per-run values.
+    Merge {
+        /// The runs.
+        #[arg(required = true, num_args = 1..)]
+        traces: Vec<PathBuf>,
+        /// `folded`: stacks with `--stat`'s value; `summary`: JSON of runs, threads and methods.
+        #[arg(long, value_enum, default_value = "folded")]
+        format: MergeFormat,
+        /// A stack's value over the runs: `median` (a typical run; a run without the stack
+        /// counts 0), `mean` or `sum`.
+        #[arg(long, value_enum, default_value = "median")]
+        stat: StatArg,
+        #[arg(long, value_enum)]
+        clock: Option<ClockArg>,
+        /// Only the threads of this name (e.g. `main`).
+        #[arg(long, value_name = "NAME")]
+        thread: Option<String>,
+        /// Output file; `-` (the default) for standard output.
+        #[arg(short, long, default_value = "-")]
+        output: PathBuf,
+        #[command(flatten)]
+        mapping: MappingArg,
         #[command(flatten)]
         view: ViewArgs,
     },
@@ -320,6 +369,19 @@ enum DiffFormat {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+enum MergeFormat {
+    Folded,
+    Summary,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum StatArg {
+    Median,
+    Mean,
+    Sum,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 enum WidthsArg {
     After,
     Before,
@@ -373,7 +435,7 @@ fn main() -> ExitCode {
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     // The order of the transform flags matters, and only the matches keep it.
     let view = match matches.subcommand() {
-        Some(("folded" | "tree" | "render" | "diff" | "export", sub)) => view_of(sub),
+        Some(("folded" | "tree" | "render" | "diff" | "export" | "merge", sub)) => view_of(sub),
         _ => View::default(),
     };
     match run(cli, view) {
@@ -430,6 +492,49 @@ fn run(cli: Cli, view: View) -> Result<(), String> {
             let options = TreeOptions { clock: clock.map(Into::into), thread, view, format, ..TreeOptions::default() };
             stdout_stream(|out| products::write_tree(&profile, &options, out))
         }
+        Command::Merge { traces, format, stat, clock, thread, output, mapping, view: _ } => {
+            let options = RunOptions { clock: clock.map(Into::into), thread, view, ..RunOptions::default() };
+            let stat = match (format, stat) {
+                (MergeFormat::Summary, _) => None,
+                (_, StatArg::Median) => Some(Stat::Median),
+                (_, StatArg::Mean) => Some(Stat::Mean),
+                (_, StatArg::Sum) => Some(Stat::Sum),
+            };
+            let reading = runs::RunReading { options, source: &mapping.source };
+            runs::merge(&traces, reading, mapping.path.as_deref(), &output, stat)
+        }
+        Command::Diff {
+            before_runs,
+            after_runs,
+            alpha,
+            share,
+            clock,
+            format,
+            thread,
+            widths,
+            normalize,
+            colour,
+            output,
+            mapping,
+            source,
+            ..
+        } if !before_runs.is_empty() => {
+            let options =
+                RunOptions { clock: clock.map(Into::into), thread: thread.clone(), view, ..RunOptions::default() };
+            let what = match format {
+                DiffFormat::Folded => runs::GroupOutput::Folded,
+                DiffFormat::Methods => runs::GroupOutput::Methods(GroupTest { alpha, share }),
+                DiffFormat::Svg => runs::GroupOutput::Svg(DiffGraphOptions {
+                    thread,
+                    widths: widths.into(),
+                    normalize,
+                    colour: colour.into(),
+                    ..DiffGraphOptions::default()
+                }),
+            };
+            let reading = runs::RunReading { options, source: &source };
+            runs::diff([&before_runs, &after_runs], reading, &mapping, &output, what)
+        }
         Command::Diff {
             before,
             after,
@@ -442,8 +547,11 @@ fn run(cli: Cli, view: View) -> Result<(), String> {
             output,
             mapping,
             source,
-            view: _,
+            ..
         } => {
+            let (Some(before), Some(after)) = (before, after) else {
+                return Err("give two traces, or groups of runs with --before FILE... --after FILE...".into());
+            };
             let mut sides = [analyze(&[before], Options::default())?, analyze(&[after], Options::default())?];
             for side in &mut sides {
                 source.select(side)?;

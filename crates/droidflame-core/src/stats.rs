@@ -6,12 +6,28 @@
 /// Groups up to this size (each) without ties get the exact distribution of U.
 const EXACT_MAX: usize = 25;
 
+/// A Mann-Whitney U test of two groups.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MannWhitney {
+    /// The two-sided p-value that both groups come from one distribution.
+    pub p: f64,
+    /// How far the second group lies above the first: the chance that a value of the
+    /// second exceeds one of the first (ties counting half), less one half. From -0.5
+    /// (every value of the second below every value of the first) to 0.5.
+    pub shift: f64,
+}
+
 /// The two-sided p-value of a Mann-Whitney U test that `a` and `b` come from one
 /// distribution. 1 where either group is empty.
 pub fn mann_whitney_p(a: &[f64], b: &[f64]) -> f64 {
+    mann_whitney(a, b).p
+}
+
+/// The Mann-Whitney U test of `a` against `b`: p 1 and no shift where either is empty.
+pub fn mann_whitney(a: &[f64], b: &[f64]) -> MannWhitney {
     let (n1, n2) = (a.len(), b.len());
     if n1 == 0 || n2 == 0 {
-        return 1.0;
+        return MannWhitney { p: 1.0, shift: 0.0 };
     }
     // Ranks of the pooled values, ties sharing their mean rank.
     let mut pooled: Vec<(f64, bool)> = a.iter().map(|&v| (v, true)).chain(b.iter().map(|&v| (v, false))).collect();
@@ -32,18 +48,35 @@ pub fn mann_whitney_p(a: &[f64], b: &[f64]) -> f64 {
         i = j + 1;
     }
     let u_a = rank_sum_a - (n1 * (n1 + 1)) as f64 / 2.0;
+    // U of a counts the pairs where a's value is the larger (ties half).
+    let shift = 0.5 - u_a / (n1 * n2) as f64;
     let u = u_a.min((n1 * n2) as f64 - u_a);
     if tie_term == 0.0 && n1 <= EXACT_MAX && n2 <= EXACT_MAX {
-        return exact_p(u as usize, n1, n2);
+        return MannWhitney { p: exact_p(u as usize, n1, n2), shift };
     }
     let (n1, n2, n) = (n1 as f64, n2 as f64, n as f64);
     let mean = n1 * n2 / 2.0;
     let variance = n1 * n2 / 12.0 * ((n + 1.0) - tie_term / (n * (n - 1.0)));
     if variance <= 0.0 {
-        return 1.0;
+        return MannWhitney { p: 1.0, shift };
     }
     let z = ((mean - u) - 0.5).max(0.0) / variance.sqrt();
-    (2.0 * normal_upper_tail(z)).min(1.0)
+    MannWhitney { p: (2.0 * normal_upper_tail(z)).min(1.0), shift }
+}
+
+/// The `q` quantile (0 to 1) of `sorted` (ascending), interpolated linearly between the two
+/// nearest values, as R's type 7 and NumPy's default do; 0 for no values.
+pub fn quantile(sorted: &[f64], q: f64) -> f64 {
+    match sorted {
+        [] => 0.0,
+        [only] => *only,
+        _ => {
+            let at = q.clamp(0.0, 1.0) * (sorted.len() - 1) as f64;
+            let (low, frac) = (at.floor() as usize, at.fract());
+            let high = (low + 1).min(sorted.len() - 1);
+            sorted[low] + (sorted[high] - sorted[low]) * frac
+        }
+    }
 }
 
 /// P(U <= u) twice (two-sided), from the number of orderings of `n1` and `n2` values that
@@ -165,6 +198,26 @@ mod tests {
         // The tail function itself.
         assert!((normal_upper_tail(1.959_964) - 0.025).abs() < 1e-6);
         assert!((normal_upper_tail(0.0) - 0.5).abs() < 1e-7);
+    }
+
+    #[test]
+    fn the_shift_says_which_group_lies_higher() {
+        assert_eq!(mann_whitney(&[1.0, 2.0], &[3.0, 4.0]).shift, 0.5);
+        assert_eq!(mann_whitney(&[3.0, 4.0], &[1.0, 2.0]).shift, -0.5);
+        assert_eq!(mann_whitney(&[1.0, 2.0], &[1.0, 2.0]).shift, 0.0);
+        // 3 > 1, 3 > 2, 2 = 2 (half), 2 > 1: 3.5 of 4 pairs.
+        assert_eq!(mann_whitney(&[1.0, 2.0], &[2.0, 3.0]).shift, 0.375);
+    }
+
+    #[test]
+    fn quantiles_interpolate_between_neighbours() {
+        let v = [1.0, 2.0, 4.0, 8.0];
+        assert_eq!(quantile(&v, 0.5), 3.0);
+        assert_eq!(quantile(&v, 0.25), 1.75);
+        assert_eq!(quantile(&v, 0.0), 1.0);
+        assert_eq!(quantile(&v, 1.0), 8.0);
+        assert_eq!(quantile(&[5.0], 0.3), 5.0);
+        assert_eq!(quantile(&[], 0.5), 0.0);
     }
 
     #[test]

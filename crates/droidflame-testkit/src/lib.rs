@@ -10,6 +10,7 @@ pub mod mapping;
 pub mod perfetto;
 pub mod perfetto_frames;
 pub mod perfetto_profiling;
+pub mod runs;
 pub mod scenario;
 pub mod simpleperf;
 mod writer;

@@ -79,39 +79,21 @@ pub fn method_deltas(
     let mut by_key: BTreeMap<(String, String), MethodDelta> = BTreeMap::new();
     let mut found = false;
     for (side, profile) in [before, after].into_iter().enumerate() {
-        let threads: Vec<&ThreadProfile> =
-            profile.threads.iter().filter(|t| thread.is_none_or(|name| sanitize(&t.name) == name)).collect();
-        found |= !threads.is_empty();
-        // (name, the frame it stands for, whether it shows a signature, calls, incl, excl)
-        let rows: Vec<(String, u32, bool, u64, u64, u64)> = if view.transforms.is_empty() {
-            let rows = frame_table_of(profile, &threads).rows;
-            rows.into_iter()
-                .map(|r| {
-                    let (incl, excl) = (profile.micros(r.incl[clock]), profile.micros(r.excl[clock]));
-                    (profile.frame_name(r.frame).to_owned(), r.frame, true, r.calls, incl, excl)
-                })
-                .collect()
-        } else {
-            let rows = view_rows(profile, &threads, view);
-            rows.into_iter()
-                .map(|v| (v.name, v.frame, !v.overloads, v.row.calls, v.row.incl[clock], v.row.excl[clock]))
-                .collect()
-        };
-        for (name, frame, signed, calls, incl_us, excl_us) in rows {
-            let frame = (frame != NONE).then(|| &profile.frames[frame as usize]);
-            let signature = frame.filter(|_| signed).map_or(String::new(), |f| f.signature.clone());
-            let entry = by_key.entry((name, signature)).or_insert_with_key(|(name, signature)| MethodDelta {
+        let rows = method_rows(profile, clock, thread, view);
+        found |= rows.is_some();
+        for row in rows.unwrap_or_default() {
+            let entry = by_key.entry((row.name, row.signature)).or_insert_with_key(|(name, signature)| MethodDelta {
                 name: name.clone(),
-                class: frame.map_or(String::new(), |f| f.class.clone()),
-                method: frame.map_or(name.clone(), |f| f.name.clone()),
+                class: row.class,
+                method: row.method,
                 signature: signature.clone(),
                 before: MethodTotals::default(),
                 after: MethodTotals::default(),
             });
             let totals = if side == 0 { &mut entry.before } else { &mut entry.after };
-            totals.calls += calls;
-            totals.incl_us += incl_us;
-            totals.excl_us += excl_us;
+            totals.calls += row.totals.calls;
+            totals.incl_us += row.totals.incl_us;
+            totals.excl_us += row.totals.excl_us;
         }
     }
     if let (Some(name), false) = (thread, found) {
@@ -122,6 +104,59 @@ pub fn method_deltas(
         b.incl_delta().unsigned_abs().cmp(&a.incl_delta().unsigned_abs()).then_with(|| a.name.cmp(&b.name))
     });
     Ok(rows)
+}
+
+/// One method of one profile, named as the two sides of a comparison match it: by name and
+/// signature (no signature where transforms merged overloads into one frame).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct MethodRow {
+    pub name: String,
+    pub signature: String,
+    pub class: String,
+    pub method: String,
+    pub totals: MethodTotals,
+}
+
+/// Every method of `profile`'s threads (those named `thread`, or all) on `clock`, through
+/// `view`'s transforms; `None` where no thread has that name. A method may come twice
+/// (a frame and its overload merged by the view): the caller adds them.
+pub(crate) fn method_rows(
+    profile: &Profile,
+    clock: Clock,
+    thread: Option<&str>,
+    view: &View,
+) -> Option<Vec<MethodRow>> {
+    let threads: Vec<&ThreadProfile> =
+        profile.threads.iter().filter(|t| thread.is_none_or(|name| sanitize(&t.name) == name)).collect();
+    if threads.is_empty() && thread.is_some() {
+        return None;
+    }
+    // (name, the frame it stands for, whether it shows a signature, calls, incl, excl)
+    let rows: Vec<(String, u32, bool, u64, u64, u64)> = if view.transforms.is_empty() {
+        let rows = frame_table_of(profile, &threads).rows;
+        rows.into_iter()
+            .map(|r| {
+                let (incl, excl) = (profile.micros(r.incl[clock]), profile.micros(r.excl[clock]));
+                (profile.frame_name(r.frame).to_owned(), r.frame, true, r.calls, incl, excl)
+            })
+            .collect()
+    } else {
+        let rows = view_rows(profile, &threads, view);
+        rows.into_iter()
+            .map(|v| (v.name, v.frame, !v.overloads, v.row.calls, v.row.incl[clock], v.row.excl[clock]))
+            .collect()
+    };
+    let rows = rows.into_iter().map(|(name, frame, signed, calls, incl_us, excl_us)| {
+        let frame = (frame != NONE).then(|| &profile.frames[frame as usize]);
+        MethodRow {
+            signature: frame.filter(|_| signed).map_or(String::new(), |f| f.signature.clone()),
+            class: frame.map_or(String::new(), |f| f.class.clone()),
+            method: frame.map_or(name.clone(), |f| f.name.clone()),
+            name,
+            totals: MethodTotals { calls, incl_us, excl_us },
+        }
+    });
+    Some(rows.collect())
 }
 
 /// The header of `write_method_deltas`' table.

@@ -31,16 +31,26 @@ impl DiffTree {
     /// The tree of `sides` (before, after) on `clock`; frames deeper than `max_depth` are
     /// merged; `only`: the threads of that name alone.
     pub fn build(sides: [&Profile; 2], clock: Clock, max_depth: usize, only: Option<&str>, view: &View) -> DiffTree {
-        let root = DiffNode { name: NONE, first_child: NONE, next_sibling: NONE, own: [0, 0] };
-        let mut tree = Builder {
-            tree: DiffTree { names: Vec::new(), nodes: vec![root] },
-            name_ids: FxHashMap::default(),
-            children: FxHashMap::default(),
-        };
+        let mut merger = StackMerger::default();
         for (side, profile) in sides.into_iter().enumerate() {
-            tree.add(side, profile, clock, (max_depth, view), only);
+            merger.add(profile, clock, (max_depth, view), only, |tree, _, node, micros| {
+                let own = &mut tree.nodes[node as usize].own[side];
+                *own = own.saturating_add(micros);
+            });
         }
-        tree.tree
+        merger.tree
+    }
+
+    /// The number of nodes, the root included.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Sets each node's self µs on both sides.
+    pub fn set_own(&mut self, own: impl Iterator<Item = [u64; 2]>) {
+        for (node, value) in self.nodes.iter_mut().zip(own) {
+            node.own = value;
+        }
     }
 
     /// The thread-name nodes, each with its name.
@@ -126,14 +136,29 @@ impl NamedTree for DiffTree {
     }
 }
 
-struct Builder {
-    tree: DiffTree,
+/// Merges the stacks of any number of profiles into one tree, by frame names under thread
+/// names, and says where each profile's time goes.
+#[derive(Debug)]
+pub(crate) struct StackMerger {
+    /// Its own times are whatever the callers of `add` made them.
+    pub tree: DiffTree,
     name_ids: FxHashMap<String, u32>,
     /// `(parent, name)` -> node.
     children: FxHashMap<(u32, u32), u32>,
 }
 
-impl Builder {
+impl Default for StackMerger {
+    fn default() -> Self {
+        let root = DiffNode { name: NONE, first_child: NONE, next_sibling: NONE, own: [0, 0] };
+        StackMerger {
+            tree: DiffTree { names: Vec::new(), nodes: vec![root] },
+            name_ids: FxHashMap::default(),
+            children: FxHashMap::default(),
+        }
+    }
+}
+
+impl StackMerger {
     fn name(&mut self, text: &str) -> u32 {
         if let Some(&id) = self.name_ids.get(text) {
             return id;
@@ -155,13 +180,17 @@ impl Builder {
         })
     }
 
-    fn add(
+    /// Merges `profile`'s stacks (the threads named `only`, or all) on `clock` into the
+    /// tree, calling `time(tree, thread, node, micros)` for each of its frame-tree nodes'
+    /// self time, `thread` the node of its thread's name (a node may be told several times:
+    /// threads of one name merge).
+    pub fn add(
         &mut self,
-        side: usize,
         profile: &Profile,
         clock: Clock,
         (max_depth, view): (usize, &View),
         only: Option<&str>,
+        mut time: impl FnMut(&mut DiffTree, u32, u32, u64),
     ) {
         let names = FrameNames::of_view(profile, max_depth, view);
         let global: Vec<u32> = (0..names.len() as u32).map(|id| self.name(names.name(id))).collect();
@@ -182,8 +211,7 @@ impl Builder {
             frames.for_each_node(|n, parent, name, self_time| {
                 let node = self.child(at[parent as usize], global[name as usize]);
                 at[n as usize] = node;
-                let own = &mut self.tree.nodes[node as usize].own[side];
-                *own = own.saturating_add(frames.micros_of(profile, self_time, clock));
+                time(&mut self.tree, thread, node, frames.micros_of(profile, self_time, clock));
             });
         }
     }

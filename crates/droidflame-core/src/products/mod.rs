@@ -2,6 +2,7 @@
 //! the summary JSON, flame-graph SVGs (inferno), the files of a rendered report, and the
 //! calls one by one (a listing, Chrome trace-event JSON), the call graph as Graphviz DOT,
 //! and two profiles compared (differential stacks, method deltas, a differential graph).
+//! Many runs of one scenario, reduced one by one, aggregate and compare in groups.
 //! A view's transforms reach each of them, the timeline's calls too (`viewed_calls`).
 
 mod app_frames;
@@ -21,6 +22,7 @@ mod folded;
 mod frames;
 mod notes;
 mod render;
+mod runs;
 mod sorted_walk;
 mod summary;
 mod table;
@@ -46,6 +48,10 @@ pub use flame::{flame_script, flame_svg, script_of, FlameOptions, GraphScope, Th
 pub use folded::{folded, thread_stacks, write_folded, FoldedOptions, MAX_FOLDED_TEXT};
 pub use notes::{notes, Note};
 pub use render::{render_site, RenderedFile};
+pub use runs::{
+    compare_groups, group_summary_json, write_group_folded, write_group_methods, Group, GroupTest, MethodComparison,
+    MethodName, Run, RunOptions, Runs, SideFigures, Stat, DEFAULT_ALPHA, GROUP_METHOD_COLUMNS,
+};
 pub use summary::{methods_json, summary, summary_json};
 pub use table::{frame_rows, frame_table, frame_table_of, Edge, FrameRow, FrameTable};
 pub use thread_states::{state_at, state_boxes, state_json, state_legend, state_times_json, StateBox};

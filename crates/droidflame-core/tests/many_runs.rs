@@ -1,0 +1,203 @@
+//! Many runs in two groups: a method made slower is found among the first rows, with
+//! hardly a false alarm where nothing changed; the figures equal medians worked out from
+//! each run's own summary; one run a side is the two-trace comparison.
+
+use droidflame_core::products::{
+    compare, compare_groups, group_summary_json, summary, write_diff_folded, write_group_folded, write_group_methods,
+    DiffOptions, Group, GroupTest, MethodComparison, RunOptions, Runs, Stat, GROUP_METHOD_COLUMNS,
+};
+use droidflame_core::{analyze, Analysis, Clock};
+use droidflame_testkit::runs::{method_name, run, RunSpec, METHODS, SLOWED};
+use droidflame_testkit::{Clocks, Layout};
+
+fn analysed(spec: &RunSpec) -> Analysis {
+    analyze(&run(spec).write(&Layout::ART_STREAMING)).unwrap()
+}
+
+/// `n` runs a side from seeds `first..`, after's `SLOWED` by `factor`.
+fn groups(first: u64, n: u64, factor: Option<f64>, options: RunOptions) -> Runs {
+    let mut runs = Runs::new(options);
+    for i in 0..n {
+        let before = RunSpec { seed: first + i, slower: None, spread: 0.1 };
+        let after = RunSpec { seed: first + 1000 + i, slower: factor.map(|f| (SLOWED, f)), spread: 0.1 };
+        runs.add(&format!("before-{i}.trace"), Group::Before, &analysed(&before)).unwrap();
+        runs.add(&format!("after-{i}.trace"), Group::After, &analysed(&after)).unwrap();
+    }
+    runs
+}
+
+fn significant(rows: &[MethodComparison]) -> Vec<&str> {
+    rows.iter().filter(|r| r.significant).map(|r| r.name.name.as_str()).collect()
+}
+
+#[test]
+fn a_method_made_slower_is_significant_among_the_first_rows() {
+    let runs = groups(1, 10, Some(1.3), RunOptions::default());
+    for share in [false, true] {
+        let rows = compare_groups(&runs, &GroupTest { share, ..GroupTest::default() }).unwrap();
+        let slowed = method_name(SLOWED);
+        let at = rows.iter().position(|r| r.name.name == slowed).unwrap();
+        assert!(at < 3 && rows[at].significant, "share {share}: {slowed} is row {at}: {:?}", rows[at]);
+        assert_eq!(rows[at].verdict(), "slower");
+        assert!(rows[at].p_value < 0.001, "{}", rows[at].p_value);
+        let alarms: Vec<&str> = significant(&rows).into_iter().filter(|&n| n != slowed).collect();
+        // Its callers' inclusive time grew, not their own: none of them may be named.
+        assert!(alarms.len() <= 1, "share {share}: false alarms {alarms:?}");
+    }
+}
+
+#[test]
+fn where_nothing_changed_hardly_anything_is_called_significant() {
+    // Five experiments of ten runs a side, 42 methods each: at a false-discovery rate of
+    // 5%, an experiment with no change at all calls something significant about 5% of the
+    // time.
+    let mut alarms = 0;
+    for experiment in 0..5 {
+        let runs = groups(50 + experiment * 20, 10, None, RunOptions::default());
+        let rows = compare_groups(&runs, &GroupTest::default()).unwrap();
+        assert_eq!(rows.len(), METHODS + 2);
+        alarms += significant(&rows).len();
+    }
+    assert!(alarms <= 1, "{alarms} false alarms in five experiments");
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    if n % 2 == 1 {
+        values[n / 2]
+    } else {
+        (values[n / 2 - 1] + values[n / 2]) / 2.0
+    }
+}
+
+#[test]
+fn medians_and_spread_equal_those_of_each_runs_own_summary() {
+    let specs: Vec<RunSpec> = (0..7).map(|seed| RunSpec { seed, slower: None, spread: 0.2 }).collect();
+    let mut runs = Runs::new(RunOptions::default());
+    let mut summaries = Vec::new();
+    for (i, spec) in specs.iter().enumerate() {
+        let analysis = analysed(spec);
+        runs.add(&format!("run-{i}"), Group::Before, &analysis).unwrap();
+        runs.add(&format!("run-{i}"), Group::After, &analysis).unwrap();
+        // Each method's exclusive µs and calls, overloads added.
+        let mut own = std::collections::BTreeMap::<String, (u64, u64)>::new();
+        for m in summary(&analysis).methods {
+            let entry = own.entry(m.name.clone()).or_default();
+            entry.0 += m.times.excl_wall_us.unwrap();
+            entry.1 += m.calls;
+        }
+        summaries.push(own);
+    }
+    let rows = compare_groups(&runs, &GroupTest::default()).unwrap();
+    assert!(rows.iter().all(|r| !r.significant && r.before == r.after), "one group against itself");
+    for row in &rows {
+        let mut excl: Vec<f64> = summaries.iter().map(|s| s.get(&row.name.name).map_or(0.0, |m| m.0 as f64)).collect();
+        let mut calls: Vec<f64> = summaries.iter().map(|s| s.get(&row.name.name).map_or(0.0, |m| m.1 as f64)).collect();
+        assert_eq!(row.before.excl_median_us, median(&mut excl), "{}", row.name.name);
+        assert_eq!(row.before.calls_median, median(&mut calls), "{}", row.name.name);
+        assert_eq!((row.before.excl_min_us, row.before.excl_max_us), (excl[0], excl[6]));
+        // Type 7 quartiles of seven values: halfway from the second to the third, and from
+        // the fifth to the sixth.
+        let q1 = excl[1] + (excl[2] - excl[1]) / 2.0;
+        let q3 = excl[4] + (excl[5] - excl[4]) / 2.0;
+        assert_eq!((row.before.excl_q1_us, row.before.excl_q3_us), (q1, q3), "{}", row.name.name);
+    }
+    let json: serde_json::Value = serde_json::from_str(&group_summary_json(&runs, Group::Before).unwrap()).unwrap();
+    assert_eq!(json["runs"].as_array().unwrap().len(), 7);
+    let first = &json["methods"][0];
+    let per_run: Vec<u64> = first["excl_us"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    let name = first["name"].as_str().unwrap();
+    let from_summaries: Vec<u64> = summaries.iter().map(|s| s.get(name).map_or(0, |m| m.0)).collect();
+    assert_eq!(per_run, from_summaries);
+}
+
+fn folded_lines(write: impl FnOnce(&mut Vec<u8>)) -> String {
+    let mut out = Vec::new();
+    write(&mut out);
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn one_run_a_side_is_the_two_trace_comparison() {
+    let before = analysed(&RunSpec { seed: 3, slower: None, spread: 0.1 });
+    let after = analysed(&RunSpec { seed: 4, slower: Some((SLOWED, 2.0)), spread: 0.1 });
+    let mut runs = Runs::new(RunOptions::default());
+    runs.add("b", Group::Before, &before).unwrap();
+    runs.add("a", Group::After, &after).unwrap();
+    let medians = runs.median_comparison().unwrap();
+    let pair = compare(&before, &after, &DiffOptions::default()).unwrap();
+    assert_eq!(medians.stacks(), pair.stacks());
+    assert_eq!(medians.clock, Clock::Wall);
+    let text = folded_lines(|out| write_diff_folded(&medians, out).unwrap());
+    assert!(text.lines().all(|l| l.starts_with("main;") || l.starts_with("prefetch;")), "{text}");
+}
+
+#[test]
+fn a_groups_folded_stacks_are_each_stacks_median_mean_or_sum_over_its_runs() {
+    let analyses: Vec<Analysis> = (0..4).map(|seed| analysed(&RunSpec { seed, slower: None, spread: 0.3 })).collect();
+    let mut runs = Runs::new(RunOptions::default());
+    let mut per_stack: std::collections::BTreeMap<String, Vec<u64>> = Default::default();
+    for (i, analysis) in analyses.iter().enumerate() {
+        runs.add(&format!("run-{i}"), Group::Before, analysis).unwrap();
+        for stack in compare(analysis, analysis, &DiffOptions::default()).unwrap().stacks() {
+            per_stack.entry(stack.stack).or_insert_with(|| vec![0; 4])[i] = stack.before;
+        }
+    }
+    for stat in [Stat::Sum, Stat::Mean, Stat::Median] {
+        let text = folded_lines(|out| write_group_folded(&runs, Group::Before, stat, out).unwrap());
+        let expected: String = per_stack
+            .iter()
+            .filter_map(|(stack, values)| {
+                let mut sorted = values.clone();
+                sorted.sort();
+                let value = match stat {
+                    Stat::Sum => values.iter().sum::<u64>(),
+                    Stat::Mean => (values.iter().sum::<u64>() as f64 / 4.0).round() as u64,
+                    Stat::Median => ((sorted[1] + sorted[2]) as f64 / 2.0).round() as u64,
+                };
+                (value > 0).then(|| format!("{stack} {value}\n"))
+            })
+            .collect();
+        assert_eq!(text, expected, "{}", stat.name());
+    }
+}
+
+#[test]
+fn the_methods_table_names_the_contracts_columns_and_puts_significant_rows_first() {
+    let runs = groups(200, 8, Some(1.5), RunOptions::default());
+    let rows = compare_groups(&runs, &GroupTest::default()).unwrap();
+    let text = folded_lines(|out| write_group_methods(&rows, out).unwrap());
+    let header: Vec<&str> = text.lines().next().unwrap().split('\t').collect();
+    assert_eq!(text.lines().next().unwrap(), GROUP_METHOD_COLUMNS);
+    for column in ["method", "excl_median_before_us", "excl_median_after_us", "p_value", "significant"] {
+        assert!(header.contains(&column), "{column}");
+    }
+    let significant_at = header.iter().position(|&c| c == "significant").unwrap();
+    let flags: Vec<&str> = text.lines().skip(1).map(|l| l.split('\t').nth(significant_at).unwrap()).collect();
+    assert_eq!(flags[0], "yes");
+    assert!(flags.windows(2).all(|w| w[0] == "yes" || w[1] == "no"), "{flags:?}");
+    assert_eq!(flags.len(), rows.len());
+}
+
+#[test]
+fn runs_that_cannot_be_compared_are_refused_with_the_reason() {
+    let dual = analysed(&RunSpec { seed: 1, slower: None, spread: 0.1 });
+    let mut wall_only = run(&RunSpec { seed: 2, slower: None, spread: 0.1 });
+    wall_only.clocks = Clocks::Wall;
+    let wall_only = analyze(&wall_only.write(&Layout::ART_STREAMING)).unwrap();
+    let mut cpu_first = Runs::new(RunOptions { clock: Some(Clock::Cpu), ..RunOptions::default() });
+    cpu_first.add("dual.trace", Group::Before, &dual).unwrap();
+    let error = cpu_first.add("wall.trace", Group::After, &wall_only).unwrap_err().to_string();
+    assert!(error.contains("wall.trace") && error.contains("cpu clock"), "{error}");
+    // The group that has no runs, and a thread no run has, are named.
+    let error = compare_groups(&cpu_first, &GroupTest::default()).unwrap_err().to_string();
+    assert!(error.contains("after group has no runs"), "{error}");
+    let mut missing = Runs::new(RunOptions { thread: Some("RenderThread".into()), ..RunOptions::default() });
+    missing.add("b", Group::Before, &dual).unwrap();
+    missing.add("a", Group::After, &dual).unwrap();
+    let error = compare_groups(&missing, &GroupTest::default()).unwrap_err().to_string();
+    assert!(error.contains("no run has a thread named \"RenderThread\""), "{error}");
+    let error = compare_groups(&cpu_first, &GroupTest { alpha: 1.5, share: false }).unwrap_err().to_string();
+    assert!(error.contains("alpha 1.5"), "{error}");
+}
