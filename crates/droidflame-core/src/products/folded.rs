@@ -40,7 +40,7 @@ impl Default for FoldedOptions {
 /// lines worth 0 µs are left out.
 pub fn folded(profile: &Profile, options: &FoldedOptions) -> Result<String> {
     let mut out = String::new();
-    for_each_line(profile, options, |stack, value| {
+    for_each_folded_line(profile, options, |stack, value| {
         if out.len() + stack.len() + 22 > MAX_FOLDED_TEXT {
             return Err(Error::new(
                 ErrorKind::Limit,
@@ -63,7 +63,7 @@ pub fn folded(profile: &Profile, options: &FoldedOptions) -> Result<String> {
 /// Writes the folded text for `options` to `out` as it is produced.
 pub fn write_folded(profile: &Profile, options: &FoldedOptions, out: &mut impl Write) -> Result<()> {
     let failed = |e: std::io::Error| Error::new(ErrorKind::Output, e.to_string());
-    for_each_line(profile, options, |stack, value| {
+    for_each_folded_line(profile, options, |stack, value| {
         out.write_all(stack.as_bytes())
             .and_then(|()| out.write_all(b" "))
             .and_then(|()| out.write_all(itoa(value, &mut [0; 20]).as_bytes()))
@@ -73,7 +73,9 @@ pub fn write_folded(profile: &Profile, options: &FoldedOptions, out: &mut impl W
     out.flush().map_err(failed)
 }
 
-fn for_each_line(
+/// Calls `line(stack, value)` for every folded line `options` asks for, in the order
+/// `write_folded` writes them.
+pub fn for_each_folded_line(
     profile: &Profile,
     options: &FoldedOptions,
     mut line: impl FnMut(&str, u64) -> Result<()>,

@@ -45,12 +45,12 @@ pub use diff_colour::{ChangeOf, DEAD_BAND};
 pub use diff_flame::{diff_svg, DiffGraphOptions, Widths};
 pub use export::{write_pprof, write_speedscope, ExportOptions};
 pub use flame::{flame_script, flame_svg, script_of, FlameOptions, GraphScope, Theme};
-pub use folded::{folded, thread_stacks, write_folded, FoldedOptions, MAX_FOLDED_TEXT};
+pub use folded::{folded, for_each_folded_line, thread_stacks, write_folded, FoldedOptions, MAX_FOLDED_TEXT};
 pub use notes::{notes, Note};
 pub use render::{render_site, RenderedFile};
 pub use runs::{
-    compare_groups, group_summary_json, write_group_folded, write_group_methods, Group, GroupTest, MethodComparison,
-    MethodName, Run, RunOptions, Runs, SideFigures, Stat, DEFAULT_ALPHA, GROUP_METHOD_COLUMNS,
+    compare_groups, group_summary_json, write_group_folded, write_group_methods, Cell, Group, GroupTest,
+    MethodComparison, MethodName, Run, RunOptions, Runs, SideFigures, Stat, DEFAULT_ALPHA, GROUP_METHOD_COLUMN_NAMES,
 };
 pub use summary::{methods_json, summary, summary_json};
 pub use table::{frame_rows, frame_table, frame_table_of, Edge, FrameRow, FrameTable};

@@ -183,47 +183,109 @@ pub(super) fn figures(runs: &Runs, group: Group) -> Vec<(SideFigures, Vec<(Metho
     out
 }
 
-/// The header of `write_group_methods`' table.
-pub const GROUP_METHOD_COLUMNS: &str = "method\tsignature\truns_called_before\truns_called_after\t\
-     calls_median_before\tcalls_median_after\tincl_median_before_us\tincl_median_after_us\t\
-     excl_median_before_us\texcl_median_after_us\texcl_change\texcl_q1_before_us\texcl_q3_before_us\t\
-     excl_q1_after_us\texcl_q3_after_us\texcl_share_before_pct\texcl_share_after_pct\tp_value\tq_value\t\
-     significant\tverdict";
+/// One value of a row of the methods table, typed: what the text table writes in words
+/// and other tables keep as numbers.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Cell<'a> {
+    /// Text.
+    Text(&'a str),
+    /// A count.
+    Count(u64),
+    /// A median or quartile (µs or calls).
+    Number(f64),
+    /// A change in percent of before; `None` where before is 0 (`new` where after is not).
+    Change(Option<f64>, bool),
+    /// A percentage.
+    Percent(f64),
+    /// A p- or q-value.
+    Probability(f64),
+    /// Yes or no.
+    Flag(bool),
+}
+
+/// The names of the methods table's columns, in order: `MethodComparison::cells`' order.
+pub const GROUP_METHOD_COLUMN_NAMES: [&str; 21] = [
+    "method",
+    "signature",
+    "runs_called_before",
+    "runs_called_after",
+    "calls_median_before",
+    "calls_median_after",
+    "incl_median_before_us",
+    "incl_median_after_us",
+    "excl_median_before_us",
+    "excl_median_after_us",
+    "excl_change",
+    "excl_q1_before_us",
+    "excl_q3_before_us",
+    "excl_q1_after_us",
+    "excl_q3_after_us",
+    "excl_share_before_pct",
+    "excl_share_after_pct",
+    "p_value",
+    "q_value",
+    "significant",
+    "verdict",
+];
+
+impl MethodComparison {
+    /// The row's values, in the order of `GROUP_METHOD_COLUMN_NAMES`.
+    pub fn cells(&self) -> [Cell<'_>; 21] {
+        let (b, a) = (&self.before, &self.after);
+        let change = (b.excl_median_us > 0.0).then(|| (a.excl_median_us - b.excl_median_us) * 100.0 / b.excl_median_us);
+        [
+            Cell::Text(&self.name.name),
+            Cell::Text(&self.name.signature),
+            Cell::Count(b.called_in as u64),
+            Cell::Count(a.called_in as u64),
+            Cell::Number(b.calls_median),
+            Cell::Number(a.calls_median),
+            Cell::Number(b.incl_median_us),
+            Cell::Number(a.incl_median_us),
+            Cell::Number(b.excl_median_us),
+            Cell::Number(a.excl_median_us),
+            Cell::Change(change, a.excl_median_us > 0.0),
+            Cell::Number(b.excl_q1_us),
+            Cell::Number(b.excl_q3_us),
+            Cell::Number(a.excl_q1_us),
+            Cell::Number(a.excl_q3_us),
+            Cell::Percent(b.excl_share_median * 100.0),
+            Cell::Percent(a.excl_share_median * 100.0),
+            Cell::Probability(self.p_value),
+            Cell::Probability(self.q_value),
+            Cell::Flag(self.significant),
+            Cell::Text(self.verdict()),
+        ]
+    }
+}
 
 /// Writes the comparison as a tab-separated table with a header line. Medians and
 /// quartiles are µs (halves where two runs sit in the middle); a change is a signed
-/// percentage of before's median (`new` where before's is 0 and after's is not).
+/// percentage of before's median (`new` where before's is 0 and after's is not, `-` where
+/// both are).
 pub fn write_group_methods(rows: &[MethodComparison], out: &mut impl Write) -> Result<()> {
     let failed = |e: std::io::Error| Error::new(ErrorKind::Output, e.to_string());
-    writeln!(out, "{GROUP_METHOD_COLUMNS}").map_err(failed)?;
+    writeln!(out, "{}", GROUP_METHOD_COLUMN_NAMES.join("\t")).map_err(failed)?;
+    let mut line = String::new();
     for row in rows {
-        let (b, a) = (&row.before, &row.after);
-        writeln!(
-            out,
-            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{:.3}\t{:.3}\t{}\t{}\t{}\t{}",
-            row.name.name.replace(['\t', '\n', '\r'], " "),
-            row.name.signature,
-            b.called_in,
-            a.called_in,
-            number(b.calls_median),
-            number(a.calls_median),
-            number(b.incl_median_us),
-            number(a.incl_median_us),
-            number(b.excl_median_us),
-            number(a.excl_median_us),
-            change(b.excl_median_us, a.excl_median_us),
-            number(b.excl_q1_us),
-            number(b.excl_q3_us),
-            number(a.excl_q1_us),
-            number(a.excl_q3_us),
-            b.excl_share_median * 100.0,
-            a.excl_share_median * 100.0,
-            probability(row.p_value),
-            probability(row.q_value),
-            if row.significant { "yes" } else { "no" },
-            row.verdict(),
-        )
-        .map_err(failed)?;
+        line.clear();
+        for (i, cell) in row.cells().into_iter().enumerate() {
+            if i > 0 {
+                line.push('\t');
+            }
+            match cell {
+                Cell::Text(text) => line.push_str(&text.replace(['\t', '\n', '\r'], " ")),
+                Cell::Count(n) => line.push_str(&n.to_string()),
+                Cell::Number(v) => line.push_str(&number(v)),
+                Cell::Change(Some(p), _) => line.push_str(&format!("{p:+.1}%")),
+                Cell::Change(None, true) => line.push_str("new"),
+                Cell::Change(None, false) => line.push('-'),
+                Cell::Percent(p) => line.push_str(&format!("{p:.3}")),
+                Cell::Probability(p) => line.push_str(&probability(p)),
+                Cell::Flag(yes) => line.push_str(if yes { "yes" } else { "no" }),
+            }
+        }
+        writeln!(out, "{line}").map_err(failed)?;
     }
     out.flush().map_err(failed)
 }
@@ -244,14 +306,5 @@ fn probability(p: f64) -> String {
         format!("{p:.4}")
     } else {
         format!("{p:.2e}")
-    }
-}
-
-/// `+12.5%` of before, `new` from 0, `-` where both are 0.
-fn change(before: f64, after: f64) -> String {
-    match (before > 0.0, after > 0.0) {
-        (true, _) => format!("{:+.1}%", (after - before) * 100.0 / before),
-        (false, true) => "new".to_owned(),
-        (false, false) => "-".to_owned(),
     }
 }

@@ -13,7 +13,8 @@ mod compare;
 
 pub use aggregate::{group_summary_json, write_group_folded, Stat};
 pub use compare::{
-    compare_groups, write_group_methods, GroupTest, MethodComparison, SideFigures, DEFAULT_ALPHA, GROUP_METHOD_COLUMNS,
+    compare_groups, write_group_methods, Cell, GroupTest, MethodComparison, SideFigures, DEFAULT_ALPHA,
+    GROUP_METHOD_COLUMN_NAMES,
 };
 
 use super::delta::{method_rows, MethodTotals};

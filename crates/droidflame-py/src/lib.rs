@@ -1,0 +1,199 @@
+//! `droidflame._native`: the core's products as tables pyarrow imports without copying.
+//! Only translation: Python values in, the core's products out as columns, the core's
+//! errors as `DroidflameError` with the CLI's message. `python/droidflame` wraps it.
+
+mod runs;
+mod table;
+
+use arrow_array::types::UInt32Type;
+use arrow_array::{DictionaryArray, StringArray, UInt32Array, UInt64Array};
+use droidflame_core::mapping::MappingReader;
+use droidflame_core::products::{self, CallQuery, FoldedOptions};
+use droidflame_core::{Analysis, Clock, Options, SourceKind};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use std::sync::Arc;
+use table::{ArrowBatch, Columns};
+
+pyo3::create_exception!(
+    _native,
+    DroidflameError,
+    pyo3::exceptions::PyValueError,
+    "A trace or a request droidflame cannot use: the message says what is wrong and where."
+);
+
+/// The CLI's message for a failure with `label` (a file's name).
+fn failed(label: &str, e: impl std::fmt::Display) -> PyErr {
+    DroidflameError::new_err(format!("{label}: {e}"))
+}
+
+/// How a trace is read: the same options the CLI takes.
+#[derive(Clone)]
+pub(crate) struct Reading {
+    pub clock: Option<Clock>,
+    pub mapping: Option<Arc<Vec<u8>>>,
+    pub source: Option<SourceKind>,
+}
+
+impl Reading {
+    fn new(clock: Option<&str>, mapping: Option<Vec<u8>>, source: Option<&str>) -> PyResult<Reading> {
+        let clock = clock
+            .map(|name| {
+                Clock::parse(name)
+                    .ok_or_else(|| DroidflameError::new_err(format!("clock {name:?}: use \"wall\" or \"cpu\"")))
+            })
+            .transpose()?;
+        let source = source
+            .map(|name| {
+                SourceKind::parse(name).ok_or_else(|| {
+                    let names: Vec<&str> = SourceKind::ALL.iter().map(|k| k.name()).collect();
+                    DroidflameError::new_err(format!(
+                        "source {name:?}: no such source; the sources are {}",
+                        names.join(", ")
+                    ))
+                })
+            })
+            .transpose()?;
+        Ok(Reading { clock, mapping: mapping.map(Arc::new), source })
+    }
+
+    /// `bytes` analysed, the mapping applied and the source chosen.
+    pub(crate) fn read(&self, bytes: &[u8], options: Options) -> droidflame_core::Result<Analysis> {
+        let mut analysis = droidflame_core::analyze_with(bytes, options)?;
+        if let Some(mapping) = &self.mapping {
+            let mut reader = MappingReader::new(&[&analysis.profile]);
+            reader.push(mapping)?;
+            analysis.deobfuscate(&reader.finish()?);
+        }
+        if let Some(kind) = self.source {
+            analysis.profile.select_source(kind)?;
+        }
+        Ok(analysis)
+    }
+}
+
+/// One analysed trace.
+#[pyclass(frozen, module = "droidflame._native")]
+struct Profile {
+    analysis: Analysis,
+    /// The trace's bytes: its calls are read again from them when asked for.
+    data: Py<PyBytes>,
+    label: String,
+    reading: Reading,
+}
+
+/// Analyses `data` (a trace's bytes; `label` names it in errors).
+#[pyfunction]
+#[pyo3(signature = (data, label, clock = None, mapping = None, source = None))]
+fn analyze(
+    py: Python<'_>,
+    data: Bound<'_, PyBytes>,
+    label: String,
+    clock: Option<&str>,
+    mapping: Option<Vec<u8>>,
+    source: Option<&str>,
+) -> PyResult<Profile> {
+    let reading = Reading::new(clock, mapping, source)?;
+    let bytes = data.as_bytes();
+    let analysis = py.detach(|| reading.read(bytes, Options::default())).map_err(|e| failed(&label, e))?;
+    Ok(Profile { analysis, data: data.unbind(), label, reading })
+}
+
+#[pymethods]
+impl Profile {
+    /// The summary JSON (`"schema": 1`).
+    fn summary_json(&self) -> String {
+        products::summary_json(&self.analysis)
+    }
+
+    /// The summary's threads: one row each.
+    fn threads(&self) -> PyResult<ArrowBatch> {
+        let threads = products::summary(&self.analysis).threads;
+        let mut columns = Columns::default();
+        columns
+            .push("tid", UInt32Array::from_iter_values(threads.iter().map(|t| t.tid)))
+            .push("name", StringArray::from_iter_values(threads.iter().map(|t| t.name)))
+            .push("records", UInt64Array::from_iter_values(threads.iter().map(|t| t.records)))
+            .push("wall_us", UInt64Array::from_iter(threads.iter().map(|t| t.wall_us)))
+            .push("cpu_us", UInt64Array::from_iter(threads.iter().map(|t| t.cpu_us)))
+            .push("max_depth", UInt64Array::from_iter_values(threads.iter().map(|t| t.max_depth as u64)))
+            .push("pid", UInt32Array::from_iter(threads.iter().map(|t| t.pid)))
+            .push("process", StringArray::from_iter(threads.iter().map(|t| t.process)));
+        columns.finish()
+    }
+
+    /// The summary's methods (every frame with calls): one row each.
+    fn methods(&self) -> PyResult<ArrowBatch> {
+        let methods = products::summary(&self.analysis).methods;
+        let mut columns = Columns::default();
+        columns
+            .push("name", StringArray::from_iter_values(methods.iter().map(|m| m.name.as_str())))
+            .push("class", StringArray::from_iter_values(methods.iter().map(|m| m.class)))
+            .push("method", StringArray::from_iter_values(methods.iter().map(|m| m.method)))
+            .push("signature", StringArray::from_iter_values(methods.iter().map(|m| m.signature)))
+            .push("source", StringArray::from_iter(methods.iter().map(|m| m.source)))
+            .push("calls", UInt64Array::from_iter_values(methods.iter().map(|m| m.calls)))
+            .push("recursive_calls", UInt64Array::from_iter_values(methods.iter().map(|m| m.recursive_calls)))
+            .push("incl_wall_us", UInt64Array::from_iter(methods.iter().map(|m| m.times.incl_wall_us)))
+            .push("excl_wall_us", UInt64Array::from_iter(methods.iter().map(|m| m.times.excl_wall_us)))
+            .push("incl_cpu_us", UInt64Array::from_iter(methods.iter().map(|m| m.times.incl_cpu_us)))
+            .push("excl_cpu_us", UInt64Array::from_iter(methods.iter().map(|m| m.times.excl_cpu_us)));
+        columns.finish()
+    }
+
+    /// Every call, as `droidflame calls` lists them (start order); the trace is read again
+    /// with its calls kept. `frame` is dictionary-encoded: one string per frame, not per call.
+    fn calls(&self, py: Python<'_>) -> PyResult<ArrowBatch> {
+        let bytes = self.data.bind(py).as_bytes();
+        let options = Options { keep_calls: true, max_calls: u64::MAX, ..Options::default() };
+        let (analysis, calls) = py
+            .detach(|| {
+                let analysis = self.reading.read(bytes, options)?;
+                let calls = products::select_calls(&analysis, &CallQuery::default())?;
+                Ok::<_, droidflame_core::Error>((analysis, calls))
+            })
+            .map_err(|e| failed(&self.label, e))?;
+        let (wall, cpu) = (analysis.has(Clock::Wall), analysis.has(Clock::Cpu));
+        let frames = StringArray::from_iter_values((0..analysis.frames.len() as u32).map(|f| analysis.frame_name(f)));
+        let keys = UInt32Array::from_iter_values(calls.iter().map(|c| c.call.frame));
+        let frame = DictionaryArray::<UInt32Type>::try_new(keys, Arc::new(frames))
+            .map_err(|e| failed(&self.label, format!("internal error: {e}")))?;
+        let mut columns = Columns::default();
+        columns
+            .push("tid", UInt32Array::from_iter_values(calls.iter().map(|c| analysis.threads[c.thread].tid)))
+            .push("depth", UInt32Array::from_iter_values(calls.iter().map(|c| c.depth)))
+            .push("start_us", UInt64Array::from_iter_values(calls.iter().map(|c| c.start_us)))
+            .push("end_us", UInt64Array::from_iter_values(calls.iter().map(|c| c.end_us)))
+            .push("wall_us", UInt64Array::from_iter(calls.iter().map(|c| wall.then(|| c.end_us - c.start_us))))
+            .push("cpu_us", UInt64Array::from_iter(calls.iter().map(|c| cpu.then(|| analysis.micros(c.call.cpu)))))
+            .push("frame", frame);
+        columns.finish()
+    }
+
+    /// Folded stacks (`stack`, `value`: self time in µs on the profile's clock), the
+    /// thread's frame first (`name [tid]`); with `thread`, only that thread's, without it.
+    #[pyo3(signature = (thread = None))]
+    fn folded(&self, thread: Option<u32>) -> PyResult<ArrowBatch> {
+        let options = FoldedOptions { clock: self.reading.clock, thread, ..FoldedOptions::default() };
+        let (mut stacks, mut values) = (Vec::new(), Vec::new());
+        products::for_each_folded_line(&self.analysis, &options, |stack, value| {
+            stacks.push(stack.to_owned());
+            values.push(value);
+            Ok(())
+        })
+        .map_err(|e| failed(&self.label, e))?;
+        let mut columns = Columns::default();
+        columns.push("stack", StringArray::from(stacks)).push("value", UInt64Array::from(values));
+        columns.finish()
+    }
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("DroidflameError", m.py().get_type::<DroidflameError>())?;
+    m.add_class::<Profile>()?;
+    m.add_class::<ArrowBatch>()?;
+    m.add_function(wrap_pyfunction!(analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(runs::compare_runs, m)?)?;
+    Ok(())
+}
