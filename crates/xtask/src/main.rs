@@ -1,6 +1,7 @@
 //! `cargo xtask <task>`: the project's build, run and test entry points.
 //!
-//! - `test`: every check CI runs (formatting, clippy, all tests, wasm builds, browser tests).
+//! - `test`: every check CI runs (formatting, clippy, all tests, the Python package's tests,
+//!   wasm builds, browser tests).
 //! - `dist`: the web app into `dist/` (hosted site, single offline file, npm package).
 //! - `serve [--port N]`: `dist` served on 127.0.0.1.
 //! - `bench [--quick]`: the benchmark suite (BENCHMARKS.md); `bench --against REV`: today's
@@ -14,6 +15,7 @@ mod bench;
 mod csp;
 mod dist;
 mod fuzz;
+mod python;
 mod serve;
 mod settings;
 mod test;

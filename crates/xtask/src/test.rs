@@ -7,9 +7,9 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
 #[derive(Default)]
-struct Counts {
-    passed: u64,
-    failed: u64,
+pub(crate) struct Counts {
+    pub passed: u64,
+    pub failed: u64,
 }
 
 pub fn test() -> Result<(), String> {
@@ -29,6 +29,8 @@ fn all(counts: &mut Counts) -> Result<(), String> {
     let skipped_list = root().join("target/corpus-skipped.txt");
     let _ = std::fs::remove_file(&skipped_list);
     counted("cargo", &["test", "--workspace"], counts, cargo_line)?;
+    // The Python package, installed as the README says, against the CLI just built.
+    crate::python::test_python(counts)?;
     // The page's modules, without a browser.
     counted("node", &["--test", "--test-reporter=tap", "www/test/"], counts, node_line)?;
     ensure_wasm_target()?;
@@ -67,10 +69,27 @@ fn corpus_here() -> bool {
 }
 
 /// Runs a test command, echoing its output and adding up what `parse` finds in it.
-fn counted(program: &str, args: &[&str], counts: &mut Counts, parse: fn(&str, &mut Counts)) -> Result<(), String> {
+pub(crate) fn counted(
+    program: &str,
+    args: &[&str],
+    counts: &mut Counts,
+    parse: fn(&str, &mut Counts),
+) -> Result<(), String> {
+    counted_with(program, args, &[], counts, parse)
+}
+
+/// `counted`, with these variables set for the command.
+pub(crate) fn counted_with(
+    program: &str,
+    args: &[&str],
+    vars: &[(&str, &str)],
+    counts: &mut Counts,
+    parse: fn(&str, &mut Counts),
+) -> Result<(), String> {
     eprintln!("xtask: $ {program} {}", args.join(" "));
     let mut child = Command::new(program)
         .args(args)
+        .envs(vars.iter().copied())
         .current_dir(root())
         .stdout(Stdio::piped())
         .spawn()
