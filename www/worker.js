@@ -17,6 +17,10 @@ let rereadRun = 0;
 // The first graph of an analysis, drawn right after it (while the page reads the summary),
 // by `key:thread:clock:theme`, until the page asks for it.
 const drawnFirst = new Map();
+// Runs of one scenario in two groups (RunGroups), and its comparison of medians, made when
+// first drawn after the runs last changed.
+let runGroups = null;
+let runMedians = null;
 // Per session, the view (transforms, inverted or not) its stack products are drawn in, as
 // the JSON text it was given: '' for the plain view, null where a mapping renamed the
 // frames it names (it is given again).
@@ -335,7 +339,59 @@ const requests = {
     forget(m.key);
     return {};
   },
+  // Many runs: a new, empty pair of groups (`clock`: '' for the first run's choice).
+  async runsOpen(m) {
+    await ready;
+    dropRuns();
+    runGroups = new wasm_bindgen.RunGroups(m.clock || undefined);
+    return { facts: runGroups.factsJson() };
+  },
+  // One run (a file) read, reduced into its group and let go: only the reduction stays.
+  async runsAdd(m) {
+    await ready;
+    if (!runGroups) throw new Error('no groups of runs are open');
+    const run = new wasm_bindgen.Session();
+    try {
+      await analyzeInto(run, m.inputs, wasm_bindgen.splitKeyIsSecond, (done, total) =>
+        reply({ type: 'progress', id: m.id, done, total }));
+      runGroups.add(m.label, m.group, run);
+    } finally {
+      run.free();
+    }
+    if (runMedians) runMedians.free();
+    runMedians = null;
+    return { facts: runGroups.factsJson() };
+  },
+  async runsMethods(m) {
+    return { methods: openRuns().methodsJson(m.alpha, Boolean(m.share)) };
+  },
+  async runsMethodRuns(m) {
+    return { runs: openRuns().methodRunsJson(m.method) };
+  },
+  async runsGroupSvg(m) {
+    return { svg: openRuns().groupSvg(m.group, m.stat || undefined, m.thread || undefined, m.theme) };
+  },
+  async runsDiffSvg(m) {
+    if (!runMedians) runMedians = openRuns().medianComparison();
+    return { svg: runMedians.diffSvg(m.thread || undefined, m.widths, Boolean(m.normalize), m.theme, m.colour) };
+  },
+  async runsClose() {
+    dropRuns();
+    return {};
+  },
 };
+
+function openRuns() {
+  if (!runGroups) throw new Error('no groups of runs are open');
+  return runGroups;
+}
+
+function dropRuns() {
+  if (runMedians) runMedians.free();
+  if (runGroups) runGroups.free();
+  runMedians = null;
+  runGroups = null;
+}
 
 self.onmessage = async (event) => {
   const message = event.data;

@@ -135,6 +135,40 @@ export class Engine {
     return this.call({ type: 'exported', key, format, clock, view }).then((r) => r.bytes);
   }
 
+  /** Many runs: opens an empty pair of groups measured on `clock` ('' for the first run's choice); resolves to their facts. */
+  runsOpen(clock = '') {
+    return this.call({ type: 'runsOpen', clock }).then((r) => JSON.parse(r.facts));
+  }
+
+  /** Reads one run (a file) into `group` (`before` or `after`) under `label`; resolves to the groups' facts. */
+  runsAdd(group, label, inputs, progress) {
+    return this.call({ type: 'runsAdd', group, label, inputs }, progress).then((r) => JSON.parse(r.facts));
+  }
+
+  /** Every method of the runs tested at false-discovery rate `alpha` (on shares with `share`). */
+  runsMethods(alpha, share) {
+    return this.call({ type: 'runsMethods', alpha, share }).then((r) => JSON.parse(r.methods));
+  }
+
+  /** One method's totals run by run: `{before: [...], after: [...]}`. */
+  runsMethodRuns(method) {
+    return this.call({ type: 'runsMethodRuns', method }).then((r) => JSON.parse(r.runs));
+  }
+
+  /** A group's flame graph of `stat` (median, mean, sum) per stack. */
+  runsGroupSvg(group, stat, thread, theme) {
+    return this.call({ type: 'runsGroupSvg', group, stat, thread, theme }).then((r) => r.svg);
+  }
+
+  /** The differential graph of the groups' medians. */
+  runsDiffSvg(thread, widths, normalize, theme, colour) {
+    return this.call({ type: 'runsDiffSvg', thread, widths, normalize, theme, colour }).then((r) => r.svg);
+  }
+
+  runsClose() {
+    return this.call({ type: 'runsClose' });
+  }
+
   /** Folded stacks in the view `view`, as `svg` takes it. */
   folded(key, clock, tid, view = '') {
     return this.call({ type: 'folded', key, clock, tid, view }).then((r) => r.folded);

@@ -2,25 +2,26 @@
 
 import { $ } from './dom.js';
 
-const CHOICES = 'Open one trace file, the .key and .data files of a split trace, or two traces to compare, ' +
-  'each with its mapping.txt or not';
+const CHOICES = 'Open one trace file, the .key and .data files of a split trace, two traces to compare, ' +
+  'each with its mapping.txt or not, or three or more runs of one scenario';
 
 /** What to do with dropped or picked files: `{files}` to open, or `{error}`. */
 export function chooseFiles(fileList) {
   const files = Array.from(fileList || []);
   if (files.length === 0) return { files: [] };
-  if (files.length > 4) return { error: CHOICES + ' (got ' + files.length + ' files).' };
   return { files };
 }
 
 /**
  * Files told apart by `kinds` (`trace` or `mapping` each, as the engine tells them):
- * `{traces, mappings}`, or `{error}` for more than two of either.
+ * `{traces, mappings}`, or `{error}` for more than two mapping files, or mapping files with
+ * more than two traces.
  */
 export function sortFiles(files, kinds) {
   const traces = files.filter((_, i) => kinds[i] !== 'mapping');
   const mappings = files.filter((_, i) => kinds[i] === 'mapping');
-  if (traces.length > 2 || mappings.length > 2) {
+  // Runs are many traces, compared by the names they hold: no mapping goes with them.
+  if (mappings.length > 2 || (traces.length > 2 && mappings.length > 0)) {
     return { error: CHOICES + ' (got ' + traces.length + ' traces and ' + mappings.length + ' mapping files).' };
   }
   return { traces, mappings };

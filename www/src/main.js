@@ -16,6 +16,7 @@ import { createMapping } from './mapping.js';
 import { createMethods } from './methods.js';
 import { createProgress } from './progress.js';
 import { COMPARE_KEY, createCompare } from './compare.js';
+import { createRuns, runsDataState } from './runs.js';
 import { changed, clocksOf, createStore, openedState, sourceState } from './state.js';
 import { createSourceSwitch } from './sources.js';
 import { createScheduling } from './scheduling.js';
@@ -41,7 +42,9 @@ const products = new Products(engine, 'ui', () => store.get().range, () => viewJ
 
 // The page's phase and tabs come first, so that views render into visible places.
 function layout(state, previous) {
-  if (changed(state, previous, 'phase', 'busy')) document.body.dataset.state = state.busy ? 'loading' : state.phase;
+  if (changed(state, previous, 'phase', 'busy', 'runs')) {
+    document.body.dataset.state = state.busy ? 'loading' : state.phase === 'runs' ? runsDataState(state.runs) : state.phase;
+  }
   if (changed(state, previous, 'phase')) {
     $('welcome').hidden = state.phase !== 'idle';
     $('progress').hidden = state.phase !== 'loading';
@@ -102,6 +105,7 @@ createMethods(store, products);
 createFrames(store, products);
 createTimeline(store, products);
 const compare = createCompare(store, engine, products.key);
+const runs = createRuns(store, engine);
 // The open traces a mapping may name: the one on show, and the one it is compared with.
 function openSides() {
   const s = store.get();
@@ -264,6 +268,12 @@ async function openSorted(files) {
   const sorted = sortFiles(files, kinds);
   if (sorted.error) return fail(sorted.error);
   const { traces, mappings } = sorted;
+  // Runs being put in groups take more runs; three traces or more are runs.
+  const choosing = store.get().phase === 'runs' && store.get().runs && store.get().runs.phase === 'choosing';
+  if (traces.length > 2 || (choosing && traces.length > 0)) {
+    if (mappings.length) return fail('Runs are compared by the names their traces hold: open a mapping file with one trace or two.');
+    return runs.add(traces);
+  }
   if (traces.length === 0) {
     if (store.get().phase !== 'done') {
       return fail('This is a mapping file (R8/ProGuard mapping.txt): open its trace first, or drop both together.');

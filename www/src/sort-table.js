@@ -15,7 +15,7 @@ import { changed } from './state.js';
  * shown), and may have `title(row)`, `className` (its header
  * and cells), `tone(row)` (a class more for one cell), `group` (a heading over the
  * columns next to it that have the same; `groupClass`: the heading's class) and `hint`
- * (its sort button's title).
+ * (its sort button's title); a column with `render(row)` shows the element it makes.
  */
 
 /**
@@ -135,6 +135,10 @@ export function createSortTable(store, parts) {
       for (const c of columns) {
         if (c.text && !c.cell) {
           tr.append(nameCell(row));
+          continue;
+        }
+        if (c.render) {
+          tr.append(element('td', { class: c.className || null, title: c.title ? c.title(row) : null }, c.render(row)));
           continue;
         }
         const tone = c.tone ? c.tone(row) : '';

@@ -7,7 +7,7 @@ import { plainViewState } from './transforms.js';
 /** What the page starts with, and what a newly opened trace resets to. */
 export function initialState() {
   return {
-    phase: 'idle', // idle | loading | done | error
+    phase: 'idle', // idle | loading | done | error | runs
     // Picked files are being told apart, or a mapping applied: the page reports itself
     // loading (`body[data-state]`) whatever view it shows meanwhile.
     busy: false,
@@ -49,6 +49,17 @@ export function initialState() {
     compareSort: { column: 'incl-delta', descending: true },
     compareSearch: '', // the differential graph's search term
     compareFilter: '', // the compared methods table's filter
+    // Many runs of one scenario in two groups (phase 'runs'): null, or {phase: 'choosing' |
+    // 'reading' | 'done' | 'error', files: [{file, name, size, group, status, error}], why,
+    // facts, error} (runs.js).
+    runs: null,
+    runsSort: { column: 'verdict', descending: false }, // the core's order: significant first
+    runsFilter: '', // the runs' methods table's filter
+    runsMethod: -1, // the method (the core's id) whose runs are shown; -1 for none
+    runsGraph: 'diff', // diff | before | after
+    runsThread: '', // a thread name; '' for all threads
+    runsShare: false, // test shares of run time instead of µs
+    runsSearch: '', // the runs graph's search term
   };
 }
 

@@ -106,18 +106,19 @@ test('facts and the Trace tab come from the summary as it is', () => {
   assert.ok(words && !words[2].includes('[object') && words[2].includes('wall: '), String(words));
 });
 
-test('one file, or the two halves of a split trace, and never more', () => {
+test('any number of files is taken: one trace, a split trace, two to compare, or runs', () => {
   assert.deepEqual(chooseFiles([]).files, []);
   assert.equal(chooseFiles(['a']).files.length, 1);
   assert.equal(chooseFiles(['a.key', 'a.data']).files.length, 2);
   assert.equal(chooseFiles(['a', 'b', 'a.txt', 'b.txt']).files.length, 4);
-  assert.match(chooseFiles(['a', 'b', 'c', 'd', 'e']).error, /got 5 files/);
+  assert.equal(chooseFiles(['a', 'b', 'c', 'd', 'e']).files.length, 5);
 });
 
-test('dropped files split into traces and mapping files, at most two of each', () => {
+test('dropped files split into traces and mapping files; runs take no mapping', () => {
   const sorted = sortFiles(['before', 'm1', 'after', 'm2'], ['trace', 'mapping', 'trace', 'mapping']);
   assert.deepEqual(sorted, { traces: ['before', 'after'], mappings: ['m1', 'm2'] });
   assert.deepEqual(sortFiles(['m'], ['mapping']), { traces: [], mappings: ['m'] });
-  assert.match(sortFiles(['a', 'b', 'c'], ['trace', 'trace', 'trace']).error, /got 3 traces and 0 mapping files/);
+  assert.deepEqual(sortFiles(['a', 'b', 'c'], ['trace', 'trace', 'trace']), { traces: ['a', 'b', 'c'], mappings: [] });
+  assert.match(sortFiles(['a', 'b', 'c', 'm'], ['trace', 'trace', 'trace', 'mapping']).error, /got 3 traces and 1 mapping file/);
   assert.match(sortFiles(['a', 'b', 'c'], ['mapping', 'mapping', 'mapping']).error, /got 0 traces and 3 mapping/);
 });

@@ -3,8 +3,9 @@
 //! each run's own summary; one run a side is the two-trace comparison.
 
 use droidflame_core::products::{
-    compare, compare_groups, group_summary_json, summary, write_diff_folded, write_group_folded, write_group_methods,
-    DiffOptions, Group, GroupTest, MethodComparison, RunOptions, Runs, Stat, GROUP_METHOD_COLUMN_NAMES,
+    compare, compare_groups, group_flame_svg, group_summary_json, summary, write_diff_folded, write_group_folded,
+    write_group_methods, DiffOptions, Group, GroupTest, MethodComparison, RunOptions, Runs, Stat,
+    GROUP_METHOD_COLUMN_NAMES,
 };
 use droidflame_core::{analyze, Analysis, Clock};
 use droidflame_testkit::runs::{method_name, run, RunSpec, METHODS, SLOWED};
@@ -200,4 +201,21 @@ fn runs_that_cannot_be_compared_are_refused_with_the_reason() {
     assert!(error.contains("no run has a thread named \"RenderThread\""), "{error}");
     let error = compare_groups(&cpu_first, &GroupTest { alpha: 1.5, share: false }).unwrap_err().to_string();
     assert!(error.contains("alpha 1.5"), "{error}");
+}
+
+#[test]
+fn a_groups_flame_graph_draws_its_stat_per_stack() {
+    let runs = groups(300, 3, None, RunOptions::default());
+    let options = droidflame_core::products::FlameOptions::default();
+    let all = group_flame_svg(&runs, Group::Before, Stat::Median, None, &options).unwrap();
+    assert!(all.contains("All threads — wall clock, median of 3 runs"), "the title says what it shows");
+    assert!(
+        all.contains("each stack&apos;s median over the runs") || all.contains("each stack's median over the runs")
+    );
+    let main = group_flame_svg(&runs, Group::After, Stat::Sum, Some("main"), &options).unwrap();
+    assert!(main.contains("main — wall clock, sum of 3 runs"));
+    assert!(main.contains(&method_name(SLOWED)));
+    assert!(!main.contains("Prefetcher"), "only main's stacks");
+    let error = group_flame_svg(&runs, Group::Before, Stat::Median, Some("binder"), &options).unwrap_err();
+    assert!(error.to_string().contains("no run has a thread named \"binder\""));
 }

@@ -12,6 +12,12 @@ pub struct Comparison {
     inner: products::Comparison,
 }
 
+impl From<products::Comparison> for Comparison {
+    fn from(inner: products::Comparison) -> Comparison {
+        Comparison { inner }
+    }
+}
+
 #[wasm_bindgen]
 impl Session {
     /// Compares this trace (before; the whole trace, whatever range is selected) with

@@ -17,6 +17,7 @@ use wasm_bindgen::prelude::*;
 
 mod compare;
 mod mapping;
+mod runs;
 mod timeline;
 
 #[wasm_bindgen(start)]

@@ -53,7 +53,7 @@ impl Stat {
 
 impl Runs {
     /// Each stack-tree node's `stat` over `group`'s runs, by node.
-    fn node_values(&self, group: Group, stat: Stat) -> Vec<u64> {
+    pub(super) fn node_values(&self, group: Group, stat: Stat) -> Vec<u64> {
         let lists: Vec<&[(u32, u64)]> = self.of(group).map(|r| r.stacks.as_slice()).collect();
         let mut out = Vec::with_capacity(self.stacks.tree.len());
         let mut sorted = Vec::with_capacity(lists.len());

@@ -29,7 +29,7 @@ impl Default for GroupTest {
 }
 
 /// One method's figures over the runs of one group.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct SideFigures {
     /// Runs in the group.
     pub runs: usize,

@@ -10,12 +10,14 @@
 
 mod aggregate;
 mod compare;
+mod flame;
 
 pub use aggregate::{group_summary_json, write_group_folded, Stat};
 pub use compare::{
     compare_groups, write_group_methods, Cell, GroupTest, MethodComparison, SideFigures, DEFAULT_ALPHA,
     GROUP_METHOD_COLUMN_NAMES,
 };
+pub use flame::group_flame_svg;
 
 use super::delta::{method_rows, MethodTotals};
 use super::diff_tree::StackMerger;
@@ -66,7 +68,7 @@ impl Default for RunOptions {
 }
 
 /// A method as runs match it: by name and signature.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct MethodName {
     /// `Class.method` or the slice's name.
     pub name: String,
@@ -213,6 +215,13 @@ impl Runs {
     /// What the runs' values count; `None` before the first run.
     pub fn unit(&self) -> Option<Unit> {
         self.kind.as_ref().map(|k| k.unit)
+    }
+
+    /// The names of the threads the runs have (threads of one name are one), sorted.
+    pub fn thread_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = self.stacks.tree.threads().map(|(_, name)| name).collect();
+        names.sort_unstable();
+        names
     }
 
     /// Every method any run called, by id.

@@ -1,0 +1,116 @@
+// Many runs, as a person compares them: drop twenty traces of one scenario (ten before a
+// change, ten after), check the groups the page proposes, compare, read the methods table
+// with its spread and verdicts, open the slowed method's runs, switch the graph, and the
+// same in dark mode on a narrow window; two drops with names that say nothing; a run that
+// is no trace is left out and says why.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { root, shot, useBrowser, checkedPage } from './support.mjs';
+
+const context = useBrowser();
+const SLOWED = 'com.example.feed.Part2.step17';
+
+// Ten runs a side of the testkit's program, after's SLOWED 1.3 times slower.
+const runsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'droidflame-runs-'));
+execFileSync('cargo', ['run', '-q', '-p', 'droidflame-testkit', '--bin', 'write-runs', '--', runsDir, '10', '1.3'], { cwd: root });
+const runFiles = fs.readdirSync(runsDir).sort().map((name) => path.join(runsDir, name));
+
+async function choosing(page, files) {
+  await page.setInputFiles('#picker', files);
+  await page.waitForSelector('#runs-choose:not([hidden])');
+}
+
+async function compared(page) {
+  await page.click('#runs-start');
+  await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state) && document.body.dataset.runsMethods, null, { timeout: 60000 });
+  await page.waitForFunction(() => document.body.dataset.runsGraph === 'ready', null, { timeout: 30000 });
+}
+
+const rowsOf = (page) => page.locator('#runs-method-rows tr').evaluateAll((rows) => rows.map((r) =>
+  ({ name: r.querySelector('td.name').title.split(' ')[0], verdict: r.querySelector('td.verdict').textContent })));
+
+test('twenty runs grouped by their names: the slowed method first, slower, with its runs', async (t) => {
+  const page = await checkedPage(context, t, { viewport: { width: 1440, height: 900 } });
+  await choosing(page, runFiles);
+  assert.equal(await page.evaluate(() => document.body.dataset.state), 'idle', 'nothing is read before the groups are chosen');
+  assert.match(await page.textContent('#runs-proposal'), /Grouped by “before” and “after” in the names/);
+  assert.equal(await page.textContent('#runs-start-note'), '10 before, 10 after');
+  const groups = await page.locator('#runs-file-rows select').evaluateAll((s) => s.map((e) => e.value));
+  assert.deepEqual(groups.filter((g) => g === 'after').length, 10);
+  await shot(page, 'runs-choose');
+  await compared(page);
+  assert.match(await page.textContent('#runs-facts'), /^10 runs before, 10 after · wall clock/);
+  const rows = await rowsOf(page);
+  assert.equal(rows[0].name, SLOWED);
+  assert.equal(rows[0].verdict, 'slower');
+  assert.ok(rows.slice(1).filter((r) => r.verdict !== 'no change shown').length <= 1, 'hardly a false alarm');
+  assert.match(await page.textContent('#runs-method-note'), /1 changed significantly/);
+  // Each row's spread: two boxes (before, after) on one scale.
+  assert.equal(await page.locator('#runs-method-rows tr').first().locator('svg.spread rect').count(), 2);
+  // The differential graph of medians.
+  const svg = await page.evaluate(() => document.getElementById('runs-flame').srcdoc);
+  assert.match(svg, /All threads — wall clock, medians of 10 and 10 runs, before → after/);
+  // Choosing the slowed method shows its runs, one by one.
+  await page.locator('#runs-method-rows tr').first().click();
+  await page.waitForSelector('#runs-detail:not([hidden])');
+  assert.equal(await page.locator('#runs-detail tbody tr:not(.side)').count(), 20);
+  assert.match(await page.textContent('#runs-detail'), /Significantly slower · p < 0\.0001/);
+  assert.equal(await page.locator('#runs-detail svg.run-dots circle').count(), 20);
+  await shot(page, 'runs-done');
+  // One group's graph: each stack's median over its runs, for the main thread.
+  await page.selectOption('#runs-graph', 'after');
+  await page.selectOption('#runs-thread', 'main');
+  await page.waitForFunction(() => /main — wall clock, median of 10 runs/.test(document.getElementById('runs-flame').srcdoc)
+    && document.body.dataset.runsGraph === 'ready', null, { timeout: 30000 });
+  // Keyboard: the table is one Tab stop; arrows move, Enter opens.
+  await page.locator('#runs-method-rows tr').first().focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((name) => !document.getElementById('runs-detail').textContent.includes(name), SLOWED);
+  // Shares of run time: the same method is found.
+  await page.check('#runs-share');
+  await page.waitForFunction(() => /tested on shares/.test(document.getElementById('runs-detail').textContent)
+    || document.getElementById('runs-method-note').textContent.includes('changed'), null, { timeout: 30000 });
+  assert.equal((await rowsOf(page))[0].name, SLOWED);
+});
+
+test('dark mode on a narrow window keeps the runs readable', async (t) => {
+  const page = await checkedPage(context, t, { viewport: { width: 760, height: 900 }, colorScheme: 'dark' });
+  await choosing(page, runFiles.slice(0, 6).concat(runFiles.slice(10, 16)));
+  await compared(page);
+  await page.locator('#runs-method-rows tr').first().click();
+  await page.waitForSelector('#runs-detail:not([hidden])');
+  const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  assert.ok(widths[0] <= widths[1] + 1, 'nothing wider than the window: ' + widths);
+  await shot(page, 'runs-dark-narrow');
+});
+
+test('two drops whose names say nothing: the first before, the second after; a file that is no trace is left out', async (t) => {
+  const page = await checkedPage(context, t);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'droidflame-plain-'));
+  const copy = (from, name) => {
+    const to = path.join(dir, name);
+    fs.copyFileSync(from, to);
+    return to;
+  };
+  const first = [0, 1, 2].map((i) => copy(runFiles[10 + i], 'r' + i + '.trace'));
+  const notes = path.join(dir, 'notes.trace');
+  fs.writeFileSync(notes, 'not a trace at all\n');
+  await choosing(page, first.concat(notes));
+  assert.match(await page.textContent('#runs-proposal'), /do not say which runs come before/);
+  assert.equal(await page.textContent('#runs-start-note'), '4 before, 0 after: each group needs a run');
+  assert.equal(await page.isDisabled('#runs-start'), true);
+  const second = [0, 1, 2].map((i) => copy(runFiles[i], 's' + i + '.trace'));
+  await page.setInputFiles('#picker', second);
+  await page.waitForFunction(() => document.getElementById('runs-start-note').textContent === '4 before, 3 after');
+  await compared(page);
+  assert.match(await page.textContent('#runs-facts'), /3 runs before, 3 after · wall clock · 1 left out/);
+  assert.match(await page.textContent('#runs-warnings'), /notes\.trace was left out: .*not an Android trace/);
+  // Closing the runs goes back to the start.
+  await page.click('#runs-close');
+  await page.waitForSelector('#welcome:not([hidden])');
+});

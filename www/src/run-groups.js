@@ -1,0 +1,80 @@
+// Many runs put in two groups, and the numbers their table shows: pure logic, tested
+// without a browser (runs.js and runs-methods.js draw it).
+
+/** Word pairs that name the two sides of a change, before's word first. */
+const SIDE_WORDS = [
+  ['before', 'after'],
+  ['baseline', 'candidate'],
+  ['base', 'head'],
+  ['old', 'new'],
+  ['control', 'test'],
+  ['main', 'branch'],
+];
+
+const words = (name) => name.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+
+/**
+ * The groups file names suggest: `{groups: ['before' | 'after' | '', ...], why}`, where
+ * `why` says what told them apart (`"before" and "after" in the names`), or null with every
+ * group '' when nothing does. Names tell apart by a pair of words (`before`/`after`,
+ * `base`/`head`, ...), else by the one place where the names hold exactly two values, each
+ * in at least two files (`app-v1-03.trace`, `app-v2-03.trace`: `v1` before `v2`).
+ */
+export function proposeGroups(names) {
+  const split = names.map(words);
+  for (const [first, second] of SIDE_WORDS) {
+    const groups = split.map((w) => (w.includes(first) && !w.includes(second) ? 'before'
+      : w.includes(second) && !w.includes(first) ? 'after' : ''));
+    if (groups.includes('before') && groups.includes('after')) {
+      return { groups, why: '“' + first + '” and “' + second + '” in the names' };
+    }
+  }
+  const longest = Math.max(0, ...split.map((w) => w.length));
+  for (let at = 0; at < longest; at++) {
+    const values = new Map();
+    for (const w of split) values.set(w[at], (values.get(w[at]) || 0) + 1);
+    if (values.size !== 2 || [...values.values()].some((n) => n < 2) || values.has(undefined)) continue;
+    const [first, second] = [...values.keys()].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+    return {
+      groups: split.map((w) => (w[at] === first ? 'before' : 'after')),
+      why: '“' + first + '” and “' + second + '” in the names',
+    };
+  }
+  return { groups: names.map(() => ''), why: null };
+}
+
+/**
+ * Where each side's spread sits on a strip `width` pixels wide that spans both sides'
+ * values, least to most with a little room at each end (the table gives the amounts; the
+ * strip shows how the runs overlap): `{before, after}`, each `{min, q1, median, q3, max}`
+ * in pixels. Sides with no spread at all sit in the middle.
+ */
+export function spreadPixels(row, width) {
+  const sides = [row.before, row.after];
+  const low = Math.min(...sides.map((s) => s.excl_min_us));
+  const high = Math.max(...sides.map((s) => s.excl_max_us));
+  const room = (high - low) * 0.05;
+  const from = low - room;
+  const span = high + room - from;
+  const at = (v) => (span > 0 ? Math.round(((v - from) / span) * width * 10) / 10 : width / 2);
+  const place = (s) => ({ min: at(s.excl_min_us), q1: at(s.excl_q1_us), median: at(s.excl_median_us), q3: at(s.excl_q3_us), max: at(s.excl_max_us) });
+  return { before: place(row.before), after: place(row.after) };
+}
+
+/** A p- or q-value as a person reads it: `0.0123`, `< 0.0001`, `1`. */
+export function probabilityText(p) {
+  if (p >= 0.9995) return '1';
+  if (p < 0.0001) return '< 0.0001';
+  return p.toFixed(4).replace(/0+$/, '').replace(/\.$/, '');
+}
+
+/** The verdict in words: `slower`, `faster`, or `no change shown`. */
+export function verdictText(row) {
+  return row.verdict === '-' ? 'no change shown' : row.verdict;
+}
+
+/** The change of exclusive medians in percent of before's, or null where before's is 0. */
+export function medianChange(row) {
+  const before = row.before.excl_median_us;
+  return before > 0 ? ((row.after.excl_median_us - before) * 100) / before : null;
+}

@@ -1,0 +1,175 @@
+// The runs screen's methods table: each method's medians over the runs before and after,
+// the change, a strip of each side's spread (quartiles as a box, least to most as a line,
+// the median a tick), the test's p- and q-values and the verdict, in the core's order
+// (significant first, largest change first). A row opens its runs one by one beside it.
+
+import { $, element } from './dom.js';
+import { amount, count } from './format.js';
+import { deltaDuration } from './compare-table.js';
+import { medianChange, probabilityText, spreadPixels, verdictText } from './run-groups.js';
+import { createSortTable } from './sort-table.js';
+import { changed } from './state.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const STRIP_WIDTH = 120;
+
+function svgElement(tag, attributes) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
+  return node;
+}
+
+/** One method's spread over both groups on one scale: before above, after below. */
+function strip(row) {
+  const pixels = spreadPixels(row, STRIP_WIDTH - 2);
+  const svg = svgElement('svg', { width: STRIP_WIDTH, height: 18, viewBox: '0 0 ' + STRIP_WIDTH + ' 18', class: 'spread', role: 'img',
+    'aria-label': 'Exclusive time over the runs: before ' + amount(row.before.excl_q1_us) + ' to ' + amount(row.before.excl_q3_us)
+      + ', after ' + amount(row.after.excl_q1_us) + ' to ' + amount(row.after.excl_q3_us) + ' (middle half of the runs)' });
+  [['before', 1], ['after', 10]].forEach(([side, y]) => {
+    const p = pixels[side];
+    svg.append(
+      svgElement('line', { x1: p.min + 1, x2: p.max + 1, y1: y + 3.5, y2: y + 3.5, class: 'whisker ' + side }),
+      svgElement('rect', { x: p.q1 + 1, y, width: Math.max(1, p.q3 - p.q1), height: 7, class: 'box ' + side }),
+      svgElement('line', { x1: p.median + 1, x2: p.median + 1, y1: y - 1, y2: y + 8, class: 'median ' + side }));
+  });
+  return svg;
+}
+
+function columns() {
+  const n = (id, group, label, value, cell, more) => Object.assign({ id, group, label, value, cell, className: 'n' }, more);
+  const time = (v) => amount(v);
+  return [
+    { id: 'name', label: 'Method', value: (r) => r.name, text: true },
+    n('excl-before', 'Exclusive, median', 'before', (r) => r.before.excl_median_us, (r) => time(r.before.excl_median_us)),
+    n('excl-after', 'Exclusive, median', 'after', (r) => r.after.excl_median_us, (r) => time(r.after.excl_median_us)),
+    n('excl-delta', 'Exclusive, median', 'Δ', (r) => r.after.excl_median_us - r.before.excl_median_us,
+      (r) => deltaDuration(r.after.excl_median_us - r.before.excl_median_us),
+      { tone: (r) => (r.significant ? (r.verdict === 'slower' ? 'grew' : 'shrank') : '') }),
+    n('excl-change', 'Exclusive, median', 'change', (r) => medianChange(r) ?? 0, (r) => {
+      const c = medianChange(r);
+      return c === null ? (r.after.excl_median_us > 0 ? 'new' : '—') : (c > 0 ? '+' : c < 0 ? '−' : '') + Math.abs(c).toFixed(1) + '%';
+    }),
+    { id: 'spread', label: 'Spread over the runs', value: (r) => r.after.excl_q3_us - r.after.excl_q1_us, render: strip, className: 'spread-cell',
+      title: (r) => 'Middle half of the runs — before: ' + amount(r.before.excl_q1_us) + ' to ' + amount(r.before.excl_q3_us)
+        + '; after: ' + amount(r.after.excl_q1_us) + ' to ' + amount(r.after.excl_q3_us) },
+    // Inclusive time shows where the window is wide enough.
+    n('incl-before', 'Inclusive, median', 'before', (r) => r.before.incl_median_us, (r) => time(r.before.incl_median_us), { className: 'n wide' }),
+    n('incl-after', 'Inclusive, median', 'after', (r) => r.after.incl_median_us, (r) => time(r.after.incl_median_us), { className: 'n wide' }),
+    n('p', 'Test', 'p', (r) => r.p_value, (r) => probabilityText(r.p_value), { title: () => 'Two-sided Mann-Whitney U test over the runs' }),
+    n('q', 'Test', 'q', (r) => r.q_value, (r) => probabilityText(r.q_value), { title: () => 'The p-value corrected for every method tested (Benjamini-Hochberg)' }),
+    { id: 'verdict', label: 'Verdict', value: (r) => r.rank, cell: (r) => verdictText(r), className: 'verdict',
+      tone: (r) => (r.verdict === 'slower' ? 'grew' : r.verdict === 'faster' ? 'shrank' : ''),
+      hint: 'Significant changes first, largest first' },
+  ];
+}
+
+/** The runs of one method, one dot each on a shared scale, then as a table. */
+function detail(row, runs, share) {
+  const all = runs.before.concat(runs.after);
+  const [low, high] = [Math.min(...all.map((r) => r.excl_us)), Math.max(...all.map((r) => r.excl_us))];
+  const width = 300;
+  const x = (v) => (high > low ? 6 + ((v - low) / (high - low)) * (width - 12) : width / 2);
+  const plot = svgElement('svg', { width, height: 58, viewBox: '0 0 ' + width + ' 58', class: 'run-dots', role: 'img',
+    'aria-label': 'Each run’s exclusive time, before above and after below, from ' + amount(low) + ' to ' + amount(high) });
+  const label = (text, at, anchor) => {
+    const t = svgElement('text', { x: at, y: 56, 'text-anchor': anchor, class: 'axis' });
+    t.textContent = text;
+    return t;
+  };
+  plot.append(label(amount(low), 0, 'start'), label(amount(high), width, 'end'));
+  [['before', 10], ['after', 30]].forEach(([side, y]) => {
+    for (const r of runs[side]) {
+      const dot = svgElement('circle', { cx: x(r.excl_us), cy: y, r: 3.5, class: 'dot ' + side });
+      const title = svgElement('title', {});
+      title.textContent = r.label + ': ' + amount(r.excl_us);
+      dot.append(title);
+      plot.append(dot);
+    }
+  });
+  // Runs by their file's name: the folder is the same for all.
+  const line = (r) => element('tr', {},
+    element('th', { scope: 'row', class: 'name', text: r.label.split(/[\\/]/).pop(), title: r.label }),
+    element('td', { class: 'n', text: amount(r.excl_us) }),
+    element('td', { class: 'n', text: amount(r.incl_us) }),
+    element('td', { class: 'n', text: count(r.calls) }),
+    element('td', { class: 'n', text: r.total_us ? ((r.excl_us * 100) / r.total_us).toFixed(2) + '%' : '—' }));
+  return [
+    element('h4', { text: row.name }),
+    element('p', { class: 'muted', text: (row.significant ? 'Significantly ' + row.verdict : 'No significant change')
+      + ' · p ' + probabilityText(row.p_value) + ', q ' + probabilityText(row.q_value) + (share ? ' (tested on shares of run time)' : '') }),
+    plot,
+    element('table', { class: 'grid runs-per-run' },
+      element('thead', {}, element('tr', {}, ...['Run', 'Exclusive', 'Inclusive', 'Calls', 'Share'].map((text) => element('th', { scope: 'col', text })))),
+      ...['before', 'after'].map((side) => element('tbody', {},
+        element('tr', { class: 'side' }, element('th', { scope: 'rowgroup', colspan: '5', text: side === 'before' ? 'Before' : 'After' })),
+        ...runs[side].map(line)))),
+  ];
+}
+
+export function createRunsMethods(store, engine) {
+  let rows = [];
+  const table = createSortTable(store, {
+    head: $('runs-method-head'),
+    subhead: $('runs-method-subhead'),
+    body: $('runs-method-rows'),
+    filter: $('runs-filter'),
+    note: $('runs-method-note'),
+    sortKey: 'runsSort',
+    filterKey: 'runsFilter',
+    fallback: 'verdict',
+    limit: 500,
+    rowKey: 'method',
+    activate: (index) => store.update({ runsMethod: rows[index].id }),
+  });
+  let loadedFor = null;
+
+  async function load(state) {
+    const id = [state.runs.facts, state.runsShare];
+    loadedFor = id;
+    table.say('Testing…');
+    let found;
+    try {
+      found = await engine.runsMethods(0.05, state.runsShare);
+    } catch (error) {
+      table.say(error.message);
+      return;
+    }
+    if (loadedFor !== id) return;
+    // The core's order is the verdict column's: significant first, largest change first.
+    rows = found.map((r, rank) => Object.assign({}, r, r.name, { rank }));
+    const significant = rows.filter((r) => r.significant).length;
+    const now = store.get();
+    table.show(now, {
+      columns: columns(),
+      rows,
+      selected: rows.findIndex((r) => r.id === now.runsMethod),
+      noun: 'method',
+      about: count(significant) + ' changed significantly (false-discovery rate 5%). Medians over the runs; a run that never called a method counts 0. Choose a row to see its runs.',
+    });
+    document.body.dataset.runsMethods = String(rows.length);
+  }
+
+  async function showDetail(state) {
+    const aside = $('runs-detail');
+    const row = rows.find((r) => r.id === state.runsMethod);
+    table.select(rows.indexOf(row));
+    if (!row) {
+      aside.hidden = true;
+      return;
+    }
+    const runs = await engine.runsMethodRuns(row.id);
+    if (store.get().runsMethod !== row.id) return;
+    aside.replaceChildren(...detail(row, runs, state.runsShare));
+    aside.hidden = false;
+  }
+
+  store.subscribe((state, previous) => {
+    const r = state.runs;
+    if (!r || r.phase !== 'done') {
+      loadedFor = null;
+      return;
+    }
+    if (!loadedFor || loadedFor[0] !== r.facts || loadedFor[1] !== state.runsShare) load(state).then(() => showDetail(store.get()));
+    else if (changed(state, previous, 'runsMethod')) showDetail(state).catch(() => {});
+  });
+}

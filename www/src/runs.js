@@ -1,0 +1,225 @@
+// The runs screen: many traces of one scenario put in two groups (proposed from their
+// names, changed per run, or by a second drop), read one at a time with each file's
+// progress, then the groups' graph and the methods compared with statistics
+// (runs-methods.js). The worker keeps only each run's reduction.
+
+import { $, download, element } from './dom.js';
+import { count, fileStem, sizeText } from './format.js';
+import { createFlameView } from './flame-view.js';
+import { readShare } from './progress.js';
+import { changed } from './state.js';
+import { proposeGroups } from './run-groups.js';
+import { createRunsMethods } from './runs-methods.js';
+
+const GROUP_WORDS = { before: 'Before', after: 'After', '': 'Leave out' };
+
+/** `body[data-state]` for the runs screen: choosing is idle, reading loading. */
+export function runsDataState(runs) {
+  return { choosing: 'idle', reading: 'loading', done: 'done', error: 'error' }[runs.phase] || 'idle';
+}
+
+export function createRuns(store, engine) {
+  const graph = createFlameView(store, {
+    frame: $('runs-flame'),
+    search: $('runs-search'),
+    matched: $('runs-matched'),
+    cursor: $('runs-cursor'),
+    resetZoom: $('runs-reset-zoom'),
+    error: $('runs-graph-error'),
+    searchKey: 'runsSearch',
+    progressKey: 'runsGraph',
+    minHeight: 160,
+  });
+  createRunsMethods(store, engine);
+  let svg = '';
+  let shownGraph = null;
+  // Bumped by each reading started or closed: an older one stops.
+  let run = 0;
+
+  const runs = () => store.get().runs;
+  const setRuns = (patch) => store.update({ runs: Object.assign({}, runs(), patch) });
+  const setFile = (index, patch) => {
+    const files = runs().files.slice();
+    files[index] = Object.assign({}, files[index], patch);
+    setRuns({ files });
+  };
+
+  /** Takes `files` as runs: a new set, or, while groups are being chosen, runs after. */
+  function add(files) {
+    const current = runs();
+    const entries = files.map((file) => ({ file, name: file.webkitRelativePath || file.name, size: file.size, group: '', status: 'waiting' }));
+    if (current && current.phase === 'choosing') {
+      // A second drop: the runs after the change, unless their names say otherwise.
+      const proposal = proposeGroups(entries.map((e) => e.name));
+      entries.forEach((e, i) => { e.group = proposal.why ? proposal.groups[i] : 'after'; });
+      const known = current.files.map((f) => f.name);
+      setRuns({ files: current.files.concat(entries.filter((e) => !known.includes(e.name))),
+        why: proposal.why ? current.why : 'The second drop holds the runs after the change.' });
+      return;
+    }
+    run++;
+    const proposal = proposeGroups(entries.map((e) => e.name));
+    entries.forEach((e, i) => { e.group = proposal.why ? proposal.groups[i] : 'before'; });
+    store.update({
+      phase: 'runs',
+      runs: { phase: 'choosing', files: entries, why: proposal.why ? 'Grouped by ' + proposal.why + '.' : null, facts: null, error: '' },
+      runsMethod: -1,
+      runsThread: '',
+    });
+  }
+
+  async function start() {
+    const mine = ++run;
+    const files = runs().files;
+    setRuns({ phase: 'reading', files: files.map((f) => Object.assign({}, f, { status: f.group ? 'waiting' : 'left out', error: '' })) });
+    try {
+      let facts = await engine.runsOpen('');
+      for (let i = 0; i < files.length; i++) {
+        if (mine !== run) return;
+        const f = runs().files[i];
+        if (!f.group) continue;
+        setFile(i, { status: 'reading', done: 0, total: f.size });
+        try {
+          facts = await engine.runsAdd(f.group, f.name, [f.file], (done, total) => {
+            if (mine === run) document.body.dataset.runsRead = f.name + ':' + readShare(done, total).toFixed(2);
+          });
+          if (mine !== run) return;
+          setFile(i, { status: 'read' });
+        } catch (error) {
+          if (mine !== run) return;
+          setFile(i, { status: 'left out', error: error.message });
+        }
+      }
+      if (mine !== run) return;
+      const read = (group) => facts.runs.filter((r) => r.group === group).length;
+      if (read('before') === 0 || read('after') === 0) {
+        const empty = read('before') === 0 ? 'before' : 'after';
+        setRuns({ phase: 'choosing', error: 'No run of the ' + empty + ' group could be read: give each group at least one trace.' });
+        return;
+      }
+      setRuns({ phase: 'done', facts });
+    } catch (error) {
+      if (mine === run) setRuns({ phase: 'error', error: error.message });
+    }
+  }
+
+  function close() {
+    run++;
+    engine.runsClose().catch(() => {});
+    store.update({ phase: store.get().summary ? 'done' : 'idle', runs: null });
+  }
+
+  function renderChoose(state) {
+    const r = state.runs;
+    const reading = r.phase === 'reading';
+    $('runs-proposal').textContent = r.why
+      || 'The names do not say which runs come before the change: choose each run’s group, or drop the runs after the change.';
+    $('runs-file-rows').replaceChildren(...r.files.map((f, i) => {
+      const select = element('select', { 'aria-label': 'Group of ' + f.name, disabled: reading ? '' : null,
+        onchange: (event) => setFile(i, { group: event.target.value }) },
+      ...Object.entries(GROUP_WORDS).map(([value, text]) => element('option', { value, text })));
+      select.value = f.group;
+      const status = f.status === 'left out' && f.error ? 'Left out: ' + f.error : f.status === 'left out' ? 'Left out' : f.status === 'reading' ? 'Reading…' : f.status === 'read' ? 'Read' : '';
+      return element('tr', { 'data-status': f.status },
+        element('th', { scope: 'row', class: 'name', text: f.name }),
+        element('td', {}, select),
+        element('td', { class: 'n', text: sizeText(f.size) }),
+        element('td', { class: f.error ? 'error-text' : null, text: status }));
+    }));
+    const counts = { before: 0, after: 0 };
+    for (const f of r.files) if (f.group) counts[f.group]++;
+    $('runs-start').disabled = reading || counts.before === 0 || counts.after === 0;
+    $('runs-start-note').textContent = reading ? 'Reading run ' + (r.files.findIndex((f) => f.status === 'reading') + 1) + ' of ' + r.files.length + '…'
+      : counts.before + ' before, ' + counts.after + ' after' + (counts.before && counts.after ? '' : ': each group needs a run');
+    $('runs-error').hidden = !r.error;
+    $('runs-error').textContent = r.error || '';
+  }
+
+  function renderFacts(state) {
+    const { facts, files } = state.runs;
+    const before = facts.runs.filter((r) => r.group === 'before').length;
+    const left = files.filter((f) => f.status === 'left out' && f.group).length;
+    $('runs-facts').textContent = count(before) + ' runs before, ' + count(facts.runs.length - before) + ' after · '
+      + facts.clock + ' clock' + (left ? ' · ' + left + ' left out (see below)' : '');
+    // The core's warnings, then each run left out and why.
+    const notes = facts.warnings.concat(files.filter((f) => f.status === 'left out' && f.group && f.error)
+      .map((f) => f.name + ' was left out: ' + f.error));
+    $('runs-warnings').replaceChildren(...notes.map((text) => element('li', { text })));
+    $('runs-warnings').hidden = notes.length === 0;
+    const select = $('runs-thread');
+    select.replaceChildren(element('option', { value: '', text: 'All threads' }),
+      ...facts.threads.map((name) => element('option', { value: name, text: name })));
+    select.value = state.runsThread;
+  }
+
+  async function renderGraph(state) {
+    const id = [state.runs.facts, state.runsGraph, state.runsThread, state.theme];
+    if (shownGraph && id.every((v, i) => v === shownGraph[i])) return;
+    shownGraph = id;
+    graph.loading();
+    let made;
+    try {
+      made = state.runsGraph === 'diff'
+        ? await engine.runsDiffSvg(state.runsThread, 'after', false, state.theme, 'self')
+        : await engine.runsGroupSvg(state.runsGraph, 'median', state.runsThread, state.theme);
+    } catch (error) {
+      shownGraph = null;
+      graph.fail(error.message);
+      return;
+    }
+    const now = store.get();
+    if (!now.runs || now.runs.facts !== state.runs.facts || now.runsGraph !== state.runsGraph
+      || now.runsThread !== state.runsThread || now.theme !== state.theme) return;
+    await graph.show(made, state.theme, () => { svg = made; });
+  }
+
+  store.subscribe((state, previous) => {
+    const r = state.runs;
+    // A trace opened instead: the runs are let go.
+    if (r && previous && previous.phase === 'runs' && state.phase !== 'runs') {
+      run++;
+      engine.runsClose().catch(() => {});
+      store.update({ runs: null });
+      return;
+    }
+    if (changed(state, previous, 'phase', 'runs')) $('runs').hidden = state.phase !== 'runs' || !r;
+    if (!r) {
+      shownGraph = null;
+      return;
+    }
+    if (changed(state, previous, 'runs')) {
+      $('runs-choose').hidden = r.phase === 'done';
+      $('runs-body').hidden = r.phase !== 'done';
+      if (r.phase !== 'done') renderChoose(state);
+      else if (!previous || !previous.runs || previous.runs.facts !== r.facts) renderFacts(state);
+    }
+    if (r.phase === 'done') {
+      if (changed(state, previous, 'runs', 'runsGraph', 'runsThread', 'theme')) renderGraph(state);
+      $('runs-graph').value = state.runsGraph;
+      $('runs-thread').value = state.runsThread;
+      $('runs-share').checked = state.runsShare;
+      graph.shown();
+    }
+  });
+
+  $('runs-start').addEventListener('click', () => start());
+  $('runs-close').addEventListener('click', close);
+  $('runs-graph').addEventListener('change', (event) => store.update({ runsGraph: event.target.value }));
+  $('runs-thread').addEventListener('change', (event) => store.update({ runsThread: event.target.value }));
+  $('runs-share').addEventListener('change', (event) => store.update({ runsShare: event.target.checked }));
+  $('runs-save-svg').addEventListener('click', () => {
+    const s = store.get();
+    download('runs-' + s.runsGraph + '-' + (s.runsThread ? fileStem(s.runsThread) : 'all-threads') + '.svg', svg, 'image/svg+xml');
+  });
+  const pickFolder = () => $('runs-folder-picker').click();
+  $('runs-folder').addEventListener('click', pickFolder);
+  $('welcome-folder').addEventListener('click', pickFolder);
+  $('runs-folder-picker').addEventListener('change', (event) => {
+    // Hidden files (`.DS_Store`) are no runs.
+    const files = Array.from(event.target.files || []).filter((f) => !f.name.startsWith('.'));
+    event.target.value = '';
+    if (files.length) add(files);
+  });
+
+  return { add, start, settled: () => Promise.resolve() };
+}

@@ -1,0 +1,46 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { medianChange, probabilityText, proposeGroups, spreadPixels, verdictText } from '../src/run-groups.js';
+
+test('groups come from a pair of side words in the names', () => {
+  const names = ['before-01.trace', 'after-01.trace', 'before-02.trace', 'after-02.trace'];
+  const proposal = proposeGroups(names);
+  assert.deepEqual(proposal.groups, ['before', 'after', 'before', 'after']);
+  assert.match(proposal.why, /before.*after/);
+  assert.deepEqual(proposeGroups(['base_1.trace', 'head_1.trace']).groups, ['before', 'after']);
+  // A name with both words, or neither, is left for the person to place.
+  assert.deepEqual(proposeGroups(['before-after.trace', 'before.trace', 'after.trace']).groups, ['', 'before', 'after']);
+});
+
+test('else from the one place where names hold two values, each at least twice', () => {
+  const names = ['app-v2-01.trace', 'app-v10-01.trace', 'app-v2-02.trace', 'app-v10-02.trace'];
+  const proposal = proposeGroups(names);
+  // Numbers sort as numbers: v2 comes before v10.
+  assert.deepEqual(proposal.groups, ['before', 'after', 'before', 'after']);
+  assert.equal(proposal.why, '“v2” and “v10” in the names');
+  // Run numbers are not groups: five values, or two values once each, tell nothing.
+  assert.equal(proposeGroups(['run-1.trace', 'run-2.trace', 'run-3.trace']).why, null);
+  assert.deepEqual(proposeGroups(['x-a.trace', 'x-b.trace']).groups, ['', '']);
+});
+
+test('a spread strip spans both sides, least to most, with room at the ends', () => {
+  const before = { excl_min_us: 10, excl_q1_us: 20, excl_median_us: 25, excl_q3_us: 30, excl_max_us: 50 };
+  const after = { excl_min_us: 40, excl_q1_us: 60, excl_median_us: 70, excl_q3_us: 80, excl_max_us: 100 };
+  // 10..100 with 4.5 of room each side: 5.5..104.5 over 99 pixels.
+  const p = spreadPixels({ before, after }, 99);
+  assert.deepEqual(p.before, { min: 4.5, q1: 14.5, median: 19.5, q3: 24.5, max: 44.5 });
+  assert.equal(p.after.max, 94.5);
+  const flat = { excl_min_us: 5, excl_q1_us: 5, excl_median_us: 5, excl_q3_us: 5, excl_max_us: 5 };
+  assert.deepEqual(spreadPixels({ before: flat, after: flat }, 80).before, { min: 40, q1: 40, median: 40, q3: 40, max: 40 });
+});
+
+test('p-values, verdicts and changes read as words', () => {
+  assert.equal(probabilityText(0.000011), '< 0.0001');
+  assert.equal(probabilityText(0.01234), '0.0123');
+  assert.equal(probabilityText(0.05), '0.05');
+  assert.equal(probabilityText(1), '1');
+  assert.equal(verdictText({ verdict: '-' }), 'no change shown');
+  assert.equal(verdictText({ verdict: 'slower' }), 'slower');
+  assert.equal(medianChange({ before: { excl_median_us: 200 }, after: { excl_median_us: 250 } }), 25);
+  assert.equal(medianChange({ before: { excl_median_us: 0 }, after: { excl_median_us: 5 } }), null);
+});
