@@ -10,11 +10,17 @@ import { medianChange, probabilityText, spreadPixels, verdictText } from './run-
 import { createSortTable } from './sort-table.js';
 import { changed } from './state.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 const STRIP_WIDTH = 120;
+// SVG's namespace, as the HTML parser gives it: the page names no address, not even that one.
+let svgNamespace = null;
 
 function svgElement(tag, attributes) {
-  const node = document.createElementNS(SVG, tag);
+  if (!svgNamespace) {
+    const probe = document.createElement('div');
+    probe.innerHTML = '<svg></svg>';
+    svgNamespace = probe.firstChild.namespaceURI;
+  }
+  const node = document.createElementNS(svgNamespace, tag);
   for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
   return node;
 }
