@@ -221,5 +221,5 @@ export function createRuns(store, engine) {
     if (files.length) add(files);
   });
 
-  return { add, start, settled: () => Promise.resolve() };
+  return { add };
 }

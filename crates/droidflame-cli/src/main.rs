@@ -346,10 +346,7 @@ impl SourceArg {
             profile.select_dump(dump).map_err(|e| e.to_string())?;
         }
         let Some(name) = &self.source else { return Ok(()) };
-        let kind = SourceKind::parse(name).ok_or_else(|| {
-            let names: Vec<&str> = SourceKind::ALL.iter().map(|k| k.name()).collect();
-            format!("--source {name}: no such source; the sources are {}", names.join(", "))
-        })?;
+        let kind = SourceKind::named(name).map_err(|e| format!("--source {e}"))?;
         profile.select_source(kind).map_err(|e| e.to_string())
     }
 }
@@ -594,10 +591,7 @@ fn run(cli: Cli, view: View) -> Result<(), String> {
                         ..DiffGraphOptions::default()
                     };
                     let svg = products::diff_svg(&comparison, &graph).map_err(|e| e.to_string())?;
-                    write_to(&output, |out| {
-                        out.write_all(svg.as_bytes())
-                            .map_err(|e| droidflame_core::Error::new(droidflame_core::ErrorKind::Output, e.to_string()))
-                    })
+                    write_text(&output, &svg)
                 }
             }
         }
@@ -650,6 +644,14 @@ fn write_to(output: &Path, write: impl FnOnce(&mut dyn Write) -> droidflame_core
     write(&mut out).map_err(|e| format!("cannot write {}: {e}", output.display()))?;
     eprintln!("wrote {}", output.display());
     Ok(())
+}
+
+/// Writes finished text to `output`, as `write_to` does.
+fn write_text(output: &Path, text: &str) -> Result<(), String> {
+    write_to(output, |out| {
+        out.write_all(text.as_bytes())
+            .map_err(|e| droidflame_core::Error::new(droidflame_core::ErrorKind::Output, e.to_string()))
+    })
 }
 
 /// Every call kept, for the commands that list them, however many there are: they are

@@ -1,8 +1,7 @@
 //! Many runs: `diff --before FILE... --after FILE...` and `merge FILE...`. Each run is
 //! read, reduced and let go before the next, so any number of runs fits in memory.
 
-use crate::{analyze, read_chunks, write_to, SourceArg};
-use droidflame_core::mapping::MappingReader;
+use crate::{analyze, read_chunks, write_text, write_to, SourceArg};
 use droidflame_core::products::{self, DiffGraphOptions, Group, GroupTest, RunOptions, Runs, Stat};
 use droidflame_core::{Analysis, Options};
 use std::path::{Path, PathBuf};
@@ -25,11 +24,7 @@ impl RunMapping {
     }
 
     fn apply(&self, run: &mut Analysis) -> Result<(), String> {
-        let mut reader = MappingReader::new(&[&run.profile]);
-        let failed = |e: droidflame_core::Error| format!("{}: {e}", self.path.display());
-        reader.push(&self.bytes).map_err(failed)?;
-        let mapping = reader.finish().map_err(failed)?;
-        run.deobfuscate(&mapping);
+        run.deobfuscate_with(&self.bytes).map_err(|e| format!("{}: {e}", self.path.display()))?;
         Ok(())
     }
 }
@@ -107,10 +102,7 @@ pub fn diff(
         GroupOutput::Svg(graph) => {
             let comparison = runs.median_comparison().map_err(|e| e.to_string())?;
             let svg = products::diff_svg(&comparison, &graph).map_err(|e| e.to_string())?;
-            write_to(output, |out| {
-                out.write_all(svg.as_bytes())
-                    .map_err(|e| droidflame_core::Error::new(droidflame_core::ErrorKind::Output, e.to_string()))
-            })
+            write_text(output, &svg)
         }
     }
 }
@@ -132,11 +124,8 @@ pub fn merge(
     match folded {
         Some(stat) => write_to(output, |mut out| products::write_group_folded(&runs, Group::Before, stat, &mut out)),
         None => {
-            let json = products::group_summary_json(&runs, Group::Before).map_err(|e| e.to_string())? + "\n";
-            write_to(output, |out| {
-                out.write_all(json.as_bytes())
-                    .map_err(|e| droidflame_core::Error::new(droidflame_core::ErrorKind::Output, e.to_string()))
-            })
+            let json = products::group_summary_json(&runs, Group::Before).map_err(|e| e.to_string())?;
+            write_text(output, &(json + "\n"))
         }
     }
 }

@@ -39,6 +39,16 @@ impl Analysis {
         self.mapping.insert(report)
     }
 
+    /// Reads the mapping file `mapping_txt` (whole, in memory), keeping only what this
+    /// profile's classes need, and renames the frames with it: what a run of many does
+    /// with the one mapping they share.
+    pub fn deobfuscate_with(&mut self, mapping_txt: &[u8]) -> Result<&MappingReport> {
+        let mut reader = crate::mapping::MappingReader::new(&[&self.profile]);
+        reader.push(mapping_txt)?;
+        let mapping = reader.finish()?;
+        Ok(self.deobfuscate(&mapping))
+    }
+
     /// Starts reading again the calls of thread `thread` (index into `threads`) that
     /// overlap `from..=to` (ticks on the timeline clock).
     pub fn reread(&self, thread: usize, from: u64, to: u64) -> Result<Reread> {

@@ -330,3 +330,17 @@ fn a_comparison_tells_when_only_one_side_has_original_names() {
     let comparison = compare(&mapped, &mapped, &DiffOptions::default()).unwrap();
     assert!(!comparison.warnings.iter().any(|w| w.contains("mapping")));
 }
+
+#[test]
+fn a_whole_mapping_in_memory_renames_as_one_read_in_pieces_does() {
+    let obfuscated = obfuscate(&app_trace(5), MappingStyle::R8);
+    let bytes = obfuscated.trace.write(&Layout::ART_STREAMING);
+    let (pieces, report) = deobfuscated(&bytes, &obfuscated.mapping);
+    let mut whole = analyze(&bytes).unwrap();
+    let whole_report = whole.deobfuscate_with(obfuscated.mapping.as_bytes()).unwrap().clone();
+    assert_eq!(methods_json(&whole), methods_json(&pieces));
+    assert_eq!(whole_report.methods.mapped, report.methods.mapped);
+    assert!(whole_report.methods.mapped > 0);
+    let error = analyze(&bytes).unwrap().deobfuscate_with(b"not a mapping at all\n").unwrap_err();
+    assert!(error.to_string().contains("line 1"), "{error}");
+}

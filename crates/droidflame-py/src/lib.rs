@@ -7,7 +7,6 @@ mod table;
 
 use arrow_array::types::UInt32Type;
 use arrow_array::{DictionaryArray, StringArray, UInt32Array, UInt64Array};
-use droidflame_core::mapping::MappingReader;
 use droidflame_core::products::{self, CallQuery, FoldedOptions};
 use droidflame_core::{Analysis, Clock, Options, SourceKind};
 use pyo3::prelude::*;
@@ -44,15 +43,7 @@ impl Reading {
             })
             .transpose()?;
         let source = source
-            .map(|name| {
-                SourceKind::parse(name).ok_or_else(|| {
-                    let names: Vec<&str> = SourceKind::ALL.iter().map(|k| k.name()).collect();
-                    DroidflameError::new_err(format!(
-                        "source {name:?}: no such source; the sources are {}",
-                        names.join(", ")
-                    ))
-                })
-            })
+            .map(|name| SourceKind::named(name).map_err(|e| DroidflameError::new_err(format!("source {e}"))))
             .transpose()?;
         Ok(Reading { clock, mapping: mapping.map(Arc::new), source })
     }
@@ -61,9 +52,7 @@ impl Reading {
     pub(crate) fn read(&self, bytes: &[u8], options: Options) -> droidflame_core::Result<Analysis> {
         let mut analysis = droidflame_core::analyze_with(bytes, options)?;
         if let Some(mapping) = &self.mapping {
-            let mut reader = MappingReader::new(&[&analysis.profile]);
-            reader.push(mapping)?;
-            analysis.deobfuscate(&reader.finish()?);
+            analysis.deobfuscate_with(mapping)?;
         }
         if let Some(kind) = self.source {
             analysis.profile.select_source(kind)?;

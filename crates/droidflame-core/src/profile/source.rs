@@ -40,6 +40,14 @@ impl SourceKind {
         Self::ALL.into_iter().find(|kind| kind.name() == text)
     }
 
+    /// The kind named `text`, or an error that lists the names there are.
+    pub fn named(text: &str) -> Result<SourceKind> {
+        Self::parse(text).ok_or_else(|| {
+            let names: Vec<&str> = Self::ALL.iter().map(|k| k.name()).collect();
+            Error::new(ErrorKind::Request, format!("{text}: no such source; the sources are {}", names.join(", ")))
+        })
+    }
+
     /// A heap profile: its first frame is a process, not a thread, and it has dumps.
     pub const fn is_heap(self) -> bool {
         matches!(self, SourceKind::HeapUnreleased | SourceKind::HeapAllocated)
