@@ -202,18 +202,7 @@ const requests = {
   // A call tree's columns as typed arrays, handed over (not copied) with the reply.
   async tree(m) {
     await ready;
-    const columns = viewed(m.key, m.view || '').callTree(m.thread);
-    try {
-      const tree = {
-        names: JSON.parse(columns.namesJson()), parent: columns.parent(), name: columns.name(),
-        total_wall: columns.totalWall(), self_wall: columns.selfWall(), total_cpu: columns.totalCpu(),
-        self_cpu: columns.selfCpu(), calls: columns.calls(),
-      };
-      const transfer = Object.values(tree).filter((v) => ArrayBuffer.isView(v)).map((v) => v.buffer);
-      return { tree, transfer };
-    } finally {
-      columns.free();
-    }
+    return treeReply(viewed(m.key, m.view || '').callTree(m.thread));
   },
   async libraries(m) {
     await ready;
@@ -371,6 +360,9 @@ const requests = {
   async runsGroupSvg(m) {
     return { svg: openRuns().groupSvg(m.group, m.stat || undefined, m.thread || undefined, m.theme) };
   },
+  async runsTree(m) {
+    return treeReply(openRuns().groupTree(m.group, m.stat || undefined, m.thread || undefined));
+  },
   async runsDiffSvg(m) {
     if (!runMedians) runMedians = openRuns().medianComparison();
     return { svg: runMedians.diffSvg(m.thread || undefined, m.widths, Boolean(m.normalize), m.theme, m.colour) };
@@ -380,6 +372,21 @@ const requests = {
     return {};
   },
 };
+
+// A call tree's columns (freed here) as typed arrays, handed over (not copied) with the reply.
+function treeReply(columns) {
+  try {
+    const tree = {
+      names: JSON.parse(columns.namesJson()), parent: columns.parent(), name: columns.name(),
+      total_wall: columns.totalWall(), self_wall: columns.selfWall(), total_cpu: columns.totalCpu(),
+      self_cpu: columns.selfCpu(), calls: columns.calls(),
+    };
+    const transfer = Object.values(tree).filter((v) => ArrayBuffer.isView(v)).map((v) => v.buffer);
+    return { tree, transfer };
+  } finally {
+    columns.free();
+  }
+}
 
 function openRuns() {
   if (!runGroups) throw new Error('no groups of runs are open');

@@ -66,6 +66,22 @@ test('twenty runs grouped by their names: the slowed method first, slower, with 
   await page.selectOption('#runs-thread', 'main');
   await page.waitForFunction(() => /main — wall clock, median of 10 runs/.test(document.getElementById('runs-flame').srcdoc)
     && document.body.dataset.runsGraph === 'ready', null, { timeout: 30000 });
+  // The after group's call tree of main: medians per stack; found by search, the slowed
+  // method's row holds more than the before group's.
+  const treeTotal = async (group) => {
+    await page.selectOption('#runs-tree-group', group);
+    await page.waitForFunction(() => document.body.dataset.runsTree === 'ready');
+    await page.fill('#runs-tree-search', 'step17');
+    await page.waitForFunction(() => /frames? match/.test(document.getElementById('runs-tree-matched').textContent));
+    const found = page.locator('#runs-tree tr:has(.tree-label.found)').first();
+    return Number((await found.locator('td').nth(1).textContent()).replace(/\D/g, ''));
+  };
+  await page.locator('#runs-tree').scrollIntoViewIfNeeded();
+  assert.equal(await page.locator('#runs-tree thead th').allTextContents().then((h) => h.join('|')), 'Frame|Wall total|Wall self|Share');
+  const after = await treeTotal('after');
+  const before = await treeTotal('before');
+  assert.ok(after > before * 1.15, 'the slowed method, before ' + before + ' µs, after ' + after + ' µs');
+  await shot(page, 'runs-tree');
   // Keyboard: the table is one Tab stop; arrows move, Enter opens.
   await page.locator('#runs-method-rows tr').first().focus();
   await page.keyboard.press('ArrowDown');
@@ -107,10 +123,40 @@ test('two drops whose names say nothing: the first before, the second after; a f
   const second = [0, 1, 2].map((i) => copy(runFiles[i], 's' + i + '.trace'));
   await page.setInputFiles('#picker', second);
   await page.waitForFunction(() => document.getElementById('runs-start-note').textContent === '4 before, 3 after');
+  // Each file's row shows its own bar while it is read.
+  await page.evaluate(() => {
+    window.barsSeen = new Set();
+    new MutationObserver(() => {
+      for (const bar of document.querySelectorAll('#runs-file-rows progress')) window.barsSeen.add(bar.getAttribute('aria-label'));
+    }).observe(document.getElementById('runs-file-rows'), { childList: true, subtree: true });
+  });
   await compared(page);
+  assert.equal(await page.evaluate(() => window.barsSeen.size), 7, 'a bar for every run read');
   assert.match(await page.textContent('#runs-facts'), /3 runs before, 3 after · wall clock · 1 left out/);
   assert.match(await page.textContent('#runs-warnings'), /notes\.trace was left out: .*not an Android trace/);
   // Closing the runs goes back to the start.
   await page.click('#runs-close');
   await page.waitForSelector('#welcome:not([hidden])');
+});
+
+test('a folder of runs: the names of its subfolders propose the groups; hidden files are no runs', async (t) => {
+  const page = await checkedPage(context, t);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'droidflame-folder-'));
+  for (const [group, from] of [['base', 0], ['change', 10]]) {
+    fs.mkdirSync(path.join(dir, group));
+    for (let i = 0; i < 3; i++) fs.copyFileSync(runFiles[from + i], path.join(dir, group, 'run' + i + '.trace'));
+  }
+  fs.writeFileSync(path.join(dir, '.DS_Store'), 'x');
+  // The welcome screen's link opens the folder picker.
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.click('#welcome-folder')]);
+  await chooser.setFiles(dir);
+  await page.waitForSelector('#runs-choose:not([hidden])');
+  const names = await page.locator('#runs-file-rows th').allTextContents();
+  assert.equal(names.length, 6, names.join(', '));
+  assert.ok(names.every((n) => /\/(base|change)\/run\d\.trace$/.test(n)), names.join(', '));
+  const groups = await page.locator('#runs-file-rows select').evaluateAll((s) => s.map((e) => e.value));
+  assert.deepEqual(groups, ['before', 'before', 'before', 'after', 'after', 'after']);
+  assert.match(await page.textContent('#runs-proposal'), /Grouped by/);
+  await compared(page);
+  assert.match(await page.textContent('#runs-facts'), /^3 runs before, 3 after/);
 });

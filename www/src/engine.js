@@ -165,6 +165,11 @@ export class Engine {
     return this.call({ type: 'runsDiffSvg', thread, widths, normalize, theme, colour }).then((r) => r.svg);
   }
 
+  /** The call tree of `group`'s `stat` per stack, of the threads named `thread` ('' for all), as `tree` gives it. */
+  runsTree(group, stat, thread) {
+    return this.call({ type: 'runsTree', group, stat, thread }).then((r) => r.tree);
+  }
+
   runsClose() {
     return this.call({ type: 'runsClose' });
   }

@@ -10,6 +10,7 @@ import { readShare } from './progress.js';
 import { changed } from './state.js';
 import { proposeGroups } from './run-groups.js';
 import { createRunsMethods } from './runs-methods.js';
+import { createRunsTree } from './runs-tree.js';
 
 const GROUP_WORDS = { before: 'Before', after: 'After', '': 'Leave out' };
 
@@ -31,6 +32,7 @@ export function createRuns(store, engine) {
     minHeight: 160,
   });
   createRunsMethods(store, engine);
+  createRunsTree(store, engine);
   let svg = '';
   let shownGraph = null;
   // Bumped by each reading started or closed: an older one stops.
@@ -47,7 +49,9 @@ export function createRuns(store, engine) {
   /** Takes `files` as runs: a new set, or, while groups are being chosen, runs after. */
   function add(files) {
     const current = runs();
-    const entries = files.map((file) => ({ file, name: file.webkitRelativePath || file.name, size: file.size, group: '', status: 'waiting' }));
+    // In the order of their names (numbers by value): a drop's or a folder's own order is the system's.
+    const entries = files.map((file) => ({ file, name: file.webkitRelativePath || file.name, size: file.size, group: '', status: 'waiting' }))
+      .sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }));
     if (current && current.phase === 'choosing') {
       // A second drop: the runs after the change, unless their names say otherwise.
       const proposal = proposeGroups(entries.map((e) => e.name));
@@ -78,10 +82,18 @@ export function createRuns(store, engine) {
         if (mine !== run) return;
         const f = runs().files[i];
         if (!f.group) continue;
-        setFile(i, { status: 'reading', done: 0, total: f.size });
+        setFile(i, { status: 'reading', done: 0 });
+        // The row's bar moves by whole percents: a store update per slice read would cost more than the reading.
+        let shown = 0;
         try {
           facts = await engine.runsAdd(f.group, f.name, [f.file], (done, total) => {
-            if (mine === run) document.body.dataset.runsRead = f.name + ':' + readShare(done, total).toFixed(2);
+            if (mine !== run) return;
+            const share = readShare(done, total);
+            document.body.dataset.runsRead = f.name + ':' + share.toFixed(2);
+            if (share - shown >= 0.01 || (share === 1 && shown < 1)) {
+              shown = share;
+              setFile(i, { done });
+            }
           });
           if (mine !== run) return;
           setFile(i, { status: 'read' });
@@ -119,12 +131,11 @@ export function createRuns(store, engine) {
         onchange: (event) => setFile(i, { group: event.target.value }) },
       ...Object.entries(GROUP_WORDS).map(([value, text]) => element('option', { value, text })));
       select.value = f.group;
-      const status = f.status === 'left out' && f.error ? 'Left out: ' + f.error : f.status === 'left out' ? 'Left out' : f.status === 'reading' ? 'Reading…' : f.status === 'read' ? 'Read' : '';
       return element('tr', { 'data-status': f.status },
         element('th', { scope: 'row', class: 'name', text: f.name }),
         element('td', {}, select),
         element('td', { class: 'n', text: sizeText(f.size) }),
-        element('td', { class: f.error ? 'error-text' : null, text: status }));
+        statusCell(f));
     }));
     const counts = { before: 0, after: 0 };
     for (const f of r.files) if (f.group) counts[f.group]++;
@@ -133,6 +144,18 @@ export function createRuns(store, engine) {
       : counts.before + ' before, ' + counts.after + ' after' + (counts.before && counts.after ? '' : ': each group needs a run');
     $('runs-error').hidden = !r.error;
     $('runs-error').textContent = r.error || '';
+  }
+
+  // What became of a run: waiting, its bar while read (then analysed), read, or left out and why.
+  function statusCell(f) {
+    if (f.status === 'reading') {
+      const share = readShare(f.done, f.size);
+      return element('td', { class: 'run-reading' },
+        element('progress', { max: '1', value: String(share), 'aria-label': 'Reading ' + f.name }),
+        element('span', { text: share >= 1 ? ' Analysing…' : ' ' + sizeText(f.done) + ' of ' + sizeText(f.size) }));
+    }
+    const text = f.status === 'left out' ? (f.error ? 'Left out: ' + f.error : 'Left out') : f.status === 'read' ? 'Read' : '';
+    return element('td', { class: f.error ? 'error-text' : null, text });
   }
 
   function renderFacts(state) {

@@ -60,6 +60,8 @@ export function initialState() {
     runsThread: '', // a thread name; '' for all threads
     runsShare: false, // test shares of run time instead of µs
     runsSearch: '', // the runs graph's search term
+    runsTreeGroup: 'after', // before | after: the group whose call tree is shown
+    runsTreeSearch: '', // the runs call tree's search term
   };
 }
 

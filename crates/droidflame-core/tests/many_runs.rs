@@ -3,13 +3,14 @@
 //! each run's own summary; one run a side is the two-trace comparison.
 
 use droidflame_core::products::{
-    compare, compare_groups, group_flame_svg, group_summary_json, summary, write_diff_folded, write_group_folded,
-    write_group_methods, DiffOptions, Group, GroupTest, MethodComparison, RunOptions, Runs, Stat,
-    GROUP_METHOD_COLUMN_NAMES,
+    compare, compare_groups, group_call_tree, group_flame_svg, group_summary_json, summary, write_diff_folded,
+    write_group_folded, write_group_methods, CallTreeTable, DiffOptions, Group, GroupTest, MethodComparison,
+    RunOptions, Runs, Stat, GROUP_METHOD_COLUMN_NAMES,
 };
 use droidflame_core::{analyze, Analysis, Clock};
 use droidflame_testkit::runs::{method_name, run, RunSpec, METHODS, SLOWED};
 use droidflame_testkit::{Clocks, Layout};
+use std::collections::BTreeMap;
 
 fn analysed(spec: &RunSpec) -> Analysis {
     analyze(&run(spec).write(&Layout::ART_STREAMING)).unwrap()
@@ -218,4 +219,66 @@ fn a_groups_flame_graph_draws_its_stat_per_stack() {
     assert!(!main.contains("Prefetcher"), "only main's stacks");
     let error = group_flame_svg(&runs, Group::Before, Stat::Median, Some("binder"), &options).unwrap_err();
     assert!(error.to_string().contains("no run has a thread named \"binder\""));
+}
+
+/// Each node's path from node 0 (`;`-joined) with its self and total µs on the wall clock.
+fn tree_paths(table: &CallTreeTable) -> BTreeMap<String, (u64, u64)> {
+    let mut paths: Vec<String> = Vec::with_capacity(table.parent.len());
+    let mut out = BTreeMap::new();
+    for n in 0..table.parent.len() {
+        let path = if n == 0 {
+            String::new()
+        } else {
+            let name = &table.names[table.name[n] as usize];
+            let up = &paths[table.parent[n] as usize];
+            if up.is_empty() {
+                name.clone()
+            } else {
+                format!("{up};{name}")
+            }
+        };
+        out.insert(path.clone(), (table.self_wall[n], table.total_wall[n]));
+        paths.push(path);
+    }
+    out
+}
+
+#[test]
+fn a_groups_call_tree_holds_each_stacks_stat_as_self_time_and_adds_totals_up() {
+    let mut runs = Runs::new(RunOptions::default());
+    for seed in 0..5 {
+        runs.add(&format!("run-{seed}"), Group::After, &analysed(&RunSpec { seed, slower: None, spread: 0.3 }))
+            .unwrap();
+    }
+    runs.add("other", Group::Before, &analysed(&RunSpec { seed: 9, slower: None, spread: 0.3 })).unwrap();
+    let text = folded_lines(|out| write_group_folded(&runs, Group::After, Stat::Median, out).unwrap());
+    let lines: Vec<(&str, u64)> =
+        text.lines().map(|l| l.rsplit_once(' ').map(|(s, v)| (s, v.parse().unwrap())).unwrap()).collect();
+    let under = |prefix: &str| -> u64 {
+        lines.iter().filter(|(s, _)| *s == prefix || s.starts_with(&format!("{prefix};"))).map(|(_, v)| v).sum()
+    };
+
+    let every = group_call_tree(&runs, Group::After, Stat::Median, None).unwrap();
+    let paths = tree_paths(&every);
+    assert_eq!(paths[""].1, lines.iter().map(|(_, v)| v).sum::<u64>());
+    for (path, &(own, total)) in paths.iter().filter(|(p, _)| !p.is_empty()) {
+        let line = lines.iter().find(|(s, _)| s == path).map_or(0, |(_, v)| *v);
+        assert_eq!((own, total), (line, under(path)), "{path}");
+        assert!(total > 0, "{path} has no time but is in the tree");
+    }
+    // Every stack with time is a node.
+    for (stack, _) in &lines {
+        assert!(paths.contains_key(*stack), "{stack}");
+    }
+    assert!(every.total_cpu.iter().chain(&every.calls).all(|&v| v == 0));
+
+    let main = group_call_tree(&runs, Group::After, Stat::Median, Some("main")).unwrap();
+    assert_eq!(main.parent[0], u32::MAX);
+    assert_eq!(main.total_wall[0], under("main"));
+    for (path, &(own, total)) in tree_paths(&main).iter().filter(|(p, _)| !p.is_empty()) {
+        assert_eq!((own, total), paths[&format!("main;{path}")], "{path}");
+    }
+
+    let missing = group_call_tree(&runs, Group::After, Stat::Median, Some("no such")).unwrap_err();
+    assert_eq!(missing.to_string(), "no run has a thread named \"no such\"");
 }

@@ -109,6 +109,21 @@ impl RunGroups {
             .map_err(js_error)
     }
 
+    /// The call tree of `group`'s `stat` per stack (as `groupSvg`), of the threads named
+    /// `thread` (node 0 that thread) or of all (node 0's children the threads), on the
+    /// runs' clock; no calls.
+    #[wasm_bindgen(js_name = groupTree)]
+    pub fn group_tree(
+        &self,
+        group: &str,
+        stat: Option<String>,
+        thread: Option<String>,
+    ) -> Result<super::CallTreeColumns, JsError> {
+        let table = products::group_call_tree(&self.inner, group_of(group)?, stat_of(stat)?, thread.as_deref())
+            .map_err(js_error)?;
+        Ok(super::CallTreeColumns { table })
+    }
+
     /// The groups' medians as one comparison (`Comparison`: its graph and stacks).
     #[wasm_bindgen(js_name = medianComparison)]
     pub fn median_comparison(&self) -> Result<super::compare::Comparison, JsError> {

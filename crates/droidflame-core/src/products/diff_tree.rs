@@ -5,8 +5,9 @@
 
 use super::frames::{sanitize, FrameNames, FrameTree};
 use super::sorted_walk::{walk_sorted, NamedTree};
+use super::tree::CallTreeTable;
 use super::View;
-use crate::profile::{Clock, Profile, ThreadProfile, NONE};
+use crate::profile::{Clock, PerClock, Profile, ThreadProfile, NONE};
 use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
 
@@ -63,6 +64,38 @@ impl DiffTree {
                 (at, self.name(at))
             })
         })
+    }
+
+    /// The node of the threads named `name`, if any run has one.
+    pub fn thread_node(&self, name: &str) -> Option<u32> {
+        self.threads().find(|(_, n)| *n == name).map(|(node, _)| node)
+    }
+
+    /// `side`'s stacks below `root` (a thread's node, or 0 for every thread) as a call tree
+    /// on `clock`: node 0 is `root`, each node's time its own µs and its subtree's; nodes
+    /// without time on that side are left out. No calls: the merged stacks keep none.
+    pub fn call_tree(&self, root: u32, side: usize, clock: Clock) -> CallTreeTable {
+        let incl = self.inclusive();
+        let mut table = CallTreeTable { names: self.names.clone(), ..CallTreeTable::default() };
+        let on = |v: u64| match clock {
+            Clock::Wall => PerClock::new(v, 0),
+            Clock::Cpu => PerClock::new(0, v),
+        };
+        table.push(NONE, NONE, on(self.nodes[root as usize].own[side]), 0);
+        // (tree node, table node), parents before their children.
+        let mut pending = vec![(root, 0u32)];
+        while let Some((n, at)) = pending.pop() {
+            let mut child = self.nodes[n as usize].first_child;
+            while child != NONE {
+                if incl[child as usize][side] > 0 {
+                    let c = &self.nodes[child as usize];
+                    pending.push((child, table.push(at, c.name, on(c.own[side]), 0)));
+                }
+                child = self.nodes[child as usize].next_sibling;
+            }
+        }
+        table.add_totals();
+        table
     }
 
     /// Every node's self µs on each side, summed.

@@ -49,8 +49,8 @@ pub use folded::{folded, for_each_folded_line, thread_stacks, write_folded, Fold
 pub use notes::{notes, Note};
 pub use render::{render_site, RenderedFile};
 pub use runs::{
-    compare_groups, group_flame_svg, group_summary_json, write_group_folded, write_group_methods, Cell, Group,
-    GroupTest, MethodComparison, MethodName, Run, RunOptions, Runs, SideFigures, Stat, DEFAULT_ALPHA,
+    compare_groups, group_call_tree, group_flame_svg, group_summary_json, write_group_folded, write_group_methods,
+    Cell, Group, GroupTest, MethodComparison, MethodName, Run, RunOptions, Runs, SideFigures, Stat, DEFAULT_ALPHA,
     GROUP_METHOD_COLUMN_NAMES,
 };
 pub use summary::{methods_json, summary, summary_json};

@@ -202,17 +202,22 @@ pub fn call_tree_table(profile: &Profile, scope: GraphScope, view: &View) -> Res
             }
         }
     }
-    // Children come after their parents: one backward pass sums the totals.
-    for n in (1..table.parent.len()).rev() {
-        let up = table.parent[n] as usize;
-        table.total_wall[up] += table.total_wall[n];
-        table.total_cpu[up] += table.total_cpu[n];
-    }
+    table.add_totals();
     Ok(table)
 }
 
 impl CallTreeTable {
-    fn push(&mut self, parent: u32, name: u32, own: PerClock, calls: u64) -> u32 {
+    /// Adds each node's total to its parent's: children come after their parents, so one
+    /// backward pass sums them.
+    pub(crate) fn add_totals(&mut self) {
+        for n in (1..self.parent.len()).rev() {
+            let up = self.parent[n] as usize;
+            self.total_wall[up] += self.total_wall[n];
+            self.total_cpu[up] += self.total_cpu[n];
+        }
+    }
+
+    pub(crate) fn push(&mut self, parent: u32, name: u32, own: PerClock, calls: u64) -> u32 {
         self.parent.push(parent);
         self.name.push(name);
         self.self_wall.push(own[Clock::Wall]);

@@ -5,6 +5,7 @@
 use super::{by_key, Group, Runs};
 use crate::products::diff::Comparison;
 use crate::products::diff_tree::DiffTree;
+use crate::products::tree::CallTreeTable;
 use crate::stats::quantile;
 use crate::{Error, ErrorKind, Result};
 use serde_json::json;
@@ -101,6 +102,17 @@ pub fn write_group_folded(runs: &Runs, group: Group, stat: Stat, out: &mut impl 
     let failed = |e: std::io::Error| Error::new(ErrorKind::Output, e.to_string());
     tree.for_each_line(0, &[], |_| true, |stack, value, _| writeln!(out, "{stack} {value}")).map_err(failed)?;
     out.flush().map_err(failed)
+}
+
+/// `group`'s call tree, each stack's `stat` over the runs as its self time, on the runs'
+/// clock (the other clock's columns hold 0): of the threads named `thread` (node 0 that
+/// thread), or of every thread (node 0's children the threads by name) when `None`.
+pub fn group_call_tree(runs: &Runs, group: Group, stat: Stat, thread: Option<&str>) -> Result<CallTreeTable> {
+    let clock = runs.ready(&[group])?.clock;
+    let root = thread.map_or(Ok(0), |name| runs.thread_node(name))?;
+    let mut tree = runs.stacks.tree.clone();
+    tree.set_own(runs.node_values(group, stat).into_iter().map(|v| [v, 0]));
+    Ok(tree.call_tree(root, 0, clock))
 }
 
 /// `group`'s runs and methods as JSON: `{schema, clock, unit, runs[{label, total_us}],

@@ -24,11 +24,7 @@ pub fn group_flame_svg(
     let incl = tree.inclusive();
     let root = match thread {
         None => 0,
-        Some(name) => tree
-            .threads()
-            .find(|(_, n)| *n == name)
-            .map(|(node, _)| node)
-            .ok_or_else(|| Error::new(ErrorKind::Request, format!("no run has a thread named {name:?}")))?,
+        Some(name) => runs.thread_node(name)?,
     };
     let title = format!(
         "{} — {}, {} of {} runs",

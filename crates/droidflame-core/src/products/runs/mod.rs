@@ -12,7 +12,7 @@ mod aggregate;
 mod compare;
 mod flame;
 
-pub use aggregate::{group_summary_json, write_group_folded, Stat};
+pub use aggregate::{group_call_tree, group_summary_json, write_group_folded, Stat};
 pub use compare::{
     compare_groups, write_group_methods, Cell, GroupTest, MethodComparison, SideFigures, DEFAULT_ALPHA,
     GROUP_METHOD_COLUMN_NAMES,
@@ -251,6 +251,14 @@ impl Runs {
             return Err(Error::new(ErrorKind::Request, format!("no run has a thread named {name:?}")));
         }
         Ok(kind)
+    }
+
+    /// The stack-tree node of the threads named `name`.
+    fn thread_node(&self, name: &str) -> Result<u32> {
+        self.stacks
+            .tree
+            .thread_node(name)
+            .ok_or_else(|| Error::new(ErrorKind::Request, format!("no run has a thread named {name:?}")))
     }
 
     fn warn(&mut self, warning: String) {
