@@ -1,6 +1,7 @@
 //! `diff --before ... --after ...` and `merge` as scripts use them: ten runs a side of a
 //! program where one method got slower, written by the testkit.
 
+use droidflame_testkit::mapping::{obfuscate_build, MappingStyle};
 use droidflame_testkit::runs::{method_name, run, RunSpec, SLOWED};
 use droidflame_testkit::Layout;
 use std::collections::BTreeMap;
@@ -33,6 +34,30 @@ fn write_runs(tag: &str, runs: u64, factor: f64) -> (Vec<String>, Vec<String>) {
         }
     }
     sides
+}
+
+/// The runs of `write_runs` as two release builds write them: each group obfuscated by
+/// its own build, beside that build's mapping: (before, after, before's mapping, after's).
+fn write_release_runs(tag: &str, runs: u64, factor: f64) -> (Vec<String>, Vec<String>, String, String) {
+    let (before, after) = write_runs(tag, runs, factor);
+    let mut mappings = Vec::new();
+    for (build, paths) in [&before, &after].into_iter().enumerate() {
+        let mut mapping = String::new();
+        for (i, path) in paths.iter().enumerate() {
+            let spec = match build {
+                0 => RunSpec { seed: 1 + i as u64, slower: None, spread: 0.1 },
+                _ => RunSpec { seed: 1001 + i as u64, slower: Some((SLOWED, factor)), spread: 0.1 },
+            };
+            let release = obfuscate_build(&run(&spec), MappingStyle::R8, build);
+            std::fs::write(path, release.trace.write(&Layout::ART_STREAMING)).unwrap();
+            mapping = release.mapping;
+        }
+        let path = PathBuf::from(&paths[0]).with_file_name(format!("mapping-{build}.txt"));
+        std::fs::write(&path, mapping).unwrap();
+        mappings.push(path.display().to_string());
+    }
+    let after_mapping = mappings.pop().unwrap();
+    (before, after, mappings.pop().unwrap(), after_mapping)
 }
 
 fn args(words: &[&str], before: &[String], after: &[String], rest: &[&str]) -> Vec<String> {
@@ -163,4 +188,20 @@ fn groups_that_cannot_be_compared_are_exit_2_with_one_line() {
     // --before without --after is a usage error.
     let out = droidflame(&["diff".into(), "--before".into(), before[0].clone()]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn two_release_builds_each_with_its_mapping_compare_as_their_plain_runs_do() {
+    let (before, after) = write_runs("plain-builds", 4, 1.5);
+    let (obf_before, obf_after, before_mapping, after_mapping) = write_release_runs("release-builds", 4, 1.5);
+    let mappings = ["--mapping", &before_mapping, "--mapping", &after_mapping];
+    for format in ["methods", "folded"] {
+        let plain = stdout(&args(&["diff", "--format", format], &before, &after, &[]));
+        let mapped = stdout(&args(&["diff", "--format", format], &obf_before, &obf_after, &mappings));
+        assert_eq!(mapped, plain, "{format}");
+    }
+    // Without the mappings, the builds' names differ: no method is in both groups' runs.
+    let unmapped = table(&stdout(&args(&["diff"], &obf_before, &obf_after, &["--format", "methods"])));
+    assert!(!unmapped.iter().any(|r| r["method"] == method_name(SLOWED)));
+    assert!(unmapped.iter().filter(|r| r["runs_called_before"] != "0").all(|r| r["runs_called_after"] == "0"));
 }

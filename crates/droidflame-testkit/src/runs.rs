@@ -75,11 +75,11 @@ pub fn run(spec: &RunSpec) -> Trace {
     }
     push(&mut records, main_tid, 4, EXIT, clock);
     let mut methods = vec![
-        MethodDef::new(4, "com/example/feed/FeedActivity", "onCreate", "(Landroid/os/Bundle;)V"),
-        MethodDef::new(8, "com/example/feed/Prefetcher", "run", "()V"),
+        MethodDef::new(4, "com.example.feed.FeedActivity", "onCreate", "(Landroid/os/Bundle;)V"),
+        MethodDef::new(8, "com.example.feed.Prefetcher", "run", "()V"),
     ];
     for m in 0..METHODS {
-        methods.push(MethodDef::new(id(m), &format!("com/example/feed/Part{}", m / 8), &format!("step{m}"), "()V"));
+        methods.push(MethodDef::new(id(m), &format!("com.example.feed.Part{}", m / 8), &format!("step{m}"), "()V"));
     }
     Trace {
         clocks: Clocks::Dual,
