@@ -336,20 +336,26 @@ const requests = {
     return { facts: runGroups.factsJson() };
   },
   // One run (a file) read, reduced into its group and let go: only the reduction stays.
+  // With `mapping` (a mapping file), the run's names are deobfuscated first: the file is
+  // read again for each run, keeping only what that run's classes need.
   async runsAdd(m) {
     await ready;
     if (!runGroups) throw new Error('no groups of runs are open');
     const run = new wasm_bindgen.Session();
+    let mapped = null;
     try {
-      await analyzeInto(run, m.inputs, wasm_bindgen.splitKeyIsSecond, (done, total) =>
-        reply({ type: 'progress', id: m.id, done, total }));
+      const traceSize = m.inputs.reduce((sum, input) => sum + sizeOf(input), 0);
+      const whole = traceSize + (m.mapping ? sizeOf(m.mapping) : 0);
+      const progress = (done) => reply({ type: 'progress', id: m.id, done, total: whole });
+      await analyzeInto(run, m.inputs, wasm_bindgen.splitKeyIsSecond, progress);
+      if (m.mapping) mapped = await mapRun(run, m.mapping, (done) => progress(traceSize + done));
       runGroups.add(m.label, m.group, run);
     } finally {
       run.free();
     }
     if (runMedians) runMedians.free();
     runMedians = null;
-    return { facts: runGroups.factsJson() };
+    return { facts: runGroups.factsJson(), mapped };
   },
   async runsMethods(m) {
     return { methods: openRuns().methodsJson(m.alpha, Boolean(m.share)) };
@@ -372,6 +378,24 @@ const requests = {
     return {};
   },
 };
+
+// `run`'s names from the mapping file `input`: `{report, text}` as `mappings` answers.
+async function mapRun(run, input, progress) {
+  const read = new wasm_bindgen.MappingRead();
+  try {
+    read.want(run);
+    let done = 0;
+    try {
+      await feed(read, input, (n) => progress(done += n));
+      read.finish();
+    } catch (error) {
+      throw new Error((input.name || 'the mapping') + ': ' + error.message);
+    }
+    return JSON.parse(read.applyTo(run));
+  } finally {
+    read.free();
+  }
+}
 
 // A call tree's columns (freed here) as typed arrays, handed over (not copied) with the reply.
 function treeReply(columns) {

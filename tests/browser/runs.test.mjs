@@ -160,3 +160,27 @@ test('a folder of runs: the names of its subfolders propose the groups; hidden f
   await compared(page);
   assert.match(await page.textContent('#runs-facts'), /^3 runs before, 3 after/);
 });
+
+test('two release builds, each group with its own mapping.txt: the original names are compared', async (t) => {
+  const page = await checkedPage(context, t);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'droidflame-release-'));
+  execFileSync('cargo', ['run', '-q', '-p', 'droidflame-testkit', '--bin', 'write-runs', '--', dir, '8', '1.5', '--obfuscated'], { cwd: root });
+  const files = fs.readdirSync(dir).sort().map((name) => path.join(dir, name));
+  await choosing(page, files);
+  assert.deepEqual(await page.locator('#runs-mapping-rows th').allTextContents(), ['after-mapping.txt', 'before-mapping.txt']);
+  assert.deepEqual(await page.locator('#runs-mapping-rows select').evaluateAll((s) => s.map((e) => e.value)), ['after', 'before']);
+  assert.equal(await page.locator('#runs-file-rows tr').count(), 16, 'the mappings are no runs');
+  // One mapping for every run clashes with the other's group: no comparison until it is settled.
+  await page.selectOption('#runs-mapping-rows tr:nth-child(1) select', 'both');
+  assert.match(await page.textContent('#runs-start-note'), /after-mapping\.txt and before-mapping\.txt would both rename the runs before the change/);
+  assert.equal(await page.isDisabled('#runs-start'), true);
+  await page.selectOption('#runs-mapping-rows tr:nth-child(1) select', 'after');
+  await shot(page, 'runs-mappings');
+  await compared(page);
+  const rows = await rowsOf(page);
+  assert.equal(rows[0].name, SLOWED);
+  assert.equal(rows[0].verdict, 'slower');
+  const statuses = await page.locator('#runs-file-rows td:last-child').allTextContents();
+  assert.match(statuses[0], /^Read · names from after-mapping\.txt \(\d+ classes\)$/);
+  assert.match(statuses[15], /^Read · names from before-mapping\.txt/);
+});

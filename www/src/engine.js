@@ -140,9 +140,14 @@ export class Engine {
     return this.call({ type: 'runsOpen', clock }).then((r) => JSON.parse(r.facts));
   }
 
-  /** Reads one run (a file) into `group` (`before` or `after`) under `label`; resolves to the groups' facts. */
-  runsAdd(group, label, inputs, progress) {
-    return this.call({ type: 'runsAdd', group, label, inputs }, progress).then((r) => JSON.parse(r.facts));
+  /**
+   * Reads one run (a file) into `group` (`before` or `after`) under `label`, its names from
+   * the mapping file `mapping` if given; resolves to `{facts, mapped}`: the groups' facts,
+   * and what the mapping renamed (`{report, text}`) or null.
+   */
+  runsAdd(group, label, inputs, progress, mapping = null) {
+    return this.call({ type: 'runsAdd', group, label, inputs, mapping }, progress)
+      .then((r) => ({ facts: JSON.parse(r.facts), mapped: r.mapped }));
   }
 
   /** Every method of the runs tested at false-discovery rate `alpha` (on shares with `share`). */

@@ -3,7 +3,7 @@
 import { $ } from './dom.js';
 
 const CHOICES = 'Open one trace file, the .key and .data files of a split trace, two traces to compare, ' +
-  'each with its mapping.txt or not, or three or more runs of one scenario';
+  'or three or more runs of one scenario, each build with its mapping.txt or not';
 
 /** What to do with dropped or picked files: `{files}` to open, or `{error}`. */
 export function chooseFiles(fileList) {
@@ -14,14 +14,13 @@ export function chooseFiles(fileList) {
 
 /**
  * Files told apart by `kinds` (`trace` or `mapping` each, as the engine tells them):
- * `{traces, mappings}`, or `{error}` for more than two mapping files, or mapping files with
- * more than two traces.
+ * `{traces, mappings}`, or `{error}` for more than two mapping files (one per trace, or per
+ * group of runs).
  */
 export function sortFiles(files, kinds) {
   const traces = files.filter((_, i) => kinds[i] !== 'mapping');
   const mappings = files.filter((_, i) => kinds[i] === 'mapping');
-  // Runs are many traces, compared by the names they hold: no mapping goes with them.
-  if (mappings.length > 2 || (traces.length > 2 && mappings.length > 0)) {
+  if (mappings.length > 2) {
     return { error: CHOICES + ' (got ' + traces.length + ' traces and ' + mappings.length + ' mapping files).' };
   }
   return { traces, mappings };

@@ -105,7 +105,7 @@ createMethods(store, products);
 createFrames(store, products);
 createTimeline(store, products);
 const compare = createCompare(store, engine, products.key);
-const runs = createRuns(store, engine);
+const runs = createRuns(store, engine, (files) => openFiles(files).catch(() => {}));
 // The open traces a mapping may name: the one on show, and the one it is compared with.
 function openSides() {
   const s = store.get();
@@ -270,10 +270,7 @@ async function openSorted(files) {
   const { traces, mappings } = sorted;
   // Runs being put in groups take more runs; three traces or more are runs.
   const choosing = store.get().phase === 'runs' && store.get().runs && store.get().runs.phase === 'choosing';
-  if (traces.length > 2 || (choosing && traces.length > 0)) {
-    if (mappings.length) return fail('Runs are compared by the names their traces hold: open a mapping file with one trace or two.');
-    return runs.add(traces);
-  }
+  if (traces.length > 2 || (choosing && (traces.length > 0 || mappings.length > 0))) return runs.add(traces, mappings);
   if (traces.length === 0) {
     if (store.get().phase !== 'done') {
       return fail('This is a mapping file (R8/ProGuard mapping.txt): open its trace first, or drop both together.');

@@ -78,3 +78,30 @@ export function medianChange(row) {
   const before = row.before.excl_median_us;
   return before > 0 ? ((row.after.excl_median_us - before) * 100) / before : null;
 }
+
+/**
+ * The groups mapping files are proposed for: one file renames every run (`both`); two, one
+ * group each, as their names tell (else the first before, the second after).
+ */
+export function proposeMappingGroups(names) {
+  if (names.length === 1) return ['both'];
+  const proposal = proposeGroups(names);
+  const told = proposal.why && proposal.groups.includes('before') && proposal.groups.includes('after');
+  return told ? proposal.groups : names.map((_, i) => (i === 0 ? 'before' : 'after'));
+}
+
+/** The mapping (of `{group}`s: `both`, `before`, `after` or '' for none) that renames `group`'s runs, or null. */
+export function mappingOf(mappings, group) {
+  return mappings.find((m) => m.group === group || m.group === 'both') || null;
+}
+
+/** What is wrong with the mappings' groups, in words, or '' when each group has at most one. */
+export function mappingProblem(mappings) {
+  for (const group of ['before', 'after']) {
+    const named = mappings.filter((m) => m.group === group || m.group === 'both');
+    if (named.length > 1) {
+      return named.map((m) => m.name).join(' and ') + ' would both rename the runs ' + group + ' the change: choose one for each group.';
+    }
+  }
+  return '';
+}

@@ -8,18 +8,24 @@ import { count, fileStem, sizeText } from './format.js';
 import { createFlameView } from './flame-view.js';
 import { readShare } from './progress.js';
 import { changed } from './state.js';
-import { proposeGroups } from './run-groups.js';
+import { mappingOf, proposeGroups } from './run-groups.js';
+import { addedMappings, mappedWords, renderMappings } from './runs-mappings.js';
 import { createRunsMethods } from './runs-methods.js';
 import { createRunsTree } from './runs-tree.js';
 
 const GROUP_WORDS = { before: 'Before', after: 'After', '': 'Leave out' };
+
+const nameOf = (file) => file.webkitRelativePath || file.name;
+// In the order of their names (numbers by value): a drop's or a folder's own order is the system's.
+const byName = (entries) => entries.sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }));
 
 /** `body[data-state]` for the runs screen: choosing is idle, reading loading. */
 export function runsDataState(runs) {
   return { choosing: 'idle', reading: 'loading', done: 'done', error: 'error' }[runs.phase] || 'idle';
 }
 
-export function createRuns(store, engine) {
+/** `openFolder(files)`: a folder's files, opened as files dropped together are. */
+export function createRuns(store, engine, openFolder) {
   const graph = createFlameView(store, {
     frame: $('runs-flame'),
     search: $('runs-search'),
@@ -46,27 +52,35 @@ export function createRuns(store, engine) {
     setRuns({ files });
   };
 
-  /** Takes `files` as runs: a new set, or, while groups are being chosen, runs after. */
-  function add(files) {
+  /**
+   * Takes `files` as runs, and `mappingFiles` as the mapping files that rename them: a new
+   * set, or, while groups are being chosen, runs after and more mapping files.
+   */
+  function add(files, mappingFiles = []) {
     const current = runs();
-    // In the order of their names (numbers by value): a drop's or a folder's own order is the system's.
-    const entries = files.map((file) => ({ file, name: file.webkitRelativePath || file.name, size: file.size, group: '', status: 'waiting' }))
-      .sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }));
+    const entries = byName(files.map((file) => ({ file, name: nameOf(file), size: file.size, group: '', status: 'waiting' })));
     if (current && current.phase === 'choosing') {
-      // A second drop: the runs after the change, unless their names say otherwise.
-      const proposal = proposeGroups(entries.map((e) => e.name));
-      entries.forEach((e, i) => { e.group = proposal.why ? proposal.groups[i] : 'after'; });
+      let { why } = current;
+      if (entries.length) {
+        // A second drop: the runs after the change, unless their names say otherwise.
+        const proposal = proposeGroups(entries.map((e) => e.name));
+        entries.forEach((e, i) => { e.group = proposal.why ? proposal.groups[i] : 'after'; });
+        if (!proposal.why) why = 'The second drop holds the runs after the change.';
+      }
       const known = current.files.map((f) => f.name);
-      setRuns({ files: current.files.concat(entries.filter((e) => !known.includes(e.name))),
-        why: proposal.why ? current.why : 'The second drop holds the runs after the change.' });
+      const more = addedMappings(current.mappings, mappingFiles);
+      setRuns({ files: current.files.concat(entries.filter((e) => !known.includes(e.name))), why,
+        mappings: more.mappings, error: more.error });
       return;
     }
     run++;
     const proposal = proposeGroups(entries.map((e) => e.name));
     entries.forEach((e, i) => { e.group = proposal.why ? proposal.groups[i] : 'before'; });
+    const first = addedMappings([], mappingFiles);
     store.update({
       phase: 'runs',
-      runs: { phase: 'choosing', files: entries, why: proposal.why ? 'Grouped by ' + proposal.why + '.' : null, facts: null, error: '' },
+      runs: { phase: 'choosing', files: entries, why: proposal.why ? 'Grouped by ' + proposal.why + '.' : null, facts: null,
+        mappings: first.mappings, error: first.error },
       runsMethod: -1,
       runsThread: '',
     });
@@ -78,6 +92,8 @@ export function createRuns(store, engine) {
     setRuns({ phase: 'reading', files: files.map((f) => Object.assign({}, f, { status: f.group ? 'waiting' : 'left out', error: '' })) });
     try {
       let facts = await engine.runsOpen('');
+      const mappings = runs().mappings.filter((m) => m.group);
+      const renamedNothing = [];
       for (let i = 0; i < files.length; i++) {
         if (mine !== run) return;
         const f = runs().files[i];
@@ -86,17 +102,21 @@ export function createRuns(store, engine) {
         // The row's bar moves by whole percents: a store update per slice read would cost more than the reading.
         let shown = 0;
         try {
-          facts = await engine.runsAdd(f.group, f.name, [f.file], (done, total) => {
+          const mapping = mappingOf(mappings, f.group);
+          const answer = await engine.runsAdd(f.group, f.name, [f.file], (done, total) => {
             if (mine !== run) return;
             const share = readShare(done, total);
             document.body.dataset.runsRead = f.name + ':' + share.toFixed(2);
             if (share - shown >= 0.01 || (share === 1 && shown < 1)) {
               shown = share;
-              setFile(i, { done });
+              setFile(i, { done, total });
             }
-          });
+          }, mapping && mapping.file);
           if (mine !== run) return;
-          setFile(i, { status: 'read' });
+          facts = answer.facts;
+          const words = answer.mapped ? mappedWords(mapping, f, answer.mapped) : { status: '', warning: '' };
+          if (words.warning) renamedNothing.push(words.warning);
+          setFile(i, { status: 'read', mapped: words.status });
         } catch (error) {
           if (mine !== run) return;
           setFile(i, { status: 'left out', error: error.message });
@@ -109,7 +129,7 @@ export function createRuns(store, engine) {
         setRuns({ phase: 'choosing', error: 'No run of the ' + empty + ' group could be read: give each group at least one trace.' });
         return;
       }
-      setRuns({ phase: 'done', facts });
+      setRuns({ phase: 'done', facts, mappingWarnings: renamedNothing });
     } catch (error) {
       if (mine === run) setRuns({ phase: 'error', error: error.message });
     }
@@ -137,11 +157,16 @@ export function createRuns(store, engine) {
         element('td', { class: 'n', text: sizeText(f.size) }),
         statusCell(f));
     }));
+    const problem = renderMappings(r.mappings, reading, (i, group) => {
+      const mappings = runs().mappings.slice();
+      mappings[i] = Object.assign({}, mappings[i], { group });
+      setRuns({ mappings, error: '' });
+    });
     const counts = { before: 0, after: 0 };
     for (const f of r.files) if (f.group) counts[f.group]++;
-    $('runs-start').disabled = reading || counts.before === 0 || counts.after === 0;
+    $('runs-start').disabled = reading || counts.before === 0 || counts.after === 0 || Boolean(problem);
     $('runs-start-note').textContent = reading ? 'Reading run ' + (r.files.findIndex((f) => f.status === 'reading') + 1) + ' of ' + r.files.length + '…'
-      : counts.before + ' before, ' + counts.after + ' after' + (counts.before && counts.after ? '' : ': each group needs a run');
+      : problem || counts.before + ' before, ' + counts.after + ' after' + (counts.before && counts.after ? '' : ': each group needs a run');
     $('runs-error').hidden = !r.error;
     $('runs-error').textContent = r.error || '';
   }
@@ -149,12 +174,14 @@ export function createRuns(store, engine) {
   // What became of a run: waiting, its bar while read (then analysed), read, or left out and why.
   function statusCell(f) {
     if (f.status === 'reading') {
-      const share = readShare(f.done, f.size);
+      const total = f.total || f.size;
+      const share = readShare(f.done, total);
       return element('td', { class: 'run-reading' },
         element('progress', { max: '1', value: String(share), 'aria-label': 'Reading ' + f.name }),
-        element('span', { text: share >= 1 ? ' Analysing…' : ' ' + sizeText(f.done) + ' of ' + sizeText(f.size) }));
+        element('span', { text: share >= 1 ? ' Analysing…' : ' ' + sizeText(f.done) + ' of ' + sizeText(total) }));
     }
-    const text = f.status === 'left out' ? (f.error ? 'Left out: ' + f.error : 'Left out') : f.status === 'read' ? 'Read' : '';
+    const text = f.status === 'left out' ? (f.error ? 'Left out: ' + f.error : 'Left out')
+      : f.status === 'read' ? 'Read' + (f.mapped ? ' · ' + f.mapped : '') : '';
     return element('td', { class: f.error ? 'error-text' : null, text });
   }
 
@@ -165,7 +192,7 @@ export function createRuns(store, engine) {
     $('runs-facts').textContent = count(before) + ' runs before, ' + count(facts.runs.length - before) + ' after · '
       + facts.clock + ' clock' + (left ? ' · ' + left + ' left out (see below)' : '');
     // The core's warnings, then each run left out and why.
-    const notes = facts.warnings.concat(files.filter((f) => f.status === 'left out' && f.group && f.error)
+    const notes = facts.warnings.concat(state.runs.mappingWarnings || [], files.filter((f) => f.status === 'left out' && f.group && f.error)
       .map((f) => f.name + ' was left out: ' + f.error));
     $('runs-warnings').replaceChildren(...notes.map((text) => element('li', { text })));
     $('runs-warnings').hidden = notes.length === 0;
@@ -241,7 +268,8 @@ export function createRuns(store, engine) {
     // Hidden files (`.DS_Store`) are no runs.
     const files = Array.from(event.target.files || []).filter((f) => !f.name.startsWith('.'));
     event.target.value = '';
-    if (files.length) add(files);
+    // Told apart as any files are: mapping files among the runs go with them.
+    if (files.length) openFolder(files);
   });
 
   return { add };

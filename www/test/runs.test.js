@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { medianChange, probabilityText, proposeGroups, spreadPixels, verdictText } from '../src/run-groups.js';
+import {
+  mappingOf, mappingProblem, medianChange, probabilityText, proposeGroups, proposeMappingGroups, spreadPixels, verdictText,
+} from '../src/run-groups.js';
 
 test('groups come from a pair of side words in the names', () => {
   const names = ['before-01.trace', 'after-01.trace', 'before-02.trace', 'after-02.trace'];
@@ -43,4 +45,17 @@ test('p-values, verdicts and changes read as words', () => {
   assert.equal(verdictText({ verdict: 'slower' }), 'slower');
   assert.equal(medianChange({ before: { excl_median_us: 200 }, after: { excl_median_us: 250 } }), 25);
   assert.equal(medianChange({ before: { excl_median_us: 0 }, after: { excl_median_us: 5 } }), null);
+});
+
+test('mapping files go to the groups their names say, else one for both or the first before', () => {
+  assert.deepEqual(proposeMappingGroups(['mapping.txt']), ['both']);
+  assert.deepEqual(proposeMappingGroups(['after/mapping.txt', 'before/mapping.txt']), ['after', 'before']);
+  assert.deepEqual(proposeMappingGroups(['v1/mapping.txt', 'v2/mapping.txt']), ['before', 'after']);
+  const both = [{ name: 'a.txt', group: 'both' }];
+  assert.equal(mappingOf(both, 'after'), both[0]);
+  assert.equal(mappingOf([{ name: 'a.txt', group: 'before' }], 'after'), null);
+  assert.equal(mappingOf([{ name: 'a.txt', group: '' }], 'before'), null);
+  assert.equal(mappingProblem([{ name: 'a.txt', group: 'before' }, { name: 'b.txt', group: 'after' }]), '');
+  assert.equal(mappingProblem([{ name: 'a.txt', group: 'both' }, { name: 'b.txt', group: 'after' }]),
+    'a.txt and b.txt would both rename the runs after the change: choose one for each group.');
 });
