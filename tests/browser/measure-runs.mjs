@@ -1,6 +1,7 @@
 // Measures many runs in the page: RUNS runs a side of one trace (hard links of FILE named
 // before-NN/after-NN), each read, reduced and let go in the worker: the time from "Compare
-// the groups" to the methods table, and the wasm heap after. `node measure-runs.mjs FILE [RUNS]`.
+// the groups" to the methods table, the wasm heap after, and the time of a group's call
+// tree. `node measure-runs.mjs FILE [RUNS]`.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,6 +34,14 @@ const heap = await page.evaluate(() => Number(document.body.dataset.wasmHeap) / 
 const state = await page.evaluate(() => document.body.dataset.state);
 console.log(state, '·', 2 * runs, 'runs of', (fs.statSync(file).size / 2 ** 20).toFixed(0), 'MiB:', seconds.toFixed(1), 's to the methods table,',
   (seconds / (2 * runs)).toFixed(2), 's a run · wasm heap', heap.toFixed(0), 'MiB ·', await page.textContent('#runs-facts'));
+// A group's call tree: the other group's, asked for once the first is shown.
+await page.waitForFunction(() => document.body.dataset.runsTree === 'ready', null, { timeout: 600000, polling: 100 });
+await page.evaluate(() => { delete document.body.dataset.runsTree; });
+const treeStart = Date.now();
+await page.selectOption('#runs-tree-group', 'before');
+await page.waitForFunction(() => document.body.dataset.runsTree === 'ready', null, { timeout: 600000, polling: 50 });
+console.log('the before group\'s call tree:', ((Date.now() - treeStart) / 1000).toFixed(2), 's,',
+  await page.locator('#runs-tree tbody tr').count(), 'rows shown');
 await page.screenshot({ path: path.join(path.dirname(new URL(import.meta.url).pathname), 'screenshots/measure-runs.png') });
 await browser.close();
 await server.close();

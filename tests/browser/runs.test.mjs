@@ -61,10 +61,15 @@ test('twenty runs grouped by their names: the slowed method first, slower, with 
   assert.match(await page.textContent('#runs-detail'), /Significantly slower · p < 0\.0001/);
   assert.equal(await page.locator('#runs-detail svg.run-dots circle').count(), 20);
   await shot(page, 'runs-done');
+  // Escape in the table closes the runs of the method; choosing its row again opens them.
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#runs-detail', { state: 'hidden' });
+  await page.locator('#runs-method-rows tr').first().click();
+  await page.waitForSelector('#runs-detail:not([hidden])');
   // One group's graph: each stack's median over its runs, for the main thread.
   await page.selectOption('#runs-graph', 'after');
   await page.selectOption('#runs-thread', 'main');
-  await page.waitForFunction(() => /main — wall clock, median of 10 runs/.test(document.getElementById('runs-flame').srcdoc)
+  await page.waitForFunction(() => /main — wall clock, median of the 10 runs after/.test(document.getElementById('runs-flame').srcdoc)
     && document.body.dataset.runsGraph === 'ready', null, { timeout: 30000 });
   // The after group's call tree of main: medians per stack; found by search, the slowed
   // method's row holds more than the before group's.
@@ -120,6 +125,15 @@ test('two drops whose names say nothing: the first before, the second after; a f
   assert.match(await page.textContent('#runs-proposal'), /do not say which runs come before/);
   assert.equal(await page.textContent('#runs-start-note'), '4 before, 0 after: each group needs a run');
   assert.equal(await page.isDisabled('#runs-start'), true);
+  // Groups chosen by keyboard: the select keeps the keyboard after its row is drawn again.
+  const r1 = page.getByLabel('Group of r1.trace');
+  await r1.focus();
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await r1.inputValue(), 'after');
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-label')), 'Group of r1.trace');
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await r1.inputValue(), 'before');
+  assert.equal(await page.textContent('#runs-start-note'), '4 before, 0 after: each group needs a run');
   const second = [0, 1, 2].map((i) => copy(runFiles[i], 's' + i + '.trace'));
   await page.setInputFiles('#picker', second);
   await page.waitForFunction(() => document.getElementById('runs-start-note').textContent === '4 before, 3 after');

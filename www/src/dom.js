@@ -32,3 +32,12 @@ export function download(name, text, type) {
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
+
+/** Runs `draw()`, which replaces `container`'s rows; the keyboard stays on the control it was on (the same one by place). */
+export function redrawKeepingFocus(container, draw) {
+  const controls = () => Array.from(container.querySelectorAll('select, input, button'));
+  const at = controls().indexOf(document.activeElement);
+  draw();
+  const again = at >= 0 ? controls()[at] : null;
+  if (again) again.focus();
+}

@@ -43,6 +43,15 @@ export function proposeGroups(names) {
   return { groups: names.map(() => ''), why: null };
 }
 
+/** The group one name says by a side word of its own (`before-03.trace`: before), or ''. */
+export function sideOf(name) {
+  const w = words(name);
+  for (const [first, second] of SIDE_WORDS) {
+    if (w.includes(first) !== w.includes(second)) return w.includes(first) ? 'before' : 'after';
+  }
+  return '';
+}
+
 /**
  * Where each side's spread sits on a strip `width` pixels wide that spans both sides'
  * values, least to most with a little room at each end (the table gives the amounts; the
@@ -104,4 +113,24 @@ export function mappingProblem(mappings) {
     }
   }
   return '';
+}
+
+/** The smallest two-sided p-value the exact Mann-Whitney test gives groups of `n` and `m` runs: 2 / C(n + m, n). */
+export function smallestP(n, m) {
+  let ways = 1;
+  for (let i = 1; i <= n; i++) ways = (ways * (m + i)) / i;
+  return Math.min(1, 2 / ways);
+}
+
+/**
+ * Whether groups of `n` and `m` runs can show one changed method among `methods` at
+ * false-discovery rate `alpha`: null when they can, else `{best, needed}`: the smallest q
+ * such a method can get, and the runs a side that would do.
+ */
+export function powerShortfall(n, m, methods, alpha) {
+  const best = Math.min(1, smallestP(n, m) * methods);
+  if (best <= alpha) return null;
+  let needed = Math.max(n, m);
+  while (smallestP(needed, needed) * methods > alpha) needed++;
+  return { best, needed };
 }

@@ -3,7 +3,7 @@
 // each renames is chosen beside the runs' own groups; what each run's names became is
 // told on its row and, where a mapping renamed nothing, among the runs' warnings.
 
-import { $, element } from './dom.js';
+import { $, element, redrawKeepingFocus } from './dom.js';
 import { count, sizeText } from './format.js';
 import { mappingProblem, proposeMappingGroups } from './run-groups.js';
 
@@ -37,7 +37,7 @@ export function mappedWords(mapping, run, answer) {
 /** The mapping files' rows, each with the runs it renames; `onGroup(index, group)` on a change. */
 export function renderMappings(mappings, reading, onGroup) {
   $('runs-mappings').hidden = mappings.length === 0;
-  $('runs-mapping-rows').replaceChildren(...mappings.map((m, i) => {
+  redrawKeepingFocus($('runs-mapping-rows'), () => $('runs-mapping-rows').replaceChildren(...mappings.map((m, i) => {
     const select = element('select', { 'aria-label': 'Runs renamed by ' + m.name, disabled: reading ? '' : null,
       onchange: (event) => onGroup(i, event.target.value) },
     ...Object.entries(MAPPING_WORDS).map(([value, text]) => element('option', { value, text })));
@@ -47,6 +47,6 @@ export function renderMappings(mappings, reading, onGroup) {
       element('td', {}, select),
       element('td', { class: 'n', text: sizeText(m.size) }),
       element('td', { class: 'muted', text: m.group ? '' : 'Not applied' }));
-  }));
+  })));
   return mappingProblem(mappings.filter((m) => m.group));
 }

@@ -6,11 +6,13 @@
 import { $, element } from './dom.js';
 import { amount, count } from './format.js';
 import { deltaDuration } from './compare-table.js';
-import { medianChange, probabilityText, spreadPixels, verdictText } from './run-groups.js';
+import { medianChange, powerShortfall, probabilityText, spreadPixels, verdictText } from './run-groups.js';
 import { createSortTable } from './sort-table.js';
 import { changed } from './state.js';
 
 const STRIP_WIDTH = 120;
+// The false-discovery rate the table marks changes at.
+const ALPHA = 0.05;
 // SVG's namespace, as the HTML parser gives it: the page names no address, not even that one.
 let svgNamespace = null;
 
@@ -58,11 +60,13 @@ function columns() {
     { id: 'spread', label: 'Spread over the runs', value: (r) => r.after.excl_q3_us - r.after.excl_q1_us, render: strip, className: 'spread-cell',
       title: (r) => 'Middle half of the runs — before: ' + amount(r.before.excl_q1_us) + ' to ' + amount(r.before.excl_q3_us)
         + '; after: ' + amount(r.after.excl_q1_us) + ' to ' + amount(r.after.excl_q3_us) },
-    // Inclusive time shows where the window is wide enough.
-    n('incl-before', 'Inclusive, median', 'before', (r) => r.before.incl_median_us, (r) => time(r.before.incl_median_us), { className: 'n wide' }),
-    n('incl-after', 'Inclusive, median', 'after', (r) => r.after.incl_median_us, (r) => time(r.after.incl_median_us), { className: 'n wide' }),
-    n('p', 'Test', 'p', (r) => r.p_value, (r) => probabilityText(r.p_value), { title: () => 'Two-sided Mann-Whitney U test over the runs' }),
-    n('q', 'Test', 'q', (r) => r.q_value, (r) => probabilityText(r.q_value), { title: () => 'The p-value corrected for every method tested (Benjamini-Hochberg)' }),
+    // Inclusive time shows where the window is wide enough: its heading hides with it.
+    n('incl-before', 'Inclusive, median', 'before', (r) => r.before.incl_median_us, (r) => time(r.before.incl_median_us), { className: 'n wide', groupClass: 'wide' }),
+    n('incl-after', 'Inclusive, median', 'after', (r) => r.after.incl_median_us, (r) => time(r.after.incl_median_us), { className: 'n wide', groupClass: 'wide' }),
+    n('p', 'Test', 'p', (r) => r.p_value, (r) => probabilityText(r.p_value),
+      { title: () => 'Two-sided Mann-Whitney U test over the runs', ascending: true, hint: 'Smallest first' }),
+    n('q', 'Test', 'q', (r) => r.q_value, (r) => probabilityText(r.q_value),
+      { title: () => 'The p-value corrected for every method tested (Benjamini-Hochberg)', ascending: true, hint: 'Smallest first' }),
     { id: 'verdict', label: 'Verdict', value: (r) => r.rank, cell: (r) => verdictText(r), className: 'verdict',
       tone: (r) => (r.verdict === 'slower' ? 'grew' : r.verdict === 'faster' ? 'shrank' : ''),
       hint: 'Significant changes first, largest first' },
@@ -100,7 +104,8 @@ function detail(row, runs, share) {
     element('td', { class: 'n', text: count(r.calls) }),
     element('td', { class: 'n', text: r.total_us ? ((r.excl_us * 100) / r.total_us).toFixed(2) + '%' : '—' }));
   return [
-    element('h4', { text: row.name }),
+    element('div', { class: 'runs-detail-head' }, element('h4', { text: row.name + (row.signature ? ' ' + row.signature : '') }),
+      element('button', { type: 'button', class: 'link', text: 'Close', title: 'Close the runs of this method (Escape)', 'data-close': '' })),
     element('p', { class: 'muted', text: (row.significant ? 'Significantly ' + row.verdict : 'No significant change')
       + ' · p ' + probabilityText(row.p_value) + ', q ' + probabilityText(row.q_value) + (share ? ' (tested on shares of run time)' : '') }),
     plot,
@@ -110,6 +115,18 @@ function detail(row, runs, share) {
         element('tr', { class: 'side' }, element('th', { scope: 'rowgroup', colspan: '5', text: side === 'before' ? 'Before' : 'After' })),
         ...runs[side].map(line)))),
   ];
+}
+
+/** The line over the table: what changed, what was tested, and whether the runs could show a change at all. */
+function aboutText(significant, state, methods) {
+  const runs = state.runs.facts.runs;
+  const before = runs.filter((r) => r.group === 'before').length;
+  const short = significant === 0 ? powerShortfall(before, runs.length - before, methods, ALPHA) : null;
+  return count(significant) + ' changed significantly (false-discovery rate 5%)'
+    + (state.runsShare ? ', tested on each run\u2019s share of its threads\u2019 time (the medians shown are times)' : '') + '. '
+    + (short ? 'With ' + before + ' and ' + (runs.length - before) + ' runs, one changed method among ' + count(methods)
+      + ' gets q ' + probabilityText(short.best) + ' at best: record ' + short.needed + ' runs a side or more to tell. ' : '')
+    + 'Medians over the runs; a run that never called a method counts 0. Choose a row to see its runs.';
 }
 
 export function createRunsMethods(store, engine) {
@@ -135,7 +152,7 @@ export function createRunsMethods(store, engine) {
     table.say('Testing…');
     let found;
     try {
-      found = await engine.runsMethods(0.05, state.runsShare);
+      found = await engine.runsMethods(ALPHA, state.runsShare);
     } catch (error) {
       table.say(error.message);
       return;
@@ -150,7 +167,7 @@ export function createRunsMethods(store, engine) {
       rows,
       selected: rows.findIndex((r) => r.id === now.runsMethod),
       noun: 'method',
-      about: count(significant) + ' changed significantly (false-discovery rate 5%). Medians over the runs; a run that never called a method counts 0. Choose a row to see its runs.',
+      about: aboutText(significant, state, rows.length),
     });
     document.body.dataset.runsMethods = String(rows.length);
   }
@@ -167,6 +184,21 @@ export function createRunsMethods(store, engine) {
     if (store.get().runsMethod !== row.id) return;
     aside.replaceChildren(...detail(row, runs, state.runsShare));
     aside.hidden = false;
+    // Below the table in narrower windows: brought into sight.
+    if (getComputedStyle(aside.parentElement).flexDirection === 'column') aside.scrollIntoView({ block: 'nearest' });
+  }
+
+  const closeDetail = () => store.update({ runsMethod: -1 });
+  $('runs-detail').addEventListener('click', (event) => {
+    if (event.target.closest('[data-close]')) closeDetail();
+  });
+  for (const id of ['runs-detail', 'runs-method-rows']) {
+    $(id).addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && store.get().runsMethod !== -1) {
+        event.preventDefault();
+        closeDetail();
+      }
+    });
   }
 
   store.subscribe((state, previous) => {

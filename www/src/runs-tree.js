@@ -45,12 +45,14 @@ export function createRunsTree(store, engine) {
     }
     if (asked(store.get()).some((v, i) => v !== id[i])) return;
     grid.show(callTree(table, !state.runsThread), clock, [clock], false, { units: { [clock]: unit } });
+    $('runs-tree-unit').textContent = unit === 'us' ? 'Times in µs.' : 'Values in ' + unit + '.';
     search(store.get());
     document.body.dataset.runsTree = 'ready';
   }
 
   store.subscribe((state, previous) => {
-    if (changed(state, previous, 'runsTreeGroup')) $('runs-tree-group').value = state.runsTreeGroup;
+    // The select starts as the page wrote it: the store's group is set on it from the first state on.
+    if (!previous || changed(state, previous, 'runsTreeGroup')) $('runs-tree-group').value = state.runsTreeGroup;
     if (changed(state, previous, 'runsTreeSearch') && $('runs-tree-search').value !== state.runsTreeSearch) {
       $('runs-tree-search').value = state.runsTreeSearch;
     }

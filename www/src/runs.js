@@ -3,12 +3,12 @@
 // progress, then the groups' graph and the methods compared with statistics
 // (runs-methods.js). The worker keeps only each run's reduction.
 
-import { $, download, element } from './dom.js';
+import { $, download, element, redrawKeepingFocus } from './dom.js';
 import { count, fileStem, sizeText } from './format.js';
 import { createFlameView } from './flame-view.js';
 import { readShare } from './progress.js';
 import { changed } from './state.js';
-import { mappingOf, proposeGroups } from './run-groups.js';
+import { mappingOf, proposeGroups, sideOf } from './run-groups.js';
 import { addedMappings, mappedWords, renderMappings } from './runs-mappings.js';
 import { createRunsMethods } from './runs-methods.js';
 import { createRunsTree } from './runs-tree.js';
@@ -64,7 +64,7 @@ export function createRuns(store, engine, openFolder) {
       if (entries.length) {
         // A second drop: the runs after the change, unless their names say otherwise.
         const proposal = proposeGroups(entries.map((e) => e.name));
-        entries.forEach((e, i) => { e.group = proposal.why ? proposal.groups[i] : 'after'; });
+        entries.forEach((e, i) => { e.group = proposal.why ? proposal.groups[i] : sideOf(e.name) || 'after'; });
         if (!proposal.why) why = 'The second drop holds the runs after the change.';
       }
       const known = current.files.map((f) => f.name);
@@ -75,7 +75,7 @@ export function createRuns(store, engine, openFolder) {
     }
     run++;
     const proposal = proposeGroups(entries.map((e) => e.name));
-    entries.forEach((e, i) => { e.group = proposal.why ? proposal.groups[i] : 'before'; });
+    entries.forEach((e, i) => { e.group = proposal.why ? proposal.groups[i] : sideOf(e.name) || 'before'; });
     const first = addedMappings([], mappingFiles);
     store.update({
       phase: 'runs',
@@ -146,7 +146,7 @@ export function createRuns(store, engine, openFolder) {
     const reading = r.phase === 'reading';
     $('runs-proposal').textContent = r.why
       || 'The names do not say which runs come before the change: choose each run’s group, or drop the runs after the change.';
-    $('runs-file-rows').replaceChildren(...r.files.map((f, i) => {
+    redrawKeepingFocus($('runs-file-rows'), () => $('runs-file-rows').replaceChildren(...r.files.map((f, i) => {
       const select = element('select', { 'aria-label': 'Group of ' + f.name, disabled: reading ? '' : null,
         onchange: (event) => setFile(i, { group: event.target.value }) },
       ...Object.entries(GROUP_WORDS).map(([value, text]) => element('option', { value, text })));
@@ -156,7 +156,7 @@ export function createRuns(store, engine, openFolder) {
         element('td', {}, select),
         element('td', { class: 'n', text: sizeText(f.size) }),
         statusCell(f));
-    }));
+    })));
     const problem = renderMappings(r.mappings, reading, (i, group) => {
       const mappings = runs().mappings.slice();
       mappings[i] = Object.assign({}, mappings[i], { group });

@@ -15,7 +15,8 @@ import { changed } from './state.js';
  * shown), and may have `title(row)`, `className` (its header
  * and cells), `tone(row)` (a class more for one cell), `group` (a heading over the
  * columns next to it that have the same; `groupClass`: the heading's class) and `hint`
- * (its sort button's title); a column with `render(row)` shows the element it makes.
+ * (its sort button's title); a column with `render(row)` shows the element it makes. A
+ * number column sorts largest first, unless it has `ascending` (p-values: smallest first).
  */
 
 /**
@@ -101,7 +102,7 @@ export function createSortTable(store, parts) {
       onclick: () => {
         const s = store.get()[sortKey];
         const same = s.column === column.id;
-        store.update({ [sortKey]: { column: column.id, descending: same ? !s.descending : !column.text } });
+        store.update({ [sortKey]: { column: column.id, descending: same ? !s.descending : !(column.text || column.ascending) } });
       },
     }, label, sorted ? (sort.descending ? ' ▾' : ' ▴') : '');
   }

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  mappingOf, mappingProblem, medianChange, probabilityText, proposeGroups, proposeMappingGroups, spreadPixels, verdictText,
+  mappingOf, mappingProblem, medianChange, powerShortfall, probabilityText, proposeGroups, proposeMappingGroups, sideOf, smallestP,
+  spreadPixels, verdictText,
 } from '../src/run-groups.js';
 
 test('groups come from a pair of side words in the names', () => {
@@ -58,4 +59,23 @@ test('mapping files go to the groups their names say, else one for both or the f
   assert.equal(mappingProblem([{ name: 'a.txt', group: 'before' }, { name: 'b.txt', group: 'after' }]), '');
   assert.equal(mappingProblem([{ name: 'a.txt', group: 'both' }, { name: 'b.txt', group: 'after' }]),
     'a.txt and b.txt would both rename the runs after the change: choose one for each group.');
+});
+
+test('too few runs to find one change among many methods says so, and how many would do', () => {
+  assert.equal(smallestP(5, 5), 2 / 252);
+  assert.equal(smallestP(1, 1), 1);
+  assert.equal(smallestP(3, 4), 2 / 35);
+  // 5 a side, 42 methods: q at best 42 × 2/252 = 0.33; 8 a side: 42 × 2/12870 < 0.05.
+  const short = powerShortfall(5, 5, 42, 0.05);
+  assert.ok(Math.abs(short.best - 1 / 3) < 1e-12);
+  assert.equal(short.needed, 7);
+  assert.ok(smallestP(7, 7) * 42 <= 0.05 && smallestP(6, 6) * 42 > 0.05);
+  assert.equal(powerShortfall(10, 10, 42, 0.05), null);
+});
+
+test('one name alone says its group by a side word of its own', () => {
+  assert.equal(sideOf('runs/before-00.trace'), 'before');
+  assert.equal(sideOf('candidate_3.trace'), 'after');
+  assert.equal(sideOf('before-and-after.trace'), '');
+  assert.equal(sideOf('run-03.trace'), '');
 });

@@ -209,12 +209,12 @@ fn a_groups_flame_graph_draws_its_stat_per_stack() {
     let runs = groups(300, 3, None, RunOptions::default());
     let options = droidflame_core::products::FlameOptions::default();
     let all = group_flame_svg(&runs, Group::Before, Stat::Median, None, &options).unwrap();
-    assert!(all.contains("All threads — wall clock, median of 3 runs"), "the title says what it shows");
+    assert!(all.contains("All threads — wall clock, median of the 3 runs before"), "the title says what it shows");
     assert!(
         all.contains("each stack&apos;s median over the runs") || all.contains("each stack's median over the runs")
     );
     let main = group_flame_svg(&runs, Group::After, Stat::Sum, Some("main"), &options).unwrap();
-    assert!(main.contains("main — wall clock, sum of 3 runs"));
+    assert!(main.contains("main — wall clock, sum of the 3 runs after"));
     assert!(main.contains(&method_name(SLOWED)));
     assert!(!main.contains("Prefetcher"), "only main's stacks");
     let error = group_flame_svg(&runs, Group::Before, Stat::Median, Some("binder"), &options).unwrap_err();

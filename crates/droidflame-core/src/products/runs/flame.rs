@@ -27,11 +27,12 @@ pub fn group_flame_svg(
         Some(name) => runs.thread_node(name)?,
     };
     let title = format!(
-        "{} — {}, {} of {} runs",
+        "{} — {}, {} of the {} runs {}",
         thread.unwrap_or("All threads"),
         kind.measured,
         stat.name(),
-        runs.count(group)
+        runs.count(group),
+        group.name()
     );
     let total = incl[root as usize][0];
     if total == 0 {
