@@ -282,3 +282,17 @@ fn a_groups_call_tree_holds_each_stacks_stat_as_self_time_and_adds_totals_up() {
     let missing = group_call_tree(&runs, Group::After, Stat::Median, Some("no such")).unwrap_err();
     assert_eq!(missing.to_string(), "no run has a thread named \"no such\"");
 }
+
+#[test]
+fn a_run_cut_short_is_compared_with_a_warning_that_names_it() {
+    let whole = run(&RunSpec { seed: 5, slower: None, spread: 0.1 }).write(&Layout::ART_STREAMING);
+    let cut = analyze(&whole[..whole.len() * 2 / 3]).unwrap();
+    let mut runs = Runs::new(RunOptions::default());
+    runs.add("whole.trace", Group::Before, &analyze(&whole).unwrap()).unwrap();
+    assert!(runs.warnings().is_empty(), "{:?}", runs.warnings());
+    runs.add("cut.trace", Group::After, &cut).unwrap();
+    let warning =
+        runs.warnings().iter().find(|w| w.starts_with("cut.trace lost data")).expect("a warning names the run");
+    assert!(warning.contains("cut short"), "{warning}");
+    assert!(runs.runs()[1].total_us < runs.runs()[0].total_us);
+}

@@ -22,9 +22,10 @@ pub use flame::group_flame_svg;
 use super::delta::{method_rows, MethodTotals};
 use super::diff_tree::StackMerger;
 use super::frames::DEFAULT_MAX_DEPTH;
+use super::notes::notes;
 use super::View;
 use crate::analysis::Analysis;
-use crate::profile::{Clock, FrameKind, SourceKind, Unit};
+use crate::profile::{Clock, FrameKind, Repair, SourceKind, Unit};
 use crate::{Error, ErrorKind, Result};
 use rustc_hash::FxHashMap;
 
@@ -66,6 +67,17 @@ impl Default for RunOptions {
         RunOptions { clock: None, max_depth: DEFAULT_MAX_DEPTH, thread: None, view: View::default() }
     }
 }
+
+/// Repairs after which a run holds less than it recorded.
+const LOST_DATA: [Repair; 7] = [
+    Repair::Truncated,
+    Repair::Overflow,
+    Repair::UnmatchedExits,
+    Repair::MismatchedExits,
+    Repair::InvalidRecords,
+    Repair::DamagedParts,
+    Repair::LostSamples,
+];
 
 /// A method as runs match it: by name and signature.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -187,6 +199,10 @@ impl Runs {
         let total_us = stacks.iter().fold(0u64, |sum, &(_, us)| sum.saturating_add(us));
         if total_us == 0 && has_thread {
             self.warn(format!("{label} has no time in the threads compared"));
+        }
+        // A run that lost data is shorter than its scenario: its methods count less, or 0.
+        for note in notes(run, 0).into_iter().filter(|n| LOST_DATA.iter().any(|r| r.key() == n.key)) {
+            self.warn(format!("{label} lost data, so its times fall short: {}", note.text));
         }
         self.runs.push(Run { label: label.to_owned(), group, stacks, threads, methods, total_us });
         Ok(())
