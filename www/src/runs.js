@@ -99,16 +99,20 @@ export function createRuns(store, engine, openFolder) {
         const f = runs().files[i];
         if (!f.group) continue;
         setFile(i, { status: 'reading', done: 0 });
-        // The row's bar moves by whole percents: a store update per slice read would cost more than the reading.
+        // The row's bar moves ten times a second at most: each move redraws the list of runs,
+        // which for forty runs cost a tenth of the reading when it moved by whole percents.
         let shown = 0;
+        let shownAt = 0;
         try {
           const mapping = mappingOf(mappings, f.group);
           const answer = await engine.runsAdd(f.group, f.name, [f.file], (done, total) => {
             if (mine !== run) return;
             const share = readShare(done, total);
             document.body.dataset.runsRead = f.name + ':' + share.toFixed(2);
-            if (share - shown >= 0.01 || (share === 1 && shown < 1)) {
+            const now = performance.now();
+            if ((share > shown && now - shownAt >= 100) || (share === 1 && shown < 1)) {
               shown = share;
+              shownAt = now;
               setFile(i, { done, total });
             }
           }, mapping && mapping.file);
