@@ -175,6 +175,41 @@ test('a folder of runs: the names of its subfolders propose the groups; hidden f
   assert.match(await page.textContent('#runs-facts'), /^3 runs before, 3 after/);
 });
 
+test('two folders dragged onto the page, before/ and after/ of the same file names: grouped by folder, each run named by it', async (t) => {
+  const page = await checkedPage(context, t, { viewport: { width: 1440, height: 900 } });
+  // The drop as Chromium gives it for folders: entries read a batch at a time, whose files
+  // have no path of their own.
+  const folders = [['before', 0], ['after', 10]].map(([name, from]) => ({
+    name, files: [0, 1, 2].map((i) => ({ name: 'run' + i + '.trace', bytes: Array.from(fs.readFileSync(runFiles[from + i])) })),
+  }));
+  await page.evaluate((folders) => {
+    const fileEntry = (folder, f) => ({ isFile: true, isDirectory: false, name: f.name, fullPath: '/' + folder + '/' + f.name,
+      file: (ok) => setTimeout(() => ok(new File([new Uint8Array(f.bytes)], f.name)), 5) });
+    const folderEntry = (folder) => ({ isFile: false, isDirectory: true, name: folder.name, fullPath: '/' + folder.name,
+      createReader() {
+        let at = 0;
+        const entries = folder.files.map((f) => fileEntry(folder.name, f)).concat(fileEntry(folder.name, { name: '.DS_Store', bytes: [1] }));
+        return { readEntries: (ok) => setTimeout(() => { ok(entries.slice(at, at + 2)); at += 2; }, 5) };
+      } });
+    const items = folders.map((folder) => ({ kind: 'file', webkitGetAsEntry: () => folderEntry(folder) }));
+    const drop = new Event('drop', { cancelable: true });
+    Object.defineProperty(drop, 'dataTransfer', { value: { types: ['Files'], items, files: [] } });
+    window.dispatchEvent(drop);
+  }, folders);
+  await page.waitForSelector('#runs-choose:not([hidden])');
+  assert.deepEqual(await page.locator('#runs-file-rows th').allTextContents(), [
+    'after/run0.trace', 'after/run1.trace', 'after/run2.trace', 'before/run0.trace', 'before/run1.trace', 'before/run2.trace']);
+  const groups = await page.locator('#runs-file-rows select').evaluateAll((s) => s.map((e) => e.value));
+  assert.deepEqual(groups, ['after', 'after', 'after', 'before', 'before', 'before']);
+  await compared(page);
+  assert.match(await page.textContent('#runs-facts'), /^3 runs before, 3 after/);
+  await page.locator('#runs-method-rows tr').first().click();
+  await page.waitForSelector('#runs-detail:not([hidden])');
+  const labels = await page.locator('#runs-detail tbody tr:not(.side) th').allTextContents();
+  assert.deepEqual(labels, ['before/run0.trace', 'before/run1.trace', 'before/run2.trace', 'after/run0.trace', 'after/run1.trace', 'after/run2.trace']);
+  await shot(page, 'runs-folders-dropped');
+});
+
 test('two release builds, each group with its own mapping.txt: the original names are compared', async (t) => {
   const page = await checkedPage(context, t);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'droidflame-release-'));

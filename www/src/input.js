@@ -1,4 +1,5 @@
-// Files in: the picker, the "Open" buttons and drag and drop anywhere on the page.
+// Files in: the picker, the "Open" buttons and drag and drop (of files or folders) anywhere
+// on the page.
 
 import { $ } from './dom.js';
 
@@ -24,6 +25,43 @@ export function sortFiles(files, kinds) {
     return { error: CHOICES + ' (got ' + traces.length + ' traces and ' + mappings.length + ' mapping files).' };
   }
   return { traces, mappings };
+}
+
+/**
+ * The files in dropped `entries` (the drop's `webkitGetAsEntry()`s, taken while the drop
+ * lasts): a file as it is, a folder as every file in it and its subfolders, each with its
+ * path from the dropped folder as `webkitRelativePath` (as the folder picker gives it: a
+ * folder of `before/` and `after/` runs is grouped by them). Hidden files and folders
+ * (`.DS_Store`, `.git`) are no runs.
+ */
+export async function filesOfEntries(entries) {
+  const files = [];
+  const fileOf = (entry) => new Promise((resolve, reject) => entry.file(resolve, reject));
+  async function walk(entry, inFolder) {
+    if (inFolder && entry.name.startsWith('.')) return;
+    if (entry.isFile) {
+      const file = await fileOf(entry);
+      if (inFolder) Object.defineProperty(file, 'webkitRelativePath', { value: entry.fullPath.replace(/^\//, '') });
+      files.push(file);
+    } else if (entry.isDirectory) {
+      const reader = entry.createReader();
+      // A reader gives a folder's entries a batch at a time (100 in Chromium) until an empty one.
+      for (;;) {
+        const batch = await new Promise((resolve, reject) => reader.readEntries(resolve, reject));
+        if (!batch.length) break;
+        for (const child of batch) await walk(child, true);
+      }
+    }
+  }
+  for (const entry of entries) {
+    try {
+      await walk(entry, false);
+    } catch (error) {
+      throw new Error('Could not read ' + entry.fullPath.replace(/^\//, '') + ' from the drop: '
+        + ((error && error.message) || error) + '. Drop its files instead, or choose the folder.');
+    }
+  }
+  return files;
 }
 
 /** Calls `open(files)` for files picked or dropped, `fail(message)` for a wrong choice. */
@@ -57,6 +95,14 @@ export function wireInput(open, fail) {
     event.preventDefault();
     depth = 0;
     overlay.hidden = true;
-    if (event.dataTransfer) take(event.dataTransfer.files);
+    if (!event.dataTransfer) return;
+    // Entries are only to be had during the drop; their files may be read after it.
+    const entries = Array.from(event.dataTransfer.items || [])
+      .map((item) => (item.kind === 'file' && item.webkitGetAsEntry ? item.webkitGetAsEntry() : null));
+    if (entries.some((entry) => entry && entry.isDirectory)) {
+      filesOfEntries(entries.filter(Boolean)).then(take, (error) => fail(error.message));
+    } else {
+      take(event.dataTransfer.files);
+    }
   });
 }

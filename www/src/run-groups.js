@@ -53,6 +53,35 @@ export function sideOf(name) {
 }
 
 /**
+ * The runs of a later drop that `current` does not hold yet, each `{file, name, size, ...}`:
+ * a file dropped again (same name, size and time) is left out; another file whose name is
+ * taken is named apart (`run1.trace (2)`), so runs from two folders keep apart.
+ */
+export function newRuns(current, entries) {
+  // By the file's own name: a run's may have been named apart.
+  const path = (f) => f.webkitRelativePath || f.name;
+  const same = (a, b) => path(a.file) === path(b.file) && a.size === b.size && a.file.lastModified === b.file.lastModified;
+  const taken = new Set(current.map((e) => e.name));
+  const added = [];
+  for (const entry of entries) {
+    if (current.some((c) => same(c, entry))) continue;
+    let name = entry.name;
+    for (let n = 2; taken.has(name); n++) name = entry.name + ' (' + n + ')';
+    taken.add(name);
+    added.push(Object.assign({}, entry, { name }));
+  }
+  return added;
+}
+
+/** Run labels without the folders all of them share (`runs/before/r1.trace`: `before/r1.trace`). */
+export function shortLabels(labels) {
+  const parts = labels.map((l) => l.split(/[\\/]/));
+  let shared = 0;
+  while (parts.length && parts.every((p) => p.length - 1 > shared && p[shared] === parts[0][shared])) shared++;
+  return parts.map((p) => p.slice(shared).join('/'));
+}
+
+/**
  * Where each side's spread sits on a strip `width` pixels wide that spans both sides'
  * values, least to most with a little room at each end (the table gives the amounts; the
  * strip shows how the runs overlap): `{before, after}`, each `{min, q1, median, q3, max}`

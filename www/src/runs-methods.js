@@ -6,7 +6,7 @@
 import { $, element } from './dom.js';
 import { amount, count } from './format.js';
 import { deltaDuration } from './compare-table.js';
-import { medianChange, powerShortfall, probabilityText, spreadPixels, verdictText } from './run-groups.js';
+import { medianChange, powerShortfall, probabilityText, shortLabels, spreadPixels, verdictText } from './run-groups.js';
 import { createSortTable } from './sort-table.js';
 import { changed } from './state.js';
 
@@ -96,9 +96,10 @@ function detail(row, runs, share) {
       plot.append(dot);
     }
   });
-  // Runs by their file's name: the folder is the same for all.
+  // Runs by their paths from the folder all of them share.
+  const labels = new Map(shortLabels(all.map((r) => r.label)).map((label, i) => [all[i], label]));
   const line = (r) => element('tr', {},
-    element('th', { scope: 'row', class: 'name', text: r.label.split(/[\\/]/).pop(), title: r.label }),
+    element('th', { scope: 'row', class: 'name', text: labels.get(r), title: r.label }),
     element('td', { class: 'n', text: amount(r.excl_us) }),
     element('td', { class: 'n', text: amount(r.incl_us) }),
     element('td', { class: 'n', text: count(r.calls) }),

@@ -8,7 +8,7 @@ import { count, fileStem, sizeText } from './format.js';
 import { createFlameView } from './flame-view.js';
 import { readShare } from './progress.js';
 import { changed } from './state.js';
-import { mappingOf, proposeGroups, sideOf } from './run-groups.js';
+import { mappingOf, newRuns, proposeGroups, sideOf } from './run-groups.js';
 import { addedMappings, mappedWords, renderMappings } from './runs-mappings.js';
 import { createRunsMethods } from './runs-methods.js';
 import { createRunsTree } from './runs-tree.js';
@@ -67,9 +67,8 @@ export function createRuns(store, engine, openFolder) {
         entries.forEach((e, i) => { e.group = proposal.why ? proposal.groups[i] : sideOf(e.name) || 'after'; });
         if (!proposal.why) why = 'The second drop holds the runs after the change.';
       }
-      const known = current.files.map((f) => f.name);
       const more = addedMappings(current.mappings, mappingFiles);
-      setRuns({ files: current.files.concat(entries.filter((e) => !known.includes(e.name))), why,
+      setRuns({ files: current.files.concat(newRuns(current.files, entries)), why,
         mappings: more.mappings, error: more.error });
       return;
     }

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  mappingOf, mappingProblem, medianChange, powerShortfall, probabilityText, proposeGroups, proposeMappingGroups, sideOf, smallestP,
+  mappingOf, mappingProblem, medianChange, powerShortfall, newRuns, probabilityText, proposeGroups, proposeMappingGroups, shortLabels, sideOf, smallestP,
   spreadPixels, verdictText,
 } from '../src/run-groups.js';
 
@@ -78,4 +78,22 @@ test('one name alone says its group by a side word of its own', () => {
   assert.equal(sideOf('candidate_3.trace'), 'after');
   assert.equal(sideOf('before-and-after.trace'), '');
   assert.equal(sideOf('run-03.trace'), '');
+});
+
+test('a later drop adds the runs not yet held; a new file of a taken name is named apart', () => {
+  const file = (name, size, lastModified) => ({ file: { name, lastModified }, name, size, group: 'before' });
+  const current = [file('r1.trace', 10, 1), file('r2.trace', 10, 1)];
+  const added = newRuns(current, [file('r1.trace', 10, 1), file('r2.trace', 12, 5), file('r3.trace', 10, 1)]);
+  // r1 is the same file again; r2 another file of the same name (another folder's).
+  assert.deepEqual(added.map((e) => e.name), ['r2.trace (2)', 'r3.trace']);
+  assert.deepEqual(newRuns(current.concat(added), [file('r2.trace', 99, 9)]).map((e) => e.name), ['r2.trace (3)']);
+  // A file named apart, dropped again, is still the same file.
+  assert.deepEqual(newRuns(current.concat(added), [file('r2.trace', 12, 5)]), []);
+});
+
+test('run labels lose only the folders all of them share', () => {
+  assert.deepEqual(shortLabels(['runs/before/r1.trace', 'runs/after/r1.trace']), ['before/r1.trace', 'after/r1.trace']);
+  assert.deepEqual(shortLabels(['a/r1.trace', 'a/r2.trace']), ['r1.trace', 'r2.trace']);
+  assert.deepEqual(shortLabels(['r1.trace', 'x/r2.trace']), ['r1.trace', 'x/r2.trace']);
+  assert.deepEqual(shortLabels(['C:\\runs\\r1.trace']), ['r1.trace']);
 });

@@ -8,7 +8,7 @@ import { columnGroups, shownText, tableOrder } from '../src/sort-table.js';
 
 const methodOrder = (rows, filter, sort, cols) => tableOrder(rows, filter, sort, cols, 'incl');
 import { factsLine, traceRows } from '../src/facts.js';
-import { chooseFiles, sortFiles } from '../src/input.js';
+import { chooseFiles, filesOfEntries, sortFiles } from '../src/input.js';
 import { summary } from './golden.js';
 
 test('arrow keys, Home, End and paging move inside a list and stop at its ends', () => {
@@ -114,11 +114,47 @@ test('any number of files is taken: one trace, a split trace, two to compare, or
   assert.equal(chooseFiles(['a', 'b', 'c', 'd', 'e']).files.length, 5);
 });
 
-test('dropped files split into traces and mapping files; runs take no mapping', () => {
+test('dropped files split into traces and at most two mapping files', () => {
   const sorted = sortFiles(['before', 'm1', 'after', 'm2'], ['trace', 'mapping', 'trace', 'mapping']);
   assert.deepEqual(sorted, { traces: ['before', 'after'], mappings: ['m1', 'm2'] });
   assert.deepEqual(sortFiles(['m'], ['mapping']), { traces: [], mappings: ['m'] });
   assert.deepEqual(sortFiles(['a', 'b', 'c'], ['trace', 'trace', 'trace']), { traces: ['a', 'b', 'c'], mappings: [] });
   assert.deepEqual(sortFiles(['a', 'b', 'c', 'm'], ['trace', 'trace', 'trace', 'mapping']), { traces: ['a', 'b', 'c'], mappings: ['m'] });
   assert.match(sortFiles(['a', 'b', 'c'], ['mapping', 'mapping', 'mapping']).error, /got 0 traces and 3 mapping/);
+});
+
+// Entries as a drop gives them: files, and folders read a batch at a time.
+function fileEntry(fullPath) {
+  const name = fullPath.split('/').pop();
+  return { isFile: true, isDirectory: false, name, fullPath, file: (ok) => ok(new File(['x'], name)) };
+}
+function folderEntry(fullPath, children, batch = 2) {
+  return {
+    isFile: false, isDirectory: true, name: fullPath.split('/').pop(), fullPath,
+    createReader() {
+      let at = 0;
+      return { readEntries: (ok) => { const some = children.slice(at, at + batch); at += batch; ok(some); } };
+    },
+  };
+}
+
+test('a dropped folder gives every file in it with its path from the folder, hidden ones left out', async () => {
+  const runs = folderEntry('/runs', [
+    folderEntry('/runs/before', ['r1', 'r2', 'r3'].map((n) => fileEntry('/runs/before/' + n + '.trace'))),
+    folderEntry('/runs/after', ['r1', 'r2', 'r3'].map((n) => fileEntry('/runs/after/' + n + '.trace'))),
+    fileEntry('/runs/.DS_Store'),
+    folderEntry('/runs/.git', [fileEntry('/runs/.git/HEAD')]),
+    fileEntry('/runs/mapping.txt'),
+  ]);
+  const files = await filesOfEntries([runs, fileEntry('/loose.trace')]);
+  assert.deepEqual(files.map((f) => f.webkitRelativePath || f.name), [
+    'runs/before/r1.trace', 'runs/before/r2.trace', 'runs/before/r3.trace',
+    'runs/after/r1.trace', 'runs/after/r2.trace', 'runs/after/r3.trace', 'runs/mapping.txt', 'loose.trace']);
+  assert.equal(files[0].name, 'r1.trace');
+});
+
+test('a folder that cannot be read says which, and what to do instead', async () => {
+  const broken = { isFile: false, isDirectory: true, name: 'runs', fullPath: '/runs',
+    createReader: () => ({ readEntries: (_, fail) => fail(new Error('NotReadableError')) }) };
+  await assert.rejects(filesOfEntries([broken]), /Could not read runs from the drop: NotReadableError\. Drop its files instead/);
 });
