@@ -97,6 +97,21 @@ test('twenty runs grouped by their names: the slowed method first, slower, with 
   await page.waitForFunction(() => /tested on shares/.test(document.getElementById('runs-detail').textContent)
     || document.getElementById('runs-method-note').textContent.includes('changed'), null, { timeout: 30000 });
   assert.equal((await rowsOf(page))[0].name, SLOWED);
+  // The CPU clock: every run is read again on it, and the same method is found.
+  assert.equal(await page.isChecked('#runs-clock-wall'), true);
+  const clickedAt = await page.evaluate(() => performance.now());
+  await page.check('#runs-clock-cpu');
+  await page.waitForFunction(() => /cpu clock/.test(document.getElementById('runs-facts').textContent)
+    && document.body.dataset.state === 'done', null, { timeout: 60000 });
+  assert.match(await page.textContent('#runs-facts'), /^10 runs before, 10 after · cpu clock/);
+  assert.equal(await page.isChecked('#runs-clock-cpu'), true);
+  await page.waitForFunction((name) => document.querySelector('#runs-method-rows tr td.name')?.title.startsWith(name), SLOWED);
+  assert.equal((await rowsOf(page))[0].verdict, 'slower');
+  await page.waitForFunction((at) => Number(document.body.dataset.runsGraphReadyAt) > at
+    && /main — cpu clock, median of the 10 runs after/.test(document.getElementById('runs-flame').srcdoc), clickedAt, { timeout: 30000 });
+  await page.locator('#runs-facts').scrollIntoViewIfNeeded();
+  await page.waitForTimeout(1000);
+  await shot(page, 'runs-cpu-clock');
 });
 
 test('dark mode on a narrow window keeps the runs readable', async (t) => {

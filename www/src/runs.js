@@ -82,6 +82,7 @@ export function createRuns(store, engine, openFolder) {
         mappings: first.mappings, error: first.error },
       runsMethod: -1,
       runsThread: '',
+      runsClock: '',
     });
   }
 
@@ -90,7 +91,7 @@ export function createRuns(store, engine, openFolder) {
     const files = runs().files;
     setRuns({ phase: 'reading', files: files.map((f) => Object.assign({}, f, { status: f.group ? 'waiting' : 'left out', error: '' })) });
     try {
-      let facts = await engine.runsOpen('');
+      let facts = await engine.runsOpen(store.get().runsClock);
       const mappings = runs().mappings.filter((m) => m.group);
       const renamedNothing = [];
       for (let i = 0; i < files.length; i++) {
@@ -203,6 +204,15 @@ export function createRuns(store, engine, openFolder) {
     select.replaceChildren(element('option', { value: '', text: 'All threads' }),
       ...facts.threads.map((name) => element('option', { value: name, text: name })));
     select.value = state.runsThread;
+    // Another clock reads every run again: offered where every run has it.
+    for (const clock of ['wall', 'cpu']) {
+      const input = $('runs-clock-' + clock);
+      const every = facts.clocks.includes(clock);
+      input.disabled = !every;
+      input.checked = facts.clock === clock;
+      input.parentElement.title = every ? 'Compare the runs on ' + facts.clock_words[clock] + ' (each run is read again)'
+        : 'Not every run has the ' + clock + ' clock';
+    }
   }
 
   async function renderGraph(state) {
@@ -260,6 +270,12 @@ export function createRuns(store, engine, openFolder) {
   $('runs-graph').addEventListener('change', (event) => store.update({ runsGraph: event.target.value }));
   $('runs-thread').addEventListener('change', (event) => store.update({ runsThread: event.target.value }));
   $('runs-share').addEventListener('change', (event) => store.update({ runsShare: event.target.checked }));
+  for (const clock of ['wall', 'cpu']) {
+    $('runs-clock-' + clock).addEventListener('change', () => {
+      store.update({ runsClock: clock });
+      start();
+    });
+  }
   $('runs-save-svg').addEventListener('click', () => {
     const s = store.get();
     download('runs-' + s.runsGraph + '-' + (s.runsThread ? fileStem(s.runsThread) : 'all-threads') + '.svg', svg, 'image/svg+xml');

@@ -59,6 +59,7 @@ export function initialState() {
     runsGraph: 'diff', // diff | before | after
     runsThread: '', // a thread name; '' for all threads
     runsShare: false, // test shares of run time instead of µs
+    runsClock: '', // wall | cpu: the clock the runs are read on; '' for the first run's
     runsSearch: '', // the runs graph's search term
     runsTreeGroup: 'after', // before | after: the group whose call tree is shown
     runsTreeSearch: '', // the runs call tree's search term

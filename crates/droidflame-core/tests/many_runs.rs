@@ -190,6 +190,11 @@ fn runs_that_cannot_be_compared_are_refused_with_the_reason() {
     let wall_only = analyze(&wall_only.write(&Layout::ART_STREAMING)).unwrap();
     let mut cpu_first = Runs::new(RunOptions { clock: Some(Clock::Cpu), ..RunOptions::default() });
     cpu_first.add("dual.trace", Group::Before, &dual).unwrap();
+    assert_eq!(cpu_first.clocks(), [Clock::Wall, Clock::Cpu]);
+    let mut wall_first = Runs::new(RunOptions::default());
+    wall_first.add("dual.trace", Group::Before, &dual).unwrap();
+    wall_first.add("wall.trace", Group::After, &wall_only).unwrap();
+    assert_eq!(wall_first.clocks(), [Clock::Wall], "the clocks every run has");
     let error = cpu_first.add("wall.trace", Group::After, &wall_only).unwrap_err().to_string();
     assert!(error.contains("wall.trace") && error.contains("cpu clock"), "{error}");
     // The group that has no runs, and a thread no run has, are named.

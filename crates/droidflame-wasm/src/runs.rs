@@ -42,7 +42,8 @@ impl RunGroups {
         self.inner.add(label, group_of(group)?, run.profile()?).map_err(js_error)
     }
 
-    /// `{clock, unit, warnings, threads: [name], runs: [{label, group, total_us}]}`.
+    /// `{clock, clocks, clock_words: {wall, cpu}, unit, warnings, threads: [name], runs:
+    /// [{label, group, total_us}]}`; `clocks`: those every run has.
     #[wasm_bindgen(js_name = factsJson)]
     pub fn facts_json(&self) -> String {
         let runs: Vec<_> = self
@@ -53,6 +54,8 @@ impl RunGroups {
             .collect();
         json!({
             "clock": self.inner.clock().map(|c| c.name()),
+            "clocks": self.inner.clocks().iter().map(|c| c.name()).collect::<Vec<_>>(),
+            "clock_words": self.inner.clock_words().map(|w| json!({ "wall": w.wall, "cpu": w.cpu })),
             "unit": self.inner.unit().map(|u| u.name()),
             "warnings": self.inner.warnings(),
             "threads": self.inner.thread_names(),

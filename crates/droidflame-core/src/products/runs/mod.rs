@@ -25,7 +25,7 @@ use super::frames::DEFAULT_MAX_DEPTH;
 use super::notes::notes;
 use super::View;
 use crate::analysis::Analysis;
-use crate::profile::{Clock, FrameKind, Repair, SourceKind, Unit};
+use crate::profile::{Clock, ClockWords, FrameKind, Repair, SourceKind, Unit};
 use crate::{Error, ErrorKind, Result};
 use rustc_hash::FxHashMap;
 
@@ -118,6 +118,7 @@ struct Kind {
     family: &'static str,
     frame_kind: FrameKind,
     measured: String,
+    clock_words: ClockWords,
 }
 
 /// Runs of one scenario in one or two groups, reduced.
@@ -131,6 +132,8 @@ pub struct Runs {
     runs: Vec<Run>,
     /// Whether a run had a thread of the name asked for.
     thread_found: bool,
+    /// The clocks every run so far has.
+    clocks: Vec<Clock>,
     warnings: Vec<String>,
 }
 
@@ -145,6 +148,7 @@ impl Runs {
             methods: Vec::new(),
             runs: Vec::new(),
             thread_found: false,
+            clocks: Vec::new(),
             warnings: Vec::new(),
         }
     }
@@ -204,6 +208,11 @@ impl Runs {
         for note in notes(run, 0).into_iter().filter(|n| LOST_DATA.iter().any(|r| r.key() == n.key)) {
             self.warn(format!("{label} lost data, so its times fall short: {}", note.text));
         }
+        if self.runs.is_empty() {
+            self.clocks = Clock::ALL.into_iter().filter(|&c| run.has(c)).collect();
+        } else {
+            self.clocks.retain(|&c| run.has(c));
+        }
         self.runs.push(Run { label: label.to_owned(), group, stacks, threads, methods, total_us });
         Ok(())
     }
@@ -226,6 +235,17 @@ impl Runs {
     /// The clock the runs are measured on; `None` before the first run.
     pub fn clock(&self) -> Option<Clock> {
         self.kind.as_ref().map(|k| k.clock)
+    }
+
+    /// The clocks every run has, wall first: the runs read again on another of them can be
+    /// compared on it too.
+    pub fn clocks(&self) -> &[Clock] {
+        &self.clocks
+    }
+
+    /// What each clock measures in the first run, in words; `None` before the first run.
+    pub fn clock_words(&self) -> Option<ClockWords> {
+        self.kind.as_ref().map(|k| k.clock_words)
     }
 
     /// What the runs' values count; `None` before the first run.
@@ -301,6 +321,7 @@ impl Runs {
                 family: run.format.family,
                 frame_kind: run.format.frame_kind,
                 measured: super::flame::measured(run, clock),
+                clock_words: run.format.clock_words,
             };
             return Ok(self.kind.insert(kind).clone());
         };
