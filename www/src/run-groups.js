@@ -106,9 +106,9 @@ export function probabilityText(p) {
   return p.toFixed(4).replace(/0+$/, '').replace(/\.$/, '');
 }
 
-/** The verdict in words: `slower`, `faster`, or `no change shown`. */
+/** The verdict in words: `slower`, `faster`, or `not significant`. */
 export function verdictText(row) {
-  return row.verdict === '-' ? 'no change shown' : row.verdict;
+  return row.verdict === '-' ? 'not significant' : row.verdict;
 }
 
 /** The change of exclusive medians in percent of before's, or null where before's is 0. */

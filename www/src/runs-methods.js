@@ -6,7 +6,7 @@
 import { $, element } from './dom.js';
 import { amount, count } from './format.js';
 import { deltaDuration } from './compare-table.js';
-import { medianChange, powerShortfall, probabilityText, shortLabels, spreadPixels, verdictText } from './run-groups.js';
+import { medianChange, powerShortfall, probabilityText, shortLabels, smallestP, spreadPixels, verdictText } from './run-groups.js';
 import { createSortTable } from './sort-table.js';
 import { changed } from './state.js';
 
@@ -45,7 +45,8 @@ function strip(row) {
 
 function columns() {
   const n = (id, group, label, value, cell, more) => Object.assign({ id, group, label, value, cell, className: 'n' }, more);
-  const time = (v) => amount(v);
+  // A tenth of a ms at any size: medians 87 µs apart must not read as 20 ms and 21 ms.
+  const time = (v) => (v >= 1e3 && v < 1e6 ? (v / 1e3).toFixed(1) + ' ms' : amount(v));
   return [
     { id: 'name', label: 'Method', value: (r) => r.name, text: true },
     n('excl-before', 'Exclusive, median', 'before', (r) => r.before.excl_median_us, (r) => time(r.before.excl_median_us)),
@@ -123,10 +124,11 @@ function aboutText(significant, state, methods) {
   const runs = state.runs.facts.runs;
   const before = runs.filter((r) => r.group === 'before').length;
   const short = significant === 0 ? powerShortfall(before, runs.length - before, methods, ALPHA) : null;
-  return count(significant) + ' changed significantly (false-discovery rate 5%)'
+  return count(significant) + ' of all ' + count(methods) + ' changed significantly (false-discovery rate 5%)'
     + (state.runsShare ? ', tested on each run\u2019s share of its threads\u2019 time (the medians shown are times)' : '') + '. '
-    + (short ? 'With ' + before + ' and ' + (runs.length - before) + ' runs, one changed method among ' + count(methods)
-      + ' gets q ' + probabilityText(short.best) + ' at best: record ' + short.needed + ' runs a side or more to tell. ' : '')
+    + (short ? 'With ' + before + ' and ' + (runs.length - before) + ' runs no p can be below ' + probabilityText(smallestP(before, runs.length - before))
+      + ', so among ' + count(methods) + ' methods a change that every run shows gets q ' + probabilityText(short.best)
+      + ' at best (less where several change together): record ' + short.needed + ' runs a side or more to tell. ' : '')
     + 'Medians over the runs; a run that never called a method counts 0. Choose a row to see its runs.';
 }
 
@@ -173,7 +175,9 @@ export function createRunsMethods(store, engine) {
     document.body.dataset.runsMethods = String(rows.length);
   }
 
-  async function showDetail(state) {
+  // `reveal`: the method was just chosen, so its runs are brought into sight (not when the
+  // table is made again for another clock or for shares).
+  async function showDetail(state, reveal) {
     const aside = $('runs-detail');
     const row = rows.find((r) => r.id === state.runsMethod);
     table.select(rows.indexOf(row));
@@ -186,7 +190,7 @@ export function createRunsMethods(store, engine) {
     aside.replaceChildren(...detail(row, runs, state.runsShare));
     aside.hidden = false;
     // Below the table in narrower windows: brought into sight.
-    if (getComputedStyle(aside.parentElement).flexDirection === 'column') aside.scrollIntoView({ block: 'nearest' });
+    if (reveal && getComputedStyle(aside.parentElement).flexDirection === 'column') aside.scrollIntoView({ block: 'nearest' });
   }
 
   const closeDetail = () => store.update({ runsMethod: -1 });
@@ -208,7 +212,7 @@ export function createRunsMethods(store, engine) {
       loadedFor = null;
       return;
     }
-    if (!loadedFor || loadedFor[0] !== r.facts || loadedFor[1] !== state.runsShare) load(state).then(() => showDetail(store.get()));
-    else if (changed(state, previous, 'runsMethod')) showDetail(state).catch(() => {});
+    if (!loadedFor || loadedFor[0] !== r.facts || loadedFor[1] !== state.runsShare) load(state).then(() => showDetail(store.get(), false));
+    else if (changed(state, previous, 'runsMethod')) showDetail(state, true).catch(() => {});
   });
 }

@@ -18,11 +18,13 @@ export function createRunsTree(store, engine) {
 
   const asked = (state) => [state.runs && state.runs.facts, state.runsTreeGroup, state.runsThread];
 
-  function search(state) {
+  // `reveal`: the search was typed, so its first row comes into sight; not when the tree is
+  // made again under a search that stands (another clock, thread or group).
+  function search(state, reveal = true) {
     const tree = grid.tree;
     if (!tree) return;
     const found = findNodes(tree, state.runsTreeSearch, state.runs.facts.clock, SEARCH_LIMIT);
-    grid.mark(found.nodes, openTo(found.nodes, tree));
+    grid.mark(found.nodes, openTo(found.nodes, tree), reveal);
     $('runs-tree-matched').textContent = state.runsTreeSearch.trim() ? matchedWords(found) : '';
   }
 
@@ -46,13 +48,15 @@ export function createRunsTree(store, engine) {
     if (asked(store.get()).some((v, i) => v !== id[i])) return;
     grid.show(callTree(table, !state.runsThread), clock, [clock], false, { units: { [clock]: unit } });
     $('runs-tree-unit').textContent = unit === 'us' ? 'Times in µs.' : 'Values in ' + unit + '.';
-    search(store.get());
+    search(store.get(), false);
     document.body.dataset.runsTree = 'ready';
   }
 
+  // The select starts as the page wrote it (its first option): the store's group goes on it
+  // now, as subscribers hear only of changes.
+  $('runs-tree-group').value = store.get().runsTreeGroup;
   store.subscribe((state, previous) => {
-    // The select starts as the page wrote it: the store's group is set on it from the first state on.
-    if (!previous || changed(state, previous, 'runsTreeGroup')) $('runs-tree-group').value = state.runsTreeGroup;
+    if (changed(state, previous, 'runsTreeGroup')) $('runs-tree-group').value = state.runsTreeGroup;
     if (changed(state, previous, 'runsTreeSearch') && $('runs-tree-search').value !== state.runsTreeSearch) {
       $('runs-tree-search').value = state.runsTreeSearch;
     }

@@ -8,7 +8,7 @@ import { count, fileStem, sizeText } from './format.js';
 import { createFlameView } from './flame-view.js';
 import { readShare } from './progress.js';
 import { changed } from './state.js';
-import { mappingOf, newRuns, proposeGroups, sideOf } from './run-groups.js';
+import { mappingOf, newRuns, proposeGroups, shortLabels, sideOf } from './run-groups.js';
 import { addedMappings, mappedWords, renderMappings } from './runs-mappings.js';
 import { createRunsMethods } from './runs-methods.js';
 import { createRunsTree } from './runs-tree.js';
@@ -134,6 +134,8 @@ export function createRuns(store, engine, openFolder) {
         return;
       }
       setRuns({ phase: 'done', facts, mappingWarnings: renamedNothing });
+      // The button the keyboard was on is gone with the list: it goes to what was found.
+      if (document.activeElement === document.body || document.activeElement === $('runs-start')) $('runs-facts').focus();
     } catch (error) {
       if (mine === run) setRuns({ phase: 'error', error: error.message });
     }
@@ -150,13 +152,15 @@ export function createRuns(store, engine, openFolder) {
     const reading = r.phase === 'reading';
     $('runs-proposal').textContent = r.why
       || 'The names do not say which runs come before the change: choose each run’s group, or drop the runs after the change.';
+    // Paths from the folder every run is in: that folder says nothing.
+    const labels = shortLabels(r.files.map((f) => f.name));
     redrawKeepingFocus($('runs-file-rows'), () => $('runs-file-rows').replaceChildren(...r.files.map((f, i) => {
       const select = element('select', { 'aria-label': 'Group of ' + f.name, disabled: reading ? '' : null,
         onchange: (event) => setFile(i, { group: event.target.value }) },
       ...Object.entries(GROUP_WORDS).map(([value, text]) => element('option', { value, text })));
       select.value = f.group;
       return element('tr', { 'data-status': f.status },
-        element('th', { scope: 'row', class: 'name', text: f.name }),
+        element('th', { scope: 'row', class: 'name', text: labels[i], title: f.name }),
         element('td', {}, select),
         element('td', { class: 'n', text: sizeText(f.size) }),
         statusCell(f));
@@ -194,7 +198,7 @@ export function createRuns(store, engine, openFolder) {
     const before = facts.runs.filter((r) => r.group === 'before').length;
     const left = files.filter((f) => f.status === 'left out' && f.group).length;
     $('runs-facts').textContent = count(before) + ' runs before, ' + count(facts.runs.length - before) + ' after · '
-      + facts.clock + ' clock' + (left ? ' · ' + left + ' left out (see below)' : '');
+      + (facts.clock_words[facts.clock] || facts.clock + ' clock') + (left ? ' · ' + left + ' left out (see below)' : '');
     // The core's warnings, then each run left out and why.
     const notes = facts.warnings.concat(state.runs.mappingWarnings || [], files.filter((f) => f.status === 'left out' && f.group && f.error)
       .map((f) => f.name + ' was left out: ' + f.error));
@@ -271,9 +275,24 @@ export function createRuns(store, engine, openFolder) {
   $('runs-thread').addEventListener('change', (event) => store.update({ runsThread: event.target.value }));
   $('runs-share').addEventListener('change', (event) => store.update({ runsShare: event.target.checked }));
   for (const clock of ['wall', 'cpu']) {
-    $('runs-clock-' + clock).addEventListener('change', () => {
+    $('runs-clock-' + clock).addEventListener('change', async (event) => {
+      // The list of runs stands in for the results while they are read again: the switch
+      // comes back where it was, with the keyboard on it.
+      const input = event.target;
+      const top = input.getBoundingClientRect().top;
       store.update({ runsClock: clock });
-      start();
+      await start();
+      if ($('runs-body').hidden) return;
+      input.focus({ preventScroll: true });
+      // The results grow as their graph and table come: until the switch is back in its
+      // place, each frame scrolls as far as they let it (two seconds at most).
+      const back = (frames) => {
+        const off = input.getBoundingClientRect().top - top;
+        if (Math.abs(off) < 1 || frames === 0) return;
+        $('runs').scrollTop += off;
+        requestAnimationFrame(() => back(frames - 1));
+      };
+      back(120);
     });
   }
   $('runs-save-svg').addEventListener('click', () => {

@@ -53,11 +53,16 @@ export function columnGroups(columns) {
   return groups;
 }
 
-/** How many rows are shown: `Showing 500 of 1,234; filter to see others. ` or `12 methods shown. `. */
-export function shownText(matching, limit, noun) {
-  return matching > limit
-    ? 'Showing ' + count(limit) + ' of ' + count(matching) + '; filter to see others. '
-    : countText(matching, noun) + ' shown. ';
+/**
+ * How many rows are shown: `Showing 500 of 1,234; filter to see others. `, `12 methods
+ * shown. `, or, of `total` rows a filter left `matching`, `3 of 42 methods shown. ` and
+ * `No method matches the filter. `.
+ */
+export function shownText(matching, limit, noun, total = matching) {
+  if (matching > limit) return 'Showing ' + count(limit) + ' of ' + count(matching) + '; filter to see others. ';
+  if (matching === total) return countText(matching, noun) + ' shown. ';
+  if (matching === 0) return 'No ' + noun + ' matches the filter. ';
+  return count(matching) + ' of ' + countText(total, noun) + ' shown. ';
 }
 
 /** A frame's name cell: overloads share a name, so the signature follows it. */
@@ -148,7 +153,7 @@ export function createSortTable(store, parts) {
       body.append(tr);
     }
     if (activate) settle(body, rowSelector);
-    note.textContent = shownText(order.length, limit, noun) + about;
+    note.textContent = shownText(order.length, limit, noun, rows.length) + about;
   }
 
   return {

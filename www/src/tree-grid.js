@@ -226,15 +226,18 @@ export function createTreeGrid(table, { label, compact = false, onSelect = () =>
       headers();
       render();
     },
-    /** Search results: `nodes` marked and opened to; the first of them focused. */
-    mark(nodes, openNodes) {
+    /**
+     * Search results: `nodes` marked and opened to; the first of them focused and, unless
+     * `reveal` is false (the same search over a tree made again), scrolled into sight.
+     */
+    mark(nodes, openNodes, reveal = true) {
       if (!tree) return;
       marked = new Set(nodes);
       for (const n of openNodes) open.add(n);
       if (nodes.length) focused = nodes[0];
       render();
       const r = rowOf(focused);
-      if (r && nodes.length) r.scrollIntoView({ block: 'nearest' });
+      if (r && nodes.length && reveal) r.scrollIntoView({ block: 'nearest' });
     },
     /** Empties the grid. */
     clear() {

@@ -42,7 +42,7 @@ test('p-values, verdicts and changes read as words', () => {
   assert.equal(probabilityText(0.01234), '0.0123');
   assert.equal(probabilityText(0.05), '0.05');
   assert.equal(probabilityText(1), '1');
-  assert.equal(verdictText({ verdict: '-' }), 'no change shown');
+  assert.equal(verdictText({ verdict: '-' }), 'not significant');
   assert.equal(verdictText({ verdict: 'slower' }), 'slower');
   assert.equal(medianChange({ before: { excl_median_us: 200 }, after: { excl_median_us: 250 } }), 25);
   assert.equal(medianChange({ before: { excl_median_us: 0 }, after: { excl_median_us: 5 } }), null);

@@ -78,6 +78,9 @@ test('methods sort by any column and filter by name or signature', () => {
   assert.equal(shownText(12, 500, 'method'), '12 methods shown. ');
   assert.equal(shownText(1, 500, 'method'), '1 method shown. ');
   assert.equal(shownText(1234, 500, 'slices'), 'Showing 500 of 1,234; filter to see others. ');
+  // A filter says how many of all it left, or that it left none.
+  assert.equal(shownText(3, 500, 'method', 42), '3 of 42 methods shown. ');
+  assert.equal(shownText(0, 500, 'method', 42), 'No method matches the filter. ');
 });
 
 test('callers and callees are named rows, costliest first, recursion marked', () => {
