@@ -30,7 +30,7 @@ async function compareWith(page, before, after) {
 
 // The method rows as [name, Δ inclusive text] once the table has settled.
 async function methodRows(page) {
-  await page.waitForFunction(() => / shown\.|^Showing/.test(document.getElementById('compare-method-note').textContent));
+  await page.waitForFunction(() => / shown\.|^Showing|^No .* matches the filter/.test(document.getElementById('compare-method-note').textContent));
   return page.locator('#compare-method-rows tr').evaluateAll((rows) => rows.map((r) =>
     [r.querySelector('td.name').title.split(' ')[0], r.children[5].textContent]));
 }

@@ -29,7 +29,7 @@ async function selectThread(page, name) {
 
 // The names the methods table lists for a filter, once the table has settled.
 async function methodNames(page, filter = '') {
-  await page.waitForFunction(() => / shown\.|^Showing/.test(document.getElementById('method-note').textContent));
+  await page.waitForFunction(() => / shown\.|^Showing|^No .* matches the filter/.test(document.getElementById('method-note').textContent));
   await page.fill('#method-filter', filter);
   return page.locator('#method-rows td.name').evaluateAll((cells) => cells.map((c) => c.title.split(' ')[0]));
 }
