@@ -36,12 +36,13 @@ export function sortFiles(files, kinds) {
  */
 export async function filesOfEntries(entries) {
   const files = [];
+  const pathOf = (entry) => entry.fullPath.replace(/^\//, '');
   const fileOf = (entry) => new Promise((resolve, reject) => entry.file(resolve, reject));
   async function walk(entry, inFolder) {
     if (inFolder && entry.name.startsWith('.')) return;
     if (entry.isFile) {
       const file = await fileOf(entry);
-      if (inFolder) Object.defineProperty(file, 'webkitRelativePath', { value: entry.fullPath.replace(/^\//, '') });
+      if (inFolder) Object.defineProperty(file, 'webkitRelativePath', { value: pathOf(entry) });
       files.push(file);
     } else if (entry.isDirectory) {
       const reader = entry.createReader();
@@ -57,7 +58,7 @@ export async function filesOfEntries(entries) {
     try {
       await walk(entry, false);
     } catch (error) {
-      throw new Error('Could not read ' + entry.fullPath.replace(/^\//, '') + ' from the drop: '
+      throw new Error('Could not read ' + pathOf(entry) + ' from the drop: '
         + ((error && error.message) || error) + '. Drop its files instead, or choose the folder.');
     }
   }

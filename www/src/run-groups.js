@@ -52,6 +52,9 @@ export function sideOf(name) {
   return '';
 }
 
+/** A run's name: its file's path from the folder chosen or dropped, else its file name. */
+export const runName = (file) => file.webkitRelativePath || file.name;
+
 /**
  * The runs of a later drop that `current` does not hold yet, each `{file, name, size, ...}`:
  * a file dropped again (same name, size and time) is left out; another file whose name is
@@ -59,8 +62,7 @@ export function sideOf(name) {
  */
 export function newRuns(current, entries) {
   // By the file's own name: a run's may have been named apart.
-  const path = (f) => f.webkitRelativePath || f.name;
-  const same = (a, b) => path(a.file) === path(b.file) && a.size === b.size && a.file.lastModified === b.file.lastModified;
+  const same = (a, b) => runName(a.file) === runName(b.file) && a.size === b.size && a.file.lastModified === b.file.lastModified;
   const taken = new Set(current.map((e) => e.name));
   const added = [];
   for (const entry of entries) {

@@ -8,14 +8,13 @@ import { count, fileStem, sizeText } from './format.js';
 import { createFlameView } from './flame-view.js';
 import { readShare } from './progress.js';
 import { changed } from './state.js';
-import { mappingOf, newRuns, proposeGroups, shortLabels, sideOf } from './run-groups.js';
+import { mappingOf, newRuns, proposeGroups, runName, shortLabels, sideOf } from './run-groups.js';
 import { addedMappings, mappedWords, renderMappings } from './runs-mappings.js';
 import { createRunsMethods } from './runs-methods.js';
 import { createRunsTree } from './runs-tree.js';
 
 const GROUP_WORDS = { before: 'Before', after: 'After', '': 'Leave out' };
 
-const nameOf = (file) => file.webkitRelativePath || file.name;
 // In the order of their names (numbers by value): a drop's or a folder's own order is the system's.
 const byName = (entries) => entries.sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }));
 
@@ -58,7 +57,7 @@ export function createRuns(store, engine, openFolder) {
    */
   function add(files, mappingFiles = []) {
     const current = runs();
-    const entries = byName(files.map((file) => ({ file, name: nameOf(file), size: file.size, group: '', status: 'waiting' })));
+    const entries = byName(files.map((file) => ({ file, name: runName(file), size: file.size, group: '', status: 'waiting' })));
     if (current && current.phase === 'choosing') {
       let { why } = current;
       if (entries.length) {
@@ -99,8 +98,7 @@ export function createRuns(store, engine, openFolder) {
         const f = runs().files[i];
         if (!f.group) continue;
         setFile(i, { status: 'reading', done: 0 });
-        // The row's bar moves ten times a second at most: each move redraws the list of runs,
-        // which for forty runs cost a tenth of the reading when it moved by whole percents.
+        // The row's bar moves ten times a second at most: each move redraws the list of runs.
         let shown = 0;
         let shownAt = 0;
         try {
@@ -198,7 +196,7 @@ export function createRuns(store, engine, openFolder) {
     const before = facts.runs.filter((r) => r.group === 'before').length;
     const left = files.filter((f) => f.status === 'left out' && f.group).length;
     $('runs-facts').textContent = count(before) + ' runs before, ' + count(facts.runs.length - before) + ' after · '
-      + (facts.clock_words[facts.clock] || facts.clock + ' clock') + (left ? ' · ' + left + ' left out (see below)' : '');
+      + facts.clock_words[facts.clock] + (left ? ' · ' + left + ' left out (see below)' : '');
     // The core's warnings, then each run left out and why.
     const notes = facts.warnings.concat(state.runs.mappingWarnings || [], files.filter((f) => f.status === 'left out' && f.group && f.error)
       .map((f) => f.name + ' was left out: ' + f.error));
