@@ -2,7 +2,7 @@
 // methods' before/after/delta table and their order, a change in words, the two traces'
 // facts side by side, and the graph's legend. No DOM here.
 
-import { amount, clockWords, count, frameTitle, millis, unitSymbol } from './format.js';
+import { amount, clockWords, count, countHeading, frameTitle, millis, unitSymbol } from './format.js';
 import { threadCount } from './facts.js';
 
 /** Rows shown at most; the filter reaches the others. */
@@ -50,8 +50,7 @@ export function deltaColumns(summary, unit = 'us') {
     tone: (r) => tone(columnOf[id], r),
     hint: kind === 'delta' || kind === 'change' ? 'Largest growth first; again for largest shrink first' : null,
   }, more);
-  // A heap profile's calls are its allocations.
-  const calls = unit === 'bytes' ? 'Allocations' : 'Calls';
+  const calls = countHeading(summary);
   const columns = [
     { id: 'name', label: frameTitle(summary), value: (r) => r.name, text: true },
     column('calls-before', calls, 'before', (r) => r.before.calls, 'count'),

@@ -25,6 +25,22 @@ export function unitOf(summary, clock) {
   return (summary && summary.units && summary.units[clock]) || 'us';
 }
 
+/** What the source's counts count, in the core's word: `calls`, `samples` or `allocations`. */
+export function countNoun(summary) {
+  return (summary && summary.count) || 'calls';
+}
+
+/** The counts' column heading: `Calls`, `Samples`, `Allocations`. */
+export function countHeading(summary) {
+  const noun = countNoun(summary);
+  return noun.charAt(0).toUpperCase() + noun.slice(1);
+}
+
+/** Whether the counts are calls, which recursion repeats (samples and allocations count each stack once). */
+export function countsCalls(summary) {
+  return countNoun(summary) === 'calls';
+}
+
 /** A unit as text writes it after a number. */
 export function unitSymbol(unit) {
   return unit === 'us' ? 'µs' : unit;

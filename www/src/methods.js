@@ -3,7 +3,7 @@
 // and the selection in the state, and says what its numbers cover.
 
 import { $, element } from './dom.js';
-import { amount, count, countText, micros, percent, threadLabel, clockWords, frameNoun, frameTitle, unitOf, unitSymbol } from './format.js';
+import { amount, count, countHeading, countNoun, countsCalls, countText, micros, percent, threadLabel, clockWords, frameNoun, frameTitle, unitOf, unitSymbol } from './format.js';
 import { createFrameMenu } from './frame-menu.js';
 import { bindList, bindRowMenu, settle } from './list-keys.js';
 import { changed, clocksOf, focusOn, methodKey } from './state.js';
@@ -42,8 +42,11 @@ export function columns(clock, summary, total) {
       ...['incl', 'excl'].map((kind) => Object.assign({ id: 'other-' + kind, label: kind === 'incl' ? 'Inclusive' : 'Exclusive' }, time(kind, other),
         { className: 'n other', group: clockWords(other, summary), groupClass: 'other' })),
     ] : []),
-    { id: 'calls', label: unitOf(summary, clock) === 'bytes' ? 'Allocations' : 'Calls', value: (m) => m.calls, cell: (m) => count(m.calls), className: 'n' },
-    { id: 'recursive', label: 'Recursive', value: (m) => m.recursive_calls, cell: (m) => count(m.recursive_calls), className: 'n col-recursive' },
+    { id: 'calls', label: countHeading(summary), value: (m) => m.calls, cell: (m) => count(m.calls), className: 'n' },
+    // Samples and allocations count each stack once: recursion repeats none of them.
+    ...(countsCalls(summary) ? [
+      { id: 'recursive', label: 'Recursive', value: (m) => m.recursive_calls, cell: (m) => count(m.recursive_calls), className: 'n col-recursive' },
+    ] : []),
   ];
 }
 
@@ -191,8 +194,9 @@ export function createMethods(store, products) {
     box.dataset.method = String(index);
     $('method-detail-name').textContent = m.name;
     $('method-detail-facts').textContent = [m.signature, m.source ? 'in ' + m.source : null,
-      count(m.calls) + ' calls' + (m.recursive_calls ? ' (' + count(m.recursive_calls) + ' recursive)' : ''),
+      m.calls === null ? null : count(m.calls) + ' ' + countNoun(state.summary) + (m.recursive_calls ? ' (' + count(m.recursive_calls) + ' recursive)' : ''),
       'inclusive ' + amount(m['incl_' + state.clock + '_us'], unitOf(state.summary, state.clock))].filter(Boolean).join(' · ');
+    for (const label of document.querySelectorAll('.relative-count')) label.textContent = countHeading(state.summary);
     for (const label of document.querySelectorAll('.relative-time')) label.textContent = 'Inclusive ' + unitSymbol(unitOf(state.summary, state.clock)) + ' (' + clockWords(state.clock, state.summary) + ')';
     relativeRows($('callers'), relatives(table, index, 'callers', state.clock), noun);
     relativeRows($('callees'), relatives(table, index, 'callees', state.clock), noun);

@@ -20,7 +20,7 @@
  * }} Thread
  * @typedef {{
  *   name: string, class: string, method: string, signature: string, source: string | null,
- *   calls: number, recursive_calls: number, incl_wall_us: number | null, excl_wall_us: number | null,
+ *   calls: number | null, recursive_calls: number, incl_wall_us: number | null, excl_wall_us: number | null,
  *   incl_cpu_us: number | null, excl_cpu_us: number | null, obfuscated?: string,
  * }} Method
  * @typedef {{key: string, count: number, text: string}} Note
@@ -38,10 +38,10 @@
  *   mapping?: MappingReport, sources: {name: string, unit: string, description: string}[],
  *   source: string, unit: 'us' | 'samples' | 'bytes', units: {wall?: string, cpu?: string},
  *   dumps?: {selected: number, count: number, times_us: number[]},
- *   app_frames?: number,
+ *   app_frames?: number, count: 'calls' | 'samples' | 'allocations', counted?: number,
  * }} Summary
  * @typedef {{
- *   caller: number | null, callee: number, calls: number, recursive_calls: number,
+ *   caller: number | null, callee: number, calls: number | null, recursive_calls: number,
  *   incl_wall_us: number | null, incl_cpu_us: number | null,
  * }} Edge
  * @typedef {{
@@ -71,10 +71,12 @@ const clockName = oneOf('wall', 'cpu');
 /** The kinds of stack data a trace can hold, and what their values count. */
 export const SOURCE_NAMES = ['calls', 'cpu-samples', 'heap-unreleased', 'heap-allocated'];
 const UNITS = ['us', 'samples', 'bytes'];
+/** What a source counts beside its values: `calls` (recursive ones too), or stacks. */
+export const COUNT_NAMES = ['calls', 'samples', 'allocations'];
 
 const METHOD = {
   name: 'string', class: 'string', method: 'string', signature: 'string', source: nullable('string'),
-  calls: count, recursive_calls: count, incl_wall_us: micros, excl_wall_us: micros, incl_cpu_us: micros, excl_cpu_us: micros,
+  calls: nullable(count), recursive_calls: count, incl_wall_us: micros, excl_wall_us: micros, incl_cpu_us: micros, excl_cpu_us: micros,
   obfuscated: optional('string'),
 };
 
@@ -127,6 +129,8 @@ export const SUMMARY_SHAPE = {
   units: mapOf(oneOf(...UNITS)),
   dumps: optional({ selected: count, count, times_us: listOf(count) }),
   app_frames: optional(count),
+  count: oneOf(...COUNT_NAMES),
+  counted: optional(count),
 };
 
 export const METHODS_TABLE_SHAPE = {
@@ -135,7 +139,7 @@ export const METHODS_TABLE_SHAPE = {
   total_cpu_us: micros,
   methods: listOf(METHOD),
   edges: listOf({
-    caller: nullable(count), callee: count, calls: count, recursive_calls: count, incl_wall_us: micros, incl_cpu_us: micros,
+    caller: nullable(count), callee: count, calls: nullable(count), recursive_calls: count, incl_wall_us: micros, incl_cpu_us: micros,
   }),
 };
 

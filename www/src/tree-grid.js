@@ -7,7 +7,7 @@
 // caller's (`onSelect`). Names are trace text: only ever set as text.
 
 import { element } from './dom.js';
-import { clockHeading, count, frameNameParts, percent, unitOf, unitSymbol } from './format.js';
+import { clockHeading, count, countHeading, countNoun, countsCalls, frameNameParts, percent, unitOf, unitSymbol } from './format.js';
 import { isMenuKey, nextIndex } from './list-keys.js';
 import { ROOT, childrenOf, hasChildren, heaviestPath, isThread, nameOf, parentOf, timeOf, visibleRows } from './call-tree.js';
 
@@ -32,14 +32,20 @@ export function createTreeGrid(table, { label, compact = false, onSelect = () =>
   let clocks = ['wall'];
   // The trace's summary: what each clock's values count.
   let summary = null;
-  // Bottom-up: a frame's self time is its root's total, and calls are not counted: neither
-  // column is shown.
+  // Bottom-up: a frame's self time is its root's total, and calls are not counted (a row
+  // is a path of callers): neither column is shown. Samples and allocations are: each stack
+  // once.
   let inverted = false;
   let open = new Set();
   let focused = -1;
   let selected = -1;
   let marked = new Set();
   let limit = ROW_LIMIT;
+
+  // Whether the rows' counts mean something: calls only top-down.
+  function showsCounts() {
+    return !inverted || !countsCalls(summary);
+  }
 
   // The clocks with columns: in a compact grid only the one the tree is ordered by.
   function shownClocks() {
@@ -56,10 +62,10 @@ export function createTreeGrid(table, { label, compact = false, onSelect = () =>
         inverted ? null : { text: heading + ' self', title: of + 'that end at the frame' + where, c, other: c !== clock },
       ];
     }).filter(Boolean);
-    if (!compact && !inverted) {
-      // A heap profile's calls are its allocations.
-      const allocations = unitOf(summary, clock) === 'bytes';
-      numbers.push(allocations ? { text: 'Allocations', title: 'Allocations through the frame on its path' } : { text: 'Calls', title: 'Calls of the frame on its path' });
+    if (!compact && showsCounts()) {
+      numbers.push(countsCalls(summary)
+        ? { text: 'Calls', title: 'Calls of the frame on its path' }
+        : { text: countHeading(summary), title: 'The ' + countNoun(summary) + ' whose stack holds the path, each once' });
     }
     numbers.push({ text: 'Share', title: 'Total on the clock the tree is ordered by, as a share of the whole' });
     table.replaceChildren(
@@ -99,7 +105,7 @@ export function createTreeGrid(table, { label, compact = false, onSelect = () =>
         element('td', { role: 'gridcell', class: c === clock ? 'n' : 'n other-clock', text: count(timeOf(tree, node, c)) }),
         inverted ? null : element('td', { role: 'gridcell', class: c === clock ? 'n' : 'n other-clock', text: count(timeOf(tree, node, c, 'self')) }),
       ]),
-      compact || inverted ? null : element('td', { role: 'gridcell', class: 'n', text: calls ? count(calls) : '' }),
+      compact || !showsCounts() ? null : element('td', { role: 'gridcell', class: 'n', text: calls ? count(calls) : '' }),
       element('td', { role: 'gridcell', class: 'n share', style: '--share:' + Math.min(1, share).toFixed(4) },
         element('span', { text: percent(timeOf(tree, node, clock), whole) })));
   }

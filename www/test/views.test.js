@@ -75,6 +75,10 @@ test('methods sort by any column and filter by name or signature', () => {
   assert.equal(columns('cpu', summary.threadCpu()).find((c) => c.id === 'other-incl'), undefined,
     'no columns of a clock the trace lacks');
   assert.equal(cols.find((c) => c.id === 'incl%').cell(table.methods[1]), '72.7%');
+  // Calls count recursion apart; samples count each stack once, in the core's word.
+  const heading = (s) => columns('cpu', s).filter((c) => ['calls', 'recursive'].includes(c.id)).map((c) => c.label);
+  assert.deepEqual(heading(method), ['Calls', 'Recursive']);
+  assert.deepEqual(heading(summary.samples()), ['Samples']);
   assert.equal(shownText(12, 500, 'method'), '12 methods shown. ');
   assert.equal(shownText(1, 500, 'method'), '1 method shown. ');
   assert.equal(shownText(1234, 500, 'slices'), 'Showing 500 of 1,234; filter to see others. ');

@@ -34,7 +34,7 @@ mod wasm_entropy;
 pub use analysis::Analysis;
 pub use error::{Error, ErrorKind, Result};
 pub use input::Analyzer;
-pub use profile::{Clock, ClockSet, Profile, Source, SourceKind, Unit};
+pub use profile::{Clock, ClockSet, Count, Profile, Source, SourceKind, Unit};
 pub use reread::Reread;
 
 /// Limits and settings of one analysis. The defaults suit any real trace by a wide margin;

@@ -6,10 +6,9 @@
 //! (`repairs.truncated`).
 
 use droidflame_core::{Analysis, Error};
-use droidflame_testkit::corpus_dir;
+use droidflame_testkit::corpus_traces;
 use droidflame_testkit::exercise::{assert_damage_told, exercise, Damage};
 use droidflame_testkit::scenario::Rng;
-use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -17,21 +16,6 @@ use std::time::Duration;
 /// whole; before frame names were made once per product, a damaged gzip file whose
 /// garbage held 5,180 threads took 10 to 41 s here.
 const CASE_BOUND: Duration = Duration::from_secs(10);
-
-fn corpus_files() -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for dir in ["", "atrace", "perfetto", "simpleperf"].map(|d| corpus_dir().join(d)) {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_file() && path.extension().is_none_or(|e| e != "md") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    assert!(files.len() >= 30, "the corpus is at {}", corpus_dir().display());
-    files
-}
 
 /// Analyses and makes every product, on a thread watched by a timer.
 fn exercised(name: &str, case: &str, bytes: Vec<u8>) -> Result<Analysis, Error> {
@@ -58,7 +42,7 @@ fn every_corpus_file_cut_short() {
     if !droidflame_testkit::corpus_present("corpus_damage::every_corpus_file_cut_short") {
         return;
     }
-    for path in corpus_files() {
+    for path in corpus_traces() {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let bytes = std::fs::read(&path).unwrap();
         let Ok(whole) = exercised(&name, "whole", bytes.clone()) else { continue };
@@ -78,7 +62,7 @@ fn every_corpus_file_with_bytes_flipped() {
         return;
     }
     let mut rng = Rng::new(6);
-    for path in corpus_files() {
+    for path in corpus_traces() {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let bytes = std::fs::read(&path).unwrap();
         let Ok(whole) = exercised(&name, "whole", bytes.clone()) else { continue };
@@ -103,7 +87,7 @@ fn every_corpus_file_with_header_bytes_at_extremes_or_garbage_appended() {
         return;
     }
     let mut rng = Rng::new(8);
-    for path in corpus_files() {
+    for path in corpus_traces() {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let bytes = std::fs::read(&path).unwrap();
         let Ok(whole) = exercised(&name, "whole", bytes.clone()) else { continue };

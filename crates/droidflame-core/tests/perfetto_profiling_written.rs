@@ -3,7 +3,7 @@
 //! sampling event, the notes of skipped and lost samples; dumps over several packets,
 //! several dumps and heaps, frees beyond allocations, Java frames a mapping renames.
 
-use droidflame_core::products::{self, FoldedOptions};
+use droidflame_core::products::{self, summary, FoldedOptions};
 use droidflame_core::{analyze, Analysis, Clock, SourceKind, Unit};
 use droidflame_testkit::perfetto::{Message, Trace};
 use droidflame_testkit::perfetto_profiling::{
@@ -68,13 +68,19 @@ fn samples_become_each_threads_stacks_across_sequences_and_clears() {
     assert_eq!(p.unit(), Unit::Samples);
     assert_eq!(folded(&p, Clock::Cpu), expected);
     assert_eq!(p.threads.iter().find(|t| t.tid == 21).unwrap().pid, Some(20));
-    // Samples in time order make calls: thread 10 alternates stacks, so bind runs three
-    // times; `__start_thread` stays on the stack throughout, one call.
+    // Samples count once per stack that holds a function: `__start_thread` is in all ten
+    // (of both threads), bind in thread 10's even three; each node counts the samples
+    // whose stack ends there.
     let t10 = p.threads.iter().find(|t| t.tid == 10).unwrap();
-    let calls = |name: &str| {
+    let at_node = |name: &str| {
         t10.tree.nodes().iter().skip(1).filter(|n| p.frame_name(n.frame) == name).map(|n| n.calls).sum::<u64>()
     };
-    assert_eq!((calls("__start_thread"), calls("com.example.app.Feed.bind")), (1, 3));
+    assert_eq!((at_node("__start_thread"), at_node("com.example.app.Feed.bind")), (0, 3));
+    let s = summary(&p);
+    let calls = |name: &str| s.methods.iter().find(|m| m.name == name).and_then(|m| m.calls);
+    assert_eq!((calls("__start_thread"), calls("com.example.app.Feed.bind")), (Some(10), Some(3)));
+    assert_eq!((s.count, s.counted), ("samples", Some(10)));
+    assert!(s.methods.iter().all(|m| m.recursive_calls == 0));
     // The Java frame is a method of its class, so a mapping can rename it.
     assert!(p.frames.iter().any(|f| f.class == "com.example.app.Feed" && f.name == "bind"));
 }
@@ -190,9 +196,11 @@ fn heap_dumps_over_several_packets_give_each_dumps_bytes() {
         ])
     );
     p.profile.select_dump(1).unwrap();
-    let process = &p.threads[0];
-    let allocations: u64 = process.tree.children(0).map(|n| process.tree.node(n).calls).sum();
-    assert_eq!(allocations, (3200 + 320 + 960) / 16);
+    let s = summary(&p);
+    assert_eq!((s.count, s.counted), ("allocations", Some((3200 + 320 + 960) / 16)));
+    let calls = |name: &str| s.methods.iter().find(|m| m.name == name).and_then(|m| m.calls);
+    assert_eq!(calls("main"), Some((3200 + 320 + 960) / 16));
+    assert_eq!(calls("load"), Some(320 / 16));
     assert!(
         p.warnings
             .iter()

@@ -195,6 +195,13 @@ fn cpu_samples_equal_an_independent_decoders() {
     }
     assert_eq!(leaves, per_leaf);
     assert_eq!(per_leaf.get("__traceiter_sched_switch"), Some(&5_003), "SOURCES.md: the leaf is always it");
+    // Samples count once per stack that holds a function: the leaf of every one is in
+    // 5,003, and nothing is in more.
+    let s = products::summary(&p);
+    assert_eq!((s.count, s.counted), ("samples", Some(5_003)));
+    let calls = |name: &str| s.methods.iter().find(|m| m.name == name).and_then(|m| m.calls);
+    assert_eq!(calls("__traceiter_sched_switch_[k]").or(calls("__traceiter_sched_switch")), Some(5_003));
+    assert!(s.methods.iter().all(|m| m.calls.unwrap() <= 5_003 && m.recursive_calls == 0));
     // What the recorder skipped and lost (SOURCES.md): 152 at the read stage, 45 at the
     // unwind stage; 2,777 reports of kernel records lost.
     let said = |text: &str| p.warnings.iter().any(|w| w.contains(text));
@@ -234,9 +241,11 @@ fn heap_dumps_equal_an_independent_decoders() {
         assert_eq!(unreleased[pid], alloc - freed, "pid {pid}");
         assert_eq!(allocated[pid], *alloc, "pid {pid}");
     }
-    // Allocations beside bytes: 19,917 made (SOURCES.md), as the process's calls.
-    let calls: u64 = p.threads[0].tree.children(0).map(|n| p.threads[0].tree.node(n).calls).sum();
-    assert_eq!(calls, 19_917);
+    // Allocations beside bytes: 19,917 made (SOURCES.md), and no function has more: each
+    // allocation counts once for every function on its stack, however often it is there.
+    let s = products::summary(&p);
+    assert_eq!((s.count, s.counted), ("allocations", Some(19_917)));
+    assert!(s.methods.iter().all(|m| m.calls.unwrap() <= 19_917 && m.recursive_calls == 0));
     // The heaviest stack (SOURCES.md): 235,424 bytes, ending in TrivialKotlinBenchmark.nothing
     // -> art_quick_alloc_object_initialized_region_tlab.
     let folded = products::folded(&p, &FoldedOptions::default()).unwrap();

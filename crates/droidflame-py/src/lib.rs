@@ -121,7 +121,7 @@ impl Profile {
             .push("method", StringArray::from_iter_values(methods.iter().map(|m| m.method)))
             .push("signature", StringArray::from_iter_values(methods.iter().map(|m| m.signature)))
             .push("source", StringArray::from_iter(methods.iter().map(|m| m.source)))
-            .push("calls", UInt64Array::from_iter_values(methods.iter().map(|m| m.calls)))
+            .push("calls", UInt64Array::from_iter(methods.iter().map(|m| m.calls)))
             .push("recursive_calls", UInt64Array::from_iter_values(methods.iter().map(|m| m.recursive_calls)))
             .push("incl_wall_us", UInt64Array::from_iter(methods.iter().map(|m| m.times.incl_wall_us)))
             .push("excl_wall_us", UInt64Array::from_iter(methods.iter().map(|m| m.times.excl_wall_us)))

@@ -70,6 +70,22 @@ pub fn corpus_present(test: &str) -> bool {
     false
 }
 
+/// Every trace of the corpus (its folders of traces; not mappings or heap dumps), sorted.
+pub fn corpus_traces() -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for dir in ["", "atrace", "perfetto", "simpleperf"].map(|d| corpus_dir().join(d)) {
+        for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display())) {
+            let path = entry.expect("a directory entry").path();
+            if path.is_file() && path.extension().is_none_or(|e| e != "md") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 30, "the corpus is at {}", corpus_dir().display());
+    files
+}
+
 /// Reads a corpus file by name.
 pub fn corpus_file(name: &str) -> Vec<u8> {
     let path = corpus_dir().join(name);

@@ -127,6 +127,8 @@ impl<W: Write> DotWriter<'_, W> {
         let micros = |ticks: u64| self.profile.micros(ticks);
         let unit = self.profile.unit_of(clock).symbol();
         let id = self.node(&format!("{}\n{} {unit}", plain(&thread.label()), group_digits(micros(thread_time))))?;
+        // Samples and allocations count every stack through a node (calls, each call).
+        let counts = if self.profile.count().per_stack() { tree.counts_below() } else { Vec::new() };
         // Depth-first, explicitly: call paths can be far deeper than the native stack.
         let mut pending: Vec<(u32, u64, u64, usize)> =
             self.kept(tree, CallTree::ROOT, thread_time).into_iter().rev().map(|c| (c, id, thread_time, 1)).collect();
@@ -134,8 +136,7 @@ impl<W: Write> DotWriter<'_, W> {
             let node = tree.node(n);
             let (incl, excl) = (node.incl[clock], node.self_time[clock]);
             let share = |part: u64, whole: u64| if whole == 0 { 0.0 } else { part as f64 * 100.0 / whole as f64 };
-            let calls =
-                if node.calls == 1 { "1 call".to_owned() } else { format!("{} calls", group_digits(node.calls)) };
+            let calls = self.profile.count().counted(if counts.is_empty() { node.calls } else { counts[n as usize] });
             let label = format!(
                 "{}\nincl {} {unit} ({:.1}%)\nexcl {} {unit}\n{calls}",
                 plain(self.profile.frame_name(node.frame)),

@@ -139,7 +139,9 @@ pub(super) struct FrameNode {
     /// Self time, in ticks (whole µs in a transformed tree).
     pub self_time: PerClock,
     /// Calls that ended on this stack (of its own frame: a call merged into another
-    /// frame's node by a transform does not count there).
+    /// frame's node by a transform does not count there); or, counted per stack
+    /// (`FrameTree::per_stack`), the samples or allocations whose stack ends here, which
+    /// go wherever the stack goes, as self time does.
     pub calls: u64,
 }
 
@@ -149,13 +151,15 @@ pub(crate) struct FrameTree {
     /// Times are whole µs, each stack's cut to whole µs before stacks were merged (a
     /// transformed tree: transforms are defined on folded stacks), not ticks.
     pub(super) micros: bool,
+    /// The counts are samples or allocations, one per stack (`Count::per_stack`).
+    pub(super) per_stack: bool,
 }
 
 impl FrameTree {
     /// The trees of `threads` merged into one (logical threads that share a label),
     /// with frames deeper than `names`' depth merged into its merged frame.
     pub fn merged(profile: &Profile, names: &FrameNames, threads: &[&ThreadProfile]) -> FrameTree {
-        let mut tree = FrameTree::empty();
+        let mut tree = FrameTree::empty(profile.count().per_stack());
         let mut index: FxHashMap<(u32, u32), u32> = FxHashMap::default();
         for thread in threads {
             tree.merge_in(profile, names, thread, &mut index);
@@ -165,14 +169,14 @@ impl FrameTree {
 
     /// One thread's tree, and the node each node of its `CallTree` became.
     pub fn of_thread(profile: &Profile, names: &FrameNames, thread: &ThreadProfile) -> (FrameTree, Vec<u32>) {
-        let mut tree = FrameTree::empty();
+        let mut tree = FrameTree::empty(profile.count().per_stack());
         let placed = tree.merge_in(profile, names, thread, &mut FxHashMap::default());
         (tree, placed)
     }
 
-    fn empty() -> FrameTree {
+    fn empty(per_stack: bool) -> FrameTree {
         let root = FrameNode { name: NONE, first_child: NONE, next_sibling: NONE, self_time: PerClock::ZERO, calls: 0 };
-        FrameTree { nodes: vec![root], micros: false }
+        FrameTree { nodes: vec![root], micros: false, per_stack }
     }
 
     /// The frame `name` below `parent`, made if it is not there (children found by

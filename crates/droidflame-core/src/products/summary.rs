@@ -50,6 +50,14 @@ pub struct Summary<'a> {
     /// What the `_us` values of each clock present count (the field names stay): `us`,
     /// `samples` or `bytes`.
     pub units: BTreeMap<&'static str, &'static str>,
+    /// What methods' `calls` count: `calls` (every call, recursive ones too, which
+    /// `recursive_calls` counts), or `samples` or `allocations` (each whose stack holds the
+    /// method, once; `recursive_calls` is 0), so that no count exceeds `counted`.
+    pub count: &'static str,
+    /// The source's samples or allocations in all (of every thread or process); absent for
+    /// calls.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counted: Option<u64>,
     /// The heap dump heap sources show and how many there are; absent without heap dumps.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dumps: Option<DumpsJson>,
@@ -154,7 +162,8 @@ pub struct MethodJson<'a> {
     pub method: &'a str,
     pub signature: &'a str,
     pub source: Option<&'a str>,
-    pub calls: u64,
+    /// `null` where not known: samples within a time range.
+    pub calls: Option<u64>,
     pub recursive_calls: u64,
     #[serde(flatten)]
     pub times: MethodTimes,
@@ -275,6 +284,8 @@ pub fn summary(analysis: &Analysis) -> Summary<'_> {
             .filter(|&c| profile.has(c))
             .map(|c| (c.name(), profile.unit_of(c).name()))
             .collect(),
+        count: profile.count().name(),
+        counted: counted(profile),
         app_frames: (!profile.app_frames.is_empty()).then_some(profile.app_frames.len()),
         dumps: profile.dumps().map(|(selected, count)| DumpsJson {
             selected,
@@ -315,7 +326,7 @@ pub fn methods_json(profile: &Profile, thread: Option<usize>) -> crate::Result<S
         .map(|e| EdgeJson {
             caller: position.get(&e.caller).copied(),
             callee: position[&e.callee],
-            calls: e.calls,
+            calls: profile.counts_known().then_some(e.calls),
             recursive_calls: e.recursive_calls,
             incl_wall_us: in_clock(Clock::Wall, e.incl.wall),
             incl_cpu_us: in_clock(Clock::Cpu, e.incl.cpu),
@@ -344,7 +355,7 @@ pub(super) struct MethodsJson<'a> {
 pub(super) struct EdgeJson {
     pub caller: Option<usize>,
     pub callee: usize,
-    pub calls: u64,
+    pub calls: Option<u64>,
     pub recursive_calls: u64,
     pub incl_wall_us: Option<u64>,
     pub incl_cpu_us: Option<u64>,
@@ -358,11 +369,20 @@ fn method_json<'a>(profile: &'a Profile, row: &FrameRow) -> MethodJson<'a> {
         method: &m.name,
         signature: &m.signature,
         source: m.source.as_deref(),
-        calls: row.calls,
+        calls: profile.counts_known().then_some(row.calls),
         recursive_calls: row.recursive_calls,
         times: MethodTimes::of(profile, row.incl, row.excl, |ticks| profile.micros(ticks)),
         obfuscated: profile.obfuscated_name(row.frame),
     }
+}
+
+/// The samples or allocations of every thread (process), each stack once.
+fn counted(profile: &Profile) -> Option<u64> {
+    let per_stack = profile.count().per_stack() && profile.counts_known();
+    per_stack.then(|| {
+        let nodes = profile.threads.iter().flat_map(|t| t.tree.nodes());
+        nodes.fold(0u64, |sum, n| sum.saturating_add(n.calls))
+    })
 }
 
 fn thread_sum(threads: &[ThreadJson], value: impl Fn(&ThreadJson) -> Option<u64>) -> u64 {

@@ -2,7 +2,8 @@
 //! calls, recursive calls and inclusive/exclusive time on each clock, with callers and
 //! callees, for the whole trace or for some of its threads. Inclusive time counts only the
 //! outermost activation of a frame, so recursion is not counted twice; exclusive time and
-//! calls count every activation.
+//! calls count every activation. Samples and allocations (`Count::per_stack`) count as
+//! inclusive time does: each stack that holds the frame once.
 
 use crate::profile::{CallTree, PerClock, Profile, ThreadProfile, NONE};
 use rustc_hash::FxHashMap;
@@ -12,9 +13,11 @@ use rustc_hash::FxHashMap;
 pub struct FrameRow {
     /// Index into `Profile::frames`.
     pub frame: u32,
-    /// Calls, recursive ones included.
+    /// Calls, recursive ones included; or the samples or allocations whose stack holds
+    /// the frame, each once.
     pub calls: u64,
-    /// Calls made while the frame was already running further up the stack.
+    /// Calls made while the frame was already running further up the stack (0 for
+    /// samples and allocations).
     pub recursive_calls: u64,
     /// Inclusive time, each outermost call once.
     pub incl: PerClock,
@@ -29,9 +32,10 @@ pub struct Edge {
     pub caller: u32,
     /// The called frame.
     pub callee: u32,
-    /// Calls made.
+    /// Calls made; or the samples or allocations whose stack holds the pair, each once.
     pub calls: u64,
-    /// Calls in which the callee was already running further up the stack.
+    /// Calls in which the callee was already running further up the stack (0 for samples
+    /// and allocations).
     pub recursive_calls: u64,
     /// The time spent in the callee when this caller called it, counting only the
     /// outermost of these calls on a stack (`A → B → A → B` counts the outer `A → B`
@@ -73,7 +77,7 @@ pub fn frame_table_of(profile: &Profile, threads: &[&ThreadProfile]) -> FrameTab
     let mut edges = FxHashMap::default();
     let rows = rows_of(profile, threads, Some(&mut edges));
     // A range leaves stacks with no call in it: no edge for them.
-    let mut edges: Vec<Edge> = edges.into_values().filter(|e| e.calls > 0).collect();
+    let mut edges: Vec<Edge> = edges.into_values().filter(|e| e.calls > 0 || e.incl != PerClock::ZERO).collect();
     edges.sort_unstable_by_key(|e| (e.caller, e.callee));
     FrameTable { rows, edges }
 }
@@ -91,10 +95,12 @@ fn rows_of(profile: &Profile, threads: &[&ThreadProfile], mut edges: Option<&mut
     let mut rows: Vec<FrameRow> =
         (0..profile.frames.len() as u32).map(|frame| FrameRow { frame, ..Default::default() }).collect();
     let mut on_path = vec![0u32; profile.frames.len()];
+    let per_stack = profile.count().per_stack();
     for thread in threads {
-        add_thread(&thread.tree, &mut rows, edges.as_deref_mut(), &mut on_path);
+        add_thread(&thread.tree, per_stack, &mut rows, edges.as_deref_mut(), &mut on_path);
     }
-    let mut rows: Vec<FrameRow> = rows.into_iter().filter(|r| r.calls > 0).collect();
+    // A frame with time but no count known (samples in a time range) is still there.
+    let mut rows: Vec<FrameRow> = rows.into_iter().filter(|r| r.calls > 0 || r.incl != PerClock::ZERO).collect();
     let clock = profile.default_clock();
     rows.sort_by(|a, b| {
         b.incl[clock].cmp(&a.incl[clock]).then_with(|| profile.frame_name(a.frame).cmp(profile.frame_name(b.frame)))
@@ -102,7 +108,15 @@ fn rows_of(profile: &Profile, threads: &[&ThreadProfile], mut edges: Option<&mut
     rows
 }
 
-fn add_thread(tree: &CallTree, rows: &mut [FrameRow], mut edges: Option<&mut Edges>, on_path: &mut [u32]) {
+fn add_thread(
+    tree: &CallTree,
+    per_stack: bool,
+    rows: &mut [FrameRow],
+    mut edges: Option<&mut Edges>,
+    on_path: &mut [u32],
+) {
+    // Samples and allocations count as inclusive time does: each stack through a frame once.
+    let below = if per_stack { tree.counts_below() } else { Vec::new() };
     // The current stack as (caller, frame) pairs, and how often each pair is on it.
     let mut path: Vec<(u32, u32)> = Vec::new();
     let mut edges_on_path: FxHashMap<(u32, u32), u32> = FxHashMap::default();
@@ -116,25 +130,34 @@ fn add_thread(tree: &CallTree, rows: &mut [FrameRow], mut edges: Option<&mut Edg
         let outermost = on_path[frame as usize] == 0;
         let caller = if node.parent == CallTree::ROOT { NONE } else { tree.node(node.parent).frame };
         let row = &mut rows[frame as usize];
-        row.calls += node.calls;
         row.excl.add(node.self_time);
         if outermost {
             row.incl.add(node.incl);
+        }
+        if per_stack {
+            row.calls += if outermost { below[index as usize] } else { 0 };
         } else {
-            row.recursive_calls += node.calls;
+            row.calls += node.calls;
+            if !outermost {
+                row.recursive_calls += node.calls;
+            }
         }
         if let Some(edges) = edges.as_deref_mut() {
             let edge =
                 edges.entry((caller, frame)).or_insert_with(|| Edge { caller, callee: frame, ..Default::default() });
-            edge.calls += node.calls;
             let edge_depth = edges_on_path.entry((caller, frame)).or_insert(0);
             if *edge_depth == 0 {
                 edge.incl.add(node.incl);
             }
-            *edge_depth += 1;
-            if !outermost {
-                edge.recursive_calls += node.calls;
+            if per_stack {
+                edge.calls += if *edge_depth == 0 { below[index as usize] } else { 0 };
+            } else {
+                edge.calls += node.calls;
+                if !outermost {
+                    edge.recursive_calls += node.calls;
+                }
             }
+            *edge_depth += 1;
         }
         on_path[frame as usize] += 1;
         path.push((caller, frame));

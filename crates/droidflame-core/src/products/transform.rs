@@ -219,12 +219,13 @@ struct Builder {
     index: FxHashMap<(u32, u32), u32>,
     /// The node `child` gave last: a node placed there is a call of its own frame.
     last_child: u32,
+    per_stack: bool,
 }
 
 impl Builder {
-    fn new() -> Self {
+    fn new(per_stack: bool) -> Self {
         let root = FrameNode { name: NONE, first_child: NONE, next_sibling: NONE, self_time: PerClock::ZERO, calls: 0 };
-        Builder { nodes: vec![root], index: FxHashMap::default(), last_child: NONE }
+        Builder { nodes: vec![root], index: FxHashMap::default(), last_child: NONE, per_stack }
     }
 
     fn child(&mut self, parent: u32, name: u32) -> u32 {
@@ -254,7 +255,7 @@ impl Builder {
     }
 
     fn finish(self) -> FrameTree {
-        FrameTree { nodes: self.nodes, micros: true }
+        FrameTree { nodes: self.nodes, micros: true, per_stack: self.per_stack }
     }
 }
 
@@ -280,7 +281,7 @@ impl FrameTree {
     /// the stack is left out, or kept by no transform yet).
     pub(crate) fn placed(&self, profile: &Profile, names: &FrameNames, view: &View) -> (FrameTree, Vec<u32>) {
         let mut place: Vec<u32> = (0..self.nodes.len() as u32).collect();
-        let mut tree = FrameTree { nodes: self.copy_nodes(), micros: self.micros };
+        let mut tree = FrameTree { nodes: self.copy_nodes(), micros: self.micros, per_stack: self.per_stack };
         for step in steps(profile, names, view) {
             let (next, moved) = tree.step(&step);
             for at in &mut place {
@@ -296,7 +297,7 @@ impl FrameTree {
     /// The same tree with its times in whole µs, node by node (each node is one stack).
     fn in_micros(&self, profile: &Profile) -> FrameTree {
         if self.micros {
-            return FrameTree { nodes: self.copy_nodes(), micros: true };
+            return FrameTree { nodes: self.copy_nodes(), micros: true, per_stack: self.per_stack };
         }
         let mut nodes = self.copy_nodes();
         for node in &mut nodes {
@@ -304,7 +305,7 @@ impl FrameTree {
             node.self_time =
                 PerClock { wall: profile.micros(time[Clock::Wall]), cpu: profile.micros(time[Clock::Cpu]) };
         }
-        FrameTree { nodes, micros: true }
+        FrameTree { nodes, micros: true, per_stack: self.per_stack }
     }
 
     fn copy_nodes(&self) -> Vec<FrameNode> {
@@ -338,7 +339,7 @@ impl FrameTree {
     /// old one (`NONE` where its stack is not kept).
     fn step(&self, step: &Step) -> (FrameTree, Vec<u32>) {
         let parent = self.parents();
-        let mut out = Builder::new();
+        let mut out = Builder::new(self.per_stack);
         let mut at = vec![At::Gone; self.nodes.len()];
         // For a recursion collapse: the new node of the outermost frame on the way here.
         let mut outermost = vec![NONE; self.nodes.len()];
@@ -400,8 +401,8 @@ impl FrameTree {
             if let At::Node(new) = at[old] {
                 out.add(new, self.nodes[old].self_time);
                 // Merged into another frame's node (a caller, an outer recursion): not a
-                // call of that frame.
-                if new == out.last_child {
+                // call of that frame; but a sample or allocation of its stack.
+                if self.per_stack || new == out.last_child {
                     out.nodes[new as usize].calls += self.nodes[old].calls;
                 }
             }
@@ -414,7 +415,8 @@ impl FrameTree {
     }
 
     /// The bottom-up tree: each stack reversed, its leaf first, under the same root. Calls
-    /// are not counted in it: a row there is a path of callers, not a call.
+    /// are not counted in it: a row there is a path of callers, not a call. Samples and
+    /// allocations are: each stack's at the end of its reversed path, as its time is.
     ///
     /// Made a level at a time, not a stack at a time: the stacks under one bottom-up node
     /// are a run of cursors (each at the next frame up its stack), sorted by that frame's
@@ -423,17 +425,19 @@ impl FrameTree {
     fn inverted(&self) -> FrameTree {
         let parent = self.parents();
         let name = |n: u32| self.nodes[n as usize].name;
-        let mut out = Builder::new();
+        let mut out = Builder::new(self.per_stack);
         out.add(0, self.nodes[0].self_time);
-        // Each stack that ends in a frame: its node (a cursor moving up) and its time.
-        let mut cursors: Vec<(u32, PerClock)> = (1..self.nodes.len() as u32)
-            .filter(|&n| self.nodes[n as usize].self_time != PerClock::ZERO)
-            .map(|n| (n, self.nodes[n as usize].self_time))
+        // Each stack that ends in a frame: its node (a cursor moving up), its time, and its
+        // samples or allocations where those are counted per stack.
+        let count = |n: u32| if self.per_stack { self.nodes[n as usize].calls } else { 0 };
+        let mut cursors: Vec<(u32, PerClock, u64)> = (1..self.nodes.len() as u32)
+            .filter(|&n| self.nodes[n as usize].self_time != PerClock::ZERO || count(n) > 0)
+            .map(|n| (n, self.nodes[n as usize].self_time, count(n)))
             .collect();
         // Runs of cursors still to place, with the bottom-up node they go under.
         let mut runs = vec![(0u32, 0usize, cursors.len())];
         while let Some((under, start, end)) = runs.pop() {
-            cursors[start..end].sort_unstable_by_key(|&(n, _)| name(n));
+            cursors[start..end].sort_unstable_by_key(|&(n, _, _)| name(n));
             let mut at = start;
             while at < end {
                 let frame = name(cursors[at].0);
@@ -442,11 +446,14 @@ impl FrameTree {
                 let run = at;
                 let mut kept = at;
                 while at < end && name(cursors[at].0) == frame {
-                    let (n, time) = cursors[at];
+                    let (n, time, samples) = cursors[at];
                     match parent[n as usize] {
-                        0 => out.add(node, time),
+                        0 => {
+                            out.add(node, time);
+                            out.nodes[node as usize].calls += samples;
+                        }
                         up => {
-                            cursors[kept] = (up, time);
+                            cursors[kept] = (up, time, samples);
                             kept += 1;
                         }
                     }

@@ -149,7 +149,8 @@ pub struct CallTreeTable {
     pub total_cpu: Vec<u64>,
     /// Time of the stacks that end at the node, on the CPU clock.
     pub self_cpu: Vec<u64>,
-    /// Calls of the node's frame on its stack (0 in an inverted tree, and for threads).
+    /// Calls of the node's frame on its stack (0 in an inverted tree, and for threads);
+    /// or the samples or allocations whose stack holds the node (`Count::per_stack`).
     pub calls: Vec<u64>,
 }
 
@@ -203,6 +204,9 @@ pub fn call_tree_table(profile: &Profile, scope: GraphScope, view: &View) -> Res
         }
     }
     table.add_totals();
+    if profile.count().per_stack() {
+        table.add_count_totals();
+    }
     Ok(table)
 }
 
@@ -214,6 +218,15 @@ impl CallTreeTable {
             let up = self.parent[n] as usize;
             self.total_wall[up] += self.total_wall[n];
             self.total_cpu[up] += self.total_cpu[n];
+        }
+    }
+
+    /// Adds each node's count to its parent's: samples and allocations, counted at the
+    /// stack's last frame, then count for every frame of the stack.
+    fn add_count_totals(&mut self) {
+        for n in (1..self.parent.len()).rev() {
+            let up = self.parent[n] as usize;
+            self.calls[up] += self.calls[n];
         }
     }
 

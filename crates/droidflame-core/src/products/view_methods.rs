@@ -6,6 +6,7 @@
 //! row's inclusive time counts only nodes with no ancestor of its name, so recursion is
 //! counted once; exclusive time and calls count every node. An edge's inclusive time counts
 //! only nodes with no ancestor edge of the same caller and callee, as `Edge::incl` does.
+//! Samples and allocations count as inclusive time does (`table.rs`).
 
 use super::frames::{FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
 use super::summary::{EdgeJson, MethodJson, MethodTimes, MethodsJson};
@@ -71,7 +72,7 @@ pub fn methods_json_of_view(profile: &Profile, thread: Option<usize>, view: &Vie
                 method: known.map_or(names.name(n), |f| f.name.as_str()),
                 signature: known.filter(|_| !shared[n as usize]).map_or("", |f| f.signature.as_str()),
                 source: known.and_then(|f| f.source.as_deref()),
-                calls: row.calls,
+                calls: profile.counts_known().then_some(row.calls),
                 recursive_calls: row.recursive_calls,
                 // The view's tree is in whole µs already.
                 times: MethodTimes::of(profile, row.incl, row.excl, |us| us),
@@ -93,7 +94,7 @@ pub fn methods_json_of_view(profile: &Profile, thread: Option<usize>, view: &Vie
             .map(|((caller, callee), e)| EdgeJson {
                 caller: at(caller),
                 callee: position[callee as usize] as usize,
-                calls: e.calls,
+                calls: profile.counts_known().then_some(e.calls),
                 recursive_calls: e.recursive_calls,
                 incl_wall_us: in_clock(Clock::Wall, e.incl.wall),
                 incl_cpu_us: in_clock(Clock::Cpu, e.incl.cpu),
@@ -161,13 +162,19 @@ fn view_tree(profile: &Profile, threads: &[&ThreadProfile], view: &View) -> (Fra
 /// from one depth-first walk with the names and edges open on the current path counted.
 fn sums(tree: &FrameTree, frames: usize) -> (Vec<Row>, FxHashMap<(u32, u32), EdgeSum>) {
     let nodes = &tree.nodes;
-    // Children come after their parents: one backward pass sums the totals.
+    let per_stack = tree.per_stack;
+    // Children come after their parents: one backward pass sums the totals (and the
+    // samples or allocations, where those count per stack).
     let mut total: Vec<PerClock> = nodes.iter().map(|n| n.self_time).collect();
+    let mut counts: Vec<u64> = if per_stack { nodes.iter().map(|n| n.calls).collect() } else { Vec::new() };
     for n in (1..nodes.len()).rev() {
         let mut child = nodes[n].first_child;
         while child != NONE {
             let below = total[child as usize];
             total[n].add(below);
+            if per_stack {
+                counts[n] += counts[child as usize];
+            }
             child = nodes[child as usize].next_sibling;
         }
     }
@@ -193,18 +200,23 @@ fn sums(tree: &FrameTree, frames: usize) -> (Vec<Row>, FxHashMap<(u32, u32), Edg
         let recursive = open_names[name as usize] > 0;
         let row = &mut rows[name as usize];
         row.present = true;
-        row.calls += node.calls;
         row.excl.add(node.self_time);
-        if recursive {
-            row.recursive_calls += node.calls;
-        } else {
+        if !recursive {
             row.incl.add(total[n as usize]);
         }
         let open = open_edges.entry((caller, name)).or_insert(0);
         let edge = edges.entry((caller, name)).or_default();
-        edge.calls += node.calls;
-        if recursive {
-            edge.recursive_calls += node.calls;
+        if per_stack {
+            // Each stack through the frame (the pair) once, as inclusive time.
+            row.calls += if recursive { 0 } else { counts[n as usize] };
+            edge.calls += if *open == 0 { counts[n as usize] } else { 0 };
+        } else {
+            row.calls += node.calls;
+            edge.calls += node.calls;
+            if recursive {
+                row.recursive_calls += node.calls;
+                edge.recursive_calls += node.calls;
+            }
         }
         if *open == 0 {
             edge.incl.add(total[n as usize]);

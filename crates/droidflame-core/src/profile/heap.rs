@@ -119,7 +119,8 @@ impl HeapProfiles {
     }
 
     /// One process's tree at the view's dump: bytes on the wall clock's place, allocations
-    /// as the nodes' calls; where it has several heaps, each heap's stacks begin with it.
+    /// as the nodes' counts (each at its stack's last frame); where it has several heaps,
+    /// each heap's stacks begin with it.
     fn process_profile(&self, process: &HeapProcess, view: HeapView) -> ThreadProfile {
         let mut builder = TreeBuilder::new();
         let mut budget = NodeBudget { left: u64::MAX, exhausted: false };
@@ -141,6 +142,10 @@ impl HeapProfiles {
                     node = builder.child(node, frame, &mut budget);
                     let n = builder.node_mut(node);
                     n.incl.wall = n.incl.wall.saturating_add(bytes);
+                }
+                // Allocations count once per stack, at its last frame (see `Count`).
+                if node != CallTree::ROOT {
+                    let n = builder.node_mut(node);
                     n.calls = n.calls.saturating_add(count);
                 }
             }

@@ -25,7 +25,7 @@ pub use frame::{Frame, FrameKind};
 pub use heap::{Heap, HeapDump, HeapProcess, HeapProfiles, HeapRow};
 pub use repairs::{counted, group_digits, sentence, were, Repair, RepairContext, Repairs, Warning, MAX_SLICE_DEPTH};
 pub(crate) use source::SourceData;
-pub use source::{Source, SourceKind, Unit};
+pub use source::{Count, Source, SourceKind, Unit};
 pub use states::{SchedState, StateEntry, StateLog, StateSpan, StateTimes};
 pub use tree::{CallTree, Children, Node, NONE};
 
@@ -186,6 +186,9 @@ pub struct Profile {
     /// CPUs the scheduler ran threads on (their numbers are below it); 0 without
     /// scheduling.
     pub cpus: u32,
+    /// The nodes' counts are not known: a time range of samples (the samples in it are
+    /// not kept one by one, only the runs of them that calls are).
+    pub(crate) counts_unknown: bool,
 }
 
 /// An obfuscated class's original name and its methods', as a trace may carry them.

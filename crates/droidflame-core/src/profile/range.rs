@@ -16,7 +16,10 @@ impl Profile {
             return Err(Error::new(ErrorKind::Request, "the range starts after it ends"));
         }
         let wall = self.has(Clock::Wall);
+        // Kept calls say which stacks ran when, not how many samples each stack had then.
+        let per_stack = self.count().per_stack();
         let mut cut = self.without_calls();
+        cut.counts_unknown = per_stack;
         for (thread, source) in cut.threads.iter_mut().zip(&self.threads) {
             let nodes = thread.tree.nodes_mut();
             for node in nodes.iter_mut() {
@@ -30,8 +33,12 @@ impl Profile {
             }
             for (_, call) in source.calls.overlapping(from, to) {
                 let inside = call.end.min(to) - call.start.max(from);
+                // A call that only touches the range's edge spent nothing in it.
+                if inside == 0 && call.duration() > 0 {
+                    continue;
+                }
                 let node = &mut nodes[call.node as usize];
-                node.calls += 1;
+                node.calls += u64::from(!per_stack);
                 if wall {
                     let cpu = match call.duration() {
                         0 => call.cpu,
@@ -112,6 +119,7 @@ impl Profile {
             display_frames: self.display_frames.clone(),
             blocked_functions: self.blocked_functions.clone(),
             cpus: self.cpus,
+            counts_unknown: self.counts_unknown,
         }
     }
 }

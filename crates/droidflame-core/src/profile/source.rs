@@ -52,6 +52,59 @@ impl SourceKind {
     pub const fn is_heap(self) -> bool {
         matches!(self, SourceKind::HeapUnreleased | SourceKind::HeapAllocated)
     }
+
+    /// What its nodes' counts (`Node::calls`) count.
+    pub const fn count(self) -> Count {
+        match self {
+            SourceKind::Calls => Count::Calls,
+            SourceKind::CpuSamples => Count::Samples,
+            SourceKind::HeapUnreleased | SourceKind::HeapAllocated => Count::Allocations,
+        }
+    }
+}
+
+/// What a source counts beside its values, and how.
+///
+/// Calls are events in time: a node counts the calls that ended on its stack, a method
+/// every call of it, recursive ones too, so a recursive method's calls can outnumber the
+/// calls that reached it from outside. Samples and allocations are stacks: a node counts
+/// those whose stack ends there (its self count, as self time is), a frame the ones whose
+/// stack holds it, once per stack however often the stack holds it, so no frame's count
+/// exceeds the source's total.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Count {
+    /// Calls made.
+    Calls,
+    /// CPU callstack samples taken.
+    Samples,
+    /// Allocations made.
+    Allocations,
+}
+
+impl Count {
+    /// `calls`, `samples` or `allocations`, as the summary spells it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Count::Calls => "calls",
+            Count::Samples => "samples",
+            Count::Allocations => "allocations",
+        }
+    }
+
+    /// `n` of them in words: `1 call`, `5,003 samples`.
+    pub fn counted(self, n: u64) -> String {
+        let (one, many) = match self {
+            Count::Calls => ("call", "calls"),
+            Count::Samples => ("sample", "samples"),
+            Count::Allocations => ("allocation", "allocations"),
+        };
+        counted(n, one, many)
+    }
+
+    /// Counted once per stack, at the stack's last frame: samples and allocations.
+    pub const fn per_stack(self) -> bool {
+        !matches!(self, Count::Calls)
+    }
 }
 
 /// What a source's values count.
@@ -238,6 +291,17 @@ impl Profile {
             (Some(heap), true) => heap.time_unit,
             _ => self.time_unit,
         }
+    }
+
+    /// What the selected source's nodes count (`Node::calls`).
+    pub fn count(&self) -> Count {
+        self.source.kind.count()
+    }
+
+    /// Whether the nodes' counts are known: not within a time range of samples, whose
+    /// samples are not kept one by one.
+    pub fn counts_known(&self) -> bool {
+        !self.counts_unknown
     }
 
     /// The unit of the selected source's values (on its default clock).

@@ -20,7 +20,8 @@ pub struct Node {
     pub first_child: u32,
     /// The next child of the same parent, `NONE` after the last.
     pub next_sibling: u32,
-    /// Calls that ended on this stack.
+    /// What the source counts (`Count`): calls that ended on this stack, or the samples or
+    /// allocations whose stack this is.
     pub calls: u64,
     /// Inclusive time.
     pub incl: PerClock,
@@ -96,6 +97,19 @@ impl CallTree {
     /// The thread's time on one clock: the sum of every node's self time.
     pub fn total_self(&self, clock: Clock) -> u64 {
         self.nodes.iter().fold(0u64, |sum, n| sum.saturating_add(n.self_time[clock]))
+    }
+
+    /// Each node's count with those of every node below it (indexed by node): for counts
+    /// per stack (`Count::per_stack`), the samples or allocations whose stack holds it.
+    pub fn counts_below(&self) -> Vec<u64> {
+        let mut order = Vec::with_capacity(self.nodes.len());
+        self.walk(|n, _| order.push(n));
+        let mut total: Vec<u64> = self.nodes.iter().map(|n| n.calls).collect();
+        for &n in order.iter().rev() {
+            let up = self.nodes[n as usize].parent as usize;
+            total[up] = total[up].saturating_add(total[n as usize]);
+        }
+        total
     }
 
     /// Frames on the deepest stack.

@@ -161,6 +161,7 @@ impl ProfileBuilder {
             renames: self.renames,
             blocked_functions: self.blocked_functions,
             cpus: self.cpus,
+            counts_unknown: false,
             app_frames: {
                 let mut frames = self.app_frames;
                 frames.sort_by_key(|f| (f.start, f.pid, f.token));
@@ -286,10 +287,15 @@ fn finish_thread(
         children_incl[node.parent as usize].add(node.incl);
     }
     let clocks = |t: PerClock| if swap_clocks { t.swapped() } else { t };
+    // A sampled thread counts samples, not the runs of samples its calls are.
+    let sampled = !state.samples.is_empty();
     for (index, node) in nodes.iter_mut().enumerate().skip(1) {
         node.frame = canonical[node.frame as usize];
         node.self_time = clocks(node.incl.since(children_incl[index]));
         node.incl = clocks(node.incl);
+        if sampled {
+            node.calls = state.samples.get(index).copied().unwrap_or(0);
+        }
     }
     let mut calls = state.calls;
     calls.for_each_mut(|call| {

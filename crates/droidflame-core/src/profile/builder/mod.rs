@@ -112,6 +112,9 @@ struct ThreadState {
     /// under the stack when it was (its own included), and its place at depth 0 then.
     /// Each later one put it one level deeper.
     calls_from_before: Vec<(usize, usize)>,
+    /// A sampled thread's samples by the node their stack ends at (empty for a thread of
+    /// calls): the nodes' counts once the thread is finished (see `Count`).
+    samples: Vec<u64>,
 }
 
 impl ThreadState {
@@ -132,6 +135,7 @@ impl ThreadState {
             from_before: Vec::new(),
             calls: ThreadCalls::new(),
             calls_from_before: Vec::new(),
+            samples: Vec::new(),
         }
     }
 
@@ -692,8 +696,15 @@ impl ProfileBuilder {
         for &frame in &stack[same..] {
             if !state.open(frame, t, self.limits.max_stack_depth, &mut self.budget) {
                 self.limit_hit.get_or_insert(Limit::Depth);
-                return;
+                break;
             }
+        }
+        if let Some(top) = state.stack.last() {
+            let node = top.node as usize;
+            if node >= state.samples.len() {
+                state.samples.resize(node + 1, 0);
+            }
+            state.samples[node] += 1;
         }
     }
 
