@@ -141,7 +141,10 @@ export function createMethods(store, products) {
 
   function renderRows(state) {
     const summary = state.summary;
-    const total = state.clock === 'cpu' ? table.total_cpu_us : table.total_wall_us;
+    // Percentages are of the whole the core names (a thread's time; for all threads, the
+    // trace's duration on the wall clock, all threads' time on the CPU clock).
+    const whole = table.wholes && table.wholes[state.clock];
+    const total = whole ? whole.value : state.clock === 'cpu' ? table.total_cpu_us : table.total_wall_us;
     const noun = frameNoun(summary, false);
     rows.show(state, {
       columns: columns(state.clock, summary, total),
@@ -157,8 +160,9 @@ export function createMethods(store, products) {
     $('method-scope').textContent = (t ? threadLabel(t) : 'All threads') + (state.range ? ' in ' + rangeText(state.range) : '') +
       (steps ? ', as the view above shows it (' + count(steps) + (steps === 1 ? ' step' : ' steps') + ')' : '') +
       ': ' + countText(table.methods.length, noun) +
-      ', ' + amount(total, unitOf(summary, state.clock)) + ' of ' + clockWords(state.clock, summary) + '. Percentages are of ' +
-      (t ? 'this thread\'s' : 'all threads\'') + (unitOf(summary, state.clock) === 'us' ? ' time.' : ' total.');
+      ', ' + amount(state.clock === 'cpu' ? table.total_cpu_us : table.total_wall_us, unitOf(summary, state.clock)) + ' of ' +
+      clockWords(state.clock, summary) + '. Percentages are of ' + (whole ? whole.of + ' (' + amount(whole.value, unitOf(summary, state.clock)) + ')' : 'the total') +
+      (!t && state.clock === 'wall' && unitOf(summary, 'wall') === 'us' ? '; threads run side by side, so a method\'s can pass 100%.' : '.');
     renderDetail(state);
   }
 

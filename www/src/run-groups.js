@@ -110,7 +110,26 @@ export function probabilityText(p) {
 
 /** The verdict in words: `slower`, `faster`, or `not significant`. */
 export function verdictText(row) {
-  return row.verdict === '-' ? 'not significant' : row.verdict;
+  if (row.verdict === 'unchanged') return 'unchanged';
+  return row.verdict + (row.evidence === 'every run' ? ': every run' : ' (significant)');
+}
+
+/** What a verdict rests on, in a sentence. */
+export function verdictWhy(row) {
+  if (row.evidence === 'corrected test') return 'Significant after the correction for every method tested (q ' + probabilityText(row.q_value) + ').';
+  if (row.evidence === 'every run') {
+    return 'Every run after is ' + row.verdict + ' than every run before, in time and in share of its run, and the shift\u2019s '
+      + Math.floor(row.shift_confidence * 100) + '% interval leaves out 0; too few runs for the corrected test (q ' + probabilityText(row.q_value) + ').';
+  }
+  return row.every_run
+    ? 'Every run moved, but the runs give no 95% interval or the medians differ by less than 5%.'
+    : 'The runs overlap: no change they show.';
+}
+
+/** After's median over before's as a factor (`16.6×`, `0.91×`); `—` where before's is 0. */
+export function ratioText(ratio) {
+  if (ratio === null || ratio === undefined) return '—';
+  return (ratio >= 10 ? ratio.toFixed(1) : ratio.toFixed(2)) + '×';
 }
 
 /** The change of exclusive medians in percent of before's, or null where before's is 0. */

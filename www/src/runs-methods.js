@@ -1,12 +1,13 @@
 // The runs screen's methods table: each method's medians over the runs before and after,
-// the change, a strip of each side's spread (quartiles as a box, least to most as a line,
-// the median a tick), the test's p- and q-values and the verdict, in the core's order
-// (significant first, largest change first). A row opens its runs one by one beside it.
+// the change as a ratio and as a shift with its interval, a strip of each side's spread
+// (quartiles as a box, least to most as a line, the median a tick), the test's p- and
+// q-values and the verdict, in the core's order (significant first, then changes every run
+// shows, largest change first). A row opens its runs one by one beside it.
 
 import { $, element } from './dom.js';
 import { amount, count } from './format.js';
 import { deltaDuration } from './compare-table.js';
-import { medianChange, powerShortfall, probabilityText, shortLabels, smallestP, spreadPixels, verdictText } from './run-groups.js';
+import { medianChange, powerShortfall, probabilityText, ratioText, shortLabels, smallestP, spreadPixels, verdictText, verdictWhy } from './run-groups.js';
 import { createSortTable } from './sort-table.js';
 import { changed } from './state.js';
 
@@ -43,21 +44,29 @@ function strip(row) {
   return svg;
 }
 
+// A tenth of a ms at any size: medians 87 µs apart must not read as 20 ms and 21 ms.
+const time = (v) => (Math.abs(v) >= 1e3 && Math.abs(v) < 1e6 ? (v / 1e3).toFixed(1) + ' ms' : amount(v));
+// A change named (by the corrected test or by every run) in its colour.
+const tone = (r) => (r.verdict === 'slower' ? 'grew' : r.verdict === 'faster' ? 'shrank' : '');
+
 function columns() {
   const n = (id, group, label, value, cell, more) => Object.assign({ id, group, label, value, cell, className: 'n' }, more);
-  // A tenth of a ms at any size: medians 87 µs apart must not read as 20 ms and 21 ms.
-  const time = (v) => (v >= 1e3 && v < 1e6 ? (v / 1e3).toFixed(1) + ' ms' : amount(v));
   return [
     { id: 'name', label: 'Method', value: (r) => r.name, text: true },
     n('excl-before', 'Exclusive, median', 'before', (r) => r.before.excl_median_us, (r) => time(r.before.excl_median_us)),
     n('excl-after', 'Exclusive, median', 'after', (r) => r.after.excl_median_us, (r) => time(r.after.excl_median_us)),
     n('excl-delta', 'Exclusive, median', 'Δ', (r) => r.after.excl_median_us - r.before.excl_median_us,
       (r) => deltaDuration(r.after.excl_median_us - r.before.excl_median_us),
-      { tone: (r) => (r.significant ? (r.verdict === 'slower' ? 'grew' : 'shrank') : '') }),
+      { tone }),
     n('excl-change', 'Exclusive, median', 'change', (r) => medianChange(r) ?? 0, (r) => {
       const c = medianChange(r);
       return c === null ? (r.after.excl_median_us > 0 ? 'new' : '—') : (c > 0 ? '+' : c < 0 ? '−' : '') + Math.abs(c).toFixed(1) + '%';
     }),
+    n('ratio', 'Exclusive, median', 'ratio', (r) => r.ratio ?? Infinity, (r) => ratioText(r.ratio),
+      { title: () => 'After\u2019s median over before\u2019s' }),
+    n('shift', 'Shift', 'estimate (interval)', (r) => r.shift_us, (r) => deltaDuration(r.shift_us) + ' (' + time(r.shift_low_us) + ' to ' + time(r.shift_high_us) + ')',
+      { className: 'n shift', title: (r) => 'Hodges-Lehmann shift of exclusive time, after less before, with its '
+        + Math.floor(r.shift_confidence * 100) + '% interval' + (r.shift_confidence < 0.95 ? ' (the most these runs allow)' : '') }),
     { id: 'spread', label: 'Spread over the runs', value: (r) => r.after.excl_q3_us - r.after.excl_q1_us, render: strip, className: 'spread-cell',
       title: (r) => 'Middle half of the runs — before: ' + amount(r.before.excl_q1_us) + ' to ' + amount(r.before.excl_q3_us)
         + '; after: ' + amount(r.after.excl_q1_us) + ' to ' + amount(r.after.excl_q3_us) },
@@ -69,8 +78,8 @@ function columns() {
     n('q', 'Test', 'q', (r) => r.q_value, (r) => probabilityText(r.q_value),
       { title: () => 'The p-value corrected for every method tested (Benjamini-Hochberg)', ascending: true, hint: 'Smallest first' }),
     { id: 'verdict', label: 'Verdict', value: (r) => r.rank, cell: (r) => verdictText(r), className: 'verdict',
-      tone: (r) => (r.verdict === 'slower' ? 'grew' : r.verdict === 'faster' ? 'shrank' : ''),
-      hint: 'Significant changes first, largest first' },
+      title: (r) => verdictWhy(r), tone,
+      hint: 'Significant changes first, then those every run shows, largest first' },
   ];
 }
 
@@ -108,8 +117,10 @@ function detail(row, runs, share) {
   return [
     element('div', { class: 'runs-detail-head' }, element('h4', { text: row.name + (row.signature ? ' ' + row.signature : '') }),
       element('button', { type: 'button', class: 'link', text: 'Close', title: 'Close the runs of this method (Escape)', 'data-close': '' })),
-    element('p', { class: 'muted', text: (row.significant ? 'Significantly ' + row.verdict : 'No significant change')
-      + ' · p ' + probabilityText(row.p_value) + ', q ' + probabilityText(row.q_value) + (share ? ' (tested on shares of run time)' : '') }),
+    element('p', { class: 'runs-verdict', text: verdictText(row).replace(/^./, (c) => c.toUpperCase()) + ', ' + ratioText(row.ratio)
+      + ' · shift ' + deltaDuration(row.shift_us) + ', ' + Math.floor(row.shift_confidence * 100) + '% interval ' + time(row.shift_low_us) + ' to ' + time(row.shift_high_us) }),
+    element('p', { class: 'muted', text: verdictWhy(row)
+      + ' p ' + probabilityText(row.p_value) + ', q ' + probabilityText(row.q_value) + (share ? ' (tested on shares of run time)' : '') }),
     plot,
     element('table', { class: 'grid runs-per-run' },
       element('thead', {}, element('tr', {}, ...['Run', 'Exclusive', 'Inclusive', 'Calls', 'Share'].map((text) => element('th', { scope: 'col', text })))),
@@ -120,15 +131,23 @@ function detail(row, runs, share) {
 }
 
 /** The line over the table: what changed, what was tested, and whether the runs could show a change at all. */
-function aboutText(significant, state, methods) {
+function aboutText(rows, state) {
+  const methods = rows.length;
+  const significant = rows.filter((r) => r.evidence === 'corrected test').length;
+  const everyRun = rows.filter((r) => r.evidence === 'every run').length;
   const runs = state.runs.facts.runs;
   const before = runs.filter((r) => r.group === 'before').length;
-  const short = significant === 0 ? powerShortfall(before, runs.length - before, methods, ALPHA) : null;
+  const after = runs.length - before;
+  const short = significant === 0 ? powerShortfall(before, after, methods, ALPHA) : null;
+  // Three runs a side give no 95% interval (their widest is 90%).
+  const tooFew = Math.min(before, after) < 4;
   return count(significant) + ' of all ' + count(methods) + ' changed significantly (false-discovery rate 5%)'
+    + (everyRun ? ', ' + count(everyRun) + ' more where every run moved' : '')
     + (state.runsShare ? ', tested on each run\u2019s share of its threads\u2019 time (the medians shown are times)' : '') + '. '
-    + (short ? 'With ' + before + ' and ' + (runs.length - before) + ' runs no p can be below ' + probabilityText(smallestP(before, runs.length - before))
+    + (short ? 'With ' + before + ' and ' + after + ' runs no p can be below ' + probabilityText(smallestP(before, after))
       + ', so among ' + count(methods) + ' methods a change that every run shows gets q ' + probabilityText(short.best)
-      + ' at best (less where several change together): record ' + short.needed + ' runs a side or more to tell. ' : '')
+      + ' at best (less where several change together): record ' + short.needed + ' runs a side or more for the corrected test'
+      + (tooFew ? ', and 4 or more to name a change every run shows (fewer give no 95% interval). ' : '; until then a change every run shows is named as such. ') : '')
     + 'Medians over the runs; a run that never called a method counts 0. Choose a row to see its runs.';
 }
 
@@ -163,14 +182,13 @@ export function createRunsMethods(store, engine) {
     if (loadedFor !== id) return;
     // The core's order is the verdict column's: significant first, largest change first.
     rows = found.map((r, rank) => Object.assign({}, r, r.name, { rank }));
-    const significant = rows.filter((r) => r.significant).length;
     const now = store.get();
     table.show(now, {
       columns: columns(),
       rows,
       selected: rows.findIndex((r) => r.id === now.runsMethod),
       noun: 'method',
-      about: aboutText(significant, state, rows.length),
+      about: aboutText(rows, state),
     });
     document.body.dataset.runsMethods = String(rows.length);
   }

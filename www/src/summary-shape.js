@@ -39,6 +39,7 @@
  *   source: string, unit: 'us' | 'samples' | 'bytes', units: {wall?: string, cpu?: string},
  *   dumps?: {selected: number, count: number, times_us: number[]},
  *   app_frames?: number, count: 'calls' | 'samples' | 'allocations', counted?: number,
+ *   wholes: Object<string, {value: number, of: string}>,
  * }} Summary
  * @typedef {{
  *   caller: number | null, callee: number, calls: number | null, recursive_calls: number,
@@ -46,7 +47,7 @@
  * }} Edge
  * @typedef {{
  *   thread: number | null, total_wall_us: number | null, total_cpu_us: number | null,
- *   methods: Method[], edges: Edge[],
+ *   wholes: Object<string, {value: number, of: string}>, methods: Method[], edges: Edge[],
  * }} MethodsTable
  */
 
@@ -131,12 +132,14 @@ export const SUMMARY_SHAPE = {
   app_frames: optional(count),
   count: oneOf(...COUNT_NAMES),
   counted: optional(count),
+  wholes: mapOf({ value: count, of: 'string' }),
 };
 
 export const METHODS_TABLE_SHAPE = {
   thread: nullable(count),
   total_wall_us: micros,
   total_cpu_us: micros,
+  wholes: mapOf({ value: count, of: 'string' }),
   methods: listOf(METHOD),
   edges: listOf({
     caller: nullable(count), callee: count, calls: nullable(count), recursive_calls: count, incl_wall_us: micros, incl_cpu_us: micros,

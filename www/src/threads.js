@@ -15,6 +15,11 @@ export function allThreadsTotal(summary, clock) {
   return clock === 'cpu' ? summary.totals.cpu_us : summary.totals.wall_us;
 }
 
+/** What a thread's share on `clock` is of (the core's `wholes`): `{value, of}`, or null. */
+export function wholeOf(summary, clock) {
+  return (summary.wholes && summary.wholes[clock]) || null;
+}
+
 /**
  * Thread indices in display order: busiest first, by CPU time where the trace has a CPU clock
  * (threads blocked in a wait for the whole trace have the most wall time, so wall time does
@@ -73,20 +78,30 @@ export function createThreadList(store) {
     const summary = state.summary;
     body.replaceChildren();
     const threads = summary.threads;
-    const total = allThreadsTotal(summary, state.clock);
+    // Shares are of a whole the trace has: its duration for wall time (threads run side by
+    // side, so their wall times add up to more), all threads' time on the CPU clock.
+    const whole = wholeOf(summary, state.clock);
+    const total = whole ? whole.value : allThreadsTotal(summary, state.clock);
     const text = state.threadFilter;
     let group = null;
+    // All threads' row: each clock's whole, named.
+    const allCell = (clock) => {
+      const w = wholeOf(summary, clock);
+      const value = w ? w.value : allThreadsTotal(summary, clock);
+      return element('td', { class: 'n', text: amount(value, unitOf(summary, clock)), title: w ? w.of : '' });
+    };
     const row = (index) => {
       const t = index < 0 ? null : threads[index];
       const value = t ? threadTotal(t, state.clock) : total;
-      const share = t ? (total && !t.track ? (value || 0) / total : 0) : 1;
+      const share = t ? (total && !t.track ? Math.min(1, (value || 0) / total) : 0) : 1;
       return element('tr', { 'aria-selected': String(state.thread === index), 'data-thread': String(index) },
         nameCell(t, share),
         element('td', { class: 'n', text: t && !t.track ? t.tid : '' }),
         // A thread known only from its scheduling has no frames of its own.
-        element('td', { class: 'n', text: t && t.records === 0 ? '—' : amount(t ? t.wall_us : summary.totals.wall_us, unitOf(summary, 'wall')) }),
-        element('td', { class: 'n', text: t && t.records === 0 ? '—' : amount(t ? t.cpu_us : summary.totals.cpu_us, unitOf(summary, 'cpu')) }),
-        element('td', { class: 'n', text: t && !t.track && t.records > 0 ? percent(value, total) : '' }));
+        t ? element('td', { class: 'n', text: t.records === 0 ? '—' : amount(t.wall_us, unitOf(summary, 'wall')) }) : allCell('wall'),
+        t ? element('td', { class: 'n', text: t.records === 0 ? '—' : amount(t.cpu_us, unitOf(summary, 'cpu')) }) : allCell('cpu'),
+        element('td', { class: 'n', text: t && !t.track && t.records > 0 ? percent(value, total) : '',
+          title: t && whole ? 'Of ' + whole.of : '' }));
     };
     $('thread-wall-heading').textContent = clockHeading(summary, 'wall');
     $('thread-cpu-heading').textContent = clockHeading(summary, 'cpu');

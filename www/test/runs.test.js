@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   mappingOf, mappingProblem, medianChange, powerShortfall, newRuns, probabilityText, proposeGroups, proposeMappingGroups, shortLabels, sideOf, smallestP,
-  spreadPixels, verdictText,
+  ratioText, spreadPixels, verdictText, verdictWhy,
 } from '../src/run-groups.js';
 
 test('groups come from a pair of side words in the names', () => {
@@ -42,8 +42,14 @@ test('p-values, verdicts and changes read as words', () => {
   assert.equal(probabilityText(0.01234), '0.0123');
   assert.equal(probabilityText(0.05), '0.05');
   assert.equal(probabilityText(1), '1');
-  assert.equal(verdictText({ verdict: '-' }), 'not significant');
-  assert.equal(verdictText({ verdict: 'slower' }), 'slower');
+  assert.equal(verdictText({ verdict: 'unchanged', evidence: '-' }), 'unchanged');
+  assert.equal(verdictText({ verdict: 'slower', evidence: 'corrected test' }), 'slower (significant)');
+  assert.equal(verdictText({ verdict: 'slower', evidence: 'every run' }), 'slower: every run');
+  assert.match(verdictWhy({ verdict: 'slower', evidence: 'every run', q_value: 0.0671, shift_confidence: 0.987 }),
+    /^Every run after is slower than every run before.*98% interval leaves out 0; too few runs for the corrected test \(q 0.0671\)/);
+  assert.equal(ratioText(16.62), '16.6×');
+  assert.equal(ratioText(0.912), '0.91×');
+  assert.equal(ratioText(null), '—');
   assert.equal(medianChange({ before: { excl_median_us: 200 }, after: { excl_median_us: 250 } }), 25);
   assert.equal(medianChange({ before: { excl_median_us: 0 }, after: { excl_median_us: 5 } }), null);
 });

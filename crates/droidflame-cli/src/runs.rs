@@ -86,8 +86,10 @@ pub fn diff(
         GroupOutput::Methods(test) => {
             let rows = products::compare_groups(&runs, &test).map_err(|e| e.to_string())?;
             let found = rows.iter().filter(|r| r.significant).count();
+            let every_run = rows.iter().filter(|r| r.evidence == products::Evidence::EveryRun).count();
+            let more = if every_run > 0 { format!("; {every_run} more where every run moved") } else { String::new() };
             eprintln!(
-                "droidflame: {} runs before, {} after: {found} of {} methods changed significantly (false-discovery rate {})",
+                "droidflame: {} runs before, {} after: {found} of {} methods changed significantly (false-discovery rate {}){more}",
                 before.len(),
                 after.len(),
                 rows.len(),

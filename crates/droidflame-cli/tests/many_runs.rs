@@ -94,6 +94,14 @@ fn the_slowed_method_is_significant_among_the_first_rows_with_hardly_a_false_ala
         assert!(alarms <= 1, "{extra:?}: {alarms} false alarms");
         let p: f64 = rows[at]["p_value"].parse().unwrap();
         assert!(p < 0.001, "{p}");
+        // The change as an effect: about 1.3 times, a shift whose interval leaves out 0.
+        let number = |column: &str| rows[at][column].parse::<f64>().unwrap();
+        assert!((1.15..1.5).contains(&number("ratio")), "{:?}", rows[at]);
+        assert!(number("shift_low_us") > 0.0 && number("shift_low_us") <= number("shift_us"), "{:?}", rows[at]);
+        assert!(number("shift_us") <= number("shift_high_us") && number("shift_confidence") >= 0.95, "{:?}", rows[at]);
+        assert_eq!(rows[at]["evidence"], "corrected test");
+        let unchanged = rows.iter().filter(|r| r["verdict"] == "unchanged").count();
+        assert!(unchanged >= rows.len() - 2, "{unchanged} of {} unchanged", rows.len());
     }
     // A stricter rate still finds it; the stderr line says how many changed.
     let out = droidflame(&args(&["diff"], &before, &after, &["--format", "methods", "--alpha", "0.001"]));

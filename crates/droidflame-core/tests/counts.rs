@@ -1,12 +1,14 @@
-//! Counts that mean what they say, on every corpus trace and every source it has: calls
-//! count calls (a recursive one inside another too), but samples and allocations count the
-//! stacks that hold a function, once each, so no function, caller-callee pair or call-tree
-//! row ever counts more than the source holds in all, however the view is transformed.
+//! Counts and shares that mean what they say, on every corpus trace and every source it
+//! has: calls count calls (a recursive one inside another too), but samples and
+//! allocations count the stacks that hold a function, once each, so no function,
+//! caller-callee pair or call-tree row ever counts more than the source holds in all,
+//! however the view is transformed; and every share is of a whole the trace has (its
+//! duration for wall time, never a sum of threads' lifetimes), which no part exceeds.
 
 use droidflame_core::products::{
     call_tree_table, methods_json, methods_json_of_view, summary, GraphScope, Transform, View,
 };
-use droidflame_core::{analyze, Analysis, SourceKind};
+use droidflame_core::{analyze, Analysis, Clock, SourceKind, Unit};
 use droidflame_testkit::corpus_traces;
 use serde_json::Value;
 
@@ -79,6 +81,66 @@ fn check_source(file: &str, p: &Analysis) {
         let threads: u64 = (1..tree.parent.len()).filter(|&n| tree.parent[n] == 0).map(|n| tree.calls[n]).sum();
         assert_eq!(threads, total, "{what} {view:?}: the threads' rows");
         assert!(tree.calls.iter().all(|&c| c <= total), "{what} {view:?}");
+    }
+}
+
+/// Every whole the summary and the methods tables name for shares exists in the trace and
+/// holds its parts.
+fn check_wholes(file: &str, p: &Analysis) {
+    let what = format!("{file} ({})", p.source().kind.name());
+    let s = summary(p);
+    let timed_wall = p.has(Clock::Wall) && p.unit_of(Clock::Wall) == Unit::Micros;
+    let threads = s.threads.iter().filter(|t| !t.track);
+    for (clock, whole) in &s.wholes {
+        assert!(!whole.of.is_empty(), "{what}: {clock}");
+        if *clock == "wall" && timed_wall {
+            // The trace's duration, as the summary says how long it ran (0 where it has no
+            // record in time).
+            assert_eq!(whole.value, s.elapsed_us.unwrap_or(0), "{what}");
+            assert_eq!(whole.of, "the trace's duration", "{what}");
+            for t in threads.clone() {
+                assert!(
+                    t.wall_us.unwrap() <= whole.value,
+                    "{what}: thread {} {:?} of {}",
+                    t.tid,
+                    t.wall_us,
+                    whole.value
+                );
+            }
+        } else {
+            let parts: u64 =
+                threads.clone().map(|t| if *clock == "wall" { t.wall_us } else { t.cpu_us }.unwrap_or(0)).sum();
+            assert_eq!(whole.value, parts, "{what}: {clock} is all threads' own");
+        }
+    }
+    // A thread's methods are shares of that thread's time: no method's inclusive time is
+    // more than it.
+    for (index, thread) in p.threads.iter().enumerate().filter(|(_, t)| !t.track) {
+        let table: Value = serde_json::from_str(&methods_json(p, Some(index)).unwrap()).unwrap();
+        for (clock, whole) in table["wholes"].as_object().unwrap() {
+            let whole = whole["value"].as_u64().unwrap();
+            let key = format!("incl_{clock}_us");
+            for m in table["methods"].as_array().unwrap() {
+                let incl = m[&key].as_u64().unwrap();
+                assert!(incl <= whole, "{what}: thread {} {} {incl} of {whole}", thread.tid, m["name"]);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_share_is_of_a_whole_the_trace_has() {
+    if !droidflame_testkit::corpus_present("counts::every_share_is_of_a_whole_the_trace_has") {
+        return;
+    }
+    for path in corpus_traces() {
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        let Ok(mut p) = analyze(&std::fs::read(&path).unwrap()) else { continue };
+        let kinds: Vec<SourceKind> = p.sources().iter().map(|s| s.kind).collect();
+        for kind in kinds {
+            p.profile.select_source(kind).unwrap();
+            check_wholes(&file, &p);
+        }
     }
 }
 

@@ -5,7 +5,7 @@
 use droidflame_core::products::{
     compare, compare_groups, group_call_tree, group_flame_svg, group_summary_json, summary, write_diff_folded,
     write_group_folded, write_group_methods, CallTreeTable, DiffOptions, Group, GroupTest, MethodComparison,
-    RunOptions, Runs, Stat, GROUP_METHOD_COLUMN_NAMES,
+    RunOptions, Runs, Stat, Verdict, GROUP_METHOD_COLUMN_NAMES,
 };
 use droidflame_core::{analyze, Analysis, Clock};
 use droidflame_testkit::runs::{method_name, run, RunSpec, METHODS, SLOWED};
@@ -40,7 +40,7 @@ fn a_method_made_slower_is_significant_among_the_first_rows() {
         let slowed = method_name(SLOWED);
         let at = rows.iter().position(|r| r.name.name == slowed).unwrap();
         assert!(at < 3 && rows[at].significant, "share {share}: {slowed} is row {at}: {:?}", rows[at]);
-        assert_eq!(rows[at].verdict(), "slower");
+        assert_eq!(rows[at].verdict, Verdict::Slower);
         assert!(rows[at].p_value < 0.001, "{}", rows[at].p_value);
         let alarms: Vec<&str> = significant(&rows).into_iter().filter(|&n| n != slowed).collect();
         // Its callers' inclusive time grew, not their own: none of them may be named.

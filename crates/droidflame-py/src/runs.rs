@@ -86,7 +86,7 @@ fn flag(cell: &Cell) -> bool {
 fn number(cell: &Cell) -> Option<f64> {
     match *cell {
         Cell::Number(v) | Cell::Percent(v) | Cell::Probability(v) => Some(v),
-        Cell::Change(change, _) => change,
+        Cell::Change(change, _) | Cell::Ratio(change) => change,
         _ => None,
     }
 }

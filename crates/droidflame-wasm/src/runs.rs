@@ -65,8 +65,9 @@ impl RunGroups {
     }
 
     /// Every method tested, as a JSON array of `{id, name: {name, class, method,
-    /// signature}, before, after, p_value, q_value, shift, significant, verdict, change}`
-    /// (`before`/`after`: the side's figures), significant rows first, then by change.
+    /// signature}, before, after, p_value, q_value, significant, verdict, evidence,
+    /// every_run, ratio, shift_us, shift_low_us, shift_high_us, shift_confidence, change}`
+    /// (`before`/`after`: the side's figures), in the core's order.
     #[wasm_bindgen(js_name = methodsJson)]
     pub fn methods_json(&self, alpha: f64, share: bool) -> Result<String, JsError> {
         let rows = products::compare_groups(&self.inner, &GroupTest { alpha, share }).map_err(js_error)?;
@@ -74,8 +75,11 @@ impl RunGroups {
             .iter()
             .map(|r| {
                 json!({ "id": r.id, "name": r.name, "before": r.before, "after": r.after, "p_value": r.p_value,
-                        "q_value": r.q_value, "shift": r.shift, "significant": r.significant,
-                        "verdict": r.verdict(), "change": r.change() })
+                        "q_value": r.q_value, "significant": r.significant, "verdict": r.verdict.name(),
+                        "evidence": r.evidence.name(), "every_run": r.every_run, "ratio": r.ratio,
+                        "shift_us": r.shift_us.estimate, "shift_low_us": r.shift_us.low,
+                        "shift_high_us": r.shift_us.high, "shift_confidence": r.shift_us.confidence,
+                        "change": r.change() })
             })
             .collect();
         Ok(serde_json::Value::Array(list).to_string())

@@ -50,8 +50,8 @@ pub use notes::{notes, Note};
 pub use render::{render_site, RenderedFile};
 pub use runs::{
     compare_groups, group_call_tree, group_flame_svg, group_summary_json, write_group_folded, write_group_methods,
-    Cell, Group, GroupTest, MethodComparison, MethodName, Run, RunOptions, Runs, SideFigures, Stat, DEFAULT_ALPHA,
-    GROUP_METHOD_COLUMN_NAMES,
+    Cell, Evidence, Group, GroupTest, MethodComparison, MethodName, Run, RunOptions, Runs, SideFigures, Stat, Verdict,
+    DEFAULT_ALPHA, GROUP_METHOD_COLUMN_NAMES, MIN_CHANGE,
 };
 pub use summary::{methods_json, summary, summary_json};
 pub use table::{frame_rows, frame_table, frame_table_of, Edge, FrameRow, FrameTable};

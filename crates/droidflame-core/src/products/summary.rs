@@ -7,7 +7,7 @@ use super::notes::{notes, Note};
 use super::table::{frame_rows, frame_table, frame_table_of, FrameRow};
 use crate::analysis::Analysis;
 use crate::mapping::MappingReport;
-use crate::profile::{Clock, Counter, FrameKind, PerClock, Profile, Repairs, ThreadProfile};
+use crate::profile::{Clock, Counter, PerClock, Profile, Repairs, ThreadProfile};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -32,8 +32,13 @@ pub struct Summary<'a> {
     pub elapsed_us: Option<u64>,
     /// The thread to open on (an index into `threads`): see `Profile::default_thread`.
     pub default_thread: Option<usize>,
-    /// The time of all threads together; tracks are not threads and are left out.
+    /// The time of all threads together; tracks are not threads and are left out. On the
+    /// wall clock a sum of threads' lifetimes, which no share is of: see `wholes`.
     pub totals: Totals,
+    /// For each clock present, the whole that a thread's (or all threads') values are a
+    /// share of: the trace's duration for wall time, all threads' time on the CPU clock,
+    /// all samples or all bytes for those sources.
+    pub wholes: BTreeMap<&'static str, Whole>,
     /// Every repair and warning as a count and a sentence, for a viewer to show as is.
     pub notes: Vec<Note>,
     /// The limits the analysis and its products run under.
@@ -81,6 +86,39 @@ pub struct DumpsJson {
     pub count: usize,
     /// When each was taken, in µs from the start of the trace's timeline.
     pub times_us: Vec<u64>,
+}
+
+/// What shares of one clock's values are of.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Whole {
+    /// Its size, in the clock's unit (µs, samples or bytes).
+    pub value: u64,
+    /// What it is, in words: `the trace's duration`, `all threads' thread CPU time`.
+    pub of: String,
+}
+
+impl Whole {
+    /// The whole of `clock`'s values over all threads of `profile` (or one: `one_thread`),
+    /// whose values add up to `sum`: for all threads' wall time the time the profile
+    /// covers (threads' wall times add up to more: they run side by side), else `sum`.
+    fn of(profile: &Profile, clock: Clock, one_thread: bool, sum: u64) -> Whole {
+        let words = profile.format.clock_words.of(clock);
+        if clock == Clock::Wall && profile.unit_of(clock) == crate::profile::Unit::Micros {
+            if one_thread {
+                return Whole { value: sum, of: format!("this thread's {words}") };
+            }
+            let length = profile.micros(profile.timeline.length());
+            let of = if profile.in_range { "the range's duration" } else { "the trace's duration" };
+            return Whole { value: length, of: of.to_owned() };
+        }
+        let whose = match (one_thread, profile.source().kind.is_heap()) {
+            (true, true) => "this process's",
+            (true, false) => "this thread's",
+            (false, true) => "all processes'",
+            (false, false) => "all threads'",
+        };
+        Whole { value: sum, of: format!("{whose} {words}") }
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -268,6 +306,19 @@ pub fn summary(analysis: &Analysis) -> Summary<'_> {
             wall_us: profile.has(Clock::Wall).then(|| thread_sum(&threads_json, |t| t.wall_us)),
             cpu_us: profile.has(Clock::Cpu).then(|| thread_sum(&threads_json, |t| t.cpu_us)),
         },
+        wholes: Clock::ALL
+            .into_iter()
+            .filter(|&c| profile.has(c))
+            .map(|c| {
+                let sum = thread_sum(&threads_json, |t| if c == Clock::Wall { t.wall_us } else { t.cpu_us });
+                let mut whole = Whole::of(profile, c, false, sum);
+                if c == Clock::Wall && !profile.in_range && profile.unit_of(c) == crate::profile::Unit::Micros {
+                    // The duration the trace gives, where it gives one.
+                    whole.value = elapsed_us(profile).unwrap_or(whole.value);
+                }
+                (c.name(), whole)
+            })
+            .collect(),
         notes: notes(analysis, threads_json.iter().filter(|t| t.max_depth > DEFAULT_MAX_DEPTH).count() as u64),
         limits: limits(profile),
         mapping: analysis.mapping.as_ref(),
@@ -336,10 +387,21 @@ pub fn methods_json(profile: &Profile, thread: Option<usize>) -> crate::Result<S
         thread,
         total_wall_us: in_clock(Clock::Wall, total(Clock::Wall)),
         total_cpu_us: in_clock(Clock::Cpu, total(Clock::Cpu)),
+        wholes: wholes(profile, thread.is_some(), |clock| profile.micros(total(clock))),
         methods: table.rows.iter().map(|row| method_json(profile, row)).collect(),
         edges,
     };
     Ok(serde_json::to_string(&json).expect("the methods table serialises to JSON"))
+}
+
+/// The wholes of a methods table's shares, for each clock present: its methods' exclusive
+/// values add up to `sum(clock)`.
+pub(super) fn wholes(profile: &Profile, one_thread: bool, sum: impl Fn(Clock) -> u64) -> BTreeMap<&'static str, Whole> {
+    Clock::ALL
+        .into_iter()
+        .filter(|&c| profile.has(c))
+        .map(|c| (c.name(), Whole::of(profile, c, one_thread, sum(c))))
+        .collect()
 }
 
 #[derive(Debug, Serialize)]
@@ -347,6 +409,9 @@ pub(super) struct MethodsJson<'a> {
     pub thread: Option<usize>,
     pub total_wall_us: Option<u64>,
     pub total_cpu_us: Option<u64>,
+    /// What the percentages of each clock are of (`Summary::wholes`; for one thread, its
+    /// own time).
+    pub wholes: BTreeMap<&'static str, Whole>,
     pub methods: Vec<MethodJson<'a>>,
     pub edges: Vec<EdgeJson>,
 }
@@ -389,27 +454,21 @@ fn thread_sum(threads: &[ThreadJson], value: impl Fn(&ThreadJson) -> Option<u64>
     threads.iter().filter(|t| !t.track).fold(0u64, |sum, t| sum.saturating_add(value(t).unwrap_or(0)))
 }
 
+/// How long tracing ran: what the trace says, else the trace's timeline (a capture's first
+/// to last event of any kind, a method trace's first to last record), whichever source is
+/// shown: every source of one trace shares one time base, as the timeline and frames do.
 fn elapsed_us(profile: &Profile) -> Option<u64> {
     if let Some(us) = profile.format.recorded_us {
         return Some(us);
     }
-    if !profile.has(Clock::Wall) {
+    let heap = profile.source().kind.is_heap();
+    if !profile.has(Clock::Wall) && !heap {
         return None;
     }
-    if profile.source().kind.is_heap() {
-        // The capture's span, on the trace's own clock (a heap source's values are bytes).
-        let length = profile.timeline.end.saturating_sub(profile.timeline.start);
-        return (length > 0).then(|| profile.trace_time_unit().micros(length));
-    }
-    if profile.format.frame_kind == FrameKind::Slice {
-        // A system capture says how long it ran by its first and last event of any kind
-        // (scheduling, counters), not only by its slices.
-        return Some(profile.micros(profile.timeline.end.saturating_sub(profile.timeline.start)));
-    }
-    let recorded = profile.threads.iter().filter(|t| t.records > 0);
-    let first = recorded.clone().map(|t| t.first.wall).min()?;
-    let last = recorded.map(|t| t.last.wall).max()?;
-    Some(profile.micros(last.saturating_sub(first)))
+    let length = profile.timeline.length();
+    // A heap dump's values are bytes, not records in time: a single dump spans nothing.
+    let recorded = !heap && profile.threads.iter().any(|t| t.records > 0);
+    (length > 0 || recorded).then(|| profile.trace_time_unit().micros(length))
 }
 
 fn limits(profile: &Profile) -> LimitsJson {

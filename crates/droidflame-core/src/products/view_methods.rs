@@ -9,7 +9,7 @@
 //! Samples and allocations count as inclusive time does (`table.rs`).
 
 use super::frames::{FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
-use super::summary::{EdgeJson, MethodJson, MethodTimes, MethodsJson};
+use super::summary::{wholes, EdgeJson, MethodJson, MethodTimes, MethodsJson};
 use super::View;
 use crate::profile::{Clock, PerClock, Profile, ThreadProfile, NONE};
 use crate::{Error, ErrorKind, Result};
@@ -88,6 +88,7 @@ pub fn methods_json_of_view(profile: &Profile, thread: Option<usize>, view: &Vie
         thread,
         total_wall_us: in_clock(Clock::Wall, total(Clock::Wall)),
         total_cpu_us: in_clock(Clock::Cpu, total(Clock::Cpu)),
+        wholes: wholes(profile, thread.is_some(), total),
         methods,
         edges: edge_list
             .into_iter()

@@ -189,6 +189,8 @@ pub struct Profile {
     /// The nodes' counts are not known: a time range of samples (the samples in it are
     /// not kept one by one, only the runs of them that calls are).
     pub(crate) counts_unknown: bool,
+    /// A time range of a profile (`Profile::within`): its timeline is the range.
+    pub in_range: bool,
 }
 
 /// An obfuscated class's original name and its methods', as a trace may carry them.

@@ -120,6 +120,7 @@ impl Profile {
             blocked_functions: self.blocked_functions.clone(),
             cpus: self.cpus,
             counts_unknown: self.counts_unknown,
+            in_range: true,
         }
     }
 }

@@ -3,10 +3,18 @@
 //! run's time), and a Benjamini-Hochberg correction over every method that can be tested,
 //! so that of the methods called significant, the expected share of false alarms is at
 //! most `alpha`.
+//!
+//! With 3 to 10 runs a side, as benchmarks are run, no corrected test can reach
+//! significance over dozens of methods (six a side: no p below 2/924). So each method's
+//! change is also given as an effect with its uncertainty (the ratio of medians, the
+//! Hodges-Lehmann shift with its distribution-free interval), and the verdict names a
+//! change where the corrected test finds one, or where the runs leave no doubt of their
+//! own: the interval leaves out 0, every run after lies beyond every run before, and the
+//! medians differ by at least `MIN_CHANGE`.
 
 use super::{by_key, Group, MethodName, Runs};
 use crate::products::delta::MethodTotals;
-use crate::stats::{benjamini_hochberg, mann_whitney, quantile};
+use crate::stats::{benjamini_hochberg, hodges_lehmann, mann_whitney, quantile, Shift};
 use crate::{Error, ErrorKind, Result};
 use std::io::Write;
 
@@ -21,6 +29,57 @@ pub struct GroupTest {
 
 /// The false-discovery rate used unless another is asked for.
 pub const DEFAULT_ALPHA: f64 = 0.05;
+
+/// The least change of median (a share of before's) that runs apart without the corrected
+/// test may be called a change: smaller ones are within what a device's speed varies by
+/// from run to run.
+pub const MIN_CHANGE: f64 = 0.05;
+
+/// What a comparison concludes of one method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// It takes longer after.
+    Slower,
+    /// It takes less time after.
+    Faster,
+    /// No change the runs show.
+    Unchanged,
+}
+
+impl Verdict {
+    /// `slower`, `faster` or `unchanged`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Verdict::Slower => "slower",
+            Verdict::Faster => "faster",
+            Verdict::Unchanged => "unchanged",
+        }
+    }
+}
+
+/// What a verdict of a change rests on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Evidence {
+    /// The corrected test: the q-value is at most alpha.
+    CorrectedTest,
+    /// Too few runs for the corrected test, but every run moved: every run after lies
+    /// beyond every run before, the shift's interval leaves out 0, the medians differ by
+    /// at least `MIN_CHANGE`.
+    EveryRun,
+    /// Nothing: the verdict is `unchanged`.
+    None,
+}
+
+impl Evidence {
+    /// `corrected test`, `every run` or `-`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Evidence::CorrectedTest => "corrected test",
+            Evidence::EveryRun => "every run",
+            Evidence::None => "-",
+        }
+    }
+}
 
 impl Default for GroupTest {
     fn default() -> Self {
@@ -70,9 +129,20 @@ pub struct MethodComparison {
     /// The p-value adjusted for the number of methods tested.
     pub q_value: f64,
     /// How far after lies above before (-0.5 to 0.5; see `stats::MannWhitney::shift`).
-    pub shift: f64,
+    pub dominance: f64,
     /// Whether the q-value is at most the test's alpha.
     pub significant: bool,
+    /// After's median exclusive time over before's; `None` where before's is 0.
+    pub ratio: Option<f64>,
+    /// The Hodges-Lehmann shift of exclusive µs, after over before, with its interval.
+    pub shift_us: Shift,
+    /// Every run after lies beyond every run before, on the side the shift says, in what
+    /// was tested.
+    pub every_run: bool,
+    /// What the runs show.
+    pub verdict: Verdict,
+    /// On what the verdict rests.
+    pub evidence: Evidence,
     /// Whether the test was on shares (else on µs).
     share: bool,
 }
@@ -86,20 +156,48 @@ impl MethodComparison {
             self.after.excl_median_us - self.before.excl_median_us
         }
     }
+}
 
-    /// `slower` or `faster` where significant (which way the runs moved, by the test's
-    /// shift), else `-`.
-    pub fn verdict(&self) -> &'static str {
-        match (self.significant, self.shift > 0.0) {
-            (false, _) => "-",
-            (true, true) => "slower",
-            (true, false) => "faster",
-        }
+/// Every value of `after` lies beyond every value of `before`, on the side `dominance`
+/// points to.
+fn apart(before: &[f64], after: &[f64], dominance: f64) -> bool {
+    let least = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
+    let most = |v: &[f64]| v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    (dominance > 0.0 && least(after) > most(before)) || (dominance < 0.0 && most(after) < least(before))
+}
+
+/// The verdict on one method: the corrected test's where it is significant (which way, by
+/// the test's dominance), else a change only where every run moved (`Evidence::EveryRun`)
+/// and the shift's interval, at 95% at least, leaves out 0. Three runs a side cannot give
+/// a 95% interval (their widest is 90%): where every one of a method's three runs moves by
+/// chance, one in ten times, nothing is named.
+fn verdict(
+    significant: bool,
+    dominance: f64,
+    tested: &Shift,
+    every_run: bool,
+    ratio: Option<f64>,
+) -> (Verdict, Evidence) {
+    let way = if dominance > 0.0 { Verdict::Slower } else { Verdict::Faster };
+    if significant {
+        return (way, Evidence::CorrectedTest);
+    }
+    let sure = tested.confidence >= 0.95;
+    let clear = sure
+        && match way {
+            Verdict::Slower => tested.low > 0.0 && ratio.is_none_or(|r| r >= 1.0 + MIN_CHANGE),
+            _ => tested.high < 0.0 && ratio.is_some_and(|r| r <= 1.0 - MIN_CHANGE),
+        };
+    if every_run && clear {
+        (way, Evidence::EveryRun)
+    } else {
+        (Verdict::Unchanged, Evidence::None)
     }
 }
 
-/// Every method either group called, tested; significant rows first, then by the size of
-/// the change of the tested measure's median, then by name.
+/// Every method either group called, tested; significant rows first, then the other
+/// changes named (every run moved), then by the size of the change of the tested measure's
+/// median, then by name.
 pub fn compare_groups(runs: &Runs, test: &GroupTest) -> Result<Vec<MethodComparison>> {
     if !(test.alpha > 0.0 && test.alpha < 1.0) {
         return Err(Error::new(ErrorKind::Request, format!("alpha {} is not between 0 and 1", test.alpha)));
@@ -109,16 +207,29 @@ pub fn compare_groups(runs: &Runs, test: &GroupTest) -> Result<Vec<MethodCompari
     let [before, after] = [Group::Before, Group::After].map(|group| figures(runs, group));
     let mut rows: Vec<MethodComparison> = Vec::with_capacity(count);
     let mut tested: Vec<(usize, f64)> = Vec::new();
-    for (id, ((b, b_values), (a, a_values))) in before.into_iter().zip(after).enumerate() {
-        let pick = |values: &[(MethodTotals, f64)]| -> Vec<f64> {
-            values.iter().map(|&(t, share)| if test.share { share } else { t.excl_us as f64 }).collect()
-        };
-        let (b_values, a_values) = (pick(&b_values), pick(&a_values));
-        let all_tied = b_values.iter().chain(&a_values).all(|&v| v == b_values[0]);
-        let result = mann_whitney(&b_values, &a_values);
+    // Each method's shift in what was tested (µs, or shares of run time).
+    let mut tested_shifts: Vec<Shift> = Vec::with_capacity(count);
+    for (id, ((b, b_runs), (a, a_runs))) in before.into_iter().zip(after).enumerate() {
+        let micros =
+            |runs: &[(MethodTotals, f64)]| -> Vec<f64> { runs.iter().map(|&(t, _)| t.excl_us as f64).collect() };
+        let shares = |runs: &[(MethodTotals, f64)]| -> Vec<f64> { runs.iter().map(|&(_, share)| share).collect() };
+        let (b_micros, a_micros) = (micros(&b_runs), micros(&a_runs));
+        let (b_shares, a_shares) = (shares(&b_runs), shares(&a_runs));
+        let shift_us = hodges_lehmann(&b_micros, &a_micros).expect("both groups have runs");
+        let (b_values, a_values) = if test.share { (&b_shares, &a_shares) } else { (&b_micros, &a_micros) };
+        let all_tied = b_values.iter().chain(a_values).all(|&v| v == b_values[0]);
+        let result = mann_whitney(b_values, a_values);
         if !all_tied {
             tested.push((id, result.p));
         }
+        tested_shifts.push(if test.share {
+            hodges_lehmann(b_values, a_values).expect("both have runs")
+        } else {
+            shift_us
+        });
+        // Apart in µs and in shares of each run's time: a device that ran every run of
+        // one group slower moves every method's µs together, but not their shares.
+        let every_run = apart(&b_micros, &a_micros, result.shift) && apart(&b_shares, &a_shares, result.shift);
         rows.push(MethodComparison {
             id: id as u32,
             name: runs.methods[id].clone(),
@@ -126,8 +237,13 @@ pub fn compare_groups(runs: &Runs, test: &GroupTest) -> Result<Vec<MethodCompari
             after: a,
             p_value: if all_tied { 1.0 } else { result.p },
             q_value: 1.0,
-            shift: result.shift,
+            dominance: result.shift,
             significant: false,
+            ratio: (b.excl_median_us > 0.0).then(|| a.excl_median_us / b.excl_median_us),
+            shift_us,
+            every_run,
+            verdict: Verdict::Unchanged,
+            evidence: Evidence::None,
             share: test.share,
         });
     }
@@ -138,9 +254,13 @@ pub fn compare_groups(runs: &Runs, test: &GroupTest) -> Result<Vec<MethodCompari
         rows[id].q_value = q;
         rows[id].significant = q <= test.alpha;
     }
+    for (row, tested) in rows.iter_mut().zip(&tested_shifts) {
+        (row.verdict, row.evidence) = verdict(row.significant, row.dominance, tested, row.every_run, row.ratio);
+    }
     rows.sort_by(|x, y| {
         y.significant
             .cmp(&x.significant)
+            .then_with(|| (y.verdict != Verdict::Unchanged).cmp(&(x.verdict != Verdict::Unchanged)))
             .then_with(|| y.change().abs().total_cmp(&x.change().abs()))
             .then_with(|| x.name.name.cmp(&y.name.name))
             .then_with(|| x.name.signature.cmp(&y.name.signature))
@@ -201,10 +321,12 @@ pub enum Cell<'a> {
     Probability(f64),
     /// Yes or no.
     Flag(bool),
+    /// A ratio of medians; `None` where the one below is 0.
+    Ratio(Option<f64>),
 }
 
 /// The names of the methods table's columns, in order: `MethodComparison::cells`' order.
-pub const GROUP_METHOD_COLUMN_NAMES: [&str; 21] = [
+pub const GROUP_METHOD_COLUMN_NAMES: [&str; 28] = [
     "method",
     "signature",
     "runs_called_before",
@@ -226,11 +348,18 @@ pub const GROUP_METHOD_COLUMN_NAMES: [&str; 21] = [
     "q_value",
     "significant",
     "verdict",
+    "ratio",
+    "shift_us",
+    "shift_low_us",
+    "shift_high_us",
+    "shift_confidence",
+    "every_run",
+    "evidence",
 ];
 
 impl MethodComparison {
     /// The row's values, in the order of `GROUP_METHOD_COLUMN_NAMES`.
-    pub fn cells(&self) -> [Cell<'_>; 21] {
+    pub fn cells(&self) -> [Cell<'_>; 28] {
         let (b, a) = (&self.before, &self.after);
         let change = (b.excl_median_us > 0.0).then(|| (a.excl_median_us - b.excl_median_us) * 100.0 / b.excl_median_us);
         [
@@ -254,7 +383,14 @@ impl MethodComparison {
             Cell::Probability(self.p_value),
             Cell::Probability(self.q_value),
             Cell::Flag(self.significant),
-            Cell::Text(self.verdict()),
+            Cell::Text(self.verdict.name()),
+            Cell::Ratio(self.ratio),
+            Cell::Number(self.shift_us.estimate),
+            Cell::Number(self.shift_us.low),
+            Cell::Number(self.shift_us.high),
+            Cell::Probability(self.shift_us.confidence),
+            Cell::Flag(self.every_run),
+            Cell::Text(self.evidence.name()),
         ]
     }
 }
@@ -262,7 +398,8 @@ impl MethodComparison {
 /// Writes the comparison as a tab-separated table with a header line. Medians and
 /// quartiles are µs (halves where two runs sit in the middle); a change is a signed
 /// percentage of before's median (`new` where before's is 0 and after's is not, `-` where
-/// both are).
+/// both are); a ratio is after's median over before's (`-` where before's is 0); the
+/// shift and its interval are µs, the interval's confidence a fraction.
 pub fn write_group_methods(rows: &[MethodComparison], out: &mut impl Write) -> Result<()> {
     let failed = |e: std::io::Error| Error::new(ErrorKind::Output, e.to_string());
     writeln!(out, "{}", GROUP_METHOD_COLUMN_NAMES.join("\t")).map_err(failed)?;
@@ -283,6 +420,8 @@ pub fn write_group_methods(rows: &[MethodComparison], out: &mut impl Write) -> R
                 Cell::Percent(p) => line.push_str(&format!("{p:.3}")),
                 Cell::Probability(p) => line.push_str(&probability(p)),
                 Cell::Flag(yes) => line.push_str(if yes { "yes" } else { "no" }),
+                Cell::Ratio(Some(r)) => line.push_str(&ratio(r)),
+                Cell::Ratio(None) => line.push('-'),
             }
         }
         writeln!(out, "{line}").map_err(failed)?;
@@ -297,6 +436,19 @@ pub(crate) fn number(value: f64) -> String {
     } else {
         let text = format!("{value:.2}");
         text.trim_end_matches('0').to_owned()
+    }
+}
+
+/// A ratio to three significant digits (`1.03`, `16.6`, `0.512`).
+pub(crate) fn ratio(value: f64) -> String {
+    if value >= 100.0 {
+        format!("{value:.0}")
+    } else if value >= 10.0 {
+        format!("{value:.1}")
+    } else if value >= 1.0 {
+        format!("{value:.2}")
+    } else {
+        format!("{value:.3}")
     }
 }
 

@@ -14,8 +14,8 @@ mod flame;
 
 pub use aggregate::{group_call_tree, group_summary_json, write_group_folded, Stat};
 pub use compare::{
-    compare_groups, write_group_methods, Cell, GroupTest, MethodComparison, SideFigures, DEFAULT_ALPHA,
-    GROUP_METHOD_COLUMN_NAMES,
+    compare_groups, write_group_methods, Cell, Evidence, GroupTest, MethodComparison, SideFigures, Verdict,
+    DEFAULT_ALPHA, GROUP_METHOD_COLUMN_NAMES, MIN_CHANGE,
 };
 pub use flame::group_flame_svg;
 

@@ -162,6 +162,7 @@ impl ProfileBuilder {
             blocked_functions: self.blocked_functions,
             cpus: self.cpus,
             counts_unknown: false,
+            in_range: false,
             app_frames: {
                 let mut frames = self.app_frames;
                 frames.sort_by_key(|f| (f.start, f.pid, f.token));
