@@ -313,7 +313,7 @@ const requests = {
   },
   async diffSvg(m) {
     await ready;
-    return { svg: comparison(m.key).comparison.diffSvg(m.thread || undefined, m.widths, Boolean(m.normalize), m.theme, m.colour) };
+    return { svg: comparison(m.key).comparison.diffSvg(m.thread || undefined, m.widths, Boolean(m.normalize), m.theme, m.colour, Boolean(m.changedOnly)) };
   },
   async diffFolded(m) {
     await ready;
@@ -371,7 +371,9 @@ const requests = {
   },
   async runsDiffSvg(m) {
     if (!runMedians) runMedians = openRuns().medianComparison();
-    return { svg: runMedians.diffSvg(m.thread || undefined, m.widths, Boolean(m.normalize), m.theme, m.colour) };
+    // Frames are coloured where the runs show their method changed, not by size alone.
+    const shown = openRuns().changedNames(m.alpha, Boolean(m.share));
+    return { svg: runMedians.diffSvg(m.thread || undefined, m.widths, Boolean(m.normalize), m.theme, m.colour, Boolean(m.changedOnly), shown) };
   },
   async runsClose() {
     dropRuns();

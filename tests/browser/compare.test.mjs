@@ -47,7 +47,7 @@ test('compare with a second run: facts side by side, the main thread\'s graph, m
   ]);
   assert.equal(await page.inputValue('#compare-thread'), 'main', 'the thread the before trace opens on');
   const svg = await shownDiff(page, /main — wall clock, before → after/);
-  assert.match(svg, /Widths: after, 9,431,101 µs in all\. Colour: self time change against before \(6,224,530 µs\): red grew, blue shrank/);
+  assert.match(svg, /Widths: after, 9,431,101 µs\. Colour: self time change against before \(6,224,530 µs\), deeper with its share of the whole: red grew, blue shrank/);
   assert.match(await page.textContent('#compare-legend'), /^Thread main, wall time\. Widths: after\./);
   // Red frames: stacks whose own time grew.
   const reds = await page.frameLocator('#compare-flame').locator('#frames rect').evaluateAll((rects) =>
@@ -89,10 +89,10 @@ test('compare with a second run: facts side by side, the main thread\'s graph, m
 
   // Widths from before, scaled to the same total, on the CPU clock.
   await page.check('#compare-widths-before');
-  await shownDiff(page, /Widths: before, 6,224,530 µs in all/);
+  await shownDiff(page, /Widths: before, 6,224,530 µs\./);
   await page.check('#compare-normalize');
   await shownDiff(page, /scaled to the same total\)/);
-  assert.match(await page.textContent('#compare-legend'), /relative to before \(after scaled to the same total\)/);
+  assert.match(await page.textContent('#compare-legend'), /from before to after \(after scaled to the same total\), deeper/);
   await page.check('#compare-clock-cpu');
   await shownDiff(page, /main — cpu clock, before → after/);
   // The clock in the core's words for method traces.

@@ -47,19 +47,24 @@ test('twenty runs grouped by their names: the slowed method first, slower, with 
   assert.equal(await page.evaluate(() => document.activeElement.id), 'runs-facts', 'the keyboard goes to what was found');
   const rows = await rowsOf(page);
   assert.equal(rows[0].name, SLOWED);
-  assert.equal(rows[0].verdict, 'slower');
-  assert.ok(rows.slice(1).filter((r) => r.verdict !== 'not significant').length <= 1, 'hardly a false alarm');
+  assert.equal(rows[0].verdict, 'slower (significant)');
+  assert.ok(rows.slice(1).filter((r) => r.verdict !== 'unchanged').length <= 1, 'hardly a false alarm');
   assert.match(await page.textContent('#runs-method-note'), /1 of all 42 changed significantly/);
   // Each row's spread: two boxes (before, after) on one scale.
   assert.equal(await page.locator('#runs-method-rows tr').first().locator('svg.spread rect').count(), 2);
   // The differential graph of medians.
   const svg = await page.evaluate(() => document.getElementById('runs-flame').srcdoc);
   assert.match(svg, /All threads — wall clock, medians of 10 and 10 runs, before → after/);
+  // Coloured where the runs show a change: the slowed method's frames, and no other's own time.
+  const coloured = [...svg.matchAll(/<g><title>([^ ]+) \([^<]*<\/title><rect [^>]*fill="rgb\((\d+),(\d+),(\d+)\)"/g)]
+    .filter((m) => !(m[2] === '222' && m[3] === '222' && m[4] === '222')).map((m) => m[1]);
+  assert.ok(coloured.length > 0 && coloured.every((name) => name === SLOWED), 'coloured: ' + coloured.join(', '));
   // Choosing the slowed method shows its runs, one by one.
   await page.locator('#runs-method-rows tr').first().click();
   await page.waitForSelector('#runs-detail:not([hidden])');
   assert.equal(await page.locator('#runs-detail tbody tr:not(.side)').count(), 20);
-  assert.match(await page.textContent('#runs-detail'), /Significantly slower · p < 0\.0001/);
+  assert.match(await page.textContent('#runs-detail'), /Slower \(significant\), 1\.\d\d× · shift \+[\d.]+ (µs|ms), 9\d% interval/);
+  assert.match(await page.textContent('#runs-detail'), /Significant after the correction for every method tested\. p < 0\.0001, q 0\.0\d+/);
   assert.equal(await page.locator('#runs-detail svg.run-dots circle').count(), 20);
   await shot(page, 'runs-done');
   // Escape in the table closes the runs of the method; choosing its row again opens them.
@@ -119,7 +124,7 @@ test('twenty runs grouped by their names: the slowed method first, slower, with 
     await page.evaluate(() => window.clockTop), { timeout: 5000 });
   assert.equal(await page.isChecked('#runs-clock-cpu'), true);
   await page.waitForFunction((name) => document.querySelector('#runs-method-rows tr td.name')?.title.startsWith(name), SLOWED);
-  assert.equal((await rowsOf(page))[0].verdict, 'slower');
+  assert.equal((await rowsOf(page))[0].verdict, 'slower (significant)');
   await page.waitForFunction((at) => Number(document.body.dataset.runsGraphReadyAt) > at
     && /main — cpu clock, median of the 10 runs after/.test(document.getElementById('runs-flame').srcdoc), clickedAt, { timeout: 30000 });
   await page.locator('#runs-facts').scrollIntoViewIfNeeded();
@@ -257,7 +262,7 @@ test('two release builds, each group with its own mapping.txt: the original name
   await compared(page);
   const rows = await rowsOf(page);
   assert.equal(rows[0].name, SLOWED);
-  assert.equal(rows[0].verdict, 'slower');
+  assert.equal(rows[0].verdict, 'slower (significant)');
   const statuses = await page.locator('#runs-file-rows td:last-child').allTextContents();
   assert.match(statuses[0], /^Read · names from after-mapping\.txt \(\d+ classes\)$/);
   assert.match(statuses[15], /^Read · names from before-mapping\.txt/);

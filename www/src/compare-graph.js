@@ -27,7 +27,7 @@ export function createCompareGraph(store, engine, key) {
   // choices the picture depends on.
   let shown = null;
 
-  const idOf = (s) => ({ facts: s.compare.facts, choice: [s.compareThread, s.compareWidths, s.compareNormalize, s.compareColour, s.theme].join('\u0000') });
+  const idOf = (s) => ({ facts: s.compare.facts, choice: [s.compareThread, s.compareWidths, s.compareNormalize, s.compareColour, s.compareChanged, s.theme].join('\u0000') });
   const same = (a, b) => Boolean(a && b) && a.facts === b.facts && a.choice === b.choice;
 
   async function render(state) {
@@ -38,7 +38,7 @@ export function createCompareGraph(store, engine, key) {
     $('compare-legend').textContent = legendText(state);
     let svg;
     try {
-      svg = await engine.diffSvg(key, state.compareThread, state.compareWidths, state.compareNormalize, state.theme, state.compareColour);
+      svg = await engine.diffSvg(key, state.compareThread, state.compareWidths, state.compareNormalize, state.theme, state.compareColour, state.compareChanged);
     } catch (error) {
       shown = null;
       view.fail(error.message);
@@ -56,7 +56,7 @@ export function createCompareGraph(store, engine, key) {
       return;
     }
     if (state.tab !== 'compare') return;
-    if (changed(state, previous, 'compare', 'compareThread', 'compareWidths', 'compareNormalize', 'compareColour', 'theme', 'tab')) {
+    if (changed(state, previous, 'compare', 'compareThread', 'compareWidths', 'compareNormalize', 'compareColour', 'compareChanged', 'theme', 'tab')) {
       rendering = render(state);
     }
     view.shown();

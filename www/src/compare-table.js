@@ -137,6 +137,7 @@ export function legendText(state) {
     ? 'a frame\'s total time (itself and what it calls)'
     : 'a frame\'s own (self) time';
   const missing = width === 'after' ? 'Code that is gone shows with widths: before.' : 'Code that is new shows with widths: after.';
-  return scope + ', ' + compareClockWords(state) + '. Widths: ' + width + '. Colour: how ' + measure + ' changed from before to after, ' +
-    'relative to before' + scaled + ': red grew, blue shrank, deepest at twice or half as much; grey within ±5%. ' + missing;
+  return scope + ', ' + compareClockWords(state) + '. Widths: ' + width + '. Colour: how ' + measure + ' changed from before to after' + scaled +
+    ', deeper the larger a share of the whole graph the change is (deepest from 5% of it): red grew, blue shrank; grey under 0.1% of the whole or within ±5% of the frame\'s own' +
+    (state.compareChanged ? ', and faded' : '') + '. ' + missing;
 }

@@ -166,6 +166,7 @@ export function createCompare(store, engine, beforeKey) {
     $('compare-widths-' + state.compareWidths).checked = true;
     $('compare-normalize').checked = state.compareNormalize;
     $('compare-colour').value = state.compareColour;
+    $('compare-changed').checked = state.compareChanged;
     // Choosing a thread in the thread list compares that thread, where both sides know its name.
     if (changed(state, previous, 'thread') && previous && previous.summary === state.summary && state.thread >= 0) {
       const name = state.summary.threads[state.thread].name;
@@ -189,6 +190,7 @@ export function createCompare(store, engine, beforeKey) {
   for (const side of ['after', 'before']) $('compare-widths-' + side).addEventListener('change', () => store.update({ compareWidths: side }));
   $('compare-normalize').addEventListener('change', (event) => store.update({ compareNormalize: event.target.checked }));
   $('compare-colour').addEventListener('change', (event) => store.update({ compareColour: event.target.value }));
+  $('compare-changed').addEventListener('change', (event) => store.update({ compareChanged: event.target.checked }));
   $('compare-close').addEventListener('click', close);
 
   return { withFiles, renamed, resourced, settled: () => graph.settled() };

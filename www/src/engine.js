@@ -165,9 +165,12 @@ export class Engine {
     return this.call({ type: 'runsGroupSvg', group, stat, thread, theme }).then((r) => r.svg);
   }
 
-  /** The differential graph of the groups' medians. */
-  runsDiffSvg(thread, widths, normalize, theme, colour) {
-    return this.call({ type: 'runsDiffSvg', thread, widths, normalize, theme, colour }).then((r) => r.svg);
+  /**
+   * The differential graph of the groups' medians, coloured where the methods changed as
+   * the comparison at false-discovery rate `alpha` (on shares where `share`) finds.
+   */
+  runsDiffSvg(thread, widths, normalize, theme, colour, { alpha = 0.05, share = false, changedOnly = false } = {}) {
+    return this.call({ type: 'runsDiffSvg', thread, widths, normalize, theme, colour, alpha, share, changedOnly }).then((r) => r.svg);
   }
 
   /** The call tree of `group`'s `stat` per stack, of the threads named `thread` ('' for all), as `tree` gives it. */
@@ -278,8 +281,8 @@ export class Engine {
   }
 
   /** The differential flame graph of one thread name ('' for all threads). */
-  diffSvg(key, thread, widths, normalize, theme, colour = 'self') {
-    return this.call({ type: 'diffSvg', key, thread, widths, normalize, theme, colour }).then((r) => r.svg);
+  diffSvg(key, thread, widths, normalize, theme, colour = 'self', changedOnly = false) {
+    return this.call({ type: 'diffSvg', key, thread, widths, normalize, theme, colour, changedOnly }).then((r) => r.svg);
   }
 
   /** The differential folded stacks, `stack before_us after_us` a line. */

@@ -6,7 +6,7 @@
 // Menu key or Shift+F10 at the cursor, asks the page for its menu of transforms (the
 // page draws it: a frame this small cannot hold it). The page's Content-Security-Policy
 // allows this script by its hash: it must not depend on the graph.
-/* global search, reset_search, unzoom, zoom, g_to_text, details, searchbtn, matchedtxt, nametype, searchcolor */
+/* global search, reset_search, unzoom, zoom, g_to_text, details, searchbtn, matchedtxt, nametype, searchcolor, orig_load */
 /* eslint-disable no-var */
 (function () {
   'use strict';
@@ -56,7 +56,16 @@
     });
   }
 
+  // A differential graph's colours are what it says: its search outlines the matches and
+  // fades the rest instead of painting them over.
+  var graph = document.querySelector('body>svg');
+  var differential = Boolean(graph && graph.hasAttribute('data-differential'));
+
   function clearSearch() {
+    if (differential) {
+      graph.classList.remove('df-searching');
+      frames().forEach(function (g) { g.classList.remove('df-match'); });
+    }
     reset_search();
     window.searching = 0;
     searchbtn.classList.remove('show');
@@ -68,10 +77,18 @@
   function runSearch(term) {
     clearSearch();
     if (term) search(pattern(term));
-    var hits = frames().filter(function (g) {
+    var matches = frames().filter(function (g) {
       var r = g.querySelector('rect');
       return r && r.getAttribute('fill') === searchcolor;
-    }).length;
+    });
+    if (differential && matches.length) {
+      matches.forEach(function (g) {
+        orig_load(g.querySelector('rect'), 'fill');
+        g.classList.add('df-match');
+      });
+      graph.classList.add('df-searching');
+    }
+    var hits = matches.length;
     tell({ type: 'matched', term: term, frames: hits, text: term && hits ? matchedtxt.firstChild.nodeValue : '' });
   }
 

@@ -116,10 +116,10 @@ export function verdictText(row) {
 
 /** What a verdict rests on, in a sentence. */
 export function verdictWhy(row) {
-  if (row.evidence === 'corrected test') return 'Significant after the correction for every method tested (q ' + probabilityText(row.q_value) + ').';
+  if (row.evidence === 'corrected test') return 'Significant after the correction for every method tested.';
   if (row.evidence === 'every run') {
     return 'Every run after is ' + row.verdict + ' than every run before, in time and in share of its run, and the shift\u2019s '
-      + Math.floor(row.shift_confidence * 100) + '% interval leaves out 0; too few runs for the corrected test (q ' + probabilityText(row.q_value) + ').';
+      + Math.floor(row.shift_confidence * 100) + '% interval leaves out 0; too few runs for the corrected test.';
   }
   return row.every_run
     ? 'Every run moved, but the runs give no 95% interval or the medians differ by less than 5%.'

@@ -218,14 +218,14 @@ export function createRuns(store, engine, openFolder) {
   }
 
   async function renderGraph(state) {
-    const id = [state.runs.facts, state.runsGraph, state.runsThread, state.theme];
+    const id = [state.runs.facts, state.runsGraph, state.runsThread, state.theme, state.runsShare];
     if (shownGraph && id.every((v, i) => v === shownGraph[i])) return;
     shownGraph = id;
     graph.loading();
     let made;
     try {
       made = state.runsGraph === 'diff'
-        ? await engine.runsDiffSvg(state.runsThread, 'after', false, state.theme, 'self')
+        ? await engine.runsDiffSvg(state.runsThread, 'after', false, state.theme, 'self', { share: state.runsShare })
         : await engine.runsGroupSvg(state.runsGraph, 'median', state.runsThread, state.theme);
     } catch (error) {
       shownGraph = null;
@@ -234,7 +234,7 @@ export function createRuns(store, engine, openFolder) {
     }
     const now = store.get();
     if (!now.runs || now.runs.facts !== state.runs.facts || now.runsGraph !== state.runsGraph
-      || now.runsThread !== state.runsThread || now.theme !== state.theme) return;
+      || now.runsThread !== state.runsThread || now.theme !== state.theme || now.runsShare !== state.runsShare) return;
     await graph.show(made, state.theme, () => { svg = made; });
   }
 
@@ -259,7 +259,7 @@ export function createRuns(store, engine, openFolder) {
       else if (!previous || !previous.runs || previous.runs.facts !== r.facts) renderFacts(state);
     }
     if (r.phase === 'done') {
-      if (changed(state, previous, 'runs', 'runsGraph', 'runsThread', 'theme')) renderGraph(state);
+      if (changed(state, previous, 'runs', 'runsGraph', 'runsThread', 'theme', 'runsShare')) renderGraph(state);
       $('runs-graph').value = state.runsGraph;
       $('runs-thread').value = state.runsThread;
       $('runs-share').checked = state.runsShare;

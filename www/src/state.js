@@ -46,6 +46,7 @@ export function initialState() {
     compareWidths: 'after', // the side whose time sets the graph's widths
     compareNormalize: false, // scale the other side to the same total
     compareColour: 'self', // what a frame's colour measures the change of: self | total
+    compareChanged: false, // fade the frames whose change is drawn neutral
     compareSort: { column: 'incl-delta', descending: true },
     compareSearch: '', // the differential graph's search term
     compareFilter: '', // the compared methods table's filter

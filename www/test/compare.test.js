@@ -75,8 +75,8 @@ test('the legend says which side sets the widths, what the colour measures and w
     compare: { summary: after, facts: { clock } },
   });
   assert.match(legendText(state('after', false)),
-    /^Thread main, wall time\. Widths: after\. Colour: how a frame's own \(self\) time changed from before to after, relative to before: red grew, blue shrank, deepest at twice or half as much; grey within ±5%\. Code that is gone shows with widths: before\.$/);
-  assert.match(legendText(state('before', true)), /Widths: before\..*relative to before \(after scaled to the same total\):.*Code that is new/);
+    /^Thread main, wall time\. Widths: after\. Colour: how a frame's own \(self\) time changed from before to after, deeper the larger a share of the whole graph the change is \(deepest from 5% of it\): red grew, blue shrank; grey under 0\.1% of the whole or within ±5% of the frame's own\. Code that is gone shows with widths: before\.$/);
+  assert.match(legendText(state('before', true)), /Widths: before\..*from before to after \(after scaled to the same total\), deeper.*Code that is new/);
   assert.match(legendText(state('after', false, 'wall', summary.method(), 'total')), /Colour: how a frame's total time \(itself and what it calls\) changed/);
   // Each side's words where they differ: a method trace's CPU clock is the thread's, samples' is on-CPU time.
   assert.equal(compareClockWords(state('after', false, 'cpu')), 'thread CPU time');

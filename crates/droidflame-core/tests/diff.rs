@@ -229,11 +229,12 @@ fn the_differential_graph_draws_one_side_coloured_by_the_other() {
     let (before_total, after_total) = comparison.totals();
     let all = diff_svg(&comparison, &DiffGraphOptions::default()).unwrap();
     let digits = group;
-    assert!(all.contains(&format!("Widths: after, {} µs in all", digits(after_total))), "{all:.2000}");
+    assert!(all.contains(&format!("Widths: after, {} µs.", digits(after_total))), "{all:.2000}");
     assert!(
-        all.contains(&format!("against before ({} µs): red grew, blue shrank", digits(before_total))),
+        all.contains(&format!("against before ({} µs), deeper with its share of the whole", digits(before_total))),
         "{all:.3000}"
     );
+    assert!(all.contains("<svg data-differential=\"true\" "), "a search there keeps the colours");
     // inferno's root frame is as wide as the width side's total.
     assert!(all.contains(&format!("all ({} µs, 100%; self 0 → 0 µs, no change)", digits(after_total))), "{all:.3000}");
     // Every frame drawn is found and coloured by its change, which its tooltip tells.
@@ -278,6 +279,52 @@ fn the_differential_graph_draws_one_side_coloured_by_the_other() {
         let svg = diff_svg(&comparison, &DiffGraphOptions { theme, ..Default::default() }).unwrap();
         let flame = FlameOptions { theme, ..FlameOptions::default() };
         assert_eq!(script_of(&svg), Some(flame_script(&flame, comparison.frame_kind)));
+    }
+}
+
+/// Each drawn frame's name and fill, from a differential graph's SVG.
+fn fills(svg: &str) -> Vec<(String, (u8, u8, u8), bool)> {
+    svg.split("<g><title>")
+        .skip(1)
+        .filter_map(|frame| {
+            let name = frame[..frame.find(" (")?].to_owned();
+            let fill = &frame[frame.find("fill=\"rgb(")? + 10..];
+            let rgb: Vec<u8> = fill[..fill.find(')')?].split(',').map(|v| v.parse().unwrap()).collect();
+            let faded = fill[..fill.find("/>").unwrap_or(fill.len())].contains("fill-opacity");
+            Some((name, (rgb[0], rgb[1], rgb[2]), faded))
+        })
+        .collect()
+}
+
+#[test]
+fn the_slowed_frame_of_two_runs_is_coloured_strongest_and_noise_stays_neutral() {
+    use droidflame_testkit::runs::{method_name, run, RunSpec, SLOWED};
+    let slowed = method_name(SLOWED);
+    for (seed, factor) in [(1, 1.3), (2, 1.3), (3, 2.0)] {
+        let before = analyze(&run(&RunSpec { seed, slower: None, spread: 0.1 }).write(&Layout::ART_STREAMING)).unwrap();
+        let after = RunSpec { seed: seed + 100, slower: Some((SLOWED, factor)), spread: 0.1 };
+        let after = analyze(&run(&after).write(&Layout::ART_STREAMING)).unwrap();
+        let comparison = compare(&before, &after, &DiffOptions::default()).unwrap();
+        let options = DiffGraphOptions { thread: Some("main".into()), ..Default::default() };
+        let frames = fills(&diff_svg(&comparison, &options).unwrap());
+        // The deepest red is the one with the least green (red frames are 255, g, g).
+        let reddest =
+            frames.iter().filter(|(_, c, _)| c.0 == 255 && c.1 == c.2 && c.1 < 222).min_by_key(|(_, c, _)| c.1);
+        let (name, colour, _) = reddest.unwrap_or_else(|| panic!("seed {seed}: nothing red in {frames:?}"));
+        assert_eq!(name, &slowed, "seed {seed} x{factor}: the reddest is {name} {colour:?}");
+        let slowed_colour = frames.iter().find(|(n, _, _)| n == &slowed).unwrap().1;
+        assert!(
+            frames
+                .iter()
+                .filter(|(n, _, _)| n != &slowed)
+                .all(|(_, c, _)| c.1 > slowed_colour.1 && c.2 > slowed_colour.2.min(slowed_colour.1)),
+            "seed {seed}: another frame as deep as {slowed_colour:?}: {frames:?}"
+        );
+        // Changed only: the neutral frames fade, the slowed one does not.
+        let changed = DiffGraphOptions { changed_only: true, ..options.clone() };
+        let frames = fills(&diff_svg(&comparison, &changed).unwrap());
+        assert!(frames.iter().any(|(n, _, faded)| n == &slowed && !faded));
+        assert!(frames.iter().filter(|(_, c, _)| *c == (222, 222, 222)).all(|(_, _, faded)| *faded));
     }
 }
 

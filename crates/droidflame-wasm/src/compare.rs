@@ -76,8 +76,11 @@ impl Comparison {
     /// The differential flame graph of the threads named `thread` (all threads when not
     /// given): `widths` `after` (the default) or `before`; `normalize` scales the other side
     /// to the same total; `theme` `light` or `dark`; `colour` `self` (the default) or
-    /// `total`: what a frame's colour measures the change of.
+    /// `total`: what a frame's colour measures the change of; `changed_only` fades the frames
+    /// drawn neutral; `shown`, where groups of runs are compared, names the frames whose
+    /// change the runs show (the others' own time is drawn neutral).
     #[wasm_bindgen(js_name = diffSvg)]
+    #[allow(clippy::too_many_arguments)]
     pub fn diff_svg(
         &self,
         thread: Option<String>,
@@ -85,6 +88,8 @@ impl Comparison {
         normalize: bool,
         theme: Option<String>,
         colour: Option<String>,
+        changed_only: Option<bool>,
+        shown: Option<Vec<String>>,
     ) -> Result<String, JsError> {
         let widths = match widths.as_deref() {
             None | Some("") => Widths::After,
@@ -96,8 +101,16 @@ impl Comparison {
             Some(text) => ChangeOf::parse(text)
                 .ok_or_else(|| JsError::new(&format!("unknown colour {text:?}; use self or total")))?,
         };
-        let options =
-            DiffGraphOptions { thread, widths, normalize, theme: theme_of(theme)?, colour, ..Default::default() };
+        let options = DiffGraphOptions {
+            thread,
+            widths,
+            normalize,
+            theme: theme_of(theme)?,
+            colour,
+            changed_only: changed_only.unwrap_or(false),
+            shown,
+            ..Default::default()
+        };
         products::diff_svg(&self.inner, &options).map_err(js_error)
     }
 

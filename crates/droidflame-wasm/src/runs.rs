@@ -2,7 +2,7 @@
 //! freed at once, so the page holds the reductions, never the runs' profiles.
 
 use super::{clock, js_error, theme_of, Session};
-use droidflame_core::products::{self, FlameOptions, Group, GroupTest, RunOptions, Runs, Stat};
+use droidflame_core::products::{self, FlameOptions, Group, GroupTest, RunOptions, Runs, Stat, Verdict};
 use serde_json::json;
 use wasm_bindgen::prelude::*;
 
@@ -83,6 +83,15 @@ impl RunGroups {
             })
             .collect();
         Ok(serde_json::Value::Array(list).to_string())
+    }
+
+    /// The names of the methods whose change the runs show (their verdict is not
+    /// `unchanged`), at false-discovery rate `alpha`, tested on shares where `share`: what a
+    /// differential graph of the medians colours.
+    #[wasm_bindgen(js_name = changedNames)]
+    pub fn changed_names(&self, alpha: f64, share: bool) -> Result<Vec<String>, JsError> {
+        let rows = products::compare_groups(&self.inner, &GroupTest { alpha, share }).map_err(js_error)?;
+        Ok(rows.into_iter().filter(|r| r.verdict != Verdict::Unchanged).map(|r| r.name.name).collect())
     }
 
     /// Method `id`'s totals in each run: `{before: [{label, calls, incl_us, excl_us,

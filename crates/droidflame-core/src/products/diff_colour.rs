@@ -1,9 +1,12 @@
 //! The differential graph's colours: each frame coloured by how its time changed from the
-//! other side to the side that sets the widths, relative to the other side's time, on its
-//! own (self) time or on everything under it (total). Small changes, within a dead band,
-//! are drawn neutral; beyond it the colour deepens with the change, deepest at twice or
-//! half as much. inferno draws the graph in plain mode; its frames are then recoloured
-//! where they are, found by depth and start as inferno lays the same sorted lines out.
+//! other side to the side that sets the widths, on its own (self) time or on everything
+//! under it (total), by the change's size relative to the whole graph: a frame that grew
+//! by 1,463% but holds a thousandth of the time matters less than one that grew by 30% and
+//! holds a third. Changes under `NOISE` of the whole, or within `DEAD_BAND` of the frame's
+//! own time, are drawn neutral; beyond them the colour deepens with the change's share of
+//! the whole, deepest from `DEEPEST` on. inferno draws the graph in plain mode; its frames
+//! are then recoloured where they are, found by depth and start as inferno lays the same
+//! sorted lines out.
 
 use crate::text::group_digits;
 use rustc_hash::FxHashMap;
@@ -39,6 +42,13 @@ impl ChangeOf {
 
 /// Relative changes within this share of the other side's time are drawn neutral.
 pub const DEAD_BAND: f64 = 0.05;
+
+/// Changes smaller than this share of the whole graph's time are drawn neutral: a few µs
+/// in a trace of seconds are noise, whatever their share of a small frame.
+pub const NOISE: f64 = 0.001;
+
+/// Changes of this share of the whole graph's time and more get the deepest colour.
+pub const DEEPEST: f64 = 0.05;
 
 /// The lightest colour a change beyond the dead band gets, as a share of the deepest.
 const LIGHTEST: f64 = 0.25;
@@ -124,21 +134,23 @@ fn change_words(before: f64, after: f64) -> String {
     }
 }
 
-/// The colour of a change: neutral within the dead band, red for growth, blue for a fall,
-/// deeper with the change (as a power of two, deepest at twice or half). Black text stays
-/// above 4.5:1 contrast on every one.
-pub(crate) fn change_colour(before: f64, after: f64) -> (u8, u8, u8) {
-    const NEUTRAL: (u8, u8, u8) = (222, 222, 222);
-    if before.round() == after.round() {
+/// The colour a frame gets where its change is drawn neutral.
+pub(crate) const NEUTRAL: (u8, u8, u8) = (222, 222, 222);
+
+/// The colour of a change in a graph whose whole is `whole`: neutral under `NOISE` of the
+/// whole or within the dead band of the frame's own time, red for growth, blue for a fall,
+/// deeper with the change's share of the whole (on a log scale from `NOISE` to `DEEPEST`).
+/// Black text stays above 4.5:1 contrast on every one.
+pub(crate) fn change_colour(before: f64, after: f64, whole: f64) -> (u8, u8, u8) {
+    let change = (after - before).abs();
+    if before.round() == after.round() || change < NOISE * whole {
         return NEUTRAL;
     }
-    let depth = if before <= 0.0 || after <= 0.0 {
-        1.0
-    } else if ((after - before) / before).abs() <= DEAD_BAND {
+    if before > 0.0 && after > 0.0 && change / before <= DEAD_BAND {
         return NEUTRAL;
-    } else {
-        (after / before).log2().abs().min(1.0)
-    };
+    }
+    let share = if whole > 0.0 { change / whole } else { 1.0 };
+    let depth = ((share / NOISE).log10() / (DEEPEST / NOISE).log10()).clamp(0.0, 1.0);
     let t = LIGHTEST + (1.0 - LIGHTEST) * depth;
     let mix = |light: f64, deep: f64| (light + (deep - light) * t).round() as u8;
     if after > before {
@@ -155,12 +167,32 @@ fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
     Some(&tag[start..end])
 }
 
+/// How the frames of a differential graph are coloured.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Colouring<'a> {
+    /// The side that sets the widths is after.
+    pub widths_after: bool,
+    /// What a colour measures the change of.
+    pub of: ChangeOf,
+    /// Frames drawn neutral are faded, so that the changed ones stand out.
+    pub changed_only: bool,
+    /// Where runs were compared: the frames whose change the runs show (by name); the
+    /// others' own time is drawn neutral, whatever its size. `None`: every frame by size.
+    pub shown: Option<&'a [String]>,
+}
+
 /// inferno's plain-mode `svg` recoloured by each frame's change (see the module), each
 /// frame's tooltip telling it: `name (1,234 µs, 5.00%; self 1,000 → 1,234 µs, +23.4%)`.
-pub(crate) fn recolour(svg: &str, lines: &[Line], widths_after: bool, of: ChangeOf) -> String {
+/// The root `svg` element says it is differential (`data-differential`): a search there
+/// keeps the colours.
+pub(crate) fn recolour(svg: &str, lines: &[Line], colouring: &Colouring) -> String {
     const FRAME: &str = "<g><title>";
+    let of = colouring.of;
     let places = layout(lines);
-    let times = path_times(lines, widths_after);
+    let times = path_times(lines, colouring.widths_after);
+    let whole = times.get("").map_or(0.0, |root| root.before_total.max(root.after_total));
+    let svg = svg.replacen("<svg ", "<svg data-differential=\"true\" ", 1);
+    let svg = svg.as_str();
     // Depths by the frames' rows: the root's row is the lowest (the largest y).
     let mut rows: Vec<u64> = Vec::new();
     let mut at = 0;
@@ -194,7 +226,8 @@ pub(crate) fn recolour(svg: &str, lines: &[Line], widths_after: bool, of: Change
             .and_then(|y| y.parse::<f64>().ok())
             .and_then(|y| depth_of.get(&((y * 100.0) as u64)).copied())
             .zip(attribute(rect, "fg:x").and_then(|x| x.parse::<u64>().ok()));
-        let Some(times) = key.and_then(|k| places.get(&k)).and_then(|path| times.get(path)) else {
+        let Some((path, times)) = key.and_then(|k| places.get(&k)).and_then(|&path| Some((path, times.get(path)?)))
+        else {
             rest = tail;
             continue;
         };
@@ -220,11 +253,20 @@ pub(crate) fn recolour(svg: &str, lines: &[Line], widths_after: bool, of: Change
         }
         let between = &tail[title_end..rect_start];
         out.push_str(between);
-        let (r, g, b) = change_colour(before, after);
+        let name = path.rsplit(';').next().unwrap_or(path);
+        let runs_show = match (colouring.shown, of) {
+            (Some(shown), ChangeOf::SelfTime) => shown.iter().any(|s| s == name),
+            _ => true,
+        };
+        let colour = if runs_show { change_colour(before, after, whole) } else { NEUTRAL };
+        let (r, g, b) = colour;
+        let faded = if colouring.changed_only && colour == NEUTRAL { " fill-opacity=\"0.3\"" } else { "" };
         match attribute(rect, "fill") {
-            Some(fill) => {
-                out.push_str(&rect.replacen(&format!("fill=\"{fill}\""), &format!("fill=\"rgb({r},{g},{b})\""), 1))
-            }
+            Some(fill) => out.push_str(&rect.replacen(
+                &format!("fill=\"{fill}\""),
+                &format!("fill=\"rgb({r},{g},{b})\"{faded}"),
+                1,
+            )),
             None => out.push_str(rect),
         }
         rest = &tail[rect_start + rect_len..];
@@ -269,20 +311,34 @@ mod tests {
     }
 
     #[test]
-    fn colours_deepen_with_the_change_and_stay_neutral_in_the_dead_band() {
-        let neutral = change_colour(100.0, 100.0);
-        assert_eq!(change_colour(100.0, 104.0), neutral, "within 5%");
-        assert_eq!(change_colour(0.0, 0.0), neutral);
-        let (small, double, new) = (change_colour(100.0, 110.0), change_colour(100.0, 200.0), change_colour(0.0, 5.0));
+    fn colours_deepen_with_the_changes_share_of_the_whole_and_stay_neutral_for_noise() {
+        let whole = 10_000.0;
+        let neutral = change_colour(100.0, 100.0, whole);
+        assert_eq!(neutral, NEUTRAL);
+        assert_eq!(change_colour(1000.0, 1040.0, whole), neutral, "within 5% of the frame");
+        assert_eq!(change_colour(0.0, 0.0, whole), neutral);
+        // Under 0.1% of the whole: noise, however large a share of the frame.
+        assert_eq!(change_colour(1.0, 9.0, whole), neutral, "+800% of 8 µs in 10 ms");
+        assert_eq!(change_colour(30.0, 21.0, whole), neutral, "-9 µs");
+        // 1% of the whole is lighter than 5%; 5% and more are the deepest.
+        let (small, large, new) = (
+            change_colour(1000.0, 1100.0, whole),
+            change_colour(1000.0, 1500.0, whole),
+            change_colour(0.0, 600.0, whole),
+        );
         assert_eq!(small.0, 255);
-        assert!(small.1 > double.1, "more growth, deeper red: {small:?} {double:?}");
-        assert_eq!(double, new, "twice as much and new are the deepest");
-        assert_eq!(change_colour(100.0, 400.0), double);
-        let fall = change_colour(100.0, 50.0);
+        assert!(small.1 > large.1, "more of the whole, deeper red: {small:?} {large:?}");
+        assert_eq!(large, new, "5% of the whole and more are the deepest");
+        assert_eq!(change_colour(1000.0, 4000.0, whole), large);
+        // A 16-fold growth of a tiny frame is lighter than 30% of a large one.
+        let tiny = change_colour(2.5, 41.5, whole);
+        let big = change_colour(3000.0, 3900.0, whole);
+        assert!(tiny.1 > big.1, "{tiny:?} {big:?}");
+        let fall = change_colour(1000.0, 500.0, whole);
         assert_eq!(fall.2, 255);
-        assert_eq!(fall, change_colour(100.0, 0.0));
+        assert_eq!(fall, change_colour(1000.0, 0.0, whole));
         // Black text on the deepest colours keeps 4.5:1.
-        for (r, g, b) in [double, fall, neutral] {
+        for (r, g, b) in [large, fall, neutral] {
             let lin = |c: u8| {
                 let c = c as f64 / 255.0;
                 if c <= 0.04045 {

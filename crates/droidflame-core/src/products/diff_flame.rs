@@ -5,7 +5,7 @@
 //! against the largest change in the graph: most frames came out near-white.)
 
 use super::diff::Comparison;
-use super::diff_colour::{recolour, ChangeOf, Line, DEAD_BAND};
+use super::diff_colour::{recolour, ChangeOf, Colouring, Line, DEAD_BAND, NOISE};
 use super::flame::{empty_svg, inferno_options, FlameOptions, Theme, MAX_PLAUSIBLE_MICROS};
 use crate::text::group_digits;
 use crate::{Error, ErrorKind, Result};
@@ -49,6 +49,12 @@ pub struct DiffGraphOptions {
     pub theme: Theme,
     /// What a frame's colour measures: the change of its self time or of its total.
     pub colour: ChangeOf,
+    /// Frames whose change is drawn neutral are faded, so that the changed ones stand out.
+    pub changed_only: bool,
+    /// Where groups of runs are compared: the frames (by name) whose change the runs show
+    /// (`Verdict` not unchanged); other frames' own time is drawn neutral. `None`: every
+    /// frame by the size of its change.
+    pub shown: Option<Vec<String>>,
 }
 
 impl Default for DiffGraphOptions {
@@ -60,6 +66,8 @@ impl Default for DiffGraphOptions {
             image_width: None,
             theme: Theme::Light,
             colour: ChangeOf::SelfTime,
+            changed_only: false,
+            shown: None,
         }
     }
 }
@@ -137,13 +145,14 @@ pub fn diff_svg(comparison: &Comparison, options: &DiffGraphOptions) -> Result<S
     let scaled = if options.normalize && scale != 1.0 { ", scaled to the same total" } else { "" };
     // Short enough to fit a graph 1,000 px wide; the page's legend says it at length.
     opts.subtitle = Some(format!(
-        "Widths: {}, {} {unit} in all. Colour: {} {measure} change against {} ({} {unit}{scaled}): red grew, blue shrank; grey within ±{}%.",
+        "Widths: {}, {} {unit}. Colour: {} {measure} change against {} ({} {unit}{scaled}), deeper with its share of the whole: red grew, blue shrank; grey within ±{}% or under {}% of the whole.",
         sides[w],
         group_digits(width_total),
         options.colour.name(),
         sides[o],
         group_digits(other_total),
-        (DEAD_BAND * 100.0).round()
+        (DEAD_BAND * 100.0).round(),
+        NOISE * 100.0
     ));
     let text: Vec<String> =
         lines.iter().filter(|l| l.1 > 0).map(|(stack, value, _)| format!("{stack} {value}")).collect();
@@ -151,5 +160,11 @@ pub fn diff_svg(comparison: &Comparison, options: &DiffGraphOptions) -> Result<S
     flamegraph::from_lines(&mut opts, text.iter().map(String::as_str), &mut svg)
         .map_err(|e| Error::new(ErrorKind::Request, format!("the differential flame graph could not be drawn: {e}")))?;
     let svg = super::flame::themed(String::from_utf8(svg).expect("inferno writes UTF-8"), options.theme);
-    Ok(recolour(&svg, &lines, options.widths == Widths::After, options.colour))
+    let colouring = Colouring {
+        widths_after: options.widths == Widths::After,
+        of: options.colour,
+        changed_only: options.changed_only,
+        shown: options.shown.as_deref(),
+    };
+    Ok(recolour(&svg, &lines, &colouring))
 }
