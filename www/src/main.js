@@ -95,7 +95,7 @@ function layout(state, previous) {
 store.subscribe(layout);
 
 createFacts(store);
-createThreadList(store);
+createThreadList(store, products);
 createScheduling(store, products);
 createCounters(store);
 const graph = createGraph(store, products);

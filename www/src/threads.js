@@ -1,8 +1,10 @@
 // The thread list: every thread (and track) with its wall and CPU time and share, grouped
-// under its process where the trace names processes, filterable, one Tab stop.
+// under its process where the trace names processes, filterable, one Tab stop. With a range
+// selected, times and shares are the range's.
 
 import { $, element } from './dom.js';
 import { amount, clockHeading, countText, millis, percent, splitName, threadLabel, unitOf } from './format.js';
+import { rangeText } from './timespan.js';
 import { bindList, settle } from './list-keys.js';
 import { changed } from './state.js';
 
@@ -68,14 +70,33 @@ function nameCell(t, share) {
     element('span', { class: 'share', style: 'width:' + (share * 100).toFixed(2) + '%' }));
 }
 
-export function createThreadList(store) {
+export function createThreadList(store, products) {
   const body = $('thread-rows');
   const filter = $('thread-filter');
   bindList(body, 'tr[data-thread]', (row) => store.update({ thread: Number(row.dataset.thread) }));
   filter.addEventListener('input', () => store.update({ threadFilter: filter.value }));
+  let asked = 0;
 
-  function render(state) {
-    const summary = state.summary;
+  // The times of what graphs and tables cover: the range's where one is selected.
+  async function load(state) {
+    const mine = ++asked;
+    let shown = state.summary;
+    if (state.range) {
+      try {
+        shown = await products.shownSummary();
+      } catch {
+        shown = state.summary;
+      }
+      if (mine !== asked) return;
+    }
+    render(store.get(), shown);
+  }
+
+  function render(state, shown) {
+    // Names, order and grouping are the trace's; times and shares what is shown.
+    const summary = shown.threads.length === state.summary.threads.length ? shown : state.summary;
+    const scope = $('thread-scope');
+    if (scope) scope.textContent = state.range && summary !== state.summary ? ' in ' + rangeText(state.range) : '';
     body.replaceChildren();
     const threads = summary.threads;
     // Shares are of a whole the trace has: its duration for wall time (threads run side by
@@ -129,9 +150,9 @@ export function createThreadList(store) {
 
   store.subscribe((state, previous) => {
     if (state.phase !== 'done') return;
-    if (changed(state, previous, 'summary', 'clock', 'threadFilter')) {
+    if (changed(state, previous, 'summary', 'clock', 'threadFilter', 'range')) {
       if (filter.value !== state.threadFilter) filter.value = state.threadFilter;
-      render(state);
+      load(state);
     } else if (changed(state, previous, 'thread')) {
       for (const tr of body.querySelectorAll('tr[data-thread]')) {
         tr.setAttribute('aria-selected', String(tr.dataset.thread === String(state.thread)));

@@ -199,6 +199,9 @@ fn cpu_samples_equal_an_independent_decoders() {
     // 5,003, and nothing is in more.
     let s = products::summary(&p);
     assert_eq!((s.count, s.counted), ("samples", Some(5_003)));
+    // One sample's thread the recorder did not know: tid -1, as the trace wrote it.
+    let unknown = s.threads.iter().find(|t| t.tid < 0).unwrap();
+    assert_eq!((unknown.tid, unknown.name), (-1, "Thread -1"));
     let calls = |name: &str| s.methods.iter().find(|m| m.name == name).and_then(|m| m.calls);
     assert_eq!(calls("__traceiter_sched_switch_[k]").or(calls("__traceiter_sched_switch")), Some(5_003));
     assert!(s.methods.iter().all(|m| m.calls.unwrap() <= 5_003 && m.recursive_calls == 0));

@@ -6,7 +6,7 @@ mod runs;
 mod table;
 
 use arrow_array::types::UInt32Type;
-use arrow_array::{DictionaryArray, StringArray, UInt32Array, UInt64Array};
+use arrow_array::{DictionaryArray, Int64Array, StringArray, UInt32Array, UInt64Array};
 use droidflame_core::products::{self, CallQuery, FoldedOptions};
 use droidflame_core::{Analysis, Clock, Options, SourceKind};
 use pyo3::prelude::*;
@@ -100,7 +100,7 @@ impl Profile {
         let threads = products::summary(&self.analysis).threads;
         let mut columns = Columns::default();
         columns
-            .push("tid", UInt32Array::from_iter_values(threads.iter().map(|t| t.tid)))
+            .push("tid", Int64Array::from_iter_values(threads.iter().map(|t| t.tid)))
             .push("name", StringArray::from_iter_values(threads.iter().map(|t| t.name)))
             .push("records", UInt64Array::from_iter_values(threads.iter().map(|t| t.records)))
             .push("wall_us", UInt64Array::from_iter(threads.iter().map(|t| t.wall_us)))

@@ -170,7 +170,9 @@ pub struct FormatJson<'a> {
 
 #[derive(Debug, Serialize)]
 pub struct ThreadJson<'a> {
-    pub tid: u32,
+    /// As the trace wrote it (`ThreadProfile::shown_tid`): -1 for a thread the recorder did
+    /// not know.
+    pub tid: i64,
     pub name: &'a str,
     pub records: u64,
     pub wall_us: Option<u64>,
@@ -253,7 +255,7 @@ pub fn summary(analysis: &Analysis) -> Summary<'_> {
             let frames = FrameTree::merged(profile, &names, &[t]);
             let total = |clock: Clock| profile.has(clock).then(|| frames.total_micros(profile, clock));
             ThreadJson {
-                tid: t.tid,
+                tid: t.shown_tid(),
                 name: &t.name,
                 records: t.records,
                 wall_us: total(Clock::Wall),

@@ -95,7 +95,23 @@ pub struct Counter {
 impl ThreadProfile {
     /// `name [tid]`: the thread's frame in "all threads" graphs and folded output.
     pub fn label(&self) -> String {
-        format!("{} [{}]", self.name, self.tid)
+        format!("{} [{}]", self.name, self.shown_tid())
+    }
+
+    /// The thread's id as the trace wrote it: see [`shown_tid`].
+    pub fn shown_tid(&self) -> i64 {
+        shown_tid(self.tid, self.track)
+    }
+}
+
+/// A thread id as the trace wrote it: a thread's is a signed 32-bit number (recorders write
+/// -1 for a thread they did not know, which the model holds as 2^32 - 1); a track's is 2^31
+/// and up.
+pub fn shown_tid(tid: u32, track: bool) -> i64 {
+    if track {
+        i64::from(tid)
+    } else {
+        i64::from(tid as i32)
     }
 }
 

@@ -102,12 +102,19 @@ impl CallTree {
     /// Each node's count with those of every node below it (indexed by node): for counts
     /// per stack (`Count::per_stack`), the samples or allocations whose stack holds it.
     pub fn counts_below(&self) -> Vec<u64> {
-        let mut order = Vec::with_capacity(self.nodes.len());
-        self.walk(|n, _| order.push(n));
         let mut total: Vec<u64> = self.nodes.iter().map(|n| n.calls).collect();
-        for &n in order.iter().rev() {
-            let up = self.nodes[n as usize].parent as usize;
-            total[up] = total[up].saturating_add(total[n as usize]);
+        let mut add = |n: usize| {
+            let up = self.nodes[n].parent as usize;
+            total[up] = total[up].saturating_add(total[n]);
+        };
+        // Parents come before their children but after a re-rooting (calls from before
+        // tracing): then the order of a walk, backwards.
+        if self.nodes.iter().enumerate().skip(1).all(|(i, n)| (n.parent as usize) < i) {
+            (1..self.nodes.len()).rev().for_each(&mut add);
+        } else {
+            let mut order = Vec::with_capacity(self.nodes.len());
+            self.walk(|n, _| order.push(n));
+            order.iter().rev().for_each(|&n| add(n as usize));
         }
         total
     }

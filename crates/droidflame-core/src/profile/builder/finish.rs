@@ -37,7 +37,7 @@ impl ProfileBuilder {
                 }
             }
             if state.name.is_none() && state.events > 0 {
-                state.name = Some(format!("Thread {}", state.tid));
+                state.name = Some(format!("Thread {}", crate::profile::shown_tid(state.tid, state.track)));
                 unknown_threads += 1;
             }
         }
@@ -288,13 +288,14 @@ fn finish_thread(
         children_incl[node.parent as usize].add(node.incl);
     }
     let clocks = |t: PerClock| if swap_clocks { t.swapped() } else { t };
-    // A sampled thread counts samples, not the runs of samples its calls are.
-    let sampled = !state.samples.is_empty();
     for (index, node) in nodes.iter_mut().enumerate().skip(1) {
         node.frame = canonical[node.frame as usize];
         node.self_time = clocks(node.incl.since(children_incl[index]));
         node.incl = clocks(node.incl);
-        if sampled {
+    }
+    // A sampled thread counts samples, not the runs of samples its calls are.
+    if !state.samples.is_empty() {
+        for (index, node) in nodes.iter_mut().enumerate().skip(1) {
             node.calls = state.samples.get(index).copied().unwrap_or(0);
         }
     }
@@ -308,7 +309,7 @@ fn finish_thread(
     });
     ThreadProfile {
         tid: state.tid,
-        name: state.name.unwrap_or_else(|| format!("Thread {}", state.tid)),
+        name: state.name.unwrap_or_else(|| format!("Thread {}", crate::profile::shown_tid(state.tid, state.track))),
         records: state.events,
         tree,
         first: clocks(state.first),
