@@ -198,3 +198,74 @@ fn pprof_files_decode_against_profile_proto_and_hold_the_folded_stacks() {
         }
     }
 }
+
+/// Each stack's time from an evented speedscope profile: how long it was the innermost
+/// open stack, checking on the way that events come in time order and close what they
+/// opened, innermost first.
+fn evented_stacks(profile: &serde_json::Value, names: &[&str], what: &str) -> Stacks {
+    let thread = profile["name"].as_str().unwrap();
+    let mut open: Vec<usize> = Vec::new();
+    let mut stacks = Stacks::new();
+    let mut last = 0.0;
+    for event in profile["events"].as_array().unwrap() {
+        let at = event["at"].as_f64().unwrap();
+        assert!(at >= last, "{what}: events out of time order ({last} then {at})");
+        if !open.is_empty() && at > last {
+            let stack = std::iter::once(thread).chain(open.iter().map(|&f| names[f])).collect::<Vec<_>>().join(";");
+            *stacks.entry(stack).or_default() += (at - last).round() as u64;
+        }
+        last = at;
+        let frame = event["frame"].as_u64().unwrap() as usize;
+        match event["type"].as_str().unwrap() {
+            "O" => open.push(frame),
+            "C" => assert_eq!(open.pop(), Some(frame), "{what}: a close of what was not opened last"),
+            other => panic!("{what}: event type {other}"),
+        }
+    }
+    assert!(open.is_empty(), "{what}: calls left open");
+    stacks
+}
+
+#[test]
+fn speedscope_of_every_call_kept_is_in_time_order_and_holds_the_wall_clocks_stacks() {
+    let config = Config { threads: 3, methods: 8, events_per_thread: 300, max_depth: 10, ..Config::default() };
+    for seed in 0..3 {
+        let trace = generate(seed, &config).trace.write(&Layout::ART_REGULAR);
+        let options = droidflame_core::Options { keep_calls: true, ..Default::default() };
+        let profile = droidflame_core::analyze_with(&trace, options).unwrap();
+        for view in views(&profile).into_iter().filter(|v| !v.invert) {
+            let what = format!("seed {seed} {view:?}");
+            let mut out = Vec::new();
+            let export = ExportOptions { clock: Some(Clock::Wall), view: view.clone() };
+            products::write_speedscope(&profile, &export, &mut out).unwrap();
+            let file: serde_json::Value = serde_json::from_slice(&out).unwrap();
+            let names: Vec<&str> =
+                file["shared"]["frames"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap()).collect();
+            let mut stacks = Stacks::new();
+            for p in file["profiles"].as_array().unwrap() {
+                assert_eq!(p["type"], "evented", "{what}");
+                assert_eq!(p["unit"], "microseconds");
+                stacks.extend(evented_stacks(p, &names, &what));
+            }
+            if view.transforms.is_empty() {
+                stacks.retain(|_, v| *v > 0);
+                assert_eq!(stacks, folded(&profile, Clock::Wall, &view), "{what}");
+            }
+        }
+        // The CPU clock is no timeline: its stacks are added up, and say so.
+        let mut out = Vec::new();
+        products::write_speedscope(
+            &profile,
+            &ExportOptions { clock: Some(Clock::Cpu), view: View::default() },
+            &mut out,
+        )
+        .unwrap();
+        let file: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(file["profiles"][0]["type"], "sampled");
+        assert!(
+            file["name"].as_str().unwrap().ends_with("(cpu clock; stacks added up, not in time order)"),
+            "{}",
+            file["name"]
+        );
+    }
+}

@@ -1,9 +1,13 @@
-//! The view's stacks as files other viewers open: speedscope's JSON (one sampled profile
-//! per thread, weights in µs on one clock) and pprof's gzipped `profile.proto` (one sample
-//! per stack and thread, one value per clock the trace has, the thread as a label). Both
-//! carry exactly the stacks of the view's folded output.
+//! The view's stacks as files other viewers open: speedscope's JSON and pprof's gzipped
+//! `profile.proto` (one sample per stack and thread, one value per clock the trace has, the
+//! thread as a label). speedscope shows a profile in time order too: where every call was
+//! kept and the weights are the timeline's clock, each thread is an evented profile, its
+//! calls opening and closing in time as the view's timeline shows them; otherwise a sampled
+//! profile of the view's stacks, named as aggregated (its order is no time). Both carry
+//! exactly the stacks of the view's folded output.
 
 use super::frames::{sanitize, FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
+use super::view_calls::viewed_calls;
 use super::View;
 use crate::profile::{Clock, PerClock, Profile, SourceKind, ThreadProfile, Unit, NONE};
 use crate::{Error, ErrorKind, Result};
@@ -61,6 +65,13 @@ pub fn write_speedscope(profile: &Profile, options: &ExportOptions, out: &mut im
     let clock = options.clock.unwrap_or(profile.default_clock());
     profile.require(clock)?;
     options.view.check(profile)?;
+    let in_time = clock == profile.timeline_clock()
+        && !options.view.invert
+        && profile.require_every_call().is_ok()
+        && profile.unit_of(clock) == Unit::Micros;
+    if in_time {
+        return write_speedscope_evented(profile, clock, &options.view, out);
+    }
     let names = FrameNames::of_view(profile, DEFAULT_MAX_DEPTH, &options.view);
     // speedscope frames by name id, in order of first use.
     let mut frame_of: Vec<u32> = vec![NONE; names.len()];
@@ -105,16 +116,85 @@ pub fn write_speedscope(profile: &Profile, options: &ExportOptions, out: &mut im
             "weights": weights,
         }));
     }
+    write_speedscope_file(profile, clock, "stacks added up, not in time order", frames, profiles, active, out)
+}
+
+fn write_speedscope_file(
+    profile: &Profile,
+    clock: Clock,
+    order: &str,
+    frames: Vec<serde_json::Value>,
+    profiles: Vec<serde_json::Value>,
+    active: usize,
+    out: &mut impl Write,
+) -> Result<()> {
     let file = serde_json::json!({
         "$schema": "https://www.speedscope.app/file-format-schema.json",
         "shared": { "frames": frames },
         "profiles": profiles,
-        "name": format!("{} ({} clock)", profile.format.description, clock),
+        "name": format!("{} ({} clock; {order})", profile.format.description, clock),
         "activeProfileIndex": active,
         "exporter": concat!("droidflame ", env!("CARGO_PKG_VERSION")),
     });
     serde_json::to_writer(&mut *out, &file).map_err(|e| Error::new(ErrorKind::Output, e.to_string()))?;
     out.flush().map_err(|e| Error::new(ErrorKind::Output, e.to_string()))
+}
+
+/// Each thread as speedscope's evented profile: its calls (as the view's timeline shows
+/// them) opening and closing in time, in µs from the start of the trace's timeline.
+fn write_speedscope_evented(profile: &Profile, clock: Clock, view: &View, out: &mut impl Write) -> Result<()> {
+    let mut frame_of: BTreeMap<String, usize> = BTreeMap::new();
+    let mut frames: Vec<serde_json::Value> = Vec::new();
+    let mut profiles = Vec::new();
+    let default_thread = profile.default_thread();
+    let mut active = 0;
+    let micros = |ticks: u64| profile.trace_time_unit().micros_f64(ticks.saturating_sub(profile.timeline.start));
+    for (i, thread) in profile.threads.iter().enumerate() {
+        let viewed =
+            if view.transforms.is_empty() { None } else { Some(viewed_calls(profile, i, &thread.calls, view)?) };
+        let calls = viewed.as_ref().map_or(&thread.calls, |v| &v.calls);
+        let name = |frame: u32| viewed.as_ref().map_or(profile.frame_name(frame), |v| v.name(profile, frame));
+        let mut events: Vec<serde_json::Value> = Vec::new();
+        // Calls open now, innermost last: (end, frame index).
+        let mut open: Vec<(u64, usize)> = Vec::new();
+        let close_until = |open: &mut Vec<(u64, usize)>, events: &mut Vec<serde_json::Value>, time: Option<u64>| {
+            while let Some(&(end, frame)) = open.last() {
+                if time.is_some_and(|t| end > t) {
+                    break;
+                }
+                open.pop();
+                events.push(serde_json::json!({ "type": "C", "frame": frame, "at": micros(end) }));
+            }
+        };
+        for (_, call) in calls.in_start_order() {
+            close_until(&mut open, &mut events, Some(call.start));
+            let text = name(call.frame);
+            let frame = *frame_of.entry(text.to_owned()).or_insert_with(|| {
+                frames.push(serde_json::json!({ "name": text }));
+                frames.len() - 1
+            });
+            // A call never outlasts its caller, even where damaged times say so.
+            let end = open.last().map_or(call.end, |&(outer, _)| call.end.min(outer)).max(call.start);
+            events.push(serde_json::json!({ "type": "O", "frame": frame, "at": micros(call.start) }));
+            open.push((end, frame));
+        }
+        close_until(&mut open, &mut events, None);
+        if events.is_empty() {
+            continue;
+        }
+        if default_thread == Some(i) {
+            active = profiles.len();
+        }
+        profiles.push(serde_json::json!({
+            "type": "evented",
+            "name": sanitize(&thread.label()),
+            "unit": "microseconds",
+            "startValue": 0,
+            "endValue": micros(profile.timeline.end),
+            "events": events,
+        }));
+    }
+    write_speedscope_file(profile, clock, "calls in time", frames, profiles, active, out)
 }
 
 /// pprof's messages, by their field numbers in `profile.proto`; only the fields written.
