@@ -186,6 +186,22 @@ test('two drops whose names say nothing: the first before, the second after; a f
   await page.waitForSelector('#welcome:not([hidden])');
 });
 
+test('files of the same names from two folders, their paths lost: the first of each name before, the second after', async (t) => {
+  const page = await checkedPage(context, t);
+  const dirs = ['one', 'two'].map((side) => fs.mkdtempSync(path.join(os.tmpdir(), 'droidflame-' + side + '-')));
+  // Before's three runs in the first folder, after's in the second, named alike.
+  const files = dirs.flatMap((dir, side) => [0, 1, 2].map((i) => {
+    const to = path.join(dir, 'run' + i + '.trace');
+    fs.copyFileSync(runFiles[(side === 0 ? 10 : 0) + i], to);
+    return to;
+  }));
+  await choosing(page, files);
+  assert.match(await page.textContent('#runs-proposal'), /each name twice: the first of each before, the second \(named “\(2\)”\) after/);
+  assert.equal(await page.textContent('#runs-start-note'), '3 before, 3 after');
+  const names = await page.locator('#runs-file-rows select').evaluateAll((s) => s.map((e) => e.getAttribute('aria-label')));
+  assert.ok(names.includes('Group of run0.trace') && names.includes('Group of run0.trace (2)'), names.join(', '));
+});
+
 test('a folder of runs: the names of its subfolders propose the groups; hidden files are no runs', async (t) => {
   const page = await checkedPage(context, t);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'droidflame-folder-'));

@@ -40,6 +40,19 @@ export function proposeGroups(names) {
       why: '“' + first + '” and “' + second + '” in the names',
     };
   }
+  // Two folders of the same file names, their paths lost (a file picker gives names only):
+  // each name came twice, the second named apart (`run1.trace (2)`). The first of each is
+  // taken as before, in the order they came.
+  const apart = / \(2\)$/;
+  const plain = names.map((n) => n.replace(apart, ''));
+  const seen = new Map();
+  for (const n of plain) seen.set(n, (seen.get(n) || 0) + 1);
+  if (names.length >= 4 && [...seen.values()].every((k) => k === 2) && names.filter((n) => apart.test(n)).length * 2 === names.length) {
+    return {
+      groups: names.map((n) => (apart.test(n) ? 'after' : 'before')),
+      why: 'each name twice: the first of each before, the second (named “(2)”) after',
+    };
+  }
   return { groups: names.map(() => ''), why: null };
 }
 

@@ -72,6 +72,9 @@ export function createRuns(store, engine, openFolder) {
       return;
     }
     run++;
+    // Files of one name from two folders whose paths were lost are named apart.
+    const named = newRuns([], entries);
+    entries.splice(0, entries.length, ...named);
     const proposal = proposeGroups(entries.map((e) => e.name));
     entries.forEach((e, i) => { e.group = proposal.why ? proposal.groups[i] : sideOf(e.name) || 'before'; });
     const first = addedMappings([], mappingFiles);

@@ -5,6 +5,15 @@ import {
   ratioText, spreadPixels, verdictText, verdictWhy,
 } from '../src/run-groups.js';
 
+test('two folders of the same names, their paths lost: the first of each name before, the second after', () => {
+  const names = ['run1.trace', 'run2.trace', 'run3.trace', 'run1.trace (2)', 'run2.trace (2)', 'run3.trace (2)'];
+  const proposal = proposeGroups(names);
+  assert.deepEqual(proposal.groups, ['before', 'before', 'before', 'after', 'after', 'after']);
+  assert.match(proposal.why, /each name twice/);
+  // A name three times is no pair of folders.
+  assert.equal(proposeGroups([...names, 'run1.trace (3)']).why, null);
+});
+
 test('groups come from a pair of side words in the names', () => {
   const names = ['before-01.trace', 'after-01.trace', 'before-02.trace', 'after-02.trace'];
   const proposal = proposeGroups(names);
