@@ -2,13 +2,16 @@
 //! call counted only for the part of it inside the range. Every product (flame graphs,
 //! the methods table, callers and callees) then describes that range and nothing else.
 
-use super::{Clock, PerClock, Profile, StateLog, ThreadCalls, ThreadProfile, Timeline};
+use super::{Call, CallTree, Clock, PerClock, Profile, StateLog, ThreadCalls, ThreadProfile, Timeline};
 use crate::{Error, ErrorKind, Result};
 
 impl Profile {
     /// This profile within `from..=to` (ticks on the timeline clock). A call that overlaps
-    /// the range counts once, with the part of its time inside it; its CPU time is
-    /// shared out in proportion (the trace tells how much CPU a call used, not when).
+    /// the range counts once, with the part of its time inside it; its own CPU time (less
+    /// its calls') is shared out in proportion (the trace tells how much CPU a call used,
+    /// not when), and its inclusive CPU time is that plus its calls' in the range: sharing
+    /// out the inclusive time instead would give a long caller CPU time of its own that its
+    /// calls spent outside the range.
     /// Needs every call (`Options::keep_calls`, none left out past `Options::max_calls`).
     pub fn within(&self, from: u64, to: u64) -> Result<Profile> {
         self.require_every_call()?;
@@ -31,7 +34,9 @@ impl Profile {
             if !source.states.is_empty() {
                 thread.sched = Some(source.states.times(from, to.saturating_add(1)).sched());
             }
-            for (_, call) in source.calls.overlapping(from, to) {
+            // Each node's own CPU time in the range, shared out call by call.
+            let mut own_cpu = vec![0u64; nodes.len()];
+            for (depth, call) in source.calls.overlapping(from, to) {
                 let inside = call.end.min(to) - call.start.max(from);
                 // A call that only touches the range's edge spent nothing in it.
                 if inside == 0 && call.duration() > 0 {
@@ -40,15 +45,32 @@ impl Profile {
                 let node = &mut nodes[call.node as usize];
                 node.calls += u64::from(!per_stack);
                 if wall {
-                    let cpu = match call.duration() {
-                        0 => call.cpu,
-                        length => (u128::from(call.cpu) * u128::from(inside) / u128::from(length)) as u64,
+                    let own = call.cpu.saturating_sub(callees_cpu(&source.calls, depth as usize, call, &source.tree));
+                    own_cpu[call.node as usize] += match call.duration() {
+                        0 => own,
+                        length => (u128::from(own) * u128::from(inside) / u128::from(length)) as u64,
                     };
-                    node.incl.add(PerClock { wall: inside, cpu });
+                    node.incl.wall += inside;
                 } else {
-                    node.incl.add(PerClock { wall: 0, cpu: inside });
+                    node.incl.cpu += inside;
                 }
             }
+            if wall {
+                // Inclusive CPU: a node's own and everything below it, children first.
+                let mut order = Vec::with_capacity(nodes.len());
+                thread.tree.walk(|n, _| order.push(n));
+                let nodes = thread.tree.nodes_mut();
+                for &n in order.iter().rev() {
+                    let n = n as usize;
+                    nodes[n].incl.cpu = nodes[n].incl.cpu.saturating_add(own_cpu[n]);
+                    let (up, cpu) = (nodes[n].parent, nodes[n].incl.cpu);
+                    // The root stands for the thread: it is no call and holds no time.
+                    if up != CallTree::ROOT {
+                        nodes[up as usize].incl.cpu = nodes[up as usize].incl.cpu.saturating_add(cpu);
+                    }
+                }
+            }
+            let nodes = thread.tree.nodes_mut();
             let mut children = vec![PerClock::ZERO; nodes.len()];
             for node in nodes.iter().skip(1) {
                 children[node.parent as usize].add(node.incl);
@@ -62,7 +84,21 @@ impl Profile {
         cut.gaps = self.gaps.iter().map(|&(s, e)| (s.max(start), e.min(end))).filter(|(s, e)| s < e).collect();
         Ok(cut)
     }
+}
 
+/// The CPU time of the calls `call` (at `depth`) made: those one level deeper that lie
+/// within it and whose stack is one frame longer than its.
+fn callees_cpu(calls: &ThreadCalls, depth: usize, call: &Call, tree: &CallTree) -> u64 {
+    let deeper = calls.at_depth(depth + 1);
+    let first = deeper.partition_point(|c| c.start < call.start);
+    deeper[first..]
+        .iter()
+        .take_while(|c| c.start <= call.end)
+        .filter(|c| c.end <= call.end && tree.node(c.node).parent == call.node)
+        .fold(0u64, |sum, c| sum.saturating_add(c.cpu))
+}
+
+impl Profile {
     /// A copy without the calls, which can be far larger than the rest.
     fn without_calls(&self) -> Profile {
         let threads = self
