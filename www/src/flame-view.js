@@ -19,8 +19,9 @@ export function frameDocument(svg, theme) {
   return '<!doctype html><meta charset="utf-8"><style>html,body{margin:0;background:' +
     (FRAME_BACKGROUND[theme] || FRAME_BACKGROUND.light) + '}body>svg{display:block;width:100%}' +
     '#frames>g.df-cursor>rect{stroke:#1a73e8;stroke-width:2}body>svg:focus-visible{outline:2px solid #1a73e8;outline-offset:-2px}' +
-    // A differential graph's search keeps its colours: matches outlined, the rest faded.
-    'svg.df-searching #frames>g:not(.df-match)>rect{fill-opacity:.25}svg.df-searching #frames>g.df-match>rect{stroke:#c800c8;stroke-width:1.5}</style>' + body + '<script>' + frameScript + '</script>';
+    // A differential graph's search keeps every colour as it is (fading would change their
+    // hues): matches are outlined.
+    'svg.df-searching #frames>g.df-match>rect{stroke:#c800c8;stroke-width:2.5}</style>' + body + '<script>' + frameScript + '</script>';
 }
 
 /** The height the SVG says it draws at, in px (600 where it does not say). */

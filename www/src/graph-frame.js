@@ -56,8 +56,8 @@
     });
   }
 
-  // A differential graph's colours are what it says: its search outlines the matches and
-  // fades the rest instead of painting them over.
+  // A differential graph's colours are what it says: its search outlines the matches
+  // instead of painting them over.
   var graph = document.querySelector('body>svg');
   var differential = Boolean(graph && graph.hasAttribute('data-differential'));
 

@@ -134,9 +134,19 @@ export function verdictWhy(row) {
     return 'Every run after is ' + row.verdict + ' than every run before, in time and in share of its run, and the shift\u2019s '
       + Math.floor(row.shift_confidence * 100) + '% interval leaves out 0; too few runs for the corrected test.';
   }
+  if (row.evidence === 'share only') {
+    return 'Its share of run time moved, but its time did not (the shift\u2019s interval holds 0): shares add up to a whole, so one method\u2019s growth moves every other\u2019s share.';
+  }
   return row.every_run
     ? 'Every run moved, but the runs give no 95% interval or the medians differ by less than 5%.'
     : 'The runs overlap: no change they show.';
+}
+
+/** A signed duration with a true minus sign (`−559 µs`, `+1.4 ms`), a tenth of a ms at any size. */
+export function signedTime(us) {
+  const size = Math.abs(us);
+  const text = size >= 1e3 && size < 1e6 ? (size / 1e3).toFixed(1) + ' ms' : size >= 1e6 ? (size / 1e6).toFixed(2) + ' s' : Math.round(size) + ' µs';
+  return (us < 0 ? '\u2212' : us > 0 ? '+' : '') + text;
 }
 
 /** After's median over before's as a factor (`16.6×`, `0.91×`); `—` where before's is 0. */

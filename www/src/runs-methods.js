@@ -7,7 +7,7 @@
 import { $, element } from './dom.js';
 import { amount, count } from './format.js';
 import { deltaDuration } from './compare-table.js';
-import { medianChange, powerShortfall, probabilityText, ratioText, shortLabels, smallestP, spreadPixels, verdictText, verdictWhy } from './run-groups.js';
+import { medianChange, powerShortfall, probabilityText, ratioText, shortLabels, signedTime, smallestP, spreadPixels, verdictText, verdictWhy } from './run-groups.js';
 import { createSortTable } from './sort-table.js';
 import { changed } from './state.js';
 
@@ -51,35 +51,37 @@ const tone = (r) => (r.verdict === 'slower' ? 'grew' : r.verdict === 'faster' ? 
 
 function columns() {
   const n = (id, group, label, value, cell, more) => Object.assign({ id, group, label, value, cell, className: 'n' }, more);
+  // The conclusion first (the verdict and its size), then the medians it rests on; what
+  // repeats them hides in narrower windows with its heading.
+  const wide = { className: 'n wide', groupClass: 'wide' };
   return [
     { id: 'name', label: 'Method', value: (r) => r.name, text: true },
-    n('excl-before', 'Exclusive, median', 'before', (r) => r.before.excl_median_us, (r) => time(r.before.excl_median_us)),
-    n('excl-after', 'Exclusive, median', 'after', (r) => r.after.excl_median_us, (r) => time(r.after.excl_median_us)),
-    n('excl-delta', 'Exclusive, median', 'Δ', (r) => r.after.excl_median_us - r.before.excl_median_us,
-      (r) => deltaDuration(r.after.excl_median_us - r.before.excl_median_us),
-      { tone }),
-    n('excl-change', 'Exclusive, median', 'change', (r) => medianChange(r) ?? 0, (r) => {
-      const c = medianChange(r);
-      return c === null ? (r.after.excl_median_us > 0 ? 'new' : '—') : (c > 0 ? '+' : c < 0 ? '−' : '') + Math.abs(c).toFixed(1) + '%';
-    }),
-    n('ratio', 'Exclusive, median', 'ratio', (r) => r.ratio ?? Infinity, (r) => ratioText(r.ratio),
-      { title: () => 'After\u2019s median over before\u2019s' }),
-    n('shift', 'Shift', 'estimate (interval)', (r) => r.shift_us, (r) => deltaDuration(r.shift_us) + ' (' + time(r.shift_low_us) + ' to ' + time(r.shift_high_us) + ')',
+    { id: 'verdict', group: 'Own (exclusive) time', label: 'verdict', value: (r) => r.rank, cell: (r) => verdictText(r), className: 'verdict',
+      title: (r) => verdictWhy(r), tone,
+      hint: 'Significant changes first, then those every run shows, largest first' },
+    n('ratio', 'Own (exclusive) time', 'ratio', (r) => r.ratio ?? Infinity, (r) => ratioText(r.ratio),
+      { title: () => 'After\u2019s median over before\u2019s. The shift is the median of every after-less-before difference of the runs: the two can lean different ways where the runs overlap' }),
+    n('excl-before', 'Own (exclusive) time', 'median before', (r) => r.before.excl_median_us, (r) => time(r.before.excl_median_us)),
+    n('excl-after', 'Own (exclusive) time', 'after', (r) => r.after.excl_median_us, (r) => time(r.after.excl_median_us)),
+    n('shift', 'Own (exclusive) time', 'shift (interval)', (r) => r.shift_us, (r) => signedTime(r.shift_us) + ' (' + signedTime(r.shift_low_us) + ' to ' + signedTime(r.shift_high_us) + ')',
       { className: 'n shift', title: (r) => 'Hodges-Lehmann shift of exclusive time, after less before, with its '
         + Math.floor(r.shift_confidence * 100) + '% interval' + (r.shift_confidence < 0.95 ? ' (the most these runs allow)' : '') }),
+    n('excl-delta', 'Change of its median', 'Δ', (r) => r.after.excl_median_us - r.before.excl_median_us,
+      (r) => deltaDuration(r.after.excl_median_us - r.before.excl_median_us),
+      Object.assign({ tone }, wide)),
+    n('excl-change', 'Change of its median', '%', (r) => medianChange(r) ?? 0, (r) => {
+      const c = medianChange(r);
+      return c === null ? (r.after.excl_median_us > 0 ? 'new' : '—') : (c > 0 ? '+' : c < 0 ? '−' : '') + Math.abs(c).toFixed(1) + '%';
+    }, wide),
     { id: 'spread', label: 'Spread over the runs', value: (r) => r.after.excl_q3_us - r.after.excl_q1_us, render: strip, className: 'spread-cell',
       title: (r) => 'Middle half of the runs — before: ' + amount(r.before.excl_q1_us) + ' to ' + amount(r.before.excl_q3_us)
         + '; after: ' + amount(r.after.excl_q1_us) + ' to ' + amount(r.after.excl_q3_us) },
-    // Inclusive time shows where the window is wide enough: its heading hides with it.
-    n('incl-before', 'Inclusive, median', 'before', (r) => r.before.incl_median_us, (r) => time(r.before.incl_median_us), { className: 'n wide', groupClass: 'wide' }),
-    n('incl-after', 'Inclusive, median', 'after', (r) => r.after.incl_median_us, (r) => time(r.after.incl_median_us), { className: 'n wide', groupClass: 'wide' }),
+    n('incl-before', 'Inclusive, median', 'before', (r) => r.before.incl_median_us, (r) => time(r.before.incl_median_us), wide),
+    n('incl-after', 'Inclusive, median', 'after', (r) => r.after.incl_median_us, (r) => time(r.after.incl_median_us), wide),
     n('p', 'Test', 'p', (r) => r.p_value, (r) => probabilityText(r.p_value),
       { title: () => 'Two-sided Mann-Whitney U test over the runs', ascending: true, hint: 'Smallest first' }),
     n('q', 'Test', 'q', (r) => r.q_value, (r) => probabilityText(r.q_value),
       { title: () => 'The p-value corrected for every method tested (Benjamini-Hochberg)', ascending: true, hint: 'Smallest first' }),
-    { id: 'verdict', label: 'Verdict', value: (r) => r.rank, cell: (r) => verdictText(r), className: 'verdict',
-      title: (r) => verdictWhy(r), tone,
-      hint: 'Significant changes first, then those every run shows, largest first' },
   ];
 }
 
@@ -118,7 +120,7 @@ function detail(row, runs, share) {
     element('div', { class: 'runs-detail-head' }, element('h4', { text: row.name + (row.signature ? ' ' + row.signature : '') }),
       element('button', { type: 'button', class: 'link', text: 'Close', title: 'Close the runs of this method (Escape)', 'data-close': '' })),
     element('p', { class: 'runs-verdict', text: verdictText(row).replace(/^./, (c) => c.toUpperCase()) + ', ' + ratioText(row.ratio)
-      + ' · shift ' + deltaDuration(row.shift_us) + ', ' + Math.floor(row.shift_confidence * 100) + '% interval ' + time(row.shift_low_us) + ' to ' + time(row.shift_high_us) }),
+      + ' · shift of own time ' + signedTime(row.shift_us) + ', ' + Math.floor(row.shift_confidence * 100) + '% interval ' + signedTime(row.shift_low_us) + ' to ' + signedTime(row.shift_high_us) }),
     element('p', { class: 'muted', text: verdictWhy(row)
       + ' p ' + probabilityText(row.p_value) + ', q ' + probabilityText(row.q_value) + (share ? ' (tested on shares of run time)' : '') }),
     plot,
@@ -148,6 +150,7 @@ function aboutText(rows, state) {
       + ', so among ' + count(methods) + ' methods a change that every run shows gets q ' + probabilityText(short.best)
       + ' at best (less where several change together): record ' + short.needed + ' runs a side or more for the corrected test'
       + (tooFew ? ', and 4 or more to name a change every run shows (fewer give no 95% interval). ' : '; until then a change every run shows is named as such. ') : '')
+    + 'Verdicts test each method\u2019s own (exclusive) time: a caller that grew only through what it calls stays unchanged. '
     + 'Medians over the runs; a run that never called a method counts 0. Choose a row to see its runs.';
 }
 

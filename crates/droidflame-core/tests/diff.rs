@@ -80,9 +80,23 @@ fn differential_stacks_are_both_sides_stacks_matched_by_thread_name() {
             assert_eq!(got.stacks(), expected(&before, &after, clock), "seed {seed}, {clock} clock");
             assert!(got.stacks().iter().any(|s| s.stack.starts_with("only-after;") && s.before == 0));
             assert!(got.stacks().iter().any(|s| s.stack.starts_with("worker-2;") && s.after == 0));
-            assert!(got.warnings.is_empty(), "{:?}", got.warnings);
             let (before_total, after_total) = got.totals();
             assert!(before_total > 0 && after_total > 0);
+            // After ran twice the events: where it holds 20% more in all, the warning says
+            // how much more and what to do; nothing else is said.
+            let more = (after_total as f64 / before_total as f64 - 1.0) * 100.0;
+            let said: Vec<&String> = got.warnings.iter().filter(|w| !w.starts_with("after holds ")).collect();
+            assert!(said.is_empty(), "{said:?}");
+            if more >= 20.0 {
+                let expected = format!("after holds {more:.0}% more than before in all");
+                assert!(
+                    got.warnings.iter().any(|w| w.starts_with(&expected) && w.contains("Same total")),
+                    "{:?}",
+                    got.warnings
+                );
+            } else {
+                assert!(got.warnings.is_empty(), "{:?}", got.warnings);
+            }
         }
     }
 }
@@ -109,10 +123,16 @@ fn the_same_trace_twice_is_said_and_sides_without_a_shared_clock_refused() {
     // CPU clock), else CPU, said.
     let wall = compare(&dual, &wall_only, &DiffOptions::default()).unwrap();
     assert_eq!(wall.clock, Clock::Wall);
-    assert_eq!(wall.warnings, ["the after trace has no CPU clock: only the wall clock can be compared"]);
+    assert_eq!(wall.warnings[0], "the after trace has no CPU clock: only the wall clock can be compared");
     let cpu = compare(&cpu_only, &dual, &DiffOptions::default()).unwrap();
     assert_eq!(cpu.clock, Clock::Cpu);
-    assert_eq!(cpu.warnings, ["the before trace has no wall clock: compared on the CPU clock"]);
+    assert_eq!(cpu.warnings[0], "the before trace has no wall clock: compared on the CPU clock");
+    // Beside it, only what the runs' lengths do to the colours, where they differ.
+    assert!(
+        wall.warnings[1..].iter().chain(&cpu.warnings[1..]).all(|w| w.contains(" more than ")),
+        "{:?}",
+        wall.warnings
+    );
     let asked = DiffOptions { clock: Some(Clock::Cpu), ..DiffOptions::default() };
     let error = compare(&dual, &wall_only, &asked).unwrap_err().to_string();
     assert!(error.contains("the after trace has no cpu clock; compare on the wall clock instead"), "{error}");
@@ -120,7 +140,7 @@ fn the_same_trace_twice_is_said_and_sides_without_a_shared_clock_refused() {
     let system = analyze(&droidflame_testkit::corpus_file("tracecompass-atrace-test.txt")).unwrap();
     let mixed = compare(&dual, &system, &DiffOptions::default()).unwrap();
     assert_eq!(
-        mixed.warnings,
+        mixed.warnings[..1],
         ["before is a method trace and after a system trace: their frames name different things, so few stacks match"]
     );
     assert!(mixed.totals().0 > 0 && mixed.totals().1 > 0);
@@ -339,13 +359,15 @@ fn a_sampled_trace_against_a_traced_one_is_said() {
     let us = sampled.format.sampling_interval_us.expect("the fixture looks sampled");
     let got = compare(&sampled, &traced, &DiffOptions::default()).unwrap();
     assert_eq!(
-        got.warnings,
+        got.warnings[..1],
         [format!(
             "before was sampled (about every {} µs) and after traced at every call: times compare, but call counts \
              and frames shorter than the interval do not",
             group(us)
         )]
     );
+    // A trace of seconds against one of a tenth of a second: what that does to the colours.
+    assert!(got.warnings[1].starts_with("before holds 158085% more than after in all (202,892,358 against 128,263 µs)"));
     assert!(compare(&sampled, &sampled, &DiffOptions::default())
         .unwrap()
         .warnings

@@ -16,6 +16,11 @@ fn analysed(spec: &RunSpec) -> Analysis {
 
 /// `n` runs a side from seeds `first..`, after's `SLOWED` by `factor`.
 fn experiment(first: u64, n: u64, factor: Option<f64>) -> Vec<MethodComparison> {
+    experiment_on(first, n, factor, false)
+}
+
+/// The same, tested on each run's share of its time where `share`.
+fn experiment_on(first: u64, n: u64, factor: Option<f64>, share: bool) -> Vec<MethodComparison> {
     let mut runs = Runs::new(RunOptions::default());
     for i in 0..n {
         let before = RunSpec { seed: first + i, slower: None, spread: 0.1 };
@@ -23,7 +28,7 @@ fn experiment(first: u64, n: u64, factor: Option<f64>) -> Vec<MethodComparison> 
         runs.add(&format!("before-{i}.trace"), Group::Before, &analysed(&before)).unwrap();
         runs.add(&format!("after-{i}.trace"), Group::After, &analysed(&after)).unwrap();
     }
-    compare_groups(&runs, &GroupTest::default()).unwrap()
+    compare_groups(&runs, &GroupTest { share, ..GroupTest::default() }).unwrap()
 }
 
 fn changed(rows: &[MethodComparison]) -> Vec<&MethodComparison> {
@@ -54,6 +59,26 @@ fn a_sixteen_fold_regression_in_six_runs_a_side_is_named_with_its_size_and_inter
     assert_eq!(rows[0].name.name, method_name(SLOWED));
     let others: Vec<&str> = changed(&rows).iter().skip(1).map(|r| r.name.name.as_str()).collect();
     assert!(others.is_empty(), "false alarms: {others:?}");
+}
+
+#[test]
+fn on_shares_a_large_regression_does_not_make_every_other_method_faster() {
+    // The slowed method's share grows from about 2% to 25%, so every other method's share
+    // falls in every run, and the test on shares finds most of them significant: where
+    // their time did not change, the verdict says so.
+    let rows = experiment_on(7, 6, Some(16.6), true);
+    let named: Vec<&str> = changed(&rows).iter().map(|r| r.name.name.as_str()).collect();
+    // The slowed method first; any other named is one whose time moved too (its µs interval
+    // leaves out 0 on the same side), not only its share.
+    assert_eq!(named[0], method_name(SLOWED));
+    for r in changed(&rows).iter().skip(1) {
+        let time_moved = if r.verdict == Verdict::Faster { r.shift_us.high < 0.0 } else { r.shift_us.low > 0.0 };
+        assert!(time_moved, "{} named on its share alone: {:?}", r.name.name, r.shift_us);
+    }
+    assert!(named.len() <= 3, "{named:?}");
+    let share_only = rows.iter().filter(|r| r.evidence == Evidence::ShareOnly).count();
+    assert!(share_only >= 10, "{share_only} methods' shares fell without their time changing");
+    assert!(rows.iter().filter(|r| r.evidence == Evidence::ShareOnly).all(|r| r.verdict == Verdict::Unchanged));
 }
 
 /// Over ten experiments of `n` runs a side: how often the slowed method (by `factor`) was

@@ -114,6 +114,29 @@ impl Comparison {
     }
 }
 
+/// One side holds this much more than the other in all, or more: then what the longer one
+/// spends waiting colours the graph unless it is scaled.
+const LENGTHS_DIFFER: f64 = 1.2;
+
+/// Where one side holds far more time (samples, bytes) than the other in all, what that
+/// does to the graph's colours and what to do.
+fn lengths_differ([before, after]: [u64; 2], unit: crate::Unit) -> Option<String> {
+    let (small, large) = (before.min(after), before.max(after));
+    if small == 0 || (large as f64) < small as f64 * LENGTHS_DIFFER {
+        return None;
+    }
+    let (longer, shorter) = if after > before { ("after", "before") } else { ("before", "after") };
+    Some(format!(
+        "{longer} holds {:.0}% more than {shorter} in all ({} against {} {}): unscaled, the graph colours the \
+         difference red or blue wherever the longer run spent it (often waiting); Same total (--normalize) \
+         compares each side's shares instead",
+        (large as f64 / small as f64 - 1.0) * 100.0,
+        crate::text::group_digits(large),
+        crate::text::group_digits(small),
+        unit.symbol()
+    ))
+}
+
 /// Where a mapping renamed one side's methods and not the other's, one method carries
 /// two names and its stacks do not match.
 fn naming_differs(before: &Analysis, after: &Analysis) -> Option<String> {
@@ -172,6 +195,9 @@ pub fn compare(before: &Analysis, after: &Analysis, options: &DiffOptions) -> Re
     let tree = DiffTree::build([before, after], clock, options.max_depth, thread, &options.view);
     if tree.totals() != [0, 0] && tree.unchanged() {
         warnings.push("the two traces have the same stacks and times: nothing changed (the same trace twice?)".into());
+    }
+    if let Some(warning) = lengths_differ(tree.totals(), after.unit_of(clock)) {
+        warnings.push(warning);
     }
     let mut comparison = Comparison {
         clock,

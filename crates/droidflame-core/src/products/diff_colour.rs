@@ -116,14 +116,20 @@ fn path_times(lines: &[Line], widths_after: bool) -> FxHashMap<&str, FrameTimes>
     paths
 }
 
-/// `after` against `before` in words: `+12.3%`, `−4.0%`, `new`, `gone`, `no change`.
-fn change_words(before: f64, after: f64) -> String {
+/// `after` against `before` in words: `+12.3%`, `−4.0%`, `no change`; `new` or `gone`
+/// where the frame itself is (its total is 0 on one side), `from 0` or `−100%` where only
+/// the measure is.
+fn change_words(before: f64, after: f64, times: &FrameTimes) -> String {
     if before.round() == after.round() {
         "no change".into()
-    } else if before <= 0.0 {
+    } else if times.before_total <= 0.0 {
         "new".into()
-    } else if after <= 0.0 {
+    } else if times.after_total <= 0.0 {
         "gone".into()
+    } else if before <= 0.0 {
+        "from 0".into()
+    } else if after <= 0.0 {
+        "\u{2212}100%".into()
     } else {
         let change = (after - before) / before * 100.0;
         if change >= 0.0 {
@@ -213,6 +219,7 @@ pub(crate) fn recolour(svg: &str, lines: &[Line], colouring: &Colouring) -> Stri
     while let Some(found) = rest.find(FRAME) {
         let (head, tail) = rest.split_at(found + FRAME.len());
         out.push_str(head);
+        let frame_at = out.len() - FRAME.len();
         let (Some(title_end), Some(rect_start)) = (tail.find("</title>"), tail.find("<rect")) else {
             rest = tail;
             continue;
@@ -241,7 +248,7 @@ pub(crate) fn recolour(svg: &str, lines: &[Line], colouring: &Colouring) -> Stri
             of.name(),
             group_digits(before.round() as u64),
             group_digits(after.round() as u64),
-            change_words(before, after)
+            change_words(before, after, times)
         );
         match title.strip_suffix(')') {
             Some(open) => {
@@ -261,6 +268,10 @@ pub(crate) fn recolour(svg: &str, lines: &[Line], colouring: &Colouring) -> Stri
         let colour = if runs_show { change_colour(before, after, whole) } else { NEUTRAL };
         let (r, g, b) = colour;
         let faded = if colouring.changed_only && colour == NEUTRAL { " fill-opacity=\"0.3\"" } else { "" };
+        if !faded.is_empty() {
+            // The frame's label fades with it.
+            out.replace_range(frame_at..frame_at + 2, "<g opacity=\"0.45\"");
+        }
         match attribute(rect, "fill") {
             Some(fill) => out.push_str(&rect.replacen(
                 &format!("fill=\"{fill}\""),
@@ -354,10 +365,16 @@ mod tests {
 
     #[test]
     fn changes_in_words() {
-        assert_eq!(change_words(100.0, 123.4), "+23.4%");
-        assert_eq!(change_words(100.0, 96.0), "\u{2212}4.0%");
-        assert_eq!(change_words(0.0, 5.0), "new");
-        assert_eq!(change_words(5.0, 0.0), "gone");
-        assert_eq!(change_words(7.2, 7.4), "no change");
+        let both = FrameTimes { before_self: 0.0, after_self: 0.0, before_total: 50.0, after_total: 60.0 };
+        assert_eq!(change_words(100.0, 123.4, &both), "+23.4%");
+        assert_eq!(change_words(100.0, 96.0, &both), "\u{2212}4.0%");
+        assert_eq!(change_words(7.2, 7.4, &both), "no change");
+        // The frame on one side only is new or gone; its self time alone is from 0 or −100%.
+        let after_only = FrameTimes { before_total: 0.0, ..both };
+        let before_only = FrameTimes { after_total: 0.0, ..both };
+        assert_eq!(change_words(0.0, 5.0, &after_only), "new");
+        assert_eq!(change_words(5.0, 0.0, &before_only), "gone");
+        assert_eq!(change_words(0.0, 5.0, &both), "from 0");
+        assert_eq!(change_words(5.0, 0.0, &both), "\u{2212}100%");
     }
 }

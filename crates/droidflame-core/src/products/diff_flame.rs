@@ -144,8 +144,10 @@ pub fn diff_svg(comparison: &Comparison, options: &DiffGraphOptions) -> Result<S
     opts.no_sort = true;
     let scaled = if options.normalize && scale != 1.0 { ", scaled to the same total" } else { "" };
     // Short enough to fit a graph 1,000 px wide; the page's legend says it at length.
+    // Where runs were compared, only the methods they show changed are coloured.
+    let runs_show = if options.shown.is_some() { " where the runs show the method changed," } else { "" };
     opts.subtitle = Some(format!(
-        "Widths: {}, {} {unit}. Colour: {} {measure} change against {} ({} {unit}{scaled}), deeper with its share of the whole: red grew, blue shrank; grey within ±{}% or under {}% of the whole.",
+        "Widths: {}, {} {unit}. Colour: {} {measure} change against {} ({} {unit}{scaled}),{runs_show} deeper with its share of the whole: red grew, blue shrank; grey within ±{}% or under {}% of the whole.",
         sides[w],
         group_digits(width_total),
         options.colour.name(),

@@ -66,16 +66,21 @@ pub enum Evidence {
     /// beyond every run before, the shift's interval leaves out 0, the medians differ by
     /// at least `MIN_CHANGE`.
     EveryRun,
+    /// Tested on shares of run time, the share moved but the time did not (its interval
+    /// holds 0): shares add up to a whole, so one method's growth moves every other's share.
+    /// The verdict is `unchanged`.
+    ShareOnly,
     /// Nothing: the verdict is `unchanged`.
     None,
 }
 
 impl Evidence {
-    /// `corrected test`, `every run` or `-`.
+    /// `corrected test`, `every run`, `share only` or `-`.
     pub const fn name(self) -> &'static str {
         match self {
             Evidence::CorrectedTest => "corrected test",
             Evidence::EveryRun => "every run",
+            Evidence::ShareOnly => "share only",
             Evidence::None => "-",
         }
     }
@@ -256,6 +261,16 @@ pub fn compare_groups(runs: &Runs, test: &GroupTest) -> Result<Vec<MethodCompari
     }
     for (row, tested) in rows.iter_mut().zip(&tested_shifts) {
         (row.verdict, row.evidence) = verdict(row.significant, row.dominance, tested, row.every_run, row.ratio);
+        // Shares add up to a whole: where one method grows, every other's share falls
+        // though its time did not. A change of share counts only where time agrees.
+        let time_agrees = match row.verdict {
+            Verdict::Slower => row.shift_us.low > 0.0,
+            Verdict::Faster => row.shift_us.high < 0.0,
+            Verdict::Unchanged => true,
+        };
+        if test.share && !time_agrees {
+            (row.verdict, row.evidence) = (Verdict::Unchanged, Evidence::ShareOnly);
+        }
     }
     rows.sort_by(|x, y| {
         y.significant
