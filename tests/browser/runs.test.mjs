@@ -63,7 +63,7 @@ test('twenty runs grouped by their names: the slowed method first, slower, with 
   await page.locator('#runs-method-rows tr').first().click();
   await page.waitForSelector('#runs-detail:not([hidden])');
   assert.equal(await page.locator('#runs-detail tbody tr:not(.side)').count(), 20);
-  assert.match(await page.textContent('#runs-detail'), /Slower \(significant\), 1\.\d\d× · shift \+[\d.]+ (µs|ms), 9\d% interval/);
+  assert.match(await page.textContent('#runs-detail'), /Slower \(significant\), 1\.\d\d× · shift of own time \+[\d.]+ (µs|ms), 9\d% interval/);
   assert.match(await page.textContent('#runs-detail'), /Significant after the correction for every method tested\. p < 0\.0001, q 0\.0\d+/);
   assert.equal(await page.locator('#runs-detail svg.run-dots circle').count(), 20);
   await shot(page, 'runs-done');

@@ -65,13 +65,14 @@ test('2. methods follow the selected thread and say what they cover', async (t) 
   const lua = 'com.fuzhu8.inspector.advisor.AbstractInspector.evalLuaScript';
   assert.ok((await methodNames(page, 'Handler.dispatchMessage')).includes('android.os.Handler.dispatchMessage'));
   assert.deepEqual(await methodNames(page, 'evalLuaScript'), [], 'only Thread-147 runs it');
-  assert.match(await page.locator('#method-scope').textContent(), /^main \[1\]: .* Percentages are of this thread's time\./);
+  assert.match(await page.locator('#method-scope').textContent(), /^main \[1\]: .* Percentages are of this thread's wall time \([\d.]+ s\)\./);
   await selectThread(page, 'Thread-147');
   await page.waitForFunction(() => /^Thread-147/.test(document.getElementById('method-scope').textContent));
   assert.deepEqual(await methodNames(page, 'evalLuaScript'), [lua]);
   await page.locator('#thread-rows tr[data-thread="-1"]').click();
   await page.waitForFunction(() => /^All threads/.test(document.getElementById('method-scope').textContent));
-  assert.match(await page.locator('#method-scope').textContent(), /Percentages are of all threads' time/);
+  // All threads' wall times add up to more than the trace lasted: shares are of its duration.
+  assert.match(await page.locator('#method-scope').textContent(), /Percentages are of the trace's duration \([\d.]+ s\); threads run side by side, so a method's can pass 100%\./);
 });
 
 test('3. callers and callees line up under their headers, and a recursive edge shows its cost', async (t) => {
