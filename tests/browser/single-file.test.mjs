@@ -112,7 +112,9 @@ test('window.droidflame.compare answers with both summaries, a graph per thread 
   }, [read('ffprof-art-regular.trace'), read('ffprof-art-streaming.trace')]);
   assert.deepEqual(result.records, [13295, 39377]);
   assert.equal(result.clock, 'wall');
-  assert.deepEqual(result.warnings, []);
+  // The second run is twice as long: the warning says what that does to the colours.
+  assert.equal(result.warnings.length, 1);
+  assert.match(result.warnings[0], /^after holds 115% more than before in all \(435,520,501 against 202,892,358 µs\): .*Same total/);
   assert.deepEqual(result.main, [6224530, 9431101, true]);
   assert.equal(result.first, 'java.lang.Thread.run', 'as droidflame diff --format methods lists it');
   assert.ok(result.methods > 4000);

@@ -51,7 +51,7 @@ test('a heap profile opens on the bytes not freed, in bytes, and switches to all
   assert.equal(await page.locator('#dump-box').isVisible(), false);
   assert.equal(await page.locator('#thread-wall-heading').textContent(), 'Bytes');
   // 425,840 bytes not freed (428,480 allocated less 2,640 freed: SOURCES.md).
-  assert.match(await page.locator('#thread-rows').textContent(), /416 KB/);
+  assert.match(await page.locator('#thread-rows').textContent(), /416 KiB/);
   await page.waitForFunction(() => /425,840 bytes in all/.test(document.getElementById('flame').srcdoc));
   assert.match(await shownSvg(page), /TrivialKotlinBenchmark/);
   await shot(page, 'sources-heap-unreleased-dark-narrow');
@@ -105,11 +105,11 @@ test('two heap profiles compared: what grew, in bytes', async (t) => {
   await page.setInputFiles('#compare-picker', after);
   await page.waitForFunction(() => /loadImages/.test(document.getElementById('compare-flame').srcdoc), null, { timeout: 30000 });
   const svg = await page.evaluate(() => document.getElementById('compare-flame').srcdoc);
-  assert.match(svg, /bytes in all/);
+  assert.match(svg, /Widths: after, [\d,]+ bytes\./);
   assert.match(svg.match(/id="title"[^>]*>([^<]*)/)[1], /bytes not freed, before → after/);
   // The methods compared in bytes: loadImages grew by 360,000 bytes.
   await page.fill('#compare-filter', 'loadImages');
-  await page.waitForFunction(() => /\+352 KB/.test(document.getElementById('tab-compare').textContent));
+  await page.waitForFunction(() => /\+352 KiB/.test(document.getElementById('tab-compare').textContent));
   await shot(page, 'sources-heap-compare');
   // Both sides follow the source switch.
   await page.selectOption('#source', 'heap-allocated');
@@ -130,7 +130,7 @@ test('a heap profile of several dumps steps through them', async (t) => {
   await page.selectOption('#dump', '0');
   await page.waitForFunction(() => /11,000 bytes in all/.test(document.getElementById('flame').srcdoc));
   assert.equal(await page.locator('#dump').inputValue(), '0');
-  assert.match(await page.locator("#thread-rows").textContent(), /11 KB/);
+  assert.match(await page.locator("#thread-rows").textContent(), /11 KiB/);
   await shot(page, 'sources-heap-dumps');
   // The link keeps the dump.
   await page.waitForFunction(() => new URL(location.href).hash.includes('dump=1'), null, { timeout: 5000 });

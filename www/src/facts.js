@@ -15,14 +15,18 @@ export function threadCount(summary) {
 export function factsLine(summary) {
   const f = summary.format;
   const threads = threadCount(summary);
+  // A heap profile's values are bytes on no clock, its stacks are processes', and it has
+  // no records in time.
+  const bytes = Object.values(summary.units || {}).every((u) => u === 'bytes');
+  const [one, many] = summary.count === 'allocations' ? [' process', ' processes'] : [' thread', ' threads'];
   return [
     f.description,
-    'clock ' + f.clock,
+    bytes ? null : 'clock ' + f.clock,
     f.vm ? 'VM ' + f.vm : null,
     summary.pid !== null && summary.pid !== undefined ? 'pid ' + summary.pid : null,
     summary.elapsed_us !== null && summary.elapsed_us !== undefined ? 'elapsed ' + millis(summary.elapsed_us) : null,
-    count(summary.records) + ' records',
-    threads + (threads === 1 ? ' thread' : ' threads'),
+    summary.records || !bytes ? count(summary.records) + ' records' : null,
+    threads + (threads === 1 ? one : many),
     f.sampling_interval_us ? 'sampled every ~' + millis(f.sampling_interval_us) : null,
   ].filter(Boolean).join(' · ');
 }

@@ -67,10 +67,11 @@ export function percent(part, whole) {
   return (part * 100 / whole).toFixed(1) + '%';
 }
 
+/** A size in binary units, as they are counted (`416 KiB` is 425,984 bytes, not 416,000). */
 export function sizeText(bytes) {
-  if (bytes >= 1 << 30) return (bytes / (1 << 30)).toFixed(1) + ' GB';
-  if (bytes >= 1 << 20) return (bytes / (1 << 20)).toFixed(1) + ' MB';
-  if (bytes >= 1 << 10) return (bytes / (1 << 10)).toFixed(bytes >= 10 << 10 ? 0 : 1) + ' KB';
+  if (bytes >= 1 << 30) return (bytes / (1 << 30)).toFixed(1) + ' GiB';
+  if (bytes >= 1 << 20) return (bytes / (1 << 20)).toFixed(1) + ' MiB';
+  if (bytes >= 1 << 10) return (bytes / (1 << 10)).toFixed(bytes >= 10 << 10 ? 0 : 1) + ' KiB';
   return bytes + ' bytes';
 }
 

@@ -4,7 +4,7 @@
 
 import { sizeText } from './format.js';
 
-/** `Reading a.trace…`, then `Reading a.trace: 3.0 MB of 12.0 MB`. */
+/** `Reading a.trace…`, then `Reading a.trace: 3.0 MiB of 12.0 MiB`. */
 export function readingText(name, done, total) {
   return done === undefined ? 'Reading ' + name + '…' : 'Reading ' + name + ': ' + sizeText(done) + ' of ' + sizeText(total);
 }

@@ -12,7 +12,7 @@ test('times read in the unit that fits, and a missing clock is a dash', () => {
   assert.equal(count(undefined), '—');
   assert.equal(percent(1, 3), '33.3%');
   assert.equal(percent(5, 0), '');
-  assert.equal(sizeText(3 << 20), '3.0 MB');
+  assert.equal(sizeText(3 << 20), '3.0 MiB');
 });
 
 test('long thread names keep their distinguishing end', () => {
@@ -58,9 +58,9 @@ test('a count and its noun agree', async () => {
 test('values read in their unit: durations, sizes, counts of samples', async () => {
   const { amount, unitOf, clockHeading, unitSymbol } = await import('../src/format.js');
   assert.equal(amount(1500, 'us'), '1.5 ms');
-  assert.equal(amount(425840, 'bytes'), '416 KB');
+  assert.equal(amount(425840, 'bytes'), '416 KiB');
   assert.equal(amount(900, 'bytes'), '900 B');
-  assert.equal(amount(3 << 20, 'bytes'), '3.0 MB');
+  assert.equal(amount(3 << 20, 'bytes'), '3.0 MiB');
   assert.equal(amount(5003, 'samples'), '5,003');
   assert.equal(amount(null, 'samples'), '—');
   const summary = { units: { wall: 'us', cpu: 'samples' } };

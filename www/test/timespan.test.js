@@ -82,7 +82,7 @@ test('a window of one thread is read again once, when zoomed in far enough, and 
   assert.equal(reader.status({ from: 5e5, to: 5.1e5 }, -1, 1000, facts).kind, 'left-out', 'all threads');
   assert.equal(reader.status({ from: 5e5, to: 5.1e5 }, 0, 1000, facts).kind, 'reading');
   assert.deepEqual(asked, [[0, 495_000, 515_000]], 'the view and half its width each side');
-  assert.deepEqual(said, ['Reading this part again for calls under 100 µs…', 'Reading this part again for calls under 100 µs: 4.0 MB…']);
+  assert.deepEqual(said, ['Reading this part again for calls under 100 µs…', 'Reading this part again for calls under 100 µs: 4.0 MiB…']);
   // A view inside the window being read asks nothing more.
   assert.equal(reader.status({ from: 5.01e5, to: 5.05e5 }, 0, 1000, facts).kind, 'reading');
   assert.equal(asked.length, 1);
