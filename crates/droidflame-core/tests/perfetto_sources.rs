@@ -199,6 +199,13 @@ fn cpu_samples_equal_an_independent_decoders() {
     // 5,003, and nothing is in more.
     let s = products::summary(&p);
     assert_eq!((s.count, s.counted), ("samples", Some(5_003)));
+    // SOURCES.md: 11.7 s of ftrace in a capture whose packets span 40 s: a note says where
+    // the samples are, so that the empty time before is not read as threads at rest.
+    let coverage = s.notes.iter().find(|n| n.key == "coverage").expect("a note of what the samples cover");
+    let numbers: Vec<f64> = coverage.text.split(' ').filter_map(|w| w.parse::<f64>().ok()).collect();
+    assert_eq!(numbers.len(), 3, "{}", coverage.text);
+    assert!((numbers[1] - numbers[0] - 11.7).abs() < 0.1, "{}", coverage.text);
+    assert!(numbers[2] > 39.0 && numbers[2] <= 40.0, "{}", coverage.text);
     // One sample's thread the recorder did not know: tid -1, as the trace wrote it.
     let unknown = s.threads.iter().find(|t| t.tid < 0).unwrap();
     assert_eq!((unknown.tid, unknown.name), (-1, "Thread -1"));

@@ -21,6 +21,38 @@ pub struct Note {
     pub text: String,
 }
 
+/// Where the source shown covers less than half of the trace's timeline (a capture whose
+/// scheduling or samples fill its ring buffer's last seconds while a few events of other
+/// kinds reach back further), where its records run, so that empty time is not read as
+/// threads at rest.
+fn coverage(profile: &crate::profile::Profile) -> Option<String> {
+    if !profile.has(Clock::Wall) || profile.in_range || profile.source().kind.is_heap() {
+        return None;
+    }
+    let recorded = profile.threads.iter().filter(|t| t.records > 0 && !t.track);
+    let first = recorded.clone().map(|t| t.first.wall).min()?;
+    let last = recorded.map(|t| t.last.wall).max()?;
+    let (start, length) = (profile.timeline.start, profile.timeline.length());
+    let covered = last.saturating_sub(first);
+    // A second of the timeline left empty at least: less is no time a person reads as rest.
+    if covered * 2 >= length || profile.micros(length - covered) < 1_000_000 {
+        return None;
+    }
+    let seconds = |ticks: u64| format!("{:.2} s", profile.time_unit.micros_f64(ticks) / 1e6);
+    let what = match (profile.count(), profile.format.frame_kind) {
+        (crate::profile::Count::Samples, _) => "The CPU samples",
+        (_, crate::profile::FrameKind::Slice) => "The threads' slices",
+        _ => "The calls",
+    };
+    Some(format!(
+        "{what} cover {} to {} of the trace's {}: the rest of its timeline holds events of other kinds only, \
+         not threads at rest.",
+        seconds(first.saturating_sub(start)),
+        seconds(last.saturating_sub(start)),
+        seconds(length)
+    ))
+}
+
 /// The notes of a profile: repairs first (in the order of `Repairs`), then warnings.
 /// `deep_threads`: how many threads have stacks deeper than the drawn depth (the summary
 /// has already walked every tree for its `max_depth`).
@@ -57,6 +89,9 @@ pub fn notes(analysis: &Analysis, deep_threads: u64) -> Vec<Note> {
     }
     for warning in profile.warnings.iter().filter(|w| w.repair.is_none()) {
         out.push(Note { key: "warning", count: 1, text: sentence(warning) });
+    }
+    if let Some(text) = coverage(profile) {
+        out.push(Note { key: "coverage", count: 1, text });
     }
     if let Some(report) = &analysis.mapping {
         out.push(Note { key: "mapping", count: report.methods.mapped, text: report.describe() });
