@@ -144,7 +144,9 @@ fn comparison_of_two_runs() {
     // The second run's worker lasted half as long again: the one warning says what that does
     // to the colours.
     assert_eq!(comparison.warnings.len(), 1, "{:?}", comparison.warnings);
-    assert!(comparison.warnings[0].starts_with("after holds 51% more than before in all (9,429,599 against 6,224,196 µs)"));
+    assert!(
+        comparison.warnings[0].starts_with("after holds 51% more than before in all (9,429,599 against 6,224,196 µs)")
+    );
     let mut folded = Vec::new();
     products::write_diff_folded(&comparison, &mut folded).unwrap();
     check("ffprof-art.worker-1.diff.folded", &String::from_utf8(folded).unwrap());

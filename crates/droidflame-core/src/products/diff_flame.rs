@@ -5,7 +5,7 @@
 //! against the largest change in the graph: most frames came out near-white.)
 
 use super::diff::Comparison;
-use super::diff_colour::{recolour, ChangeOf, Colouring, Line, DEAD_BAND, NOISE};
+use super::diff_colour::{recolour, ChangeOf, Colouring, Line};
 use super::flame::{empty_svg, inferno_options, FlameOptions, Theme, MAX_PLAUSIBLE_MICROS};
 use crate::text::group_digits;
 use crate::{Error, ErrorKind, Result};
@@ -144,17 +144,16 @@ pub fn diff_svg(comparison: &Comparison, options: &DiffGraphOptions) -> Result<S
     opts.no_sort = true;
     let scaled = if options.normalize && scale != 1.0 { ", scaled to the same total" } else { "" };
     // Short enough to fit a graph 1,000 px wide; the page's legend says it at length.
-    // Where runs were compared, only the methods they show changed are coloured.
+    // Where runs were compared, only the methods they show changed are coloured. What grey
+    // means is the legend's (and the README's): the subtitle fits a graph 1,200 px wide.
     let runs_show = if options.shown.is_some() { " where the runs show the method changed," } else { "" };
     opts.subtitle = Some(format!(
-        "Widths: {}, {} {unit}. Colour: {} {measure} change against {} ({} {unit}{scaled}),{runs_show} deeper with its share of the whole: red grew, blue shrank; grey within ±{}% or under {}% of the whole.",
+        "Widths: {}, {} {unit}. Colour: {} {measure} change against {} ({} {unit}{scaled}),{runs_show} deeper with its share of the whole: red grew, blue shrank.",
         sides[w],
         group_digits(width_total),
         options.colour.name(),
         sides[o],
         group_digits(other_total),
-        (DEAD_BAND * 100.0).round(),
-        NOISE * 100.0
     ));
     let text: Vec<String> =
         lines.iter().filter(|l| l.1 > 0).map(|(stack, value, _)| format!("{stack} {value}")).collect();
