@@ -128,30 +128,9 @@ fn check_wholes(file: &str, p: &Analysis) {
     }
 }
 
-#[test]
-fn every_share_is_of_a_whole_the_trace_has() {
-    if !droidflame_testkit::corpus_present("counts::every_share_is_of_a_whole_the_trace_has") {
-        return;
-    }
-    for path in corpus_traces() {
-        let file = path.file_name().unwrap().to_string_lossy().into_owned();
-        let Ok(mut p) = analyze(&std::fs::read(&path).unwrap()) else { continue };
-        let kinds: Vec<SourceKind> = p.sources().iter().map(|s| s.kind).collect();
-        for kind in kinds {
-            p.profile.select_source(kind).unwrap();
-            check_wholes(&file, &p);
-        }
-    }
-}
-
-#[test]
-fn no_function_counts_more_samples_or_allocations_than_its_source_holds() {
-    if !droidflame_testkit::corpus_present(
-        "counts::no_function_counts_more_samples_or_allocations_than_its_source_holds",
-    ) {
-        return;
-    }
-    let mut per_stack_sources = 0;
+/// Every corpus trace analysed, shown on each source it has (and each dump of a heap
+/// source), with the trace's file name.
+fn each_source(mut visit: impl FnMut(&str, &Analysis)) {
     for path in corpus_traces() {
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
         let Ok(mut p) = analyze(&std::fs::read(&path).unwrap()) else { continue };
@@ -163,11 +142,32 @@ fn no_function_counts_more_samples_or_allocations_than_its_source_holds() {
                 if kind.is_heap() {
                     p.profile.select_dump(dump).unwrap();
                 }
-                per_stack_sources += usize::from(kind != SourceKind::Calls);
-                check_source(&file, &p);
+                visit(&file, &p);
             }
         }
     }
+}
+
+#[test]
+fn every_share_is_of_a_whole_the_trace_has() {
+    if !droidflame_testkit::corpus_present("counts::every_share_is_of_a_whole_the_trace_has") {
+        return;
+    }
+    each_source(check_wholes);
+}
+
+#[test]
+fn no_function_counts_more_samples_or_allocations_than_its_source_holds() {
+    if !droidflame_testkit::corpus_present(
+        "counts::no_function_counts_more_samples_or_allocations_than_its_source_holds",
+    ) {
+        return;
+    }
+    let mut per_stack_sources = 0;
+    each_source(|file, p| {
+        per_stack_sources += usize::from(p.source().kind != SourceKind::Calls);
+        check_source(file, p);
+    });
     // Simpleperf's three files, and Perfetto's samples and heap profiles.
     assert!(per_stack_sources >= 6, "{per_stack_sources} sources of samples or allocations");
 }
