@@ -28,6 +28,15 @@ def test_the_slowed_method_is_significant_and_the_cli_agrees(runs_dir, cli):
         assert float(cells["excl_median_before_us"]) == pytest.approx(row["excl_median_before_us"], abs=0.01)
         assert float(cells["excl_median_after_us"]) == pytest.approx(row["excl_median_after_us"], abs=0.01)
         assert float(cells["p_value"]) == pytest.approx(row["p_value"], rel=0.01)
+        # The change as an effect, typed: the ratio a number (None where before's median is 0).
+        assert (cells["ratio"] == "-") == (row["ratio"] is None)
+        if row["ratio"] is not None:
+            assert float(cells["ratio"]) == pytest.approx(row["ratio"], rel=0.01)
+        for column in ("shift_us", "shift_low_us", "shift_high_us"):
+            assert float(cells[column]) == pytest.approx(row[column], abs=0.01)
+        assert (cells["verdict"], cells["evidence"]) == (row["verdict"], row["evidence"])
+        assert cells["every_run"] == ("yes" if row["every_run"] else "no")
+    assert slowed["evidence"] == "corrected test" and slowed["shift_low_us"] > 0
 
 
 def test_runs_given_as_bytes_and_shares(runs_dir):
