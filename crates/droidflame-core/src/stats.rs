@@ -277,6 +277,46 @@ mod tests {
     }
 
     #[test]
+    fn p_values_equal_rs_wilcox_test() {
+        // R's own example (?wilcox.test, Hollander & Wolfe's permeability constants):
+        // `wilcox.test(x, y, alternative = "greater")` reports W = 35, p-value = 0.1272; no
+        // ties, so the exact two-sided p is twice that: 2 * 382 of the C(15, 10) = 3,003
+        // orderings have W >= 35 (counted out), 0.254412.
+        let x = [0.80, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46];
+        let y = [1.15, 0.88, 0.90, 0.74, 1.21];
+        let p = mann_whitney_p(&y, &x);
+        assert!((p - 0.254_412).abs() < 1e-6, "{p}");
+        assert_eq!(mann_whitney_p(&x, &y), p, "two-sided: the order of the groups does not matter");
+        // Two groups of five with ties: `wilcox.test(c(1,2,2,3,4), c(3,4,4,5,6))`, by R's
+        // normal approximation with its tie and continuity corrections, worked by hand:
+        // W = 2.5 (2 pairs above, 1 tie); ties 2 (x2), 3 (x2), 4 (x3) give sum(t^3 - t) = 36;
+        // sigma = sqrt(25/12 * (11 - 36/90)) = 4.699291; z = (2.5 - 12.5 + 0.5) / sigma =
+        // -2.021582; p = 2 * pnorm(z) = 0.043220. Without the continuity correction it would
+        // be 0.033339.
+        let p = mann_whitney_p(&[1.0, 2.0, 2.0, 3.0, 4.0], &[3.0, 4.0, 4.0, 5.0, 6.0]);
+        assert!((p - 0.043_220).abs() < 1e-5, "{p}");
+    }
+
+    #[test]
+    fn benjamini_hochberg_equals_the_papers_worked_example() {
+        // Benjamini and Hochberg (1995), section 4: fifteen p-values; at q = 0.05 the first
+        // four are rejected (the largest i with p(i) <= i/15 * 0.05 is 4: 0.0095 <= 0.0133,
+        // 0.0201 > 0.0167). Adjusted by hand, min over j >= i of p(j) * 15 / j: the fourth
+        // 0.0095 * 15/4 = 0.035625; the fifth 0.0201 * 3 = 0.0603 (no later one is smaller);
+        // the sixth min(0.0278 * 2.5, 0.0298 * 15/7, ...) = 0.0298 * 15/7 = 0.063857.
+        let p = [
+            0.0001, 0.0004, 0.0019, 0.0095, 0.0201, 0.0278, 0.0298, 0.0344, 0.0459, 0.3240, 0.4262, 0.5719, 0.6528,
+            0.7590, 1.0,
+        ];
+        let q = benjamini_hochberg(&p);
+        assert_eq!(q.iter().filter(|&&q| q <= 0.05).count(), 4);
+        assert!(close(q[3], 0.035_625), "{}", q[3]);
+        assert!(close(q[4], 0.0603), "{}", q[4]);
+        assert!(close(q[5], 0.0298 * 15.0 / 7.0), "{}", q[5]);
+        assert!(close(q[0], 0.0015) && close(q[14], 1.0), "{q:?}");
+    }
+
+    #[test]
     fn the_shift_says_which_group_lies_higher() {
         assert_eq!(mann_whitney(&[1.0, 2.0], &[3.0, 4.0]).shift, 0.5);
         assert_eq!(mann_whitney(&[3.0, 4.0], &[1.0, 2.0]).shift, -0.5);
