@@ -15,6 +15,7 @@ mod bench;
 mod csp;
 mod dist;
 mod fuzz;
+mod mutants;
 mod python;
 mod serve;
 mod settings;
@@ -35,7 +36,11 @@ tasks:
                    today's build against REV's, case by case, alternating
                    (a table of ratios; fails if a measure is > 3% slower)
   fuzz [--seconds N] [--target NAME]
-                   fuzz every decoder entry point (default 60 s in all)";
+                   fuzz every decoder entry point (default 60 s in all)
+  mutants [--file PATH]... [--in-diff BASE] [-- CARGO_TEST_ARGS]
+                   mutation testing of the core (cargo-mutants): by default the
+                   modules where numbers are made; --in-diff BASE only the lines
+                   changed since BASE";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -50,6 +55,7 @@ fn main() -> ExitCode {
             _ => Err(format!("bench takes --quick, or --against REV [--quick] [--pairs N]\n\n{USAGE}")),
         },
         Some("fuzz") => fuzz::fuzz(&args[1..]),
+        Some("mutants") => mutants::mutants(&args[1..]),
         Some("help") | Some("--help") | Some("-h") | None => {
             println!("{USAGE}");
             Ok(())
