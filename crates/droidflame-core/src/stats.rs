@@ -236,6 +236,9 @@ mod tests {
         // Interleaved: nothing to see.
         assert!(close(mann_whitney_p(&[1.0, 4.0, 5.0, 8.0], &[2.0, 3.0, 6.0, 7.0]), 1.0));
         assert_eq!(mann_whitney_p(&[], &[1.0]), 1.0);
+        // An empty group shows no shift either way.
+        assert_eq!(mann_whitney(&[], &[1.0, 2.0]), MannWhitney { p: 1.0, shift: 0.0 });
+        assert_eq!(mann_whitney(&[3.0], &[]), MannWhitney { p: 1.0, shift: 0.0 });
     }
 
     /// The exact p-value against every split of the ranks 1..=9 into 4 and 5 counted out.
