@@ -326,6 +326,9 @@ mod tests {
         assert_eq!(mann_whitney(&[1.0, 2.0], &[1.0, 2.0]).shift, 0.0);
         // 3 > 1, 3 > 2, 2 = 2 (half), 2 > 1: 3.5 of 4 pairs.
         assert_eq!(mann_whitney(&[1.0, 2.0], &[2.0, 3.0]).shift, 0.375);
+        // Groups of 3 and 2 (6 pairs, not 5): the first's 5 beats both of the second's, so
+        // the second lies above the first in 4 of 6 pairs: 4/6 - 1/2.
+        assert!((mann_whitney(&[1.0, 2.0, 5.0], &[3.0, 4.0]).shift - (4.0 / 6.0 - 0.5)).abs() < 1e-12);
     }
 
     #[test]
