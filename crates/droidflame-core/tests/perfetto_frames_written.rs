@@ -87,6 +87,11 @@ fn app_frames_carry_every_jank_type_in_perfettos_words() {
     let json: serde_json::Value = serde_json::from_str(&products::frames_json(&p)).unwrap();
     let by_app: Vec<bool> = json["frames"].as_array().unwrap().iter().take(4).map(|f| f["by_app"] == true).collect();
     assert_eq!(by_app, [false, true, false, true]);
+    // How far past its expected end each ended: frame 1 ended 7 ms before its 16 ms, frame 2
+    // at 60 ms against 33 ms, frame 3 at 52 against 50; frame 4 never ended.
+    let overruns: Vec<Option<f64>> =
+        json["frames"].as_array().unwrap().iter().take(4).map(|f| f["overrun_us"].as_f64()).collect();
+    assert_eq!(overruns, [Some(-7_000.0), Some(27_000.0), Some(2_000.0), None]);
     // Each layer in figures.
     let layers = products::frame_layers(&p);
     let figures: Vec<(&str, u64, u64, u64)> =

@@ -256,6 +256,10 @@ fn heap_dumps_equal_an_independent_decoders() {
     let s = products::summary(&p);
     assert_eq!((s.count, s.counted), ("allocations", Some(19_917)));
     assert!(s.methods.iter().all(|m| m.calls.unwrap() <= 19_917 && m.recursive_calls == 0));
+    // Not freed: 19,917 allocations less the 146 frees (SOURCES.md).
+    p.profile.select_source(SourceKind::HeapUnreleased).unwrap();
+    assert_eq!(products::summary(&p).counted, Some(19_917 - 146));
+    p.profile.select_source(SourceKind::HeapAllocated).unwrap();
     // The heaviest stack (SOURCES.md): 235,424 bytes, ending in TrivialKotlinBenchmark.nothing
     // -> art_quick_alloc_object_initialized_region_tlab.
     let folded = products::folded(&p, &FoldedOptions::default()).unwrap();

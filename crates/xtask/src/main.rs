@@ -17,6 +17,7 @@ mod dist;
 mod fuzz;
 mod mutants;
 mod python;
+mod seeded;
 mod serve;
 mod settings;
 mod test;
@@ -37,10 +38,11 @@ tasks:
                    (a table of ratios; fails if a measure is > 3% slower)
   fuzz [--seconds N] [--target NAME]
                    fuzz every decoder entry point (default 60 s in all)
-  mutants [--file PATH]... [--in-diff BASE] [-- CARGO_TEST_ARGS]
+  mutants [--file PATH]... [--in-diff BASE] [--tests T,T] [--seeded] [-- ARGS]
                    mutation testing of the core (cargo-mutants): by default the
                    modules where numbers are made; --in-diff BASE only the lines
-                   changed since BASE";
+                   changed since BASE; --tests the test targets (lib, counts, ...);
+                   --seeded: hand-made wrong-number bugs, each must fail a test";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -112,6 +112,10 @@ mod tests {
         let (a, b) = (entry(1, 3, Some((20, Some(22)))), entry(4, 6, Some((40, None))));
         let entries = [&a, &b];
         assert_eq!(original_line(&entries, 2), Some(21), "a range maps line for line");
+        // `1:3:...:20:22` holds output lines 1 to 3, both ends included.
+        assert_eq!(original_line(&entries, 1), Some(20), "a range's first line");
+        assert_eq!(original_line(&entries, 3), Some(22), "a range's last line");
+        assert_eq!(original_line(&entries, 6), Some(40), "the last line of a range to one line");
         assert_eq!(original_line(&entries, 5), Some(40), "a single original line");
         assert_eq!(original_line(&entries, 9), None, "no range holds it: no line rather than a wrong one");
         let proguard = entry(20, 25, None);
