@@ -69,7 +69,6 @@ pub fn mann_whitney(a: &[f64], b: &[f64]) -> MannWhitney {
 pub fn quantile(sorted: &[f64], q: f64) -> f64 {
     match sorted {
         [] => 0.0,
-        [only] => *only,
         _ => {
             let at = q.clamp(0.0, 1.0) * (sorted.len() - 1) as f64;
             let (low, frac) = (at.floor() as usize, at.fract());
@@ -100,7 +99,8 @@ fn u_counts(n1: usize, n2: usize) -> Vec<f64> {
             // U grows by j) or of the second (U unchanged).
             let from_first = &current[i - 1];
             let from_second = &previous[i];
-            let len = (i * j + 1).max(from_first.len() + j).max(from_second.len());
+            // i * j + 1 values of U: i - 1 and j's i * j - j + 1, shifted by j.
+            let len = (from_first.len() + j).max(from_second.len());
             let mut counts = vec![0.0; len];
             for (k, c) in from_first.iter().enumerate() {
                 counts[k + j] += c;

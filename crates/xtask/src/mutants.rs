@@ -13,22 +13,35 @@ use std::process::Command;
 /// The cargo-mutants release the reports were made with.
 const VERSION: &str = "27.1.0";
 
-/// The core's modules where the numbers users read are made, in the order to run them:
-/// statistics, the model's call trees and ranges, the products' tables and comparisons,
-/// each format's time and weight conversions. Each names the test targets that exercise it
-/// (`lib` is the unit tests), or none for every target but `SLOW_TESTS`: a narrower set
-/// builds and runs in a third of the time, and a mutant it misses is tried again with
-/// every target before it counts as missed.
+/// The core's modules (under its `src`) where the numbers users read are made, in the
+/// order to run them: statistics, the model's call trees and ranges, the products' tables
+/// and comparisons, each format's time, weight and count conversions. Each names the test
+/// targets that exercise it (`lib` is the unit tests): a narrower set builds and runs in a
+/// third of the time, and a mutant it misses is tried again with every target but
+/// `SLOW_TESTS` before it counts as missed.
 const NUMBER_MODULES: &[(&str, &[&str])] = &[
-    ("crates/droidflame-core/src/stats.rs", &["lib", "verdicts", "many_runs"]),
-    ("crates/droidflame-core/src/products/runs/compare.rs", &["lib", "verdicts", "many_runs", "diff"]),
-    ("crates/droidflame-core/src/profile/tree.rs", &[]),
-    ("crates/droidflame-core/src/profile/range.rs", &[]),
-    ("crates/droidflame-core/src/products/table.rs", &[]),
-    ("crates/droidflame-core/src/products/view_methods.rs", &[]),
-    ("crates/droidflame-core/src/products/diff_colour.rs", &["lib", "diff", "viewer"]),
-    ("crates/droidflame-core/src/formats/sampled.rs", &[]),
-    ("crates/droidflame-core/src/profile/clock.rs", &[]),
+    ("stats.rs", &["lib", "verdicts", "many_runs"]),
+    ("products/runs/compare.rs", &["lib", "verdicts", "many_runs", "diff"]),
+    ("profile/tree.rs", &["lib", "counts", "transforms", "edge_cases", "viewer"]),
+    ("profile/builder/finish.rs", &["lib", "counts", "edge_cases", "corpus", "simpleperf", "perfetto_sources"]),
+    ("profile/builder/mod.rs", &["lib", "counts", "edge_cases", "corpus", "calls", "limits", "damage"]),
+    ("profile/range.rs", &["lib", "counts", "calls", "viewer", "edge_cases"]),
+    ("products/table.rs", &["lib", "counts", "transforms", "callgraph", "viewer"]),
+    ("products/view_methods.rs", &["lib", "counts", "transforms", "viewer"]),
+    ("products/diff_colour.rs", &["lib", "diff", "viewer"]),
+    ("products/app_frames.rs", &["lib", "perfetto_frames_written", "derived_frames"]),
+    ("profile/heap.rs", &["lib", "perfetto_sources", "perfetto_profiling_written", "counts"]),
+    ("profile/states.rs", &["lib", "thread_states", "perfetto_frames_written"]),
+    ("profile/clock.rs", &["lib", "edge_cases", "corpus", "counts"]),
+    ("formats/sampled.rs", &["lib", "simpleperf", "simpleperf_written", "perfetto_sources", "counts"]),
+    ("formats/art/records.rs", &["lib", "corpus", "edge_cases", "damage", "reread"]),
+    ("formats/atrace/line.rs", &["lib", "atrace", "atrace_dumps"]),
+    ("formats/system/sched.rs", &["lib", "thread_states", "atrace", "perfetto_frames_written", "perfetto"]),
+    ("formats/system/frames.rs", &["lib", "atrace", "derived_frames", "perfetto_frames_written"]),
+    ("formats/perfetto/cpu_samples.rs", &["lib", "perfetto_profiling_written", "perfetto_sources"]),
+    ("formats/perfetto/frame_timeline.rs", &["lib", "perfetto_frames_written", "perfetto"]),
+    ("formats/simpleperf/samples.rs", &["lib", "simpleperf", "simpleperf_written"]),
+    ("mapping/resolve.rs", &["lib", "mapping"]),
 ];
 
 /// Test targets left out of mutant runs. `corpus_damage` cuts every corpus file at many
@@ -102,10 +115,17 @@ fn run_mutants(name: &str, selection: &[String], targets: &[String], test_args: 
         .env("DROIDFLAME_TRACES", &corpus)
         .status()
         .map_err(|e| format!("cannot start cargo: {e}"))?;
-    // cargo-mutants fails when a mutant is missed; the narrower set's misses are tried again.
-    let outcome = if status.success() { Ok(()) } else { Err(format!("cargo mutants: {status}")) };
+    // cargo-mutants' exit codes: 0 all caught, 3 some timed out (caught: the loop no longer
+    // ends), 2 some missed, which are tried again with every target; others, the run failed.
+    let outcome = match status.code() {
+        Some(0 | 3) => return Ok(()),
+        Some(2) => {
+            Err(format!("cargo mutants: mutants missed, listed in {}", out.join("mutants.out/missed.txt").display()))
+        }
+        _ => return Err(format!("cargo mutants: {status}")),
+    };
     let every = every_test_target()?;
-    if outcome.is_ok() || targets == every.as_slice() {
+    if targets == every.as_slice() {
         return outcome;
     }
     let missed_file = out.join("mutants.out/missed.txt");
@@ -146,10 +166,11 @@ pub fn mutants(args: &[String]) -> Result<(), String> {
                 tests = Some(list.split(',').map(str::to_owned).collect());
             }
             "--seeded" => return crate::seeded::seeded(),
+            "--report" => return report(),
             "--" => test_args.extend(it.by_ref().cloned()),
             other => {
                 return Err(format!(
-                    "mutants takes --file PATH, --in-diff BASE, --tests T,T, --seeded and -- CARGO_TEST_ARGS, not {other:?}"
+                    "mutants takes --file PATH, --in-diff BASE, --tests T,T, --seeded, --report and -- CARGO_TEST_ARGS, not {other:?}"
                 ))
             }
         }
@@ -175,18 +196,85 @@ pub fn mutants(args: &[String]) -> Result<(), String> {
     if !files.is_empty() {
         let selection: Vec<String> = files.iter().flat_map(|f| ["--file".to_owned(), f.clone()]).collect();
         let name = if files.len() == 1 { report_name(&files[0]) } else { "files".to_owned() };
-        return run_mutants(&name, &selection, tests.as_deref().unwrap_or(&every), &test_args);
+        let known = || {
+            let [file] = files.as_slice() else { return None };
+            let (_, own) = NUMBER_MODULES.iter().find(|(m, _)| file.ends_with(m))?;
+            Some(own.iter().map(|t| t.to_string()).collect::<Vec<_>>())
+        };
+        let targets = tests.clone().or_else(known).unwrap_or(every);
+        return run_mutants(&name, &selection, &targets, &test_args);
     }
+    // Every module runs; the ones with mutants missed are named at the end.
+    let mut missed = Vec::new();
     for (file, own) in NUMBER_MODULES {
-        let own: Vec<String> = own.iter().map(|t| t.to_string()).collect();
-        let targets = tests.clone().unwrap_or(if own.is_empty() { every.clone() } else { own });
-        run_mutants(&report_name(file), &["--file".to_owned(), file.to_string()], &targets, &test_args)?;
+        let targets = tests.clone().unwrap_or_else(|| own.iter().map(|t| t.to_string()).collect());
+        let path = format!("crates/droidflame-core/src/{file}");
+        if let Err(e) = run_mutants(&report_name(&path), &["--file".to_owned(), path.clone()], &targets, &test_args) {
+            eprintln!("xtask: {file}: {e}");
+            missed.push(*file);
+        }
     }
-    Ok(())
+    match missed.is_empty() {
+        true => Ok(()),
+        false => Err(format!("mutants missed or runs failed in {missed:?} (cargo xtask mutants --report)")),
+    }
 }
 
 /// A report's folder: the module's path inside the core's `src`, `/` made `.`.
 fn report_name(file: &str) -> String {
     let inside = file.strip_prefix("crates/droidflame-core/src/").unwrap_or(file);
     inside.trim_end_matches(".rs").replace('/', ".")
+}
+
+/// The mutants of one report, by outcome (cargo-mutants' `caught.txt`, …: a line each).
+fn outcome(report: &std::path::Path, list: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(report.join("mutants.out").join(list)).unwrap_or_default();
+    text.lines().filter(|l| !l.is_empty()).map(str::to_owned).collect()
+}
+
+/// `--report`: the score of each report in `target/mutants/` as a Markdown table (for
+/// `TESTING.md`), a mutant missed by a module's own test targets but caught by every target
+/// counted as caught; then the mutants still missed.
+pub fn report() -> Result<(), String> {
+    let dir = root().join("target/mutants");
+    let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().join("mutants.out").is_dir())
+        .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+        .filter(|n| !n.ends_with(".every"))
+        .collect();
+    names.sort();
+    println!("| module | tried | caught | timed out | unviable | missed |");
+    println!("|---|---|---|---|---|---|");
+    let mut still_missed = Vec::new();
+    for name in names {
+        let report = dir.join(&name);
+        let (caught, timeout, unviable) =
+            (outcome(&report, "caught.txt"), outcome(&report, "timeout.txt"), outcome(&report, "unviable.txt"));
+        let again = dir.join(format!("{name}.every"));
+        let caught_again = outcome(&again, "caught.txt");
+        let timeout_again = outcome(&again, "timeout.txt");
+        let missed: Vec<String> = outcome(&report, "missed.txt")
+            .into_iter()
+            .filter(|m| !caught_again.contains(m) && !timeout_again.contains(m))
+            .collect();
+        let later = caught_again.len() + timeout_again.len();
+        let tried = caught.len() + timeout.len() + unviable.len() + missed.len() + later;
+        println!(
+            "| `{name}` | {tried} | {} | {} | {} | {} |",
+            caught.len() + caught_again.len(),
+            timeout.len() + timeout_again.len(),
+            unviable.len(),
+            missed.len()
+        );
+        still_missed.extend(missed);
+    }
+    if !still_missed.is_empty() {
+        println!("\nmissed:");
+        for m in still_missed {
+            println!("- {m}");
+        }
+    }
+    Ok(())
 }
