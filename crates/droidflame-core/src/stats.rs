@@ -99,7 +99,7 @@ fn u_counts(n1: usize, n2: usize) -> Vec<f64> {
             // U grows by j) or of the second (U unchanged).
             let from_first = &current[i - 1];
             let from_second = &previous[i];
-            // i * j + 1 values of U: i - 1 and j's i * j - j + 1, shifted by j.
+            // U takes i * j + 1 values: (i - 1) * j + 1 for i - 1 and j, shifted by j.
             let len = (from_first.len() + j).max(from_second.len());
             let mut counts = vec![0.0; len];
             for (k, c) in from_first.iter().enumerate() {
