@@ -100,6 +100,10 @@ fn run_mutants(name: &str, selection: &[String], targets: &[String], test_args: 
             .map(str::to_owned)
             .to_vec();
     pass.extend(["--output".to_owned(), out.to_string_lossy().into_owned()]);
+    // A mutant's build is mostly one rustc on one core; two at once keep two cores busy.
+    // Each job has its own copy of the tree and its build (under 1 GB): at most four.
+    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get()).min(4);
+    pass.push(format!("--jobs={jobs}"));
     pass.extend(selection.iter().cloned());
     pass.extend(target_args(targets));
     if !test_args.is_empty() {
