@@ -349,6 +349,28 @@ mod tests {
         let shift = hodges_lehmann(&[4.0, 5.0, 6.0], &[1.0, 2.0, 3.0]).unwrap();
         assert_eq!((shift.estimate, shift.low, shift.high), (-3.0, -5.0, -1.0));
         assert_eq!(hodges_lehmann(&[], &[1.0]), None);
+        // 1:10 against 11:20: the published critical value of U for ten a side at 5%
+        // two-sided is 23, so the interval is the 24th smallest to the 24th largest of the
+        // 100 differences (d appears 10 - |d - 10| times): 7 to 13. Its confidence counted
+        // out over the C(20, 10) = 184,756 orderings: 3,996 have U <= 23.
+        let (a, b): (Vec<f64>, Vec<f64>) = ((1..=10).map(f64::from).collect(), (11..=20).map(f64::from).collect());
+        let shift = hodges_lehmann(&a, &b).unwrap();
+        assert_eq!((shift.estimate, shift.low, shift.high), (10.0, 7.0, 13.0));
+        assert!(close(shift.confidence, 1.0 - 2.0 * 3_996.0 / 184_756.0), "{}", shift.confidence);
+    }
+
+    #[test]
+    fn hodges_lehmanns_tie_correction_narrows_the_interval() {
+        // By hand: three 1s and nine 2s against 1, 1, 2, 2, 2, 3. Pooled, 1 five times, 2
+        // twelve times, 3 once: tie term 120 + 1716 = 1836, and 1836 / (18 * 17) = 6, so the
+        // variance is 72/12 (19 - 6) = 78 and k = floor(36.5 - 1.959964 * 8.8318) = 19.
+        // The 72 differences: -1 x18, 0 x33, 1 x18, 2 x3; the 19th smallest is 0, the 19th
+        // largest 1. Without the tie correction k would be 15, and the exact table's (for
+        // values without ties) 16: both reach -1.
+        let a = [1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0];
+        let shift = hodges_lehmann(&a, &[1.0, 1.0, 2.0, 2.0, 2.0, 3.0]).unwrap();
+        assert_eq!((shift.estimate, shift.low, shift.high), (0.0, 0.0, 1.0));
+        assert_eq!(shift.confidence, 0.95);
     }
 
     #[test]
