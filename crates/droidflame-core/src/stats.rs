@@ -277,6 +277,11 @@ mod tests {
         // The tail function itself.
         assert!((normal_upper_tail(1.959_964) - 0.025).abs() < 1e-6);
         assert!((normal_upper_tail(0.0) - 0.5).abs() < 1e-7);
+        // The standard normal table: P(Z > 1) = 0.158655, P(Z > -1) = 0.841345,
+        // P(Z > -2.5) = 0.993790.
+        assert!((normal_upper_tail(1.0) - 0.158_655).abs() < 1e-6);
+        assert!((normal_upper_tail(-1.0) - 0.841_345).abs() < 1e-6);
+        assert!((normal_upper_tail(-2.5) - 0.993_790).abs() < 1e-6);
     }
 
     #[test]
