@@ -165,16 +165,13 @@ pub fn hodges_lehmann(a: &[f64], b: &[f64]) -> Option<Shift> {
         let total: f64 = counts.iter().sum();
         // The least q with P(U <= q) >= 2.5%: the interval leaves out the q smallest and
         // q largest differences, and covers 1 - 2 P(U <= q - 1).
+        // The tail reaches 1 at the last U, so some q is found.
         let mut below = 0.0;
-        let mut q = 0;
-        while q < counts.len() {
-            if (below + counts[q]) / total >= 0.025 {
-                break;
-            }
-            below += counts[q];
-            q += 1;
-        }
-        let k = q.max(1);
+        let q = counts.iter().position(|&c| {
+            below += c;
+            below / total >= 0.025
+        });
+        let k = q.unwrap_or(0).max(1);
         let outside: f64 = counts.iter().take(k).sum();
         (k, 1.0 - 2.0 * outside / total)
     } else {

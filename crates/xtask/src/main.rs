@@ -38,12 +38,14 @@ tasks:
                    (a table of ratios; fails if a measure is > 3% slower)
   fuzz [--seconds N] [--target NAME]
                    fuzz every decoder entry point (default 60 s in all)
-  mutants [--file PATH]... [--in-diff BASE] [--tests T,T] [--seeded] [--report] [-- ARGS]
+  mutants [--file PATH]... [--in-diff BASE] [--tests T,T] [-- ARGS]
+  mutants --seeded | --report | --recheck NAME
                    mutation testing of the core (cargo-mutants): by default the
                    modules where numbers are made; --in-diff BASE only the lines
                    changed since BASE; --tests the test targets (lib, counts, ...);
                    --seeded: hand-made wrong-number bugs, each must fail a test;
-                   --report: the reports' scores as a table";
+                   --report: the reports' scores as a table; --recheck NAME: the
+                   functions where report NAME missed, tried again";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

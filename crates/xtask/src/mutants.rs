@@ -140,7 +140,7 @@ fn run_mutants(name: &str, selection: &[String], targets: &[String], test_args: 
     }
     eprintln!("xtask: {} missed by {}; trying them with every test target", names.len(), targets.join(" "));
     let again = [format!("--re=^({})$", names.join("|"))];
-    run_mutants(&format!("{name}.every"), &again, &every, test_args)
+    run_mutants(&format!("{name}+every"), &again, &every, test_args)
 }
 
 /// `text` matched literally in cargo-mutants' `--re`.
@@ -171,10 +171,11 @@ pub fn mutants(args: &[String]) -> Result<(), String> {
             }
             "--seeded" => return crate::seeded::seeded(),
             "--report" => return report(),
+            "--recheck" => return recheck(it.next().ok_or("--recheck needs a report's name, as stats")?),
             "--" => test_args.extend(it.by_ref().cloned()),
             other => {
                 return Err(format!(
-                    "mutants takes --file PATH, --in-diff BASE, --tests T,T, --seeded, --report and -- CARGO_TEST_ARGS, not {other:?}"
+                    "mutants takes --file PATH, --in-diff BASE, --tests T,T, --seeded, --report, --recheck NAME and -- CARGO_TEST_ARGS, not {other:?}"
                 ))
             }
         }
@@ -237,8 +238,9 @@ fn outcome(report: &std::path::Path, list: &str) -> Vec<String> {
 }
 
 /// `--report`: the score of each report in `target/mutants/` as a Markdown table (for
-/// `TESTING.md`), a mutant missed by a module's own test targets but caught by every target
-/// counted as caught; then the mutants still missed.
+/// `TESTING.md`); then the mutants still missed. A mutant missed in `NAME` but caught in a
+/// later run `NAME+WHY` counts as caught: `+every` tries a module's misses with every test
+/// target, `+recheck` (`--recheck`) tries them again once tests were added.
 pub fn report() -> Result<(), String> {
     let dir = root().join("target/mutants");
     let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -246,7 +248,7 @@ pub fn report() -> Result<(), String> {
         .filter_map(|e| e.ok())
         .filter(|e| e.path().join("mutants.out").is_dir())
         .filter_map(|e| e.file_name().to_str().map(str::to_owned))
-        .filter(|n| !n.ends_with(".every"))
+        .filter(|n| !n.contains('+'))
         .collect();
     names.sort();
     println!("| module | tried | caught | timed out | unviable | missed |");
@@ -256,19 +258,35 @@ pub fn report() -> Result<(), String> {
         let report = dir.join(&name);
         let (caught, timeout, unviable) =
             (outcome(&report, "caught.txt"), outcome(&report, "timeout.txt"), outcome(&report, "unviable.txt"));
-        let again = dir.join(format!("{name}.every"));
-        let caught_again = outcome(&again, "caught.txt");
-        let timeout_again = outcome(&again, "timeout.txt");
+        // The follow-up runs of this module's misses.
+        let (mut caught_again, mut timeout_again) = (Vec::new(), Vec::new());
+        for entry in std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?.flatten() {
+            if entry.file_name().to_str().is_some_and(|n| n.starts_with(&format!("{name}+"))) {
+                caught_again.extend(outcome(&entry.path(), "caught.txt"));
+                timeout_again.extend(outcome(&entry.path(), "timeout.txt"));
+            }
+        }
         let missed: Vec<String> = outcome(&report, "missed.txt")
             .into_iter()
             .filter(|m| !caught_again.contains(m) && !timeout_again.contains(m))
             .collect();
-        let later = caught_again.len() + timeout_again.len();
-        let tried = caught.len() + timeout.len() + unviable.len() + missed.len() + later;
+        let [mut caught, mut timeout, mut unviable, mut missed] =
+            [[caught, caught_again].concat(), [timeout, timeout_again].concat(), unviable, missed];
+        // A recheck's outcomes replace the first run's for the functions it tried again.
+        let recheck = dir.join(format!("{name}+recheck"));
+        if recheck.is_dir() {
+            let lists = ["caught.txt", "timeout.txt", "unviable.txt", "missed.txt"].map(|l| outcome(&recheck, l));
+            let functions: Vec<&str> = lists.iter().flatten().map(|m| function_of(m)).collect();
+            for (list, again) in [&mut caught, &mut timeout, &mut unviable, &mut missed].into_iter().zip(&lists) {
+                list.retain(|m| !functions.contains(&function_of(m)));
+                list.extend(again.iter().cloned());
+            }
+        }
+        let tried = caught.len() + timeout.len() + unviable.len() + missed.len();
         println!(
             "| `{name}` | {tried} | {} | {} | {} | {} |",
-            caught.len() + caught_again.len(),
-            timeout.len() + timeout_again.len(),
+            caught.len(),
+            timeout.len(),
             unviable.len(),
             missed.len()
         );
@@ -281,4 +299,39 @@ pub fn report() -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The function a mutant is in, from its name: `…: replace - with + in f` or
+/// `…: replace f -> u64 with 0`.
+fn function_of(mutant: &str) -> &str {
+    let what = mutant.splitn(4, ": ").last().unwrap_or(mutant);
+    if let Some((_, function)) = what.rsplit_once(" in ") {
+        return function;
+    }
+    let named = what.strip_prefix("replace ").unwrap_or(what);
+    named.split(" -> ").next().unwrap_or(named).split(" with ").next().unwrap_or(named)
+}
+
+/// `--recheck NAME`: the functions where report `NAME` missed mutants, mutated again (the
+/// code as it is now, after tests were added) into `NAME+recheck`, tested as the first
+/// run was.
+fn recheck(name: &str) -> Result<(), String> {
+    let report = root().join("target/mutants").join(name);
+    let missed = outcome(&report, "missed.txt");
+    let mut functions: Vec<&str> = missed.iter().map(|m| function_of(m)).collect();
+    functions.sort();
+    functions.dedup();
+    if functions.is_empty() {
+        return Err(format!("report {name} has no missed mutants to try again"));
+    }
+    let names: Vec<String> = functions.iter().map(|f| regex_escape(f)).collect();
+    let either = names.join("|");
+    let file = format!("crates/droidflame-core/src/{}.rs", name.replace('.', "/"));
+    let selection = ["--file".to_owned(), file, format!("--re=( in ({either})$)|(: replace ({either}) -> )")];
+    let own = NUMBER_MODULES.iter().find(|(m, _)| report_name(m) == name);
+    let targets = match own {
+        Some((_, own)) => own.iter().map(|t| t.to_string()).collect(),
+        None => every_test_target()?,
+    };
+    run_mutants(&format!("{name}+recheck"), &selection, &targets, &[])
 }
