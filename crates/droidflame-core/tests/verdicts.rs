@@ -4,7 +4,7 @@
 //! its own seeds; what each found is printed (`--nocapture`) for the README's table.
 
 use droidflame_core::products::{
-    compare_groups, Evidence, Group, GroupTest, MethodComparison, RunOptions, Runs, Verdict,
+    compare_groups, write_group_methods, Evidence, Group, GroupTest, MethodComparison, RunOptions, Runs, Verdict,
 };
 use droidflame_core::{analyze, Analysis};
 use droidflame_testkit::runs::{method_name, run, RunSpec, METHODS, SLOWED};
@@ -59,6 +59,25 @@ fn a_sixteen_fold_regression_in_six_runs_a_side_is_named_with_its_size_and_inter
     assert_eq!(rows[0].name.name, method_name(SLOWED));
     let others: Vec<&str> = changed(&rows).iter().skip(1).map(|r| r.name.name.as_str()).collect();
     assert!(others.is_empty(), "false alarms: {others:?}");
+    // The rest by the size of the change of their exclusive medians, largest first.
+    let sizes: Vec<f64> = rows[1..].iter().map(|r| (r.after.excl_median_us - r.before.excl_median_us).abs()).collect();
+    assert!(sizes.windows(2).all(|w| w[0] >= w[1]), "{sizes:?}");
+    // The table says it in its words: `slower` on `every run`, the rest `unchanged` on `-`.
+    let table = table_of(&rows);
+    assert_eq!(table[0], ("slower".to_owned(), "every run".to_owned()));
+    assert!(table[1..].iter().all(|(v, e)| (v.as_str(), e.as_str()) == ("unchanged", "-")), "{table:?}");
+}
+
+/// Each row's `verdict` and `evidence` columns, as `write_group_methods` writes them.
+fn table_of(rows: &[MethodComparison]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    write_group_methods(rows, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let mut lines = text.lines().map(|l| l.split('\t').collect::<Vec<_>>());
+    let header = lines.next().unwrap();
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (verdict, evidence) = (column("verdict"), column("evidence"));
+    lines.map(|cells| (cells[verdict].to_owned(), cells[evidence].to_owned())).collect()
 }
 
 #[test]
@@ -79,6 +98,19 @@ fn on_shares_a_large_regression_does_not_make_every_other_method_faster() {
     let share_only = rows.iter().filter(|r| r.evidence == Evidence::ShareOnly).count();
     assert!(share_only >= 10, "{share_only} methods' shares fell without their time changing");
     assert!(rows.iter().filter(|r| r.evidence == Evidence::ShareOnly).all(|r| r.verdict == Verdict::Unchanged));
+    let table = table_of(&rows);
+    for (row, words) in rows.iter().zip(&table) {
+        if row.evidence == Evidence::ShareOnly {
+            assert_eq!(words, &("unchanged".to_owned(), "share only".to_owned()));
+        }
+    }
+    // Tested on shares, the rows not named run by the size of their share's change.
+    let quiet: Vec<f64> = rows
+        .iter()
+        .filter(|r| !r.significant && r.verdict == Verdict::Unchanged)
+        .map(|r| (r.after.excl_share_median - r.before.excl_share_median).abs())
+        .collect();
+    assert!(quiet.windows(2).all(|w| w[0] >= w[1]), "{quiet:?}");
 }
 
 /// Over ten experiments of `n` runs a side: how often the slowed method (by `factor`) was
