@@ -475,3 +475,23 @@ fn probability(p: f64) -> String {
         format!("{p:.2e}")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::apart;
+
+    #[test]
+    fn apart_means_every_run_beyond_every_other_on_the_side_named() {
+        // Slower: after's least above before's most; touching is not apart.
+        assert!(apart(&[1.0, 2.0], &[3.0, 4.0], 0.5));
+        assert!(!apart(&[1.0, 3.0], &[3.0, 4.0], 0.5));
+        assert!(!apart(&[1.0, 2.0], &[3.0, 4.0], -0.5), "apart, but on the other side");
+        // Faster: after's most below before's least.
+        assert!(apart(&[3.0, 4.0], &[1.0, 2.0], -0.5));
+        assert!(!apart(&[3.0, 4.0], &[1.0, 3.0], -0.5));
+        assert!(!apart(&[3.0, 4.0], &[1.0, 2.0], 0.5));
+        // No side named (the groups' orderings balance): never apart.
+        assert!(!apart(&[1.0, 2.0], &[3.0, 4.0], 0.0));
+        assert!(!apart(&[3.0, 4.0], &[1.0, 2.0], 0.0));
+    }
+}
