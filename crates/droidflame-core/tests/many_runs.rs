@@ -301,3 +301,40 @@ fn a_run_cut_short_is_compared_with_a_warning_that_names_it() {
     assert!(warning.contains("cut short"), "{warning}");
     assert!(runs.runs()[1].total_us < runs.runs()[0].total_us);
 }
+
+/// A run of two methods on one thread, one after the other: `Steady.tick` for `steady` µs,
+/// `Work.load` for `load` µs.
+fn two_method_run(steady: u64, load: u64) -> Analysis {
+    use droidflame_testkit::{MethodDef, Record, ThreadDef, Trace, ENTER, EXIT};
+    let record = |method, action, wall| Record { tid: 1, method, action, wall, cpu: wall };
+    let trace = Trace {
+        threads: vec![ThreadDef { tid: 1, name: "main".into() }],
+        methods: vec![MethodDef::new(4, "Steady", "tick", "()V"), MethodDef::new(8, "Work", "load", "()V")],
+        records: vec![
+            record(4, ENTER, 0),
+            record(4, EXIT, steady),
+            record(8, ENTER, steady),
+            record(8, EXIT, steady + load),
+        ],
+        ..Trace::default()
+    };
+    analyze(&trace.write(&Layout::ART_STREAMING)).unwrap()
+}
+
+#[test]
+fn a_method_the_same_in_every_run_is_left_out_of_the_correction() {
+    // `Steady.tick` takes 100 µs in all six runs: no test can find anything, and counting
+    // it in the correction would double `Work.load`'s q-value (two tests, not one). Work's
+    // runs lie apart, one ordering of the twenty each way as extreme: its p is 2/20 and,
+    // tested alone, its q is the same.
+    let mut runs = Runs::new(RunOptions::default());
+    for (i, load) in [1000, 1010, 1020].into_iter().enumerate() {
+        runs.add(&format!("before-{i}"), Group::Before, &two_method_run(100, load)).unwrap();
+        runs.add(&format!("after-{i}"), Group::After, &two_method_run(100, load + 500)).unwrap();
+    }
+    let rows = compare_groups(&runs, &GroupTest::default()).unwrap();
+    let row = |name: &str| rows.iter().find(|r| r.name.name.ends_with(name)).unwrap();
+    assert_eq!((row("Steady.tick").p_value, row("Steady.tick").q_value), (1.0, 1.0));
+    assert!((row("Work.load").p_value - 0.1).abs() < 1e-12, "{}", row("Work.load").p_value);
+    assert!((row("Work.load").q_value - 0.1).abs() < 1e-12, "{}", row("Work.load").q_value);
+}
