@@ -337,4 +337,23 @@ fn a_method_the_same_in_every_run_is_left_out_of_the_correction() {
     assert_eq!((row("Steady.tick").p_value, row("Steady.tick").q_value), (1.0, 1.0));
     assert!((row("Work.load").p_value - 0.1).abs() < 1e-12, "{}", row("Work.load").p_value);
     assert!((row("Work.load").q_value - 0.1).abs() < 1e-12, "{}", row("Work.load").q_value);
+    // Alpha is a probability strictly between 0 and 1.
+    for alpha in [0.0, 1.0] {
+        let err = compare_groups(&runs, &GroupTest { alpha, ..GroupTest::default() }).unwrap_err();
+        assert_eq!(err.to_string(), format!("alpha {alpha} is not between 0 and 1"));
+    }
+}
+
+#[test]
+fn a_method_that_took_no_time_before_has_no_ratio() {
+    // `Steady.tick` 0 µs in every run before, 100 after: after's median over before's has
+    // no value (not infinity).
+    let mut runs = Runs::new(RunOptions::default());
+    for i in 0..3 {
+        runs.add(&format!("before-{i}"), Group::Before, &two_method_run(0, 1000)).unwrap();
+        runs.add(&format!("after-{i}"), Group::After, &two_method_run(100, 1000)).unwrap();
+    }
+    let rows = compare_groups(&runs, &GroupTest::default()).unwrap();
+    let steady = rows.iter().find(|r| r.name.name.ends_with("Steady.tick")).unwrap();
+    assert_eq!((steady.before.excl_median_us, steady.after.excl_median_us, steady.ratio), (0.0, 100.0, None));
 }

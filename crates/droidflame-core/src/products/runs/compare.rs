@@ -478,7 +478,39 @@ fn probability(p: f64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::apart;
+    use super::{apart, verdict, Evidence, Verdict};
+    use crate::stats::Shift;
+
+    fn shift(low: f64, high: f64, confidence: f64) -> Shift {
+        Shift { estimate: (low + high) / 2.0, low, high, confidence }
+    }
+
+    #[test]
+    fn a_verdict_without_the_corrected_test_needs_every_run_a_sure_interval_and_five_percent() {
+        use Evidence::{CorrectedTest, EveryRun};
+        use Verdict::{Faster, Slower, Unchanged};
+        let none = (Unchanged, Evidence::None);
+        let sure_up = shift(10.0, 30.0, 0.95);
+        let sure_down = shift(-30.0, -10.0, 0.95);
+        // The corrected test decides alone, the way the dominance points.
+        assert_eq!(verdict(true, 0.3, &shift(-1.0, 1.0, 0.9), false, Some(1.0)), (Slower, CorrectedTest));
+        assert_eq!(verdict(true, -0.3, &shift(-1.0, 1.0, 0.9), false, Some(1.0)), (Faster, CorrectedTest));
+        // Slower on every run: the interval above 0 at 95%, the ratio at least 1.05 (or
+        // before's median 0).
+        assert_eq!(verdict(false, 0.5, &sure_up, true, Some(1.05)), (Slower, EveryRun));
+        assert_eq!(verdict(false, 0.5, &sure_up, true, None), (Slower, EveryRun));
+        assert_eq!(verdict(false, 0.5, &sure_up, true, Some(1.04)), none, "under 5%");
+        assert_eq!(verdict(false, 0.5, &sure_up, false, Some(2.0)), none, "not every run");
+        assert_eq!(verdict(false, 0.5, &shift(0.0, 30.0, 0.95), true, Some(2.0)), none, "the interval holds 0");
+        assert_eq!(verdict(false, 0.5, &shift(10.0, 30.0, 0.9), true, Some(2.0)), none, "only 90%");
+        // Faster likewise: the interval below 0, the ratio at most 0.95; a ratio unknown
+        // (before's median 0) cannot be faster.
+        assert_eq!(verdict(false, -0.5, &sure_down, true, Some(0.95)), (Faster, EveryRun));
+        assert_eq!(verdict(false, -0.5, &sure_down, true, Some(0.96)), none, "under 5%");
+        assert_eq!(verdict(false, -0.5, &sure_down, true, None), none);
+        assert_eq!(verdict(false, -0.5, &shift(-30.0, 0.0, 0.95), true, Some(0.5)), none, "the interval holds 0");
+        assert_eq!(verdict(false, -0.5, &sure_down, false, Some(0.5)), none, "not every run");
+    }
 
     #[test]
     fn apart_means_every_run_beyond_every_other_on_the_side_named() {
