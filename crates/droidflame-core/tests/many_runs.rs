@@ -357,3 +357,32 @@ fn a_method_that_took_no_time_before_has_no_ratio() {
     let steady = rows.iter().find(|r| r.name.name.ends_with("Steady.tick")).unwrap();
     assert_eq!((steady.before.excl_median_us, steady.after.excl_median_us, steady.ratio), (0.0, 100.0, None));
 }
+
+#[test]
+fn on_shares_a_change_is_named_only_where_the_time_moved_the_same_way() {
+    use droidflame_core::products::Evidence;
+    // Five runs a side; `Steady.tick` 100 + i µs before. Its share moves in every case (the
+    // corrected test finds it: p 2/252 for both methods), and the verdict keeps the way of
+    // its share only where its µs interval (the 3rd least to the 3rd greatest of the 25
+    // differences, 1 - 8/252) leaves out 0 on that side. By hand: after at 97 + j the
+    // differences run -7 to 1 and the 3rd greatest is 0; at 103 + j they run -1 to 7 and
+    // the 3rd least is 0.
+    let verdict_of = |steady_after: u64, work_after: u64| {
+        let mut runs = Runs::new(RunOptions::default());
+        for i in 0..5 {
+            runs.add(&format!("before-{i}"), Group::Before, &two_method_run(100 + i, 1000 + 10 * i)).unwrap();
+            let after = two_method_run(steady_after + i, work_after + 10 * i);
+            runs.add(&format!("after-{i}"), Group::After, &after).unwrap();
+        }
+        let rows = compare_groups(&runs, &GroupTest { share: true, ..GroupTest::default() }).unwrap();
+        let steady = rows.iter().find(|r| r.name.name.ends_with("Steady.tick")).unwrap();
+        assert!(steady.significant, "{steady:?}");
+        (steady.verdict, steady.evidence, steady.shift_us.low, steady.shift_us.high)
+    };
+    // Work doubles: Steady's share falls.
+    assert_eq!(verdict_of(50, 2000), (Verdict::Faster, Evidence::CorrectedTest, -53.0, -47.0));
+    assert_eq!(verdict_of(97, 2000), (Verdict::Unchanged, Evidence::ShareOnly, -6.0, 0.0));
+    // Work halves: Steady's share grows.
+    assert_eq!(verdict_of(150, 500), (Verdict::Slower, Evidence::CorrectedTest, 47.0, 53.0));
+    assert_eq!(verdict_of(103, 500), (Verdict::Unchanged, Evidence::ShareOnly, 0.0, 6.0));
+}
