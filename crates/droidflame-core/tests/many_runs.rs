@@ -302,22 +302,25 @@ fn a_run_cut_short_is_compared_with_a_warning_that_names_it() {
     assert!(runs.runs()[1].total_us < runs.runs()[0].total_us);
 }
 
-/// A run of two methods on one thread, one after the other: `Steady.tick` for `steady` µs,
+/// A run of methods on one thread, one after the other: `Steady.tick` for `steady` µs,
 /// `Work.load` for `load` µs.
 fn two_method_run(steady: u64, load: u64) -> Analysis {
+    run_of(&[("Steady", "tick", steady), ("Work", "load", load)])
+}
+
+/// A run of `methods` (class, name, µs) on one thread, one after the other.
+fn run_of(methods: &[(&str, &str, u64)]) -> Analysis {
     use droidflame_testkit::{MethodDef, Record, ThreadDef, Trace, ENTER, EXIT};
     let record = |method, action, wall| Record { tid: 1, method, action, wall, cpu: wall };
-    let trace = Trace {
-        threads: vec![ThreadDef { tid: 1, name: "main".into() }],
-        methods: vec![MethodDef::new(4, "Steady", "tick", "()V"), MethodDef::new(8, "Work", "load", "()V")],
-        records: vec![
-            record(4, ENTER, 0),
-            record(4, EXIT, steady),
-            record(8, ENTER, steady),
-            record(8, EXIT, steady + load),
-        ],
-        ..Trace::default()
-    };
+    let mut trace = Trace { threads: vec![ThreadDef { tid: 1, name: "main".into() }], ..Trace::default() };
+    let mut clock = 0;
+    for (i, &(class, name, micros)) in methods.iter().enumerate() {
+        let id = 4 * (i as u64 + 1);
+        trace.methods.push(MethodDef::new(id, class, name, "()V"));
+        trace.records.push(record(id, ENTER, clock));
+        clock += micros;
+        trace.records.push(record(id, EXIT, clock));
+    }
     analyze(&trace.write(&Layout::ART_STREAMING)).unwrap()
 }
 
@@ -385,4 +388,59 @@ fn on_shares_a_change_is_named_only_where_the_time_moved_the_same_way() {
     // Work halves: Steady's share grows.
     assert_eq!(verdict_of(150, 500), (Verdict::Slower, Evidence::CorrectedTest, 47.0, 53.0));
     assert_eq!(verdict_of(103, 500), (Verdict::Unchanged, Evidence::ShareOnly, 0.0, 6.0));
+}
+
+#[test]
+fn a_change_every_run_shows_comes_before_larger_changes_no_test_finds() {
+    // Five a side. `Small.step` grows by 20 µs in every run (p 2/252, but eight methods are
+    // tested, so its q is 8 * 2/252 = 0.063: not significant; named on every run). `Big.step`
+    // moves its median by 600 µs but its runs overlap: unnamed. `Base.wait` is 100 ms in
+    // every run (not tested) and keeps the shares steady. The named change comes first.
+    let noise = [[500, 700, 600, 800, 400], [600, 500, 800, 400, 700]];
+    let big = [[1000, 3000, 1500, 2500, 2000], [1200, 3500, 1000, 2800, 2600]];
+    let mut runs = Runs::new(RunOptions::default());
+    for (g, group) in [Group::Before, Group::After].into_iter().enumerate() {
+        for i in 0..5 {
+            let mut methods = vec![("Base", "wait", 100_000), ("Small", "step", 100 + 20 * g as u64 + i as u64)];
+            methods.push(("Big", "step", big[g][i]));
+            let names = ["n1", "n2", "n3", "n4", "n5", "n6"];
+            methods.extend(names.iter().enumerate().map(|(k, n)| ("Noise", *n, noise[g][(i + k) % 5])));
+            runs.add(&format!("{g}-{i}"), group, &run_of(&methods)).unwrap();
+        }
+    }
+    let rows = compare_groups(&runs, &GroupTest::default()).unwrap();
+    let order: Vec<&str> = rows.iter().take(2).map(|r| r.name.name.as_str()).collect();
+    assert_eq!(order, ["Small.step", "Big.step"], "{rows:#?}");
+    assert_eq!((rows[0].verdict, rows[0].significant), (Verdict::Slower, false));
+    assert!((rows[0].q_value - 8.0 * 2.0 / 252.0).abs() < 1e-12, "{}", rows[0].q_value);
+    assert_eq!(rows[1].verdict, Verdict::Unchanged);
+}
+
+#[test]
+fn the_methods_table_writes_changes_shares_and_ratios_as_worked_by_hand() {
+    // Three runs a side of 1000 µs. Steady 100 -> 150 µs: +50.0%, 10% -> 15% of its run,
+    // ratio 1.50. New.call 0 -> 30 µs: `new`, no ratio. Idle.call 0 µs on both sides: `-`.
+    let mut runs = Runs::new(RunOptions::default());
+    for i in 0..3 {
+        let before = [("Steady", "tick", 100), ("New", "call", 0), ("Idle", "call", 0), ("Work", "load", 900)];
+        let after = [("Steady", "tick", 150), ("New", "call", 30), ("Idle", "call", 0), ("Work", "load", 820)];
+        runs.add(&format!("before-{i}"), Group::Before, &run_of(&before)).unwrap();
+        runs.add(&format!("after-{i}"), Group::After, &run_of(&after)).unwrap();
+    }
+    let rows = compare_groups(&runs, &GroupTest::default()).unwrap();
+    let mut out = Vec::new();
+    write_group_methods(&rows, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let column = |name: &str| GROUP_METHOD_COLUMN_NAMES.iter().position(|c| *c == name).unwrap();
+    let cells = |method: &str| -> Vec<String> {
+        let line = text.lines().find(|l| l.starts_with(method)).unwrap();
+        let cells: Vec<&str> = line.split('\t').collect();
+        ["excl_change", "excl_share_before_pct", "excl_share_after_pct", "ratio"]
+            .map(|c| cells[column(c)].to_owned())
+            .to_vec()
+    };
+    assert_eq!(cells("Steady.tick"), ["+50.0%", "10.000", "15.000", "1.50"]);
+    assert_eq!(cells("New.call"), ["new", "0.000", "3.000", "-"]);
+    assert_eq!(cells("Idle.call"), ["-", "0.000", "0.000", "-"]);
+    assert_eq!(cells("Work.load"), ["-8.9%", "90.000", "82.000", "0.911"]);
 }
