@@ -419,10 +419,11 @@ fn a_change_every_run_shows_comes_before_larger_changes_no_test_finds() {
 #[test]
 fn the_methods_table_writes_changes_shares_and_ratios_as_worked_by_hand() {
     // Three runs a side of 1000 µs. Steady 100 -> 150 µs: +50.0%, 10% -> 15% of its run,
-    // ratio 1.50. New.call 0 -> 30 µs: `new`, no ratio. Idle.call 0 µs on both sides: `-`.
+    // ratio 1.50. New.call not called before, 30 µs after: `new`, no ratio. Idle.call 0 µs
+    // on both sides: `-`.
     let mut runs = Runs::new(RunOptions::default());
     for i in 0..3 {
-        let before = [("Steady", "tick", 100), ("New", "call", 0), ("Idle", "call", 0), ("Work", "load", 900)];
+        let before = [("Steady", "tick", 100), ("Idle", "call", 0), ("Work", "load", 900)];
         let after = [("Steady", "tick", 150), ("New", "call", 30), ("Idle", "call", 0), ("Work", "load", 820)];
         runs.add(&format!("before-{i}"), Group::Before, &run_of(&before)).unwrap();
         runs.add(&format!("after-{i}"), Group::After, &run_of(&after)).unwrap();
@@ -435,12 +436,19 @@ fn the_methods_table_writes_changes_shares_and_ratios_as_worked_by_hand() {
     let cells = |method: &str| -> Vec<String> {
         let line = text.lines().find(|l| l.starts_with(method)).unwrap();
         let cells: Vec<&str> = line.split('\t').collect();
-        ["excl_change", "excl_share_before_pct", "excl_share_after_pct", "ratio"]
-            .map(|c| cells[column(c)].to_owned())
-            .to_vec()
+        [
+            "runs_called_before",
+            "runs_called_after",
+            "excl_change",
+            "excl_share_before_pct",
+            "excl_share_after_pct",
+            "ratio",
+        ]
+        .map(|c| cells[column(c)].to_owned())
+        .to_vec()
     };
-    assert_eq!(cells("Steady.tick"), ["+50.0%", "10.000", "15.000", "1.50"]);
-    assert_eq!(cells("New.call"), ["new", "0.000", "3.000", "-"]);
-    assert_eq!(cells("Idle.call"), ["-", "0.000", "0.000", "-"]);
-    assert_eq!(cells("Work.load"), ["-8.9%", "90.000", "82.000", "0.911"]);
+    assert_eq!(cells("Steady.tick"), ["3", "3", "+50.0%", "10.000", "15.000", "1.50"]);
+    assert_eq!(cells("New.call"), ["0", "3", "new", "0.000", "3.000", "-"]);
+    assert_eq!(cells("Idle.call"), ["3", "3", "-", "0.000", "0.000", "-"]);
+    assert_eq!(cells("Work.load"), ["3", "3", "-8.9%", "90.000", "82.000", "0.911"]);
 }
