@@ -139,7 +139,9 @@ fn run_mutants(name: &str, selection: &[String], targets: &[String], test_args: 
         return outcome;
     }
     eprintln!("xtask: {} missed by {}; trying them with every test target", names.len(), targets.join(" "));
-    let again = [format!("--re=^({})$", names.join("|"))];
+    // The same files, and of them only the mutants missed.
+    let mut again: Vec<String> = selection.chunks(2).filter(|p| p[0] == "--file").flatten().cloned().collect();
+    again.push(format!("--re=^({})$", names.join("|")));
     run_mutants(&format!("{name}+every"), &again, &every, test_args)
 }
 
@@ -251,8 +253,11 @@ pub fn report() -> Result<(), String> {
         .filter(|n| !n.contains('+'))
         .collect();
     names.sort();
-    println!("| module | tried | caught | timed out | unviable | missed |");
-    println!("|---|---|---|---|---|---|");
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    // A closed pipe (`| head`) ends the table quietly.
+    let _ = writeln!(out, "| module | tried | caught | timed out | unviable | missed |");
+    let _ = writeln!(out, "|---|---|---|---|---|---|");
     let mut still_missed = Vec::new();
     for name in names {
         let report = dir.join(&name);
@@ -266,24 +271,37 @@ pub fn report() -> Result<(), String> {
                 timeout_again.extend(outcome(&entry.path(), "timeout.txt"));
             }
         }
-        let missed: Vec<String> = outcome(&report, "missed.txt")
-            .into_iter()
-            .filter(|m| !caught_again.contains(m) && !timeout_again.contains(m))
-            .collect();
-        let [mut caught, mut timeout, mut unviable, mut missed] =
-            [[caught, caught_again].concat(), [timeout, timeout_again].concat(), unviable, missed];
+        // Only the first run's misses count from them (cargo-mutants adds field deletions
+        // that its `--re` does not filter).
+        let (mut caught, mut timeout, mut missed) = (caught, timeout, Vec::new());
+        for m in outcome(&report, "missed.txt") {
+            match (caught_again.contains(&m), timeout_again.contains(&m)) {
+                (true, _) => caught.push(m),
+                (_, true) => timeout.push(m),
+                _ => missed.push(m),
+            }
+        }
+        let mut unviable = unviable;
         // A recheck's outcomes replace the first run's for the functions it tried again.
         let recheck = dir.join(format!("{name}+recheck"));
         if recheck.is_dir() {
-            let lists = ["caught.txt", "timeout.txt", "unviable.txt", "missed.txt"].map(|l| outcome(&recheck, l));
-            let functions: Vec<&str> = lists.iter().flatten().map(|m| function_of(m)).collect();
+            // The functions tried again are those the first run missed in (cargo-mutants
+            // adds field deletions elsewhere that its `--re` does not filter).
+            let first_missed = missed.clone();
+            let functions: Vec<&str> = first_missed.iter().map(|m| function_of(m)).collect();
+            let lists = ["caught.txt", "timeout.txt", "unviable.txt", "missed.txt"].map(|l| {
+                let mut list = outcome(&recheck, l);
+                list.retain(|m| functions.contains(&function_of(m)));
+                list
+            });
             for (list, again) in [&mut caught, &mut timeout, &mut unviable, &mut missed].into_iter().zip(&lists) {
                 list.retain(|m| !functions.contains(&function_of(m)));
                 list.extend(again.iter().cloned());
             }
         }
         let tried = caught.len() + timeout.len() + unviable.len() + missed.len();
-        println!(
+        let _ = writeln!(
+            out,
             "| `{name}` | {tried} | {} | {} | {} | {} |",
             caught.len(),
             timeout.len(),
@@ -293,9 +311,9 @@ pub fn report() -> Result<(), String> {
         still_missed.extend(missed);
     }
     if !still_missed.is_empty() {
-        println!("\nmissed:");
+        let _ = writeln!(out, "\nmissed:");
         for m in still_missed {
-            println!("- {m}");
+            let _ = writeln!(out, "- {m}");
         }
     }
     Ok(())
