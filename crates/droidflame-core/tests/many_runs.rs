@@ -452,3 +452,20 @@ fn the_methods_table_writes_changes_shares_and_ratios_as_worked_by_hand() {
     assert_eq!(cells("Idle.call"), ["3", "3", "-", "0.000", "0.000", "-"]);
     assert_eq!(cells("Work.load"), ["3", "3", "-8.9%", "90.000", "82.000", "0.911"]);
 }
+
+#[test]
+fn tested_on_shares_the_rows_run_by_the_change_of_their_share() {
+    // Three runs a side of 1000 µs (three cannot name anything). Shares by hand: Fill 50% ->
+    // 44% (6 points), Grow 10% -> 15% (5), Steady 40% -> 41% (1): that order, not the order
+    // of the shares' sums (94, 81, 25) or of their ratios (1.5, 1.025, 0.88).
+    let mut runs = Runs::new(RunOptions::default());
+    for i in 0..3 {
+        let before = [("Grow", "step", 100), ("Steady", "step", 400), ("Fill", "step", 500)];
+        let after = [("Grow", "step", 150), ("Steady", "step", 410), ("Fill", "step", 440)];
+        runs.add(&format!("before-{i}"), Group::Before, &run_of(&before)).unwrap();
+        runs.add(&format!("after-{i}"), Group::After, &run_of(&after)).unwrap();
+    }
+    let rows = compare_groups(&runs, &GroupTest { share: true, ..GroupTest::default() }).unwrap();
+    let order: Vec<&str> = rows.iter().map(|r| r.name.name.as_str()).collect();
+    assert_eq!(order, ["Fill.step", "Grow.step", "Steady.step"]);
+}
