@@ -239,10 +239,60 @@ fn outcome(report: &std::path::Path, list: &str) -> Vec<String> {
     text.lines().filter(|l| !l.is_empty()).map(str::to_owned).collect()
 }
 
+/// One report's mutants by outcome.
+struct Outcomes {
+    caught: Vec<String>,
+    timeout: Vec<String>,
+    unviable: Vec<String>,
+    missed: Vec<String>,
+}
+
+impl Outcomes {
+    fn read(report: &std::path::Path) -> Outcomes {
+        Outcomes {
+            caught: outcome(report, "caught.txt"),
+            timeout: outcome(report, "timeout.txt"),
+            unviable: outcome(report, "unviable.txt"),
+            missed: outcome(report, "missed.txt"),
+        }
+    }
+
+    /// The misses a later run of the same code (`+every`) caught or timed out on. Only the
+    /// misses count from it: cargo-mutants adds field deletions its `--re` does not filter.
+    fn rescue(&mut self, later: &Outcomes) {
+        for m in std::mem::take(&mut self.missed) {
+            if later.caught.contains(&m) {
+                self.caught.push(m);
+            } else if later.timeout.contains(&m) {
+                self.timeout.push(m);
+            } else {
+                self.missed.push(m);
+            }
+        }
+    }
+
+    /// A recheck's outcomes (of changed code, whose lines moved) replace these for the
+    /// functions where these missed.
+    fn supersede(&mut self, recheck: &Outcomes) {
+        let functions: Vec<String> = self.missed.iter().map(|m| function_of(m).to_owned()).collect();
+        let of_them = |m: &String| functions.iter().any(|f| f == function_of(m));
+        for (list, again) in [
+            (&mut self.caught, &recheck.caught),
+            (&mut self.timeout, &recheck.timeout),
+            (&mut self.unviable, &recheck.unviable),
+            (&mut self.missed, &recheck.missed),
+        ] {
+            list.retain(|m| !of_them(m));
+            list.extend(again.iter().filter(|m| of_them(m)).cloned());
+        }
+    }
+}
+
 /// `--report`: the score of each report in `target/mutants/` as a Markdown table (for
-/// `TESTING.md`); then the mutants still missed. A mutant missed in `NAME` but caught in a
-/// later run `NAME+WHY` counts as caught: `+every` tries a module's misses with every test
-/// target, `+recheck` (`--recheck`) tries them again once tests were added.
+/// `TESTING.md`); then the mutants still missed. Follow-ups count with their module, in
+/// order: `NAME+every` (the misses tried with every test target), `NAME+recheck`
+/// (`--recheck`: the functions missed in, mutated again once tests were added) and
+/// `NAME+recheck+every`.
 pub fn report() -> Result<(), String> {
     let dir = root().join("target/mutants");
     let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -261,45 +311,19 @@ pub fn report() -> Result<(), String> {
     let _ = writeln!(out, "|---|---|---|---|---|---|");
     let mut still_missed = Vec::new();
     for name in names {
-        let report = dir.join(&name);
-        let (caught, timeout, unviable) =
-            (outcome(&report, "caught.txt"), outcome(&report, "timeout.txt"), outcome(&report, "unviable.txt"));
-        // The follow-up runs of this module's misses.
-        let (mut caught_again, mut timeout_again) = (Vec::new(), Vec::new());
-        for entry in std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?.flatten() {
-            if entry.file_name().to_str().is_some_and(|n| n.starts_with(&format!("{name}+"))) {
-                caught_again.extend(outcome(&entry.path(), "caught.txt"));
-                timeout_again.extend(outcome(&entry.path(), "timeout.txt"));
-            }
+        let mut outcomes = Outcomes::read(&dir.join(&name));
+        let follow_up = |suffix: &str| Some(dir.join(format!("{name}{suffix}"))).filter(|d| d.is_dir());
+        if let Some(every) = follow_up("+every") {
+            outcomes.rescue(&Outcomes::read(&every));
         }
-        // Only the first run's misses count from them (cargo-mutants adds field deletions
-        // that its `--re` does not filter).
-        let (mut caught, mut timeout, mut missed) = (caught, timeout, Vec::new());
-        for m in outcome(&report, "missed.txt") {
-            match (caught_again.contains(&m), timeout_again.contains(&m)) {
-                (true, _) => caught.push(m),
-                (_, true) => timeout.push(m),
-                _ => missed.push(m),
+        if let Some(recheck) = follow_up("+recheck") {
+            let mut again = Outcomes::read(&recheck);
+            if let Some(every) = follow_up("+recheck+every") {
+                again.rescue(&Outcomes::read(&every));
             }
+            outcomes.supersede(&again);
         }
-        let mut unviable = unviable;
-        // A recheck's outcomes replace the first run's for the functions it tried again.
-        let recheck = dir.join(format!("{name}+recheck"));
-        if recheck.is_dir() {
-            // The functions tried again are those the first run missed in (cargo-mutants
-            // adds field deletions elsewhere that its `--re` does not filter).
-            let first_missed = missed.clone();
-            let functions: Vec<&str> = first_missed.iter().map(|m| function_of(m)).collect();
-            let lists = ["caught.txt", "timeout.txt", "unviable.txt", "missed.txt"].map(|l| {
-                let mut list = outcome(&recheck, l);
-                list.retain(|m| functions.contains(&function_of(m)));
-                list
-            });
-            for (list, again) in [&mut caught, &mut timeout, &mut unviable, &mut missed].into_iter().zip(&lists) {
-                list.retain(|m| !functions.contains(&function_of(m)));
-                list.extend(again.iter().cloned());
-            }
-        }
+        let Outcomes { caught, timeout, unviable, missed } = outcomes;
         let tried = caught.len() + timeout.len() + unviable.len() + missed.len();
         let _ = writeln!(
             out,
