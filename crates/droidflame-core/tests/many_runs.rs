@@ -469,3 +469,29 @@ fn tested_on_shares_the_rows_run_by_the_change_of_their_share() {
     let order: Vec<&str> = rows.iter().map(|r| r.name.name.as_str()).collect();
     assert_eq!(order, ["Fill.step", "Grow.step", "Steady.step"]);
 }
+
+#[test]
+fn the_methods_table_writes_small_p_values_in_three_figures() {
+    // Seven runs a side. Steady.tick: every run after above every run before, exact p
+    // 2 / C(14, 7) = 2/3432 = 0.000583, written `5.83e-4`. Mixed.call interleaves (10, 20,
+    // .. 70 against 15, 25, .. 75): 2,438 of the 3,432 orderings are as extreme, p 0.7104.
+    // Medians 103 and 203 µs are written whole.
+    let mut runs = Runs::new(RunOptions::default());
+    for i in 0..7 {
+        let before = run_of(&[("Steady", "tick", 100 + i), ("Mixed", "call", 10 + 10 * i)]);
+        let after = run_of(&[("Steady", "tick", 200 + i), ("Mixed", "call", 15 + 10 * i)]);
+        runs.add(&format!("before-{i}"), Group::Before, &before).unwrap();
+        runs.add(&format!("after-{i}"), Group::After, &after).unwrap();
+    }
+    let rows = compare_groups(&runs, &GroupTest::default()).unwrap();
+    let mut out = Vec::new();
+    write_group_methods(&rows, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let written = |method: &str| {
+        let cells: Vec<&str> = text.lines().find(|l| l.starts_with(method)).unwrap().split('\t').collect();
+        let column = |name: &str| cells[GROUP_METHOD_COLUMN_NAMES.iter().position(|c| *c == name).unwrap()];
+        ["excl_median_before_us", "excl_median_after_us", "p_value"].map(column).map(str::to_owned)
+    };
+    assert_eq!(written("Steady.tick"), ["103", "203", "5.83e-4"]);
+    assert_eq!(written("Mixed.call"), ["40", "45", "0.7104"]);
+}
