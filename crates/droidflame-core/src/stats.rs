@@ -164,8 +164,8 @@ pub fn hodges_lehmann(a: &[f64], b: &[f64]) -> Option<Shift> {
         let counts = u_counts(n1, n2);
         let total: f64 = counts.iter().sum();
         // The least q with P(U <= q) >= 2.5%: the interval leaves out the q smallest and
-        // q largest differences, and covers 1 - 2 P(U <= q - 1).
-        // The tail reaches 1 at the last U, so some q is found.
+        // q largest differences, and covers 1 - 2 P(U <= q - 1). The tail reaches 1 at the
+        // last U, so some q is always found.
         let mut below = 0.0;
         let q = counts.iter().position(|&c| {
             below += c;
