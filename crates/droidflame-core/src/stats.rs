@@ -184,15 +184,22 @@ pub fn hodges_lehmann(a: &[f64], b: &[f64]) -> Option<Shift> {
     Some(Shift { estimate, low: differences[k - 1], high: differences[pairs - k], confidence })
 }
 
-/// P(Z > z) for a standard normal Z, through a rational approximation of erfc whose
-/// absolute error is below 1.5e-7.
+/// P(Z > z) for a standard normal Z, through the Chebyshev fit of erfc whose relative
+/// error is below 1.2e-7 at every z, so that a p-value written in three figures is right in
+/// all three however small it is (a fit with only an absolute bound drifts by whole percent
+/// in the far tail).
 fn normal_upper_tail(z: f64) -> f64 {
-    let x = z / std::f64::consts::SQRT_2;
-    let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
-    let poly =
-        t * (0.254_829_592 + t * (-0.284_496_736 + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
-    let erfc = poly * (-x * x).exp();
-    if x >= 0.0 {
+    let x = (z / std::f64::consts::SQRT_2).abs();
+    let t = 1.0 / (1.0 + 0.5 * x);
+    let series = -1.265_512_23
+        + t * (1.000_023_68
+            + t * (0.374_091_96
+                + t * (0.096_784_18
+                    + t * (-0.186_288_06
+                        + t * (0.278_868_07
+                            + t * (-1.135_203_98 + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
+    let erfc = t * (-x * x + series).exp();
+    if z >= 0.0 {
         erfc / 2.0
     } else {
         1.0 - erfc / 2.0
@@ -279,6 +286,13 @@ mod tests {
         assert!((normal_upper_tail(1.0) - 0.158_655).abs() < 1e-6);
         assert!((normal_upper_tail(-1.0) - 0.841_345).abs() < 1e-6);
         assert!((normal_upper_tail(-2.5) - 0.993_790).abs() < 1e-6);
+        // The far tail, where p-values are written in three figures, within a millionth of
+        // the value: P(Z > 5) = 2.866516e-7, P(Z > 6) = 9.865876e-10, P(Z > 8) = 6.220961e-16,
+        // P(Z > 20) = 2.753624e-89.
+        for (z, tail) in [(5.0, 2.866_516e-7), (6.0, 9.865_876e-10), (8.0, 6.220_961e-16), (20.0, 2.753_624e-89)] {
+            let got = normal_upper_tail(z);
+            assert!((got / tail - 1.0).abs() < 1e-6, "P(Z > {z}) = {got:e}, not {tail:e}");
+        }
     }
 
     #[test]
