@@ -136,6 +136,22 @@ fn the_default_thread_is_the_main_thread_else_the_busiest_on_the_cpu() {
 }
 
 #[test]
+fn a_thread_known_only_from_the_scheduler_is_not_the_one_to_open_on() {
+    // `main` runs for 8 ms but has no slice: it is listed, with its states and no stack;
+    // `app` runs 2 ms with one slice, the only stack to show.
+    const MS: u64 = 1_000_000;
+    let mut c = droidflame_testkit::atrace::Capture::new();
+    c.switch(0, 0, ("swapper/0", 0), "R", ("main", 6))
+        .switch(0, 8 * MS, ("main", 6), "S", ("app", 5))
+        .mark("app", 5, 5, 9 * MS, "B|5|work")
+        .mark("app", 5, 5, 10 * MS, "E|5");
+    let p = analyze(&c.text()).unwrap();
+    let main = p.threads.iter().find(|t| t.tid == 6).unwrap();
+    assert_eq!((main.name.as_str(), main.tree.len()), ("main", 1), "listed, with only the root");
+    assert_eq!(p.threads[p.default_thread().unwrap()].tid, 5);
+}
+
+#[test]
 fn corpus_traces_open_on_their_main_thread() {
     if !droidflame_testkit::corpus_present("viewer::corpus_traces_open_on_their_main_thread") {
         return;
