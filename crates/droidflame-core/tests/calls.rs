@@ -370,3 +370,42 @@ fn a_calls_path_is_the_calls_around_it_not_a_neighbour_that_ends_as_it_begins() 
     assert_eq!(products::call_at(&profile, &calls, 1, at(100)).map(|c| c.frame), Some(2));
     assert_eq!(products::call_at(&profile, &calls, 1, at(101)).map(|c| c.frame), None);
 }
+
+#[test]
+fn a_ranges_table_has_an_edge_for_each_call_in_it_and_none_for_the_others() {
+    use droidflame_testkit::{MethodDef, Record, ThreadDef, Trace, ENTER, EXIT};
+    // A [0, 100] calls B [10, 20], C [30, 30] (no time at all) and D [40, 60]; µs.
+    let rec = |method, action, t| Record { tid: 1, method, action, wall: t, cpu: t };
+    let trace = Trace {
+        threads: vec![ThreadDef { tid: 1, name: "main".into() }],
+        methods: ["a", "b", "c", "d"]
+            .iter()
+            .enumerate()
+            .map(|(i, m)| MethodDef::new(4 * i as u64, "X", m, "()V"))
+            .collect(),
+        records: vec![
+            rec(0, ENTER, 0),
+            rec(4, ENTER, 10),
+            rec(4, EXIT, 20),
+            rec(8, ENTER, 30),
+            rec(8, EXIT, 30),
+            rec(12, ENTER, 40),
+            rec(12, EXIT, 60),
+            rec(0, EXIT, 100),
+        ],
+        ..Trace::default()
+    };
+    let p = analyze_with(&trace.write(&Layout::ART_REGULAR), with_calls()).unwrap();
+    let edges = |from: u64, to: u64| {
+        let cut = p.within(p.ticks_at(from as f64), p.ticks_at(to as f64)).unwrap();
+        let name =
+            |f: u32| if f == droidflame_core::profile::NONE { "-".to_owned() } else { cut.frame_name(f).to_owned() };
+        let table = products::frame_table(&cut);
+        table.edges.iter().map(|e| (name(e.caller), name(e.callee), e.calls, e.incl.wall)).collect::<Vec<_>>()
+    };
+    let edge = |caller: &str, callee: &str, calls, wall| (caller.to_owned(), callee.to_owned(), calls, wall);
+    // Edges by caller (the top level last). From 50 µs: A for its last 50 µs and D for its last 10; B and C ran before.
+    assert_eq!(edges(50, 100), [edge("X.a", "X.d", 1, 10), edge("-", "X.a", 1, 50)]);
+    // Around C: a call of no time is still a call.
+    assert_eq!(edges(25, 35), [edge("X.a", "X.c", 1, 0), edge("-", "X.a", 1, 10)]);
+}
