@@ -255,3 +255,45 @@ fn a_deobfuscation_mapping_in_the_trace_renames_its_java_frames() {
     );
     assert_eq!(p.mapping.as_ref().map(|m| m.methods.mapped), Some(2));
 }
+
+#[test]
+fn a_caller_callee_pair_counts_each_sample_that_holds_it_once() {
+    // Four samples of thread 10: start;X;A;B, start;Y;A;B, start;A;B;A;B (the pair A → B
+    // twice on one stack) and start;X;A.
+    let f = |name: &str| libc(name);
+    let stacks = [
+        vec![f("start"), f("X"), f("A"), f("B")],
+        vec![f("start"), f("Y"), f("A"), f("B")],
+        vec![f("start"), f("A"), f("B"), f("A"), f("B")],
+        vec![f("start"), f("X"), f("A")],
+    ];
+    let mut interner = CodeInterner::new(0);
+    let mut packets = vec![samples_start(1, Timebase::Tracepoint)];
+    for (i, stack) in stacks.iter().enumerate() {
+        let id = interner.stack(stack);
+        packets.push(perf_sample(1, &mut interner, (i as u64 + 1) * MS, (10, 10, 0), id));
+    }
+    let p = analyze(&Trace::of(&packets).bytes).unwrap();
+    let table = products::frame_table(&p);
+    let name = |frame: u32| if frame == droidflame_core::profile::NONE { "-" } else { p.frame_name(frame) };
+    let edges: BTreeMap<(&str, &str), (u64, u64)> =
+        table.edges.iter().map(|e| ((name(e.caller), name(e.callee)), (e.calls, e.incl.cpu))).collect();
+    let sample = edges[&("-", "start")].1 / 4;
+    assert!(sample > 0);
+    let expected: BTreeMap<(&str, &str), (u64, u64)> = [
+        (("-", "start"), 4),
+        (("start", "X"), 2),
+        (("start", "Y"), 1),
+        (("start", "A"), 1),
+        (("X", "A"), 2),
+        (("Y", "A"), 1),
+        (("A", "B"), 3),
+        (("B", "A"), 1),
+    ]
+    .into_iter()
+    .map(|(pair, samples)| (pair, (samples, samples * sample)))
+    .collect();
+    assert_eq!(edges, expected);
+    let calls = |frame: &str| table.rows.iter().find(|r| p.frame_name(r.frame) == frame).map(|r| r.calls);
+    assert_eq!((calls("A"), calls("B")), (Some(4), Some(3)));
+}
