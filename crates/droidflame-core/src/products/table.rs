@@ -50,20 +50,8 @@ pub struct FrameTable {
     /// Frames with at least one call, by inclusive time on the default clock (most first),
     /// then by name.
     pub rows: Vec<FrameRow>,
-    /// By caller, then callee.
+    /// By caller, then callee (frame indices; a thread's top level, `NONE`, last).
     pub edges: Vec<Edge>,
-}
-
-impl FrameTable {
-    /// The calls into `frame`.
-    pub fn callers(&self, frame: u32) -> impl Iterator<Item = &Edge> {
-        self.edges.iter().filter(move |e| e.callee == frame)
-    }
-
-    /// The calls `frame` makes.
-    pub fn callees(&self, frame: u32) -> impl Iterator<Item = &Edge> {
-        self.edges.iter().filter(move |e| e.caller == frame)
-    }
 }
 
 /// The table of every thread.
