@@ -22,11 +22,14 @@ const VERSION: &str = "27.1.0";
 const NUMBER_MODULES: &[(&str, &[&str])] = &[
     ("stats.rs", &["lib", "verdicts", "many_runs"]),
     ("products/runs/compare.rs", &["lib", "verdicts", "many_runs", "diff"]),
-    ("profile/tree.rs", &["lib", "counts", "transforms", "edge_cases", "viewer"]),
+    ("profile/tree.rs", &["lib", "counts", "transforms", "edge_cases", "viewer", "simpleperf", "limits"]),
     ("profile/builder/finish.rs", &["lib", "counts", "edge_cases", "corpus", "simpleperf", "perfetto_sources"]),
     ("profile/builder/mod.rs", &["lib", "counts", "edge_cases", "corpus", "calls", "limits", "damage"]),
     ("profile/range.rs", &["lib", "counts", "calls", "viewer", "edge_cases"]),
-    ("products/table.rs", &["lib", "counts", "transforms", "callgraph", "viewer"]),
+    (
+        "products/table.rs",
+        &["lib", "counts", "transforms", "callgraph", "viewer", "calls", "perfetto_profiling_written"],
+    ),
     ("products/view_methods.rs", &["lib", "counts", "transforms", "viewer"]),
     ("products/diff_colour.rs", &["lib", "diff", "viewer"]),
     ("products/app_frames.rs", &["lib", "perfetto_frames_written", "derived_frames"]),
