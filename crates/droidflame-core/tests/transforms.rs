@@ -598,3 +598,62 @@ fn a_views_timeline_shows_each_moments_stack_as_the_view_makes_it() {
         check_timeline("atrace", &analyze_with(&std::fs::read(path).unwrap(), options).unwrap());
     }
 }
+
+#[test]
+fn a_views_methods_table_counts_calls_and_recursion_as_worked_by_hand() {
+    use droidflame_testkit::{MethodDef, Record, ThreadDef, Trace, ENTER, EXIT};
+    // A [0, 100] → M [5, 95] → B [10, 90] → A [20, 80] → B [30, 70], then Z [100, 105] at the
+    // top; µs. Merging M into its caller leaves A → B → A → B.
+    let rec = |method, action, t| Record { tid: 1, method, action, wall: t, cpu: t };
+    let calls = [(0, 0, 100), (8, 5, 95), (4, 10, 90), (0, 20, 80), (4, 30, 70)];
+    let mut records: Vec<Record> = calls.iter().map(|&(m, start, _)| rec(m, ENTER, start)).collect();
+    records.extend(calls.iter().rev().map(|&(m, _, end)| rec(m, EXIT, end)));
+    records.extend([rec(12, ENTER, 100), rec(12, EXIT, 105)]);
+    let trace = Trace {
+        threads: vec![ThreadDef { tid: 1, name: "main".into() }],
+        methods: vec![
+            MethodDef::new(0, "X", "a", "(I)V"),
+            MethodDef::new(4, "X", "b", "()V"),
+            MethodDef::new(8, "X", "m", "()V"),
+            MethodDef::new(12, "X", "z", "()V"),
+        ],
+        records,
+        ..Trace::default()
+    };
+    let p = analyze(&trace.write(&Layout::ART_REGULAR)).unwrap();
+    let view = View { transforms: vec![Transform::Merge("X.m".into())], invert: false };
+    let json: serde_json::Value =
+        serde_json::from_str(&products::methods_json_of_view(&p, Some(0), &view).unwrap()).unwrap();
+    let methods = json["methods"].as_array().unwrap();
+    let rows: Vec<(&str, u64, u64, u64, u64)> = methods
+        .iter()
+        .map(|m| {
+            let n = |key: &str| m[key].as_u64().unwrap();
+            (m["name"].as_str().unwrap(), n("calls"), n("recursive_calls"), n("incl_wall_us"), n("excl_wall_us"))
+        })
+        .collect();
+    // A's own time: 10 of its outer call, M's 10 (merged into it), 20 of its inner call.
+    assert_eq!(rows, [("X.a", 2, 1, 100, 40), ("X.b", 2, 1, 80, 60), ("X.z", 1, 0, 5, 5)]);
+    assert_eq!((methods[0]["class"].as_str(), methods[0]["method"].as_str()), (Some("X"), Some("a")));
+    assert_eq!(methods[0]["signature"], "(I)V", "one frame of that name: its signature is shown");
+    // Edges: the top level's first, then by caller and callee in the rows' order.
+    let name = |i: &serde_json::Value| i.as_u64().map(|i| methods[i as usize]["name"].as_str().unwrap());
+    let edges: Vec<(Option<&str>, Option<&str>, u64, u64, u64)> = json["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            let n = |key: &str| e[key].as_u64().unwrap();
+            (name(&e["caller"]), name(&e["callee"]), n("calls"), n("recursive_calls"), n("incl_wall_us"))
+        })
+        .collect();
+    assert_eq!(
+        edges,
+        [
+            (None, Some("X.a"), 1, 0, 100),
+            (None, Some("X.z"), 1, 0, 5),
+            (Some("X.a"), Some("X.b"), 2, 1, 80),
+            (Some("X.b"), Some("X.a"), 1, 1, 60),
+        ]
+    );
+}
