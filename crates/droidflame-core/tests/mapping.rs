@@ -344,3 +344,33 @@ fn a_whole_mapping_in_memory_renames_as_one_read_in_pieces_does() {
     let error = analyze(&bytes).unwrap().deobfuscate_with(b"not a mapping at all\n").unwrap_err();
     assert!(error.to_string().contains("line 1"), "{error}");
 }
+
+#[test]
+fn a_views_methods_table_names_each_mapped_method_as_the_trace_did() {
+    let bytes = trace_of(&[
+        ("a.b", "c", "(Ljava/lang/String;)V"),
+        ("a.c", "a", "()Ljava/lang/String;"),
+        ("android.view.View", "draw", "()V"),
+    ]);
+    let mut profile = analyze(&bytes).unwrap();
+    profile.deobfuscate(&read_mapping(RULES.as_bytes(), &[&profile]).unwrap());
+    let view = droidflame_core::products::View::default();
+    let json: serde_json::Value =
+        serde_json::from_str(&droidflame_core::products::methods_json_of_view(&profile, Some(0), &view).unwrap())
+            .unwrap();
+    let mut names: Vec<(&str, Option<&str>)> = json["methods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["name"].as_str().unwrap(), m["obfuscated"].as_str()))
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            ("android.view.View.draw", None),
+            ("com.example.Player.pause", Some("a.b.c")),
+            ("com.example.Track.title", Some("a.c.a")),
+        ]
+    );
+}

@@ -256,10 +256,9 @@ fn a_deobfuscation_mapping_in_the_trace_renames_its_java_frames() {
     assert_eq!(p.mapping.as_ref().map(|m| m.methods.mapped), Some(2));
 }
 
-#[test]
-fn a_caller_callee_pair_counts_each_sample_that_holds_it_once() {
-    // Four samples of thread 10: start;X;A;B, start;Y;A;B, start;A;B;A;B (the pair A → B
-    // twice on one stack) and start;X;A.
+/// Four samples of thread 10: start;X;A;B, start;Y;A;B, start;A;B;A;B (the pair A → B
+/// twice on one stack) and start;X;A.
+fn four_samples() -> Analysis {
     let f = |name: &str| libc(name);
     let stacks = [
         vec![f("start"), f("X"), f("A"), f("B")],
@@ -273,7 +272,12 @@ fn a_caller_callee_pair_counts_each_sample_that_holds_it_once() {
         let id = interner.stack(stack);
         packets.push(perf_sample(1, &mut interner, (i as u64 + 1) * MS, (10, 10, 0), id));
     }
-    let p = analyze(&Trace::of(&packets).bytes).unwrap();
+    analyze(&Trace::of(&packets).bytes).unwrap()
+}
+
+#[test]
+fn a_caller_callee_pair_counts_each_sample_that_holds_it_once() {
+    let p = four_samples();
     let table = products::frame_table(&p);
     let name = |frame: u32| if frame == droidflame_core::profile::NONE { "-" } else { p.frame_name(frame) };
     let edges: BTreeMap<(&str, &str), (u64, u64)> =
@@ -296,4 +300,35 @@ fn a_caller_callee_pair_counts_each_sample_that_holds_it_once() {
     assert_eq!(edges, expected);
     let calls = |frame: &str| table.rows.iter().find(|r| p.frame_name(r.frame) == frame).map(|r| r.calls);
     assert_eq!((calls("A"), calls("B")), (Some(4), Some(3)));
+}
+
+#[test]
+fn a_views_methods_table_counts_each_sample_that_holds_a_method_or_pair_once() {
+    // With X merged into its caller: start;A;B, start;Y;A;B, start;A;B;A;B and start;A.
+    let p = four_samples();
+    let view = products::View { transforms: vec![products::Transform::Merge("X".into())], invert: false };
+    let json: serde_json::Value =
+        serde_json::from_str(&products::methods_json_of_view(&p, Some(0), &view).unwrap()).unwrap();
+    let methods = json["methods"].as_array().unwrap();
+    let rows: BTreeMap<&str, (u64, u64)> = methods
+        .iter()
+        .map(|m| (m["name"].as_str().unwrap(), (m["calls"].as_u64().unwrap(), m["recursive_calls"].as_u64().unwrap())))
+        .collect();
+    assert_eq!(rows, BTreeMap::from([("start", (4, 0)), ("A", (4, 0)), ("B", (3, 0)), ("Y", (1, 0))]));
+    let name = |i: &serde_json::Value| i.as_u64().map_or("-", |i| methods[i as usize]["name"].as_str().unwrap());
+    let edges: BTreeMap<(&str, &str), u64> = json["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| ((name(&e["caller"]), name(&e["callee"])), e["calls"].as_u64().unwrap()))
+        .collect();
+    let expected = [
+        (("-", "start"), 4),
+        (("start", "A"), 3),
+        (("start", "Y"), 1),
+        (("Y", "A"), 1),
+        (("A", "B"), 3),
+        (("B", "A"), 1),
+    ];
+    assert_eq!(edges, BTreeMap::from(expected));
 }

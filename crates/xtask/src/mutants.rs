@@ -30,7 +30,7 @@ const NUMBER_MODULES: &[(&str, &[&str])] = &[
         "products/table.rs",
         &["lib", "counts", "transforms", "callgraph", "viewer", "calls", "perfetto_profiling_written"],
     ),
-    ("products/view_methods.rs", &["lib", "counts", "transforms", "viewer"]),
+    ("products/view_methods.rs", &["lib", "counts", "transforms", "viewer", "mapping", "perfetto_profiling_written"]),
     ("products/diff_colour.rs", &["lib", "diff", "viewer"]),
     ("products/app_frames.rs", &["lib", "perfetto_frames_written", "derived_frames"]),
     ("profile/heap.rs", &["lib", "perfetto_sources", "perfetto_profiling_written", "counts"]),
