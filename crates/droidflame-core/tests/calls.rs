@@ -408,4 +408,12 @@ fn a_ranges_table_has_an_edge_for_each_call_in_it_and_none_for_the_others() {
     assert_eq!(edges(50, 100), [edge("X.a", "X.d", 1, 10), edge("-", "X.a", 1, 50)]);
     // Around C: a call of no time is still a call.
     assert_eq!(edges(25, 35), [edge("X.a", "X.c", 1, 0), edge("-", "X.a", 1, 10)]);
+    // B ends where the range starts: it only touches it, and is not in it.
+    assert_eq!(edges(20, 35), [edge("X.a", "X.c", 1, 0), edge("-", "X.a", 1, 15)]);
+    // One instant is a range, where calls running through it spend no time: each only
+    // touches it. A call of no time at that instant is in it.
+    assert_eq!(edges(45, 45), []);
+    assert_eq!(edges(30, 30), [edge("X.a", "X.c", 1, 0)]);
+    let error = p.within(p.ticks_at(46.0), p.ticks_at(45.0)).unwrap_err();
+    assert!(error.to_string().contains("the range starts after it ends"), "{error}");
 }
