@@ -36,6 +36,23 @@ fn two_dumps() -> Capture {
 }
 
 #[test]
+fn a_range_keeps_the_part_of_each_gap_inside_it() {
+    // The gap runs from 5 to 20 ms after the start.
+    let options = droidflame_core::Options { keep_calls: true, ..droidflame_core::Options::default() };
+    let p = droidflame_core::analyze_with(&two_dumps().ctrace(2), options).unwrap();
+    let start = p.timeline.start;
+    let gaps = |from: u64, to: u64| -> Vec<(u64, u64)> {
+        let cut = p.within(start + from * MS, start + to * MS).unwrap();
+        cut.gaps.iter().map(|&(s, e)| ((s - start) / MS, (e - start) / MS)).collect()
+    };
+    assert_eq!(gaps(0, 25), [(5, 20)]);
+    assert_eq!(gaps(10, 25), [(10, 20)]);
+    assert_eq!(gaps(0, 12), [(5, 12)]);
+    assert_eq!(gaps(0, 5), [], "a range that ends where the gap starts has none of it");
+    assert_eq!(gaps(21, 25), []);
+}
+
+#[test]
 fn slices_open_at_a_dumps_end_close_at_its_last_event() {
     let c = two_dumps();
     let p = analyze(&c.ctrace(2)).unwrap();

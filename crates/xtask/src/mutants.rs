@@ -25,7 +25,7 @@ const NUMBER_MODULES: &[(&str, &[&str])] = &[
     ("profile/tree.rs", &["lib", "counts", "transforms", "edge_cases", "viewer", "simpleperf", "limits"]),
     ("profile/builder/finish.rs", &["lib", "counts", "edge_cases", "corpus", "simpleperf", "perfetto_sources"]),
     ("profile/builder/mod.rs", &["lib", "counts", "edge_cases", "corpus", "calls", "limits", "damage"]),
-    ("profile/range.rs", &["lib", "counts", "calls", "viewer", "edge_cases"]),
+    ("profile/range.rs", &["lib", "counts", "calls", "viewer", "edge_cases", "thread_states"]),
     (
         "products/table.rs",
         &["lib", "counts", "transforms", "callgraph", "viewer", "calls", "perfetto_profiling_written"],
