@@ -417,3 +417,60 @@ fn a_ranges_table_has_an_edge_for_each_call_in_it_and_none_for_the_others() {
     let error = p.within(p.ticks_at(46.0), p.ticks_at(45.0)).unwrap_err();
     assert!(error.to_string().contains("the range starts after it ends"), "{error}");
 }
+
+/// One thread of hand-written calls (method id, start, end; µs) on `clocks`, calls kept.
+fn hand_written(calls: &[(u64, u64, u64)], clocks: Clocks) -> Analysis {
+    use droidflame_testkit::{MethodDef, Record, ThreadDef, Trace, ENTER, EXIT};
+    let mut records: Vec<Record> = calls
+        .iter()
+        .flat_map(|&(method, start, end)| {
+            [
+                Record { tid: 1, method, action: ENTER, wall: start, cpu: start },
+                Record { tid: 1, method, action: EXIT, wall: end, cpu: end },
+            ]
+        })
+        .collect();
+    // Exits before enters at one time, so back-to-back calls stay apart; then deepest first.
+    records.sort_by_key(|r| (r.wall, r.action == ENTER));
+    let trace = Trace {
+        clocks,
+        threads: vec![ThreadDef { tid: 1, name: "main".into() }],
+        methods: ["a", "b", "c"].iter().enumerate().map(|(i, m)| MethodDef::new(4 * i as u64, "X", m, "()V")).collect(),
+        records,
+        ..Trace::default()
+    };
+    analyze_with(&trace.write(&Layout::ART_REGULAR), with_calls()).unwrap()
+}
+
+#[test]
+fn back_to_back_calls_keep_their_own_cpu_time_in_a_range() {
+    // A [0, 100] calls B [10, 20] and, straight after, B [20, 30], which calls C [20, 25]
+    // at once: C is the second B's alone.
+    let p = hand_written(&[(0, 0, 100), (4, 10, 20), (4, 20, 30), (8, 20, 25)], Clocks::Dual);
+    let incl_cpu = |p: &Profile, name: &str| {
+        let t = &p.threads[0];
+        t.tree.nodes().iter().skip(1).filter(|n| p.frame_name(n.frame) == name).map(|n| n.incl.cpu).sum::<u64>()
+    };
+    let whole = p.within(p.timeline.start, p.timeline.end).unwrap();
+    assert_eq!([incl_cpu(&whole, "X.a"), incl_cpu(&whole, "X.b"), incl_cpu(&whole, "X.c")], [100, 20, 5]);
+    let first = whole.within(whole.timeline.start, whole.timeline.start);
+    assert!(first.unwrap_err().to_string().contains("keep_calls"), "a range keeps no calls to cut again");
+    let cut = p.within(p.ticks_at(10.0), p.ticks_at(20.0)).unwrap();
+    // From 10 to 20 µs: A's own 80 µs of CPU shared out by wall time (8 in 10 of its 100)
+    // and the first B's 10; the second B and C only touch the range.
+    assert_eq!([incl_cpu(&cut, "X.a"), incl_cpu(&cut, "X.b"), incl_cpu(&cut, "X.c")], [18, 10, 0]);
+}
+
+#[test]
+fn a_range_of_a_cpu_clock_trace_counts_cpu_time_inside_it() {
+    // The same calls on the CPU clock alone: the range is on that clock.
+    let p = hand_written(&[(0, 0, 100), (4, 10, 20), (4, 20, 30), (8, 20, 25)], Clocks::Cpu);
+    let cut = p.within(p.ticks_at(15.0), p.ticks_at(22.0)).unwrap();
+    let t = &cut.threads[0];
+    let incl: Vec<(&str, u64)> =
+        t.tree.nodes().iter().skip(1).map(|n| (cut.frame_name(n.frame), n.incl.cpu)).filter(|(_, c)| *c > 0).collect();
+    let mut incl = incl;
+    incl.sort();
+    // A 15..22, the first B 15..20 and the second 20..22, C 20..22.
+    assert_eq!(incl, [("X.a", 7), ("X.b", 7), ("X.c", 2)]);
+}
