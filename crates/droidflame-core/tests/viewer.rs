@@ -149,6 +149,11 @@ fn a_thread_known_only_from_the_scheduler_is_not_the_one_to_open_on() {
     let main = p.threads.iter().find(|t| t.tid == 6).unwrap();
     assert_eq!((main.name.as_str(), main.tree.len()), ("main", 1), "listed, with only the root");
     assert_eq!(p.threads[p.default_thread().unwrap()].tid, 5);
+    // Each thread once, named by the scheduler: the frames of their states before the
+    // first slice were let go with the threads that held them.
+    let mut tids: Vec<u32> = p.threads.iter().map(|t| t.tid).collect();
+    tids.sort();
+    assert_eq!((tids, p.repairs.unknown_threads), (vec![5, 6], 0));
 }
 
 #[test]
@@ -209,4 +214,15 @@ fn tracks_have_no_cpu_time_and_stay_out_of_the_totals() {
     assert_eq!(summary["totals"]["wall_us"], sum("wall_us"));
     assert_eq!(summary["totals"]["cpu_us"], sum("cpu_us"));
     assert_eq!(summary["format"]["frame_kind"], "slice");
+}
+
+#[test]
+fn past_fifty_warnings_the_rest_are_counted_in_one() {
+    // Thread 1 listed under 60 names: the id was reused 59 times, a warning each.
+    let threads: Vec<(u32, String)> = (0..60).map(|i| (1, format!("t{i}"))).collect();
+    let threads: Vec<(u32, &str)> = threads.iter().map(|(tid, name)| (*tid, name.as_str())).collect();
+    let p = profile(&threads, vec![rec(1, 0, ENTER, 0), rec(1, 0, EXIT, 10)], None);
+    assert_eq!(p.warnings.len(), 51, "{:?}", p.warnings);
+    assert!(p.warnings[..50].iter().all(|w| w.contains("is listed twice")));
+    assert_eq!(p.warnings[50].to_string(), "9 more warnings not shown");
 }

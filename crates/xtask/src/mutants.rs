@@ -23,7 +23,21 @@ const NUMBER_MODULES: &[(&str, &[&str])] = &[
     ("stats.rs", &["lib", "verdicts", "many_runs"]),
     ("products/runs/compare.rs", &["lib", "verdicts", "many_runs", "diff"]),
     ("profile/tree.rs", &["lib", "counts", "transforms", "edge_cases", "viewer", "simpleperf", "limits"]),
-    ("profile/builder/finish.rs", &["lib", "counts", "edge_cases", "corpus", "simpleperf", "perfetto_sources"]),
+    (
+        "profile/builder/finish.rs",
+        &[
+            "lib",
+            "counts",
+            "edge_cases",
+            "corpus",
+            "simpleperf",
+            "perfetto_sources",
+            "viewer",
+            "calls",
+            "limits",
+            "perfetto_profiling_written",
+        ],
+    ),
     ("profile/builder/mod.rs", &["lib", "counts", "edge_cases", "corpus", "calls", "limits", "damage"]),
     ("profile/range.rs", &["lib", "counts", "calls", "viewer", "edge_cases", "thread_states"]),
     (
