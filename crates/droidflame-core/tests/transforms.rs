@@ -638,7 +638,8 @@ fn a_views_methods_table_counts_calls_and_recursion_as_worked_by_hand() {
     assert_eq!(methods[0]["signature"], "(I)V", "one frame of that name: its signature is shown");
     // Edges: the top level's first, then by caller and callee in the rows' order.
     let name = |i: &serde_json::Value| i.as_u64().map(|i| methods[i as usize]["name"].as_str().unwrap());
-    let edges: Vec<(Option<&str>, Option<&str>, u64, u64, u64)> = json["edges"]
+    type EdgeRow<'a> = (Option<&'a str>, Option<&'a str>, u64, u64, u64);
+    let edges: Vec<EdgeRow> = json["edges"]
         .as_array()
         .unwrap()
         .iter()
