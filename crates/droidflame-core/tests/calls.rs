@@ -430,7 +430,8 @@ fn hand_written(calls: &[(u64, u64, u64)], clocks: Clocks) -> Analysis {
             ]
         })
         .collect();
-    // Exits before enters at one time, so back-to-back calls stay apart; then deepest first.
+    // Exits before enters at one time, so back-to-back calls stay apart; enters at one time
+    // in the order given (callers first).
     records.sort_by_key(|r| (r.wall, r.action == ENTER));
     let trace = Trace {
         clocks,
