@@ -415,6 +415,16 @@ fn e24_v2_time_first_layout_counts_clock_counter_ticks() {
     // Its CPU field's encoding is undocumented: only the wall clock is offered, and said so.
     assert_eq!(p.clocks, ClockSet::Wall);
     assert!(p.warnings.iter().any(|w| w.contains("thread-CPU")));
+    // Exported in time, the calls open and close at their µs: A at 0 and 10, B at 2 and 6.
+    let options = droidflame_core::Options { keep_calls: true, ..droidflame_core::Options::default() };
+    let p = droidflame_core::analyze_with(&bytes, options).unwrap();
+    let mut out = Vec::new();
+    products::write_speedscope(&p, &products::ExportOptions::default(), &mut out).unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let events = json["profiles"][0]["events"].as_array().unwrap();
+    let at: Vec<f64> = events.iter().map(|e| e["at"].as_f64().unwrap()).collect();
+    assert_eq!(at, [0.0, 2.0, 6.0, 10.0]);
+    assert_eq!(json["profiles"][0]["endValue"], 10.0);
     // Without a counter in the header, the first block shows which layout it is.
     let bytes = v2_trace(simple()).write_time_first(&TimeFirst { counter_hz: 0, block_records: 10 });
     assert_eq!(analyze(&bytes).unwrap().records, 4);

@@ -258,10 +258,17 @@ fn heap_dumps_equal_an_independent_decoders() {
     // allocation counts once for every function on its stack, however often it is there.
     let s = products::summary(&p);
     assert_eq!((s.count, s.counted), ("allocations", Some(19_917)));
+    // Each source says what its numbers are: the sums checked above.
+    let words = |p: &Analysis| {
+        let summary: serde_json::Value = serde_json::from_str(&products::summary_json(p)).unwrap();
+        summary["format"]["clock_words"]["wall"].as_str().unwrap().to_owned()
+    };
+    assert_eq!(words(&p), "bytes allocated");
     assert!(s.methods.iter().all(|m| m.calls.unwrap() <= 19_917 && m.recursive_calls == 0));
     // Not freed: 19,917 allocations less the 146 frees (SOURCES.md).
     p.profile.select_source(SourceKind::HeapUnreleased).unwrap();
     assert_eq!(products::summary(&p).counted, Some(19_917 - 146));
+    assert_eq!(words(&p), "bytes not freed");
     p.profile.select_source(SourceKind::HeapAllocated).unwrap();
     // The heaviest stack (SOURCES.md): 235,424 bytes, ending in TrivialKotlinBenchmark.nothing
     // -> art_quick_alloc_object_initialized_region_tlab.

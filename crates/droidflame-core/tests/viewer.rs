@@ -195,6 +195,8 @@ fn notes_merge_what_one_repair_says_and_name_no_limit_twice() {
     }
     assert_eq!(summary["limits"]["max_drawn_depth"], 1024);
     assert_eq!(summary["format"]["clocks"], serde_json::json!(["wall", "cpu"]));
+    // A method trace's clocks: elapsed time, and the thread's time on a CPU.
+    assert_eq!(summary["format"]["clock_words"], serde_json::json!({"wall": "wall time", "cpu": "thread CPU time"}));
     assert_eq!(summary["format"]["description"], "Method trace, streaming v3, gzip");
 }
 

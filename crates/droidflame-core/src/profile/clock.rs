@@ -183,3 +183,35 @@ impl TimeUnit {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clock_is_named_as_the_cli_spells_it_and_the_traces_header_says_it() {
+        // The CLI's `--clock wall|cpu`; a method trace's header says `clock=thread-cpu`.
+        assert_eq!(Clock::parse("wall"), Some(Clock::Wall));
+        assert_eq!(Clock::parse("cpu"), Some(Clock::Cpu));
+        assert_eq!(Clock::parse("thread-cpu"), Some(Clock::Cpu));
+        for wrong in ["", "Wall", "dual", "cpu ", "thread_cpu"] {
+            assert_eq!(Clock::parse(wrong), None, "{wrong:?}");
+        }
+        for clock in Clock::ALL {
+            assert_eq!(Clock::parse(clock.name()), Some(clock));
+        }
+    }
+
+    #[test]
+    fn a_counters_ticks_are_converted_at_its_rate() {
+        // A 19.2 MHz counter (the usual ARM timer): 19,200 ticks are 1 ms, one tick 1/19.2 µs.
+        let unit = TimeUnit::counter(19_200_000);
+        assert_eq!(unit.micros(19_200), 1_000);
+        assert_eq!(unit.micros(19_199), 999, "whole µs, truncated");
+        assert_eq!(unit.micros_f64(19_200), 1_000.0);
+        assert!((unit.micros_f64(1) - 0.052_083_333).abs() < 1e-9);
+        assert_eq!(TimeUnit::NANOS.micros_f64(1_500), 1.5);
+        assert_eq!(TimeUnit::NANOS.micros(1_999), 1);
+        assert_eq!(TimeUnit::MICROS.micros_f64(7), 7.0);
+    }
+}
