@@ -308,6 +308,46 @@ fn calls_are_runs_of_samples_and_gaps_end_them() {
 }
 
 #[test]
+fn a_sample_before_its_threads_last_is_moved_to_it_and_counted() {
+    let main = |time, chain: &[Entry]| SampleSpec { tid: 500, time, event: 0, count: 1_000_000, chain: chain.to_vec() };
+    let (looper, handler, bind) = (Entry::function(0, 0), Entry::function(0, 1), Entry::function(0, 2));
+    let us = 1_000;
+    let mut r = recording(1, false, 1);
+    // Two samples at one time are in order; the third, 500 µs before them, is not.
+    r.samples = vec![
+        main(10_000 * us, &[handler, looper]),
+        main(11_000 * us, &[bind, handler, looper]),
+        main(11_000 * us, &[bind, handler, looper]),
+        main(10_500 * us, &[handler, looper]),
+        main(12_000 * us, &[handler, looper]),
+    ];
+    let p = analyze(&r.bytes()).unwrap();
+    assert_eq!(p.repairs.out_of_order, 1);
+    // Each sample holds until the next: the late one from 11 to 12 ms, the last its period.
+    let expected = BTreeMap::from([(
+        "com.example;android.os.Looper.loop;android.os.Handler.dispatchMessage".to_owned(),
+        3_000 * us,
+    )]);
+    assert_eq!(self_times(&p, Clock::Wall), expected);
+}
+
+#[test]
+fn a_gap_of_up_to_one_and_a_half_periods_keeps_the_stack() {
+    let (looper, handler) = (Entry::function(0, 0), Entry::function(0, 1));
+    let main = |time| SampleSpec { tid: 500, time, event: 0, count: 1_000_000, chain: vec![handler, looper] };
+    let mut r = recording(1, false, 1);
+    // Periods of 1 ms: 1.5 ms to the second sample keeps it running, 1.5 ms and 1 ns ends it.
+    r.samples = vec![main(10_000_000), main(11_500_000), main(13_000_001)];
+    let options = Options { keep_calls: true, ..Options::default() };
+    let mut analyzer = Analyzer::new(options);
+    analyzer.push(&r.bytes()).unwrap();
+    let p = analyzer.finish().unwrap();
+    let calls = products::select_calls(&p, &CallQuery::default()).unwrap();
+    let looper_calls: Vec<(u64, u64)> = calls.iter().filter(|c| c.depth == 0).map(|c| (c.start_us, c.end_us)).collect();
+    assert_eq!(looper_calls, [(0, 2_500), (3_000, 4_000)]);
+}
+
+#[test]
 fn java_frames_take_a_mapping() {
     let mut r = recording(12, false, 40);
     r.files[0].1 = vec!["a.b.c".into(), "a.b.d".into(), "a.e.f".into()];
