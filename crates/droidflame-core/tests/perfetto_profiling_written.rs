@@ -332,3 +332,49 @@ fn a_views_methods_table_counts_each_sample_that_holds_a_method_or_pair_once() {
     ];
     assert_eq!(edges, BTreeMap::from(expected));
 }
+
+#[test]
+fn a_process_of_one_heap_and_allocations_of_no_bytes() {
+    let a = [libc("main"), libc("malloc")];
+    let zero = [libc("main"), libc("calloc0")];
+    let even = [libc("main"), libc("free_all")];
+    let sampled = [libc("main"), libc("realloc")];
+    let mut code = CodeInterner::new(0);
+    let mut index = 0;
+    // Process 8 has one heap: its stacks start at their first frame. `calloc0` made 3
+    // allocations of no bytes, none freed; `free_all` freed all it allocated; `realloc`'s
+    // sampled totals freed both its allocations but only 32 of its 160 bytes.
+    let row = |allocated, freed, allocations, frees| HeapRow { allocated, freed, allocations, frees };
+    let spec = HeapDumpSpec {
+        pid: 8,
+        heap: Some("malloc".to_owned()),
+        ts: 30 * MS,
+        rows: vec![
+            (a.to_vec(), row(640, 160, 4, 1)),
+            (zero.to_vec(), row(0, 0, 3, 0)),
+            (even.to_vec(), row(96, 96, 2, 2)),
+            (sampled.to_vec(), row(160, 32, 2, 2)),
+        ],
+    };
+    let packets = heap_dump(1, &mut code, &[spec], 1, &mut index);
+    let mut p = analyze(&Trace::of(&packets).bytes).unwrap();
+    // Not freed: 480 bytes in 3 allocations at malloc, no bytes in 3 at calloc0, 128 bytes
+    // in no allocation at realloc; free_all has nothing left and is no row of the tree.
+    let left = [("Process 8 [8];main;malloc".to_owned(), 480), ("Process 8 [8];main;realloc".to_owned(), 128)];
+    assert_eq!(folded(&p, Clock::Wall), BTreeMap::from(left));
+    let calls = |p: &Analysis| -> BTreeMap<String, Option<u64>> {
+        summary(p).methods.iter().map(|m| (m.name.clone(), m.calls)).collect()
+    };
+    let named = |pairs: &[(&str, u64)]| -> BTreeMap<String, Option<u64>> {
+        pairs.iter().map(|&(n, c)| (n.to_owned(), Some(c))).collect()
+    };
+    assert_eq!(calls(&p), named(&[("main", 6), ("malloc", 3), ("calloc0", 3), ("realloc", 0)]));
+    // Freeing all it allocated is not freeing more.
+    assert!(p.warnings.iter().all(|w| !w.contains("freed more")), "{:?}", p.warnings);
+    // The process's four rows, at the dump's time.
+    let process = &p.threads[0];
+    assert_eq!((process.records, process.first.wall, process.last.wall), (4, 30 * MS, 30 * MS));
+    p.profile.select_source(SourceKind::HeapAllocated).unwrap();
+    assert_eq!(summary(&p).counted, Some(4 + 3 + 2 + 2));
+    assert_eq!(calls(&p), named(&[("main", 11), ("malloc", 4), ("free_all", 2), ("realloc", 2), ("calloc0", 3)]));
+}
