@@ -343,13 +343,7 @@ pub fn report() -> Result<(), String> {
         let Outcomes { caught, timeout, unviable, mut missed } = outcomes;
         let mut listed = excluded_by_config(&format!("crates/droidflame-core/src/{}.rs", name.replace('.', "/")))?;
         let before = missed.len();
-        missed.retain(|m| match listed.iter().position(|l| l == without_place(m)) {
-            Some(i) => {
-                listed.swap_remove(i);
-                false
-            }
-            None => true,
-        });
+        missed.retain(|m| !take_one(&mut listed, without_place(m)));
         let equivalent = before - missed.len();
         let tried = caught.len() + timeout.len() + unviable.len() + equivalent + missed.len();
         let _ = writeln!(
@@ -396,13 +390,17 @@ fn excluded_by_config(file: &str) -> Result<Vec<String>, String> {
     };
     let mut all = list(&["--no-config"])?;
     for kept in list(&[])? {
-        if let Some(i) = all.iter().position(|m| *m == kept) {
-            all.swap_remove(i);
-        }
+        take_one(&mut all, &kept);
     }
     // `impl Debug` is excluded as output no user reads, not as equivalent.
     all.retain(|m| !m.contains("impl Debug for"));
     Ok(all)
+}
+
+/// Removes one `name` from `names` (which may hold it more than once): whether there was one.
+fn take_one(names: &mut Vec<String>, name: &str) -> bool {
+    let found = names.iter().position(|n| n == name);
+    found.map(|i| names.swap_remove(i)).is_some()
 }
 
 /// The function a mutant is in, from its name: `…: replace - with + in f` or
