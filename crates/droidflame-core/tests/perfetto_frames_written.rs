@@ -172,3 +172,95 @@ fn thread_states_read_alike_from_text_and_from_full_and_compact_scheduling() {
         assert_eq!((freq.last, freq.series.len()), (1_800_000, 1));
     }
 }
+
+/// Each layer's figures worked out by hand, and each frame of the frames view pointing at
+/// its own layer where two processes have layers of one name.
+#[test]
+fn layer_figures_and_each_frames_layer_are_its_own() {
+    const MAIN: &str = "com.example/com.example.MainActivity#0";
+    const SHEET: &str = "com.example/BottomSheet#1";
+    let mut packets: Vec<Message> = Vec::new();
+    let mut cookie = 0;
+    let mut add = |pid: u32, token: u64, layer: &'static str, jank_bits: u64, start: u64, dur: u64| {
+        cookie += 1;
+        let f = SurfaceFrame {
+            cookie,
+            token,
+            display_token: token + 1000,
+            pid,
+            layer,
+            jank: jank_bits,
+            present: 1,
+            prediction: 1,
+        };
+        packets.extend(app_frame(&f, (start, start + 16 * MS), (start, Some(start + dur))));
+    };
+    // Process 42's main layer: five frames of 4, 8, 12, 16 and 20 ms.
+    let main_janks = [
+        jank::NONE,
+        jank::APP_DEADLINE_MISSED | jank::BUFFER_STUFFING,
+        jank::APP_DEADLINE_MISSED,
+        jank::BUFFER_STUFFING | jank::DROPPED,
+        jank::NONE,
+    ];
+    for (i, bits) in main_janks.into_iter().enumerate() {
+        let i = i as u64;
+        add(42, 1 + i, MAIN, bits, i * 100 * MS, (4 + 4 * i) * MS);
+    }
+    // Another process with a layer of the same name, three frames; and 42's sheet, two.
+    for i in 0..3 {
+        add(43, 10 + i, MAIN, jank::NONE, (1000 + i * 100) * MS, 5 * MS);
+    }
+    for i in 0..2 {
+        add(42, 20 + i, SHEET, jank::NONE, (2000 + i * 100) * MS, 6 * MS);
+    }
+    packets.push(display_frame(0, 900, 30, 9, None));
+    packets.push(frame_end(16 * MS, 900));
+    packets.push(display_frame(MS, 900, 30, 9, Some((jank::NONE, 1))));
+    packets.push(frame_end(15 * MS, 901));
+    let p = kept(&Trace::of(&packets).bytes);
+    let layers = products::frame_layers(&p);
+    let order: Vec<(u32, &str, u64)> = layers.iter().map(|l| (l.pid, l.layer.as_str(), l.frames)).collect();
+    assert_eq!(order, [(42, MAIN, 5), (43, MAIN, 3), (42, SHEET, 2), (9, products::DISPLAY_LAYER, 1)]);
+    // Nearest rank of five durations: p50 is the 3rd (ceil 2.5), p90 and p99 the 5th.
+    let main = &layers[0];
+    assert_eq!(
+        (main.p50_us, main.p90_us, main.p99_us, main.max_us),
+        (Some(12_000), Some(20_000), Some(20_000), Some(20_000))
+    );
+    // Each type counted once per frame that has it: most first, then by name.
+    let types: Vec<(&str, u64)> = main.jank_types.iter().map(|(k, n)| (k.as_str(), *n)).collect();
+    assert_eq!(types, [("App Deadline Missed", 2), ("Buffer Stuffing", 2), ("Dropped Frame", 1)]);
+    assert_eq!(main.janky, 3);
+    // Every frame's `layer` is the index of its own process's layer of its name.
+    let json: serde_json::Value = serde_json::from_str(&products::frames_json(&p)).unwrap();
+    let mut by_token: Vec<(i64, u64)> = json["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["token"].as_i64().unwrap(), f["layer"].as_u64().expect("every frame has a layer")))
+        .collect();
+    by_token.sort_unstable();
+    let expected: Vec<(i64, u64)> = (1..=5)
+        .map(|t| (t, 0))
+        .chain((10..13).map(|t| (t, 1)))
+        .chain((20..22).map(|t| (t, 2)))
+        .chain([(30, 3)])
+        .collect();
+    assert_eq!(by_token, expected);
+}
+
+#[test]
+fn display_frames_asked_of_a_trace_without_them_are_refused() {
+    let packets = app_frame(&frame(10, 1, "layer", jank::NONE, 1), (0, 16 * MS), (0, Some(8 * MS)));
+    let p = kept(&Trace::of(&packets).bytes);
+    let query = products::FramesQuery { display: true, ..Default::default() };
+    let err = products::write_frames(&p, &query, &mut Vec::new()).unwrap_err();
+    assert_eq!(err.to_string(), "this trace's frame timeline has no display frames");
+    let mut out = Vec::new();
+    products::write_frames(&p, &products::FramesQuery::default(), &mut out).unwrap();
+    assert_eq!(
+        String::from_utf8(out).unwrap().lines().nth(1),
+        Some("42\tlayer\t1\t0\t8000\t16000\tNone\tOn-time Present")
+    );
+}

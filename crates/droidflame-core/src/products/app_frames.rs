@@ -52,10 +52,14 @@ pub fn write_frames(profile: &Profile, query: &FramesQuery, out: &mut dyn Write)
         };
         return Err(Error::new(ErrorKind::Request, why));
     }
-    let frames = if query.display { &profile.display_frames } else { &profile.app_frames };
-    if query.display && frames.is_empty() {
+    // App frames are there by now; display frames may not be.
+    let frames = if !query.display {
+        &profile.app_frames
+    } else if profile.display_frames.is_empty() {
         return Err(Error::new(ErrorKind::Request, "this trace's frame timeline has no display frames"));
-    }
+    } else {
+        &profile.display_frames
+    };
     let noun = if query.display { "display frame" } else { "app frame" };
     if let Some(pid) = query.pid.filter(|&pid| !frames.iter().any(|f| f.pid == pid)) {
         return Err(Error::new(ErrorKind::Request, format!("no {noun} of process {pid} is in the trace")));
