@@ -4,7 +4,7 @@
 //! stack in the `cpu-samples` source (`SampledThreads`). Reports of samples the recorder
 //! skipped and of kernel records lost are counted for the notes.
 
-use super::proto::{PerfSample, Timebase, MODE_KERNEL, SW_CPU_CLOCK, SW_TASK_CLOCK};
+use super::proto::{PerfSample, Timebase, SW_CPU_CLOCK, SW_TASK_CLOCK};
 use crate::formats::sampled::SampledThreads;
 use crate::formats::system::SystemTrace;
 use crate::profile::{ClockSet, ClockWords, FrameKind, ProfileBuilder, SourceKind, SourceSpec, Unit};
@@ -40,7 +40,6 @@ impl Weight {
 pub struct SampleStats {
     /// Samples with a callstack (or without one, shown as such).
     pub samples: u64,
-    pub kernel_samples: u64,
     /// Samples the recorder skipped, by reason (`SampleSkipReason`: unknown, read stage,
     /// unwind stage, unwind queue full, not in scope).
     pub skipped: [u64; 5],
@@ -100,9 +99,6 @@ impl CpuSamples {
             Some(_) => {}
         }
         self.stats.samples += 1;
-        if sample.cpu_mode == Some(MODE_KERNEL) {
-            self.stats.kernel_samples += 1;
-        }
         if sample.unwind_error.is_some_and(|e| e > 1) {
             self.stats.unwind_errors += 1;
         }
@@ -165,5 +161,62 @@ impl CpuSamples {
             },
             preferred_clock: Some(crate::profile::Clock::Cpu),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(counter: i32, period: Option<u64>, frequency: Option<u64>) -> Timebase {
+        Timebase { period, frequency, counter: Some(counter), tracepoint: None }
+    }
+
+    #[test]
+    fn a_sample_weighs_its_cpu_clock_period_else_one_count() {
+        let time = |ticks| Weight { ticks, time: true };
+        // Every 250 µs, given as a period or as 4 kHz; on either CPU clock.
+        assert_eq!(Weight::of(Some(&clock(SW_CPU_CLOCK, Some(250_000), None))), time(250_000));
+        assert_eq!(Weight::of(Some(&clock(SW_TASK_CLOCK, None, Some(4_000)))), time(250_000));
+        // A period of 0 says nothing: the frequency is read, 1 kHz being 1 ms.
+        assert_eq!(Weight::of(Some(&clock(SW_CPU_CLOCK, Some(0), Some(1_000)))), time(1_000_000));
+        // Neither a period nor a frequency above 0, or another event: samples are counted.
+        assert_eq!(Weight::of(Some(&clock(SW_CPU_CLOCK, Some(0), Some(0)))), Weight::COUNTED);
+        assert_eq!(Weight::of(Some(&clock(2, Some(250_000), None))), Weight::COUNTED);
+        assert_eq!(Weight::of(None), Weight::COUNTED);
+    }
+
+    #[test]
+    fn samples_and_those_weighed_unlike_the_first_are_counted() {
+        let (steady, other) = (clock(SW_CPU_CLOCK, Some(250_000), None), clock(SW_CPU_CLOCK, Some(1_000_000), None));
+        let mut samples = CpuSamples::default();
+        let sample = PerfSample { tid: Some(5), pid: Some(4), ..Default::default() };
+        for timebase in [&steady, &other, &steady, &steady] {
+            assert!(matches!(samples.packet(&sample, Some(timebase)), Read::Sample { tid: 5, .. }));
+        }
+        // `StackUnwindError`: 1 is none, 2 (memory invalid) and above are errors.
+        for error in [Some(1), Some(2), Some(6)] {
+            samples.packet(&PerfSample { unwind_error: error, ..sample.clone() }, Some(&steady));
+        }
+        let skipped = PerfSample { sample_skipped_reason: Some(2), ..Default::default() };
+        assert!(matches!(samples.packet(&skipped, Some(&steady)), Read::Nothing));
+        assert_eq!((samples.stats.samples, samples.stats.other_weights, samples.stats.unwind_errors), (7, 1, 2));
+        assert_eq!(samples.stats.skipped, [0, 0, 1, 0, 0]);
+        assert_eq!(samples.weight, Some(Weight { ticks: 250_000, time: true }));
+    }
+
+    #[test]
+    fn samples_the_sorter_let_go_out_of_order_add_to_the_repairs() {
+        let mut b = ProfileBuilder::new(&crate::Options::default());
+        b.repairs.out_of_order = 2;
+        let mut samples = CpuSamples::default();
+        let sample = PerfSample { tid: Some(5), ..Default::default() };
+        samples.packet(&sample, None);
+        // The third sample is earlier than the second: one out of order.
+        for ts in [1_000, 3_000, 2_000] {
+            samples.apply(5, &[], ts, &mut b);
+        }
+        assert!(samples.finish(&SystemTrace::default(), &mut b).is_some());
+        assert_eq!(b.repairs.out_of_order, 3);
     }
 }

@@ -102,9 +102,6 @@ pub struct Tracepoint {
 pub const SW_CPU_CLOCK: i32 = 1;
 pub const SW_TASK_CLOCK: i32 = 3;
 
-/// `Profiling.CpuMode`: the sample was taken in the kernel.
-pub const MODE_KERNEL: i32 = 1;
-
 /// `ProfilePacket` (heapprofd, ART's Java heap sampling): heap dumps, with their own
 /// interned code in older traces.
 #[derive(Clone, PartialEq, prost::Message)]
