@@ -77,11 +77,19 @@ fn app_frames_carry_every_jank_type_in_perfettos_words() {
     );
     assert_eq!(p.app_frames.iter().filter(|f| f.janky).count(), 3);
     assert!(p.app_frames.iter().all(|f| f.prediction == "Valid Prediction" && !f.derived));
+    let notes: Vec<&str> = p.warnings.iter().map(|w| w.text.as_str()).collect();
     assert!(
-        p.warnings.iter().any(|w| w.text.contains("1 app frame of the frame timeline never ended")),
-        "{:?}",
-        p.warnings
+        notes.contains(&"1 app frame of the frame timeline never ended in the trace: kept, with no end"),
+        "{notes:?}"
     );
+    // Cookie 999's end, alone: every other end closes an expected or actual frame, app or display.
+    assert!(
+        notes.contains(&"1 frame end of the frame timeline named no frame the trace started, and was skipped"),
+        "{notes:?}"
+    );
+    // Every packet written here is one frame timeline event.
+    let read = format!("droidflame read its {} frame timeline events", packets.len());
+    assert!(notes.iter().any(|n| n.contains(&read)), "{read} in {notes:?}");
     // Whose jank it was, for the page's colours: the app's where it missed its deadline or
     // the recorder could not say.
     let json: serde_json::Value = serde_json::from_str(&products::frames_json(&p)).unwrap();

@@ -201,6 +201,8 @@ mod tests {
 
     #[test]
     fn jank_types_are_named_as_perfetto_names_them() {
+        // 0 is JANK_UNSPECIFIED: no verdict, so not jank (no bit of it names a type).
+        assert_eq!(jank_words(0), ("Unspecified".to_owned(), false));
         assert_eq!(jank_words(1), ("None".to_owned(), false));
         assert_eq!(jank_words(64 | 128), ("App Deadline Missed, Buffer Stuffing".to_owned(), true));
         assert_eq!(jank_words(4096 | 64), ("App Deadline Missed, App Resynced Jitter".to_owned(), true));

@@ -160,6 +160,14 @@ impl Importer for PerfettoDecoder {
                 crate::text::counted(unfinished, "app frame", "app frames")
             ));
         }
+        let unmatched = self.reader.frames.unmatched_ends;
+        if unmatched > 0 {
+            builder.warn(format!(
+                "{} of the frame timeline named no frame the trace started, and {} skipped",
+                crate::text::counted(unmatched, "frame end", "frame ends"),
+                if unmatched == 1 { "was" } else { "were" }
+            ));
+        }
         let slices = self.reader.system.stats.slices;
         notes::warn(&self.reader, slices, &end, builder);
         let header = vec![
