@@ -43,15 +43,10 @@ pub(super) fn resolve<'m>(
     if let Some(one) = single(&by_params) {
         return one;
     }
-    if by_params.len() > 1 {
-        // Bridges and covariant overrides differ in their return type only.
-        let returns = descriptor::java_type(returns, rename);
-        let by_return: Vec<&MethodEntry> = by_params.iter().copied().filter(|e| e.returns == returns).collect();
-        if let Some(one) = single(&by_return) {
-            return one;
-        }
-    }
-    Resolution::Ambiguous
+    // Bridges and covariant overrides differ in their return type only.
+    let returns = descriptor::java_type(returns, rename);
+    let by_return: Vec<&MethodEntry> = by_params.iter().copied().filter(|e| e.returns == returns).collect();
+    single(&by_return).unwrap_or(Resolution::Ambiguous)
 }
 
 /// `Mapped` when `entries` (not empty) are all one original method.
@@ -107,6 +102,43 @@ mod tests {
         }
     }
 
+    fn method(original: &str, returns: &str) -> MethodEntry {
+        MethodEntry {
+            original: original.into(),
+            moved_from: None,
+            arguments: String::new(),
+            returns: returns.into(),
+            residual: None,
+            lines: None,
+        }
+    }
+
+    #[test]
+    fn methods_alike_but_for_their_return_type_are_told_apart_by_it() {
+        // `java.lang.Object getValue() -> a` and `java.lang.String getName() -> a`.
+        let entries = vec![method("getValue", "java.lang.Object"), method("getName", "java.lang.String")];
+        let class = ClassEntry {
+            original: "com.example.Box".into(),
+            source_file: None,
+            methods: [("a".to_owned(), entries)].into_iter().collect(),
+        };
+        let listed = &class.methods["a"];
+        let plain = |_: &str| None;
+        let named = |signature| match resolve(&class, "a", signature, &plain) {
+            Resolution::Mapped { name, entries, .. } => Some((name, entries.len())),
+            _ => None,
+        };
+        assert_eq!(named("()Ljava/lang/String;"), Some(("getName", 1)));
+        assert_eq!(named("()Ljava/lang/Object;"), Some(("getValue", 1)));
+        assert_eq!(resolve(&class, "a", "()I", &plain), Resolution::Ambiguous, "neither returns an int");
+        assert_eq!(resolve(&class, "a", "(I)Ljava/lang/String;", &plain), Resolution::Ambiguous, "neither takes one");
+        assert_eq!(resolve(&class, "b", "()V", &plain), Resolution::NotFound);
+        assert!(matches!(
+            resolve(&class, "a", "()Ljava/lang/String;", &plain),
+            Resolution::Mapped { entries, .. } if std::ptr::eq(entries[0], &listed[1])
+        ));
+    }
+
     #[test]
     fn output_lines_map_to_original_lines() {
         let (a, b) = (entry(1, 3, Some((20, Some(22)))), entry(4, 6, Some((40, None))));
@@ -118,6 +150,9 @@ mod tests {
         assert_eq!(original_line(&entries, 6), Some(40), "the last line of a range to one line");
         assert_eq!(original_line(&entries, 5), Some(40), "a single original line");
         assert_eq!(original_line(&entries, 9), None, "no range holds it: no line rather than a wrong one");
+        // `12:23:…:35:35`: an inlined call's twelve output lines are all its one original line.
+        let call = entry(12, 23, Some((35, Some(35))));
+        assert_eq!(original_line(&[&call], 20), Some(35), "a call inlined over many lines");
         let proguard = entry(20, 25, None);
         assert_eq!(original_line(&[&proguard], 21), Some(21), "ProGuard keeps original lines");
     }
