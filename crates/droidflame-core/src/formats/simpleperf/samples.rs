@@ -152,3 +152,63 @@ fn varint(bytes: &[u8]) -> Option<(u64, usize)> {
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(id: u32) -> proto::File {
+        proto::File { id: Some(id), path: Some(b"/system/lib64/libc.so".to_vec()), ..Default::default() }
+    }
+
+    #[test]
+    fn a_files_id_up_to_65536_past_those_read_is_kept_and_one_more_is_damage() {
+        let mut reader = SampleReader::default();
+        assert!(reader.on_file(file(3)), "ids may skip a few");
+        assert_eq!(reader.files.len(), 4);
+        assert!(reader.files[3].is_some() && reader.files[..3].iter().all(Option::is_none));
+        // 4 files read: ids up to 4 + 65,536 are kept, beyond is damage.
+        assert!(reader.on_file(file(4 + 65_536)));
+        assert_eq!(reader.files.len(), 65_541);
+        let mut fresh = SampleReader::default();
+        assert!(!fresh.on_file(file(65_537)));
+        assert!(fresh.files.is_empty(), "no room made for damage");
+    }
+
+    #[test]
+    fn samples_are_counted_by_event_for_the_first_1024_event_ids() {
+        let mut reader = SampleReader::default();
+        let mut b = ProfileBuilder::new(&crate::Options::default());
+        for event in [1_023, 1_024, 5_000, 1_023] {
+            reader.sample = Sample { event_type_id: Some(event), ..Default::default() };
+            reader.on_sample(&mut b);
+        }
+        // Ids 0 to 1,023 have a count each; beyond, a damaged id is not worth the room.
+        assert_eq!(reader.stats.samples, 4);
+        assert_eq!(reader.stats.samples_by_event.len(), 1_024);
+        assert_eq!((reader.stats.samples_by_event[1_023], reader.stats.samples_by_event.iter().sum::<u64>()), (2, 2));
+    }
+
+    /// A record's bytes: field `field`'s key of wire type `wire`, then a length-delimited body.
+    fn record(field: u64, wire: u64, body: &[u8]) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        for mut value in [(field << 3) | wire, body.len() as u64] {
+            while value >= 0x80 {
+                bytes.push((value as u8 & 0x7F) | 0x80);
+                value >>= 7;
+            }
+            bytes.push(value as u8);
+        }
+        bytes.extend_from_slice(body);
+        bytes
+    }
+
+    #[test]
+    fn a_record_is_one_length_delimited_field_of_a_32_bit_number() {
+        assert_eq!(only_field(&record(1, 2, b"abc")), Some((1, &b"abc"[..])));
+        assert_eq!(only_field(&record(u64::from(u32::MAX), 2, b"x")), Some((u32::MAX, &b"x"[..])));
+        assert_eq!(only_field(&record(u64::from(u32::MAX) + 1, 2, b"x")), None, "a field number past 32 bits");
+        assert_eq!(only_field(&record(1, 0, b"abc")), None, "a varint, not a length-delimited field");
+        assert_eq!(only_field(&record(1, 2, b"abc")[..4]), None, "cut short");
+    }
+}
