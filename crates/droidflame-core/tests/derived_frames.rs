@@ -53,6 +53,13 @@ fn frames_run_from_do_frame_to_the_render_threads_draw() {
     products::write_frames(&p, &query, &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     assert_eq!(text.lines().nth(2).unwrap(), "10\tapp (derived from Choreographer#doFrame and RenderThread DrawFrame)\t1001\t20000\t15000\t11111\tDeadline Missed\t");
+    // Display frames come only from a frame timeline, which this trace lacks.
+    let display = FramesQuery { derived: true, display: true, ..FramesQuery::default() };
+    let err = products::write_frames(&p, &display, &mut Vec::new()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "this trace has no display frames (the compositor's frames come only with a frame timeline)"
+    );
 }
 
 #[test]

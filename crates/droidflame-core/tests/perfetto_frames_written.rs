@@ -264,7 +264,10 @@ fn display_frames_asked_of_a_trace_without_them_are_refused() {
     let p = kept(&Trace::of(&packets).bytes);
     let query = products::FramesQuery { display: true, ..Default::default() };
     let err = products::write_frames(&p, &query, &mut Vec::new()).unwrap_err();
-    assert_eq!(err.to_string(), "this trace's frame timeline has no display frames");
+    assert_eq!(
+        err.to_string(),
+        "this trace has no display frames (the compositor's frames come only with a frame timeline)"
+    );
     let mut out = Vec::new();
     products::write_frames(&p, &products::FramesQuery::default(), &mut out).unwrap();
     assert_eq!(

@@ -56,7 +56,10 @@ pub fn write_frames(profile: &Profile, query: &FramesQuery, out: &mut dyn Write)
     let frames = if !query.display {
         &profile.app_frames
     } else if profile.display_frames.is_empty() {
-        return Err(Error::new(ErrorKind::Request, "this trace's frame timeline has no display frames"));
+        return Err(Error::new(
+            ErrorKind::Request,
+            "this trace has no display frames (the compositor's frames come only with a frame timeline)",
+        ));
     } else {
         &profile.display_frames
     };
