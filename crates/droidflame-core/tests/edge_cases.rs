@@ -499,6 +499,38 @@ fn e29_sampling_traces_are_recognised() {
     assert_eq!(regular(&trace(simple())).format.sampling_interval_us, None);
 }
 
+/// Enter and exit A.a in turn at 0, 100, 200, ... µs: 500 records whose 499 gaps are all
+/// 100 µs, the least a sampling rhythm has; then a 501st record 1 µs after the 500th.
+fn sampling_window_edge() -> Vec<Record> {
+    let mut records: Vec<Record> =
+        (0..500u64).map(|i| rec(1, 0, if i % 2 == 0 { ENTER } else { EXIT }, i * 100, i * 50)).collect();
+    records.push(rec(1, 0, ENTER, 499 * 100 + 1, 499 * 50 + 1));
+    records.push(rec(1, 0, EXIT, 500 * 100, 500 * 50));
+    records
+}
+
+#[test]
+fn e29_only_a_threads_first_500_records_tell_its_rhythm() {
+    // The first 500 records: the lowest fifth of their 499 gaps (99 of them) are 100 µs, a
+    // mean of 100, so sampling. Counting the 501st record too would add a gap of 1 µs and
+    // make the lowest hundred gaps' mean (99 * 100 + 1) / 100 = 99, so not sampling.
+    let t = trace(sampling_window_edge());
+    let v2 =
+        |block_records| Layout::V2 { streaming: false, nanos: false, summary: true, block_records, carry_state: false };
+    let layouts = [("V1", Layout::ART_REGULAR), ("V2", v2(1000)), ("V2, blocks of 7", v2(7))];
+    for (name, layout) in &layouts {
+        let p = analyze(&t.write(layout)).unwrap();
+        assert_eq!(p.format.sampling_interval_us, Some(100), "{name}");
+    }
+    // One gap of 1 µs among the first 500 records, as the 499th: (98 * 100 + 1) / 99 = 99.
+    let mut records = sampling_window_edge();
+    records[498].wall = records[497].wall + 1;
+    for (name, layout) in &layouts {
+        let p = analyze(&trace(records.clone()).write(layout)).unwrap();
+        assert_eq!(p.format.sampling_interval_us, None, "{name}");
+    }
+}
+
 #[test]
 fn e30_recursion_counts_inclusive_time_once() {
     // a(0..10) > a(2..8) > b(3..5)

@@ -142,8 +142,6 @@ impl ThreadBlock<'_> {
 pub struct ArtRecords {
     /// Method id -> frame.
     frames: MethodIds,
-    /// Frames described so far.
-    described: usize,
     /// Thread id as records carry it -> thread.
     pub(super) threads: IdIndex<0, DENSE_THREADS>,
     /// By thread slot.
@@ -162,7 +160,6 @@ impl ArtRecords {
     pub fn new() -> ArtRecords {
         ArtRecords {
             frames: IdIndex::new(),
-            described: 0,
             threads: IdIndex::new(),
             per_thread: Vec::new(),
             wall: Unwrap::default(),
@@ -177,14 +174,8 @@ impl ArtRecords {
     /// Defines (or redefines: the last definition wins) a method id.
     pub fn define_method(&mut self, id: u64, info: FrameInfo, b: &mut ProfileBuilder) {
         match self.frames.get(id) {
-            Some(frame) => {
-                if !b.is_described(frame) {
-                    self.described += 1;
-                }
-                b.describe_frame(frame, info);
-            }
+            Some(frame) => b.describe_frame(frame, info),
             None => {
-                self.described += 1;
                 let frame = b.add_frame(id, Some(info));
                 self.frames.insert(id, frame);
             }
@@ -193,10 +184,6 @@ impl ArtRecords {
 
     pub fn is_method_defined(&self, id: u64, b: &ProfileBuilder) -> bool {
         self.frames.get(id).is_some_and(|frame| b.is_described(frame))
-    }
-
-    pub fn defined_methods(&self) -> usize {
-        self.described
     }
 
     // ---- threads -------------------------------------------------------------------

@@ -270,10 +270,12 @@ impl V2Decoder {
         records
     }
 
+    /// Whether the block's first record, read from a fresh state, names a defined method.
+    /// When no method is defined neither start resolves, and the block starts fresh.
     fn first_method_resolves(&self, payload: &[u8], art: &ArtRecords, b: &ProfileBuilder) -> bool {
         let mut at = 0;
         match read_sleb(payload, &mut at) {
-            Some(first) => art.defined_methods() == 0 || art.is_method_defined(first as u64 & !3, b),
+            Some(first) => art.is_method_defined(first as u64 & !3, b),
             None => true,
         }
     }
