@@ -532,6 +532,29 @@ fn e29_only_a_threads_first_500_records_tell_its_rhythm() {
 }
 
 #[test]
+fn e29_twenty_gaps_are_enough_to_tell_a_rhythm() {
+    // Records every 1000 µs, the last two at one time: 20 non-zero gaps, the fewest the
+    // rule reads; the lowest fifth (4 gaps) has a mean of 1000 µs. With the last two records
+    // moved onto the 20th's time, 19 gaps are too few to tell.
+    let mut records: Vec<Record> =
+        (0..21u64).map(|i| rec(1, 0, if i % 2 == 0 { ENTER } else { EXIT }, i * 1000, i * 500)).collect();
+    records.push(rec(1, 0, EXIT, 20_000, 10_000));
+    let v2 = Layout::V2 { streaming: false, nanos: false, summary: true, block_records: 1000, carry_state: false };
+    for layout in [Layout::ART_REGULAR, v2.clone()] {
+        assert_eq!(written_as(&trace(records.clone()), &layout).format.sampling_interval_us, Some(1000), "{layout:?}");
+    }
+    records[20].wall = 19_000;
+    records[21].wall = 19_000;
+    for layout in [Layout::ART_REGULAR, v2] {
+        assert_eq!(written_as(&trace(records.clone()), &layout).format.sampling_interval_us, None, "{layout:?}");
+    }
+}
+
+fn written_as(t: &Trace, layout: &Layout) -> Analysis {
+    analyze(&t.write(layout)).unwrap()
+}
+
+#[test]
 fn e30_recursion_counts_inclusive_time_once() {
     // a(0..10) > a(2..8) > b(3..5)
     let p = regular(&trace(vec![
