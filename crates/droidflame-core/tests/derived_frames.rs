@@ -1,6 +1,6 @@
 //! App frames derived from slices where a capture has no frame timeline: written captures
-//! for the doFrame/DrawFrame pairing and the measured refresh, and a device capture whose
-//! derived frames are its doFrame slices.
+//! for the doFrame/DrawFrame pairing, the measured refresh and a lost stretch, and a device
+//! capture whose derived frames are its doFrame slices.
 
 use droidflame_core::products::{self, FramesQuery};
 use droidflame_core::{analyze, analyze_with, Options};
@@ -102,4 +102,65 @@ fn a_device_captures_derived_frames_are_its_do_frames() {
     assert_eq!(derived, do_frames);
     let period = p.app_frames[0].expected.map(|(s, e)| e - s).unwrap();
     assert!((16_000_000..17_000_000).contains(&period), "{period}");
+}
+
+/// The compositor (pid 5) writes `VSYNC-app` at `times` (ns); the app (pid 10) draws one
+/// frame of 11 ms at 1 s.
+fn refreshes_at(times: &[u64]) -> Capture {
+    let mut c = Capture::new();
+    for (i, &ns) in times.iter().enumerate() {
+        c.mark("surfaceflinger", 5, 5, ns, &format!("C|5|VSYNC-app|{}", i % 2));
+    }
+    c.mark("app", 10, 10, 1000 * MS, "B|10|Choreographer#doFrame 7").mark("app", 10, 10, 1011 * MS, "E|10");
+    c
+}
+
+#[test]
+fn the_refresh_is_measured_from_the_first_4096_writes() {
+    // 4,097 writes: 2,048 gaps of 10 ms, then 2,048 of 12 ms. The first 4,096 writes have
+    // 4,095 gaps, whose median (the 2,048th smallest) is 10 ms; all 4,097 would make it 12.
+    let mut times = vec![0u64];
+    for i in 0..4096 {
+        let gap = if i < 2048 { 10 * MS } else { 12 * MS };
+        times.push(times.last().unwrap() + gap);
+    }
+    let p = analyze(&refreshes_at(&times).text()).unwrap();
+    let frame = &p.app_frames[0];
+    assert_eq!(frame.expected, Some((1000 * MS, 1010 * MS)));
+    assert!(frame.janky, "11 ms is longer than a 10 ms refresh");
+    assert!(p.warnings.iter().any(|w| w.text.contains("10.0 ms (100 Hz, measured")), "{:?}", p.warnings);
+}
+
+#[test]
+fn pauses_are_not_refreshes() {
+    // Ten gaps of 11.1 ms between eleven pauses of 100 ms: the median of the refreshes
+    // alone is 11.1 ms; counting the pauses it would be 100 ms.
+    let mut times = vec![0u64];
+    for i in 0..21u64 {
+        let gap = if i % 2 == 1 { 11_100_000 } else { 100 * MS };
+        times.push(times.last().unwrap() + gap);
+    }
+    let p = analyze(&refreshes_at(&times).text()).unwrap();
+    assert_eq!(p.app_frames[0].expected, Some((1000 * MS, 1000 * MS + 11_100_000)));
+    assert!(!p.app_frames[0].janky);
+    assert!(p.warnings.iter().any(|w| w.text.contains("11.1 ms (90 Hz, measured")), "{:?}", p.warnings);
+}
+
+#[test]
+fn a_do_frame_cut_by_a_lost_stretch_is_no_frame() {
+    // Two dumps of the kernel's buffer, events lost between them: the doFrame open at the
+    // end of the first never ends, though its thread ends a slice later, in the second.
+    let mut c = Capture::new();
+    c.mark("app", 10, 10, 0, "B|10|Choreographer#doFrame 1000")
+        .mark("app", 10, 10, MS, "B|10|traversal")
+        .mark("app", 10, 10, 2 * MS, "E|10")
+        .mark("app", 10, 10, 3 * MS, "C|10|queued|1");
+    c.mark("app", 10, 10, 30 * MS, "B|10|inflate")
+        .mark("app", 10, 10, 31 * MS, "E|10")
+        .mark("app", 10, 10, 40 * MS, "B|10|Choreographer#doFrame 1001")
+        .mark("app", 10, 10, 45 * MS, "E|10");
+    let p = analyze(&c.ctrace(2)).unwrap();
+    assert_eq!(p.gaps.len(), 1);
+    let frames: Vec<(i64, u64, Option<u64>)> = p.app_frames.iter().map(|f| (f.token, f.start, f.duration())).collect();
+    assert_eq!(frames, [(1001, 40 * MS, Some(5 * MS))]);
 }
