@@ -133,11 +133,11 @@ fn the_refresh_is_measured_from_the_first_4096_writes() {
 
 #[test]
 fn pauses_are_not_refreshes() {
-    // Ten gaps of 11.1 ms between eleven pauses of 100 ms: the median of the refreshes
-    // alone is 11.1 ms; counting the pauses it would be 100 ms.
+    // Ten gaps of 11.1 ms between eleven pauses of 50 ms, the shortest pause: the median of
+    // the refreshes alone is 11.1 ms; counting the pauses it would be 50 ms.
     let mut times = vec![0u64];
     for i in 0..21u64 {
-        let gap = if i % 2 == 1 { 11_100_000 } else { 100 * MS };
+        let gap = if i % 2 == 1 { 11_100_000 } else { 50 * MS };
         times.push(times.last().unwrap() + gap);
     }
     let p = analyze(&refreshes_at(&times).text()).unwrap();
@@ -163,4 +163,40 @@ fn a_do_frame_cut_by_a_lost_stretch_is_no_frame() {
     assert_eq!(p.gaps.len(), 1);
     let frames: Vec<(i64, u64, Option<u64>)> = p.app_frames.iter().map(|f| (f.token, f.start, f.duration())).collect();
     assert_eq!(frames, [(1001, 40 * MS, Some(5 * MS))]);
+}
+
+#[test]
+fn eight_gaps_measure_the_refresh_and_seven_do_not() {
+    // Gaps of 12, 10 and six of 11 ms: their median (the fifth smallest) is 11 ms. The
+    // app's frame takes exactly 11 ms, one refresh, so it is on time.
+    let mut times = vec![0u64];
+    for gap in [12, 10, 11, 11, 11, 11, 11, 11] {
+        times.push(times.last().unwrap() + gap * MS);
+    }
+    let p = analyze(&refreshes_at(&times).text()).unwrap();
+    let frame = &p.app_frames[0];
+    assert_eq!(frame.expected, Some((1000 * MS, 1011 * MS)));
+    assert_eq!((frame.janky, frame.on_time_finish, frame.jank.as_str()), (false, true, "None"));
+    assert!(p.warnings.iter().any(|w| w.text.contains("11.0 ms (91 Hz, measured")), "{:?}", p.warnings);
+    // Seven gaps are too few: 60 Hz is assumed.
+    times.pop();
+    let p = analyze(&refreshes_at(&times).text()).unwrap();
+    assert_eq!(p.app_frames[0].expected, Some((1000 * MS, 1000 * MS + 16_666_667)));
+    assert!(p.warnings.iter().any(|w| w.text.contains("60 Hz assumed")), "{:?}", p.warnings);
+}
+
+#[test]
+fn a_draw_that_starts_with_the_next_do_frame_is_the_next_frames() {
+    // doFrames at 0-4 ms and 20-24 ms; the RenderThread draws from 20 to 30 ms.
+    let mut c = Capture::new();
+    c.mark("app", 10, 10, 0, "B|10|Choreographer#doFrame 1")
+        .mark("app", 10, 10, 4 * MS, "E|10")
+        .mark("app", 10, 10, 20 * MS, "B|10|Choreographer#doFrame 2")
+        .mark("RenderThread", 11, 10, 20 * MS, "B|10|DrawFrame")
+        .mark("app", 10, 10, 24 * MS, "E|10")
+        .mark("RenderThread", 11, 10, 30 * MS, "E|10");
+    let p = analyze(&c.text()).unwrap();
+    let frames: Vec<(i64, Option<u64>, bool)> =
+        p.app_frames.iter().map(|f| (f.token, f.duration(), f.on_time_finish)).collect();
+    assert_eq!(frames, [(1, Some(4 * MS), true), (2, Some(10 * MS), true)]);
 }
