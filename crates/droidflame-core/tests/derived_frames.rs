@@ -187,10 +187,13 @@ fn eight_gaps_measure_the_refresh_and_seven_do_not() {
 
 #[test]
 fn a_draw_that_starts_with_the_next_do_frame_is_the_next_frames() {
-    // doFrames at 0-4 ms and 20-24 ms; the RenderThread draws from 20 to 30 ms.
+    // doFrames at 0-4 ms and 20-24 ms; the RenderThread draws from 20 to 30 ms. A DrawFrame
+    // of another thread of the app (5-15 ms) is no frame's.
     let mut c = Capture::new();
     c.mark("app", 10, 10, 0, "B|10|Choreographer#doFrame 1")
         .mark("app", 10, 10, 4 * MS, "E|10")
+        .mark("GLThread 12", 12, 10, 5 * MS, "B|10|DrawFrame")
+        .mark("GLThread 12", 12, 10, 15 * MS, "E|10")
         .mark("app", 10, 10, 20 * MS, "B|10|Choreographer#doFrame 2")
         .mark("RenderThread", 11, 10, 20 * MS, "B|10|DrawFrame")
         .mark("app", 10, 10, 24 * MS, "E|10")
@@ -199,4 +202,14 @@ fn a_draw_that_starts_with_the_next_do_frame_is_the_next_frames() {
     let frames: Vec<(i64, Option<u64>, bool)> =
         p.app_frames.iter().map(|f| (f.token, f.duration(), f.on_time_finish)).collect();
     assert_eq!(frames, [(1, Some(4 * MS), true), (2, Some(10 * MS), true)]);
+}
+
+#[test]
+fn repeated_writes_are_not_refreshes() {
+    // Nine writes 11 ms apart, each written twice: eight gaps of 11 ms and nine of 0, which
+    // would make the median 0.
+    let times: Vec<u64> = (0..18u64).map(|i| i / 2 * 11 * MS).collect();
+    let p = analyze(&refreshes_at(&times).text()).unwrap();
+    assert_eq!(p.app_frames[0].expected, Some((1000 * MS, 1011 * MS)));
+    assert!(p.warnings.iter().any(|w| w.text.contains("11.0 ms (91 Hz, measured")), "{:?}", p.warnings);
 }
