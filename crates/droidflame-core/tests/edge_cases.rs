@@ -394,6 +394,18 @@ fn e23_v2_blocks_decode_by_size_not_by_the_truncated_count() {
 }
 
 #[test]
+fn e23_a_v2_block_that_starts_afresh_is_not_read_as_continuing() {
+    // Blocks of two records of one thread, each starting from a zero delta state. The
+    // second block's first word, B's exit (4 | 1), added to the state the first block left
+    // (B's enter, 4), would be 9: an exit of C, a defined method. The block's first word
+    // names a defined method as written, so it starts afresh.
+    let layout = Layout::V2 { streaming: false, nanos: false, summary: true, block_records: 2, carry_state: false };
+    let p = analyze(&trace(simple()).write(&layout)).unwrap();
+    assert_eq!(folded(&p), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
+    assert!(!p.warnings.iter().any(|w| w.contains("continued the previous block")), "{:?}", p.warnings);
+}
+
+#[test]
 fn e24_v2_time_units_follow_the_summary() {
     let t = v2_trace(simple().into_iter().map(|r| Record { wall: r.wall * 1000, cpu: r.cpu * 1000, ..r }).collect());
     let ns = Layout::V2 { streaming: false, nanos: true, summary: true, block_records: 10, carry_state: false };
