@@ -534,7 +534,8 @@ fn e29_only_a_threads_first_500_records_tell_its_rhythm() {
         let p = analyze(&t.write(layout)).unwrap();
         assert_eq!(p.format.sampling_interval_us, Some(100), "{name}");
     }
-    // One gap of 1 µs among the first 500 records, as the 499th: (98 * 100 + 1) / 99 = 99.
+    // The 499th record 1 µs after the 498th, a gap of 1 µs among the first 500 records:
+    // (98 * 100 + 1) / 99 = 99.
     let mut records = sampling_window_edge();
     records[498].wall = records[497].wall + 1;
     for (name, layout) in &layouts {
