@@ -170,11 +170,6 @@ impl StateLog {
         self.entries as usize
     }
 
-    /// Bytes held.
-    pub fn size(&self) -> usize {
-        self.bytes.capacity() + self.marks.capacity() * std::mem::size_of::<(u64, u32, u64)>()
-    }
-
     pub(crate) fn shrink(&mut self) {
         self.bytes.shrink_to_fit();
         self.marks.shrink_to_fit();
@@ -337,5 +332,98 @@ mod tests {
         let spans: Vec<(u64, u64)> = log.spans(0, 100).map(|s| (s.entry.start, s.end)).collect();
         assert_eq!(spans, [(10, 20), (50, 80)]);
         assert_eq!(log.times(15, 60).sched(), SchedTimes { running: 5, runnable: 0, sleeping: 10 });
+    }
+
+    /// Each number is written in 7-bit groups: 127 takes one byte, 128 two, 16,384 three;
+    /// every one comes back exact, up to the largest time and id.
+    #[test]
+    fn numbers_at_the_byte_boundaries_come_back_exact() {
+        let mut log = StateLog::default();
+        let mut expected = Vec::new();
+        let mut start = 0u64;
+        for (i, delta) in [0u64, 127, 128, 129, 16_383, 16_384, u64::from(u32::MAX), 1 << 40].into_iter().enumerate() {
+            start += delta;
+            let id = [0u32, 127, 128, 16_383, 16_384, u32::MAX][i % 6];
+            let e = StateEntry {
+                start,
+                state: SchedState::KNOWN[i % 5],
+                cpu: Some(id),
+                waker: Some(id ^ 1),
+                blocked: Some(u32::MAX - id),
+                io_wait: i % 2 == 1,
+            };
+            log.push(e);
+            expected.push(e);
+        }
+        let last = entry(u64::MAX, SchedState::Unknown);
+        log.push(last);
+        expected.push(last);
+        let back: Vec<StateEntry> = log.entries_from(0).collect();
+        assert_eq!(back, expected);
+        // Time since the entry before: 0 and 127 one byte each, 128 two.
+        let mut one = StateLog::default();
+        one.push(entry(127, SchedState::Running));
+        assert_eq!(one.bytes, [127, 1]);
+        one.push(entry(255, SchedState::Sleeping));
+        assert_eq!(one.bytes, [127, 1, 0x80, 1, 4]);
+        one.push(StateEntry { cpu: Some(16_384), ..entry(255, SchedState::Running) });
+        assert_eq!(one.bytes[5..], [0, 1 | HAS_CPU, 0x80, 0x80, 1]);
+    }
+
+    /// A mark every 64th entry, and a window starts decoding at the last mark at or before
+    /// it: the mark's own entry first.
+    #[test]
+    fn a_window_starts_at_the_mark_before_it() {
+        let mut log = StateLog::default();
+        for i in 0..200u64 {
+            log.push(entry(i * 10, SchedState::KNOWN[(i % 5) as usize]));
+        }
+        let starts: Vec<u64> = log.marks.iter().map(|m| m.0).collect();
+        assert_eq!(starts, [0, 640, 1280, 1920]);
+        assert_eq!(log.len(), 200);
+        let first = |from| log.entries_from(from).next().map(|e| e.start);
+        assert_eq!(first(0), Some(0));
+        assert_eq!(first(639), Some(0));
+        assert_eq!(first(640), Some(640));
+        assert_eq!(first(1919), Some(1280));
+        assert_eq!(first(5000), Some(1920));
+        let spans: Vec<(u64, u64)> = log.spans(1275, 1295).map(|s| (s.entry.start, s.end)).collect();
+        assert_eq!(spans, [(1275, 1280), (1280, 1290), (1290, 1295)]);
+    }
+
+    /// A state that ends where a window starts, or starts where it ends, is not in it; the
+    /// state at an entry's start is that entry's.
+    #[test]
+    fn windows_and_instants_at_their_edges() {
+        let mut log = StateLog::default();
+        log.push(entry(10, SchedState::Running));
+        log.push(entry(20, SchedState::Sleeping));
+        log.push(entry(30, SchedState::Runnable));
+        log.push(entry(40, SchedState::Unknown));
+        let spans = |from, to| log.spans(from, to).map(|s| (s.entry.start, s.end)).collect::<Vec<_>>();
+        assert_eq!(spans(20, 30), [(20, 30)]);
+        assert_eq!(spans(0, 10), []);
+        assert_eq!(spans(40, 50), []);
+        let at = |t| log.at(t).map(|s| (s.entry.start, s.end, s.entry.state));
+        assert_eq!(at(9), None);
+        assert_eq!(at(10), Some((10, 20, SchedState::Running)));
+        assert_eq!(at(19), Some((10, 20, SchedState::Running)));
+        assert_eq!(at(20), Some((20, 30, SchedState::Sleeping)));
+        assert_eq!(at(39), Some((30, 40, SchedState::Runnable)));
+        assert_eq!(at(40), None);
+    }
+
+    /// An entry earlier than the last is taken as at the last: the one before lasts no time
+    /// and is no span.
+    #[test]
+    fn an_entry_out_of_order_is_taken_as_at_the_last() {
+        let mut log = StateLog::default();
+        log.push(entry(10, SchedState::Running));
+        log.push(entry(50, SchedState::Sleeping));
+        log.push(entry(30, SchedState::Runnable));
+        log.push(entry(60, SchedState::Unknown));
+        let spans: Vec<(u64, u64, SchedState)> =
+            log.spans(0, 100).map(|s| (s.entry.start, s.end, s.entry.state)).collect();
+        assert_eq!(spans, [(10, 50, SchedState::Running), (50, 60, SchedState::Runnable)]);
     }
 }
