@@ -193,3 +193,82 @@ fn a_device_captures_cpu_frequencies_are_counters() {
         .sum();
     assert!((drawn - p.micros(running) as f64).abs() < 1_000.0, "{drawn} against {}", p.micros(running));
 }
+
+/// The states of `tid`, as (start ms, end ms, state, CPU); none for a thread not listed.
+fn states_ms(p: &Profile, tid: u32) -> Vec<(u64, u64, SchedState, Option<u32>)> {
+    let Some(t) = p.threads.iter().find(|t| t.tid == tid) else {
+        return Vec::new();
+    };
+    t.states.spans(0, u64::MAX).map(|s| (s.entry.start / MS, s.end / MS, s.entry.state, s.entry.cpu)).collect()
+}
+
+/// A CPU's first event comes before any switch there: its writer is running from then,
+/// even a thread last seen switched out elsewhere (its switch in is older than the CPU's
+/// buffer kept). Later writers on that CPU, the idle task and CPUs from 4,096 on are not.
+#[test]
+fn a_cpus_first_writer_is_running_there() {
+    let mut c = Capture::new();
+    c.event("other", 6, 6, 1, MS, "irq_handler_entry", "irq=1 name=a")
+        .event("<idle>", 0, 0, 3, MS, "cpu_idle", "state=1 cpu_id=3")
+        .switch(0, 2 * MS, ("swapper/0", 0), "R", ("app", 5))
+        .switch(0, 4 * MS, ("app", 5), "S", ("swapper/0", 0))
+        .event("app", 5, 5, 2, 6 * MS, "irq_handler_entry", "irq=2 name=b")
+        .event("app", 5, 5, 1, 7 * MS, "irq_handler_entry", "irq=1 name=a")
+        .event("far", 8, 8, 4096, 7 * MS, "irq_handler_entry", "irq=3 name=c")
+        .event("edge", 9, 9, 4095, 7 * MS, "irq_handler_entry", "irq=4 name=d")
+        .switch(2, 8 * MS, ("app", 5), "S", ("swapper/2", 0))
+        .switch(1, 9 * MS, ("other", 6), "D", ("swapper/1", 0));
+    let p = kept(&c.text());
+    use SchedState::*;
+    assert_eq!(
+        states_ms(&p, 5),
+        [(2, 4, Running, Some(0)), (4, 6, Sleeping, None), (6, 8, Running, Some(2)), (8, 9, Sleeping, None)]
+    );
+    let app = p.threads.iter().find(|t| t.tid == 5).unwrap().sched.unwrap();
+    assert_eq!((app.running, app.sleeping), (4 * MS, 3 * MS));
+    assert_eq!(states_ms(&p, 6), [(1, 9, Running, Some(1))]);
+    assert_eq!(states_ms(&p, 9), [(7, 9, Running, Some(4095))]);
+    assert!(p.threads.iter().all(|t| t.tid != 8 && t.tid != 0), "CPU 4096 and the idle task are not tracked");
+}
+
+/// A capture of kernel events alone draws states as frames; a CPU's first writer's state,
+/// a guess until the first switch confirms it, is a frame from the writer's event, once.
+#[test]
+fn a_guessed_state_is_a_frame_from_its_start_once_a_switch_confirms_it() {
+    let mut c = Capture::new();
+    c.event("app", 5, 5, 0, MS, "irq_handler_entry", "irq=1 name=a")
+        .switch(1, 3 * MS, ("swapper/1", 0), "R", ("other", 6))
+        .switch(0, 9 * MS, ("app", 5), "S", ("swapper/0", 0))
+        .switch(1, 10 * MS, ("other", 6), "S", ("swapper/1", 0));
+    let p = droidflame_core::analyze(&c.text()).unwrap();
+    let app = p.threads.iter().find(|t| t.tid == 5).unwrap();
+    let frames: Vec<(String, u64, u64)> = app
+        .tree
+        .nodes()
+        .iter()
+        .skip(1)
+        .map(|n| (p.frames[n.frame as usize].name.clone(), p.micros(n.incl.wall), n.calls))
+        .collect();
+    assert_eq!(frames, [("Running".to_owned(), 8_000, 1), ("Sleeping".to_owned(), 1_000, 1)]);
+}
+
+/// A switch naming a thread id no kernel gives (2^31 and up) is refused whole, as is the
+/// waking of one; a waking written in the woken thread's own name names no waker.
+#[test]
+fn what_names_no_thread_changes_no_state() {
+    let mut c = Capture::new();
+    c.switch(0, MS, ("swapper/0", 0), "R", ("app", 5))
+        .switch(0, 2 * MS, ("app", 5), "S", ("bad", 1 << 31))
+        .event("app", 5, 5, 0, 2 * MS, "sched_waking", "comm=bad pid=2147483648 prio=120 target_cpu=000")
+        .switch(0, 3 * MS, ("app", 5), "S", ("swapper/0", 0))
+        .event("app", 5, 5, 0, 4 * MS, "sched_waking", "comm=app pid=5 prio=120 target_cpu=000")
+        .switch(0, 5 * MS, ("swapper/0", 0), "R", ("app", 5))
+        .switch(0, 6 * MS, ("app", 5), "S", ("swapper/0", 0));
+    let p = kept(&c.text());
+    use SchedState::*;
+    assert_eq!(
+        states_ms(&p, 5),
+        [(1, 3, Running, Some(0)), (3, 4, Sleeping, None), (4, 5, Runnable, None), (5, 6, Running, Some(0))]
+    );
+    assert!(p.threads.iter().all(|t| t.tid < 1 << 31));
+}

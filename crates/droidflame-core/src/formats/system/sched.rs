@@ -120,7 +120,7 @@ impl SystemTrace {
     /// frames so far are let go.
     pub(super) fn first_slice(&mut self, b: &mut ProfileBuilder) {
         self.stats.slices += 1;
-        if self.stats.slices > 1 {
+        if self.stats.slices != 1 {
             return;
         }
         for entry in &mut self.threads {
@@ -131,21 +131,32 @@ impl SystemTrace {
         }
     }
 
-    /// Whoever writes an event on a CPU before its first `sched_switch` is running there.
+    /// Whoever writes an event is on a CPU. A CPU's first event comes before any switch
+    /// there: its writer is running from then, whatever was known of it (its switch in is
+    /// older than the CPU's buffer kept). Later writers were switched in where the trace says.
     pub fn on_cpu(&mut self, cpu: u32, t: usize, ts: u64, b: &mut ProfileBuilder) {
-        if cpu >= MAX_CPUS {
+        let Some(running_there) = self.cpu_entry(cpu) else {
             return;
-        }
-        if self.cpus.len() <= cpu as usize {
-            self.cpus.resize(cpu as usize + 1, NONE);
-        }
-        if self.cpus[cpu as usize] == NONE {
-            self.cpus[cpu as usize] = t as u32;
-            let entry = &self.threads[t];
-            if entry.tid != 0 && entry.sched.state == SchedState::Unknown {
+        };
+        if *running_there == NONE {
+            *running_there = t as u32;
+            if self.threads[t].tid != 0 {
                 self.enter_state(t, running(cpu, ts), b);
             }
         }
+    }
+
+    /// The thread running on `cpu` (an index into `threads`, or `NONE`), the table grown to
+    /// hold it; `None` for a CPU beyond `MAX_CPUS`.
+    fn cpu_entry(&mut self, cpu: u32) -> Option<&mut u32> {
+        if cpu >= MAX_CPUS {
+            return None;
+        }
+        let at = cpu as usize;
+        if self.cpus.len() <= at {
+            self.cpus.resize(at + 1, NONE);
+        }
+        Some(&mut self.cpus[at])
     }
 
     /// CPU `cpu` switches from `prev` (tid, name, the state it leaves in: preempted,
@@ -180,11 +191,8 @@ impl SystemTrace {
             self.name_thread(t, next.1);
             self.enter_state(t, running(cpu, ts), b);
         }
-        if cpu < MAX_CPUS {
-            if self.cpus.len() <= cpu as usize {
-                self.cpus.resize(cpu as usize + 1, NONE);
-            }
-            self.cpus[cpu as usize] = t as u32;
+        if let Some(running_there) = self.cpu_entry(cpu) {
+            *running_there = t as u32;
         }
     }
 
@@ -194,7 +202,8 @@ impl SystemTrace {
         (t != NONE).then(|| self.threads[t as usize].tid).filter(|&tid| tid != 0)
     }
 
-    /// Thread `tid` is woken by `waker` (where known): runnable until switched in.
+    /// Thread `tid` is woken by `waker` (where known; a thread the trace has, one whose
+    /// events `event` took): runnable until switched in.
     pub fn wakeup(&mut self, tid: u32, waker: Option<u32>, ts: u64, b: &mut ProfileBuilder) {
         if tid == 0 || tid >= TRACK_ID_BASE {
             return;
@@ -205,7 +214,7 @@ impl SystemTrace {
             SchedState::Sleeping | SchedState::Uninterruptible | SchedState::Unknown
         ) {
             // A waker of 0 is the idle task: an interrupt on an idle CPU woke it.
-            let waker = waker.filter(|&w| w < TRACK_ID_BASE && w != tid);
+            let waker = waker.filter(|&w| w != tid);
             self.enter_state(
                 t,
                 StateEntry { start: ts, state: SchedState::Runnable, waker, ..StateEntry::default() },
@@ -254,5 +263,15 @@ mod tests {
         assert_eq!(s.cpu_clock(1000), 110);
         let logged: Vec<(u64, u64)> = s.log.spans(0, u64::MAX).map(|x| (x.entry.start, x.end)).collect();
         assert_eq!(logged, [(100, 200), (200, 260), (260, 300), (300, 310)]);
+        // Each state entered is logged once, the unknown end with them; nothing before the
+        // first known state.
+        assert_eq!(s.log.len(), 5);
+        // Seen again: the unknown stretch is not logged twice.
+        s.enter(at(400, SchedState::Running), true);
+        s.enter(at(450, SchedState::Unknown), true);
+        assert_eq!(s.log.len(), 7);
+        let logged: Vec<(u64, u64)> = s.log.spans(0, u64::MAX).map(|x| (x.entry.start, x.end)).collect();
+        assert_eq!(logged, [(100, 200), (200, 260), (260, 300), (300, 310), (400, 450)]);
+        assert_eq!(s.times.running, 160);
     }
 }
