@@ -123,14 +123,13 @@ fn put(bytes: &mut Vec<u8>, mut v: u64) {
     bytes.push(v as u8);
 }
 
+/// A number `put` wrote: at most ten groups, the last at a shift of 63.
 fn get(bytes: &[u8], at: &mut usize) -> u64 {
     let mut v = 0u64;
     let mut shift = 0;
     while let Some(&b) = bytes.get(*at) {
         *at += 1;
-        if shift < 64 {
-            v |= u64::from(b & 0x7F) << shift;
-        }
+        v |= u64::from(b & 0x7F) << shift;
         shift += 7;
         if b & 0x80 == 0 {
             break;
