@@ -136,23 +136,23 @@ fn run_mutants(name: &str, selection: &[String], targets: &[String], test_args: 
         .env("DROIDFLAME_TRACES", &corpus)
         .status()
         .map_err(|e| format!("cannot start cargo: {e}"))?;
-    // cargo-mutants' exit codes: 0 all caught, 3 some timed out (caught: the loop no longer
-    // ends), 2 some missed, which are tried again with every target; others, the run failed.
-    let outcome = match status.code() {
-        Some(0 | 3) => return Ok(()),
-        Some(2) => {
-            Err(format!("cargo mutants: mutants missed, listed in {}", out.join("mutants.out/missed.txt").display()))
-        }
+    // cargo-mutants' exit codes: 0 all caught, 2 some missed, 3 some timed out (caught: the
+    // loop no longer ends); others, the run failed. A run with both misses and timeouts
+    // exits 3, so the list of misses decides; they are tried again with every target.
+    match status.code() {
+        Some(0) => return Ok(()),
+        Some(2 | 3) => {}
         _ => return Err(format!("cargo mutants: {status}")),
-    };
-    let every = every_test_target()?;
-    if targets == every.as_slice() {
-        return outcome;
     }
     let missed_file = out.join("mutants.out/missed.txt");
     let missed = std::fs::read_to_string(&missed_file).map_err(|e| format!("{}: {e}", missed_file.display()))?;
     let names: Vec<String> = missed.lines().filter(|l| !l.is_empty()).map(regex_escape).collect();
     if names.is_empty() {
+        return Ok(());
+    }
+    let outcome = Err(format!("cargo mutants: mutants missed, listed in {}", missed_file.display()));
+    let every = every_test_target()?;
+    if targets == every.as_slice() {
         return outcome;
     }
     eprintln!("xtask: {} missed by {}; trying them with every test target", names.len(), targets.join(" "));
