@@ -104,17 +104,15 @@ fn split_timestamp(rest: &[u8]) -> Option<(&[u8], &[u8])> {
 }
 
 /// Flags written with no space before the timestamp (`....316.196720`): a token with two
-/// dots whose first 4 or 5 characters are flags.
+/// dots whose first 4 or 5 characters are flags. A timestamp starts with a digit, so a
+/// fifth character that is not one is a flag (`d..1.316.196720`); a digit there is taken
+/// as the timestamp's.
 fn strip_glued_flags(token: &[u8]) -> &[u8] {
     if token.iter().filter(|&&b| b == b'.').count() < 2 {
         return token;
     }
-    let lead = token.iter().take_while(|b| !b.is_ascii_digit()).count();
-    if (4..=5).contains(&lead) {
-        &token[lead..]
-    } else {
-        &token[token.len().min(4)..]
-    }
+    let flags = if token.get(4).is_some_and(u8::is_ascii_digit) { 4 } else { 5 };
+    &token[flags.min(token.len())..]
 }
 
 /// `SECONDS.FRACTION` with 1 to 9 fraction digits, as exact integer nanoseconds.
@@ -127,7 +125,8 @@ pub fn parse_timestamp(token: &[u8]) -> Result<u64, LineError> {
         };
     };
     let (secs, frac) = (&token[..dot], &token[dot + 1..]);
-    if secs.is_empty() || secs.len() > 11 || frac.is_empty() || frac.len() > 9 {
+    // Empty digits do not parse, and seconds too many for nanoseconds overflow below.
+    if frac.len() > 9 {
         return Err(LineError::Unrecognised);
     }
     let secs = parse_u64(secs).ok_or(LineError::Unrecognised)?;
@@ -185,5 +184,61 @@ mod tests {
         assert_eq!(parse_event_line(b"-1 [000] 1.0: e: p"), Err(LineError::Unrecognised));
         assert_eq!(parse_timestamp(b"99999999999.999999"), Err(LineError::Unrecognised));
         assert_eq!(parse_timestamp(b"18446744073.709551615"), Ok(u64::MAX));
+        // An event name is one word.
+        assert_eq!(parse_event_line(b"task-1 [000] 1.0: some event: p"), Err(LineError::Unrecognised));
+        assert_eq!(parse_event_line(b"task-1 [000] 1.0: : p"), Err(LineError::Unrecognised));
+        // A CPU field starts no line; a task of digits alone has no thread id.
+        assert_eq!(parse_event_line(b"[000] 1.0: e: p"), Err(LineError::Unrecognised));
+        assert_eq!(parse_event_line(b"42 [000] 1.0: e: p"), Err(LineError::Unrecognised));
+        // Flags are 4 or 5 letters, digits and dots.
+        assert_eq!(parse_event_line(b"task-1 [000] d.1 1.0: e: p"), Err(LineError::Unrecognised));
+        assert_eq!(parse_event_line(b"task-1 [000] d..1.. 1.0: e: p"), Err(LineError::Unrecognised));
+        assert_eq!(parse_event_line(b"task-1 [000] d+.1 1.0: e: p"), Err(LineError::Unrecognised));
+    }
+
+    /// Seconds and a fraction of 1 to 9 digits; digits alone are a raw counter.
+    #[test]
+    fn timestamps() {
+        assert_eq!(parse_timestamp(b"1.5"), Ok(1_500_000_000));
+        assert_eq!(parse_timestamp(b"000000000001.000000001"), Ok(1_000_000_001));
+        assert_eq!(parse_timestamp(b"1.1234567890"), Err(LineError::Unrecognised), "ten fraction digits");
+        assert_eq!(parse_timestamp(b"1."), Err(LineError::Unrecognised));
+        assert_eq!(parse_timestamp(b".5"), Err(LineError::Unrecognised));
+        assert_eq!(parse_timestamp(b"123"), Err(LineError::RawClock));
+        assert_eq!(parse_timestamp(b""), Err(LineError::Unrecognised));
+        assert_eq!(parse_timestamp(b"12a"), Err(LineError::Unrecognised));
+    }
+
+    /// The CPU field is the first `[digits]` (1 to 6 of them) with a space, tab or `)`
+    /// before it and a space or tab after it: brackets in a task name are not it.
+    #[test]
+    fn the_cpu_field_among_brackets_in_a_task_name() {
+        for (line, task, cpu) in [
+            ("a[1] b-42 [000] 1.0: e: p", "a[1] b", 0),
+            ("a [1]x-42 [000] 1.0: e: p", "a [1]x", 0),
+            ("a [] b-42 [000] 1.0: e: p", "a [] b", 0),
+            ("a [12 b-42 [003] 1.0: e: p", "a [12 b", 3),
+            ("a [1234567] b-42 [000] 1.0: e: p", "a [1234567] b", 0),
+            ("t-42 [123456] 1.0: e: p", "t", 123_456),
+            ("t-42 (7)[005] 1.0: e: p", "t", 5),
+            ("t-42\t[006]\t1.0: e: p", "t", 6),
+        ] {
+            let l = parse(line);
+            assert_eq!((l.task, l.tid, l.cpu, l.ts_ns), (task.as_bytes(), 42, cpu, 1_000_000_000), "{line:?}");
+        }
+    }
+
+    /// Flags glued to the timestamp: four of them, or five where the fifth is no digit.
+    #[test]
+    fn flags_glued_to_the_timestamp() {
+        for (line, ts_ns) in [
+            ("t-42 [000] ....316.196720: e: p", 316_196_720_000),
+            ("t-42 [000] dNh.316.196720: e: p", 316_196_720_000),
+            ("t-42 [000] dNhs.316.196720: e: p", 316_196_720_000),
+            ("t-42 [000] d..1.316.196720: e: p", 316_196_720_000),
+            ("t-42 [000] ...1316.196720: e: p", 316_196_720_000),
+        ] {
+            assert_eq!(parse(line).ts_ns, ts_ns, "{line:?}");
+        }
     }
 }
