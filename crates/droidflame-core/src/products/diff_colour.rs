@@ -68,16 +68,19 @@ pub(crate) type Line = (String, u64, f64);
 
 /// Where inferno draws each frame of `lines` (sorted as inferno sorts them): the frame's
 /// path (its stack up to it; the root's is empty) by its depth (the root 0) and its start
-/// in widths-side µs. Lines of no width are not drawn.
+/// in widths-side µs. Lines of no width are not drawn: inferno never sees them, so they
+/// neither open a frame nor end one.
 fn layout(lines: &[Line]) -> FxHashMap<(usize, u64), &str> {
     let mut frames = FxHashMap::default();
-    let mut open: Vec<(&str, u64)> = Vec::new();
+    // The paths of the frames the last drawn line ended in, by depth: a path names a frame
+    // and all its callers, so an equal one at the same depth is the same frame.
+    let mut open: Vec<&str> = Vec::new();
     let mut time = 0u64;
     for (stack, width, _) in lines.iter().filter(|l| l.1 > 0) {
-        for (depth, (name, path)) in frames_of(stack).enumerate() {
-            if open.get(depth).is_none_or(|&(open_name, _)| open_name != name) {
+        for (depth, path) in paths_of(stack).enumerate() {
+            if open.get(depth).is_none_or(|&open_path| open_path != path) {
                 open.truncate(depth);
-                open.push((name, time));
+                open.push(path);
                 frames.insert((depth, time), path);
             }
         }
@@ -86,15 +89,11 @@ fn layout(lines: &[Line]) -> FxHashMap<(usize, u64), &str> {
     frames
 }
 
-/// A stack's frames from the root (named `""`), each with its path.
-fn frames_of(stack: &str) -> impl Iterator<Item = (&str, &str)> {
+/// A stack's frames from the root, each by its path: the root's `""`, then the stack up to
+/// each frame.
+fn paths_of(stack: &str) -> impl Iterator<Item = &str> {
     let ends = stack.match_indices(';').map(|(i, _)| i).chain(std::iter::once(stack.len()));
-    let mut start = 0;
-    std::iter::once(("", "")).chain(ends.map(move |end| {
-        let name = &stack[start..end];
-        start = end + 1;
-        (name, &stack[..end])
-    }))
+    std::iter::once("").chain(ends.map(move |end| &stack[..end]))
 }
 
 /// Each path's time on both sides, over every line (drawn or not).
@@ -103,7 +102,7 @@ fn path_times(lines: &[Line], widths_after: bool) -> FxHashMap<&str, FrameTimes>
     for (stack, width, other) in lines {
         let (before, after) = if widths_after { (*other, *width as f64) } else { (*width as f64, *other) };
         let mut leaf = "";
-        for (_, path) in frames_of(stack) {
+        for path in paths_of(stack) {
             let entry = paths.entry(path).or_default();
             entry.before_total += before;
             entry.after_total += after;
@@ -152,10 +151,13 @@ pub(crate) fn change_colour(before: f64, after: f64, whole: f64) -> (u8, u8, u8)
     if before.round() == after.round() || change < NOISE * whole {
         return NEUTRAL;
     }
-    if before > 0.0 && after > 0.0 && change / before <= DEAD_BAND {
+    // The rounded times differ, so `change` is above 0: a frame new on one side, or gone
+    // from it, is always beyond the band.
+    if change <= DEAD_BAND * before {
         return NEUTRAL;
     }
-    let share = if whole > 0.0 { change / whole } else { 1.0 };
+    // A whole of 0 makes the share infinite: the deepest colour.
+    let share = change / whole;
     let depth = ((share / NOISE).log10() / (DEEPEST / NOISE).log10()).clamp(0.0, 1.0);
     let t = LIGHTEST + (1.0 - LIGHTEST) * depth;
     let mix = |light: f64, deep: f64| (light + (deep - light) * t).round() as u8;
@@ -319,6 +321,98 @@ mod tests {
             "before's own time counts"
         );
         assert_eq!(times["a;b"].after_self, 30.0);
+    }
+
+    #[test]
+    fn a_line_of_no_width_neither_opens_nor_ends_a_frame() {
+        // `a;Foo$1` sorts between `a;Foo` and `a;Foo;c` (`$` before `;`) and is not drawn, so
+        // `a;Foo` goes on under `c`, one frame from 0.
+        let lines: Vec<Line> =
+            vec![("a;Foo".into(), 30, 0.0), ("a;Foo$1".into(), 0, 5.0), ("a;Foo;c".into(), 20, 0.0)];
+        let places = layout(&lines);
+        let mut found: Vec<_> = places.into_iter().collect();
+        found.sort_unstable();
+        assert_eq!(found, [((0, 0), ""), ((1, 0), "a"), ((2, 0), "a;Foo"), ((3, 30), "a;Foo;c")]);
+    }
+
+    /// A plain-mode graph of `a;b` (30 µs) and `a;c` (20 µs) as inferno writes it: rows
+    /// by `y` (the root lowest), starts by `fg:x`.
+    const PLAIN: &str = concat!(
+        r#"<svg version="1.1" width="1200">"#,
+        r#"<g><title>all (50 µs, 100%)</title><rect x="0%" y="60" width="100%" height="15" fill="rgb(1,2,3)" fg:x="0" fg:w="50"/><text>all</text></g>"#,
+        r#"<g><title>a (50 µs, 100%)</title><rect x="0%" y="40" width="100%" height="15" fill="rgb(1,2,3)" fg:x="0" fg:w="50"/><text>a</text></g>"#,
+        r#"<g><title>b (30 µs, 60%)</title><rect x="0%" y="20" width="60%" height="15" fill="rgb(1,2,3)" fg:x="0" fg:w="30"/><text>b</text></g>"#,
+        r#"<g><title>c (20 µs, 40%)</title><rect x="60%" y="20" width="40%" height="15" fill="rgb(1,2,3)" fg:x="30" fg:w="20"/><text>c</text></g>"#,
+        "</svg>"
+    );
+
+    #[test]
+    fn frames_are_recoloured_told_and_faded_where_they_are() {
+        // After's widths; `b` took 30 µs on both sides, `c` is new.
+        let lines: Vec<Line> = vec![("a;b".into(), 30, 30.0), ("a;c".into(), 20, 0.0)];
+        let colouring = Colouring { widths_after: true, of: ChangeOf::SelfTime, changed_only: true, shown: None };
+        let neutral_faded = r#"fill="rgb(222,222,222)" fill-opacity="0.3""#;
+        let want = [
+            r#"<svg data-differential="true" version="1.1" width="1200">"#.to_owned(),
+            format!(
+                r#"<g opacity="0.45"><title>all (50 µs, 100%; self 0 → 0 µs, no change)</title><rect x="0%" y="60" width="100%" height="15" {neutral_faded} fg:x="0" fg:w="50"/><text>all</text></g>"#
+            ),
+            format!(
+                r#"<g opacity="0.45"><title>a (50 µs, 100%; self 0 → 0 µs, no change)</title><rect x="0%" y="40" width="100%" height="15" {neutral_faded} fg:x="0" fg:w="50"/><text>a</text></g>"#
+            ),
+            format!(
+                r#"<g opacity="0.45"><title>b (30 µs, 60%; self 30 → 30 µs, no change)</title><rect x="0%" y="20" width="60%" height="15" {neutral_faded} fg:x="0" fg:w="30"/><text>b</text></g>"#
+            ),
+            r#"<g><title>c (20 µs, 40%; self 0 → 20 µs, new)</title><rect x="60%" y="20" width="40%" height="15" fill="rgb(255,96,96)" fg:x="30" fg:w="20"/><text>c</text></g>"#.to_owned(),
+            "</svg>".to_owned(),
+        ];
+        assert_eq!(recolour(PLAIN, &lines, &colouring), want.concat());
+
+        // Where runs were compared, a method they do not show changed keeps a neutral self
+        // colour; the total colour is by size alone.
+        let c_of = |svg: String| svg[svg.rfind("<g").unwrap()..].to_owned();
+        let shown = ["b".to_owned()];
+        let only_b = Colouring { shown: Some(&shown), changed_only: false, ..colouring };
+        let c = c_of(recolour(PLAIN, &lines, &only_b));
+        assert!(c.starts_with("<g><title>") && c.contains(r#"fill="rgb(222,222,222)" fg:x"#), "{c}");
+        let shown = ["c".to_owned()];
+        let only_c = Colouring { shown: Some(&shown), ..only_b };
+        assert!(c_of(recolour(PLAIN, &lines, &only_c)).contains("rgb(255,96,96)"));
+        let total = Colouring { of: ChangeOf::TotalTime, ..only_b };
+        let total = recolour(PLAIN, &lines, &total);
+        assert!(c_of(total.clone()).contains("rgb(255,96,96)"));
+        assert!(total.contains("<title>a (50 µs, 100%; total 30 → 50 µs, +66.7%)</title>"), "{total}");
+    }
+
+    #[test]
+    fn change_of_is_read_and_told_by_its_name() {
+        for of in [ChangeOf::SelfTime, ChangeOf::TotalTime] {
+            assert_eq!(ChangeOf::parse(of.name()), Some(of));
+        }
+        assert_eq!((ChangeOf::SelfTime.name(), ChangeOf::TotalTime.name()), ("self", "total"));
+        assert_eq!(ChangeOf::parse("Self"), None);
+        assert_eq!(ChangeOf::parse(""), None);
+    }
+
+    #[test]
+    fn colours_at_the_edges_of_noise_the_dead_band_and_the_deepest() {
+        let whole = 10_000.0;
+        // 10 µs is 0.1% of the whole: the lightest colour, 25% of the way to the deepest.
+        assert_eq!(change_colour(100.0, 110.0, whole), (255, 195, 195));
+        assert_eq!(change_colour(100.0, 90.0, whole), (202, 205, 255));
+        assert_eq!(change_colour(100.0, 109.0, whole), NEUTRAL, "9 µs is under 0.1%");
+        // 1% of the whole is log10(10) / log10(50) of the way from 0.1% to 5%: t = 0.6914.
+        assert_eq!(change_colour(1000.0, 1100.0, whole), (255, 137, 137));
+        assert_eq!(change_colour(1000.0, 900.0, whole), (157, 164, 255));
+        // 5% and beyond: the deepest.
+        assert_eq!(change_colour(1000.0, 1500.0, whole), (255, 96, 96));
+        assert_eq!(change_colour(1000.0, 0.0, whole), (125, 135, 255));
+        // Within 5% of the frame's own time is neutral, just beyond it is not.
+        assert_eq!(change_colour(1000.0, 1050.0, whole), NEUTRAL);
+        assert_ne!(change_colour(1000.0, 1051.0, whole), NEUTRAL);
+        // A frame new on one side is beyond any band; in a graph of no time, the deepest.
+        assert_eq!(change_colour(0.0, 600.0, whole), (255, 96, 96));
+        assert_eq!(change_colour(0.0, 5.0, 0.0), (255, 96, 96));
     }
 
     #[test]
