@@ -406,6 +406,20 @@ fn e23_a_v2_block_that_starts_afresh_is_not_read_as_continuing() {
 }
 
 #[test]
+fn e23_a_v2_block_that_continues_reads_on_though_its_first_word_names_a_method_seen_undefined() {
+    // Blocks of two records of one thread, the state carried. The first block enters U,
+    // a method never defined, and D (12); the second's first word, A's enter (0) less 12,
+    // is -12: read from a fresh state it names U, which has a frame but no definition, so
+    // it names no method, and the block continues from D.
+    let u = 0u64.wrapping_sub(12);
+    let records = vec![rec(1, u, ENTER, 0, 0), rec(1, 12, ENTER, 1, 1), rec(1, 0, ENTER, 2, 2), rec(1, 0, EXIT, 3, 3)];
+    let layout = Layout::V2 { streaming: false, nanos: false, summary: true, block_records: 2, carry_state: true };
+    let p = analyze(&trace(records).write(&layout)).unwrap();
+    let u = "main [1];<unknown 0xfffffffffffffff4>";
+    assert_eq!(folded(&p), format!("{u} 1\n{u};D.d 1\n{u};D.d;A.a 1\n"));
+}
+
+#[test]
 fn e24_v2_time_units_follow_the_summary() {
     let t = v2_trace(simple().into_iter().map(|r| Record { wall: r.wall * 1000, cpu: r.cpu * 1000, ..r }).collect());
     let ns = Layout::V2 { streaming: false, nanos: true, summary: true, block_records: 10, carry_state: false };
