@@ -327,8 +327,7 @@ mod tests {
     fn a_line_of_no_width_neither_opens_nor_ends_a_frame() {
         // `a;Foo$1` sorts between `a;Foo` and `a;Foo;c` (`$` before `;`) and is not drawn, so
         // `a;Foo` goes on under `c`, one frame from 0.
-        let lines: Vec<Line> =
-            vec![("a;Foo".into(), 30, 0.0), ("a;Foo$1".into(), 0, 5.0), ("a;Foo;c".into(), 20, 0.0)];
+        let lines: Vec<Line> = vec![("a;Foo".into(), 30, 0.0), ("a;Foo$1".into(), 0, 5.0), ("a;Foo;c".into(), 20, 0.0)];
         let places = layout(&lines);
         let mut found: Vec<_> = places.into_iter().collect();
         found.sort_unstable();
