@@ -80,6 +80,25 @@ fn slices_open_at_a_dumps_end_close_at_its_last_event() {
 }
 
 #[test]
+fn a_thread_with_nothing_open_at_a_gap_ends_at_its_last_event() {
+    // The first dump ends at 1,005 ms with `measure` open on main; `worker` ran `parse` from
+    // 1,001 to 1,002 ms and nothing after, so the gap closes nothing of it.
+    let mut c = Capture::new();
+    c.mark("worker", 102, 100, 1_001 * MS, "B|100|parse")
+        .mark("worker", 102, 100, 1_002 * MS, "E|100")
+        .mark("main", 100, 100, 1_005 * MS, "B|100|measure")
+        .mark("main", 100, 100, 1_020 * MS, "B|100|layout")
+        .mark("main", 100, 100, 1_023 * MS, "E|100")
+        .mark("main", 100, 100, 1_024 * MS, "C|100|frames|2");
+    let p = analyze(&c.ctrace(2)).unwrap();
+    assert_eq!(p.repairs.closed_at_gap, 1);
+    assert_eq!(p.records, 5, "two slices' begin and end, and one begin on main");
+    let last = |name: &str| p.threads.iter().find(|t| t.name == name).map(|t| t.last.wall);
+    assert_eq!(last("worker"), Some(1_002 * MS));
+    assert_eq!(last("main"), Some(1_024 * MS));
+}
+
+#[test]
 fn dumps_give_the_same_profile_in_chunks_of_any_size() {
     let bytes = two_dumps().ctrace(2);
     let whole = folded(&analyze(&bytes).unwrap());

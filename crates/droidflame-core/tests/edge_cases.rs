@@ -129,6 +129,26 @@ fn e07_thread_id_reuse_starts_a_new_thread_when_the_stack_is_empty() {
 }
 
 #[test]
+fn e07_a_thread_renamed_before_its_first_event_stays_one_thread() {
+    // Streaming: id 2 is defined "early", renamed "later" before any event, then runs B.
+    let mut bytes = trace(simple()).write(&Layout::Streaming { summary: false, summary_threads: false });
+    for name in ["early", "later"] {
+        bytes.extend_from_slice(&[0, 0, 2, 2, 0, 5, 0]);
+        bytes.extend_from_slice(name.as_bytes());
+    }
+    for (action, wall) in [(ENTER, 10u32), (EXIT, 17)] {
+        bytes.extend_from_slice(&2u16.to_le_bytes());
+        bytes.extend_from_slice(&(4u32 | u32::from(action)).to_le_bytes());
+        bytes.extend_from_slice(&wall.to_le_bytes());
+        bytes.extend_from_slice(&wall.to_le_bytes());
+    }
+    let p = analyze(&bytes).unwrap();
+    let names: Vec<_> = p.threads.iter().map(|t| (t.tid, t.name.as_str())).collect();
+    assert_eq!(names, [(1, "main"), (2, "later")]);
+    assert_eq!(p.repairs.reused_thread_ids, 0, "no events were on the old name");
+}
+
+#[test]
 fn e08_cpu_clock_base_need_not_be_zero() {
     let shifted: Vec<Record> = simple().into_iter().map(|r| Record { cpu: r.cpu + 5_000_000, ..r }).collect();
     assert_eq!(folded_cpu(&regular(&trace(shifted))), folded_cpu(&regular(&trace(simple()))));
@@ -233,6 +253,7 @@ fn e16_action_3_records_are_counted_and_skipped() {
     records.insert(2, rec(1, 8, 3, 4, 2));
     let p = regular(&trace(records));
     assert_eq!(p.repairs.invalid_records, 1);
+    assert_eq!(p.records, 5, "the skipped record is one of the trace's records");
     assert_eq!(folded(&p), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
 }
 

@@ -900,6 +900,26 @@ mod tests {
     }
 
     #[test]
+    fn calls_are_kept_where_asked_and_only_there() {
+        let one_call_each = |b: &mut ProfileBuilder| {
+            let frame = b.add_frame(1, None);
+            for tid in [1, 2] {
+                let thread = b.add_thread(tid, None);
+                b.enter(thread, frame, PerClock::new(0, 0));
+                b.exit(thread, frame, PerClock::new(5, 5));
+            }
+            b.threads.iter().map(|t| t.calls.len()).collect::<Vec<_>>()
+        };
+        assert_eq!(one_call_each(&mut ProfileBuilder::new(&Options::default())), [0, 0]);
+        let every = Options { keep_calls: true, ..Options::default() };
+        assert_eq!(one_call_each(&mut ProfileBuilder::new(&every)), [1, 1]);
+        // Reading one thread again keeps its calls alone, whatever the options said.
+        let mut b = ProfileBuilder::new(&Options::default());
+        b.keep_only(1);
+        assert_eq!(one_call_each(&mut b), [0, 1]);
+    }
+
+    #[test]
     fn each_length_falls_in_the_bucket_that_bounds_it() {
         for length in (0..5000).chain([1 << 40, (1 << 40) + 12345, u64::MAX - 1, u64::MAX]) {
             let bucket = CallLengths::bucket(length);
