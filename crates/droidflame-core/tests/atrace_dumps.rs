@@ -99,6 +99,20 @@ fn a_thread_with_nothing_open_at_a_gap_ends_at_its_last_event() {
 }
 
 #[test]
+fn a_threads_data_ends_at_its_last_line_of_any_kind() {
+    // main's `draw` is open at the end; main's last line, an event of no slice, is at
+    // 1,010 ms, and the capture goes on to 1,020 ms on another thread.
+    let mut c = Capture::new();
+    c.mark("main", 100, 100, 1_000 * MS, "B|100|draw")
+        .event("main", 100, 100, 0, 1_010 * MS, "irq_handler_entry", "irq=5 name=x")
+        .mark("worker", 102, 100, 1_020 * MS, "B|100|parse");
+    let p = analyze(&c.text()).unwrap();
+    let last = |name: &str| p.threads.iter().find(|t| t.name == name).map(|t| t.last.wall);
+    assert_eq!(last("main"), Some(1_010 * MS));
+    assert_eq!(last("worker"), Some(1_020 * MS));
+}
+
+#[test]
 fn dumps_give_the_same_profile_in_chunks_of_any_size() {
     let bytes = two_dumps().ctrace(2);
     let whole = folded(&analyze(&bytes).unwrap());
