@@ -103,6 +103,16 @@ fn e06_threads_missing_from_the_list_are_named_by_id() {
     assert_eq!(p.repairs.unknown_threads, 1);
 }
 
+/// Two streaming records of thread 2: B (4) entered at 10 and left at 17 on both clocks.
+fn thread_2_runs_b_from_10_to_17(bytes: &mut Vec<u8>) {
+    for (action, wall) in [(ENTER, 10u32), (EXIT, 17)] {
+        bytes.extend_from_slice(&2u16.to_le_bytes());
+        bytes.extend_from_slice(&(4u32 | u32::from(action)).to_le_bytes());
+        bytes.extend_from_slice(&wall.to_le_bytes());
+        bytes.extend_from_slice(&wall.to_le_bytes());
+    }
+}
+
 #[test]
 fn e07_thread_id_reuse_starts_a_new_thread_when_the_stack_is_empty() {
     // Streaming: a second kOpNewThread for id 2 with a new name after its stack emptied.
@@ -110,12 +120,7 @@ fn e07_thread_id_reuse_starts_a_new_thread_when_the_stack_is_empty() {
         .write(&Layout::Streaming { summary: false, summary_threads: false });
     bytes.extend_from_slice(&[0, 0, 2, 2, 0, 5, 0]);
     bytes.extend_from_slice(b"later");
-    for (action, wall) in [(ENTER, 10u32), (EXIT, 17)] {
-        bytes.extend_from_slice(&2u16.to_le_bytes());
-        bytes.extend_from_slice(&(4u32 | u32::from(action)).to_le_bytes());
-        bytes.extend_from_slice(&wall.to_le_bytes());
-        bytes.extend_from_slice(&wall.to_le_bytes());
-    }
+    thread_2_runs_b_from_10_to_17(&mut bytes);
     let p = analyze(&bytes).unwrap();
     let names: Vec<_> = p.threads.iter().map(|t| (t.tid, t.name.as_str())).collect();
     assert_eq!(names, [(2, "worker"), (2, "later")]);
@@ -136,12 +141,7 @@ fn e07_a_thread_renamed_before_its_first_event_stays_one_thread() {
         bytes.extend_from_slice(&[0, 0, 2, 2, 0, 5, 0]);
         bytes.extend_from_slice(name.as_bytes());
     }
-    for (action, wall) in [(ENTER, 10u32), (EXIT, 17)] {
-        bytes.extend_from_slice(&2u16.to_le_bytes());
-        bytes.extend_from_slice(&(4u32 | u32::from(action)).to_le_bytes());
-        bytes.extend_from_slice(&wall.to_le_bytes());
-        bytes.extend_from_slice(&wall.to_le_bytes());
-    }
+    thread_2_runs_b_from_10_to_17(&mut bytes);
     let p = analyze(&bytes).unwrap();
     let names: Vec<_> = p.threads.iter().map(|t| (t.tid, t.name.as_str())).collect();
     assert_eq!(names, [(1, "main"), (2, "later")]);
