@@ -9,21 +9,67 @@ use std::path::PathBuf;
 
 fn check(name: &str, actual: &str) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("golden").join(name);
+    let expected = std::fs::read_to_string(&path);
     if std::env::var_os("DROIDFLAME_BLESS").is_some() {
+        // Blessing shows what it accepts, so a change cannot slip in unseen; written to
+        // stderr directly, which the test harness does not capture.
+        use std::io::Write;
+        let shown = match &expected {
+            Ok(old) if old == actual => String::new(),
+            Ok(old) => format!("blessed {name}:\n{}\n", line_diff(old, actual)),
+            Err(_) => format!("blessed {name}: a new golden file of {} lines\n", actual.lines().count()),
+        };
+        let _ = std::io::stderr().write_all(shown.as_bytes());
         std::fs::write(&path, actual).unwrap();
         return;
     }
-    let expected = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (bless with DROIDFLAME_BLESS=1)", path.display()));
+    let expected = expected.unwrap_or_else(|e| panic!("{}: {e} (bless with DROIDFLAME_BLESS=1)", path.display()));
     if expected != actual {
-        let line = expected.lines().zip(actual.lines()).position(|(a, b)| a != b).unwrap_or(0);
-        panic!(
-            "{name} differs from its golden file at line {}:\n  golden: {:?}\n  actual: {:?}",
-            line + 1,
-            expected.lines().nth(line),
-            actual.lines().nth(line)
-        );
+        panic!("{name} differs from its golden file (- golden, + actual):\n{}", line_diff(&expected, actual));
     }
+}
+
+/// The lines that differ between two texts, `-` for `old`'s and `+` for `new`'s, each with
+/// its line number, from their longest common subsequence of lines; at most 40 lines are
+/// shown, then how many more differ.
+fn line_diff(old: &str, new: &str) -> String {
+    let (a, b): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
+    // common[i][j]: the longest common subsequence of a[i..] and b[j..].
+    let mut common = vec![vec![0u32; b.len() + 1]; a.len() + 1];
+    for i in (0..a.len()).rev() {
+        for j in (0..b.len()).rev() {
+            common[i][j] = if a[i] == b[j] { common[i + 1][j + 1] + 1 } else { common[i + 1][j].max(common[i][j + 1]) };
+        }
+    }
+    let mut changes = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        if i < a.len() && j < b.len() && a[i] == b[j] {
+            (i, j) = (i + 1, j + 1);
+        } else if j == b.len() || i < a.len() && common[i + 1][j] >= common[i][j + 1] {
+            changes.push(format!("-{:>5} {}", i + 1, a[i]));
+            i += 1;
+        } else {
+            changes.push(format!("+{:>5} {}", j + 1, b[j]));
+            j += 1;
+        }
+    }
+    let shown = changes.len().min(40);
+    let mut out = changes[..shown].join("\n");
+    if changes.len() > shown {
+        out += &format!("\n… and {} more changed lines", changes.len() - shown);
+    }
+    out
+}
+
+#[test]
+fn the_diff_shows_each_changed_line_once_with_its_number() {
+    let diff = line_diff("a\nb\nc\nd\n", "a\nc\nx\nd\ne\n");
+    assert_eq!(diff, "-    2 b\n+    3 x\n+    5 e");
+    let many: String = (0..50).map(|n| format!("{n}\n")).collect();
+    let diff = line_diff(&many, "");
+    assert_eq!(diff.lines().count(), 41);
+    assert!(diff.ends_with("… and 10 more changed lines"), "{diff}");
 }
 
 #[test]
