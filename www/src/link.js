@@ -7,6 +7,7 @@
 // Pure logic (unit-tested).
 
 import { threadLabel } from './format.js';
+import { showsHeap } from './sources.js';
 import { clocksOf } from './state.js';
 import { viewAround } from './timespan.js';
 import { PLAIN_VIEW, TRANSFORM_KINDS, isPlain } from './transforms.js';
@@ -27,7 +28,7 @@ export function hashOf(state) {
   const sources = state.summary.sources || [];
   if (sources.length > 1 || (sources[0] && sources[0].name !== state.summary.source)) params.set('source', state.summary.source);
   const dumps = state.summary.dumps;
-  if (dumps && dumps.count > 1 && String(state.summary.source).startsWith('heap')) params.set('dump', String(dumps.selected + 1));
+  if (dumps && dumps.count > 1 && showsHeap(state.summary)) params.set('dump', String(dumps.selected + 1));
   params.set('thread', state.thread < 0 ? 'all' : threadLabel(state.summary.threads[state.thread]));
   params.set('clock', state.clock);
   if (state.range) params.set('range', round(state.range.from) + '-' + round(state.range.to));

@@ -13,9 +13,15 @@ export function dumpOptions(dumps) {
   return dumps.times_us.map((at, i) => ({ value: String(i), text: 'Dump ' + (i + 1) + ' of ' + dumps.count + ', ' + when(at) }));
 }
 
+/** Whether the source shown is a heap profile, as the summary says of it. */
+export function showsHeap(summary) {
+  const shown = summary && (summary.sources || []).find((s) => s.name === summary.source);
+  return Boolean(shown && shown.heap);
+}
+
 /** Whether the source shown has calls in time: a heap profile's dumps have none. */
 export function hasTimeline(summary) {
-  return !String((summary && summary.source) || '').startsWith('heap');
+  return !showsHeap(summary);
 }
 
 /** Whether the switch has anything to offer: another source, or another dump. */
@@ -26,7 +32,6 @@ export function offersChoice(summary) {
 export function createSourceSwitch(store, onPick) {
   const select = $('source');
   const dump = $('dump');
-  const isHeap = (summary) => Boolean(summary.dumps) && (summary.source || '').startsWith('heap');
   select.addEventListener('change', () => onPick(select.value, null));
   dump.addEventListener('change', () => onPick(store.get().summary.source, Number(dump.value)));
 
@@ -41,7 +46,7 @@ export function createSourceSwitch(store, onPick) {
       element('option', { value: s.name, text: s.description, selected: s.name === summary.source })));
     select.value = summary.source;
     const dumps = dumpOptions(summary.dumps);
-    $('dump-box').hidden = !isHeap(summary) || dumps.length === 0;
+    $('dump-box').hidden = !showsHeap(summary) || dumps.length === 0;
     dump.replaceChildren(...dumps.map((d) => element('option', { value: d.value, text: d.text })));
     if (summary.dumps) dump.value = String(summary.dumps.selected);
   });

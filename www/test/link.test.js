@@ -88,7 +88,7 @@ test('a view from the hash is checked for its shape; its names are the core\'s t
 
 test('a link keeps the source and a heap profile\'s dump, and asks for them first', async () => {
   const { linkSource } = await import('../src/link.js');
-  const sources = [{ name: 'heap-unreleased', unit: 'bytes', description: 'a' }, { name: 'heap-allocated', unit: 'bytes', description: 'b' }];
+  const sources = [{ name: 'heap-unreleased', unit: 'bytes', description: 'a', heap: true }, { name: 'heap-allocated', unit: 'bytes', description: 'b', heap: true }];
   const summary = Object.assign({}, opened().summary, { sources, source: 'heap-allocated', dumps: { selected: 0, count: 3, times_us: [1, 2, 3] } });
   const state = Object.assign({}, opened(), { summary });
   const hash = hashOf(state);

@@ -197,6 +197,8 @@ fn heap_dumps_over_several_packets_give_each_dumps_bytes() {
     );
     p.profile.select_dump(1).unwrap();
     let s = summary(&p);
+    let heap: Vec<_> = s.sources.iter().map(|s| (s.name, s.heap)).collect();
+    assert_eq!(heap, [("heap-unreleased", true), ("heap-allocated", true)], "the summary says each is a heap profile");
     assert_eq!((s.count, s.counted), ("allocations", Some((3200 + 320 + 960) / 16)));
     let calls = |name: &str| s.methods.iter().find(|m| m.name == name).and_then(|m| m.calls);
     assert_eq!(calls("main"), Some((3200 + 320 + 960) / 16));

@@ -198,6 +198,8 @@ fn cpu_samples_equal_an_independent_decoders() {
     // Samples count once per stack that holds a function: the leaf of every one is in
     // 5,003, and nothing is in more.
     let s = products::summary(&p);
+    let heap: Vec<_> = s.sources.iter().map(|s| (s.name, s.heap)).collect();
+    assert_eq!(heap, [("cpu-samples", false), ("calls", false)], "neither is a heap profile");
     assert_eq!((s.count, s.counted), ("samples", Some(5_003)));
     // SOURCES.md: 11.7 s of ftrace in a capture whose packets span 40 s: a note says where
     // the samples are, so that the empty time before is not read as threads at rest.

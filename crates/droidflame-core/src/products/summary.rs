@@ -77,6 +77,9 @@ pub struct SourceJson<'a> {
     pub name: &'static str,
     pub unit: &'static str,
     pub description: &'a str,
+    /// A heap profile: stacks of the bytes allocated up to a heap dump, by process, with
+    /// no time in them (no timeline) and one profile per dump.
+    pub heap: bool,
 }
 
 /// The heap dumps: which one heap sources show (from 0, in time order), and how many.
@@ -328,7 +331,12 @@ pub fn summary(analysis: &Analysis) -> Summary<'_> {
         sources: profile
             .sources()
             .iter()
-            .map(|s| SourceJson { name: s.kind.name(), unit: s.unit.name(), description: &s.description })
+            .map(|s| SourceJson {
+                name: s.kind.name(),
+                unit: s.unit.name(),
+                description: &s.description,
+                heap: s.kind.is_heap(),
+            })
             .collect(),
         source: profile.source().kind.name(),
         unit: profile.unit().name(),
