@@ -1,7 +1,8 @@
-//! The core's shape, checked on its source: data flows one way (no module of the core
-//! names a module that names it back), the profile model names no other module, and each
-//! input format is reached only through the registry (`formats/mod.rs`), formats sharing
-//! code only through `formats/system`.
+//! The workspace's shape, checked on its source: no file of any crate names a file that
+//! names it back, however long the way round; nothing names an item through its crate's
+//! root; the profile model names no other module of the core; and each input format is
+//! reached only through the registry (`formats/mod.rs`), which is also where the test
+//! learns the formats' folders.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -23,7 +24,11 @@ fn sources(dir: &Path) -> Vec<PathBuf> {
 /// The code of a file without its comments (doc comments name modules freely): whole
 /// comment lines, and a `//` after code where no string is open.
 fn code(path: &Path) -> String {
-    let text = std::fs::read_to_string(path).unwrap();
+    let mut text = std::fs::read_to_string(path).unwrap();
+    // A file's unit tests end it; their `super::` is the file itself, not its parent.
+    if let Some(at) = text.find("#[cfg(test)]\nmod tests") {
+        text.truncate(at);
+    }
     let strip = |line: &str| -> String {
         if line.trim_start().starts_with("//") {
             return String::new();
@@ -46,10 +51,11 @@ fn module_of(file: &str) -> Vec<String> {
     parts
 }
 
-/// The paths a file names from the crate root, its `super::` paths resolved against its
-/// module: `crate::a::b` gives `a::b`; `crate::{a, b::{c, d}}` gives `a`, `b::c`, `b::d`.
-/// Root items (`crate::Error`) are left out.
-fn crate_paths(code: &str, module: &[String]) -> BTreeSet<String> {
+/// The paths a file names from the crate root, its `super::` and `self::` paths and the
+/// child modules it declares (`children`) resolved against its module: `crate::a::b` gives
+/// `a::b`; `crate::{a, b::{c, d}}` gives `a`, `b::c`, `b::d`; an item of the root
+/// (`crate::Error`) gives the empty path.
+fn crate_paths(code: &str, module: &[String], children: &[String]) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     let bytes = code.as_bytes();
     let mut at = 0;
@@ -66,6 +72,13 @@ fn crate_paths(code: &str, module: &[String]) -> BTreeSet<String> {
             }
             // A `mod.rs` is its folder's module; any other file is a module inside it.
             (module[..module.len().saturating_sub(up)].to_vec(), len)
+        } else if rest.starts_with("self::") && !preceded_by_ident(bytes, at) {
+            (module.to_vec(), "self::".len())
+        } else if let Some(child) = children
+            .iter()
+            .find(|c| rest.starts_with(c.as_str()) && rest[c.len()..].starts_with("::") && !preceded_by_ident(bytes, at))
+        {
+            ([module, &[child.clone()]].concat(), child.len() + 2)
         } else {
             at += rest.chars().next().map_or(1, char::len_utf8);
             continue;
@@ -122,59 +135,180 @@ fn use_tree(text: &str, prefix: &[String], out: &mut BTreeSet<String>) -> usize 
             at += 2;
             continue;
         }
-        if !path.is_empty() {
-            out.insert(path.join("::"));
-        }
+        out.insert(path.join("::"));
         return at;
     }
 }
 
 struct Source {
-    /// Relative to `src/`, with `/`.
+    /// Relative to its crate's `src/`, with `/`.
     file: String,
     paths: BTreeSet<String>,
 }
 
-fn core() -> Vec<Source> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    sources(&src)
-        .into_iter()
-        .map(|path| {
-            let file = path.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/");
-            let paths = crate_paths(&code(&path), &module_of(&file));
-            Source { file, paths }
+/// The child modules a file declares in files of their own (`mod name;`).
+fn declared_children(code: &str) -> Vec<String> {
+    code.lines()
+        .filter_map(|line| {
+            let line = line.trim();
+            let rest = line.strip_prefix("pub(crate) ").or_else(|| line.strip_prefix("pub ")).unwrap_or(line);
+            rest.strip_prefix("mod ")?.strip_suffix(';').map(str::to_owned)
         })
         .collect()
 }
 
-fn top(file: &str) -> &str {
-    file.split('/').next().unwrap().trim_end_matches(".rs")
+/// The module tree of one crate's library (or, without one, its binary): every file under
+/// `src/` but other crate roots (`bin/`, a `main.rs` beside a `lib.rs`).
+fn crate_sources(dir: &Path) -> Vec<Source> {
+    let src = dir.join("src");
+    let has_lib = src.join("lib.rs").is_file();
+    sources(&src)
+        .into_iter()
+        .filter_map(|path| {
+            let file = path.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/");
+            if file.starts_with("bin/") || (has_lib && file == "main.rs") {
+                return None;
+            }
+            let code = code(&path);
+            let paths = crate_paths(&code, &module_of(&file), &declared_children(&code));
+            Some(Source { file, paths })
+        })
+        .collect()
+}
+
+fn core() -> Vec<Source> {
+    crate_sources(Path::new(env!("CARGO_MANIFEST_DIR")))
+}
+
+/// Every crate of the workspace: its folder name and its files.
+fn workspace() -> Vec<(String, Vec<Source>)> {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let mut out: Vec<(String, Vec<Source>)> = std::fs::read_dir(crates)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("src").is_dir())
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), crate_sources(&p)))
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// The module path of a file as its crate names it: `lib.rs` and `main.rs` are the root.
+fn module_path(file: &str) -> String {
+    if file == "lib.rs" || file == "main.rs" {
+        return String::new();
+    }
+    module_of(file).join("::")
+}
+
+/// Each file's edges to the files it names: a path names the file of its longest prefix
+/// that is a module (`profile::heap::HeapDump` is `profile/heap.rs`).
+fn file_graph(files: &[Source]) -> BTreeMap<&str, BTreeSet<&str>> {
+    let by_module: BTreeMap<String, &str> = files.iter().map(|s| (module_path(&s.file), s.file.as_str())).collect();
+    let mut graph: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for source in files {
+        let edges = graph.entry(source.file.as_str()).or_default();
+        for path in &source.paths {
+            let mut parts: Vec<&str> = if path.is_empty() { Vec::new() } else { path.split("::").collect() };
+            loop {
+                if let Some(file) = by_module.get(&parts.join("::")) {
+                    if *file != source.file {
+                        edges.insert(file);
+                    }
+                    break;
+                }
+                if parts.pop().is_none() {
+                    break;
+                }
+            }
+        }
+    }
+    graph
+}
+
+/// The graph's circles: its strongly connected parts of more than one file (Tarjan's).
+fn circles<'a>(graph: &BTreeMap<&'a str, BTreeSet<&'a str>>) -> Vec<Vec<&'a str>> {
+    struct Walk<'a, 'g> {
+        graph: &'g BTreeMap<&'a str, BTreeSet<&'a str>>,
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        out: Vec<Vec<&'a str>>,
+    }
+    fn visit<'a>(walk: &mut Walk<'a, '_>, node: &'a str) {
+        let at = walk.index.len();
+        walk.index.insert(node, at);
+        walk.low.insert(node, at);
+        walk.stack.push(node);
+        for &next in walk.graph.get(node).into_iter().flatten() {
+            if !walk.index.contains_key(next) {
+                visit(walk, next);
+                let low = walk.low[node].min(walk.low[next]);
+                walk.low.insert(node, low);
+            } else if walk.stack.contains(&next) {
+                let low = walk.low[node].min(walk.index[next]);
+                walk.low.insert(node, low);
+            }
+        }
+        if walk.low[node] == walk.index[node] {
+            let from = walk.stack.iter().rposition(|n| *n == node).unwrap();
+            let part: Vec<&str> = walk.stack.drain(from..).collect();
+            if part.len() > 1 {
+                walk.out.push(part);
+            }
+        }
+    }
+    let mut walk = Walk { graph, index: BTreeMap::new(), low: BTreeMap::new(), stack: Vec::new(), out: Vec::new() };
+    for &node in graph.keys() {
+        if !walk.index.contains_key(node) {
+            visit(&mut walk, node);
+        }
+    }
+    walk.out.iter_mut().for_each(|part| part.sort());
+    walk.out
 }
 
 #[test]
-fn no_module_names_one_that_names_it_back() {
-    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for source in core().iter().filter(|s| s.file != "lib.rs") {
-        let from = top(&source.file).to_owned();
-        let to: Vec<String> =
-            source.paths.iter().map(|p| p.split("::").next().unwrap().to_owned()).filter(|m| *m != from).collect();
-        graph.entry(from).or_default().extend(to);
-    }
-    // Depth-first from every module; a module met again on the current path is a circle.
-    fn visit(node: &str, graph: &BTreeMap<String, BTreeSet<String>>, path: &mut Vec<String>) {
-        if let Some(at) = path.iter().position(|n| n == node) {
-            panic!("an import circle in the core: {}", [&path[at..], &[node.to_owned()]].concat().join(" -> "));
+fn no_file_names_one_that_names_it_back() {
+    let mut found = Vec::new();
+    for (name, files) in workspace() {
+        for circle in circles(&file_graph(&files)) {
+            found.push(format!("{name}: {}", circle.join(" <-> ")));
         }
-        path.push(node.to_owned());
-        for next in graph.get(node).into_iter().flatten() {
-            visit(next, graph, path);
+    }
+    assert!(found.is_empty(), "import circles (files that reach each other):\n  {}", found.join("\n  "));
+}
+
+#[test]
+fn nothing_names_an_item_through_its_crate_root() {
+    let mut found = Vec::new();
+    for (name, files) in workspace() {
+        for source in files.iter().filter(|s| !module_path(&s.file).is_empty()) {
+            if source.paths.contains("") {
+                found.push(format!("{name}/src/{}", source.file));
+            }
         }
-        path.pop();
     }
-    for node in graph.keys() {
-        visit(node, &graph, &mut Vec::new());
-    }
-    assert!(graph.contains_key("profile") && graph.contains_key("formats"), "the walk saw the core: {graph:?}");
+    assert!(
+        found.is_empty(),
+        "these name an item through their crate's root (`crate::Item`, or `super::Item` from a top module); \
+         name the module that defines it instead:\n  {}",
+        found.join("\n  ")
+    );
+}
+
+#[test]
+fn the_circle_finder_finds_long_circles_and_only_them() {
+    let files = |pairs: &[(&'static str, &[&'static str])]| -> Vec<Source> {
+        pairs
+            .iter()
+            .map(|(file, names)| Source { file: file.to_string(), paths: names.iter().map(|n| n.to_string()).collect() })
+            .collect()
+    };
+    let chain = files(&[("a.rs", &["b::Item"]), ("b/mod.rs", &["b::c"]), ("b/c.rs", &["a::f", "d"]), ("d.rs", &[])]);
+    assert_eq!(circles(&file_graph(&chain)), [vec!["a.rs", "b/c.rs", "b/mod.rs"]]);
+    let tree = files(&[("a.rs", &["b::Item"]), ("b/mod.rs", &["b::c"]), ("b/c.rs", &["d"]), ("d.rs", &[""])]);
+    assert!(circles(&file_graph(&tree)).is_empty());
 }
 
 #[test]
@@ -218,9 +352,13 @@ fn the_path_reader_reads_groups_resolves_super_and_leaves_root_items_out() {
     let module: Vec<String> = ["formats", "atrace", "events"].map(String::from).to_vec();
     let code = "use crate::{a::b, Error, c::{d, e::F}};\nuse crate::g::h::I;\nlet x = crate::Options::default();\n\
                 use super::super::art::X;\nuse super::line;\nlet url = \"http://x\"; // crate::not_this";
-    let paths = crate_paths(&code.replace("// crate::not_this", ""), &module);
+    let paths = crate_paths(&code.replace("// crate::not_this", ""), &module, &[]);
     assert_eq!(
         paths.into_iter().collect::<Vec<_>>(),
-        ["a::b", "c::d", "c::e", "formats::art", "formats::atrace::line", "g::h"]
+        ["", "a::b", "c::d", "c::e", "formats::art", "formats::atrace::line", "g::h"]
     );
+    let children = ["line".to_owned()];
+    let code = "use line::Line;\nuse self::x::Y;\nlet a = std::line::f();\nlet b = line::parse(x);";
+    let paths = crate_paths(code, &module, &children);
+    assert_eq!(paths.into_iter().collect::<Vec<_>>(), ["formats::atrace::events::line", "formats::atrace::events::x"]);
 }
