@@ -3,10 +3,10 @@
 //! the input again needs. It reads as its profile (`Deref`), so every product that takes a
 //! `&Profile` takes an analysis too.
 
+use crate::error::{Error, ErrorKind, Result};
 use crate::mapping::{Mapping, MappingReport};
 use crate::profile::Profile;
 use crate::reread::{Reread, Rereading};
-use crate::{Error, ErrorKind, Result};
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 

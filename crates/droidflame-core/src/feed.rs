@@ -3,7 +3,7 @@
 //! chunk, copying only as much of that chunk as it takes to finish the pending item, then
 //! decodes the rest of the chunk in place.
 
-use crate::Result;
+use crate::error::Result;
 
 /// The first bite taken from a new chunk to complete a pending item; doubles as needed.
 const FIRST_TAKE: usize = 256;

@@ -16,8 +16,9 @@
 //! - **Finish**: say what the input was (`FinishSpec`), and optionally how to read parts
 //!   of it again (`ReadAgain`), for inputs that can resume mid-way.
 
+use crate::error::Result;
+use crate::options::Options;
 use crate::profile::{FinishSpec, ProfileBuilder, ThreadMark};
-use crate::{Options, Result};
 
 /// What the first bytes say of an input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,12 +3,13 @@
 //! format's importer feeds the profile builder. Memory holds the profile, not the records.
 
 use crate::analysis::Analysis;
+use crate::error::{Error, ErrorKind, Result};
 use crate::formats::{self, SNIFF_AT_LEAST};
 use crate::importer::{Imported, Importer, Input};
 use crate::mapping::MappingReader;
+use crate::options::Options;
 use crate::profile::{counted, ClockSet, ProfileBuilder, Repair, Warning};
 use crate::reread::Rereading;
-use crate::{Error, ErrorKind, Options, Result};
 use flate2::write::MultiGzDecoder;
 use std::io::Write;
 use std::sync::Arc;

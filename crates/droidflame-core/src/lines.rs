@@ -1,7 +1,7 @@
 //! Bytes in chunks of any size joined into text lines, for the formats made of lines.
 //! Nothing here knows what a line means.
 
-use crate::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result};
 
 /// Longer lines are refused: no real ftrace or mapping line comes near, and minified
 /// viewer JavaScript in systrace HTML stays far below.

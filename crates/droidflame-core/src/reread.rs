@@ -6,9 +6,10 @@
 //! importer resumed there and a builder of its own, until that thread is past the window
 //! and every frame it still has open is long enough to be kept anyway.
 
+use crate::error::{Error, ErrorKind, Result};
 use crate::importer::{Checkpoint, Importer, ReadAgain};
+use crate::options::Options;
 use crate::profile::{Call, PerClock, Profile, ProfileBuilder, ReadCalls, ThreadCalls, NONE};
-use crate::{Error, ErrorKind, Options, Result};
 use std::sync::Arc;
 
 /// What re-reading needs that the profile does not hold.

@@ -14,9 +14,9 @@ mod sampled;
 mod simpleperf;
 mod system;
 
+use crate::error::{Error, ErrorKind, Result};
 use crate::importer::{Format, Sniff};
 use crate::text::describe_bytes;
-use crate::{Error, ErrorKind, Result};
 
 /// Every format, in sniff order. simpleperf's magic is text, which a capture's sniffer
 /// would weigh as ftrace text, so it goes first; atrace's sniffer waits for whole lines.

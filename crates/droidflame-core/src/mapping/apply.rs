@@ -2,8 +2,9 @@
 //! original names.
 
 use super::report::EXAMPLES;
+use super::report::{ClassCounts, MappingReport};
 use super::resolve::{original_line, resolve, Resolution};
-use super::{descriptor, package, ClassCounts, Mapping, MappingReport};
+use super::{descriptor, package, Mapping};
 use crate::profile::{display_names, Frame, Profile};
 use crate::text::group_digits;
 

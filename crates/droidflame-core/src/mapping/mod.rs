@@ -26,8 +26,8 @@ mod resolve;
 pub use reader::MappingReader;
 pub use report::{ClassCounts, MappingReport, MethodCounts};
 
+use crate::error::Result;
 use crate::profile::Profile;
-use crate::Result;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The part of a mapping file that some profiles need, read by [`MappingReader`] and

@@ -3,9 +3,9 @@
 //! speed of finding line ends.
 
 use super::{package, ClassEntry, LineRange, Mapping, MethodEntry, Wanted};
+use crate::error::{Error, ErrorKind, Result};
 use crate::lines::LineSplitter;
 use crate::profile::{ClassRename, Profile};
-use crate::{Error, ErrorKind, Result};
 use proguard::ProguardRecord;
 
 /// Reads a mapping file in chunks of any size, keeping what some profiles need.

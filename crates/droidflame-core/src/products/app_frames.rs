@@ -4,8 +4,8 @@
 //! `--display`, the compositor's display frames instead (no layer). Also each layer's
 //! frames in figures, and the frames view's data.
 
+use crate::error::{Error, ErrorKind, Result};
 use crate::profile::{AppFrame, Profile};
-use crate::{Error, ErrorKind, Result};
 use std::io::Write;
 
 /// Which frames to list.

@@ -5,9 +5,9 @@
 
 use super::folded::no_such_thread;
 use super::frames::DEFAULT_MAX_DEPTH;
+use crate::error::{Error, ErrorKind, Result};
 use crate::profile::{CallTree, Clock, Profile, ThreadProfile};
 use crate::text::group_digits;
-use crate::{Error, ErrorKind, Result};
 use std::io::Write;
 
 /// Calls worth less than this percentage of their caller's inclusive time are left out,

@@ -2,9 +2,9 @@
 //! tab-separated; all of them in start order, those in a time window, or the longest.
 
 use super::folded::no_such_thread;
+use crate::error::{Error, ErrorKind, Result};
 use crate::profile::{Call, Clock, Profile};
 use crate::text::group_digits;
-use crate::{Error, ErrorKind, Result};
 use std::io::Write;
 
 /// Which calls to list. Times are whole microseconds from the start of the trace's

@@ -4,10 +4,10 @@
 //! output never has to fit in memory. In a view, the events are the view's timeline: each
 //! moment's stack as its transforms make it.
 
+use super::transform::View;
 use super::view_calls::{viewed_calls, NO_CPU};
-use super::View;
+use crate::error::{Error, ErrorKind, Result};
 use crate::profile::{Clock, Profile, TimeUnit};
-use crate::{Error, ErrorKind, Result};
 use std::collections::BTreeSet;
 use std::io::Write;
 

@@ -4,10 +4,10 @@
 
 use super::frames::sanitize;
 use super::table::frame_table_of;
+use super::transform::View;
 use super::view_methods::view_rows;
-use super::View;
+use crate::error::{Error, ErrorKind, Result};
 use crate::profile::{Clock, Profile, ThreadProfile, NONE};
-use crate::{Error, ErrorKind, Result};
 use std::collections::BTreeMap;
 
 /// One side's totals of a method, in whole µs on the comparison's clock.

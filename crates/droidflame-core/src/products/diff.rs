@@ -6,10 +6,10 @@
 
 use super::diff_tree::DiffTree;
 use super::frames::{sanitize, DEFAULT_MAX_DEPTH};
-use super::View;
+use super::transform::View;
 use crate::analysis::Analysis;
+use crate::error::{Error, ErrorKind, Result};
 use crate::profile::{Clock, FrameKind, Profile, Unit};
-use crate::{Error, ErrorKind, Result};
 use std::io::Write;
 
 /// One stack of either profile: its self time in µs before and after (0 on a side that
@@ -120,7 +120,7 @@ const LENGTHS_DIFFER: f64 = 1.2;
 
 /// Where one side holds far more time (samples, bytes) than the other in all, what that
 /// does to the graph's colours and what to do.
-fn lengths_differ([before, after]: [u64; 2], unit: crate::Unit) -> Option<String> {
+fn lengths_differ([before, after]: [u64; 2], unit: crate::profile::Unit) -> Option<String> {
     let (small, large) = (before.min(after), before.max(after));
     if small == 0 || (large as f64) < small as f64 * LENGTHS_DIFFER {
         return None;

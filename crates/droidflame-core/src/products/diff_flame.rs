@@ -7,8 +7,8 @@
 use super::diff::Comparison;
 use super::diff_colour::{recolour, ChangeOf, Colouring, Line};
 use super::flame::{empty_svg, inferno_options, FlameOptions, Theme, MAX_PLAUSIBLE_MICROS};
+use crate::error::{Error, ErrorKind, Result};
 use crate::text::group_digits;
-use crate::{Error, ErrorKind, Result};
 use inferno::flamegraph;
 
 /// Which side's time the frames' widths show.
@@ -139,7 +139,7 @@ pub fn diff_svg(comparison: &Comparison, options: &DiffGraphOptions) -> Result<S
     }
     let mut opts = inferno_options(&flame, comparison.frame_kind, comparison.unit);
     let unit = comparison.unit.symbol();
-    let measure = if comparison.unit == crate::Unit::Micros { "time" } else { unit };
+    let measure = if comparison.unit == crate::profile::Unit::Micros { "time" } else { unit };
     opts.title = title;
     opts.no_sort = true;
     let scaled = if options.normalize && scale != 1.0 { ", scaled to the same total" } else { "" };

@@ -5,8 +5,8 @@
 
 use super::frames::{sanitize, FrameNames, FrameTree};
 use super::sorted_walk::{walk_sorted, NamedTree};
+use super::transform::View;
 use super::tree::CallTreeTable;
-use super::View;
 use crate::profile::{Clock, PerClock, Profile, ThreadProfile, NONE};
 use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;

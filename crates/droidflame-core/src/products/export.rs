@@ -7,10 +7,10 @@
 //! exactly the stacks of the view's folded output.
 
 use super::frames::{sanitize, FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
+use super::transform::View;
 use super::view_calls::viewed_calls;
-use super::View;
+use crate::error::{Error, ErrorKind, Result};
 use crate::profile::{Clock, PerClock, Profile, SourceKind, ThreadProfile, Unit, NONE};
-use crate::{Error, ErrorKind, Result};
 use std::collections::BTreeMap;
 use std::io::Write;
 

@@ -2,10 +2,10 @@
 //! frames. Stacks reach inferno already aggregated (one line per unique stack).
 
 use super::frames::{sanitize, FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
-use super::View;
+use super::transform::View;
+use crate::error::{Error, ErrorKind, Result};
 use crate::profile::{Clock, FrameKind, Profile, Unit};
 use crate::text::group_digits;
-use crate::{Error, ErrorKind, Result};
 use inferno::flamegraph::color::{BackgroundColor, Color, MultiPalette};
 use inferno::flamegraph::{self, Palette};
 

@@ -4,9 +4,9 @@
 //! memory than the profile.
 
 use super::frames::{sanitize, FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
-use super::View;
+use super::transform::View;
+use crate::error::{Error, ErrorKind, Result};
 use crate::profile::{Clock, Profile, ThreadProfile};
-use crate::{Error, ErrorKind, Result};
 use std::collections::BTreeMap;
 use std::io::Write;
 

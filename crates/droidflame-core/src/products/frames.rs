@@ -44,9 +44,9 @@ impl FrameNames {
 
     /// The names of `profile` and those `view`'s transforms make (a collapsed package's
     /// frame): every name a product of that view prints.
-    pub fn of_view(profile: &Profile, max_depth: usize, view: &super::View) -> FrameNames {
+    pub fn of_view(profile: &Profile, max_depth: usize, view: &super::transform::View) -> FrameNames {
         let mut names = FrameNames::of(profile, max_depth);
-        for name in view.transforms.iter().filter_map(super::Transform::made_name) {
+        for name in view.transforms.iter().filter_map(super::transform::Transform::made_name) {
             if names.id_of(&name).is_none() {
                 names.names.push(name);
             }
@@ -333,7 +333,7 @@ impl FrameTree {
     }
 
     /// This tree as `view` shows it; itself when the view changes nothing.
-    pub fn viewed(self, profile: &Profile, names: &FrameNames, view: &super::View) -> FrameTree {
+    pub fn viewed(self, profile: &Profile, names: &FrameNames, view: &super::transform::View) -> FrameTree {
         if view.is_plain() {
             self
         } else {

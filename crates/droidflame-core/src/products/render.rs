@@ -4,11 +4,11 @@
 use super::flame::{escape_xml, flame_svg_named, FlameOptions, GraphScope};
 use super::frames::{FrameNames, FrameTree};
 use super::summary::summary_json;
-use super::View;
+use super::transform::View;
 use crate::analysis::Analysis;
+use crate::error::Result;
 use crate::profile::Clock;
 use crate::text::group_digits;
-use crate::Result;
 
 /// A file of a rendered report, by name relative to the report's folder.
 #[derive(Debug, Clone)]
@@ -61,7 +61,7 @@ pub fn render_site(profile: &Analysis, clock: Option<Clock>, view: &View) -> Res
         profile.threads.len()
     );
     let values = match profile.unit_of(clock) {
-        crate::Unit::Micros => format!("Times are self time on the {} clock, in µs", clock.name()),
+        crate::profile::Unit::Micros => format!("Times are self time on the {} clock, in µs", clock.name()),
         unit => format!(
             "{}: self {} ({})",
             profile.source().description,

@@ -364,13 +364,13 @@ pub fn summary(analysis: &Analysis) -> Summary<'_> {
 /// totals are the scope's time (the sum of its methods' exclusive time), the whole that
 /// percentages are of. An edge's inclusive time is what the callee cost in those calls,
 /// recursive ones included (see `Edge::incl`).
-pub fn methods_json(profile: &Profile, thread: Option<usize>) -> crate::Result<String> {
+pub fn methods_json(profile: &Profile, thread: Option<usize>) -> crate::error::Result<String> {
     let table = match thread {
         None => frame_table(profile),
         Some(index) => {
             let t: &ThreadProfile = profile.threads.get(index).ok_or_else(|| {
-                crate::Error::new(
-                    crate::ErrorKind::Request,
+                crate::error::Error::new(
+                    crate::error::ErrorKind::Request,
                     format!("thread index {index} is out of range ({} threads)", profile.threads.len()),
                 )
             })?;

@@ -115,7 +115,8 @@ fn key(state: SchedState) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{analyze_with, Options};
+    use crate::analyze_with;
+    use crate::options::Options;
 
     #[test]
     fn narrow_states_merge_to_a_pixel_and_wide_ones_stay() {

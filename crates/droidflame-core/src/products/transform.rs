@@ -6,8 +6,8 @@
 //! stack product (folded stacks, trees, flame graphs, comparisons) reads the result.
 
 use super::frames::{FrameNames, FrameNode, FrameTree};
+use crate::error::{Error, ErrorKind, Result};
 use crate::profile::{Clock, FrameKind, PerClock, Profile, NONE};
-use crate::{Error, ErrorKind, Result};
 use rustc_hash::FxHashMap;
 
 /// One change to a view's stacks. Frames are named as folded stacks name them (or as a

@@ -3,11 +3,12 @@
 //! `total` is the sum of the values of the stacks through a node, `self` of those that end
 //! at it, in whole µs: what the folded stacks of the same view add up to.
 
+use super::flame::GraphScope;
 use super::folded::no_such_thread;
 use super::frames::{sanitize, FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
-use super::{GraphScope, View};
+use super::transform::View;
+use crate::error::{Error, ErrorKind, Result};
 use crate::profile::{Clock, PerClock, Profile, ThreadProfile, NONE};
-use crate::{Error, ErrorKind, Result};
 use std::collections::BTreeMap;
 use std::io::Write;
 

@@ -6,9 +6,9 @@
 //! several boxes, and several calls one box.
 
 use super::frames::{FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
-use super::View;
+use super::transform::View;
+use crate::error::Result;
 use crate::profile::{Call, Profile, ThreadCalls, NONE};
-use crate::Result;
 
 /// The CPU time of a box that is not one whole call: the trace gives CPU time per call,
 /// not per moment, so a piece of a call, or calls merged into one box, have none.

@@ -10,9 +10,9 @@
 
 use super::frames::{FrameNames, FrameTree, DEFAULT_MAX_DEPTH};
 use super::summary::{wholes, EdgeJson, MethodJson, MethodTimes, MethodsJson};
-use super::View;
+use super::transform::View;
+use crate::error::{Error, ErrorKind, Result};
 use crate::profile::{Clock, PerClock, Profile, ThreadProfile, NONE};
-use crate::{Error, ErrorKind, Result};
 use rustc_hash::FxHashMap;
 
 /// One frame's totals in a view, in whole µs.

@@ -1,6 +1,7 @@
 //! What the input was: the facts every format has, and the few only some have.
 
-use super::{Clock, ClockWords, FrameKind};
+use super::clock::{Clock, ClockWords};
+use super::frame::FrameKind;
 
 /// What the input was, as detected from its bytes: facts every format has, and a list of
 /// the facts only some formats have.

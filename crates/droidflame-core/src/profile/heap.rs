@@ -2,9 +2,14 @@
 //! at each dump, as running totals (a dump's values include every earlier dump's). The
 //! heap sources are call trees made from one dump on demand, one "thread" per process.
 
+use super::calls::ThreadCalls;
+use super::clock::{ClockSet, ClockWords, PerClock, TimeUnit};
+use super::frame::FrameKind;
 use super::source::{Source, SourceData, SourceKind};
+use super::states::StateLog;
+use super::tree::NONE;
 use super::tree::{CallTree, NodeBudget, TreeBuilder};
-use super::{ClockSet, ClockWords, FrameKind, PerClock, StateLog, ThreadCalls, ThreadProfile, TimeUnit, NONE};
+use super::ThreadProfile;
 
 /// Every heap dump of a trace.
 #[derive(Debug, Clone)]

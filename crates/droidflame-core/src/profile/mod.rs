@@ -163,7 +163,7 @@ pub struct Profile {
     /// Plain-language notes about what was repaired or guessed, for the user.
     pub warnings: Vec<Warning>,
     /// The limits the analysis ran under.
-    pub limits: crate::Options,
+    pub limits: crate::options::Options,
     /// With calls kept: calls shorter than this many ticks on the timeline clock were let
     /// go, the trace having more than `Options::max_calls`; 0 when every call was kept.
     /// Calls from before tracing are kept whatever their length.
@@ -230,12 +230,12 @@ impl Profile {
     }
 
     /// Checks that the trace has `clock`, or explains that it does not.
-    pub fn require(&self, clock: Clock) -> crate::Result<()> {
+    pub fn require(&self, clock: Clock) -> crate::error::Result<()> {
         if self.has(clock) {
             Ok(())
         } else {
-            Err(crate::Error::new(
-                crate::ErrorKind::Request,
+            Err(crate::error::Error::new(
+                crate::error::ErrorKind::Request,
                 format!(
                     "this trace has no {clock} clock (it recorded clock={}); choose the {} clock",
                     self.clocks.name(),
@@ -251,23 +251,23 @@ impl Profile {
     }
 
     /// Checks that calls were kept (`Options::keep_calls`), or explains that they were not.
-    pub fn require_calls(&self) -> crate::Result<()> {
+    pub fn require_calls(&self) -> crate::error::Result<()> {
         if self.limits.keep_calls {
             Ok(())
         } else {
-            Err(crate::Error::new(
-                crate::ErrorKind::Request,
+            Err(crate::error::Error::new(
+                crate::error::ErrorKind::Request,
                 "calls were not kept for this profile: analyse it with `keep_calls` set",
             ))
         }
     }
 
     /// Checks that every call was kept, none left out for being short, or explains why not.
-    pub fn require_every_call(&self) -> crate::Result<()> {
+    pub fn require_every_call(&self) -> crate::error::Result<()> {
         self.require_calls()?;
         match self.calls_left_out() {
             None => Ok(()),
-            Some(why) => Err(crate::Error::new(crate::ErrorKind::Request, why)),
+            Some(why) => Err(crate::error::Error::new(crate::error::ErrorKind::Request, why)),
         }
     }
 

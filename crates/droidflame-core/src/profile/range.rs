@@ -2,8 +2,12 @@
 //! call counted only for the part of it inside the range. Every product (flame graphs,
 //! the methods table, callers and callees) then describes that range and nothing else.
 
-use super::{Call, CallTree, Clock, PerClock, Profile, StateLog, ThreadCalls, ThreadProfile, Timeline};
-use crate::{Error, ErrorKind, Result};
+use super::calls::{Call, ThreadCalls};
+use super::clock::{Clock, PerClock};
+use super::states::StateLog;
+use super::tree::CallTree;
+use super::{Profile, ThreadProfile, Timeline};
+use crate::error::{Error, ErrorKind, Result};
 
 impl Profile {
     /// This profile within `from..=to` (ticks on the timeline clock). A call that overlaps
@@ -133,7 +137,7 @@ impl Profile {
             frame_names: self.frame_names.clone(),
             repairs: self.repairs.clone(),
             warnings: self.warnings.clone(),
-            limits: crate::Options { keep_calls: false, ..self.limits.clone() },
+            limits: crate::options::Options { keep_calls: false, ..self.limits.clone() },
             shortest_call: 0,
             records: self.records,
             // Their values over time stay with the whole profile, which the timeline reads.

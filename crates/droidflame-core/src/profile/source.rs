@@ -3,9 +3,12 @@
 //! their values are the selected source's, so every product works on every source without
 //! knowing which it is. The others wait in the profile until one is selected.
 
+use super::clock::{Clock, ClockSet, ClockWords, TimeUnit};
+use super::frame::FrameKind;
 use super::heap::HeapView;
-use super::{counted, Clock, ClockSet, ClockWords, FrameKind, Profile, ThreadProfile, TimeUnit};
-use crate::{Error, ErrorKind, Result};
+use super::repairs::counted;
+use super::{Profile, ThreadProfile};
+use crate::error::{Error, ErrorKind, Result};
 
 /// A kind of stack data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

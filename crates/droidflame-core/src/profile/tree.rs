@@ -2,7 +2,7 @@
 //! call counts and inclusive/self time on both clocks. Memory grows with unique
 //! stacks, never with the number of records.
 
-use super::{Clock, PerClock};
+use super::clock::{Clock, PerClock};
 use rustc_hash::FxHashMap;
 use std::collections::hash_map::Entry;
 

@@ -3,10 +3,10 @@
 //! checkpoints where reading can resume.
 
 use super::{ArtDecoder, ArtResume};
+use crate::error::Result;
 use crate::feed::ChunkFeeder;
 use crate::importer::{Checkpoint, Format, Imported, Importer, Input, ReadAgain, Sniff};
 use crate::profile::ProfileBuilder;
-use crate::Result;
 
 /// The registry's entry: method traces in every layout, whole or split in two files.
 pub(crate) const FORMAT: Format = Format { family: "art", sniff, start, pair: Some(super::split_key_is_second) };

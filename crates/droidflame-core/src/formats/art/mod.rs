@@ -17,11 +17,11 @@ mod threads;
 mod v1;
 mod v2;
 
+use crate::error::{Error, ErrorKind, Result};
 use crate::profile::Repair;
 use crate::profile::{ClockSet, ClockWords, Detail, FormatInfo, FrameKind, ProfileBuilder, TimeUnit};
 use crate::profile::{FinishSpec, SourceKind, Unit};
 use crate::text::{counted, were};
-use crate::{Error, ErrorKind, Result};
 pub(crate) use import::FORMAT;
 use key::KeyParser;
 use records::ArtRecords;
@@ -332,7 +332,8 @@ impl ArtDecoder {
         self.finish_notes(builder);
         let clocks = self.clocks(builder);
         let time_unit = self.time_unit(builder);
-        let sampling = if clocks.has(crate::Clock::Wall) { self.art.sampling_interval(time_unit) } else { None };
+        let sampling =
+            if clocks.has(crate::profile::Clock::Wall) { self.art.sampling_interval(time_unit) } else { None };
         let sampling_interval_us = sampling.map(|ticks| time_unit.micros(ticks));
         if let Some(us) = sampling_interval_us {
             builder.warn(format!(

@@ -4,9 +4,9 @@
 use super::key::KeyParser;
 use super::names::parse_method_line;
 use super::records::ArtRecords;
+use crate::error::{Error, ErrorKind, Result};
 use crate::profile::ProfileBuilder;
 use crate::text::decode_java;
-use crate::{Error, ErrorKind, Result};
 
 pub const MAGIC: &[u8; 4] = b"SLOW";
 /// Larger records have never been written; a larger field means a damaged header.

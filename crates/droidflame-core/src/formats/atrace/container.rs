@@ -7,9 +7,9 @@
 //! - `HtmlExtractor`: the three systrace HTML forms.
 //! - `JsonText`: the `systemTraceEvents` string of a JSON trace.
 
+use crate::error::Result;
 use crate::formats::system::InflateBudget;
 use crate::lines::{strip_cr, LineSplitter};
-use crate::Result;
 use flate2::{Decompress, FlushDecompress, Status};
 
 const INFLATE_STEP: usize = 64 << 10;

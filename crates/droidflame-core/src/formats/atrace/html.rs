@@ -5,9 +5,9 @@
 
 use super::json::JsonText;
 use super::line::parse_event_line;
+use crate::error::{Error, ErrorKind, Result};
 use crate::formats::system::InflateBudget;
 use crate::lines::LineSplitter;
-use crate::{Error, ErrorKind, Result};
 use flate2::write::MultiGzDecoder;
 use std::io::Write;
 

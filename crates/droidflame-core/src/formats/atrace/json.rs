@@ -2,8 +2,8 @@
 //! `trace-data` JSON blocks hold): the string is found and unescaped as the bytes stream
 //! in, and its lines are handed on.
 
+use crate::error::{Error, ErrorKind, Result};
 use crate::lines::LineSplitter;
-use crate::{Error, ErrorKind, Result};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 enum Json {

@@ -10,12 +10,12 @@ mod html;
 mod json;
 mod line;
 
+use crate::error::{Error, ErrorKind, Result};
 use crate::formats::system::SystemEnd;
 use crate::importer::{Format, Imported, Importer, Input, Sniff};
 use crate::profile::ProfileBuilder;
 use crate::profile::Repair;
 use crate::text::{counted, group_digits, were};
-use crate::{Error, ErrorKind, Result};
 use container::TextFraming;
 use events::EventReader;
 

@@ -207,7 +207,7 @@ mod tests {
 
     #[test]
     fn samples_the_sorter_let_go_out_of_order_add_to_the_repairs() {
-        let mut b = ProfileBuilder::new(&crate::Options::default());
+        let mut b = ProfileBuilder::new(&crate::options::Options::default());
         b.repairs.out_of_order = 2;
         let mut samples = CpuSamples::default();
         let sample = PerfSample { tid: Some(5), ..Default::default() };

@@ -19,12 +19,12 @@ mod sorter;
 mod track_events;
 mod unpack;
 
+use crate::error::{Error, ErrorKind, Result};
 use crate::formats::system::InflateBudget;
 use crate::importer::{Format, Imported, Importer, Input, Sniff};
 use crate::profile::ProfileBuilder;
 use crate::profile::Repair;
 use crate::text::group_digits;
-use crate::{Error, ErrorKind, Result};
 use framing::{Broken, PacketFraming, MAX_PACKET};
 use packets::PacketReader;
 

@@ -2,8 +2,8 @@
 //! `zstd_compressed_packets` (zstd), each a serialized `Trace` of more packets. Both
 //! inflate inside the one budget of every compressed input, so a bomb stops at the limit.
 
+use crate::error::Result;
 use crate::formats::system::InflateBudget;
-use crate::Result;
 use flate2::{Decompress, FlushDecompress, Status};
 use std::io::Read;
 

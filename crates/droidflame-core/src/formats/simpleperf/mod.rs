@@ -11,10 +11,10 @@ mod proto;
 mod samples;
 mod symbols;
 
+use crate::error::Result;
 use crate::feed::ChunkFeeder;
 use crate::importer::{Format, Imported, Importer, Sniff};
 use crate::profile::ProfileBuilder;
-use crate::Result;
 use samples::SampleReader;
 
 /// The file's first bytes.

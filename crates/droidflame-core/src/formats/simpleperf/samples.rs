@@ -178,7 +178,7 @@ mod tests {
     #[test]
     fn samples_are_counted_by_event_for_the_first_1024_event_ids() {
         let mut reader = SampleReader::default();
-        let mut b = ProfileBuilder::new(&crate::Options::default());
+        let mut b = ProfileBuilder::new(&crate::options::Options::default());
         for event in [1_023, 1_024, 5_000, 1_023] {
             reader.sample = Sample { event_type_id: Some(event), ..Default::default() };
             reader.on_sample(&mut b);

@@ -1,6 +1,6 @@
 //! A budget of inflated bytes, shared by every reader of compressed system traces.
 
-use crate::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result};
 
 /// Counts inflated bytes against the decompressed-size limit (a decompression bomb
 /// stops here with an error instead of filling memory).

@@ -5,7 +5,8 @@
 //! a counter; `S|pid|name|cookie` / `F|…` async spans; Android 13's `G|pid|track|name|cookie`
 //! / `H|pid|track[|name]|cookie` spans and `N|pid|track|name` instants on named tracks.
 
-use crate::formats::system::{SystemTrace, TrackKey, TrackKind};
+use crate::formats::system::tracks::{TrackKey, TrackKind};
+use crate::formats::system::SystemTrace;
 use crate::profile::ProfileBuilder;
 use crate::text::{parse_i64, parse_u32, trim};
 

@@ -3,11 +3,11 @@
 //! group's summary JSON with every method's per-run values.
 
 use super::{by_key, Group, Runs};
+use crate::error::{Error, ErrorKind, Result};
 use crate::products::diff::Comparison;
 use crate::products::diff_tree::DiffTree;
 use crate::products::tree::CallTreeTable;
 use crate::stats::quantile;
-use crate::{Error, ErrorKind, Result};
 use serde_json::json;
 use std::io::Write;
 

@@ -13,9 +13,9 @@
 //! medians differ by at least `MIN_CHANGE`.
 
 use super::{by_key, Group, MethodName, Runs};
+use crate::error::{Error, ErrorKind, Result};
 use crate::products::delta::MethodTotals;
 use crate::stats::{benjamini_hochberg, hodges_lehmann, mann_whitney, quantile, Shift};
-use crate::{Error, ErrorKind, Result};
 use std::io::Write;
 
 /// How the groups are tested.

@@ -3,10 +3,10 @@
 
 use super::aggregate::Stat;
 use super::{Group, Runs};
+use crate::error::{Error, ErrorKind, Result};
 use crate::products::flame::{empty_svg, inferno_options, themed, FlameOptions};
 use crate::profile::Unit;
 use crate::text::group_digits;
-use crate::{Error, ErrorKind, Result};
 use inferno::flamegraph;
 
 /// The flame graph of `group`'s `stat` per stack, of the threads named `thread` (all

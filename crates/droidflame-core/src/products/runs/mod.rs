@@ -23,10 +23,10 @@ use super::delta::{method_rows, MethodTotals};
 use super::diff_tree::StackMerger;
 use super::frames::DEFAULT_MAX_DEPTH;
 use super::notes::notes;
-use super::View;
+use super::transform::View;
 use crate::analysis::Analysis;
+use crate::error::{Error, ErrorKind, Result};
 use crate::profile::{Clock, ClockWords, FrameKind, Repair, SourceKind, Unit};
-use crate::{Error, ErrorKind, Result};
 use rustc_hash::FxHashMap;
 
 /// The two groups of a comparison; an aggregate has only the first.

@@ -3,9 +3,17 @@
 
 use super::heap::HeapBuilder;
 use super::{FinishSpec, FrameSlot, ProfileBuilder, SourceSpec, ThreadState};
+use crate::profile::clock::{Clock, ClockSet, PerClock};
+use crate::profile::frame::Frame;
+use crate::profile::frame::FrameKind;
+use crate::profile::heap::HeapProfiles;
 use crate::profile::heap::HeapView;
-use crate::profile::{counted, group_digits, FrameKind, HeapProfiles, Source, SourceData, SourceKind, Unit};
-use crate::profile::{Clock, ClockSet, Frame, PerClock, Profile, StateLog, ThreadProfile, Timeline, Warning, NONE};
+use crate::profile::repairs::Warning;
+use crate::profile::repairs::{counted, group_digits};
+use crate::profile::source::{Source, SourceData, SourceKind, Unit};
+use crate::profile::states::StateLog;
+use crate::profile::tree::NONE;
+use crate::profile::{Profile, ThreadProfile, Timeline};
 use rustc_hash::FxHashMap;
 
 impl ProfileBuilder {

@@ -2,7 +2,8 @@
 //! heaps with their dumps, made into the profile's `HeapProfiles` when it is finished.
 
 use super::{FrameInfo, Limit, ProfileBuilder};
-use crate::profile::{Heap, HeapDump, HeapProcess, HeapProfiles, HeapRow, TimeUnit};
+use crate::profile::clock::TimeUnit;
+use crate::profile::heap::{Heap, HeapDump, HeapProcess, HeapProfiles, HeapRow};
 use rustc_hash::FxHashMap;
 
 #[derive(Debug, Default)]

@@ -46,14 +46,19 @@ mod seed;
 pub(crate) use finish::{calls_left_out, display_names};
 pub(crate) use seed::{ReadCalls, ThreadMark};
 
+use super::app_frames::AppFrame;
 use super::calls::{Call, ThreadCalls};
+use super::clock::{Clock, ClockSet, ClockWords, PerClock, TimeUnit};
+use super::format::FormatInfo;
+use super::frame::FrameKind;
+use super::repairs::{Repair, Repairs, Warning};
+use super::source::{SourceKind, Unit};
+use super::states::StateLog;
 use super::tree::{CallTree, NodeBudget, TreeBuilder};
-use super::{
-    AppFrame, ClassRename, Clock, ClockSet, ClockWords, Counter, FormatInfo, FrameKind, PerClock, Repair, Repairs,
-    SchedTimes, SourceKind, StateLog, TimeUnit, Unit, Warning,
-};
-use crate::profile::group_digits;
-use crate::{Error, ErrorKind, Options};
+use super::{ClassRename, Counter, SchedTimes};
+use crate::error::{Error, ErrorKind};
+use crate::options::Options;
+use crate::profile::repairs::group_digits;
 use rustc_hash::FxHashMap;
 
 /// At most this many warnings are kept; the rest are counted.

@@ -4,7 +4,8 @@
 //! ones included.
 
 use super::{KeepCalls, Open, ProfileBuilder};
-use crate::profile::{PerClock, ThreadCalls};
+use crate::profile::calls::ThreadCalls;
+use crate::profile::clock::PerClock;
 
 /// One thread between two chunks.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -67,7 +68,7 @@ impl ProfileBuilder {
         state.first = first;
         state.last = PerClock { wall: mark.last, cpu: first.cpu };
         for &(frame, enter) in &mark.stack {
-            let parent = state.stack.last().map_or(crate::profile::CallTree::ROOT, |open| open.node);
+            let parent = state.stack.last().map_or(crate::profile::tree::CallTree::ROOT, |open| open.node);
             let node = state.tree.child(parent, frame, &mut self.budget);
             state.stack.push(Open { node, frame, enter });
         }
