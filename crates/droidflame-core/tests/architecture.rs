@@ -58,9 +58,14 @@ fn module_of(file: &str) -> Vec<String> {
 fn crate_paths(code: &str, module: &[String], children: &[String]) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     let bytes = code.as_bytes();
+    let inline = inline_modules(code);
     let mut at = 0;
     while at < code.len() {
         let rest = &code[at..];
+        // Inside `mod name { … }`, `super::` and `self::` start from that module.
+        let inner: Vec<String> =
+            inline.iter().filter(|(from, to, _)| (*from..*to).contains(&at)).map(|m| m.2.clone()).collect();
+        let module = &[module, &inner[..]].concat()[..];
         let (base, skip): (Vec<String>, usize) = if rest.starts_with("crate::") && !preceded_by_ident(bytes, at) {
             (Vec::new(), "crate::".len())
         } else if rest.starts_with("super::") && !preceded_by_ident(bytes, at) {
@@ -84,6 +89,42 @@ fn crate_paths(code: &str, module: &[String], children: &[String]) -> BTreeSet<S
         };
         let end = use_tree(&code[at + skip..], &base, &mut out);
         at += skip + end;
+    }
+    out
+}
+
+/// The modules a file declares inline (`mod name { … }`): where each starts and ends, and
+/// its name, outer ones first.
+fn inline_modules(code: &str) -> Vec<(usize, usize, String)> {
+    let bytes = code.as_bytes();
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(found) = code[from..].find("mod ") {
+        let at = from + found;
+        from = at + 4;
+        if preceded_by_ident(bytes, at) {
+            continue;
+        }
+        let name: String = code[from..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        if !code[from + name.len()..].trim_start().starts_with('{') {
+            continue;
+        }
+        let open = from + name.len() + code[from + name.len()..].find('{').unwrap();
+        let mut depth = 0;
+        for (i, b) in bytes.iter().enumerate().skip(open) {
+            let quoted = i > 0 && bytes[i - 1] == b'\'' && bytes.get(i + 1) == Some(&b'\'');
+            match b {
+                b'{' if !quoted => depth += 1,
+                b'}' if !quoted => {
+                    depth -= 1;
+                    if depth == 0 {
+                        out.push((open, i, name.clone()));
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
     }
     out
 }
@@ -408,6 +449,11 @@ fn the_path_reader_reads_groups_and_resolves_super_self_and_children() {
     assert_eq!(
         paths.into_iter().collect::<Vec<_>>(),
         ["", "a::b", "c::d", "c::e", "formats::art", "formats::atrace::line", "g::h"]
+    );
+    let code = "mod inner {\n    use super::*;\n    use super::super::x::Y;\n}\nuse super::z::W;";
+    assert_eq!(
+        crate_paths(code, &module, &[]).into_iter().collect::<Vec<_>>(),
+        ["formats::atrace::events", "formats::atrace::x", "formats::atrace::z"]
     );
     let children = ["line".to_owned()];
     let code = "use line::Line;\nuse self::x::Y;\nlet a = std::line::f();\nlet b = line::parse(x);";
