@@ -1,10 +1,12 @@
 //! A mapping applied to a profile's frames: every product made afterwards carries the
 //! original names.
 
+use super::descriptor;
+use super::kept::package;
+use super::kept::Mapping;
 use super::report::EXAMPLES;
 use super::report::{ClassCounts, MappingReport};
 use super::resolve::{original_line, resolve, Resolution};
-use super::{descriptor, package, Mapping};
 use crate::profile::{display_names, Frame, Profile};
 use crate::text::group_digits;
 

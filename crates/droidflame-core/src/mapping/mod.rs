@@ -19,118 +19,17 @@
 
 mod apply;
 mod descriptor;
+mod kept;
 mod reader;
 mod report;
 mod resolve;
 
+pub use kept::Mapping;
 pub use reader::MappingReader;
 pub use report::{ClassCounts, MappingReport, MethodCounts};
 
 use crate::error::Result;
 use crate::profile::Profile;
-use rustc_hash::{FxHashMap, FxHashSet};
-
-/// The part of a mapping file that some profiles need, read by [`MappingReader`] and
-/// applied with [`Profile::deobfuscate`].
-#[derive(Debug, Default)]
-pub struct Mapping {
-    /// The classes the profiles use, by obfuscated name.
-    classes: FxHashMap<String, ClassEntry>,
-    facts: MappingFacts,
-}
-
-/// What the file says beyond the classes kept.
-#[derive(Debug, Default)]
-struct MappingFacts {
-    compiler: Option<String>,
-    compiler_version: Option<String>,
-    map_id: Option<String>,
-    /// Lines in the file.
-    lines: u64,
-    /// Class lines in the file.
-    class_lines: u64,
-    /// Lines that are no mapping record, skipped; and the number of the first.
-    skipped_lines: u64,
-    first_skipped: Option<u64>,
-    /// Classes the profiles use that the file names as the original of a renamed class:
-    /// the trace may carry original names already.
-    seen_as_original: FxHashSet<String>,
-    /// Packages of the profiles' classes that hold renamed classes in the file: a class of
-    /// such a package that the file does not list looks obfuscated, by another build.
-    obfuscated_packages: FxHashSet<String>,
-}
-
-/// What the mapping says of one obfuscated class.
-#[derive(Debug)]
-struct ClassEntry {
-    original: String,
-    /// From R8's `sourceFile` comment.
-    source_file: Option<String>,
-    /// Its methods by obfuscated name, inlined callees left out.
-    methods: FxHashMap<String, Vec<MethodEntry>>,
-}
-
-/// One method line (not an inlined callee): one line range of one method.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct MethodEntry {
-    original: String,
-    /// The class the method came from, where R8 moved it (`com.Foo.bar()`).
-    moved_from: Option<String>,
-    /// Parameter types as Java spells them, comma-separated.
-    arguments: String,
-    returns: String,
-    /// R8's residual signature (the descriptor after optimisation), where it gives one.
-    residual: Option<String>,
-    lines: Option<LineRange>,
-}
-
-/// A method line's line numbers: `start:end` in the output, and the original line(s).
-/// ProGuard's own format gives original lines only (`original` is then `None`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct LineRange {
-    start: u32,
-    end: u32,
-    original: Option<(u32, Option<u32>)>,
-}
-
-/// The classes some profiles use (by the name they carry in them) and their packages.
-#[derive(Debug, Default)]
-struct Wanted {
-    classes: FxHashSet<String>,
-    packages: FxHashSet<String>,
-}
-
-impl Wanted {
-    fn of(profiles: &[&Profile]) -> Wanted {
-        let mut wanted = Wanted::default();
-        for profile in profiles {
-            wanted.add_profile(profile);
-        }
-        wanted
-    }
-
-    fn add_profile(&mut self, profile: &Profile) {
-        for frame in profile.obfuscated_frames() {
-            if frame.unknown || frame.class.is_empty() {
-                continue;
-            }
-            self.add(&frame.class);
-            descriptor::for_each_class(&frame.signature, |class| self.add(class));
-        }
-    }
-
-    fn add(&mut self, class: &str) {
-        if !self.classes.contains(class) {
-            self.packages.insert(package(class).to_owned());
-            self.classes.insert(class.to_owned());
-        }
-    }
-}
-
-/// `a.b` of `a.b.C`; empty for a class in no package.
-fn package(class: &str) -> &str {
-    class.rfind('.').map_or("", |dot| &class[..dot])
-}
 
 /// Whether some first bytes of a file are a mapping file's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

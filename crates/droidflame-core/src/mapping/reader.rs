@@ -2,7 +2,8 @@
 //! uses are only counted, never parsed: most of a large app's mapping is skipped at the
 //! speed of finding line ends.
 
-use super::{package, ClassEntry, LineRange, Mapping, MethodEntry, Wanted};
+use super::kept::Mapping;
+use super::kept::{package, ClassEntry, LineRange, MethodEntry, Wanted};
 use crate::error::{Error, ErrorKind, Result};
 use crate::lines::LineSplitter;
 use crate::profile::{ClassRename, Profile};

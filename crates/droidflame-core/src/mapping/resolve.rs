@@ -1,7 +1,7 @@
 //! What one traced method of a mapped class was called in the source.
 
 use super::descriptor;
-use super::{ClassEntry, MethodEntry};
+use super::kept::{ClassEntry, MethodEntry};
 
 /// What a traced method resolves to.
 #[derive(Debug, PartialEq, Eq)]
@@ -88,7 +88,7 @@ pub(super) fn original_line(entries: &[&MethodEntry], line: i32) -> Option<i32> 
 
 #[cfg(test)]
 mod tests {
-    use super::super::LineRange;
+    use super::super::kept::LineRange;
     use super::*;
 
     fn entry(start: u32, end: u32, original: Option<(u32, Option<u32>)>) -> MethodEntry {

@@ -16,6 +16,7 @@ mod proto;
 mod sequence;
 mod sorted;
 mod sorter;
+mod stats;
 mod track_events;
 mod unpack;
 

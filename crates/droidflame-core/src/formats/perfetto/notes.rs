@@ -1,7 +1,8 @@
 //! What a Perfetto trace's notes say: what could not be read, what was lost, and, when
 //! nothing can be drawn, what the trace holds instead.
 
-use super::packets::{PacketReader, PacketStats};
+use super::packets::PacketReader;
+use super::stats::PacketStats;
 use crate::formats::system::SystemEnd;
 use crate::profile::ProfileBuilder;
 use crate::profile::Repair;

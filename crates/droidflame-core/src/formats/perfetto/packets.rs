@@ -14,6 +14,7 @@ use super::proto::{TYPE_COUNTER, TYPE_INSTANT, TYPE_SLICE_BEGIN, TYPE_SLICE_END}
 use super::sequence::{Sequence, Standing, TraceClocks};
 use super::sorted::Sorted;
 use super::sorter::{Event, Held, Lane, TimeSorter, NO_THREAD, ON_CPU};
+use super::stats::PacketStats;
 use super::track_events::{self, Target, TrackTable};
 use super::unpack;
 use crate::error::Result;
@@ -23,36 +24,6 @@ use crate::profile::{ProfileBuilder, SchedState};
 use bytes::Bytes;
 use prost::Message;
 use rustc_hash::FxHashMap;
-
-/// What the trace held, for its notes.
-#[derive(Debug, Default)]
-pub struct PacketStats {
-    pub packets: u64,
-    /// Packets that are not a `TracePacket` (damage), skipped.
-    pub damaged: u64,
-    /// Where the first damaged packet began.
-    pub first_damaged_at: Option<u64>,
-    pub ftrace_events: u64,
-    /// Events of kinds droidflame reads.
-    pub read_events: u64,
-    /// `print` texts that are no atrace marker.
-    pub other_prints: u64,
-    /// Bundles whose CPU lost events before them, and packets a sequence says it dropped.
-    pub lost_bundles: u64,
-    pub dropped_packets: u64,
-    /// Packets that need interned data their sequence lost, skipped.
-    pub unreadable_packets: u64,
-    /// Track events read; those whose name was not interned; those on a clock that
-    /// cannot be converted to the boot clock (skipped).
-    pub track_events: u64,
-    pub unknown_names: u64,
-    pub unconvertible_times: u64,
-    /// Events of thread ids no kernel hands out, skipped.
-    pub bad_thread_ids: u64,
-    /// Packets of kinds droidflame does not draw (heap profiles, power rails, logs, …),
-    /// by their field number in `TracePacket`.
-    pub other_kinds: FxHashMap<u32, u64>,
-}
 
 /// Reads packets into the system model.
 #[derive(Debug, Default)]

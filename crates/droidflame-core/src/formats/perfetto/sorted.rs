@@ -3,8 +3,8 @@
 
 use super::code::CodeFrames;
 use super::cpu_samples::CpuSamples;
-use super::packets::PacketStats;
 use super::sorter::{Event, Held, Lane, TimeSorter, NO_THREAD, ON_CPU};
+use super::stats::PacketStats;
 use super::track_events::TrackTable;
 use crate::formats::system::marker;
 use crate::formats::system::SystemTrace;

@@ -3,9 +3,9 @@
 //! lost, damaged or left out.
 
 use super::events::Role;
+use super::framing::End;
 use super::samples::SampleReader;
 use super::symbols::describe;
-use super::End;
 use crate::profile::Repair;
 use crate::profile::{
     Clock, ClockSet, ClockWords, FinishSpec, FormatInfo, FrameKind, ProfileBuilder, SourceKind, TimeUnit, Unit,
