@@ -2,14 +2,16 @@
 //! reads the two halves of a split trace (`.key` then `.data`) as one input and keeps
 //! checkpoints where reading can resume.
 
-use super::{ArtDecoder, ArtResume};
+use super::decoder::ArtDecoder;
+use super::resume::ArtResume;
 use crate::error::Result;
 use crate::feed::ChunkFeeder;
 use crate::importer::{Checkpoint, Format, Imported, Importer, Input, ReadAgain, Sniff};
 use crate::profile::ProfileBuilder;
 
 /// The registry's entry: method traces in every layout, whole or split in two files.
-pub(crate) const FORMAT: Format = Format { family: "art", sniff, start, pair: Some(super::split_key_is_second) };
+pub(crate) const FORMAT: Format =
+    Format { family: "art", sniff, start, pair: Some(super::decoder::split_key_is_second) };
 
 /// Needs the first 8 bytes: a text key (`*version`) or a binary header (`SLOW`).
 fn sniff(head: &[u8], complete: bool) -> Sniff {
