@@ -210,7 +210,8 @@ fn crate_sources(dir: &Path) -> Vec<Source> {
                 return None;
             }
             let code = code(&path);
-            let paths = crate_paths(&code, &module_of(&file), &declared_children(&code));
+            let module = if module_path(&file).is_empty() { Vec::new() } else { module_of(&file) };
+            let paths = crate_paths(&code, &module, &declared_children(&code));
             Some(Source { file, paths })
         })
         .collect()
@@ -332,16 +333,18 @@ fn no_file_names_one_that_names_it_back() {
 fn nothing_names_an_item_through_its_crate_root() {
     let mut found = Vec::new();
     for (name, files) in workspace() {
-        for source in files.iter().filter(|s| !module_path(&s.file).is_empty()) {
-            if source.paths.contains("") {
-                found.push(format!("{name}/src/{}", source.file));
+        let graph = file_graph(&files);
+        let root = files.iter().map(|s| s.file.as_str()).find(|f| module_path(f).is_empty()).expect("a crate root");
+        for (file, names) in &graph {
+            if *file != root && names.contains(root) {
+                found.push(format!("{name}/src/{file}"));
             }
         }
     }
     assert!(
         found.is_empty(),
-        "these name an item through their crate's root (`crate::Item`, or `super::Item` from a top module); \
-         name the module that defines it instead:\n  {}",
+        "these name an item through their crate's root (`crate::item`, or `super::item` from a top module); \
+         the root only declares modules and says what the crate offers, so name the module that defines it:\n  {}",
         found.join("\n  ")
     );
 }

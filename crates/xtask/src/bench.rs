@@ -8,8 +8,8 @@
 //! guard's suite alternately with today's build: a table of ratios, and a failure if any
 //! measure is more than 3% slower today.
 
+use crate::command::{output, root, run, run_in};
 use crate::tools::{ensure_chromium, ensure_npm};
-use crate::{output, root, run, run_in};
 use std::path::Path;
 use std::process::{Command, Stdio};
 

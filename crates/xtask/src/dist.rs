@@ -9,9 +9,9 @@
 //! - `examples/`: host pages for each way of embedding.
 
 use crate::base64::base64;
+use crate::command::{root, run};
 use crate::settings::WebSettings;
 use crate::tools::{ensure_npm, ensure_wasm_bindgen, ensure_wasm_target, esbuild, wasm_opt};
-use crate::{root, run};
 use std::path::{Path, PathBuf};
 
 pub fn dist() -> Result<PathBuf, String> {

@@ -3,7 +3,7 @@
 //! seconds. Findings land in target/fuzz/findings/; each one fixed is kept in
 //! crates/droidflame-fuzz/findings/ as a regression test.
 
-use crate::{root, run};
+use crate::command::{root, run};
 
 pub fn fuzz(args: &[String]) -> Result<(), String> {
     let mut pass = vec!["--out".to_owned(), root().join("target/fuzz/findings").to_string_lossy().into_owned()];

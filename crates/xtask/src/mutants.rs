@@ -7,7 +7,8 @@
 //! each into its own report; `--in-diff BASE` keeps the mutants on lines changed since BASE,
 //! quick enough before each commit. Reports land in `target/mutants/`.
 
-use crate::{root, run};
+use crate::command::{root, run};
+use crate::core_tests::{corpus_dir, every_test_target};
 use std::process::Command;
 
 /// The cargo-mutants release the reports were made with.
@@ -54,26 +55,13 @@ const NUMBER_MODULES: &[(&str, &[&str])] = &[
     ("formats/art/records.rs", &["lib", "corpus", "edge_cases", "damage", "reread"]),
     ("formats/atrace/line.rs", &["lib", "atrace", "atrace_dumps"]),
     ("formats/system/sched.rs", &["lib", "thread_states", "atrace", "perfetto_frames_written", "perfetto"]),
+    ("formats/system/thread_sched.rs", &["lib", "thread_states", "atrace", "perfetto_frames_written", "perfetto"]),
     ("formats/system/frames.rs", &["lib", "atrace", "derived_frames", "perfetto_frames_written"]),
     ("formats/perfetto/cpu_samples.rs", &["lib", "perfetto_profiling_written", "perfetto_sources"]),
     ("formats/perfetto/frame_timeline.rs", &["lib", "perfetto_frames_written", "perfetto"]),
     ("formats/simpleperf/samples.rs", &["lib", "simpleperf", "simpleperf_written"]),
     ("mapping/resolve.rs", &["lib", "mapping"]),
 ];
-
-/// Test targets left out of mutant runs. `corpus_damage` cuts every corpus file at many
-/// places to check that nothing panics (57 s, four times the rest together); the numbers
-/// it could catch wrong are checked by the other targets.
-const SLOW_TESTS: &[&str] = &["corpus_damage"];
-
-/// The shared trace corpus, where the testkit finds it from the project: mutants are built
-/// and tested in a copy elsewhere, which is told where it is.
-pub(crate) fn corpus_dir() -> Option<std::path::PathBuf> {
-    match std::env::var_os("DROIDFLAME_TRACES") {
-        Some(dir) => Some(std::path::PathBuf::from(dir)).filter(|d| d.is_dir()),
-        None => root().ancestors().map(|dir| dir.join("../shared/traces")).find(|d| d.is_dir()),
-    }
-}
 
 /// Installs cargo-mutants at `VERSION` unless that one is on the PATH.
 fn ensure_cargo_mutants() -> Result<(), String> {
@@ -83,20 +71,6 @@ fn ensure_cargo_mutants() -> Result<(), String> {
     }
     eprintln!("xtask: installing cargo-mutants {VERSION} (a few minutes, once)");
     run("cargo", &["install", "cargo-mutants", "--locked", "--version", &format!("={VERSION}")])
-}
-
-/// Every test target of the core but `SLOW_TESTS`: `lib` and the files of `tests/`.
-pub(crate) fn every_test_target() -> Result<Vec<String>, String> {
-    let dir = root().join("crates/droidflame-core/tests");
-    let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut targets: Vec<String> = entries
-        .filter_map(|e| e.ok())
-        .filter_map(|e| e.file_name().to_str()?.strip_suffix(".rs").map(str::to_owned))
-        .filter(|name| !SLOW_TESTS.contains(&name.as_str()))
-        .collect();
-    targets.sort();
-    targets.insert(0, "lib".to_owned());
-    Ok(targets)
 }
 
 /// cargo arguments that build and run only these test targets, in both of cargo-mutants'
@@ -451,6 +425,25 @@ mod tests {
         assert_eq!(function_of(result), "median");
         let method = "crates/droidflame-core/src/profile/tree.rs:9:5: replace CallTree::is_empty -> bool with false";
         assert_eq!(function_of(method), "CallTree::is_empty");
+    }
+
+    #[test]
+    fn every_module_and_seeded_bug_names_code_that_is_there() {
+        let src = root().join("crates/droidflame-core/src");
+        for (file, targets) in NUMBER_MODULES {
+            assert!(src.join(file).is_file(), "NUMBER_MODULES names {file}, which is not there");
+            assert!(targets.contains(&"lib"), "{file}: its unit tests are among its targets");
+        }
+        for bug in crate::seeded::SEEDED_BUGS {
+            let text = std::fs::read_to_string(src.join(bug.file)).unwrap_or_default();
+            assert_eq!(
+                text.matches(bug.find).count(),
+                1,
+                "the seeded bug \"{}\" is to find its text once in {}",
+                bug.wrong,
+                bug.file
+            );
+        }
     }
 
     #[test]

@@ -3,8 +3,8 @@
 //! README says (`pip install ./crates/droidflame-py`), runs written by the testkit, then
 //! pytest.
 
-use crate::test::{counted_with, Counts};
-use crate::{root, run};
+use crate::command::{root, run};
+use crate::counts::{counted_with, Counts};
 
 pub fn test_python(counts: &mut Counts) -> Result<(), String> {
     let env = root().join("target/python-env");

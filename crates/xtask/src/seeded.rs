@@ -5,8 +5,8 @@
 //! user reads. A bug whose text is no longer in its file is reported, not skipped: the code
 //! moved, and the bug is to be written again where it went.
 
-use crate::mutants::{corpus_dir, every_test_target};
-use crate::root;
+use crate::command::root;
+use crate::core_tests::{corpus_dir, every_test_target};
 use std::path::Path;
 use std::process::Command;
 

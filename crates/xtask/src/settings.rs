@@ -1,7 +1,7 @@
 //! The web build settings in `wasm-pack.toml`: a small TOML subset (sections,
 //! `key = "string"` and `key = ["strings"]`), read without a TOML dependency.
 
-use crate::root;
+use crate::command::root;
 
 pub struct WebSettings {
     pub crate_name: String,

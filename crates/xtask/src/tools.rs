@@ -2,7 +2,7 @@
 //! the wasm32 target, wasm-bindgen-cli (exactly the version in Cargo.lock), the npm build
 //! tools (wasm-opt), and Chromium for the browser tests.
 
-use crate::{output, root, run, run_in};
+use crate::command::{output, root, run, run_in};
 use std::path::Path;
 
 pub fn ensure_wasm_target() -> Result<(), String> {

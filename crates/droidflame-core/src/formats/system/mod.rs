@@ -12,6 +12,7 @@ mod frames;
 mod inflate;
 pub(crate) mod marker;
 mod sched;
+mod thread_sched;
 mod tracks;
 
 pub(crate) use inflate::InflateBudget;
@@ -22,14 +23,13 @@ use crate::profile::{
     TimeUnit, Unit, NONE,
 };
 use rustc_hash::FxHashMap;
-use sched::Sched;
+use thread_sched::Sched;
 use tracks::Tracks;
+use tracks::EMPTY_NAME;
+pub use tracks::TRACK_ID_BASE;
 pub(crate) use tracks::{TrackKey, TrackKind};
 
 use crate::profile::MAX_SLICE_DEPTH as MAX_DEPTH;
-/// Track slots get thread ids from here up, clear of real ids (Linux pids < 2^22).
-pub const TRACK_ID_BASE: u32 = 1 << 31;
-const EMPTY_NAME: &[u8] = b"[empty slice name]";
 
 /// What the capture held, for its notes.
 #[derive(Debug, Default)]

@@ -1,9 +1,13 @@
 //! Spans that live on tracks of their own rather than on a thread's stack (async slices,
 //! named tracks), and counters, summarised per process and name (and, with calls kept, over time).
 
-use super::TRACK_ID_BASE;
 use crate::profile::{Counter, PerClock, ProfileBuilder};
 use rustc_hash::FxHashMap;
+
+/// Track slots get thread ids from here up, clear of real ids (Linux pids < 2^22).
+pub const TRACK_ID_BASE: u32 = 1 << 31;
+/// The name a slice with none is shown by.
+pub(super) const EMPTY_NAME: &[u8] = b"[empty slice name]";
 
 /// What a track groups.
 #[derive(Debug, Clone, Copy, Hash, PartialEq, Eq)]
@@ -60,7 +64,7 @@ impl Tracks {
         }
         let id = TRACK_ID_BASE + self.slots.len() as u32;
         let slot = b.add_thread(id, None);
-        let name = if name.is_empty() { super::EMPTY_NAME } else { name };
+        let name = if name.is_empty() { EMPTY_NAME } else { name };
         b.name_thread(slot, String::from_utf8_lossy(name).into_owned(), true);
         b.mark_track(slot);
         b.set_process(slot, key.pid);
