@@ -1,46 +1,8 @@
 //! The fuzzer's parts, shared by its binary and by the replay of past findings.
 
+pub mod exercise;
 pub mod mapping;
 pub mod mutate;
 pub mod targets;
 
-use droidflame_core::{Analyzer, Options};
-
-/// Analyses one input, fed in chunks of `chunk` bytes, with every call kept, makes every
-/// product, and reads a window of each thread again.
-pub fn exercise(bytes: &[u8], chunk: usize) {
-    if droidflame_testkit::exercise::exercise(bytes, chunk).is_ok() {
-        reread_a_window(bytes, chunk);
-    }
-}
-
-/// With so few calls kept that short ones are let go, each thread's first half is read
-/// again from its checkpoints: it must end, and give calls that end after they start.
-fn reread_a_window(bytes: &[u8], chunk: usize) {
-    let options = Options { keep_calls: true, max_calls: 8, checkpoint_bytes: 256, ..Options::default() };
-    let mut analyzer = Analyzer::new(options);
-    for piece in bytes.chunks(chunk.max(1)) {
-        if analyzer.push(piece).is_err() {
-            return;
-        }
-    }
-    let Ok(profile) = analyzer.finish() else { return };
-    if !profile.can_reread() {
-        return;
-    }
-    let (start, end) = (profile.timeline.start, profile.timeline.end);
-    for thread in 0..profile.threads.len().min(4) {
-        let Ok(mut reread) = profile.reread(thread, start, start + end.saturating_sub(start) / 2) else { continue };
-        let mut at = reread.offset() as usize;
-        while at < bytes.len() {
-            let next = at.saturating_add(chunk.max(1)).min(bytes.len());
-            match reread.push(&bytes[at..next]) {
-                Ok(false) => at = next,
-                Ok(true) | Err(_) => break,
-            }
-        }
-        for (_, call) in reread.calls(&profile, thread).iter() {
-            assert!(call.start <= call.end, "a call read again ends before it starts");
-        }
-    }
-}
+pub use exercise::exercise;

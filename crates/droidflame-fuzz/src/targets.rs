@@ -19,7 +19,7 @@ pub struct Target {
 
 /// How a finding of the target named `name` is run again.
 pub fn exercise_of(name: &str) -> fn(&[u8], usize) {
-    all().into_iter().find(|t| t.name == name).map_or(crate::exercise as fn(&[u8], usize), |t| t.exercise)
+    all().into_iter().find(|t| t.name == name).map_or(crate::exercise::exercise as fn(&[u8], usize), |t| t.exercise)
 }
 
 fn same(bytes: &[u8]) -> Vec<u8> {
@@ -222,14 +222,14 @@ pub fn all() -> Vec<Target> {
             ]
             .concat(),
             wrap: same,
-            exercise: crate::exercise,
+            exercise: crate::exercise::exercise,
         },
         Target {
             name: "art-streaming",
             seeds: [vec![trace.write(&Layout::ART_STREAMING)], corpus(|n| n.ends_with("streaming.trace"), 1 << 20)]
                 .concat(),
             wrap: same,
-            exercise: crate::exercise,
+            exercise: crate::exercise::exercise,
         },
         Target {
             name: "art-v2",
@@ -245,13 +245,13 @@ pub fn all() -> Vec<Target> {
                 v2.write_time_first(&TimeFirst { counter_hz: 19_200_000, block_records: 9 }),
             ],
             wrap: same,
-            exercise: crate::exercise,
+            exercise: crate::exercise::exercise,
         },
         Target {
             name: "gzip",
             seeds: vec![regular, trace.write(&Layout::ART_STREAMING), text.clone()],
             wrap: gzipped,
-            exercise: crate::exercise,
+            exercise: crate::exercise::exercise,
         },
         Target {
             name: "atrace-text",
@@ -261,9 +261,9 @@ pub fn all() -> Vec<Target> {
             ]
             .concat(),
             wrap: same,
-            exercise: crate::exercise,
+            exercise: crate::exercise::exercise,
         },
-        Target { name: "atrace-zlib", seeds: vec![text.clone()], wrap: ctrace, exercise: crate::exercise },
+        Target { name: "atrace-zlib", seeds: vec![text.clone()], wrap: ctrace, exercise: crate::exercise::exercise },
         Target {
             name: "atrace-html",
             seeds: [
@@ -272,7 +272,7 @@ pub fn all() -> Vec<Target> {
             ]
             .concat(),
             wrap: same,
-            exercise: crate::exercise,
+            exercise: crate::exercise::exercise,
         },
         Target {
             name: "perfetto",
@@ -285,7 +285,7 @@ pub fn all() -> Vec<Target> {
             ]
             .concat(),
             wrap: same,
-            exercise: crate::exercise,
+            exercise: crate::exercise::exercise,
         },
         // CPU samples and heap dumps: interned code, callstacks, dumps over packets.
         Target {
@@ -296,7 +296,7 @@ pub fn all() -> Vec<Target> {
             ]
             .concat(),
             wrap: same,
-            exercise: crate::exercise,
+            exercise: crate::exercise::exercise,
         },
         // App frames and thread states: the frame timeline, scheduling with its details.
         Target {
@@ -304,32 +304,32 @@ pub fn all() -> Vec<Target> {
             seeds: [frame_seeds(), corpus(|n| n.contains("nowinandroid") || n.contains("perflib-perfetto"), 4 << 20)]
                 .concat(),
             wrap: same,
-            exercise: crate::exercise,
+            exercise: crate::exercise::exercise,
         },
         Target {
             name: "perfetto-zlib",
             seeds: vec![full.clone(), compact.clone(), sdk.clone()],
             wrap: perfetto_compressed,
-            exercise: crate::exercise,
+            exercise: crate::exercise::exercise,
         },
         Target {
             name: "perfetto-zstd",
             seeds: vec![full.clone(), compact.clone(), sdk.clone()],
             wrap: perfetto_zstd,
-            exercise: crate::exercise,
+            exercise: crate::exercise::exercise,
         },
         // The zstd frames themselves mutated: the decoder meets hostile bytes.
         Target {
             name: "perfetto-zstd-frames",
             seeds: [full, compact, sdk].iter().map(|p| perfetto_zstd(p)).collect(),
             wrap: same,
-            exercise: crate::exercise,
+            exercise: crate::exercise::exercise,
         },
         Target {
             name: "simpleperf",
             seeds: [simpleperf_seeds(), corpus(|n| n.contains("simpleperf") && !n.ends_with(".gz"), 1 << 20)].concat(),
             wrap: same,
-            exercise: crate::exercise,
+            exercise: crate::exercise::exercise,
         },
         Target {
             name: "mapping",

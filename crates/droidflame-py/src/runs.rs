@@ -1,7 +1,7 @@
 //! `compare_runs`: two groups of runs, each read, reduced and let go before the next.
 
+use crate::reading::{failed, DroidflameError, Reading};
 use crate::table::{ArrowBatch, Columns};
-use crate::{failed, DroidflameError, Reading};
 use arrow_array::{BooleanArray, Float64Array, NullArray, StringArray, UInt64Array};
 use droidflame_core::products::{self, Cell, Group, GroupTest, RunOptions, Runs, GROUP_METHOD_COLUMN_NAMES};
 use droidflame_core::Options;

@@ -15,11 +15,7 @@ pub mod scenario;
 pub mod simpleperf;
 mod writer;
 
-pub use writer::{gzip, zlib, Clocks, Layout, MethodDef, Record, ThreadDef, TimeFirst, Trace};
-
-pub const ENTER: u8 = 0;
-pub const EXIT: u8 = 1;
-pub const UNWIND: u8 = 2;
+pub use writer::{gzip, zlib, Clocks, Layout, MethodDef, Record, ThreadDef, TimeFirst, Trace, ENTER, EXIT, UNWIND};
 
 /// The shared trace corpus (`../shared/traces` beside the project root), read in place.
 /// `DROIDFLAME_TRACES` overrides it.

@@ -5,8 +5,7 @@
 //! only thing it may find.
 
 use crate::scenario::Rng;
-use crate::writer::{Clocks, MethodDef, Record, ThreadDef, Trace};
-use crate::{ENTER, EXIT};
+use crate::writer::{Clocks, MethodDef, Record, ThreadDef, Trace, ENTER, EXIT};
 
 /// The program's methods, after the two roots.
 pub const METHODS: usize = 40;

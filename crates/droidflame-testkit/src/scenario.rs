@@ -5,8 +5,8 @@
 //! not replay records: it derives every expected number from the call intervals the
 //! generator knew, as the design's time semantics define them.
 
-use crate::writer::{Clocks, MethodDef, Record, ThreadDef, Trace};
-use crate::{ENTER, EXIT, UNWIND};
+use crate::writer::{Clocks, MethodDef, Record, ThreadDef, Trace, ENTER, EXIT, UNWIND};
+
 use std::collections::BTreeMap;
 
 /// SplitMix64: tiny, seeded, good enough to drive a generator.

@@ -2,6 +2,11 @@
 
 use std::io::Write;
 
+/// The actions of a method trace's records.
+pub const ENTER: u8 = 0;
+pub const EXIT: u8 = 1;
+pub const UNWIND: u8 = 2;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Clocks {
     Wall,
