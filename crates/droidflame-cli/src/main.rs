@@ -2,21 +2,20 @@
 //! Only translation between files and `droidflame-core`; no trace knowledge lives here.
 
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use droidflame_core::mapping::MappingReader;
 use droidflame_core::products::{
     self, CallGraphOptions, CallQuery, ChangeOf, DiffGraphOptions, DiffOptions, ExportOptions, FoldedOptions,
     GroupTest, RunOptions, Stat, Transform, TreeFormat, TreeOptions, View, Widths,
 };
-use droidflame_core::{Analysis, Analyzer, Clock, Options, SourceKind};
-use std::fs::File;
-use std::io::{self, Read, Write};
-use std::path::{Path, PathBuf};
+use droidflame_core::{Clock, Options};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod input;
+mod output;
 mod runs;
 
-/// Read size: the core takes chunks of any size, so files of any size stream through.
-const CHUNK: usize = 1 << 20;
+use input::{analyze, analyze_mapped, deobfuscate, MappingArg, SourceArg};
+use output::{print, stdout_stream, write_text, write_to};
 
 #[derive(Parser)]
 #[command(
@@ -317,40 +316,6 @@ enum TreeFormatArg {
 }
 
 /// `--mapping FILE`, `--source NAME`, `--dump N`: how to read the trace's stacks.
-#[derive(clap::Args)]
-struct MappingArg {
-    /// The build's R8/ProGuard mapping.txt: every name printed is then the original one.
-    #[arg(long = "mapping", value_name = "FILE")]
-    path: Option<PathBuf>,
-    #[command(flatten)]
-    source: SourceArg,
-}
-
-/// `--source NAME`, `--dump N`: which of the trace's stack data to read.
-#[derive(clap::Args, Clone)]
-struct SourceArg {
-    /// Which of the trace's stack data to read (`summary` lists them under `sources`):
-    /// calls, cpu-samples, heap-unreleased or heap-allocated; default: the first listed.
-    #[arg(long, value_name = "NAME")]
-    source: Option<String>,
-    /// For heap sources: the heap dump to read, counted from 0 in time order; default: the last.
-    #[arg(long, value_name = "N")]
-    dump: Option<usize>,
-}
-
-impl SourceArg {
-    /// Selects the source and dump asked for in `analysis`.
-    fn select(&self, analysis: &mut Analysis) -> Result<(), String> {
-        let profile = &mut analysis.profile;
-        if let Some(dump) = self.dump {
-            profile.select_dump(dump).map_err(|e| e.to_string())?;
-        }
-        let Some(name) = &self.source else { return Ok(()) };
-        let kind = SourceKind::named(name).map_err(|e| format!("--source {e}"))?;
-        profile.select_source(kind).map_err(|e| e.to_string())
-    }
-}
-
 #[derive(Clone, Copy, ValueEnum)]
 enum ExportFormat {
     Chrome,
@@ -633,141 +598,8 @@ fn run(cli: Cli, view: View) -> Result<(), String> {
     }
 }
 
-/// Writes a product to `output`, or to standard output for `-`; a written file is named on
-/// stderr.
-fn write_to(output: &Path, write: impl FnOnce(&mut dyn Write) -> droidflame_core::Result<()>) -> Result<(), String> {
-    if output.as_os_str() == "-" {
-        return stdout_stream(|out| write(out));
-    }
-    let file = File::create(output).map_err(|e| format!("cannot create {}: {e}", output.display()))?;
-    let mut out = io::BufWriter::with_capacity(1 << 16, file);
-    write(&mut out).map_err(|e| format!("cannot write {}: {e}", output.display()))?;
-    eprintln!("wrote {}", output.display());
-    Ok(())
-}
-
-/// Writes finished text to `output`, as `write_to` does.
-fn write_text(output: &Path, text: &str) -> Result<(), String> {
-    write_to(output, |out| {
-        out.write_all(text.as_bytes())
-            .map_err(|e| droidflame_core::Error::new(droidflame_core::ErrorKind::Output, e.to_string()))
-    })
-}
-
 /// Every call kept, for the commands that list them, however many there are: they are
 /// written out, not drawn.
 fn with_calls() -> Options {
     Options { keep_calls: true, max_calls: u64::MAX, ..Options::default() }
-}
-
-/// Writes a product to standard output as it is made; a closed pipe (`| head`) ends it
-/// without an error.
-fn stdout_stream(
-    write: impl FnOnce(&mut PipeOut<io::BufWriter<io::StdoutLock<'static>>>) -> droidflame_core::Result<()>,
-) -> Result<(), String> {
-    let mut out = PipeOut { inner: io::BufWriter::with_capacity(1 << 16, io::stdout().lock()), closed: false };
-    match write(&mut out) {
-        Err(_) if out.closed => Ok(()),
-        result => result.map_err(|e| e.to_string()),
-    }
-}
-
-/// Standard output that notes a closed pipe (`| head`), which is not an error.
-struct PipeOut<W: Write> {
-    inner: W,
-    closed: bool,
-}
-
-impl<W: Write> Write for PipeOut<W> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.inner.write(buf).inspect_err(|e| self.closed |= e.kind() == io::ErrorKind::BrokenPipe)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush().inspect_err(|e| self.closed |= e.kind() == io::ErrorKind::BrokenPipe)
-    }
-}
-
-fn print(text: &str) -> Result<(), String> {
-    let mut out = io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        // A closed pipe (`| head`) is not an error.
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(format!("cannot write output: {e}")),
-        _ => Ok(()),
-    }
-}
-
-/// The trace analysed, with the mapping applied where one is given.
-fn analyze_mapped(paths: &[PathBuf], options: Options, mapping: &MappingArg) -> Result<Analysis, String> {
-    let mut profile = analyze(paths, options)?;
-    if let Some(path) = &mapping.path {
-        deobfuscate(std::slice::from_mut(&mut profile), path)?;
-    }
-    mapping.source.select(&mut profile)?;
-    Ok(profile)
-}
-
-/// Applies the mapping at `path` to `profiles`, reading it once; what it did goes to stderr.
-fn deobfuscate(profiles: &mut [Analysis], path: &Path) -> Result<(), String> {
-    let mut reader = MappingReader::new(&profiles.iter().map(|a| &a.profile).collect::<Vec<_>>());
-    read_chunks(path, |chunk| reader.push(chunk))?;
-    let mapping = reader.finish().map_err(|e| format!("{}: {e}", path.display()))?;
-    for profile in profiles {
-        let report = profile.deobfuscate(&mapping);
-        eprintln!("droidflame: {}", report.describe());
-        for warning in &report.warnings {
-            eprintln!("droidflame: warning: {}: {warning}", path.display());
-        }
-    }
-    Ok(())
-}
-
-fn analyze(paths: &[PathBuf], options: Options) -> Result<Analysis, String> {
-    let mut analyzer = Analyzer::new(options);
-    match paths {
-        [one] => stream(&mut analyzer, one)?,
-        [a, b] => {
-            let (key, data) =
-                if droidflame_core::split_key_is_second(&head(a)?, &head(b)?).map_err(|e| e.to_string())? {
-                    (b, a)
-                } else {
-                    (a, b)
-                };
-            stream(&mut analyzer, key)?;
-            analyzer.end_of_key_file().map_err(|e| format!("{}: {e}", key.display()))?;
-            stream(&mut analyzer, data)?;
-        }
-        _ => return Err("give one trace file, or a .key and a .data file".into()),
-    }
-    let name = paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" + ");
-    analyzer.finish().map_err(|e| format!("{name}: {e}"))
-}
-
-fn open(path: &Path) -> Result<File, String> {
-    File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))
-}
-
-fn head(path: &Path) -> Result<Vec<u8>, String> {
-    let mut buf = Vec::new();
-    open(path)?.take(16).read_to_end(&mut buf).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    Ok(buf)
-}
-
-fn stream(analyzer: &mut Analyzer, path: &Path) -> Result<(), String> {
-    read_chunks(path, |chunk| analyzer.push(chunk))
-}
-
-/// Hands the file at `path` to `each` a chunk at a time.
-fn read_chunks(path: &Path, mut each: impl FnMut(&[u8]) -> droidflame_core::Result<()>) -> Result<(), String> {
-    let mut file = open(path)?;
-    let mut buf = vec![0u8; CHUNK];
-    loop {
-        let n = match file.read(&mut buf) {
-            Ok(0) => return Ok(()),
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
-        };
-        each(&buf[..n]).map_err(|e| format!("{}: {e}", path.display()))?;
-    }
 }

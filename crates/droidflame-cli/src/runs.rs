@@ -1,7 +1,8 @@
 //! Many runs: `diff --before FILE... --after FILE...` and `merge FILE...`. Each run is
 //! read, reduced and let go before the next, so any number of runs fits in memory.
 
-use crate::{analyze, read_chunks, write_text, write_to, SourceArg};
+use crate::input::{analyze, read_chunks, SourceArg};
+use crate::output::{write_text, write_to};
 use droidflame_core::products::{self, DiffGraphOptions, Group, GroupTest, RunOptions, Runs, Stat};
 use droidflame_core::{Analysis, Options};
 use std::path::{Path, PathBuf};
