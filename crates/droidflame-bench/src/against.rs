@@ -12,7 +12,8 @@
 //! against a copy of itself, pair after pair. New copies each pair spread that over the
 //! pairs, for both builds alike, instead of giving one build a lucky placement for good.
 
-use crate::{child_with_env, root, write_mapping_file, write_shape};
+use crate::files::{write_mapping_file, write_shape};
+use crate::measure::{child_with_env, root};
 use droidflame_testkit::large::{LargeLayout, Shape};
 use serde_json::Value;
 use std::fmt::Write as _;

@@ -11,11 +11,15 @@
 //!   measured by another build's bench binary and this one alternately; a table of ratios.
 
 mod against;
+mod files;
+mod measure;
 mod probe;
 mod tree_runs;
 
-use droidflame_testkit::adversarial::{write_adversarial, Adversary};
-use droidflame_testkit::large::{write_large, write_mapping, LargeLayout, Shape};
+use droidflame_testkit::adversarial::Adversary;
+use droidflame_testkit::large::{LargeLayout, Shape};
+use files::{fresh_stacks, write_adversary, write_file, write_mapping_file, write_shape};
+use measure::{child, f, median, root, spread, COMPARE_RUNS};
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -92,40 +96,6 @@ fn generate(layout: &str, size: &str, file: &str) -> Result<(), String> {
         }
         _ => write_file(Path::new(file), layout_of(layout)?, size).map(|_| ()),
     }
-}
-
-/// An R8 mapping of `bytes` for the app-start program (`generate mapping MB FILE`).
-fn write_mapping_file(path: &Path, bytes: u64) -> Result<(), String> {
-    let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
-    write_mapping(&mut out, &Shape::app_start(0), bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(())
-}
-
-/// A 4-level call tree as wide as it can be while holding at most `stacks` unique stacks.
-fn fresh_stacks(stacks: u64) -> Adversary {
-    let tree = |fanout| Adversary::FreshStacks { fanout, depth: 4 };
-    let mut fanout = 2;
-    while tree(fanout + 1).unique_stacks() <= stacks {
-        fanout += 1;
-    }
-    tree(fanout)
-}
-
-fn write_adversary(path: &Path, adversary: Adversary) -> Result<u64, String> {
-    let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
-    write_adversarial(&mut out, adversary).map_err(|e| format!("{}: {e}", path.display()))
-}
-
-fn write_file(path: &Path, layout: LargeLayout, records: u64) -> Result<u64, String> {
-    write_shape(path, layout, &Shape::app_start(records))
-}
-
-fn write_shape(path: &Path, layout: LargeLayout, shape: &Shape) -> Result<u64, String> {
-    let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
-    write_large(&mut out, shape, layout).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// The worst cases for depth and for memory (README "Limits").
@@ -297,32 +267,6 @@ fn cases(quick: bool) -> Vec<Case> {
     ]
 }
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("crates/droidflame-bench is two levels down").into()
-}
-
-/// Runs a measurement in a fresh process and parses its JSON line.
-fn child(program: &str, args: &[&str]) -> Result<Value, String> {
-    child_with_env(program, args, &[])
-}
-
-/// `child` with more variables in its environment.
-fn child_with_env(program: &str, args: &[&str], env: &[(&str, &str)]) -> Result<Value, String> {
-    eprintln!("bench: {program} {}", args.join(" "));
-    let out = Command::new(program)
-        .args(args)
-        .envs(env.iter().copied())
-        .current_dir(root())
-        .output()
-        .map_err(|e| format!("{program}: {e}"))?;
-    if !out.status.success() {
-        return Err(format!("{program} {}: {}", args.join(" "), String::from_utf8_lossy(&out.stderr).trim()));
-    }
-    let text = String::from_utf8_lossy(&out.stdout);
-    let line = text.lines().rev().find(|l| l.starts_with('{')).ok_or_else(|| format!("{program} printed no JSON"))?;
-    serde_json::from_str(line).map_err(|e| format!("{program}: {e}"))
-}
-
 fn report(args: &[&str]) -> Result<(), String> {
     let quick = args.contains(&"--quick");
     let out = match args.iter().position(|a| *a == "--out") {
@@ -427,22 +371,6 @@ fn mapping_runs(dir: &Path, me: &str, quick: bool, trace: &str) -> Result<Value,
     }))
 }
 
-/// The median of `key` over measurement runs.
-fn median(runs: &[Value], key: &str) -> Option<f64> {
-    let mut v: Vec<f64> = runs.iter().filter_map(|r| r[key].as_f64()).collect();
-    v.sort_by(f64::total_cmp);
-    v.get(v.len() / 2).copied()
-}
-
-/// The smallest and largest `key` over measurement runs.
-fn spread(runs: &[Value], key: &str) -> (f64, f64) {
-    let v: Vec<f64> = runs.iter().filter_map(|r| r[key].as_f64()).collect();
-    (v.iter().copied().fold(f64::INFINITY, f64::min), v.iter().copied().fold(0.0, f64::max))
-}
-
-/// Runs of the comparison in the browser, alternating with one trace opened alone.
-const COMPARE_RUNS: usize = 3;
-
 /// `case`'s trace compared in the browser with a second run of its program (other paths
 /// through the same code, the same length): the median of alternating runs, each against
 /// one trace opened alone.
@@ -488,14 +416,6 @@ fn merge(existing: &str, tables: &str) -> String {
         }
         _ => format!("{START}\n{tables}{END}\n"),
     }
-}
-
-fn f(v: &Value, path: &[&str]) -> Option<f64> {
-    let mut v = v;
-    for key in path {
-        v = v.get(key)?;
-    }
-    v.as_f64()
 }
 
 fn fmt_s(seconds: Option<f64>) -> String {

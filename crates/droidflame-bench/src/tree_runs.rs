@@ -1,7 +1,7 @@
 //! The Call tree tab and a transform in headless Chromium (`browser-tree.mjs`): each
 //! measure's median over runs, and the table the report prints of them.
 
-use crate::{child, f, median, root, spread, COMPARE_RUNS};
+use crate::measure::{child, f, median, root, spread, COMPARE_RUNS};
 use serde_json::Value;
 use std::fmt::Write as _;
 
