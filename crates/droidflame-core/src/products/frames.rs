@@ -42,16 +42,11 @@ impl FrameNames {
         FrameNames { names, of_frame, merged, max_depth }
     }
 
-    /// The names of `profile` and those `view`'s transforms make (a collapsed package's
-    /// frame): every name a product of that view prints.
-    pub fn of_view(profile: &Profile, max_depth: usize, view: &super::transform::View) -> FrameNames {
-        let mut names = FrameNames::of(profile, max_depth);
-        for name in view.transforms.iter().filter_map(super::transform::Transform::made_name) {
-            if names.id_of(&name).is_none() {
-                names.names.push(name);
-            }
+    /// Adds `name` unless it is there already (a frame a transform makes).
+    pub(super) fn add(&mut self, name: String) {
+        if self.id_of(&name).is_none() {
+            self.names.push(name);
         }
-        names
     }
 
     pub fn name(&self, id: u32) -> &str {
@@ -329,15 +324,6 @@ impl FrameTree {
             self_time[clock]
         } else {
             profile.micros(self_time[clock])
-        }
-    }
-
-    /// This tree as `view` shows it; itself when the view changes nothing.
-    pub fn viewed(self, profile: &Profile, names: &FrameNames, view: &super::transform::View) -> FrameTree {
-        if view.is_plain() {
-            self
-        } else {
-            self.transformed(profile, names, view)
         }
     }
 }

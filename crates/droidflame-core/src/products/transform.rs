@@ -467,3 +467,27 @@ impl FrameTree {
         out.finish()
     }
 }
+/// The frame names a view's products print.
+impl FrameNames {
+    /// The names of `profile` and those `view`'s transforms make (a collapsed package's
+    /// frame): every name a product of that view prints.
+    pub fn of_view(profile: &Profile, max_depth: usize, view: &View) -> FrameNames {
+        let mut names = FrameNames::of(profile, max_depth);
+        for name in view.transforms.iter().filter_map(Transform::made_name) {
+            names.add(name);
+        }
+        names
+    }
+}
+
+/// A frame tree as a view shows it.
+impl FrameTree {
+    /// This tree as `view` shows it; itself when the view changes nothing.
+    pub fn viewed(self, profile: &Profile, names: &FrameNames, view: &View) -> FrameTree {
+        if view.is_plain() {
+            self
+        } else {
+            self.transformed(profile, names, view)
+        }
+    }
+}

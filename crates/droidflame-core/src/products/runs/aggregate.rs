@@ -2,7 +2,7 @@
 //! self time, as folded stacks or as one side of a differential graph of medians, and the
 //! group's summary JSON with every method's per-run values.
 
-use super::{by_key, Group, Runs};
+use super::reduced::{by_key, Group, Runs};
 use crate::error::{Error, ErrorKind, Result};
 use crate::products::diff::Comparison;
 use crate::products::diff_tree::DiffTree;
@@ -123,7 +123,7 @@ pub fn group_call_tree(runs: &Runs, group: Group, stat: Stat, thread: Option<&st
 pub fn group_summary_json(runs: &Runs, group: Group) -> Result<String> {
     let kind = runs.ready(&[group])?;
     let figures = super::compare::figures(runs, group);
-    let members: Vec<&super::Run> = runs.of(group).collect();
+    let members: Vec<&super::reduced::Run> = runs.of(group).collect();
     let mut order: Vec<usize> = (0..figures.len()).collect();
     order.sort_by(|&x, &y| figures[y].0.excl_median_us.total_cmp(&figures[x].0.excl_median_us).then_with(|| x.cmp(&y)));
     let methods: Vec<serde_json::Value> = order

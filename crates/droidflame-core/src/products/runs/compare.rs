@@ -12,7 +12,7 @@
 //! own: the interval leaves out 0, every run after lies beyond every run before, and the
 //! medians differ by at least `MIN_CHANGE`.
 
-use super::{by_key, Group, MethodName, Runs};
+use super::reduced::{by_key, Group, MethodName, Runs};
 use crate::error::{Error, ErrorKind, Result};
 use crate::products::delta::MethodTotals;
 use crate::stats::{benjamini_hochberg, hodges_lehmann, mann_whitney, quantile, Shift};
@@ -286,7 +286,7 @@ pub fn compare_groups(runs: &Runs, test: &GroupTest) -> Result<Vec<MethodCompari
 /// Each method's figures over `group`'s runs, with each run's totals and share of its time.
 pub(super) fn figures(runs: &Runs, group: Group) -> Vec<(SideFigures, Vec<(MethodTotals, f64)>)> {
     let count = runs.methods.len();
-    let members: Vec<&super::Run> = runs.of(group).collect();
+    let members: Vec<&super::reduced::Run> = runs.of(group).collect();
     let lists: Vec<&[(u32, MethodTotals)]> = members.iter().map(|r| r.methods.as_slice()).collect();
     let mut out = Vec::with_capacity(count);
     by_key(&lists, count, |_, totals| {

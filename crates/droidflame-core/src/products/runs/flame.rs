@@ -2,7 +2,7 @@
 //! group's runs, drawn by inferno as every other graph is.
 
 use super::aggregate::Stat;
-use super::{Group, Runs};
+use super::reduced::{Group, Runs};
 use crate::error::{Error, ErrorKind, Result};
 use crate::products::flame::{empty_svg, inferno_options, themed, FlameOptions};
 use crate::profile::Unit;
