@@ -1,5 +1,7 @@
 //! What a call-tree node is a call of.
 
+use rustc_hash::FxHashMap;
+
 /// What a format's frames are, for naming them to the user.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FrameKind {
@@ -68,4 +70,29 @@ impl Frame {
             format!("{}.{}", self.class, self.name)
         }
     }
+}
+
+/// An obfuscated class's original name and its methods', as a trace may carry them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ClassRename {
+    pub obfuscated: String,
+    pub original: String,
+    /// `(obfuscated, original)`; a method moved from another class is `Class.method`.
+    pub methods: Vec<(String, String)>,
+}
+
+/// Each distinct display name once, and the frame -> name map: overloads share a name.
+pub(crate) fn display_names(frames: &[Frame]) -> (Vec<String>, Vec<u32>) {
+    let mut names = Vec::new();
+    let mut index: FxHashMap<String, u32> = FxHashMap::default();
+    let name_of = frames
+        .iter()
+        .map(|f| {
+            *index.entry(f.display_name()).or_insert_with_key(|name| {
+                names.push(name.clone());
+                (names.len() - 1) as u32
+            })
+        })
+        .collect();
+    (names, name_of)
 }

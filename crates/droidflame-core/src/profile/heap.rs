@@ -7,9 +7,9 @@ use super::clock::{ClockSet, ClockWords, PerClock, TimeUnit};
 use super::frame::FrameKind;
 use super::source::{Source, SourceData, SourceKind};
 use super::states::StateLog;
+use super::thread::ThreadProfile;
 use super::tree::NONE;
 use super::tree::{CallTree, NodeBudget, TreeBuilder};
-use super::ThreadProfile;
 
 /// Every heap dump of a trace.
 #[derive(Debug, Clone)]

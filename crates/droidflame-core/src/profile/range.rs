@@ -4,9 +4,11 @@
 
 use super::calls::{Call, ThreadCalls};
 use super::clock::{Clock, PerClock};
+use super::model::Profile;
 use super::states::StateLog;
+use super::system::Timeline;
+use super::thread::ThreadProfile;
 use super::tree::CallTree;
-use super::{Profile, ThreadProfile, Timeline};
 use crate::error::{Error, ErrorKind, Result};
 
 impl Profile {
@@ -144,7 +146,7 @@ impl Profile {
             counters: self
                 .counters
                 .iter()
-                .map(|c| super::Counter { series: Vec::new(), name: c.name.clone(), ..*c })
+                .map(|c| super::system::Counter { series: Vec::new(), name: c.name.clone(), ..*c })
                 .collect(),
             unmapped_frames: self.unmapped_frames.clone(),
             rereadable: false,

@@ -7,7 +7,17 @@
 //! variable-length integers (about 4 bytes an entry). Every `MARK_EVERY` entries a mark
 //! notes the entry's time and offset, so a window is found without decoding from the start.
 
-use super::SchedTimes;
+/// A thread's time in each scheduler state, in ticks, over the part of the trace where
+/// its state is known.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SchedTimes {
+    /// On a CPU.
+    pub running: u64,
+    /// Ready to run, waiting for a CPU.
+    pub runnable: u64,
+    /// Blocked or asleep.
+    pub sleeping: u64,
+}
 
 /// Entries between two marks.
 const MARK_EVERY: u32 = 64;

@@ -4,16 +4,19 @@
 use super::heap::HeapBuilder;
 use super::{FinishSpec, FrameSlot, ProfileBuilder, SourceSpec, ThreadState};
 use crate::profile::clock::{Clock, ClockSet, PerClock};
-use crate::profile::frame::Frame;
 use crate::profile::frame::FrameKind;
+use crate::profile::frame::{display_names, Frame};
 use crate::profile::heap::HeapProfiles;
 use crate::profile::heap::HeapView;
+use crate::profile::model::calls_left_out;
+use crate::profile::model::Profile;
+use crate::profile::repairs::counted;
 use crate::profile::repairs::Warning;
-use crate::profile::repairs::{counted, group_digits};
 use crate::profile::source::{Source, SourceData, SourceKind, Unit};
 use crate::profile::states::StateLog;
+use crate::profile::system::Timeline;
+use crate::profile::thread::ThreadProfile;
 use crate::profile::tree::NONE;
-use crate::profile::{Profile, ThreadProfile, Timeline};
 use rustc_hash::FxHashMap;
 
 impl ProfileBuilder {
@@ -45,7 +48,7 @@ impl ProfileBuilder {
                 }
             }
             if state.name.is_none() && state.events > 0 {
-                state.name = Some(format!("Thread {}", crate::profile::shown_tid(state.tid, state.track)));
+                state.name = Some(format!("Thread {}", crate::profile::thread::shown_tid(state.tid, state.track)));
                 unknown_threads += 1;
             }
         }
@@ -185,23 +188,6 @@ impl ProfileBuilder {
     }
 }
 
-/// What the timeline and range selections lose where calls were left out; `rereadable`:
-/// the short calls of one thread can be read again from the input.
-pub(crate) fn calls_left_out(max_calls: u64, shortest_us: u64, rereadable: bool) -> String {
-    let timeline = if rereadable {
-        "of the slowest calls and of the timeline, except in one thread zoomed in far enough to show them \
-         (they are then read again from the file)"
-    } else {
-        "of the timeline and of the slowest calls"
-    };
-    format!(
-        "this trace has more than {} calls, more than the timeline keeps: calls shorter than {} µs are left \
-         out {timeline}; range selections are off (the command line's `droidflame calls` lists every call)",
-        group_digits(max_calls),
-        group_digits(shortest_us.max(1))
-    )
-}
-
 impl ProfileBuilder {
     /// From the earliest to the latest wall time of any thread's events.
     fn event_span(&self) -> (u64, u64) {
@@ -266,22 +252,6 @@ fn push_frame(frames: &mut Vec<Frame>, slot: &FrameSlot) -> u32 {
     (frames.len() - 1) as u32
 }
 
-/// Each distinct display name once, and the frame -> name map: overloads share a name.
-pub(crate) fn display_names(frames: &[Frame]) -> (Vec<String>, Vec<u32>) {
-    let mut names = Vec::new();
-    let mut index: FxHashMap<String, u32> = FxHashMap::default();
-    let name_of = frames
-        .iter()
-        .map(|f| {
-            *index.entry(f.display_name()).or_insert_with_key(|name| {
-                names.push(name.clone());
-                (names.len() - 1) as u32
-            })
-        })
-        .collect();
-    (names, name_of)
-}
-
 fn finish_thread(
     state: ThreadState,
     slot: u32,
@@ -317,7 +287,9 @@ fn finish_thread(
     });
     ThreadProfile {
         tid: state.tid,
-        name: state.name.unwrap_or_else(|| format!("Thread {}", crate::profile::shown_tid(state.tid, state.track))),
+        name: state
+            .name
+            .unwrap_or_else(|| format!("Thread {}", crate::profile::thread::shown_tid(state.tid, state.track))),
         records: state.events,
         tree,
         first: clocks(state.first),

@@ -41,21 +41,21 @@
 
 mod finish;
 mod heap;
-mod seed;
-
-pub(crate) use finish::{calls_left_out, display_names};
-pub(crate) use seed::{ReadCalls, ThreadMark};
+mod heap_input;
+pub(crate) mod seed;
 
 use super::app_frames::AppFrame;
 use super::calls::{Call, ThreadCalls};
 use super::clock::{Clock, ClockSet, ClockWords, PerClock, TimeUnit};
 use super::format::FormatInfo;
+use super::frame::ClassRename;
 use super::frame::FrameKind;
 use super::repairs::{Repair, Repairs, Warning};
 use super::source::{SourceKind, Unit};
+use super::states::SchedTimes;
 use super::states::StateLog;
+use super::system::Counter;
 use super::tree::{CallTree, NodeBudget, TreeBuilder};
-use super::{ClassRename, Counter, SchedTimes};
 use crate::error::{Error, ErrorKind};
 use crate::options::Options;
 use crate::profile::repairs::group_digits;

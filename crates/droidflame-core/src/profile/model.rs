@@ -1,0 +1,231 @@
+//! The analysed trace: its stack profiles, system timeline, heap profiles and facts.
+
+use super::app_frames::AppFrame;
+use super::clock::{Clock, ClockSet, TimeUnit};
+use super::format::FormatInfo;
+use super::frame::{ClassRename, Frame};
+use super::heap::HeapProfiles;
+use super::repairs::{group_digits, Repairs, Warning};
+use super::source::{Source, SourceData};
+use super::system::{Counter, Timeline};
+use super::thread::ThreadProfile;
+use crate::options::Options;
+
+/// The analysed trace.
+#[derive(Debug, Clone)]
+pub struct Profile {
+    /// What the input was.
+    pub format: FormatInfo,
+    /// Every `key=value` of the trace's header or summary, in file order.
+    pub header: Vec<(String, String)>,
+    /// The clocks the trace recorded.
+    pub clocks: ClockSet,
+    /// The trace's timeline: from the earliest to the latest wall time of any record (a
+    /// capture's first and last event), in ticks. Where the trace has no wall clock, the
+    /// same over its single clock, which then is no shared timeline (each thread's CPU
+    /// clock runs on its own).
+    pub timeline: Timeline,
+    /// Spans of the timeline where the capture lost every event (between the dumps of a
+    /// capture made of several), in ticks, in time order.
+    pub gaps: Vec<(u64, u64)>,
+    /// How long one tick of the raw times in the call trees is.
+    pub time_unit: TimeUnit,
+    /// Threads (and tracks) with at least one event.
+    pub threads: Vec<ThreadProfile>,
+    /// Every frame some call used; `Node::frame` indexes it.
+    pub frames: Vec<Frame>,
+    /// `frame_name_of[frame]` indexes `frame_names`: overloads share one name.
+    pub frame_name_of: Vec<u32>,
+    /// Each distinct display name of a frame once.
+    pub frame_names: Vec<String>,
+    /// Every repair made while reading.
+    pub repairs: Repairs,
+    /// Plain-language notes about what was repaired or guessed, for the user.
+    pub warnings: Vec<Warning>,
+    /// The limits the analysis ran under.
+    pub limits: Options,
+    /// With calls kept: calls shorter than this many ticks on the timeline clock were let
+    /// go, the trace having more than `Options::max_calls`; 0 when every call was kept.
+    /// Calls from before tracing are kept whatever their length.
+    pub shortest_call: u64,
+    /// Events of all threads.
+    pub records: u64,
+    /// Counter tracks (system traces), by pid then name; empty for method traces.
+    pub counters: Vec<Counter>,
+    /// The frames as the trace named them, where a mapping renamed them; else empty.
+    pub(crate) unmapped_frames: Vec<Frame>,
+    /// The calls left out for being short (`shortest_call`) can be read again from the
+    /// input (see `Analysis::reread`).
+    pub(crate) rereadable: bool,
+    /// The frame (index into `frames`) of each frame slot of the builder.
+    pub(crate) frame_of_slot: Vec<u32>,
+    /// The source shown now: `threads`, `clocks`, `time_unit`, `shortest_call` and the
+    /// format's frame kind and clock words are its.
+    pub(crate) source: Source,
+    /// Every source the trace has, in order of preference.
+    pub(crate) sources: Vec<Source>,
+    /// The sources not shown now, but heap sources (made from `heap` when selected).
+    pub(crate) stashed: Vec<SourceData>,
+    /// The trace's heap dumps, where it has any.
+    pub heap: Option<HeapProfiles>,
+    /// The dump heap sources show; `None`: the last.
+    pub(crate) dump: Option<usize>,
+    /// Original names the trace itself gives for obfuscated classes and methods (applied
+    /// as a mapping when the analysis ends).
+    pub(crate) renames: Vec<ClassRename>,
+    /// The frames apps produced, where the trace has a frame timeline; by start.
+    pub app_frames: Vec<AppFrame>,
+    /// The compositor's display frames (no layer), where the trace has them; by start.
+    pub display_frames: Vec<AppFrame>,
+    /// Kernel functions threads blocked in (`StateEntry::blocked` indexes it).
+    pub blocked_functions: Vec<String>,
+    /// CPUs the scheduler ran threads on (their numbers are below it); 0 without
+    /// scheduling.
+    pub cpus: u32,
+    /// The nodes' counts are not known: a time range of samples (the samples in it are
+    /// not kept one by one, only the runs of them that calls are).
+    pub(crate) counts_unknown: bool,
+    /// A time range of a profile (`Profile::within`): its timeline is the range.
+    pub in_range: bool,
+}
+
+impl Profile {
+    /// Whole microseconds for a tick count (truncating).
+    pub fn micros(&self, ticks: u64) -> u64 {
+        self.time_unit.micros(ticks)
+    }
+
+    /// Whether the trace recorded `clock`.
+    pub fn has(&self, clock: Clock) -> bool {
+        self.clocks.has(clock)
+    }
+
+    /// Checks that the trace has `clock`, or explains that it does not.
+    pub fn require(&self, clock: Clock) -> crate::error::Result<()> {
+        if self.has(clock) {
+            Ok(())
+        } else {
+            Err(crate::error::Error::new(
+                crate::error::ErrorKind::Request,
+                format!(
+                    "this trace has no {clock} clock (it recorded clock={}); choose the {} clock",
+                    self.clocks.name(),
+                    self.default_clock()
+                ),
+            ))
+        }
+    }
+
+    /// The clock a reader sees when they name none.
+    pub fn default_clock(&self) -> Clock {
+        self.format.preferred_clock.filter(|&clock| self.has(clock)).unwrap_or(self.clocks.default_clock())
+    }
+
+    /// Checks that calls were kept (`Options::keep_calls`), or explains that they were not.
+    pub fn require_calls(&self) -> crate::error::Result<()> {
+        if self.limits.keep_calls {
+            Ok(())
+        } else {
+            Err(crate::error::Error::new(
+                crate::error::ErrorKind::Request,
+                "calls were not kept for this profile: analyse it with `keep_calls` set",
+            ))
+        }
+    }
+
+    /// Checks that every call was kept, none left out for being short, or explains why not.
+    pub fn require_every_call(&self) -> crate::error::Result<()> {
+        self.require_calls()?;
+        match self.calls_left_out() {
+            None => Ok(()),
+            Some(why) => Err(crate::error::Error::new(crate::error::ErrorKind::Request, why)),
+        }
+    }
+
+    /// Whether calls left out for being short (`shortest_call`) can be read again from the
+    /// input: where its importer kept checkpoints (method traces with fixed-size records,
+    /// read uncompressed and in one piece).
+    pub fn can_reread(&self) -> bool {
+        self.shortest_call > 0 && self.rereadable
+    }
+
+    /// Where short calls were left out (`shortest_call`), what that means for the user.
+    pub fn calls_left_out(&self) -> Option<String> {
+        (self.limits.keep_calls && self.shortest_call > 0)
+            .then(|| calls_left_out(self.limits.max_calls, self.micros(self.shortest_call), self.can_reread()))
+    }
+
+    /// The clock of the timeline and of calls' start and end: wall where the trace has it,
+    /// else its CPU clock (which then runs per thread).
+    pub fn timeline_clock(&self) -> Clock {
+        if self.has(Clock::Wall) {
+            Clock::Wall
+        } else {
+            Clock::Cpu
+        }
+    }
+
+    /// The last value of `key` in the header or summary.
+    pub fn header_value(&self, key: &str) -> Option<&str> {
+        self.header.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+
+    /// The display name of a frame (`Class.method`, a slice's name).
+    pub fn frame_name(&self, frame: u32) -> &str {
+        &self.frame_names[self.frame_name_of[frame as usize] as usize]
+    }
+
+    /// The thread a viewer should open on, as an index into `threads`: the traced app's
+    /// main thread (its tid is the process id the trace names, or it is called `main`,
+    /// as Android names every app's main thread), else the thread with the most time on
+    /// the CPU clock (the wall clock where there is none). Idle threads often have the
+    /// most wall time, blocked in a wait, so wall time does not tell the busy ones.
+    /// Tracks are never chosen. `None` when there is no thread.
+    pub fn default_thread(&self) -> Option<usize> {
+        let candidates = || self.threads.iter().enumerate().filter(|(_, t)| !t.track && !t.tree.is_empty());
+        if let Some(pid) = self.format.pid {
+            if let Some((i, _)) = candidates().find(|(_, t)| t.tid == pid) {
+                return Some(i);
+            }
+        }
+        if let Some((i, _)) = candidates().find(|(_, t)| t.name == "main") {
+            return Some(i);
+        }
+        let clock = if self.has(Clock::Cpu) { Clock::Cpu } else { Clock::Wall };
+        let busiest = candidates()
+            .max_by(|(a, x), (b, y)| x.tree.total_self(clock).cmp(&y.tree.total_self(clock)).then_with(|| b.cmp(a)));
+        busiest.map(|(i, _)| i).or_else(|| (!self.threads.is_empty()).then_some(0))
+    }
+
+    /// The frames as the trace named them, before any mapping was applied.
+    pub fn obfuscated_frames(&self) -> &[Frame] {
+        if self.unmapped_frames.is_empty() {
+            &self.frames
+        } else {
+            &self.unmapped_frames
+        }
+    }
+
+    /// A frame's name as the trace gave it, where a mapping changed it.
+    pub fn obfuscated_name(&self, frame: u32) -> Option<String> {
+        let before = self.unmapped_frames.get(frame as usize)?.display_name();
+        (before != self.frame_name(frame)).then_some(before)
+    }
+}
+
+/// What the timeline and range selections lose where calls were left out; `rereadable`:
+/// the short calls of one thread can be read again from the input.
+pub(crate) fn calls_left_out(max_calls: u64, shortest_us: u64, rereadable: bool) -> String {
+    let timeline = if rereadable {
+        "of the slowest calls and of the timeline, except in one thread zoomed in far enough to show them \
+         (they are then read again from the file)"
+    } else {
+        "of the timeline and of the slowest calls"
+    };
+    format!(
+        "this trace has more than {} calls, more than the timeline keeps: calls shorter than {} µs are left \
+         out {timeline}; range selections are off (the command line's `droidflame calls` lists every call)",
+        group_digits(max_calls),
+        group_digits(shortest_us.max(1))
+    )
+}
