@@ -23,9 +23,11 @@ impl WebSettings {
         })
     }
 
-    /// The wasm file cargo writes for the bindings crate.
+    /// The wasm file cargo writes for the bindings crate: under `CARGO_TARGET_DIR` when it is
+    /// set (cargo builds there), else under the workspace's `target/`.
     pub fn wasm_path(&self) -> String {
-        format!("target/wasm32-unknown-unknown/{}/{}.wasm", self.profile, self.crate_name.replace('-', "_"))
+        let target = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".to_owned());
+        format!("{target}/wasm32-unknown-unknown/{}/{}.wasm", self.profile, self.crate_name.replace('-', "_"))
     }
 }
 
