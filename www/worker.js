@@ -3,7 +3,7 @@
 // of it, so the same text runs as worker.js (hosted) and from a Blob URL (single file).
 
 /* global wasm_bindgen */
-import { analyzeInto, feed, head, readAgain, sizeOf } from './src/feed.js';
+import { analyzeInto, feed, head, readAgain, sizeOf } from './src/engine/feed.js';
 
 let ready = null;
 let wasmMemory = null;

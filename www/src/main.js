@@ -3,30 +3,30 @@
 // nodes, and flame graphs live in sandboxed frames. One state (state.js) holds every
 // choice; each view re-renders from it.
 
-import { $, download } from './dom.js';
-import { Engine, Products } from './engine.js';
-import { createCounters } from './counters.js';
-import { createFacts } from './facts.js';
-import { createFrames } from './frames.js';
-import { clockWords, fileStem, unitOf } from './format.js';
-import { createGraph } from './graph.js';
-import { wireEmbed, analyzeApi, compareApi } from './embed.js';
-import { sortFiles, wireInput } from './input.js';
-import { createMapping } from './mapping.js';
-import { createMethods } from './methods.js';
-import { createProgress } from './progress.js';
-import { COMPARE_KEY, createCompare } from './compare.js';
-import { createRuns, runsDataState } from './runs.js';
-import { changed, clocksOf, createStore, openedState, sourceState } from './state.js';
-import { createSourceSwitch } from './sources.js';
-import { createScheduling } from './scheduling.js';
-import { createThreadList } from './threads.js';
-import { createTimeline } from './timeline.js';
-import { createTreeView } from './tree-view.js';
-import { rangeText } from './timespan.js';
-import { isPlain, viewJson } from './transforms.js';
-import { createAddress } from './address.js';
-import { createViewCrumbs } from './view-crumbs.js';
+import { $, download } from './shared/dom.js';
+import { Engine, Products } from './engine/engine.js';
+import { createCounters } from './system/counters.js';
+import { createFacts } from './trace/facts.js';
+import { createFrames } from './frames/frames.js';
+import { clockWords, fileStem, unitOf } from './shared/format.js';
+import { createGraph } from './flame/graph.js';
+import { wireEmbed, analyzeApi, compareApi } from './input/embed.js';
+import { sortFiles, wireInput } from './input/input.js';
+import { createMapping } from './trace/mapping.js';
+import { createMethods } from './methods/methods.js';
+import { createProgress } from './shared/progress.js';
+import { COMPARE_KEY, createCompare } from './compare/compare.js';
+import { createRuns, runsDataState } from './runs/runs.js';
+import { changed, clocksOf, createStore, openedState, sourceState } from './shared/state.js';
+import { createSourceSwitch } from './trace/sources.js';
+import { createScheduling } from './system/scheduling.js';
+import { createThreadList } from './trace/threads.js';
+import { createTimeline } from './timeline/timeline.js';
+import { createTreeView } from './tree/tree-view.js';
+import { rangeText } from './shared/timespan.js';
+import { isPlain, viewJson } from './shared/transforms.js';
+import { createAddress } from './link/address.js';
+import { createViewCrumbs } from './flame/view-crumbs.js';
 
 // The tabs whose products the view (transforms, bottom-up) changes; a table of methods
 // reads the same bottom-up and a timeline runs in time, so they offer no Invert.

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hashOf, linkPatch, parseHash, viewFromText, MAX_HASH } from '../src/link.js';
-import { initialState, openedState } from '../src/state.js';
-import { PLAIN_VIEW } from '../src/transforms.js';
+import { hashOf, linkPatch, parseHash, viewFromText, MAX_HASH } from '../src/link/link.js';
+import { initialState, openedState } from '../src/shared/state.js';
+import { PLAIN_VIEW } from '../src/shared/transforms.js';
 import { summary as golden } from './golden.js';
 
 function opened() {
@@ -87,7 +87,7 @@ test('a view from the hash is checked for its shape; its names are the core\'s t
 });
 
 test('a link keeps the source and a heap profile\'s dump, and asks for them first', async () => {
-  const { linkSource } = await import('../src/link.js');
+  const { linkSource } = await import('../src/link/link.js');
   const sources = [{ name: 'heap-unreleased', unit: 'bytes', description: 'a', heap: true }, { name: 'heap-allocated', unit: 'bytes', description: 'b', heap: true }];
   const summary = Object.assign({}, opened().summary, { sources, source: 'heap-allocated', dumps: { selected: 0, count: 3, times_us: [1, 2, 3] } });
   const state = Object.assign({}, opened(), { summary });
