@@ -9,9 +9,10 @@ import { fileStem } from '../shared/format.js';
 import { changed } from '../shared/state.js';
 import { legendText } from './compare-table.js';
 
-export function createCompareGraph(store, engine, key) {
+export function createCompareGraph(store, engine, key, frameScript) {
   const view = createFlameView(store, {
     frame: $('compare-flame'),
+    script: frameScript,
     search: $('compare-search'),
     matched: $('compare-matched'),
     cursor: $('compare-cursor'),

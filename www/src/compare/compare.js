@@ -14,8 +14,9 @@ import { viewJson } from '../shared/transforms.js';
 /** The worker's key for the second trace's analysis and for the comparison. */
 export const COMPARE_KEY = 'compare';
 
-export function createCompare(store, engine, beforeKey) {
-  const graph = createCompareGraph(store, engine, COMPARE_KEY);
+export function createCompare({ store, engine, products, frameScript }) {
+  const beforeKey = products.key;
+  const graph = createCompareGraph(store, engine, COMPARE_KEY, frameScript);
   createCompareMethods(store, engine, COMPARE_KEY);
   const progress = createProgress($('compare-progress-bar'), $('compare-progress-text'));
   // Bumped by every comparison started: an older one's answer is dropped.

@@ -1,9 +1,9 @@
 // One flame-graph view, used by the main screen (graph.js) and Compare (compare-graph.js):
 // an SVG in a sandboxed frame (its script gives zoom; trace names are untrusted), driven
 // from the page's search box and Reset zoom. The page and the frame talk only by messages
-// (see graph-frame.js); the search term lives in the store, under the view's own key.
+// (see graph-frame.js, whose text main.js hands over: a text import would keep this module
+// from loading in the unit tests); the search term lives in the store, under the view's own key.
 
-import frameScript from './graph-frame.js' with { type: 'text' };
 import { menuRequest } from './frame-menu.js';
 import { changed } from '../shared/state.js';
 
@@ -13,15 +13,15 @@ const FRAME_BACKGROUND = { light: '#ffffff', dark: '#16191d' };
 // Typing pauses this long before the graph searches: each search walks every frame.
 const SEARCH_DELAY_MS = 120;
 
-/** The text of a graph frame: the SVG, then the script that lets the page drive it. */
-export function frameDocument(svg, theme) {
+/** The text of a graph frame: the SVG, then `script` (graph-frame.js), which lets the page drive it. */
+export function frameDocument(svg, theme, script) {
   const body = svg.replace(/^<\?xml[^>]*\?>\s*/, '').replace(/<!DOCTYPE[^>]*>\s*/i, '');
   return '<!doctype html><meta charset="utf-8"><style>html,body{margin:0;background:' +
     (FRAME_BACKGROUND[theme] || FRAME_BACKGROUND.light) + '}body>svg{display:block;width:100%}' +
     '#frames>g.df-cursor>rect{stroke:#1a73e8;stroke-width:2}body>svg:focus-visible{outline:2px solid #1a73e8;outline-offset:-2px}' +
     // A differential graph's search keeps every colour as it is (fading would change their
     // hues): matches are outlined.
-    'svg.df-searching #frames>g.df-match>rect{stroke:#c800c8;stroke-width:2.5}</style>' + body + '<script>' + frameScript + '</script>';
+    'svg.df-searching #frames>g.df-match>rect{stroke:#c800c8;stroke-width:2.5}</style>' + body + '<script>' + script + '</script>';
 }
 
 /** The height the SVG says it draws at, in px (600 where it does not say). */
@@ -81,10 +81,11 @@ export function setFrameDocument(frame, html, onSet = () => {}) {
  * `onMenu({titles, left, top})`: a frame's menu was asked for (frame-menu.js' `menuRequest`);
  * `onReady(frames)`: a graph of that many frames is on show. `pathKey`: the store's key for
  * a path of frame names (from the one above the root) the graph zooms to, until zoomed out.
+ * `script`: the frame's script (graph-frame.js' text; the policy allows it by its hash).
  */
 export function createFlameView(store, options) {
   const { frame, search, matched, cursor, resetZoom, error, hint, searchKey, progressKey, minHeight, openAtRoots = false,
-    onMenu = null, onReady = () => {}, pathKey = null } = options;
+    onMenu = null, onReady = () => {}, pathKey = null, script } = options;
   const scroller = frame.parentElement;
   let height = 0;
   let searchTimer = 0;
@@ -217,7 +218,7 @@ export function createFlameView(store, options) {
      * runs as it is set, for what changes with it (a title). Resolves when it is set.
      */
     show(svg, theme, onSet = () => {}) {
-      return setFrameDocument(frame, frameDocument(svg, theme), () => {
+      return setFrameDocument(frame, frameDocument(svg, theme, script), () => {
         loaded = false;
         progress('loading');
         error.hidden = true;

@@ -18,11 +18,12 @@ export function scopeTotal(summary, thread, clock) {
   return thread < 0 ? allThreadsTotal(summary, clock) : threadTotal(summary.threads[thread], clock);
 }
 
-export function createGraph(store, products) {
+export function createGraph({ store, products, frameScript }) {
   const frame = $('flame');
   const menu = createFrameMenu();
   const view = createFlameView(store, {
     frame,
+    script: frameScript,
     search: $('graph-search'),
     matched: $('graph-matched'),
     cursor: $('graph-cursor'),

@@ -57,7 +57,7 @@ export function jankTypesLine(layer) {
   return layer.jank_types.length === 0 ? 'none' : layer.jank_types.map(([kind, n]) => kind + ' ' + count(n)).join(' · ');
 }
 
-export function createFrames(store, products) {
+export function createFrames({ store, products }) {
   const button = $('tab-button-frames');
   let data = null;
   let rows = [];

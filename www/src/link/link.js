@@ -11,8 +11,8 @@ import { showsHeap } from '../trace/sources.js';
 import { clocksOf } from '../shared/state.js';
 import { viewAround } from '../shared/timespan.js';
 import { PLAIN_VIEW, TRANSFORM_KINDS, isPlain } from '../shared/transforms.js';
+import { viewOf } from '../views/list.js';
 
-const TABS = ['flame', 'tree', 'timeline', 'methods', 'scheduling', 'counters', 'trace', 'compare'];
 // A hash longer than this is not read at all; a name longer than this is no frame's.
 export const MAX_HASH = 64 * 1024;
 const MAX_TEXT = 4096;
@@ -146,7 +146,7 @@ export function linkPatch(params, state) {
 
   const tab = get('tab');
   if (tab !== null) {
-    if (TABS.includes(tab)) patch.tab = tab;
+    if (viewOf(tab)) patch.tab = tab;
     else bad('tab');
   }
   const thread = get('thread');

@@ -60,7 +60,7 @@ export function relatives(table, index, side, clock) {
     .sort((a, b) => (b.us || 0) - (a.us || 0) || a.calls - b.calls);
 }
 
-export function createMethods(store, products) {
+export function createMethods({ store, products }) {
   let table = null;
   let stale = true;
   const rows = createSortTable(store, {

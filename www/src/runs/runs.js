@@ -24,9 +24,10 @@ export function runsDataState(runs) {
 }
 
 /** `openFolder(files)`: a folder's files, opened as files dropped together are. */
-export function createRuns(store, engine, openFolder) {
+export function createRuns({ store, engine, frameScript }, openFolder) {
   const graph = createFlameView(store, {
     frame: $('runs-flame'),
+    script: frameScript,
     search: $('runs-search'),
     matched: $('runs-matched'),
     cursor: $('runs-cursor'),

@@ -16,7 +16,7 @@ export function initialState() {
     error: '',
     thread: -1, // index into summary.threads; -1 for all threads
     clock: 'wall',
-    tab: 'flame', // flame | tree | timeline | methods | frames | scheduling | counters | trace | compare
+    tab: 'flame', // the view on show: an id in views/list.js
     // {from, to} in µs from the timeline's start: graphs and tables cover only it. Kept
     // here alone: the engine's products follow it (engine.js).
     range: null,

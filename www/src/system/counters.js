@@ -21,7 +21,7 @@ export function counterRows(summary) {
   }));
 }
 
-export function createCounters(store) {
+export function createCounters({ store }) {
   const body = $('counter-rows');
   const button = $('tab-button-counters');
   store.subscribe((state, previous) => {

@@ -28,7 +28,7 @@ export function schedulingRows(summary) {
     .sort((a, b) => b.running - a.running || b.runnable - a.runnable || a.index - b.index);
 }
 
-export function createScheduling(store, products) {
+export function createScheduling({ store, products }) {
   const body = $('sched-rows');
   const button = $('tab-button-scheduling');
   bindList(body, 'tr[data-thread]', (row) => store.update({ thread: Number(row.dataset.thread) }));

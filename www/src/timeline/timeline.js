@@ -31,7 +31,7 @@ const MAX_DEPTHS = 256;
 const STRIP = 8; // px: a thread's scheduler states, shown alone
 const LANE_STRIP = 4; // px: the same in a lane of "all threads"
 
-export function createTimeline(store, products) {
+export function createTimeline({ store, products }) {
   const canvas = $('timeline-canvas');
   const tip = $('timeline-tip');
   const holder = canvas.parentElement;

@@ -78,7 +78,7 @@ function renderTraceTab(summary) {
   }
 }
 
-export function createFacts(store) {
+export function createFacts({ store }) {
   store.subscribe((state, previous) => {
     if (state.phase !== 'done' || !changed(state, previous, 'summary')) return;
     $('file-name').textContent = state.name;

@@ -28,7 +28,7 @@ export function matchedWords(found) {
   return found.total > found.nodes.length ? text + ' (the heaviest ' + found.nodes.length + ' opened)' : text;
 }
 
-export function createTreeView(store, products) {
+export function createTreeView({ store, products }) {
   const menu = createFrameMenu();
   const main = createTreeGrid($('tree-grid'), {
     label: 'Call tree',
