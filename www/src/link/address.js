@@ -1,7 +1,8 @@
 // The page's address follows the view: its hash (link.js) changes as the view does,
 // without a request or a history entry; a link opened (or pasted into an open page) shows
 // its view in the trace opened with it, saying what it left out; "Copy link" copies it.
-// An embedded page (`#embed`) leaves its address to its host.
+// An embedded page (`#embed`) leaves its address to its host. A pause after the view last
+// changed, `body[data-address]` says `written` (or `kept`, embedded), for what waits on it.
 
 import { $ } from '../shared/dom.js';
 import { hashOf, linkPatch, linkSource, parseHash } from './link.js';
@@ -12,7 +13,10 @@ const LINK_DELAY_MS = 300;
 
 export function createAddress(store, showSource) {
   // Embedded (`#embed`), the host page owns the address: it is neither read nor changed.
-  if (window.location.hash === '#embed') return { applyLink: () => {} };
+  if (window.location.hash === '#embed') {
+    keepAddress(store);
+    return { applyLink: () => {} };
+  }
   // The view a link asks for, until a trace is open to show it in.
   let pendingLink = parseHash(window.location.hash);
   $('link-welcome').hidden = !pendingLink.params;
@@ -43,9 +47,11 @@ export function createAddress(store, showSource) {
     $('copy-link').hidden = state.phase !== 'done';
     clearTimeout(linkTimer);
     if (state.phase !== 'done') return;
+    document.body.dataset.address = 'waiting';
     linkTimer = setTimeout(() => {
       const hash = hashOf(store.get());
       if (hash && window.location.hash.slice(1) !== hash) window.history.replaceState(window.history.state, '', '#' + hash);
+      document.body.dataset.address = 'written';
     }, LINK_DELAY_MS);
   });
   window.addEventListener('hashchange', () => {
@@ -67,4 +73,16 @@ export function createAddress(store, showSource) {
   });
 
   return { applyLink };
+}
+
+// Embedded: the view changes as it would elsewhere and the address stays the host's; the
+// same pause says so, where the address would have followed.
+function keepAddress(store) {
+  let timer = 0;
+  store.subscribe((state) => {
+    clearTimeout(timer);
+    if (state.phase !== 'done') return;
+    document.body.dataset.address = 'waiting';
+    timer = setTimeout(() => { document.body.dataset.address = 'kept'; }, LINK_DELAY_MS);
+  });
 }
