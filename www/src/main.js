@@ -5,7 +5,8 @@
 
 import frameScript from './flame/graph-frame.js' with { type: 'text' };
 import { $, download } from './shared/dom.js';
-import { Engine, Products } from './engine/engine.js';
+import { Engine } from './engine/engine.js';
+import { Products } from './engine/products.js';
 import { clockWords, fileStem, unitOf } from './shared/format.js';
 import { wireEmbed, analyzeApi, compareApi } from './input/embed.js';
 import { sortFiles, wireInput } from './input/input.js';

@@ -136,7 +136,9 @@ fn bundle(entry: &Path, out: &Path, format: &str, external: &[&str]) -> Result<S
 pub fn graph_frame_script() -> Result<String, String> {
     let text = read(&root().join("www/src/flame/graph-frame.js"))?;
     if text.contains("</script") || text.contains("<!--") {
-        return Err("www/src/flame/graph-frame.js must not contain </script or <!--: it is put inline in a frame".into());
+        return Err(
+            "www/src/flame/graph-frame.js must not contain </script or <!--: it is put inline in a frame".into()
+        );
     }
     Ok(text)
 }

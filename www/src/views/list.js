@@ -17,8 +17,8 @@ import { createTreeView } from '../tree/tree-view.js';
  * What every view is made with.
  * @typedef {object} Page
  * @property {ReturnType<import('../shared/state.js').createStore>} store
- * @property {import('../engine/engine.js').Engine} engine
- * @property {import('../engine/engine.js').Products} products  the trace on show's products
+ * @property {import('../engine/engine.js').AskingEngine} engine
+ * @property {import('../engine/products.js').Products} products  the trace on show's products
  * @property {string} frameScript  the script of every flame graph's frame (graph-frame.js' text)
  */
 
