@@ -44,8 +44,10 @@ test('the iframe mode compares two traces the host sends', async () => {
   assert.equal(await frame.locator('#tab-button-compare').getAttribute('aria-selected'), 'true');
   assert.match(await frame.locator('#compare-facts').textContent(), /ffprof-art-streaming\.trace/);
   await shot(page, 'example-iframe-compare');
-  // The host owns the embedded page's address: the view does not go into it, and no link note shows.
-  await page.waitForTimeout(500);
+  // The host owns the embedded page's address: once the page has let the pause pass after
+  // which the address would follow the view, the view has not gone into it, and no link note shows.
+  const embedded = await (await page.$('#droidflame')).contentFrame();
+  await embedded.waitForFunction(() => document.body.dataset.address === 'kept');
   assert.equal(await frame.locator('body').evaluate(() => window.location.hash), '#embed');
   assert.equal(await frame.locator('#link-note').isHidden(), true);
   await page.close();

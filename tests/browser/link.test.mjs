@@ -10,6 +10,8 @@ import { corpus, pick, shot, shownSvg, useBrowser, checkedPage } from './support
 const context = useBrowser();
 const TRACE = 'ffprof-art-regular.trace';
 const NEXT = 'android.os.MessageQueue.next';
+// A capture with the compositor's frame timeline: it has a Frames tab.
+const FRAMES = 'perfetto/nowinandroid-fork-trace.perfetto-trace';
 
 async function opened(page) {
   assert.equal(await pick(page, corpus(TRACE)), 'done');
@@ -66,6 +68,20 @@ test('the view follows into the address, and the same address and file show it a
   await page.click('#copy-link');
   await page.waitForFunction(() => document.getElementById('copy-link-status').textContent === 'Link copied');
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), page.url());
+});
+
+test('a link made on the Frames tab opens on the Frames tab', async (t) => {
+  const page = await checkedPage(context, t, { viewport: { width: 1280, height: 900 } });
+  assert.equal(await pick(page, corpus(FRAMES)), 'done');
+  await page.click('#tab-button-frames');
+  await page.waitForFunction(() => document.body.dataset.frames === 'shown');
+  await page.waitForFunction(() => new URL(location.href).hash.startsWith('#tab=frames&'), null, { timeout: 5000 });
+  await page.reload();
+  assert.equal(await pick(page, corpus(FRAMES)), 'done');
+  await page.waitForFunction(() => document.body.dataset.frames === 'shown');
+  assert.equal(await page.getAttribute('#tab-button-frames', 'aria-selected'), 'true');
+  assert.equal(await page.isHidden('#tab-frames'), false);
+  assert.equal(await page.isHidden('#link-note'), true, 'nothing left out');
 });
 
 test('a crafted hash: what is not a view is left out with a note in plain text, and nothing runs', async (t) => {

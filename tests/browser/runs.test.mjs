@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { root, shot, useBrowser, checkedPage } from './support.mjs';
+import { layoutSettled, root, shot, useBrowser, checkedPage } from './support.mjs';
 
 const context = useBrowser();
 const SLOWED = 'com.example.feed.Part2.step17';
@@ -128,7 +128,8 @@ test('twenty runs grouped by their names: the slowed method first, slower, with 
   await page.waitForFunction((at) => Number(document.body.dataset.runsGraphReadyAt) > at
     && /main — cpu clock, median of the 10 runs after/.test(document.getElementById('runs-flame').srcdoc), clickedAt, { timeout: 30000 });
   await page.locator('#runs-facts').scrollIntoViewIfNeeded();
-  await page.waitForTimeout(1000);
+  await page.waitForFunction(() => document.body.dataset.runsGraph === 'ready' && document.body.dataset.runsTree === 'ready');
+  await layoutSettled(page, ['#runs-facts', '#runs-flame', '#runs-method-rows', '#runs-tree']);
   await shot(page, 'runs-cpu-clock');
 });
 

@@ -156,6 +156,20 @@ export function timelineSettled(page, timeout = 30000) {
     document.body.dataset.timelineDetail !== 'reading', null, { timeout });
 }
 
+// Waits until nothing moves: the boxes of the elements `selectors` name are the same over
+// two animation frames (before a screenshot).
+export function layoutSettled(page, selectors, timeout = 10000) {
+  return page.waitForFunction(async (list) => {
+    const boxes = () => JSON.stringify(list.map((s) => {
+      const r = document.querySelector(s).getBoundingClientRect();
+      return [r.x, r.y, r.width, r.height];
+    }));
+    const first = boxes();
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    return boxes() === first;
+  }, selectors, { timeout });
+}
+
 // The SVG currently shown in the flame-graph iframe.
 export async function shownSvg(page) {
   return page.evaluate(() => document.getElementById('flame').srcdoc);

@@ -261,17 +261,38 @@ test('Tab reaches the flame graph from its controls, and its keys work there', a
   await page.focus('#graph-reset-zoom');
   // The controls between: the "deeper frames above" button where the graph is taller than its pane.
   const stops = [];
+  const focused = () => document.activeElement.id || document.activeElement.tagName;
   for (let i = 0; i < 3 && stops[stops.length - 1] !== 'flame'; i++) {
+    const from = await page.evaluate(focused);
     await page.keyboard.press('Tab');
-    await page.waitForTimeout(100);
-    stops.push(await page.evaluate(() => document.activeElement.id || document.activeElement.tagName));
+    // Focus moves on after the key; into the graph's frame, across frames.
+    await page.waitForFunction((f) => (document.activeElement.id || document.activeElement.tagName) !== f, from);
+    stops.push(await page.evaluate(focused));
   }
   assert.equal(stops[stops.length - 1], 'flame', 'the graph is a Tab stop: ' + stops.join(' › '));
+  const graph = await (await page.$('#flame')).contentFrame();
+  await graph.waitForFunction(() => document.activeElement === document.querySelector('svg'));
   assert.equal(await page.frameLocator('#flame').locator('svg').first().evaluate((svg) => document.activeElement === svg), true);
   await page.keyboard.press('Home');
   await page.waitForFunction(() => /^all \(/.test(document.getElementById('graph-cursor').textContent));
   await page.keyboard.press('ArrowUp');
   await page.waitForFunction(() => /^com\.android\.internal\.os\.ZygoteInit\.main \(/.test(document.getElementById('graph-cursor').textContent));
+});
+
+test('the tabs are the list of views: Left and Right move between those on show', async (t) => {
+  const page = await open(t, 'ffprof-art-regular.trace');
+  assert.deepEqual(await page.locator('#tabs [role=tab]:not([hidden])').allTextContents(), ['Flame graph', 'Call tree', 'Timeline', 'Methods', 'Trace']);
+  await page.focus('#tab-button-flame');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-button-tree');
+  assert.equal(await page.getAttribute('#tab-button-tree', 'aria-selected'), 'true');
+  assert.equal(await page.isHidden('#tab-tree'), false);
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-button-trace', 'round from the first to the last on show');
+  assert.equal(await page.getAttribute('#tab-button-trace', 'aria-selected'), 'true');
+  assert.equal(await page.isHidden('#tab-trace'), false);
+  assert.equal(await page.isHidden('#tab-flame'), true);
 });
 
 test('another method\'s detail opens at its top, not where the last one was scrolled to', async (t) => {

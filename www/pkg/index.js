@@ -2,7 +2,7 @@
 // the main thread or in your own worker. Nothing is fetched but droidflame_bg.wasm, from
 // beside this file (or from what you pass as `options.wasm`).
 import init, { Session, splitKeyIsSecond } from './droidflame.js';
-import { analyzeInto } from '../src/feed.js';
+import { analyzeInto } from '../src/engine/feed.js';
 
 let ready = null;
 

@@ -3,35 +3,26 @@
 // nodes, and flame graphs live in sandboxed frames. One state (state.js) holds every
 // choice; each view re-renders from it.
 
-import { $, download } from './dom.js';
-import { Engine, Products } from './engine.js';
-import { createCounters } from './counters.js';
-import { createFacts } from './facts.js';
-import { createFrames } from './frames.js';
-import { clockWords, fileStem, unitOf } from './format.js';
-import { createGraph } from './graph.js';
-import { wireEmbed, analyzeApi, compareApi } from './embed.js';
-import { sortFiles, wireInput } from './input.js';
-import { createMapping } from './mapping.js';
-import { createMethods } from './methods.js';
-import { createProgress } from './progress.js';
-import { COMPARE_KEY, createCompare } from './compare.js';
-import { createRuns, runsDataState } from './runs.js';
-import { changed, clocksOf, createStore, openedState, sourceState } from './state.js';
-import { createSourceSwitch } from './sources.js';
-import { createScheduling } from './scheduling.js';
-import { createThreadList } from './threads.js';
-import { createTimeline } from './timeline.js';
-import { createTreeView } from './tree-view.js';
-import { rangeText } from './timespan.js';
-import { isPlain, viewJson } from './transforms.js';
-import { createAddress } from './address.js';
-import { createViewCrumbs } from './view-crumbs.js';
-
-// The tabs whose products the view (transforms, bottom-up) changes; a table of methods
-// reads the same bottom-up and a timeline runs in time, so they offer no Invert.
-const VIEW_TABS = ['flame', 'tree', 'timeline', 'methods', 'compare'];
-const INVERTING_TABS = ['flame', 'tree', 'compare'];
+import frameScript from './flame/graph-frame.js' with { type: 'text' };
+import { $, download } from './shared/dom.js';
+import { Engine } from './engine/engine.js';
+import { Products } from './engine/products.js';
+import { clockWords, fileStem, unitOf } from './shared/format.js';
+import { wireEmbed, analyzeApi, compareApi } from './input/embed.js';
+import { sortFiles, wireInput } from './input/input.js';
+import { createMapping } from './trace/mapping.js';
+import { createProgress } from './shared/progress.js';
+import { COMPARE_KEY } from './compare/compare.js';
+import { createRuns, runsDataState } from './runs/runs.js';
+import { changed, clocksOf, createStore, openedState, sourceState } from './shared/state.js';
+import { createSourceSwitch } from './trace/sources.js';
+import { createThreadList } from './trace/threads.js';
+import { rangeText } from './shared/timespan.js';
+import { viewJson } from './shared/transforms.js';
+import { createAddress } from './link/address.js';
+import { createViewCrumbs } from './flame/view-crumbs.js';
+import { VIEWS } from './views/list.js';
+import { createTabs } from './views/tabs.js';
 
 const engine = new Engine(window.DROIDFLAME_BOOT);
 // `?calls=N`: the timeline keeps at most N calls before only the longest stay (fewer for a
@@ -39,6 +30,7 @@ const engine = new Engine(window.DROIDFLAME_BOOT);
 const maxCalls = Number(new URLSearchParams(window.location.search).get('calls')) || undefined;
 const store = createStore();
 const products = new Products(engine, 'ui', () => store.get().range, () => viewJson(store.get().view));
+const page = { store, engine, products, frameScript };
 
 // The page's phase and tabs come first, so that views render into visible places.
 function layout(state, previous) {
@@ -63,21 +55,6 @@ function layout(state, previous) {
     $('range-bar').hidden = !state.range || state.phase !== 'done';
     if (state.range) $('range-text').textContent = 'Graphs and tables cover ' + rangeText(state.range) + ' of the trace.';
   }
-  // The bar of the view shows with the tabs the view changes.
-  if (changed(state, previous, 'tab', 'view')) {
-    $('view-bar').hidden = !VIEW_TABS.includes(state.tab);
-    $('view-invert').hidden = !INVERTING_TABS.includes(state.tab);
-    // The note says what the steps reach: with none (Invert alone), it has nothing to say.
-    $('view-note').hidden = !VIEW_TABS.includes(state.tab) || state.view.transforms.length === 0;
-  }
-  if (changed(state, previous, 'tab')) {
-    for (const tab of document.querySelectorAll('[role=tab]')) {
-      const selected = tab.dataset.tab === state.tab;
-      tab.setAttribute('aria-selected', String(selected));
-      tab.tabIndex = selected ? 0 : -1;
-      $('tab-' + tab.dataset.tab).hidden = !selected;
-    }
-  }
   if (state.phase === 'done' && changed(state, previous, 'summary', 'clock')) {
     const available = clocksOf(state.summary);
     // One clock whose values are no time (a heap profile's bytes): nothing to switch.
@@ -93,19 +70,15 @@ function layout(state, previous) {
   }
 }
 store.subscribe(layout);
+createTabs(store);
 
-createFacts(store);
 createThreadList(store, products);
-createScheduling(store, products);
-createCounters(store);
-const graph = createGraph(store, products);
 createViewCrumbs(store);
-createTreeView(store, products);
-createMethods(store, products);
-createFrames(store, products);
-createTimeline(store, products);
-const compare = createCompare(store, engine, products.key);
-const runs = createRuns(store, engine, (files) => openFiles(files).catch(() => {}));
+// Each view, by its id: the flame graph and Compare are asked for more below.
+const views = Object.fromEntries(VIEWS.map((view) => [view.id, view.create(page)]));
+const graph = views.flame;
+const compare = views.compare;
+const runs = createRuns(page, (files) => openFiles(files).catch(() => {}));
 // The open traces a mapping may name: the one on show, and the one it is compared with.
 function openSides() {
   const s = store.get();
@@ -220,22 +193,6 @@ function wireControls() {
     const s = store.get();
     download(fileStem(s.name) + '-summary.json', JSON.stringify(s.summary, null, 2) + '\n', 'application/json');
   });
-  const allTabs = Array.from(document.querySelectorAll('[role=tab]'));
-  for (const tab of allTabs) {
-    tab.addEventListener('click', () => store.update({ tab: tab.dataset.tab }));
-    tab.addEventListener('keydown', (event) => {
-      // The Compare tab is there only while a comparison is.
-      const tabs = allTabs.filter((t) => !t.hidden);
-      const at = tabs.indexOf(tab);
-      const next = event.key === 'ArrowRight' ? tabs[(at + 1) % tabs.length]
-        : event.key === 'ArrowLeft' ? tabs[(at + tabs.length - 1) % tabs.length] : null;
-      if (next) {
-        event.preventDefault();
-        next.focus();
-        store.update({ tab: next.dataset.tab });
-      }
-    });
-  }
   // Graphs follow the page's light or dark scheme.
   const dark = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
   const theme = () => (dark && dark.matches ? 'dark' : 'light');

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import {
   ROOT, ancestry, callTree, childrenOf, findNodes, framePath, heaviestPath, isThread, nameOf, openTo, timeOf,
   visibleRows,
-} from '../src/call-tree.js';
-import { matchedWords } from '../src/tree-view.js';
-import { pathMenuItems, sandwichViews } from '../src/transforms.js';
+} from '../src/tree/call-tree.js';
+import { matchedWords } from '../src/tree/tree-view.js';
+import { pathMenuItems, sandwichViews } from '../src/shared/transforms.js';
 
 const NONE = 4294967295;
 

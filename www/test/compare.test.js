@@ -1,7 +1,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { cellText, changeText, compareClockWords, deltaColumns, legendText, sideBySide } from '../src/compare-table.js';
-import { columnGroups, tableOrder } from '../src/sort-table.js';
+import { cellText, changeText, compareClockWords, deltaColumns, legendText, sideBySide } from '../src/compare/compare-table.js';
+import { columnGroups, tableOrder } from '../src/shared/sort-table.js';
 import { summary } from './golden.js';
 
 const deltaOrder = (rows, filter, sort, cols) => tableOrder(rows, filter, sort, cols, 'incl-delta');

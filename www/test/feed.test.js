@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeInto, feed, head, readAgain, sizeOf, toBytes } from '../src/feed.js';
+import { analyzeInto, feed, head, readAgain, sizeOf, toBytes } from '../src/engine/feed.js';
 
 // Records what the engine would be given.
 function recorder() {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { summary } from './golden.js';
-import { clockWords, count, fileStem, frameNoun, frameTitle, methodNameParts, millis, percent, sizeText, splitName, threadLabel } from '../src/format.js';
+import { clockWords, count, fileStem, frameNoun, frameTitle, methodNameParts, millis, percent, sizeText, splitName, threadLabel } from '../src/shared/format.js';
 
 test('times read in the unit that fits, and a missing clock is a dash', () => {
   assert.equal(millis(null), '—');
@@ -49,14 +49,14 @@ test('clocks and frames are named as the trace names them', () => {
 });
 
 test('a count and its noun agree', async () => {
-  const { countText } = await import('../src/format.js');
+  const { countText } = await import('../src/shared/format.js');
   assert.equal(countText(1, 'thread'), '1 thread');
   assert.equal(countText(0, 'thread'), '0 threads');
   assert.equal(countText(1200, 'track'), '1,200 tracks');
 });
 
 test('values read in their unit: durations, sizes, counts of samples', async () => {
-  const { amount, unitOf, clockHeading, unitSymbol } = await import('../src/format.js');
+  const { amount, unitOf, clockHeading, unitSymbol } = await import('../src/shared/format.js');
   assert.equal(amount(1500, 'us'), '1.5 ms');
   assert.equal(amount(425840, 'bytes'), '416 KiB');
   assert.equal(amount(900, 'bytes'), '900 B');

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { menuRequest, placeMenu } from '../src/frame-menu.js';
+import { menuRequest, placeMenu } from '../src/flame/frame-menu.js';
 
 test('a frame\'s menu request is checked: titles as text, a point in the page\'s window', () => {
   const box = { left: 300, top: 120 };

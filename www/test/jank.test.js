@@ -5,10 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   frameAt, framePatch, framesByLayer, frameTipLines, frameTone, jankRank, shortLayer, shownLayers,
-} from '../src/frame-marks.js';
-import { frameColumns, frameRows, jankTypesLine } from '../src/frames.js';
-import { tableOrder } from '../src/sort-table.js';
-import { stateColour, stateTimesLine, stateTipLines, waitingUs } from '../src/thread-states.js';
+} from '../src/frames/frame-marks.js';
+import { frameColumns, frameRows, jankTypesLine } from '../src/frames/frames.js';
+import { tableOrder } from '../src/shared/sort-table.js';
+import { stateColour, stateTimesLine, stateTipLines, waitingUs } from '../src/shared/thread-states.js';
 
 const LAYER = 'TX - com.example/com.example.MainActivity#7';
 const frame = (over) => Object.assign({

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hashOf, linkPatch, parseHash, viewFromText, MAX_HASH } from '../src/link.js';
-import { initialState, openedState } from '../src/state.js';
-import { PLAIN_VIEW } from '../src/transforms.js';
+import { hashOf, linkPatch, parseHash, viewFromText, MAX_HASH } from '../src/link/link.js';
+import { initialState, openedState } from '../src/shared/state.js';
+import { PLAIN_VIEW } from '../src/shared/transforms.js';
+import { VIEWS } from '../src/views/list.js';
 import { summary as golden } from './golden.js';
 
 function opened() {
@@ -31,6 +32,19 @@ test('a view goes into the hash and comes back from it, whole', () => {
   });
   assert.equal(hashOf(initialState()), '', 'nothing open: no hash');
   assert.match(hashOf(opened()), /^tab=flame&thread=/);
+});
+
+test('a link round-trips every tab in the list of views', () => {
+  for (const { id } of VIEWS) {
+    // Compare's tab is taken only while a comparison is open.
+    const state = Object.assign(opened(), { tab: id }, id === 'compare' ? { compare: { phase: 'done', name: 'b.trace' } } : {});
+    const hash = hashOf(state);
+    assert.match(hash, new RegExp('^tab=' + id + '&'), id);
+    const { patch, notes } = restored('#' + hash, state);
+    assert.deepEqual(notes, [], id);
+    assert.deepEqual(patch, { tab: id, thread: state.thread, clock: state.clock }, id);
+  }
+  assert.deepEqual(VIEWS.map((v) => v.id), ['flame', 'tree', 'timeline', 'methods', 'frames', 'scheduling', 'counters', 'trace', 'compare']);
 });
 
 test('the thread is found by its name and id; all threads by name', () => {
@@ -87,7 +101,7 @@ test('a view from the hash is checked for its shape; its names are the core\'s t
 });
 
 test('a link keeps the source and a heap profile\'s dump, and asks for them first', async () => {
-  const { linkSource } = await import('../src/link.js');
+  const { linkSource } = await import('../src/link/link.js');
   const sources = [{ name: 'heap-unreleased', unit: 'bytes', description: 'a', heap: true }, { name: 'heap-allocated', unit: 'bytes', description: 'b', heap: true }];
   const summary = Object.assign({}, opened().summary, { sources, source: 'heap-allocated', dumps: { selected: 0, count: 3, times_us: [1, 2, 3] } });
   const state = Object.assign({}, opened(), { summary });

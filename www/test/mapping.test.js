@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { outcomeText } from '../src/mapping.js';
-import { methodTitle } from '../src/format.js';
-import { tableOrder } from '../src/sort-table.js';
+import { outcomeText } from '../src/trace/mapping.js';
+import { methodTitle } from '../src/shared/format.js';
+import { tableOrder } from '../src/shared/sort-table.js';
 
 test('the mapping line names the file each open trace took its names from', () => {
   const applied = {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Products } from '../src/engine.js';
+import { Products } from '../src/engine/products.js';
 
 // An engine that records what it is asked and answers at once.
 function fakeEngine() {

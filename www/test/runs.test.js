@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import {
   mappingOf, mappingProblem, medianChange, powerShortfall, newRuns, probabilityText, proposeGroups, proposeMappingGroups, shortLabels, sideOf, smallestP,
   ratioText, spreadPixels, verdictText, verdictWhy,
-} from '../src/run-groups.js';
+} from '../src/runs/run-groups.js';
 
 test('two folders of the same names, their paths lost: the first of each name before, the second after', () => {
   const names = ['run1.trace', 'run2.trace', 'run3.trace', 'run1.trace (2)', 'run2.trace (2)', 'run3.trace (2)'];

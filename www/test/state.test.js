@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { changed, clocksOf, createStore, focusOn, methodKey, openedState } from '../src/state.js';
+import { changed, clocksOf, createStore, focusOn, methodKey, openedState } from '../src/shared/state.js';
 
 import { summary as golden } from './golden.js';
 
@@ -47,7 +47,7 @@ test('a call chosen to be seen opens the timeline on a window around it, kept in
 });
 
 test('the source switch offers other sources and a heap profile\'s dumps', async () => {
-  const { dumpOptions, offersChoice, hasTimeline } = await import('../src/sources.js');
+  const { dumpOptions, offersChoice, hasTimeline } = await import('../src/trace/sources.js');
   const sources = [{ name: 'heap-unreleased', unit: 'bytes', description: 'a', heap: true }, { name: 'heap-allocated', unit: 'bytes', description: 'b', heap: true }];
   const heap = { source: 'heap-unreleased', sources, dumps: { selected: 1, count: 2, times_us: [0, 2500000] } };
   assert.deepEqual(dumpOptions(heap.dumps), [{ value: '0', text: 'Dump 1 of 2, at the start' }, { value: '1', text: 'Dump 2 of 2, at 2.50 s' }]);
@@ -59,7 +59,7 @@ test('the source switch offers other sources and a heap profile\'s dumps', async
   // The summary's field says what a source is, not its name.
   assert.equal(hasTimeline({ source: 'heap-unreleased', sources: [{ ...sources[0], heap: false }] }), true);
   assert.equal(hasTimeline({ source: 'samples', sources: [{ name: 'samples', unit: 'bytes', description: 'c', heap: true }] }), false);
-  const { sourceState } = await import('../src/state.js');
+  const { sourceState } = await import('../src/shared/state.js');
   const next = sourceState({ default_thread: 2, format: { clocks: ['wall'], default_clock: 'wall' } });
   assert.equal(next.thread, 2);
   assert.equal('phase' in next || 'compare' in next || 'name' in next, false, 'the trace and its comparison stay');

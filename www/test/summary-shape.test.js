@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { golden, goldenDir } from './golden.js';
-import { METHODS_TABLE_SHAPE, MAPPING_REPORT_SHAPE, SUMMARY_SHAPE, shapeProblems } from '../src/summary-shape.js';
+import { METHODS_TABLE_SHAPE, MAPPING_REPORT_SHAPE, SUMMARY_SHAPE, shapeProblems } from '../src/shared/summary-shape.js';
 
 const files = (pattern) => fs.readdirSync(goldenDir).filter((name) => pattern.test(name)).sort();
 

@@ -1,8 +1,8 @@
 // The Scheduling and Counters tabs' rows, without a browser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { schedulingRows } from '../src/scheduling.js';
-import { counterRows } from '../src/counters.js';
+import { schedulingRows } from '../src/system/scheduling.js';
+import { counterRows } from '../src/system/counters.js';
 import { summary as golden } from './golden.js';
 
 test('scheduling lists threads with scheduler times, most running first, tracks and method threads left out', () => {

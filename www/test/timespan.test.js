@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import {
   contrast, labelContrast,
   axisTicks, clampView, covers, detailWindow, panView, rangeText, timeText, viewAround, wantsDetail, zoomView,
-} from '../src/timespan.js';
-import { createDetailReader } from '../src/timeline-detail.js';
+} from '../src/shared/timespan.js';
+import { createDetailReader } from '../src/timeline/timeline-detail.js';
 
 test('zoom keeps the time under the pointer in place and stays inside the trace', () => {
   const view = { from: 0, to: 1000 };

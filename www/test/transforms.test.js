@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createStore, initialState, openedState } from '../src/state.js';
+import { createStore, initialState, openedState } from '../src/shared/state.js';
 import {
   PLAIN_VIEW, chosenPatch, isPlain, menuItems, nameOfTitle, packagesOf, refused, stepParts, stepText, stepTitle, threadFrameName, undone, viewJson,
   withInvert, withTransform, withoutStep, withoutSteps,
-} from '../src/transforms.js';
+} from '../src/shared/transforms.js';
 import { summary as golden } from './golden.js';
 
 const A = 'com.example.A.run';

@@ -1,14 +1,14 @@
 // The logic of the views, without a browser: orders, filters, edges and facts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { nextIndex } from '../src/list-keys.js';
-import { threadOrder, threadMatches, allThreadsTotal } from '../src/threads.js';
-import { columns, relatives } from '../src/methods.js';
-import { columnGroups, shownText, tableOrder } from '../src/sort-table.js';
+import { nextIndex } from '../src/shared/list-keys.js';
+import { threadOrder, threadMatches, allThreadsTotal } from '../src/trace/threads.js';
+import { columns, relatives } from '../src/methods/methods.js';
+import { columnGroups, shownText, tableOrder } from '../src/shared/sort-table.js';
 
 const methodOrder = (rows, filter, sort, cols) => tableOrder(rows, filter, sort, cols, 'incl');
-import { factsLine, traceRows } from '../src/facts.js';
-import { chooseFiles, filesOfEntries, sortFiles } from '../src/input.js';
+import { factsLine, traceRows } from '../src/trace/facts.js';
+import { chooseFiles, filesOfEntries, sortFiles } from '../src/input/input.js';
 import { summary } from './golden.js';
 
 test('arrow keys, Home, End and paging move inside a list and stop at its ends', () => {

@@ -131,12 +131,14 @@ fn bundle(entry: &Path, out: &Path, format: &str, external: &[&str]) -> Result<S
     read(out)
 }
 
-/// The script each flame graph's frame runs after inferno's (`www/src/graph-frame.js`);
+/// The script each flame graph's frame runs after inferno's (`www/src/flame/graph-frame.js`);
 /// the page puts it into the frame as it is, so the policy hashes this exact text.
 pub fn graph_frame_script() -> Result<String, String> {
-    let text = read(&root().join("www/src/graph-frame.js"))?;
+    let text = read(&root().join("www/src/flame/graph-frame.js"))?;
     if text.contains("</script") || text.contains("<!--") {
-        return Err("www/src/graph-frame.js must not contain </script or <!--: it is put inline in a frame".into());
+        return Err(
+            "www/src/flame/graph-frame.js must not contain </script or <!--: it is put inline in a frame".into()
+        );
     }
     Ok(text)
 }

@@ -23,9 +23,15 @@ impl WebSettings {
         })
     }
 
-    /// The wasm file cargo writes for the bindings crate.
+    /// The wasm file cargo writes for the bindings crate: under `CARGO_TARGET_DIR` when it is
+    /// set (cargo builds there), else under the workspace's `target/`.
     pub fn wasm_path(&self) -> String {
-        format!("target/wasm32-unknown-unknown/{}/{}.wasm", self.profile, self.crate_name.replace('-', "_"))
+        self.wasm_path_in(&std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".to_owned()))
+    }
+
+    /// The wasm file cargo writes for the bindings crate under the target directory `target`.
+    fn wasm_path_in(&self, target: &str) -> String {
+        format!("{target}/wasm32-unknown-unknown/{}/{}.wasm", self.profile, self.crate_name.replace('-', "_"))
     }
 }
 
@@ -96,7 +102,8 @@ mod tests {
     #[test]
     fn the_project_settings_load() {
         let settings = WebSettings::load().unwrap();
-        assert_eq!(settings.wasm_path(), "target/wasm32-unknown-unknown/release/droidflame_wasm.wasm");
+        assert_eq!(settings.wasm_path_in("target"), "target/wasm32-unknown-unknown/release/droidflame_wasm.wasm");
+        assert_eq!(settings.wasm_path_in("/tmp/t"), "/tmp/t/wasm32-unknown-unknown/release/droidflame_wasm.wasm");
         assert!(settings.wasm_opt_args.iter().any(|a| a.starts_with("-O")));
     }
 }

@@ -2,7 +2,7 @@
 //! `tests: N passed, M failed` that adds up every test runner's counts.
 
 use crate::command::{root, run};
-use crate::counts::{cargo_line, counted, node_line, Counts};
+use crate::counts::{cargo_line, counted, counted_with, node_line, Counts};
 use crate::tools::{ensure_chromium, ensure_npm, ensure_wasm_target};
 
 pub fn test() -> Result<(), String> {
@@ -24,12 +24,21 @@ fn all(counts: &mut Counts) -> Result<(), String> {
     counted("cargo", &["test", "--workspace"], counts, cargo_line)?;
     // The Python package, installed as the README says, against the CLI just built.
     crate::python::test_python(counts)?;
-    // The page's modules, without a browser.
-    counted("node", &["--test", "--test-reporter=tap", "www/test/"], counts, node_line)?;
     ensure_wasm_target()?;
     // The core must keep building for the browser without wasm-bindgen.
     run("cargo", &["build", "--release", "--target", "wasm32-unknown-unknown", "-p", "droidflame-core"])?;
-    crate::dist::dist()?;
+    let dist = crate::dist::dist()?;
+    // The page's modules, without a browser; the request table against the wasm module's
+    // generated types, which must be there.
+    let types = dist.join("pkg/droidflame.d.ts");
+    let types = types.to_str().ok_or("the dist path is not UTF-8")?;
+    counted_with(
+        "node",
+        &["--test", "--test-reporter=tap", "www/test/"],
+        &[("DROIDFLAME_WASM_TYPES", types)],
+        counts,
+        node_line,
+    )?;
     let corpus = corpus_here();
     if corpus {
         ensure_chromium()?;

@@ -1,0 +1,88 @@
+// The page's address follows the view: its hash (link.js) changes as the view does,
+// without a request or a history entry; a link opened (or pasted into an open page) shows
+// its view in the trace opened with it, saying what it left out; "Copy link" copies it.
+// An embedded page (`#embed`) leaves its address to its host. A pause after the view last
+// changed, `body[data-address]` says `written` (or `kept`, embedded), for what waits on it.
+
+import { $ } from '../shared/dom.js';
+import { hashOf, linkPatch, linkSource, parseHash } from './link.js';
+import { PLAIN_VIEW, isPlain } from '../shared/transforms.js';
+
+// A pause before the address changes: a search typed letter by letter is one change.
+const LINK_DELAY_MS = 300;
+
+export function createAddress(store, showSource) {
+  // Embedded (`#embed`), the host page owns the address: it is neither read nor changed.
+  if (window.location.hash === '#embed') {
+    keepAddress(store);
+    return { applyLink: () => {} };
+  }
+  // The view a link asks for, until a trace is open to show it in.
+  let pendingLink = parseHash(window.location.hash);
+  $('link-welcome').hidden = !pendingLink.params;
+  let linkTimer = 0;
+
+  /**
+   * The link's view shown in the trace just opened, with a note for each part left out;
+   * its source first (`showSource(name, dump)`), as the rest is of that source.
+   */
+  async function applyLink() {
+    const { params, notes: unread } = pendingLink;
+    pendingLink = { params: null, notes: [] };
+    $('link-welcome').hidden = true;
+    const { wanted, notes: sourceNotes } = linkSource(params, store.get().summary);
+    if (wanted) await showSource(wanted.name, wanted.dump);
+    const { patch, notes: viewNotes } = linkPatch(params, store.get());
+    const notes = sourceNotes.concat(viewNotes);
+    // Undo goes from a linked view to the whole profile.
+    if (patch.view && !isPlain(patch.view)) Object.assign(patch, { viewHistory: [PLAIN_VIEW], viewError: '' });
+    store.update(patch);
+    const said = unread.concat(notes);
+    $('link-note-text').textContent = said.join(' ');
+    $('link-note').hidden = said.length === 0;
+  }
+
+  $('link-note-close').addEventListener('click', () => { $('link-note').hidden = true; });
+  store.subscribe((state) => {
+    $('copy-link').hidden = state.phase !== 'done';
+    clearTimeout(linkTimer);
+    if (state.phase !== 'done') return;
+    document.body.dataset.address = 'waiting';
+    linkTimer = setTimeout(() => {
+      const hash = hashOf(store.get());
+      if (hash && window.location.hash.slice(1) !== hash) window.history.replaceState(window.history.state, '', '#' + hash);
+      document.body.dataset.address = 'written';
+    }, LINK_DELAY_MS);
+  });
+  window.addEventListener('hashchange', () => {
+    pendingLink = parseHash(window.location.hash);
+    if (store.get().phase === 'done') applyLink();
+    else $('link-welcome').hidden = !pendingLink.params;
+  });
+  $('copy-link').addEventListener('click', async () => {
+    clearTimeout(linkTimer);
+    window.history.replaceState(window.history.state, '', '#' + hashOf(store.get()));
+    const status = $('copy-link-status');
+    try {
+      await navigator.clipboard.writeText(window.location.href);
+      status.textContent = 'Link copied';
+    } catch {
+      status.textContent = 'The browser refused the clipboard: copy the address bar instead';
+    }
+    setTimeout(() => { status.textContent = ''; }, 4000);
+  });
+
+  return { applyLink };
+}
+
+// Embedded: the view changes as it would elsewhere and the address stays the host's; the
+// same pause says so, where the address would have followed.
+function keepAddress(store) {
+  let timer = 0;
+  store.subscribe((state) => {
+    clearTimeout(timer);
+    if (state.phase !== 'done') return;
+    document.body.dataset.address = 'waiting';
+    timer = setTimeout(() => { document.body.dataset.address = 'kept'; }, LINK_DELAY_MS);
+  });
+}
