@@ -82,7 +82,7 @@ fn crate_paths(code: &str, module: &[String], children: &[String]) -> BTreeSet<S
         } else if let Some(child) = children.iter().find(|c| {
             rest.starts_with(c.as_str()) && rest[c.len()..].starts_with("::") && !preceded_by_ident(bytes, at)
         }) {
-            ([module, &[child.clone()]].concat(), child.len() + 2)
+            ([module, std::slice::from_ref(child)].concat(), child.len() + 2)
         } else {
             at += rest.chars().next().map_or(1, char::len_utf8);
             continue;
