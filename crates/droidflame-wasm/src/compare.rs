@@ -1,7 +1,8 @@
 //! Two sessions compared: the differential stacks held once, then drawn per thread name
 //! and clock choice as the page asks; method deltas made from the two sessions' profiles.
 
-use super::{clock, js_error, theme_of, Session};
+use crate::convert::{clock, js_error, theme_of};
+use crate::session::Session;
 use droidflame_core::products::{self, ChangeOf, DiffGraphOptions, DiffOptions, Widths};
 use serde_json::json;
 use wasm_bindgen::prelude::*;

@@ -1,7 +1,8 @@
 //! A mapping file read once for one or more sessions, then applied to each: every product
 //! a session makes afterwards carries the original names.
 
-use super::{js_error, Session};
+use crate::convert::js_error;
+use crate::session::Session;
 use droidflame_core::mapping::{self, Mapping, MappingReader, Sniff};
 use serde_json::json;
 use wasm_bindgen::prelude::*;

@@ -1,7 +1,8 @@
 //! Many runs in two groups: each finished session is reduced into `RunGroups` and can be
 //! freed at once, so the page holds the reductions, never the runs' profiles.
 
-use super::{clock, js_error, theme_of, Session};
+use crate::convert::{clock, js_error, theme_of};
+use crate::session::Session;
 use droidflame_core::products::{self, FlameOptions, Group, GroupTest, RunOptions, Runs, Stat, Verdict};
 use serde_json::json;
 use wasm_bindgen::prelude::*;
@@ -134,10 +135,10 @@ impl RunGroups {
         group: &str,
         stat: Option<String>,
         thread: Option<String>,
-    ) -> Result<super::CallTreeColumns, JsError> {
+    ) -> Result<crate::columns::CallTreeColumns, JsError> {
         let table = products::group_call_tree(&self.inner, group_of(group)?, stat_of(stat)?, thread.as_deref())
             .map_err(js_error)?;
-        Ok(super::CallTreeColumns { table })
+        Ok(crate::columns::CallTreeColumns { table })
     }
 
     /// The groups' medians as one comparison (`Comparison`: its graph and stacks).

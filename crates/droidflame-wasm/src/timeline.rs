@@ -2,58 +2,14 @@
 //! pointer, and a thread's short calls read again. In a view with transforms, the boxes are
 //! the view's (`products::viewed_calls`), made when a thread is first drawn in it.
 
-use crate::{js_error, Session, Window};
-use droidflame_core::products::{self, ViewedCalls};
-use droidflame_core::profile::{Call, ThreadCalls};
-use droidflame_core::{Clock, Profile};
+use crate::convert::js_error;
+use crate::session::{Session, Window};
+use crate::viewed::{Drawn, Viewed};
+use droidflame_core::products;
+use droidflame_core::profile::ThreadCalls;
+use droidflame_core::Clock;
 use serde_json::json;
 use wasm_bindgen::prelude::*;
-
-/// One thread's calls as the session's view shows them, for the calls they were made from.
-pub(crate) struct Viewed {
-    thread: u32,
-    /// Made from the window read again (else from the calls the profile kept).
-    detail: bool,
-    calls: ViewedCalls,
-}
-
-/// The calls a timeline request reads, and how their frames are named.
-enum Drawn<'a> {
-    Plain(&'a ThreadCalls),
-    Viewed(&'a ViewedCalls),
-}
-
-impl Drawn<'_> {
-    fn calls(&self) -> &ThreadCalls {
-        match self {
-            Drawn::Plain(calls) => calls,
-            Drawn::Viewed(viewed) => &viewed.calls,
-        }
-    }
-
-    /// A box's frame as an index into `frameNamesJson`, or past it into `madeNamesJson`.
-    fn name_index(&self, profile: &Profile, frame: u32) -> u32 {
-        match self {
-            Drawn::Plain(_) => profile.frame_name_of[frame as usize],
-            Drawn::Viewed(_) => frame,
-        }
-    }
-
-    fn name<'a>(&'a self, profile: &'a Profile, frame: u32) -> &'a str {
-        match self {
-            Drawn::Plain(_) => profile.frame_name(frame),
-            Drawn::Viewed(viewed) => viewed.name(profile, frame),
-        }
-    }
-
-    /// A box's CPU time, where it has one of its own.
-    fn cpu(&self, call: &Call) -> Option<u64> {
-        match self {
-            Drawn::Viewed(_) if call.cpu == products::NO_CPU => None,
-            _ => Some(call.cpu),
-        }
-    }
-}
 
 #[wasm_bindgen]
 impl Session {
