@@ -117,7 +117,7 @@ impl Reread {
         let source = Arc::clone(&self.source);
         if !self.done {
             // The input ended: open frames close as they did in the profile.
-            let wall_end = (!source.lost_at_end && !source.cpu_only).then_some(profile.timeline.end);
+            let wall_end = (!source.lost_at_end && !source.cpu_only).then_some(profile.system.timeline.end);
             self.builder.close_at_end(self.slot, wall_end);
         }
         let read = self.builder.take_calls(self.slot);

@@ -22,7 +22,7 @@ fn thread_calls(p: &Profile) -> u64 {
 }
 
 fn counter_samples(p: &Profile) -> u64 {
-    p.counters.iter().map(|c| c.samples).sum()
+    p.system.counters.iter().map(|c| c.samples).sum()
 }
 
 // ---- the corpus -------------------------------------------------------------------
@@ -45,7 +45,7 @@ fn toolsbase_ctrace_ten_zlib_chunks() {
     assert_eq!(p.repairs.unmatched_ends, 38 + 3);
     assert_eq!(p.repairs.closed_at_gap, 46);
     assert_eq!(p.repairs.open_at_end, 2 + 1);
-    assert_eq!(p.gaps.len(), 9, "ten dumps");
+    assert_eq!(p.system.gaps.len(), 9, "ten dumps");
     let spans: u64 =
         p.threads.iter().filter(|t| t.track).flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum();
     assert_eq!(spans, 59 + 1);
@@ -411,7 +411,7 @@ fn counters_are_summarised_per_process() {
         .mark("main", 100, 200, 1_004 * MS, "C|200|queue|1|category");
     let p = analyze(&c.text()).unwrap();
     let summary: Vec<_> =
-        p.counters.iter().map(|c| (c.pid, c.name.as_str(), c.samples, c.min, c.max, c.last)).collect();
+        p.system.counters.iter().map(|c| (c.pid, c.name.as_str(), c.samples, c.min, c.max, c.last)).collect();
     assert_eq!(summary, [(100, "queue", 3, -2, 7, 7), (200, "queue", 1, 1, 1, 1)]);
     let json: serde_json::Value = serde_json::from_str(&products::summary_json(&p)).unwrap();
     assert_eq!(json["counters"][0]["max"], 7);

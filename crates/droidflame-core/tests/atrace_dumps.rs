@@ -40,10 +40,10 @@ fn a_range_keeps_the_part_of_each_gap_inside_it() {
     // The gap runs from 5 to 20 ms after the start.
     let options = droidflame_core::Options { keep_calls: true, ..droidflame_core::Options::default() };
     let p = droidflame_core::analyze_with(&two_dumps().ctrace(2), options).unwrap();
-    let start = p.timeline.start;
+    let start = p.system.timeline.start;
     let gaps = |from: u64, to: u64| -> Vec<(u64, u64)> {
         let cut = p.within(start + from * MS, start + to * MS).unwrap();
-        cut.gaps.iter().map(|&(s, e)| ((s - start) / MS, (e - start) / MS)).collect()
+        cut.system.gaps.iter().map(|&(s, e)| ((s - start) / MS, (e - start) / MS)).collect()
     };
     assert_eq!(gaps(0, 25), [(5, 20)]);
     assert_eq!(gaps(10, 25), [(10, 20)]);
@@ -64,8 +64,8 @@ fn slices_open_at_a_dumps_end_close_at_its_last_event() {
     assert_eq!(p.repairs.closed_at_gap, 2);
     assert_eq!(p.repairs.unmatched_ends, 2, "the Es at 1,020 and 1,025 ms close nothing");
     assert_eq!(p.repairs.open_at_end, 0);
-    let start = p.timeline.start;
-    assert_eq!(p.gaps, vec![(start + 5 * MS, start + 20 * MS)]);
+    let start = p.system.timeline.start;
+    assert_eq!(p.system.gaps, vec![(start + 5 * MS, start + 20 * MS)]);
     let summary: serde_json::Value = serde_json::from_str(&products::summary_json(&p)).unwrap();
     let texts: Vec<&str> = summary["notes"].as_array().unwrap().iter().map(|n| n["text"].as_str().unwrap()).collect();
     assert!(texts.iter().any(|t| t.starts_with("2 slices were still open where the capture lost events")), "{texts:?}");
@@ -73,7 +73,7 @@ fn slices_open_at_a_dumps_end_close_at_its_last_event() {
     // One dump, or plain text: no gap, and the ends after it close `measure` and `flush`.
     for bytes in [c.ctrace(1), c.text()] {
         let p = analyze(&bytes).unwrap();
-        assert!(p.gaps.is_empty());
+        assert!(p.system.gaps.is_empty());
         assert_eq!(p.repairs.closed_at_gap, 0);
         assert!(folded(&p).contains("main [100];measure 17000"), "{}", folded(&p));
     }
@@ -123,7 +123,7 @@ fn dumps_give_the_same_profile_in_chunks_of_any_size() {
         }
         let p = analyzer.finish().unwrap();
         assert_eq!(folded(&p), whole, "chunks of {chunk}");
-        assert_eq!(p.gaps.len(), 1);
+        assert_eq!(p.system.gaps.len(), 1);
     }
 }
 
@@ -138,7 +138,7 @@ fn text_dumps_after_trace_lines_are_dumps_too() {
     }
     let p = analyze(&bytes).unwrap();
     assert_eq!(p.format.layout, "text");
-    assert_eq!((p.repairs.closed_at_gap, p.gaps.len()), (2, 1));
+    assert_eq!((p.repairs.closed_at_gap, p.system.gaps.len()), (2, 1));
 }
 
 #[test]
@@ -158,9 +158,9 @@ fn the_real_ten_dump_capture_has_no_false_recursion() {
     let sysprops = method("HIDL::IAllocator::notifySyspropsChanged::server");
     assert!(sysprops["incl_wall_us"].as_u64().unwrap() < 400_000, "{sysprops}");
     // 9 gaps, 3.53 s in all, each 0.23-0.67 s long.
-    let lost: u64 = p.gaps.iter().map(|(from, to)| to - from).sum();
+    let lost: u64 = p.system.gaps.iter().map(|(from, to)| to - from).sum();
     assert_eq!(lost / MS, 3_530);
-    assert!(p.gaps.iter().all(|(from, to)| (200 * MS..700 * MS).contains(&(to - from))), "{:?}", p.gaps);
+    assert!(p.system.gaps.iter().all(|(from, to)| (200 * MS..700 * MS).contains(&(to - from))), "{:?}", p.system.gaps);
 }
 
 #[test]
@@ -175,7 +175,7 @@ fn a_capture_cut_short_keeps_every_whole_dump() {
     // B markers (checked by inflating each dump): 174 + 276 + 320 + 5,119 whole, and 255
     // in the lines of dump 5 inflated before the cut.
     assert_eq!(thread_calls(&p), 174 + 276 + 320 + 5_119 + 255);
-    assert_eq!(p.gaps.len(), 4);
+    assert_eq!(p.system.gaps.len(), 4);
     let summary: serde_json::Value = serde_json::from_str(&products::summary_json(&p)).unwrap();
     let note = &summary["notes"][0];
     assert_eq!(note["key"], "truncated");
@@ -218,7 +218,7 @@ fn a_damaged_dump_is_left_out_whole() {
         folded(&p),
         "RenderThread [101];flush 1000\nmain [100];draw 2000\nmain [100];layout 2000\nmain [100];measure 2000\n"
     );
-    assert_eq!(p.gaps.len(), 1);
+    assert_eq!(p.system.gaps.len(), 1);
 }
 
 fn memchr_last(haystack: &[u8], needle: &[u8]) -> usize {

@@ -83,7 +83,7 @@ fn every_call_is_listed_in_start_order_with_its_times() {
 fn a_window_keeps_exactly_the_calls_that_overlap_it() {
     let scenario = scenario(7, Clocks::Dual);
     let profile = profile_of(&scenario);
-    let length = profile.timeline.length();
+    let length = profile.system.timeline.length();
     for (from, to) in [(0, 0), (length / 3, length / 2), (length / 2, length / 2), (length - 1, length + 50)] {
         let query = CallQuery { from_us: Some(from), to_us: Some(to), ..Default::default() };
         let want: Vec<_> = expected(&scenario).into_iter().filter(|(_, c)| c.start <= to && c.end >= from).collect();
@@ -144,7 +144,7 @@ fn a_clock_the_trace_lacks_leaves_its_column_empty() {
 fn impossible_requests_say_what_is_wrong() {
     let scenario = scenario(1, Clocks::Dual);
     let profile = profile_of(&scenario);
-    let length = profile.micros(profile.timeline.length());
+    let length = profile.micros(profile.system.timeline.length());
     let error = |query: CallQuery| products::select_calls(&profile, &query).unwrap_err();
     let e = error(CallQuery { from_us: Some(500), to_us: Some(100), ..Default::default() });
     assert_eq!(e.kind(), ErrorKind::Request);
@@ -238,7 +238,7 @@ fn a_range_counts_the_part_of_each_call_inside_it() {
     for seed in 20..26 {
         let scenario = scenario(seed, Clocks::Dual);
         let profile = profile_of(&scenario);
-        let (start, end) = (profile.timeline.start, profile.timeline.end);
+        let (start, end) = (profile.system.timeline.start, profile.system.timeline.end);
         // The whole timeline is the whole profile.
         let whole = profile.within(start, end).unwrap();
         for (a, b) in profile.threads.iter().zip(&whole.threads) {
@@ -270,7 +270,7 @@ fn a_range_counts_the_part_of_each_call_inside_it() {
         let total =
             |p: &Profile| p.threads.iter().map(|t| t.tree.total_self(droidflame_core::Clock::Wall)).sum::<u64>();
         assert!(total(&left) < total(&profile) && total(&left) > 0, "seed {seed}");
-        assert_eq!(left.timeline.end, middle);
+        assert_eq!(left.system.timeline.end, middle);
     }
     let plain = analyze_with(&scenario(1, Clocks::Dual).trace.write(&Layout::ART_REGULAR), Options::default()).unwrap();
     assert!(plain.within(0, 10).unwrap_err().to_string().contains("keep_calls"));
@@ -280,7 +280,7 @@ fn a_range_counts_the_part_of_each_call_inside_it() {
 fn timeline_boxes_stay_within_the_pixels_and_cover_every_call() {
     let scenario = scenario(31, Clocks::Dual);
     let profile = profile_of(&scenario);
-    let length = profile.micros_at(profile.timeline.end);
+    let length = profile.micros_at(profile.system.timeline.end);
     for thread in &profile.threads {
         for pixels in [50u32, 400, 100_000] {
             let boxes = products::timeline_boxes(&profile, &thread.calls, 0.0, length, pixels, 64);
@@ -352,7 +352,7 @@ fn a_calls_path_is_the_calls_around_it_not_a_neighbour_that_ends_as_it_begins() 
     let profile =
         analyze_with(&generate(1, &Config::default()).trace.write(&Layout::ART_REGULAR), Options::default()).unwrap();
     // Ticks from the profile's timeline start.
-    let base = profile.timeline.start;
+    let base = profile.system.timeline.start;
     let call = |start, end, frame| Call { start: base + start, end: base + end, cpu: 0, frame, node: u32::MAX };
     // A runs 0–100; under it B (0–50) then C (50–100), back to back as samples are; D in C.
     let calls = ThreadCalls::from_calls([
@@ -452,9 +452,9 @@ fn back_to_back_calls_keep_their_own_cpu_time_in_a_range() {
         let t = &p.threads[0];
         t.tree.nodes().iter().skip(1).filter(|n| p.frame_name(n.frame) == name).map(|n| n.incl.cpu).sum::<u64>()
     };
-    let whole = p.within(p.timeline.start, p.timeline.end).unwrap();
+    let whole = p.within(p.system.timeline.start, p.system.timeline.end).unwrap();
     assert_eq!([incl_cpu(&whole, "X.a"), incl_cpu(&whole, "X.b"), incl_cpu(&whole, "X.c")], [100, 20, 5]);
-    let first = whole.within(whole.timeline.start, whole.timeline.start);
+    let first = whole.within(whole.system.timeline.start, whole.system.timeline.start);
     assert!(first.unwrap_err().to_string().contains("keep_calls"), "a range keeps no calls to cut again");
     let cut = p.within(p.ticks_at(10.0), p.ticks_at(20.0)).unwrap();
     // From 10 to 20 µs: A's own 80 µs of CPU shared out by wall time (8 in 10 of its 100)

@@ -383,7 +383,7 @@ fn a_wait_from_before_tracing_lasts_from_the_timelines_start() {
     }
     let options = droidflame_core::Options { keep_calls: true, ..Default::default() };
     let profile = droidflame_core::analyze_with(&corpus_file("tracereader-test1.trace"), options).unwrap();
-    assert_eq!(profile.timeline.start, 4_363, "the earliest record, in µs from the trace's origin");
+    assert_eq!(profile.system.timeline.start, 4_363, "the earliest record, in µs from the trace's origin");
     let query = products::CallQuery {
         thread: Some(13),
         frame: Some("java.lang.ProcessManager.waitForMoreChildren".into()),
@@ -391,7 +391,7 @@ fn a_wait_from_before_tracing_lasts_from_the_timelines_start() {
     };
     let calls = products::select_calls(&profile, &query).unwrap();
     let spans: Vec<(u64, u64, u32)> = calls.iter().map(|c| (c.start_us, c.end_us, c.depth)).collect();
-    let end = profile.micros(profile.timeline.length());
+    let end = profile.micros(profile.system.timeline.length());
     assert_eq!(spans, [(0, 5_559_786 - 4_363, 0), (5_800_607, end, 0)]);
     assert_eq!(end, 17_781_079);
 }

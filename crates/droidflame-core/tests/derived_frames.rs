@@ -32,7 +32,7 @@ fn capture() -> Capture {
 fn frames_run_from_do_frame_to_the_render_threads_draw() {
     let p = analyze(&capture().text()).unwrap();
     let frames: Vec<(i64, u64, u64, bool)> =
-        p.app_frames.iter().map(|f| (f.token, f.start / 1000, f.duration().unwrap() / 1000, f.janky)).collect();
+        p.system.app_frames.iter().map(|f| (f.token, f.start / 1000, f.duration().unwrap() / 1000, f.janky)).collect();
     assert_eq!(
         frames,
         [(1000, 0, 9_000, false), (1001, 20_000, 15_000, true), (1002, 40_000, 5_000, false)],
@@ -40,7 +40,7 @@ fn frames_run_from_do_frame_to_the_render_threads_draw() {
     );
     // The text format writes µs: a refresh is 11,111 or 11,112 µs.
     let refresh = |f: &droidflame_core::profile::AppFrame| f.expected.map_or(0, |(s, e)| e - s);
-    assert!(p.app_frames.iter().all(|f| f.derived && (11_111_000..=11_112_000).contains(&refresh(f))));
+    assert!(p.system.app_frames.iter().all(|f| f.derived && (11_111_000..=11_112_000).contains(&refresh(f))));
     assert!(p
         .warnings
         .iter()
@@ -70,7 +70,7 @@ fn without_a_refresh_counter_60_hz_is_assumed_and_said() {
         .mark("app", 10, 10, 30 * MS, "B|10|Choreographer#doFrame")
         .mark("app", 10, 10, 40 * MS, "E|10");
     let p = analyze(&c.text()).unwrap();
-    assert_eq!(p.app_frames.iter().map(|f| f.janky).collect::<Vec<_>>(), [true, false]);
+    assert_eq!(p.system.app_frames.iter().map(|f| f.janky).collect::<Vec<_>>(), [true, false]);
     assert!(p.warnings.iter().any(|w| w.text.contains("60 Hz assumed")), "{:?}", p.warnings);
 }
 
@@ -91,16 +91,16 @@ fn a_device_captures_derived_frames_are_its_do_frames() {
     let mut do_frames: Vec<(u32, u64)> = Vec::new();
     for t in &p.threads {
         for (_, call) in t.calls.iter() {
-            if p.frame_name(call.frame).starts_with("Choreographer#doFrame") && call.end < p.timeline.end {
+            if p.frame_name(call.frame).starts_with("Choreographer#doFrame") && call.end < p.system.timeline.end {
                 do_frames.push((t.pid.unwrap(), call.start));
             }
         }
     }
     do_frames.sort_unstable();
-    let mut derived: Vec<(u32, u64)> = p.app_frames.iter().map(|f| (f.pid, f.start)).collect();
+    let mut derived: Vec<(u32, u64)> = p.system.app_frames.iter().map(|f| (f.pid, f.start)).collect();
     derived.sort_unstable();
     assert_eq!(derived, do_frames);
-    let period = p.app_frames[0].expected.map(|(s, e)| e - s).unwrap();
+    let period = p.system.app_frames[0].expected.map(|(s, e)| e - s).unwrap();
     assert!((16_000_000..17_000_000).contains(&period), "{period}");
 }
 
@@ -125,7 +125,7 @@ fn the_refresh_is_measured_from_the_first_4096_writes() {
         times.push(times.last().unwrap() + gap);
     }
     let p = analyze(&refreshes_at(&times).text()).unwrap();
-    let frame = &p.app_frames[0];
+    let frame = &p.system.app_frames[0];
     assert_eq!(frame.expected, Some((1000 * MS, 1010 * MS)));
     assert!(frame.janky, "11 ms is longer than a 10 ms refresh");
     assert!(p.warnings.iter().any(|w| w.text.contains("10.0 ms (100 Hz, measured")), "{:?}", p.warnings);
@@ -141,8 +141,8 @@ fn pauses_are_not_refreshes() {
         times.push(times.last().unwrap() + gap);
     }
     let p = analyze(&refreshes_at(&times).text()).unwrap();
-    assert_eq!(p.app_frames[0].expected, Some((1000 * MS, 1000 * MS + 11_100_000)));
-    assert!(!p.app_frames[0].janky);
+    assert_eq!(p.system.app_frames[0].expected, Some((1000 * MS, 1000 * MS + 11_100_000)));
+    assert!(!p.system.app_frames[0].janky);
     assert!(p.warnings.iter().any(|w| w.text.contains("11.1 ms (90 Hz, measured")), "{:?}", p.warnings);
 }
 
@@ -160,8 +160,9 @@ fn a_do_frame_cut_by_a_lost_stretch_is_no_frame() {
         .mark("app", 10, 10, 40 * MS, "B|10|Choreographer#doFrame 1001")
         .mark("app", 10, 10, 45 * MS, "E|10");
     let p = analyze(&c.ctrace(2)).unwrap();
-    assert_eq!(p.gaps.len(), 1);
-    let frames: Vec<(i64, u64, Option<u64>)> = p.app_frames.iter().map(|f| (f.token, f.start, f.duration())).collect();
+    assert_eq!(p.system.gaps.len(), 1);
+    let frames: Vec<(i64, u64, Option<u64>)> =
+        p.system.app_frames.iter().map(|f| (f.token, f.start, f.duration())).collect();
     assert_eq!(frames, [(1001, 40 * MS, Some(5 * MS))]);
 }
 
@@ -174,14 +175,14 @@ fn eight_gaps_measure_the_refresh_and_seven_do_not() {
         times.push(times.last().unwrap() + gap * MS);
     }
     let p = analyze(&refreshes_at(&times).text()).unwrap();
-    let frame = &p.app_frames[0];
+    let frame = &p.system.app_frames[0];
     assert_eq!(frame.expected, Some((1000 * MS, 1011 * MS)));
     assert_eq!((frame.janky, frame.on_time_finish, frame.jank.as_str()), (false, true, "None"));
     assert!(p.warnings.iter().any(|w| w.text.contains("11.0 ms (91 Hz, measured")), "{:?}", p.warnings);
     // Seven gaps are too few: 60 Hz is assumed.
     times.pop();
     let p = analyze(&refreshes_at(&times).text()).unwrap();
-    assert_eq!(p.app_frames[0].expected, Some((1000 * MS, 1000 * MS + 16_666_667)));
+    assert_eq!(p.system.app_frames[0].expected, Some((1000 * MS, 1000 * MS + 16_666_667)));
     assert!(p.warnings.iter().any(|w| w.text.contains("60 Hz assumed")), "{:?}", p.warnings);
 }
 
@@ -200,7 +201,7 @@ fn a_draw_that_starts_with_the_next_do_frame_is_the_next_frames() {
         .mark("RenderThread", 11, 10, 30 * MS, "E|10");
     let p = analyze(&c.text()).unwrap();
     let frames: Vec<(i64, Option<u64>, bool)> =
-        p.app_frames.iter().map(|f| (f.token, f.duration(), f.on_time_finish)).collect();
+        p.system.app_frames.iter().map(|f| (f.token, f.duration(), f.on_time_finish)).collect();
     assert_eq!(frames, [(1, Some(4 * MS), true), (2, Some(10 * MS), true)]);
 }
 
@@ -210,6 +211,6 @@ fn repeated_writes_are_not_refreshes() {
     // would make the median 0.
     let times: Vec<u64> = (0..18u64).map(|i| i / 2 * 11 * MS).collect();
     let p = analyze(&refreshes_at(&times).text()).unwrap();
-    assert_eq!(p.app_frames[0].expected, Some((1000 * MS, 1011 * MS)));
+    assert_eq!(p.system.app_frames[0].expected, Some((1000 * MS, 1011 * MS)));
     assert!(p.warnings.iter().any(|w| w.text.contains("11.0 ms (91 Hz, measured")), "{:?}", p.warnings);
 }

@@ -47,7 +47,8 @@ fn perflib_device_trace_has_slices_scheduling_and_names() {
     // SOURCES.md: B 5,985 / E 5,976, C 1,505, S 66 / F 50; sched_switch 8,445; cpu_frequency
     // 308 (counters of no process).
     assert_eq!(thread_calls(&p), 5_985);
-    let (frequency, markers): (Vec<_>, Vec<_>) = p.counters.iter().partition(|c| c.name.ends_with("frequency (kHz)"));
+    let (frequency, markers): (Vec<_>, Vec<_>) =
+        p.system.counters.iter().partition(|c| c.name.ends_with("frequency (kHz)"));
     assert_eq!(markers.iter().map(|c| c.samples).sum::<u64>(), 1_505);
     assert_eq!(frequency.iter().map(|c| c.samples).sum::<u64>(), 308);
     assert_eq!(p.clocks, ClockSet::Dual);

@@ -54,6 +54,7 @@ fn app_frames_carry_every_jank_type_in_perfettos_words() {
     packets.push(frame_end(20 * MS, 501));
     let p = kept(&Trace::of(&packets).bytes);
     let got: Vec<FrameFacts> = p
+        .system
         .app_frames
         .iter()
         .map(|f| {
@@ -75,8 +76,8 @@ fn app_frames_carry_every_jank_type_in_perfettos_words() {
             (4, "Unknown Jank, Dropped Frame", "Dropped Frame", None, Some(16)),
         ]
     );
-    assert_eq!(p.app_frames.iter().filter(|f| f.janky).count(), 3);
-    assert!(p.app_frames.iter().all(|f| f.prediction == "Valid Prediction" && !f.derived));
+    assert_eq!(p.system.app_frames.iter().filter(|f| f.janky).count(), 3);
+    assert!(p.system.app_frames.iter().all(|f| f.prediction == "Valid Prediction" && !f.derived));
     let notes: Vec<&str> = p.warnings.iter().map(|w| w.text.as_str()).collect();
     assert!(
         notes.contains(&"1 app frame of the frame timeline never ended in the trace: kept, with no end"),
@@ -109,7 +110,7 @@ fn app_frames_carry_every_jank_type_in_perfettos_words() {
     assert_eq!(layers[1].p50_us, Some(8_000));
     assert_eq!(layers[1].max_us, Some(43_000));
     // The display frame, with its expected times and jank.
-    let display = &p.display_frames[0];
+    let display = &p.system.display_frames[0];
     assert_eq!((display.pid, display.token, display.jank.as_str()), (9, 7, "SurfaceFlinger CPU Deadline Missed"));
     assert_eq!((display.duration(), display.expected_duration()), (Some(19 * MS), Some(16 * MS)));
     // The listing of one process's janky frames.
@@ -160,7 +161,7 @@ fn thread_states_read_alike_from_text_and_from_full_and_compact_scheduling() {
             .spans(0, u64::MAX)
             .map(|s| {
                 let e = s.entry;
-                let blocked = e.blocked.map(|f| p.blocked_functions[f as usize].clone());
+                let blocked = e.blocked.map(|f| p.system.blocked_functions[f as usize].clone());
                 (e.start / 1000, e.state, e.cpu, e.waker, blocked, e.io_wait)
             })
             .collect()
@@ -176,7 +177,7 @@ fn thread_states_read_alike_from_text_and_from_full_and_compact_scheduling() {
     assert_eq!(states(&full), expected);
     assert_eq!(states(&compact), expected);
     for p in [&text, &full, &compact] {
-        let freq = p.counters.iter().find(|c| c.name == "CPU 1 frequency (kHz)").unwrap();
+        let freq = p.system.counters.iter().find(|c| c.name == "CPU 1 frequency (kHz)").unwrap();
         assert_eq!((freq.last, freq.series.len()), (1_800_000, 1));
     }
 }

@@ -344,9 +344,9 @@ fn app_frames_equal_an_independent_decoders() {
     // SOURCES.md: 1,068 actual surface frames: None 1,004, Buffer Stuffing 47, App Deadline
     // Missed 12, both 5; 739 on the nowinandroid MainActivity layer; pid 9305's last never ends.
     assert_eq!(jank_bits, BTreeMap::from([(1, 1_004), (128, 47), (64, 12), (64 | 128, 5)]));
-    assert_eq!(p.app_frames.len(), 1_068);
+    assert_eq!(p.system.app_frames.len(), 1_068);
     let mut jank: BTreeMap<&str, u64> = BTreeMap::new();
-    for f in &p.app_frames {
+    for f in &p.system.app_frames {
         *jank.entry(f.jank.as_str()).or_default() += 1;
     }
     assert_eq!(
@@ -359,8 +359,8 @@ fn app_frames_equal_an_independent_decoders() {
         ])
     );
     let main = "TX - com.google.samples.apps.nowinandroid.demo/com.google.samples.apps.nowinandroid.MainActivity#50010";
-    assert_eq!(p.app_frames.iter().filter(|f| f.layer == main).count(), 739);
-    let unfinished: Vec<_> = p.app_frames.iter().filter(|f| f.end.is_none()).collect();
+    assert_eq!(p.system.app_frames.iter().filter(|f| f.layer == main).count(), 739);
+    let unfinished: Vec<_> = p.system.app_frames.iter().filter(|f| f.end.is_none()).collect();
     assert_eq!((unfinished.len(), unfinished[0].pid), (1, 9305));
     assert!(p.warnings.iter().any(|w| w.contains("1 app frame of the frame timeline never ended")), "{:?}", p.warnings);
     // The listing: a header, then every frame; janky ones only on request.
@@ -382,8 +382,14 @@ fn app_frames_equal_an_independent_decoders() {
     assert_eq!(figures, by_layer);
     let top = &layers[0];
     assert_eq!((top.layer.as_str(), top.frames), (main, 739));
-    let mut durations: Vec<u64> =
-        p.app_frames.iter().filter(|f| f.layer == main).filter_map(|f| f.duration()).map(|d| d / 1_000).collect();
+    let mut durations: Vec<u64> = p
+        .system
+        .app_frames
+        .iter()
+        .filter(|f| f.layer == main)
+        .filter_map(|f| f.duration())
+        .map(|d| d / 1_000)
+        .collect();
     durations.sort_unstable();
     let n = durations.len();
     assert_eq!(top.p50_us, Some(durations[(n * 50).div_ceil(100) - 1]));
@@ -393,10 +399,10 @@ fn app_frames_equal_an_independent_decoders() {
     assert!(janky_types >= top.janky);
     // SOURCES.md: 801 actual display frames; each ends, and its jank is the walker's.
     assert_eq!(display_bits.values().sum::<u64>(), 801);
-    assert_eq!(p.display_frames.len(), 801);
-    assert!(p.display_frames.iter().all(|f| f.end.is_some() && f.layer.is_empty()));
+    assert_eq!(p.system.display_frames.len(), 801);
+    assert!(p.system.display_frames.iter().all(|f| f.end.is_some() && f.layer.is_empty()));
     let janky_display = display_bits.iter().filter(|(&bits, _)| bits > 1).map(|(_, n)| n).sum::<u64>();
-    assert_eq!(p.display_frames.iter().filter(|f| f.janky).count() as u64, janky_display);
+    assert_eq!(p.system.display_frames.iter().filter(|f| f.janky).count() as u64, janky_display);
     let display = layers.last().unwrap();
     assert!(display.display && display.frames == 801);
     let mut out = Vec::new();
@@ -455,6 +461,7 @@ fn every_app_frame_equals_the_walkers() {
         // Jank bits as Perfetto names them (the walker keeps bits; names are checked by count).
         // As sorted lists: a layer may draw two frames for one token.
         let mut ours: Vec<(FrameKey, bool, Option<u64>)> = p
+            .system
             .app_frames
             .iter()
             .map(|f| ((u64::from(f.pid), f.token as u64, f.layer.clone()), f.janky, f.duration()))
@@ -466,7 +473,7 @@ fn every_app_frame_equals_the_walkers() {
         assert_eq!(ours, theirs, "{name}");
         let named = |bit: u64, words: &str| {
             let walker = walked.iter().filter(|(_, bits, _)| bits & bit != 0).count();
-            let core = p.app_frames.iter().filter(|f| f.jank.split(", ").any(|w| w == words)).count();
+            let core = p.system.app_frames.iter().filter(|f| f.jank.split(", ").any(|w| w == words)).count();
             assert_eq!(core, walker, "{name}: {words}");
         };
         for (bit, words) in [

@@ -107,7 +107,7 @@ fn atrace_text_and_perfetto_give_the_same_profile() {
                 for clock in Clock::ALL {
                     assert_eq!(folded(&p, clock), folded(&text, clock), "{what}, {clock:?}");
                 }
-                assert_eq!(p.counters, text.counters, "{what}");
+                assert_eq!(p.system.counters, text.system.counters, "{what}");
                 let sched = |p: &Profile| p.threads.iter().map(|t| (t.tid, t.sched)).collect::<Vec<_>>();
                 assert_eq!(sched(&p), sched(&text), "{what}");
                 assert_eq!(p.repairs, text.repairs, "{what}");
@@ -131,7 +131,7 @@ fn track_events_go_to_their_threads_tracks_and_counters() {
     let network = p.threads.iter().find(|t| t.track && t.name == "Network").expect("Network track");
     assert_eq!(network.process.as_deref(), Some("com.example.app"));
     assert!(folded.contains(&format!("Network [{}];fetch 350\n", network.tid)), "{folded}");
-    let counter = p.counters.iter().find(|c| c.name == "bytes in flight").expect("counter");
+    let counter = p.system.counters.iter().find(|c| c.name == "bytes in flight").expect("counter");
     assert_eq!((counter.pid, counter.samples, counter.max, counter.last), (300, 2, 4096, 0));
     let instants: u64 = main
         .tree
@@ -207,7 +207,7 @@ fn dropped_ftrace_packets_close_open_slices_at_the_last_event_before() {
     let packets = before;
     let p = analyze(&Trace::of(&packets).bytes).unwrap();
     assert_eq!(p.repairs.closed_at_gap, 1);
-    assert_eq!(p.gaps, vec![(1_002 * MS, 1_020 * MS)]);
+    assert_eq!(p.system.gaps, vec![(1_002 * MS, 1_020 * MS)]);
     let f = folded(&p, Clock::Wall);
     assert!(f.contains("main [100];draw 1000\n") && f.contains("main [100];layout 1000\n"), "{f}");
     assert!(

@@ -76,7 +76,7 @@ fn check(profile: &Profile, scenario: &Scenario, (num, den): (u64, u64), clocks:
         expected.methods.iter().map(|(k, s)| (k.clone(), (s.calls, s.recursive_calls, s.incl, s.excl))).collect();
     assert_eq!(got, want, "method statistics");
     for thread in &profile.threads {
-        let origin = profile.timeline.start;
+        let origin = profile.system.timeline.start;
         let mut got: Vec<ExpectedCall> = thread
             .calls
             .iter()

@@ -37,7 +37,7 @@ fn check(bytes: &[u8], what: &str) {
     bytes.chunks(300).for_each(|chunk| analyzer.push(chunk).unwrap());
     let partial = analyzer.finish().unwrap();
     assert!(partial.shortest_call > 0 && partial.can_reread(), "{what}: short calls were let go and can be read again");
-    let (start, end) = (full.timeline.start, full.timeline.end);
+    let (start, end) = (full.system.timeline.start, full.system.timeline.end);
     let length = end - start;
     let mut read_again = 0;
     for (thread, (kept, all)) in partial.threads.iter().zip(&full.threads).enumerate() {

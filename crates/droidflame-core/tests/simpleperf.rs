@@ -45,7 +45,7 @@ fn android_studio_recording_with_off_cpu_samples() {
     let cpu: u64 = p.threads.iter().map(|t| t.tree.total_self(Clock::Cpu)).sum();
     assert_eq!(cpu, 927 * 250_000);
     assert_eq!(p.format.sampling_interval_us, Some(250));
-    assert_eq!(p.micros(p.timeline.length()) / 10_000, 197, "1.97 s");
+    assert_eq!(p.micros(p.system.timeline.length()) / 10_000, 197, "1.97 s");
     // Every sample has a call chain, up to 103 frames deep.
     assert_eq!(p.threads.iter().map(|t| t.tree.max_depth()).max(), Some(103));
     assert_eq!(p.repairs, Default::default(), "{:?}", p.warnings);
@@ -104,7 +104,7 @@ fn aosp_recording_without_off_cpu_samples() {
     assert_eq!(thread(&p, 31881).records, 271);
     assert_eq!(thread(&p, 31881).name, "RenderThread");
     assert_eq!(thread(&p, 31850).records, 164);
-    assert_eq!(p.micros(p.timeline.length()) / 1000, 134);
+    assert_eq!(p.micros(p.system.timeline.length()) / 1000, 134);
     let cpu: u64 = p.threads.iter().map(|t| t.tree.total_self(Clock::Cpu)).sum();
     assert_eq!(cpu, 525 * 250_000);
     // No off-CPU samples: the wall clock counts only time a thread was seen running, which

@@ -304,7 +304,7 @@ fn calls_are_runs_of_samples_and_gaps_end_them() {
             (2, 10_000, 11_000, "com.example.Feed.bind".to_owned()),
         ]
     );
-    assert_eq!(p.timeline.length(), 11 * ms, "to the end of the last sample's period");
+    assert_eq!(p.system.timeline.length(), 11 * ms, "to the end of the last sample's period");
 }
 
 #[test]

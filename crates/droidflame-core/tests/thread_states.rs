@@ -50,7 +50,7 @@ fn each_state_has_its_details() {
     let spans = states(&p, 5);
     assert!(spans.iter().filter(|s| s.entry.state == SchedState::Running).all(|s| s.entry.cpu == Some(1)));
     let blocked = spans[3].entry;
-    assert_eq!(blocked.blocked.map(|f| p.blocked_functions[f as usize].as_str()), Some("io_schedule"));
+    assert_eq!(blocked.blocked.map(|f| p.system.blocked_functions[f as usize].as_str()), Some("io_schedule"));
     assert!(blocked.io_wait);
     assert_eq!(spans[4].entry.waker, Some(7), "woken by the thread that wrote sched_waking");
     // The thread's totals are its states'.
@@ -81,7 +81,7 @@ fn corpus_blocked_reasons_name_their_functions() {
     let p = kept(&corpus_file("atrace/perfetto-sched_blocked_systrace.systrace"));
     let blocked = |tid: u32| {
         let span = *states(&p, tid).iter().find(|s| s.entry.state == SchedState::Uninterruptible).unwrap();
-        (span.entry.blocked.map(|f| p.blocked_functions[f as usize].clone()), span.entry.io_wait)
+        (span.entry.blocked.map(|f| p.system.blocked_functions[f as usize].clone()), span.entry.io_wait)
     };
     assert_eq!(blocked(269), (Some("worker_thread".to_owned()), false));
     assert_eq!(blocked(2172), (Some("__filemap_fdatawait_range".to_owned()), true));
@@ -133,7 +133,7 @@ fn each_cpu_shows_the_threads_it_ran() {
         .switch(1, 9 * MS, ("swapper/1", 0), "R", ("app", 5))
         .event("app", 5, 5, 1, 10 * MS, "cpu_frequency", "state=1900800 cpu_id=1");
     let p = kept(&c.text());
-    assert_eq!(p.cpus, 3);
+    assert_eq!(p.system.cpus, 3);
     let tid = |i: usize| p.threads[i].tid;
     let boxes: Vec<(u32, u64, u64, u32)> = products::cpu_boxes(&p, 0.0, 10_000.0, 1000)
         .iter()
@@ -147,7 +147,7 @@ fn each_cpu_shows_the_threads_it_ran() {
     assert_eq!((at["label"].as_str(), at["words"].as_str()), (Some("other [6]"), Some("Running")));
     assert!(products::cpu_at_json(&p, 1, 7_000.0).is_null(), "CPU 1 was idle");
     // CPU frequency is a counter of no process, in kHz.
-    let freq = p.counters.iter().find(|c| c.name == "CPU 1 frequency (kHz)").unwrap();
+    let freq = p.system.counters.iter().find(|c| c.name == "CPU 1 frequency (kHz)").unwrap();
     assert_eq!((freq.pid, freq.last, freq.series.len()), (0, 1_900_800, 1));
 }
 
@@ -161,7 +161,7 @@ fn a_counter_steps_through_its_values() {
     }
     c.mark("app", 5, 5, 10 * MS, "C|5|queue|2");
     let p = kept(&c.text());
-    let queue = p.counters.iter().position(|c| c.name == "queue").unwrap();
+    let queue = p.system.counters.iter().position(|c| c.name == "queue").unwrap();
     let steps = products::counter_steps(&p, queue, 0.0, 10_000.0, 100);
     let first: Vec<(u64, u64, i64, i64)> =
         steps.iter().take(2).map(|s| (s.start_us as u64, s.end_us as u64, s.min, s.max)).collect();
@@ -181,13 +181,13 @@ fn a_device_captures_cpu_frequencies_are_counters() {
         return;
     }
     let p = kept(&corpus_file("perfetto/toolsbase-perflib-perfetto.trace"));
-    let frequencies: Vec<_> = p.counters.iter().filter(|c| c.name.ends_with("frequency (kHz)")).collect();
+    let frequencies: Vec<_> = p.system.counters.iter().filter(|c| c.name.ends_with("frequency (kHz)")).collect();
     assert_eq!(frequencies.iter().map(|c| c.samples).sum::<u64>(), 308);
     assert!(frequencies.iter().all(|c| c.pid == 0 && c.series.len() as u64 == c.samples));
-    assert_eq!(p.cpus, 8);
+    assert_eq!(p.system.cpus, 8);
     // What each CPU ran adds up to the threads' running time in the window drawn.
     let running: u64 = p.threads.iter().filter_map(|t| t.sched).map(|s| s.running).sum();
-    let drawn: f64 = products::cpu_boxes(&p, 0.0, p.micros_at(p.timeline.end), 1_000_000)
+    let drawn: f64 = products::cpu_boxes(&p, 0.0, p.micros_at(p.system.timeline.end), 1_000_000)
         .iter()
         .map(|b| b.end_us - b.start_us)
         .sum();

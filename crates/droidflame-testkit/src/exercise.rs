@@ -97,12 +97,12 @@ fn frames_and_states(p: &Profile) {
     }
     let _ = products::write_frames(p, &FramesQuery { derived: true, ..FramesQuery::default() }, &mut std::io::sink());
     let layers = products::frame_layers(p);
-    assert_eq!(layers.iter().filter(|l| !l.display).map(|l| l.frames).sum::<u64>(), p.app_frames.len() as u64);
-    for f in p.app_frames.iter().chain(&p.display_frames) {
+    assert_eq!(layers.iter().filter(|l| !l.display).map(|l| l.frames).sum::<u64>(), p.system.app_frames.len() as u64);
+    for f in p.system.app_frames.iter().chain(&p.system.display_frames) {
         assert!(f.end.is_none_or(|end| end >= f.start), "a frame ends before it starts");
     }
     let _ = products::frames_json(p);
-    let length = p.micros_at(p.timeline.end);
+    let length = p.micros_at(p.system.timeline.end);
     for (index, t) in p.threads.iter().enumerate().take(8) {
         if t.states.is_empty() {
             continue;
@@ -119,12 +119,12 @@ fn frames_and_states(p: &Profile) {
         }
     }
     for b in products::cpu_boxes(p, 0.0, length, 300) {
-        assert!(b.cpu < p.cpus && b.start_us <= b.end_us && b.thread < p.threads.len());
+        assert!(b.cpu < p.system.cpus && b.start_us <= b.end_us && b.thread < p.threads.len());
     }
-    for cpu in 0..p.cpus.min(4) {
+    for cpu in 0..p.system.cpus.min(4) {
         let _ = products::cpu_at_json(p, cpu, length / 2.0);
     }
-    for counter in 0..p.counters.len().min(4) {
+    for counter in 0..p.system.counters.len().min(4) {
         for s in products::counter_steps(p, counter, 0.0, length, 100) {
             assert!(s.start_us <= s.end_us && s.min <= s.max);
         }

@@ -30,18 +30,19 @@ impl Session {
                         "depths": t.calls.depth_count(), "calls": t.calls.len(), "states": t.states.len() })
             })
             .collect();
-        let gaps: Vec<_> = p.gaps.iter().map(|&(from, to)| [p.micros_at(from), p.micros_at(to)]).collect();
+        let gaps: Vec<_> = p.system.gaps.iter().map(|&(from, to)| [p.micros_at(from), p.micros_at(to)]).collect();
         // Counters with values over time, as tracks: index, process, name, range.
         let counters: Vec<_> = p
+            .system
             .counters
             .iter()
             .enumerate()
             .filter(|(_, c)| !c.series.is_empty())
             .map(|(index, c)| json!({ "index": index, "pid": c.pid, "name": c.name, "min": c.min, "max": c.max }))
             .collect();
-        Ok(json!({ "length_us": p.micros_at(p.timeline.end), "gaps": gaps, "calls_kept": p.limits.keep_calls,
-                   "state_legend": products::state_legend(), "frames": !p.app_frames.is_empty(),
-                   "cpus": p.cpus, "counters": counters,
+        Ok(json!({ "length_us": p.micros_at(p.system.timeline.end), "gaps": gaps, "calls_kept": p.limits.keep_calls,
+                   "state_legend": products::state_legend(), "frames": !p.system.app_frames.is_empty(),
+                   "cpus": p.system.cpus, "counters": counters,
                    "left_out": p.calls_left_out(), "shortest_us": p.micros(p.shortest_call),
                    "reread": p.can_reread(), "threads": threads })
         .to_string())

@@ -26,12 +26,12 @@ pub const DISPLAY_LAYER: &str = "Display frames (SurfaceFlinger)";
 
 /// Writes the frames `query` asks for, in start order.
 pub fn write_frames(profile: &Profile, query: &FramesQuery, out: &mut dyn Write) -> Result<()> {
-    let derived = profile.app_frames.first().is_some_and(|f| f.derived);
-    if (profile.app_frames.is_empty() || derived) && !query.derived {
+    let derived = profile.system.app_frames.first().is_some_and(|f| f.derived);
+    if (profile.system.app_frames.is_empty() || derived) && !query.derived {
         let offer = if derived {
             format!(
                 "; {} can be derived from its Choreographer#doFrame slices: add --derived",
-                crate::text::counted(profile.app_frames.len() as u64, "app frame", "app frames")
+                crate::text::counted(profile.system.app_frames.len() as u64, "app frame", "app frames")
             )
         } else {
             String::new()
@@ -45,7 +45,7 @@ pub fn write_frames(profile: &Profile, query: &FramesQuery, out: &mut dyn Write)
         ));
     }
     if query.derived && !derived {
-        let why = if profile.app_frames.is_empty() {
+        let why = if profile.system.app_frames.is_empty() {
             "this trace has neither a frame timeline nor Choreographer#doFrame slices to derive app frames from"
         } else {
             "this trace has a frame timeline: its frames are listed without --derived"
@@ -54,14 +54,14 @@ pub fn write_frames(profile: &Profile, query: &FramesQuery, out: &mut dyn Write)
     }
     // App frames are there by now; display frames may not be.
     let frames = if !query.display {
-        &profile.app_frames
-    } else if profile.display_frames.is_empty() {
+        &profile.system.app_frames
+    } else if profile.system.display_frames.is_empty() {
         return Err(Error::new(
             ErrorKind::Request,
             "this trace has no display frames (the compositor's frames come only with a frame timeline)",
         ));
     } else {
-        &profile.display_frames
+        &profile.system.display_frames
     };
     let noun = if query.display { "display frame" } else { "app frame" };
     if let Some(pid) = query.pid.filter(|&pid| !frames.iter().any(|f| f.pid == pid)) {
@@ -79,7 +79,7 @@ pub fn write_frames(profile: &Profile, query: &FramesQuery, out: &mut dyn Write)
             f.pid,
             f.layer.replace(['\t', '\n'], " "),
             f.token,
-            us(f.start.saturating_sub(profile.timeline.start)),
+            us(f.start.saturating_sub(profile.system.timeline.start)),
             f.duration().map(us).unwrap_or_default(),
             f.expected_duration().map(us).unwrap_or_default(),
             f.jank,
@@ -123,7 +123,7 @@ pub struct LayerFrames {
 /// has any, last.
 pub fn frame_layers(profile: &Profile) -> Vec<LayerFrames> {
     let mut by_layer: Vec<((u32, &str), Vec<&AppFrame>)> = Vec::new();
-    for f in &profile.app_frames {
+    for f in &profile.system.app_frames {
         match by_layer.iter_mut().find(|(key, _)| *key == (f.pid, f.layer.as_str())) {
             Some((_, frames)) => frames.push(f),
             None => by_layer.push(((f.pid, &f.layer), vec![f])),
@@ -132,8 +132,8 @@ pub fn frame_layers(profile: &Profile) -> Vec<LayerFrames> {
     let mut layers: Vec<LayerFrames> =
         by_layer.into_iter().map(|((pid, layer), frames)| figures(profile, pid, layer, false, &frames)).collect();
     layers.sort_by(|a, b| b.frames.cmp(&a.frames).then_with(|| a.layer.cmp(&b.layer)));
-    if let Some(first) = profile.display_frames.first() {
-        let frames: Vec<&AppFrame> = profile.display_frames.iter().collect();
+    if let Some(first) = profile.system.display_frames.first() {
+        let frames: Vec<&AppFrame> = profile.system.display_frames.iter().collect();
         layers.push(figures(profile, first.pid, DISPLAY_LAYER, true, &frames));
     }
     layers
@@ -191,10 +191,11 @@ pub fn frames_json(profile: &Profile) -> String {
     let at = |ticks: u64| profile.micros_at(ticks);
     let display = layers.iter().position(|l| l.display);
     let frames: Vec<serde_json::Value> = profile
+        .system
         .app_frames
         .iter()
         .map(|f| (f, layers.iter().position(|l| !l.display && l.pid == f.pid && l.layer == f.layer)))
-        .chain(profile.display_frames.iter().map(|f| (f, display)))
+        .chain(profile.system.display_frames.iter().map(|f| (f, display)))
         .map(|(f, layer)| {
             let overrun = match (f.end, f.expected) {
                 (Some(end), Some((_, expected))) => Some(at(end) - at(expected)),
@@ -209,6 +210,6 @@ pub fn frames_json(profile: &Profile) -> String {
             })
         })
         .collect();
-    let length_us = profile.micros_at(profile.timeline.end);
+    let length_us = profile.micros_at(profile.system.timeline.end);
     serde_json::json!({ "layers": layers, "frames": frames, "length_us": length_us }).to_string()
 }

@@ -43,7 +43,7 @@ pub struct ListedCall {
 /// threads in profile order), or the longest first.
 pub fn select_calls(profile: &Profile, query: &CallQuery) -> Result<Vec<ListedCall>> {
     profile.require_calls()?;
-    let length = profile.micros(profile.timeline.length());
+    let length = profile.micros(profile.system.timeline.length());
     let from = query.from_us.unwrap_or(0);
     let to = query.to_us.unwrap_or(u64::MAX);
     if from > to {
@@ -77,7 +77,7 @@ pub fn select_calls(profile: &Profile, query: &CallQuery) -> Result<Vec<ListedCa
         Some(name) => Some(frames_named(profile, name)?),
         None => None,
     };
-    let origin = profile.timeline.start;
+    let origin = profile.system.timeline.start;
     let mut out = Vec::new();
     for &thread in &threads {
         for (depth, call) in profile.threads[thread].calls.iter() {

@@ -30,7 +30,7 @@ fn write_events(profile: &Profile, view: &View, out: &mut impl Write) -> Result<
     write_metadata(profile, out).map_err(output)?;
     let header_pid = profile.format.pid;
     let cpu = profile.has(Clock::Cpu) && profile.has(Clock::Wall);
-    let event = Event { time: Micros(profile.time_unit), origin: profile.timeline.start, cpu };
+    let event = Event { time: Micros(profile.time_unit), origin: profile.system.timeline.start, cpu };
     for (i, thread) in profile.threads.iter().enumerate() {
         let pid = thread.pid.or(header_pid).unwrap_or(0);
         let tid = thread.tid;

@@ -20,7 +20,7 @@ pub struct CounterStep {
 /// Counter `counter`'s steps between `from_us` and `to_us`, drawn `pixels` wide: each value
 /// holds until the next (the last until the end of the timeline).
 pub fn counter_steps(p: &Profile, counter: usize, from_us: f64, to_us: f64, pixels: u32) -> Vec<CounterStep> {
-    let Some(c) = p.counters.get(counter) else {
+    let Some(c) = p.system.counters.get(counter) else {
         return Vec::new();
     };
     let (from, to) = (p.ticks_at(from_us), p.ticks_at(to_us).saturating_add(1));
@@ -35,7 +35,7 @@ pub fn counter_steps(p: &Profile, counter: usize, from_us: f64, to_us: f64, pixe
         if ts >= to {
             break;
         }
-        let end = series.get(i + 1).map_or(p.timeline.end, |&(next, _)| next).min(to);
+        let end = series.get(i + 1).map_or(p.system.timeline.end, |&(next, _)| next).min(to);
         let start = ts.max(from);
         if end <= start {
             continue;
@@ -63,7 +63,7 @@ pub fn counter_steps(p: &Profile, counter: usize, from_us: f64, to_us: f64, pixe
 
 /// Counter `counter`'s value at `at_us` and since when (µs), where it had one.
 pub fn counter_at(p: &Profile, counter: usize, at_us: f64) -> Option<(i64, f64)> {
-    let series = &p.counters.get(counter)?.series;
+    let series = &p.system.counters.get(counter)?.series;
     let at = p.ticks_at(at_us);
     let i = series.partition_point(|&(ts, _)| ts <= at).checked_sub(1)?;
     Some((series[i].1, p.micros_at(series[i].0)))

@@ -25,7 +25,7 @@ pub struct CpuBox {
 /// Every CPU's runs between `from_us` and `to_us`, drawn `pixels` wide, CPU by CPU.
 pub fn cpu_boxes(p: &Profile, from_us: f64, to_us: f64, pixels: u32) -> Vec<CpuBox> {
     let (from, to) = (p.ticks_at(from_us), p.ticks_at(to_us).saturating_add(1));
-    let mut runs: Vec<Vec<(u64, u64, usize)>> = vec![Vec::new(); p.cpus as usize];
+    let mut runs: Vec<Vec<(u64, u64, usize)>> = vec![Vec::new(); p.system.cpus as usize];
     for (index, t) in p.threads.iter().enumerate().filter(|(_, t)| !t.states.is_empty()) {
         for span in t.states.spans(from, to).filter(|s| s.entry.state == SchedState::Running) {
             if let Some(lane) = span.entry.cpu.and_then(|cpu| runs.get_mut(cpu as usize)) {

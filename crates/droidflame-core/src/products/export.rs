@@ -148,7 +148,7 @@ fn write_speedscope_evented(profile: &Profile, clock: Clock, view: &View, out: &
     let mut profiles = Vec::new();
     let default_thread = profile.default_thread();
     let mut active = 0;
-    let micros = |ticks: u64| profile.trace_time_unit().micros_f64(ticks.saturating_sub(profile.timeline.start));
+    let micros = |ticks: u64| profile.trace_time_unit().micros_f64(ticks.saturating_sub(profile.system.timeline.start));
     for (i, thread) in profile.threads.iter().enumerate() {
         let viewed =
             if view.transforms.is_empty() { None } else { Some(viewed_calls(profile, i, &thread.calls, view)?) };
@@ -190,7 +190,7 @@ fn write_speedscope_evented(profile: &Profile, clock: Clock, view: &View, out: &
             "name": sanitize(&thread.label()),
             "unit": "microseconds",
             "startValue": 0,
-            "endValue": micros(profile.timeline.end),
+            "endValue": micros(profile.system.timeline.end),
             "events": events,
         }));
     }
@@ -344,7 +344,8 @@ pub fn write_pprof(profile: &Profile, options: &ExportOptions, out: &mut impl Wr
         location: locations,
         function: functions,
         default_sample_type: strings.id(pprof_value_type(profile, default_clock).0),
-        duration_nanos: profile.micros(profile.timeline.length()).saturating_mul(1000).min(i64::MAX as u64) as i64,
+        duration_nanos: profile.micros(profile.system.timeline.length()).saturating_mul(1000).min(i64::MAX as u64)
+            as i64,
         comment,
         string_table: strings.table,
     };

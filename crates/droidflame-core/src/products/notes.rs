@@ -32,7 +32,7 @@ fn coverage(profile: &crate::profile::Profile) -> Option<String> {
     let recorded = profile.threads.iter().filter(|t| t.records > 0 && !t.track);
     let first = recorded.clone().map(|t| t.first.wall).min()?;
     let last = recorded.map(|t| t.last.wall).max()?;
-    let (start, length) = (profile.timeline.start, profile.timeline.length());
+    let (start, length) = (profile.system.timeline.start, profile.system.timeline.length());
     let covered = last.saturating_sub(first);
     // A second of the timeline left empty at least: less is no time a person reads as rest.
     if covered * 2 >= length || profile.micros(length - covered) < 1_000_000 {

@@ -110,7 +110,7 @@ impl Whole {
             if one_thread {
                 return Whole { value: sum, of: format!("this thread's {words}") };
             }
-            let length = profile.micros(profile.timeline.length());
+            let length = profile.micros(profile.system.timeline.length());
             let of = if profile.in_range { "the range's duration" } else { "the trace's duration" };
             return Whole { value: length, of: of.to_owned() };
         }
@@ -303,7 +303,7 @@ pub fn summary(analysis: &Analysis) -> Summary<'_> {
         methods,
         repairs: &profile.repairs,
         warnings: profile.warnings.iter().map(|w| w.text.as_str()).collect(),
-        counters: &profile.counters,
+        counters: &profile.system.counters,
         pid: profile.format.pid,
         elapsed_us: elapsed_us(profile),
         default_thread: profile.default_thread(),
@@ -347,7 +347,7 @@ pub fn summary(analysis: &Analysis) -> Summary<'_> {
             .collect(),
         count: profile.count().name(),
         counted: counted(profile),
-        app_frames: (!profile.app_frames.is_empty()).then_some(profile.app_frames.len()),
+        app_frames: (!profile.system.app_frames.is_empty()).then_some(profile.system.app_frames.len()),
         dumps: profile.dumps().map(|(selected, count)| DumpsJson {
             selected,
             count,
@@ -475,7 +475,7 @@ fn elapsed_us(profile: &Profile) -> Option<u64> {
     if !profile.has(Clock::Wall) && !heap {
         return None;
     }
-    let length = profile.timeline.length();
+    let length = profile.system.timeline.length();
     // A heap dump's values are bytes, not records in time: a single dump spans nothing.
     let recorded = !heap && profile.threads.iter().any(|t| t.records > 0);
     (length > 0 || recorded).then(|| profile.trace_time_unit().micros(length))

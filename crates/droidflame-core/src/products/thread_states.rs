@@ -82,7 +82,7 @@ pub fn state_json(p: &Profile, span: &StateSpan) -> Value {
         "start_us": p.micros_at(e.start), "end_us": p.micros_at(span.end),
         "dur_us": p.micros_at(span.end) - p.micros_at(e.start),
         "cpu": e.cpu, "waker": waker,
-        "blocked": e.blocked.and_then(|f| p.blocked_functions.get(f as usize)),
+        "blocked": e.blocked.and_then(|f| p.system.blocked_functions.get(f as usize)),
         "io_wait": e.state == SchedState::Uninterruptible && e.io_wait,
     })
 }

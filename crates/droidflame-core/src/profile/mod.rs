@@ -31,6 +31,6 @@ pub use model::Profile;
 pub use repairs::{counted, group_digits, sentence, were, Repair, RepairContext, Repairs, Warning, MAX_SLICE_DEPTH};
 pub use source::{Count, Source, SourceKind, Unit};
 pub use states::{SchedState, SchedTimes, StateEntry, StateLog, StateSpan, StateTimes};
-pub use system::{Counter, Timeline};
+pub use system::{Counter, SystemTimeline, Timeline};
 pub use thread::{shown_tid, ThreadProfile};
 pub use tree::{CallTree, Children, Node, NONE};

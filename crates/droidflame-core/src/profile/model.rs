@@ -1,13 +1,12 @@
 //! The analysed trace: its stack profiles, system timeline, heap profiles and facts.
 
-use super::app_frames::AppFrame;
 use super::clock::{Clock, ClockSet, TimeUnit};
 use super::format::FormatInfo;
 use super::frame::{ClassRename, Frame};
 use super::heap::HeapProfiles;
 use super::repairs::{group_digits, Repairs, Warning};
 use super::source::{Source, SourceData};
-use super::system::{Counter, Timeline};
+use super::system::SystemTimeline;
 use super::thread::ThreadProfile;
 use crate::options::Options;
 
@@ -16,18 +15,13 @@ use crate::options::Options;
 pub struct Profile {
     /// What the input was.
     pub format: FormatInfo,
+    /// What happened over time beside the stacks: the trace's span and gaps, counters, app
+    /// and display frames, the CPUs and the kernel functions threads blocked in.
+    pub system: SystemTimeline,
     /// Every `key=value` of the trace's header or summary, in file order.
     pub header: Vec<(String, String)>,
     /// The clocks the trace recorded.
     pub clocks: ClockSet,
-    /// The trace's timeline: from the earliest to the latest wall time of any record (a
-    /// capture's first and last event), in ticks. Where the trace has no wall clock, the
-    /// same over its single clock, which then is no shared timeline (each thread's CPU
-    /// clock runs on its own).
-    pub timeline: Timeline,
-    /// Spans of the timeline where the capture lost every event (between the dumps of a
-    /// capture made of several), in ticks, in time order.
-    pub gaps: Vec<(u64, u64)>,
     /// How long one tick of the raw times in the call trees is.
     pub time_unit: TimeUnit,
     /// Threads (and tracks) with at least one event.
@@ -50,8 +44,6 @@ pub struct Profile {
     pub shortest_call: u64,
     /// Events of all threads.
     pub records: u64,
-    /// Counter tracks (system traces), by pid then name; empty for method traces.
-    pub counters: Vec<Counter>,
     /// The frames as the trace named them, where a mapping renamed them; else empty.
     pub(crate) unmapped_frames: Vec<Frame>,
     /// The calls left out for being short (`shortest_call`) can be read again from the
@@ -73,15 +65,6 @@ pub struct Profile {
     /// Original names the trace itself gives for obfuscated classes and methods (applied
     /// as a mapping when the analysis ends).
     pub(crate) renames: Vec<ClassRename>,
-    /// The frames apps produced, where the trace has a frame timeline; by start.
-    pub app_frames: Vec<AppFrame>,
-    /// The compositor's display frames (no layer), where the trace has them; by start.
-    pub display_frames: Vec<AppFrame>,
-    /// Kernel functions threads blocked in (`StateEntry::blocked` indexes it).
-    pub blocked_functions: Vec<String>,
-    /// CPUs the scheduler ran threads on (their numbers are below it); 0 without
-    /// scheduling.
-    pub cpus: u32,
     /// The nodes' counts are not known: a time range of samples (the samples in it are
     /// not kept one by one, only the runs of them that calls are).
     pub(crate) counts_unknown: bool,

@@ -6,7 +6,7 @@ use super::calls::{Call, ThreadCalls};
 use super::clock::{Clock, PerClock};
 use super::model::Profile;
 use super::states::StateLog;
-use super::system::Timeline;
+use super::system::{SystemTimeline, Timeline};
 use super::thread::ThreadProfile;
 use super::tree::CallTree;
 use crate::error::{Error, ErrorKind, Result};
@@ -85,9 +85,11 @@ impl Profile {
                 node.self_time = node.incl.since(children[index]);
             }
         }
-        cut.timeline = Timeline { start: from.max(self.timeline.start), end: to.min(self.timeline.end) };
-        let Timeline { start, end } = cut.timeline;
-        cut.gaps = self.gaps.iter().map(|&(s, e)| (s.max(start), e.min(end))).filter(|(s, e)| s < e).collect();
+        cut.system.timeline =
+            Timeline { start: from.max(self.system.timeline.start), end: to.min(self.system.timeline.end) };
+        let Timeline { start, end } = cut.system.timeline;
+        cut.system.gaps =
+            self.system.gaps.iter().map(|&(s, e)| (s.max(start), e.min(end))).filter(|(s, e)| s < e).collect();
         Ok(cut)
     }
 }
@@ -130,8 +132,21 @@ impl Profile {
             format: self.format.clone(),
             header: self.header.clone(),
             clocks: self.clocks,
-            timeline: self.timeline,
-            gaps: self.gaps.clone(),
+            system: SystemTimeline {
+                timeline: self.system.timeline,
+                gaps: self.system.gaps.clone(),
+                // Their values over time stay with the whole profile, which the timeline reads.
+                counters: self
+                    .system
+                    .counters
+                    .iter()
+                    .map(|c| super::system::Counter { series: Vec::new(), name: c.name.clone(), ..*c })
+                    .collect(),
+                app_frames: self.system.app_frames.clone(),
+                display_frames: self.system.display_frames.clone(),
+                blocked_functions: self.system.blocked_functions.clone(),
+                cpus: self.system.cpus,
+            },
             time_unit: self.time_unit,
             threads,
             frames: self.frames.clone(),
@@ -142,12 +157,6 @@ impl Profile {
             limits: crate::options::Options { keep_calls: false, ..self.limits.clone() },
             shortest_call: 0,
             records: self.records,
-            // Their values over time stay with the whole profile, which the timeline reads.
-            counters: self
-                .counters
-                .iter()
-                .map(|c| super::system::Counter { series: Vec::new(), name: c.name.clone(), ..*c })
-                .collect(),
             unmapped_frames: self.unmapped_frames.clone(),
             rereadable: false,
             frame_of_slot: Vec::new(),
@@ -157,10 +166,6 @@ impl Profile {
             heap: None,
             dump: self.dump,
             renames: Vec::new(),
-            app_frames: self.app_frames.clone(),
-            display_frames: self.display_frames.clone(),
-            blocked_functions: self.blocked_functions.clone(),
-            cpus: self.cpus,
             counts_unknown: self.counts_unknown,
             in_range: true,
         }

@@ -62,7 +62,7 @@ impl Profile {
             .map(|i| {
                 let latest =
                     heap.processes.iter().flat_map(|p| &p.heaps).filter_map(|h| h.dumps.get(i)).map(|d| d.time).max();
-                let ns = latest.unwrap_or(self.timeline.start).saturating_sub(self.timeline.start);
+                let ns = latest.unwrap_or(self.system.timeline.start).saturating_sub(self.system.timeline.start);
                 heap.time_unit.micros(ns)
             })
             .collect()

@@ -1,4 +1,6 @@
-//! The system timeline's parts: the span of the trace and its counter tracks.
+//! The system timeline: what a trace says happened over time beside its stacks.
+
+use super::app_frames::AppFrame;
 
 /// A span of the wall clock, in ticks.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -34,4 +36,30 @@ pub struct Counter {
     /// Each value with its time (ticks), in time order; empty unless calls were kept.
     #[serde(skip)]
     pub series: Vec<(u64, i64)>,
+}
+
+/// What a trace says happened over time beside its stacks: its span and the gaps in it,
+/// counters, the frames apps and the display produced, the CPUs threads ran on and the
+/// kernel functions they blocked in. Method traces have only the span.
+#[derive(Debug, Clone, Default)]
+pub struct SystemTimeline {
+    /// The trace's timeline: from the earliest to the latest wall time of any record (a
+    /// capture's first and last event), in ticks. Where the trace has no wall clock, the
+    /// same over its single clock, which then is no shared timeline (each thread's CPU
+    /// clock runs on its own).
+    pub timeline: Timeline,
+    /// Spans of the timeline where the capture lost every event (between the dumps of a
+    /// capture made of several), in ticks, in time order.
+    pub gaps: Vec<(u64, u64)>,
+    /// Counter tracks (system traces), by pid then name; empty for method traces.
+    pub counters: Vec<Counter>,
+    /// The frames apps produced, where the trace has a frame timeline; by start.
+    pub app_frames: Vec<AppFrame>,
+    /// The compositor's display frames (no layer), where the trace has them; by start.
+    pub display_frames: Vec<AppFrame>,
+    /// Kernel functions threads blocked in (`StateEntry::blocked` indexes it).
+    pub blocked_functions: Vec<String>,
+    /// CPUs the scheduler ran threads on (their numbers are below it); 0 without
+    /// scheduling.
+    pub cpus: u32,
 }

@@ -14,7 +14,7 @@ use crate::profile::repairs::counted;
 use crate::profile::repairs::Warning;
 use crate::profile::source::{Source, SourceData, SourceKind, Unit};
 use crate::profile::states::StateLog;
-use crate::profile::system::Timeline;
+use crate::profile::system::{SystemTimeline, Timeline};
 use crate::profile::thread::ThreadProfile;
 use crate::profile::tree::NONE;
 use rustc_hash::FxHashMap;
@@ -148,8 +148,23 @@ impl ProfileBuilder {
             format,
             header: spec.header,
             clocks: active.clocks,
-            timeline: Timeline { start, end },
-            gaps: spec.gaps,
+            system: SystemTimeline {
+                timeline: Timeline { start, end },
+                gaps: spec.gaps,
+                counters: spec.counters,
+                blocked_functions: self.blocked_functions,
+                cpus: self.cpus,
+                app_frames: {
+                    let mut frames = self.app_frames;
+                    frames.sort_by_key(|f| (f.start, f.pid, f.token));
+                    frames
+                },
+                display_frames: {
+                    let mut frames = self.display_frames;
+                    frames.sort_by_key(|f| (f.start, f.pid, f.token));
+                    frames
+                },
+            },
             time_unit: active.time_unit,
             threads: active.threads,
             frames,
@@ -160,7 +175,6 @@ impl ProfileBuilder {
             limits: self.limits,
             shortest_call: active.shortest_call,
             records: events,
-            counters: spec.counters,
             unmapped_frames: Vec::new(),
             rereadable: false,
             frame_of_slot: canonical,
@@ -170,20 +184,8 @@ impl ProfileBuilder {
             heap,
             dump: None,
             renames: self.renames,
-            blocked_functions: self.blocked_functions,
-            cpus: self.cpus,
             counts_unknown: false,
             in_range: false,
-            app_frames: {
-                let mut frames = self.app_frames;
-                frames.sort_by_key(|f| (f.start, f.pid, f.token));
-                frames
-            },
-            display_frames: {
-                let mut frames = self.display_frames;
-                frames.sort_by_key(|f| (f.start, f.pid, f.token));
-                frames
-            },
         }
     }
 }
