@@ -54,7 +54,7 @@ pub fn analyze(path: &str, runs: usize) -> Result<serde_json::Value, String> {
             let summary = products::summary_json(&profile);
             summary_times.push(start.elapsed());
             assert!(!summary.is_empty());
-            records = profile.records;
+            records = profile.facts.records;
             threads = profile.threads.len();
             nodes = profile.threads.iter().map(|t| t.tree.len()).sum::<usize>();
         }
@@ -90,7 +90,7 @@ pub fn stream(path: &str) -> Result<serde_json::Value, String> {
     let analyze = start.elapsed().as_secs_f64();
     let summary = products::summary_json(&profile);
     Ok(json!({
-        "bytes": bytes, "records": profile.records, "stream_s": analyze, "summary_bytes": summary.len(),
+        "bytes": bytes, "records": profile.facts.records, "stream_s": analyze, "summary_bytes": summary.len(),
         "peak_kib": peak_kib(),
     }))
 }
@@ -166,7 +166,7 @@ pub fn adversarial(path: &str) -> Result<serde_json::Value, String> {
     let summary = products::summary_json(&profile);
     let summary_s = start.elapsed().as_secs_f64();
     Ok(json!({
-        "records": profile.records, "unique_stacks": nodes,
+        "records": profile.facts.records, "unique_stacks": nodes,
         "max_depth": profile.threads.iter().map(|t| t.tree.max_depth()).max().unwrap_or(0),
         "analyze_s": analyze_s, "peak_kib": peak, "bytes_per_stack": peak as f64 * 1024.0 / nodes.max(1) as f64,
         "folded_s": folded_s, "folded_bytes": folded.0, "graph_s": graph_s, "svg_bytes": svg.len(),

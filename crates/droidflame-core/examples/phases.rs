@@ -17,7 +17,7 @@ fn main() {
     let c = t.elapsed();
     println!(
         "analyze {a:?} ({} records, {nodes} nodes), summary {b:?} ({} bytes), method table {c:?} ({} rows)",
-        p.records,
+        p.facts.records,
         s.len(),
         table.rows.len()
     );

@@ -247,13 +247,13 @@ impl Analyzer {
         let mut profile = self.builder.finish(spec);
         let mut reread = None;
         if let Some(source) = read_again.filter(|_| profile.shortest_call > 0) {
-            profile.rereadable = true;
+            profile.facts.rereadable = true;
             reread = Some(Arc::new(Rereading {
                 source,
                 threads,
                 frames,
                 options: self.options,
-                lost_at_end: profile.repairs.truncated || profile.repairs.overflow,
+                lost_at_end: profile.facts.repairs.truncated || profile.facts.repairs.overflow,
                 cpu_only: profile.clocks == ClockSet::Cpu,
             }));
         }
@@ -271,7 +271,7 @@ impl Analyzer {
                     counted(renames.len() as u64, "class", "classes"),
                     counted(mapped, "method was", "methods were")
                 );
-                analysis.profile.warnings.push(Warning { text, repair: None });
+                analysis.profile.facts.warnings.push(Warning { text, repair: None });
             }
         }
         Ok(analysis)

@@ -33,7 +33,7 @@ fn toolsbase_ctrace_ten_zlib_chunks() {
         return;
     }
     let p = analyze(&corpus_file("toolsbase-atrace.ctrace")).unwrap();
-    assert_eq!((p.format.family, p.format.layout), ("atrace", "ctrace"));
+    assert_eq!((p.facts.format.family, p.facts.format.layout), ("atrace", "ctrace"));
     assert_eq!(p.clocks, ClockSet::Dual, "it has sched_switch");
     assert_eq!(p.header_value("cpus"), Some("4"));
     // SOURCES.md: B 21534 / E 21524 (bare) / C 3414 / S 60 / F 62.
@@ -42,14 +42,14 @@ fn toolsbase_ctrace_ten_zlib_chunks() {
     // Checked independently (per-TID stacks over each dump's inflated text): 38 E with
     // nothing open, 46 slices open at the end of dumps 1-9, 2 at the end of dump 10; 59
     // S/F pairs, 3 F without S, 1 S without F.
-    assert_eq!(p.repairs.unmatched_ends, 38 + 3);
-    assert_eq!(p.repairs.closed_at_gap, 46);
-    assert_eq!(p.repairs.open_at_end, 2 + 1);
+    assert_eq!(p.facts.repairs.unmatched_ends, 38 + 3);
+    assert_eq!(p.facts.repairs.closed_at_gap, 46);
+    assert_eq!(p.facts.repairs.open_at_end, 2 + 1);
     assert_eq!(p.system.gaps.len(), 9, "ten dumps");
     let spans: u64 =
         p.threads.iter().filter(|t| t.track).flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum();
     assert_eq!(spans, 59 + 1);
-    assert_eq!(p.repairs.unparsed_lines, 0);
+    assert_eq!(p.facts.repairs.unparsed_lines, 0);
     // 13.3 s from first to last slice event.
     let sliced = || p.threads.iter().filter(|t| t.records > 0);
     let first = sliced().map(|t| t.first.wall).min().unwrap();
@@ -69,15 +69,15 @@ fn tracecompass_text_and_its_html_excerpt() {
         return;
     }
     let p = analyze(&corpus_file("tracecompass-atrace-test.txt")).unwrap();
-    assert_eq!(p.format.layout, "text");
+    assert_eq!(p.facts.format.layout, "text");
     // B 164, E 166 (163 bare plus 3 Chrome `E|pid|name|args`): two ends with nothing open.
     assert_eq!(thread_calls(&p), 164);
-    assert_eq!(p.repairs.unmatched_ends, 2);
+    assert_eq!(p.facts.repairs.unmatched_ends, 2);
     assert_eq!(p.clocks, ClockSet::Dual);
     let p = analyze(&corpus_file("tracecompass-android_trace.html")).unwrap();
-    assert_eq!(p.format.layout, "html");
+    assert_eq!(p.facts.format.layout, "html");
     assert_eq!(thread_calls(&p), 16);
-    assert_eq!(p.repairs.unmatched_ends, 2);
+    assert_eq!(p.facts.repairs.unmatched_ends, 2);
 }
 
 #[test]
@@ -87,13 +87,13 @@ fn legacy_html_reads_like_its_extracted_payload() {
     }
     let html = analyze(&corpus_file("catapult-tracing-android_systrace.html")).unwrap();
     let text = analyze(&corpus_file("atrace/catapult-tracing-android_systrace_html.payload.txt")).unwrap();
-    assert_eq!(html.format.layout, "html-legacy");
+    assert_eq!(html.facts.format.layout, "html-legacy");
     // B 5984, E 5982, C 1611, all on the old event name `0:`.
     assert_eq!(thread_calls(&html), 5_984);
-    assert_eq!(html.repairs.open_at_end, 2);
+    assert_eq!(html.facts.repairs.open_at_end, 2);
     assert_eq!(counter_samples(&html), 1_611);
     // The closing dummy clock-sync line at time 0.0 is no event and no reorder.
-    assert_eq!(html.repairs.out_of_order, 0);
+    assert_eq!(html.facts.repairs.out_of_order, 0);
     assert_eq!(folded(&html), folded(&text));
     assert_eq!(folded_cpu(&html), folded_cpu(&text));
 }
@@ -105,14 +105,14 @@ fn compressed_and_decompressed_catapult_capture_agree() {
     }
     let z = analyze(&corpus_file("atrace/catapult-systrace-compressed_atrace_data.ctrace")).unwrap();
     let text = analyze(&corpus_file("atrace/catapult-systrace-decompressed_atrace_data.txt")).unwrap();
-    assert_eq!((z.format.layout, text.format.layout), ("ctrace", "text"));
+    assert_eq!((z.facts.format.layout, text.facts.format.layout), ("ctrace", "text"));
     assert_eq!(folded(&z), folded(&text));
     assert_eq!(thread_calls(&text), 463);
     assert_eq!(counter_samples(&text), 88);
-    assert_eq!(text.repairs.unparsed_lines, 0);
+    assert_eq!(text.facts.repairs.unparsed_lines, 0);
     // 17,600 bytes follow the zlib stream in this file; they are skipped, and said so.
-    assert!(z.warnings.iter().any(|w| w.contains("17,600 bytes")), "{:?}", z.warnings);
-    assert_eq!(z.repairs.unparsed_lines, 0);
+    assert!(z.facts.warnings.iter().any(|w| w.contains("17,600 bytes")), "{:?}", z.facts.warnings);
+    assert_eq!(z.facts.repairs.unparsed_lines, 0);
 }
 
 #[test]
@@ -136,7 +136,7 @@ fn every_capture_in_the_corpus_parses() {
     assert_eq!(names.len(), 5 + 13);
     for name in names {
         let p = analyze(&corpus_file(&name)).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(p.format.family, "atrace", "{name}");
+        assert_eq!(p.facts.format.family, "atrace", "{name}");
         products::summary_json(&p);
     }
 }
@@ -152,14 +152,14 @@ fn kernel_only_captures_draw_scheduler_states_or_say_why_nothing_is_drawn() {
     let p = analyze(&corpus_file("petra-systrace-example-2.html")).unwrap();
     assert!(p.threads.is_empty());
     assert!(
-        p.warnings.iter().any(|w| w.contains("no slices (atrace B/E markers), and no scheduler events")),
+        p.facts.warnings.iter().any(|w| w.contains("no slices (atrace B/E markers), and no scheduler events")),
         "{:?}",
-        p.warnings
+        p.facts.warnings
     );
     // catapult atrace_data: 72 sched_switch and nothing else. Every thread the scheduler
     // saw is listed, its frames its states; on the CPU clock only Running remains.
     let p = analyze(&corpus_file("atrace/catapult-systrace-atrace_data.txt")).unwrap();
-    assert!(p.warnings.iter().any(|w| w.contains("frames are its scheduler states")), "{:?}", p.warnings);
+    assert!(p.facts.warnings.iter().any(|w| w.contains("frames are its scheduler states")), "{:?}", p.facts.warnings);
     assert_eq!(p.clocks, ClockSet::Dual);
     let threads = p.threads.len();
     assert!(threads >= 20, "{threads} threads");
@@ -181,7 +181,11 @@ fn kernel_only_captures_draw_scheduler_states_or_say_why_nothing_is_drawn() {
     let base = analyze(&corpus_file("atrace/catapult-systrace-atrace_data.txt")).unwrap();
     for name in ["atrace_data_raw", "atrace_missing_tgids", "atrace_fixed_tgids"] {
         let p = analyze(&corpus_file(&format!("atrace/catapult-systrace-{name}.txt"))).unwrap();
-        assert_eq!((p.repairs.unparsed_lines, p.clocks), (base.repairs.unparsed_lines, base.clocks), "{name}");
+        assert_eq!(
+            (p.facts.repairs.unparsed_lines, p.clocks),
+            (base.facts.repairs.unparsed_lines, base.clocks),
+            "{name}"
+        );
     }
 }
 
@@ -191,7 +195,7 @@ fn perfetto_bad_print_skips_continuation_lines() {
         return;
     }
     let p = analyze(&corpus_file("atrace/perfetto-bad_print.systrace")).unwrap();
-    assert_eq!(p.repairs.unparsed_lines, 2);
+    assert_eq!(p.facts.repairs.unparsed_lines, 2);
     assert_eq!(thread_calls(&p), 1);
 }
 
@@ -226,7 +230,7 @@ fn every_column_layout_gives_the_same_profile() {
                         c.header = header;
                         let p = analyze(&c.text()).unwrap_or_else(|e| panic!("{:?}: {e}", c.columns));
                         assert_eq!(folded(&p), BASIC_FOLDED, "{:?} header {header}", c.columns);
-                        assert_eq!(p.repairs.unparsed_lines, 0);
+                        assert_eq!(p.facts.repairs.unparsed_lines, 0);
                         assert_eq!(p.threads[0].pid, Some(100), "{:?}", c.columns);
                     }
                 }
@@ -255,9 +259,9 @@ fn every_container_gives_the_same_profile() {
                 analyzer.push(piece).unwrap();
             }
             let p = analyzer.finish().unwrap_or_else(|e| panic!("{layout} in chunks of {chunk}: {e}"));
-            assert_eq!(p.format.layout, layout);
+            assert_eq!(p.facts.format.layout, layout);
             assert_eq!(folded(&p), plain, "{layout} in chunks of {chunk}");
-            assert!(p.warnings.is_empty() || layout != "ctrace", "{:?}", p.warnings);
+            assert!(p.facts.warnings.is_empty() || layout != "ctrace", "{:?}", p.facts.warnings);
         }
     }
 }
@@ -309,8 +313,8 @@ fn e1_e2_unmatched_ends_and_slices_open_at_the_end() {
         .mark("t", 1, 1, 4 * MS, "E")
         .event("t", 1, 1, 0, 9 * MS, "sched_wakeup", "comm=x pid=2 prio=120 target_cpu=000");
     let p = analyze(&c.text()).unwrap();
-    assert_eq!(p.repairs.unmatched_ends, 1);
-    assert_eq!(p.repairs.open_at_end, 1);
+    assert_eq!(p.facts.repairs.unmatched_ends, 1);
+    assert_eq!(p.facts.repairs.open_at_end, 1);
     // `a` closes at the thread's last event (9 ms), not its last marker.
     assert_eq!(folded(&p), "t [1];a 6000\nt [1];a;b 1000\n");
 }
@@ -325,7 +329,7 @@ fn e6_e14_empty_names_and_the_depth_cap() {
         c.mark("t", 1, 1, MS + i, "B|1|deep");
     }
     let p = analyze(&c.text()).unwrap();
-    assert_eq!(p.repairs.too_deep, 600 - 512);
+    assert_eq!(p.facts.repairs.too_deep, 600 - 512);
     assert_eq!(p.threads[0].tree.max_depth(), 512);
 }
 
@@ -334,9 +338,9 @@ fn e12_events_out_of_order_are_counted() {
     let mut c = Capture::new();
     c.mark("t", 1, 1, 5 * MS, "B|1|a").mark("t", 1, 1, 4 * MS, "E");
     let p = analyze(&c.text()).unwrap();
-    assert_eq!(p.repairs.out_of_order, 1);
+    assert_eq!(p.facts.repairs.out_of_order, 1);
     assert_eq!(folded(&p), "", "a negative duration counts as 0");
-    assert!(p.warnings.iter().any(|w| w.contains("earlier than")));
+    assert!(p.facts.warnings.iter().any(|w| w.contains("earlier than")));
 }
 
 #[test]
@@ -359,11 +363,11 @@ fn e21_clock_sync_and_free_text_markers() {
     c.mark("main", 100, 100, 1_011 * MS, "hello, world");
     let p = analyze(&c.text()).unwrap();
     assert_eq!(folded(&p), BASIC_FOLDED);
-    assert_eq!(p.repairs.out_of_order, 0);
+    assert_eq!(p.facts.repairs.out_of_order, 0);
     assert!(
-        p.warnings.iter().any(|w| w.contains("1 tracing_mark_write payload was not an atrace marker")),
+        p.facts.warnings.iter().any(|w| w.contains("1 tracing_mark_write payload was not an atrace marker")),
         "{:?}",
-        p.warnings
+        p.facts.warnings
     );
 }
 
@@ -395,7 +399,7 @@ fn async_slices_and_android_13_tracks() {
     // The instant and the named-track instant count as calls of zero length.
     let calls: u64 = p.threads.iter().flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum();
     assert_eq!(calls, 2 + 2 + 1 + 1);
-    assert_eq!(p.repairs.unmatched_ends, 1);
+    assert_eq!(p.facts.repairs.unmatched_ends, 1);
 }
 
 fn network_tid(p: &Profile) -> u32 {
@@ -462,7 +466,7 @@ fn hostile_containers_fail_clearly() {
     let mut c = basic();
     c.mark("x", 3_000_000_000, 1, 1_001 * MS, "B|1|evil");
     let p = analyze(&c.text()).unwrap();
-    assert_eq!((folded(&p).as_str(), p.repairs.unparsed_lines), (BASIC_FOLDED, 1));
+    assert_eq!((folded(&p).as_str(), p.facts.repairs.unparsed_lines), (BASIC_FOLDED, 1));
     let err = analyze(b"<!DOCTYPE html><html><body>hello</body></html>").unwrap_err();
     assert!(err.to_string().contains("no systrace data"), "{err}");
     let err = analyze(br#"{"traceEvents": []}"#).unwrap_err();

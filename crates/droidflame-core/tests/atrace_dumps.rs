@@ -61,9 +61,9 @@ fn slices_open_at_a_dumps_end_close_at_its_last_event() {
         folded(&p),
         "RenderThread [101];flush 1000\nmain [100];draw 2000\nmain [100];layout 2000\nmain [100];measure 2000\n"
     );
-    assert_eq!(p.repairs.closed_at_gap, 2);
-    assert_eq!(p.repairs.unmatched_ends, 2, "the Es at 1,020 and 1,025 ms close nothing");
-    assert_eq!(p.repairs.open_at_end, 0);
+    assert_eq!(p.facts.repairs.closed_at_gap, 2);
+    assert_eq!(p.facts.repairs.unmatched_ends, 2, "the Es at 1,020 and 1,025 ms close nothing");
+    assert_eq!(p.facts.repairs.open_at_end, 0);
     let start = p.system.timeline.start;
     assert_eq!(p.system.gaps, vec![(start + 5 * MS, start + 20 * MS)]);
     let summary: serde_json::Value = serde_json::from_str(&products::summary_json(&p)).unwrap();
@@ -74,7 +74,7 @@ fn slices_open_at_a_dumps_end_close_at_its_last_event() {
     for bytes in [c.ctrace(1), c.text()] {
         let p = analyze(&bytes).unwrap();
         assert!(p.system.gaps.is_empty());
-        assert_eq!(p.repairs.closed_at_gap, 0);
+        assert_eq!(p.facts.repairs.closed_at_gap, 0);
         assert!(folded(&p).contains("main [100];measure 17000"), "{}", folded(&p));
     }
 }
@@ -91,8 +91,8 @@ fn a_thread_with_nothing_open_at_a_gap_ends_at_its_last_event() {
         .mark("main", 100, 100, 1_023 * MS, "E|100")
         .mark("main", 100, 100, 1_024 * MS, "C|100|frames|2");
     let p = analyze(&c.ctrace(2)).unwrap();
-    assert_eq!(p.repairs.closed_at_gap, 1);
-    assert_eq!(p.records, 5, "two slices' begin and end, and one begin on main");
+    assert_eq!(p.facts.repairs.closed_at_gap, 1);
+    assert_eq!(p.facts.records, 5, "two slices' begin and end, and one begin on main");
     let last = |name: &str| p.threads.iter().find(|t| t.name == name).map(|t| t.last.wall);
     assert_eq!(last("worker"), Some(1_002 * MS));
     assert_eq!(last("main"), Some(1_024 * MS));
@@ -137,8 +137,8 @@ fn text_dumps_after_trace_lines_are_dumps_too() {
         bytes.extend(Capture { events: part.to_vec(), ..c.clone() }.text());
     }
     let p = analyze(&bytes).unwrap();
-    assert_eq!(p.format.layout, "text");
-    assert_eq!((p.repairs.closed_at_gap, p.system.gaps.len()), (2, 1));
+    assert_eq!(p.facts.format.layout, "text");
+    assert_eq!((p.facts.repairs.closed_at_gap, p.system.gaps.len()), (2, 1));
 }
 
 #[test]
@@ -171,7 +171,7 @@ fn a_capture_cut_short_keeps_every_whole_dump() {
     let bytes = corpus_file("toolsbase-atrace.ctrace");
     // `head -c 1000000`: dumps 1-4 whole, dump 5 cut 22,046 bytes in.
     let p = analyze(&bytes[..1_000_000]).unwrap();
-    assert!(p.repairs.truncated);
+    assert!(p.facts.repairs.truncated);
     // B markers (checked by inflating each dump): 174 + 276 + 320 + 5,119 whole, and 255
     // in the lines of dump 5 inflated before the cut.
     assert_eq!(thread_calls(&p), 174 + 276 + 320 + 5_119 + 255);
@@ -185,7 +185,7 @@ fn a_capture_cut_short_keeps_every_whole_dump() {
     let second = memchr_last(&z, b"TRACE:\n");
     for cut in [second + 20, z.len() - 1] {
         let p = analyze(&z[..cut]).unwrap();
-        assert!(p.repairs.truncated, "cut at {cut}");
+        assert!(p.facts.repairs.truncated, "cut at {cut}");
         assert!(folded(&p).contains("main [100];draw 2000"), "cut at {cut}: {}", folded(&p));
     }
 }
@@ -210,7 +210,7 @@ fn a_damaged_dump_is_left_out_whole() {
         *byte ^= 0x5A;
     }
     let p = analyze(&z).unwrap();
-    assert_eq!(p.repairs.damaged_parts, 1);
+    assert_eq!(p.facts.repairs.damaged_parts, 1);
     let summary: serde_json::Value = serde_json::from_str(&products::summary_json(&p)).unwrap();
     assert!(summary["notes"].as_array().unwrap().iter().any(|n| n["key"] == "damaged_parts"), "{summary}");
     // Dumps 1 and 3 are read; dump 2 (the first `layout`) is left out whole.

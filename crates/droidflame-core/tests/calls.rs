@@ -326,10 +326,10 @@ fn past_the_call_limit_the_longest_calls_stay_and_the_rest_is_unchanged() {
             // Beside them, only calls from before tracing, kept whatever their length.
             assert!(also.iter().all(|(_, c)| c.start == 0 && every.iter().any(|(_, e)| e == c)), "{also:?}");
             // The limit is checked between chunks; frames still open at the end close after.
-            let bound = max_calls + profile.repairs.open_at_end;
+            let bound = max_calls + profile.facts.repairs.open_at_end;
             assert!(long.len() as u64 <= bound, "seed {seed}, limit {max_calls}: {} long calls kept", long.len());
             let note = profile.calls_left_out().unwrap();
-            assert!(profile.warnings.iter().any(|w| w.text == note));
+            assert!(profile.facts.warnings.iter().any(|w| w.text == note));
             assert!(
                 note.starts_with(&format!(
                     "this trace has more than {max_calls} calls, more than the timeline keeps: calls shorter than "

@@ -114,11 +114,11 @@ fn every_art_file_has_its_documented_counts() {
     }
     for facts in FACTS {
         let profile = profile_of(facts.file);
-        assert_eq!(profile.format.family, "art", "{}", facts.file);
-        assert_eq!(profile.format.layout, facts.layout, "{}", facts.file);
-        assert_eq!(profile.format.version, facts.version, "{}", facts.file);
+        assert_eq!(profile.facts.format.family, "art", "{}", facts.file);
+        assert_eq!(profile.facts.format.layout, facts.layout, "{}", facts.file);
+        assert_eq!(profile.facts.format.version, facts.version, "{}", facts.file);
         assert_eq!(profile.clocks, facts.clocks, "{}", facts.file);
-        assert_eq!(profile.records, facts.records, "{}", facts.file);
+        assert_eq!(profile.facts.records, facts.records, "{}", facts.file);
         assert_eq!(profile.threads.iter().map(|t| t.records).sum::<u64>(), facts.records, "{}", facts.file);
         assert_eq!(profile.threads.len(), facts.threads, "{}", facts.file);
     }
@@ -134,7 +134,7 @@ fn enters_exits_and_unwinds_add_up_to_calls() {
         let Some(enters) = facts.enters else { continue };
         let profile = profile_of(facts.file);
         let calls: u64 = profile.threads.iter().flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum();
-        assert_eq!(calls, enters + profile.repairs.unmatched_exits, "{}", facts.file);
+        assert_eq!(calls, enters + profile.facts.repairs.unmatched_exits, "{}", facts.file);
     }
 }
 
@@ -145,19 +145,19 @@ fn firefox_fixtures_match_the_format_reference() {
     }
     // What Firefox Profiler's own fixtures are known to hold, counted byte by byte.
     let regular = profile_of("ffprof-art-regular.trace");
-    assert_eq!(regular.repairs.unknown_methods, 18);
-    assert_eq!(regular.repairs.open_at_end, 259);
-    assert_eq!((regular.repairs.unmatched_exits, regular.repairs.mismatched_exits), (0, 0));
+    assert_eq!(regular.facts.repairs.unknown_methods, 18);
+    assert_eq!(regular.facts.repairs.open_at_end, 259);
+    assert_eq!((regular.facts.repairs.unmatched_exits, regular.facts.repairs.mismatched_exits), (0, 0));
     assert_eq!(regular.header_value("pid"), Some("21491"));
     assert_eq!(regular.header_value("num-method-calls"), Some("13295"));
-    assert_eq!(regular.format.text("vm"), Some("art"));
+    assert_eq!(regular.facts.format.text("vm"), Some("art"));
     assert!(regular.frames.iter().filter(|m| m.source.is_none() && !m.unknown).count() <= 2);
 
     let streaming = profile_of("ffprof-art-streaming.trace");
-    assert_eq!(streaming.repairs.unknown_methods, 9);
-    assert_eq!(streaming.repairs.open_at_end, 393);
-    assert_eq!((streaming.repairs.unmatched_exits, streaming.repairs.mismatched_exits), (0, 0));
-    assert!(!streaming.repairs.truncated);
+    assert_eq!(streaming.facts.repairs.unknown_methods, 9);
+    assert_eq!(streaming.facts.repairs.open_at_end, 393);
+    assert_eq!((streaming.facts.repairs.unmatched_exits, streaming.facts.repairs.mismatched_exits), (0, 0));
+    assert!(!streaming.facts.repairs.truncated);
     assert_eq!(streaming.header_value("pid"), Some("15983"));
     assert_eq!(streaming.header_value("elapsed-time-usec"), Some("9561246"));
 }
@@ -170,10 +170,10 @@ fn gzip_copies_give_identical_results() {
     for name in ["ffprof-art-regular.trace", "ffprof-art-streaming.trace"] {
         let plain = profile_of(name);
         let gz = profile_of(&format!("{name}.gz"));
-        assert!(gz.format.gzip && !plain.format.gzip);
+        assert!(gz.facts.format.gzip && !plain.facts.format.gzip);
         let opts = FoldedOptions::default();
         assert_eq!(products::folded(&plain, &opts).unwrap(), products::folded(&gz, &opts).unwrap());
-        assert_eq!(plain.records, gz.records);
+        assert_eq!(plain.facts.records, gz.facts.records);
     }
 }
 
@@ -241,7 +241,7 @@ fn perflib_mismatched_call_tree() {
             "com/test/android/traceview/MisMatched.foo: ()V -> com/test/android/traceview/MisMatched.bar: ()V -> com/test/android/traceview/MisMatched.baz: ()I",
         ]
     );
-    assert_eq!(p.repairs.unmatched_exits, 5);
+    assert_eq!(p.facts.repairs.unmatched_exits, 5);
 }
 
 #[test]
@@ -268,7 +268,7 @@ fn perflib_api10_is_a_version_1_thread_cpu_trace() {
         return;
     }
     let p = profile_of("perflib-basic-api10.trace");
-    assert_eq!(p.format.number("record_size"), Some(9));
+    assert_eq!(p.facts.format.number("record_size"), Some(9));
     assert!(!p.has(droidflame_core::Clock::Wall));
     // A clock the trace lacks is refused with a message naming the clock it has.
     let err = products::folded(
@@ -321,7 +321,7 @@ fn every_truncation_of_a_real_trace_gives_a_result_or_a_clear_error() {
     let bytes = corpus_file("perflib-exception.trace");
     for cut in 0..bytes.len() {
         match analyze(&bytes[..cut]) {
-            Ok(p) => assert!(p.repairs.truncated || cut == bytes.len(), "cut {cut}"),
+            Ok(p) => assert!(p.facts.repairs.truncated || cut == bytes.len(), "cut {cut}"),
             Err(e) => assert!(
                 matches!(e.kind(), ErrorKind::Truncated | ErrorKind::NotATrace | ErrorKind::Corrupt),
                 "cut {cut}: {e}"
@@ -331,8 +331,8 @@ fn every_truncation_of_a_real_trace_gives_a_result_or_a_clear_error() {
     let streaming = corpus_file("toolsbase-streaming.trace");
     for cut in (0..streaming.len()).step_by(9973) {
         if let Ok(p) = analyze(&streaming[..cut]) {
-            assert!(p.repairs.truncated, "cut {cut}");
-            assert!(p.warnings.iter().any(|w| w.contains("without its closing summary")), "cut {cut}");
+            assert!(p.facts.repairs.truncated, "cut {cut}");
+            assert!(p.facts.warnings.iter().any(|w| w.contains("without its closing summary")), "cut {cut}");
         }
     }
 }
@@ -362,7 +362,7 @@ fn sampling_traces_are_told_from_method_tracing() {
         ("tracereader-test1.trace", false),
         ("perflib-exception.trace", false),
     ] {
-        let interval = profile_of(name).format.sampling_interval_us;
+        let interval = profile_of(name).facts.format.sampling_interval_us;
         assert_eq!(interval.is_some(), sampled, "{name}: {interval:?}");
         if let Some(us) = interval {
             assert!((1000..10_000).contains(&us), "{name}: {us}");

@@ -42,6 +42,7 @@ fn frames_run_from_do_frame_to_the_render_threads_draw() {
     let refresh = |f: &droidflame_core::profile::AppFrame| f.expected.map_or(0, |(s, e)| e - s);
     assert!(p.system.app_frames.iter().all(|f| f.derived && (11_111_000..=11_112_000).contains(&refresh(f))));
     assert!(p
+        .facts
         .warnings
         .iter()
         .any(|w| w.text.contains("3 app frames were derived") && w.text.contains("11.1 ms (90 Hz")));
@@ -71,7 +72,7 @@ fn without_a_refresh_counter_60_hz_is_assumed_and_said() {
         .mark("app", 10, 10, 40 * MS, "E|10");
     let p = analyze(&c.text()).unwrap();
     assert_eq!(p.system.app_frames.iter().map(|f| f.janky).collect::<Vec<_>>(), [true, false]);
-    assert!(p.warnings.iter().any(|w| w.text.contains("60 Hz assumed")), "{:?}", p.warnings);
+    assert!(p.facts.warnings.iter().any(|w| w.text.contains("60 Hz assumed")), "{:?}", p.facts.warnings);
 }
 
 /// SOURCES.md: 2019 device capture with atrace slices; each doFrame that ended is one frame
@@ -128,7 +129,7 @@ fn the_refresh_is_measured_from_the_first_4096_writes() {
     let frame = &p.system.app_frames[0];
     assert_eq!(frame.expected, Some((1000 * MS, 1010 * MS)));
     assert!(frame.janky, "11 ms is longer than a 10 ms refresh");
-    assert!(p.warnings.iter().any(|w| w.text.contains("10.0 ms (100 Hz, measured")), "{:?}", p.warnings);
+    assert!(p.facts.warnings.iter().any(|w| w.text.contains("10.0 ms (100 Hz, measured")), "{:?}", p.facts.warnings);
 }
 
 #[test]
@@ -143,7 +144,7 @@ fn pauses_are_not_refreshes() {
     let p = analyze(&refreshes_at(&times).text()).unwrap();
     assert_eq!(p.system.app_frames[0].expected, Some((1000 * MS, 1000 * MS + 11_100_000)));
     assert!(!p.system.app_frames[0].janky);
-    assert!(p.warnings.iter().any(|w| w.text.contains("11.1 ms (90 Hz, measured")), "{:?}", p.warnings);
+    assert!(p.facts.warnings.iter().any(|w| w.text.contains("11.1 ms (90 Hz, measured")), "{:?}", p.facts.warnings);
 }
 
 #[test]
@@ -178,12 +179,12 @@ fn eight_gaps_measure_the_refresh_and_seven_do_not() {
     let frame = &p.system.app_frames[0];
     assert_eq!(frame.expected, Some((1000 * MS, 1011 * MS)));
     assert_eq!((frame.janky, frame.on_time_finish, frame.jank.as_str()), (false, true, "None"));
-    assert!(p.warnings.iter().any(|w| w.text.contains("11.0 ms (91 Hz, measured")), "{:?}", p.warnings);
+    assert!(p.facts.warnings.iter().any(|w| w.text.contains("11.0 ms (91 Hz, measured")), "{:?}", p.facts.warnings);
     // Seven gaps are too few: 60 Hz is assumed.
     times.pop();
     let p = analyze(&refreshes_at(&times).text()).unwrap();
     assert_eq!(p.system.app_frames[0].expected, Some((1000 * MS, 1000 * MS + 16_666_667)));
-    assert!(p.warnings.iter().any(|w| w.text.contains("60 Hz assumed")), "{:?}", p.warnings);
+    assert!(p.facts.warnings.iter().any(|w| w.text.contains("60 Hz assumed")), "{:?}", p.facts.warnings);
 }
 
 #[test]
@@ -212,5 +213,5 @@ fn repeated_writes_are_not_refreshes() {
     let times: Vec<u64> = (0..18u64).map(|i| i / 2 * 11 * MS).collect();
     let p = analyze(&refreshes_at(&times).text()).unwrap();
     assert_eq!(p.system.app_frames[0].expected, Some((1000 * MS, 1011 * MS)));
-    assert!(p.warnings.iter().any(|w| w.text.contains("11.0 ms (91 Hz, measured")), "{:?}", p.warnings);
+    assert!(p.facts.warnings.iter().any(|w| w.text.contains("11.0 ms (91 Hz, measured")), "{:?}", p.facts.warnings);
 }

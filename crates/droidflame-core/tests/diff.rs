@@ -356,7 +356,7 @@ fn a_sampled_trace_against_a_traced_one_is_said() {
     let traced = profile(&generate(3, &Config::default()), &Layout::ART_REGULAR);
     // Firefox Profiler's fixture was recorded by sampling (records about every 5.7 ms).
     let sampled = analyze(&droidflame_testkit::corpus_file("ffprof-art-regular.trace")).unwrap();
-    let us = sampled.format.sampling_interval_us.expect("the fixture looks sampled");
+    let us = sampled.facts.format.sampling_interval_us.expect("the fixture looks sampled");
     let got = compare(&sampled, &traced, &DiffOptions::default()).unwrap();
     assert_eq!(
         got.warnings[..1],

@@ -54,7 +54,7 @@ fn e01_method_id_zero_written_bare() {
 fn e02_undefined_method_ids_are_kept_and_named() {
     let p = regular(&trace(vec![rec(1, 0x1a4, ENTER, 0, 0), rec(1, 0x1a4, EXIT, 5, 5)]));
     assert_eq!(folded(&p), "main [1];<unknown 0x1a4> 5\n");
-    assert_eq!(p.repairs.unknown_methods, 1);
+    assert_eq!(p.facts.repairs.unknown_methods, 1);
 }
 
 #[test]
@@ -77,7 +77,7 @@ fn e04_thread_ids_truncated_to_16_bits_match_their_listed_thread() {
     t.threads.push(ThreadDef { tid: 70000 + 65536, name: "Other".into() });
     let p = regular(&t);
     assert_eq!(p.threads[0].name, format!("Thread {}", 70000 & 0xFFFF));
-    assert!(p.warnings.iter().any(|w| w.contains("low 16 bits")), "{:?}", p.warnings);
+    assert!(p.facts.warnings.iter().any(|w| w.contains("low 16 bits")), "{:?}", p.facts.warnings);
 }
 
 #[test]
@@ -91,16 +91,16 @@ fn e05_streaming_record_of_thread_zero_is_not_an_escape() {
     ]);
     t.threads.push(ThreadDef { tid: 65536, name: "zero".into() });
     let p = analyze(&t.write(&Layout::ART_STREAMING)).unwrap();
-    assert_eq!(p.records, 4);
+    assert_eq!(p.facts.records, 4);
     assert!(folded(&p).contains(";B.b 2\n"), "{}", folded(&p));
-    assert!(!p.repairs.truncated);
+    assert!(!p.facts.repairs.truncated);
 }
 
 #[test]
 fn e06_threads_missing_from_the_list_are_named_by_id() {
     let p = regular(&trace(vec![rec(9, 0, ENTER, 0, 0), rec(9, 0, EXIT, 5, 5)]));
     assert_eq!(p.threads[0].name, "Thread 9");
-    assert_eq!(p.repairs.unknown_threads, 1);
+    assert_eq!(p.facts.repairs.unknown_threads, 1);
 }
 
 /// Two streaming records of thread 2: B (4) entered at 10 and left at 17 on both clocks.
@@ -124,13 +124,13 @@ fn e07_thread_id_reuse_starts_a_new_thread_when_the_stack_is_empty() {
     let p = analyze(&bytes).unwrap();
     let names: Vec<_> = p.threads.iter().map(|t| (t.tid, t.name.as_str())).collect();
     assert_eq!(names, [(2, "worker"), (2, "later")]);
-    assert_eq!(p.repairs.reused_thread_ids, 1);
+    assert_eq!(p.facts.repairs.reused_thread_ids, 1);
     // A regular file listing one id twice: one thread, both names, a warning.
     let mut t = trace(simple());
     t.threads.push(ThreadDef { tid: 1, name: "main-2".into() });
     let p = regular(&t);
     assert_eq!(p.threads[0].name, "main / main-2");
-    assert!(!p.warnings.is_empty());
+    assert!(!p.facts.warnings.is_empty());
 }
 
 #[test]
@@ -145,7 +145,7 @@ fn e07_a_thread_renamed_before_its_first_event_stays_one_thread() {
     let p = analyze(&bytes).unwrap();
     let names: Vec<_> = p.threads.iter().map(|t| (t.tid, t.name.as_str())).collect();
     assert_eq!(names, [(1, "main"), (2, "later")]);
-    assert_eq!(p.repairs.reused_thread_ids, 0, "no events were on the old name");
+    assert_eq!(p.facts.repairs.reused_thread_ids, 0, "no events were on the old name");
 }
 
 #[test]
@@ -171,7 +171,7 @@ fn e09_missing_clock_is_inferred() {
     let layout = Layout::Regular { version: 2, data_offset: 32, record_size: None };
     let p = analyze(&without_clock(t.write(&layout))).unwrap();
     assert_eq!(p.clocks, ClockSet::Cpu);
-    assert!(p.warnings.iter().any(|w| w.contains("no clock")));
+    assert!(p.facts.warnings.iter().any(|w| w.contains("no clock")));
     // ... starting elsewhere: wall.
     let mut t = trace(simple().into_iter().map(|r| Record { wall: r.wall + 100, ..r }).collect());
     t.clocks = Clocks::Wall;
@@ -182,9 +182,9 @@ fn e09_missing_clock_is_inferred() {
 fn e10_truncated_file_keeps_what_is_complete() {
     let bytes = trace(simple()).write(&Layout::ART_REGULAR);
     let p = analyze(&bytes[..bytes.len() - 20]).unwrap();
-    assert!(p.repairs.truncated);
-    assert_eq!(p.records, 2);
-    assert_eq!(p.repairs.open_at_end, 2);
+    assert!(p.facts.repairs.truncated);
+    assert_eq!(p.facts.records, 2);
+    assert_eq!(p.facts.repairs.open_at_end, 2);
     assert_eq!(folded(&p), "main [1];A.a 2\n");
     let err = analyze(&bytes[..40]).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Truncated);
@@ -196,8 +196,8 @@ fn e11_writer_overflow_is_flagged() {
     let mut t = trace(simple());
     t.options.push(("data-file-overflow".into(), "true".into()));
     let p = regular(&t);
-    assert!(p.repairs.overflow);
-    assert!(p.warnings.iter().any(|w| w.contains("overflow")));
+    assert!(p.facts.repairs.overflow);
+    assert!(p.facts.warnings.iter().any(|w| w.contains("overflow")));
 }
 
 #[test]
@@ -244,7 +244,7 @@ fn e15_header_offset_and_record_size_are_honoured() {
     bytes[9] = b'2';
     let p = analyze(&bytes).unwrap();
     assert_eq!(folded(&p), reference);
-    assert!(p.warnings.iter().any(|w| w.contains("the header was used")));
+    assert!(p.facts.warnings.iter().any(|w| w.contains("the header was used")));
 }
 
 #[test]
@@ -252,8 +252,8 @@ fn e16_action_3_records_are_counted_and_skipped() {
     let mut records = simple();
     records.insert(2, rec(1, 8, 3, 4, 2));
     let p = regular(&trace(records));
-    assert_eq!(p.repairs.invalid_records, 1);
-    assert_eq!(p.records, 5, "the skipped record is one of the trace's records");
+    assert_eq!(p.facts.repairs.invalid_records, 1);
+    assert_eq!(p.facts.records, 5, "the skipped record is one of the trace's records");
     assert_eq!(folded(&p), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
 }
 
@@ -266,7 +266,7 @@ fn e17_mismatched_exit_closes_the_frames_above() {
         rec(1, 8, ENTER, 4, 0),
         rec(1, 0, EXIT, 8, 0),
     ]));
-    assert_eq!(p.repairs.mismatched_exits, 1);
+    assert_eq!(p.facts.repairs.mismatched_exits, 1);
     assert_eq!(folded(&p), "main [1];A.a 2\nmain [1];A.a;B.b 2\nmain [1];A.a;B.b;C.c 4\n");
 }
 
@@ -282,7 +282,7 @@ fn e18_exit_with_empty_stack_rebuilds_the_caller_from_the_timelines_start() {
         rec(1, 4, EXIT, 6, 5),
         rec(1, 0, EXIT, 10, 9),
     ]));
-    assert_eq!(p.repairs.unmatched_exits, 1);
+    assert_eq!(p.facts.repairs.unmatched_exits, 1);
     assert_eq!(folded(&p), "main [1];A.a 5\nmain [1];A.a;B.b 4\nworker [2];C.c 2\n");
     assert_eq!(folded_cpu(&p), "main [1];A.a 4\nmain [1];A.a;B.b 3\nworker [2];C.c 1\n");
 }
@@ -306,7 +306,7 @@ fn open_at_end(overflow: bool) -> Analysis {
 fn e19_open_frames_close_at_the_timelines_end() {
     // On the wall clock at the timeline's end, on the CPU clock at their thread's last record.
     let p = open_at_end(false);
-    assert_eq!(p.repairs.open_at_end, 3);
+    assert_eq!(p.facts.repairs.open_at_end, 3);
     assert_eq!(folded(&p), "main [1];A.a 26\nmain [1];A.a;C.c 4\nworker [2];B.b 29\n");
     assert_eq!(folded_cpu(&p), "main [1];A.a 1\nmain [1];A.a;C.c 1\nworker [2];B.b 4\n");
 }
@@ -315,7 +315,7 @@ fn e19_open_frames_close_at_the_timelines_end() {
 fn e19_after_lost_data_open_frames_close_at_their_threads_last_record() {
     // The buffer overflowed: each thread's data may stop at a different time.
     let p = open_at_end(true);
-    assert!(p.repairs.overflow);
+    assert!(p.facts.repairs.overflow);
     assert_eq!(folded(&p), "main [1];A.a 3\nmain [1];A.a;C.c 4\nworker [2];B.b 29\n");
 }
 
@@ -325,7 +325,7 @@ fn e20_u32_times_unwrap() {
     let records = simple().into_iter().map(|r| Record { wall: r.wall + base, cpu: r.cpu + base, ..r }).collect();
     let p = regular(&trace(records));
     assert_eq!(folded(&p), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
-    assert_eq!(p.repairs.time_wraps, 2);
+    assert_eq!(p.facts.repairs.time_wraps, 2);
 }
 
 #[test]
@@ -344,7 +344,7 @@ fn e20_wall_times_unwrap_on_one_timeline_across_threads() {
     assert_eq!(first, [near, near + 60]);
     assert_eq!(folded(&p), "main [1];A.a 100\nworker [2];B.b 30\n");
     assert_eq!(folded_cpu(&p), "main [1];A.a 40\nworker [2];B.b 10\n");
-    assert_eq!(p.repairs.time_wraps, 1);
+    assert_eq!(p.facts.repairs.time_wraps, 1);
 }
 
 #[test]
@@ -405,13 +405,13 @@ fn e23_v2_blocks_decode_by_size_not_by_the_truncated_count() {
     let layout =
         Layout::V2 { streaming: false, nanos: false, summary: true, block_records: 100_000, carry_state: false };
     let p = analyze(&t.write(&layout)).unwrap();
-    assert_eq!(p.records, 70_000);
+    assert_eq!(p.facts.records, 70_000);
     // Split streaming blocks that carry their delta state over (ART writer bug).
     let layout = Layout::V2 { streaming: true, nanos: false, summary: true, block_records: 333, carry_state: true };
     let p = analyze(&t.write(&layout)).unwrap();
-    assert_eq!(p.records, 70_000);
-    assert_eq!(p.repairs.unknown_methods, 0);
-    assert!(p.warnings.iter().any(|w| w.contains("continued the previous block")));
+    assert_eq!(p.facts.records, 70_000);
+    assert_eq!(p.facts.repairs.unknown_methods, 0);
+    assert!(p.facts.warnings.iter().any(|w| w.contains("continued the previous block")));
 }
 
 #[test]
@@ -423,7 +423,7 @@ fn e23_a_v2_block_that_starts_afresh_is_not_read_as_continuing() {
     let layout = Layout::V2 { streaming: false, nanos: false, summary: true, block_records: 2, carry_state: false };
     let p = analyze(&trace(simple()).write(&layout)).unwrap();
     assert_eq!(folded(&p), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
-    assert!(!p.warnings.iter().any(|w| w.contains("continued the previous block")), "{:?}", p.warnings);
+    assert!(!p.facts.warnings.iter().any(|w| w.contains("continued the previous block")), "{:?}", p.facts.warnings);
 }
 
 #[test]
@@ -461,7 +461,7 @@ fn e24_v2_time_first_layout_counts_clock_counter_ticks() {
     assert_eq!(folded(&p), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
     // Its CPU field's encoding is undocumented: only the wall clock is offered, and said so.
     assert_eq!(p.clocks, ClockSet::Wall);
-    assert!(p.warnings.iter().any(|w| w.contains("thread-CPU")));
+    assert!(p.facts.warnings.iter().any(|w| w.contains("thread-CPU")));
     // Exported in time, the calls open and close at their µs: A at 0 and 10, B at 2 and 6.
     let options = droidflame_core::Options { keep_calls: true, ..droidflame_core::Options::default() };
     let p = droidflame_core::analyze_with(&bytes, options).unwrap();
@@ -474,7 +474,7 @@ fn e24_v2_time_first_layout_counts_clock_counter_ticks() {
     assert_eq!(json["profiles"][0]["endValue"], 10.0);
     // Without a counter in the header, the first block shows which layout it is.
     let bytes = v2_trace(simple()).write_time_first(&TimeFirst { counter_hz: 0, block_records: 10 });
-    assert_eq!(analyze(&bytes).unwrap().records, 4);
+    assert_eq!(analyze(&bytes).unwrap().facts.records, 4);
 }
 
 #[test]
@@ -498,11 +498,11 @@ fn e27_split_key_and_data_and_a_lone_data_half() {
     let t = trace(simple());
     let (key, data) = t.write_split();
     let p = droidflame_core::analyze_split(&key, &data).unwrap();
-    assert!(p.format.split);
+    assert!(p.facts.format.split);
     assert_eq!(folded(&p), folded(&regular(&t)));
     // A .key file without its final newline still joins.
     let p = droidflame_core::analyze_split(&data, &key[..key.len() - 1]).unwrap();
-    assert_eq!(p.records, 4);
+    assert_eq!(p.facts.records, 4);
     let err = analyze(&data).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Unsupported);
     assert!(err.to_string().contains(".key"), "{err}");
@@ -526,7 +526,7 @@ fn e28_dalvik_slash_names_and_line_numbers() {
     assert_eq!(folded(&p), "main [1];com.example.Foo$Bar.a 6\nmain [1];com.example.Foo$Bar.a;java.lang.String.b 4\n");
     let lines: Vec<_> = p.frames.iter().map(|m| m.line).collect();
     assert_eq!(lines, [Some(42), None]);
-    assert_eq!(p.format.text("vm"), Some("dalvik"));
+    assert_eq!(p.facts.format.text("vm"), Some("dalvik"));
 }
 
 #[test]
@@ -541,9 +541,9 @@ fn e29_sampling_traces_are_recognised() {
         records.push(rec(1, 0, EXIT, t + 1000, t / 2 + 500));
     }
     let p = regular(&trace(records));
-    assert_eq!(p.format.sampling_interval_us, Some(1000));
-    assert!(p.warnings.iter().any(|w| w.contains("sampling")));
-    assert_eq!(regular(&trace(simple())).format.sampling_interval_us, None);
+    assert_eq!(p.facts.format.sampling_interval_us, Some(1000));
+    assert!(p.facts.warnings.iter().any(|w| w.contains("sampling")));
+    assert_eq!(regular(&trace(simple())).facts.format.sampling_interval_us, None);
 }
 
 /// Enter and exit A.a in turn at 0, 100, 200, ... µs: 500 records whose 499 gaps are all
@@ -567,7 +567,7 @@ fn e29_only_a_threads_first_500_records_tell_its_rhythm() {
     let layouts = [("V1", Layout::ART_REGULAR), ("V2", v2(1000)), ("V2, blocks of 7", v2(7))];
     for (name, layout) in &layouts {
         let p = analyze(&t.write(layout)).unwrap();
-        assert_eq!(p.format.sampling_interval_us, Some(100), "{name}");
+        assert_eq!(p.facts.format.sampling_interval_us, Some(100), "{name}");
     }
     // The 499th record 1 µs after the 498th, a gap of 1 µs among the first 500 records:
     // (98 * 100 + 1) / 99 = 99.
@@ -575,7 +575,7 @@ fn e29_only_a_threads_first_500_records_tell_its_rhythm() {
     records[498].wall = records[497].wall + 1;
     for (name, layout) in &layouts {
         let p = analyze(&trace(records.clone()).write(layout)).unwrap();
-        assert_eq!(p.format.sampling_interval_us, None, "{name}");
+        assert_eq!(p.facts.format.sampling_interval_us, None, "{name}");
     }
 }
 
@@ -589,12 +589,16 @@ fn e29_twenty_gaps_are_enough_to_tell_a_rhythm() {
     records.push(rec(1, 0, EXIT, 20_000, 10_000));
     let v2 = Layout::V2 { streaming: false, nanos: false, summary: true, block_records: 1000, carry_state: false };
     for layout in [Layout::ART_REGULAR, v2.clone()] {
-        assert_eq!(written_as(&trace(records.clone()), &layout).format.sampling_interval_us, Some(1000), "{layout:?}");
+        assert_eq!(
+            written_as(&trace(records.clone()), &layout).facts.format.sampling_interval_us,
+            Some(1000),
+            "{layout:?}"
+        );
     }
     records[20].wall = 19_000;
     records[21].wall = 19_000;
     for layout in [Layout::ART_REGULAR, v2] {
-        assert_eq!(written_as(&trace(records.clone()), &layout).format.sampling_interval_us, None, "{layout:?}");
+        assert_eq!(written_as(&trace(records.clone()), &layout).facts.format.sampling_interval_us, None, "{layout:?}");
     }
 }
 
@@ -638,7 +642,7 @@ fn e32_repeated_method_definitions_last_wins() {
 fn e33_gzip_input_is_detected_from_the_bytes() {
     let t = trace(simple());
     let p = analyze(&gzip(&t.write(&Layout::ART_STREAMING))).unwrap();
-    assert!(p.format.gzip);
+    assert!(p.facts.format.gzip);
     assert_eq!(folded(&p), folded(&regular(&t)));
     // A damaged gzip stream is an error; a cut one keeps what was inflated.
     let gz = gzip(&t.write(&Layout::ART_REGULAR));
@@ -646,7 +650,7 @@ fn e33_gzip_input_is_detected_from_the_bytes() {
     bad[12] ^= 0xFF;
     bad[13] ^= 0xFF;
     assert!(analyze(&bad).is_err());
-    assert!(analyze(&gz[..gz.len() - 8]).is_ok_and(|p| p.records == 4));
+    assert!(analyze(&gz[..gz.len() - 8]).is_ok_and(|p| p.facts.records == 4));
 }
 
 #[test]
@@ -709,7 +713,7 @@ fn memory_grows_with_unique_stacks_not_records() {
         analyzer.push(&chunk).unwrap();
     }
     let p = analyzer.finish().unwrap();
-    assert_eq!(p.records, 2 + 122 * 4096 * 4);
+    assert_eq!(p.facts.records, 2 + 122 * 4096 * 4);
     assert_eq!(p.threads[0].tree.len(), 3);
     let a = frame_table(&p).rows.into_iter().find(|r| p.frames[r.frame as usize].name == "a").unwrap();
     assert_eq!(a.calls, 1 + 122 * 4096);

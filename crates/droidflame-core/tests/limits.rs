@@ -88,7 +88,7 @@ fn exits_of_methods_never_entered_count_against_the_stack_limit() {
     };
     let bytes = trace.write(&Layout::ART_REGULAR);
     let p = analyze(&bytes).unwrap();
-    assert_eq!(p.repairs.unmatched_exits, 500);
+    assert_eq!(p.facts.repairs.unmatched_exits, 500);
     let message = limit_error(&bytes, Options { max_call_stacks: 100, ..Default::default() });
     assert!(message.contains("more than 100 unique call stacks"), "{message}");
 }
@@ -154,7 +154,7 @@ fn long_names_are_cut_and_counted() {
     assert!(method.class.len() <= 4096 && method.class.ends_with('…'), "{}", method.class.len());
     assert!(p.threads[0].name.len() <= 4096 && p.threads[0].name.ends_with("é…"));
     // The class (in the method) and the source file named after it, and the thread.
-    assert_eq!(p.repairs.long_names, 3);
+    assert_eq!(p.facts.repairs.long_names, 3);
     let summary = products::summary_json(&p);
     assert!(summary.contains("\"long_names\": 3"), "shown in the summary");
 
@@ -162,7 +162,7 @@ fn long_names_are_cut_and_counted() {
     capture.mark("app", 7, 7, 1_000_000, &format!("B|7|{}", "s".repeat(20_000)));
     capture.mark("app", 7, 7, 1_000_100, "E|7");
     let p = analyze(&capture.text()).unwrap();
-    assert_eq!(p.repairs.long_names, 1);
+    assert_eq!(p.facts.repairs.long_names, 1);
     assert!(folded(&p).len() < 4200);
 }
 

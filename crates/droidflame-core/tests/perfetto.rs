@@ -19,10 +19,10 @@ fn nowinandroid_prints_become_slices() {
         return;
     }
     let p = perfetto("nowinandroid-fork-trace.perfetto-trace");
-    assert_eq!((p.format.family, p.format.layout), ("perfetto", "protobuf"));
+    assert_eq!((p.facts.format.family, p.facts.format.layout), ("perfetto", "protobuf"));
     // SOURCES.md: print only, B 3,122 / E 3,122 (every end `E|pid`), S 1 / F 1, 5 pids.
     assert_eq!(thread_calls(&p), 3_122);
-    assert_eq!(p.repairs.unmatched_ends, 0);
+    assert_eq!(p.facts.repairs.unmatched_ends, 0);
     assert_eq!(p.clocks, ClockSet::Wall, "no sched events: no CPU clock");
     let summary: serde_json::Value = serde_json::from_str(&products::summary_json(&p)).unwrap();
     let calls = |name: &str| {
@@ -35,7 +35,7 @@ fn nowinandroid_prints_become_slices() {
     let spans: u64 =
         p.threads.iter().filter(|t| t.track).flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum();
     assert_eq!(spans, 1, "one S/F pair");
-    assert!(p.warnings.iter().all(|w| !w.contains("lost events")), "{:?}", p.warnings);
+    assert!(p.facts.warnings.iter().all(|w| !w.contains("lost events")), "{:?}", p.facts.warnings);
 }
 
 #[test]
@@ -69,13 +69,24 @@ fn scheduler_only_traces_draw_thread_states() {
         assert_eq!(p.source().kind, SourceKind::CpuSamples, "{name}");
         p.profile.select_source(SourceKind::Calls).unwrap();
         assert_eq!(p.clocks, ClockSet::Dual, "{name}");
-        assert!(p.warnings.iter().any(|w| w.contains("frames its scheduler states")), "{name}: {:?}", p.warnings);
-        // Never "only" where the trace holds more: its 5,003 samples (SOURCES.md) are named.
-        assert!(p.warnings.iter().all(|w| !w.contains("only scheduler events")), "{name}: {:?}", p.warnings);
         assert!(
-            p.warnings.iter().any(|w| w.contains("read its 5,003 CPU callstack samples (the cpu-samples source)")),
+            p.facts.warnings.iter().any(|w| w.contains("frames its scheduler states")),
             "{name}: {:?}",
-            p.warnings
+            p.facts.warnings
+        );
+        // Never "only" where the trace holds more: its 5,003 samples (SOURCES.md) are named.
+        assert!(
+            p.facts.warnings.iter().all(|w| !w.contains("only scheduler events")),
+            "{name}: {:?}",
+            p.facts.warnings
+        );
+        assert!(
+            p.facts
+                .warnings
+                .iter()
+                .any(|w| w.contains("read its 5,003 CPU callstack samples (the cpu-samples source)")),
+            "{name}: {:?}",
+            p.facts.warnings
         );
         let folded = products::folded(&p, &FoldedOptions::default()).unwrap();
         assert!(folded
@@ -121,7 +132,7 @@ fn track_events_name_their_thread_and_process() {
     let calls: Vec<_> =
         thread.tree.nodes().iter().skip(1).map(|n| (p.frames[n.frame as usize].name.clone(), n.calls)).collect();
     assert_eq!(calls, vec![("Hello Trace".to_owned(), 1)]);
-    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    assert!(p.facts.warnings.is_empty(), "{:?}", p.facts.warnings);
 }
 
 #[test]
@@ -134,7 +145,11 @@ fn traces_with_nothing_to_draw_say_what_they_hold() {
     let holds = "it holds battery counters (6 packets), power rails (6 packets), 2,181 kernel events";
     let p = perfetto(name);
     assert!(p.threads.is_empty(), "{name}");
-    assert!(p.warnings.iter().any(|w| w.contains("nothing to draw") && w.contains(holds)), "{name}: {:?}", p.warnings);
+    assert!(
+        p.facts.warnings.iter().any(|w| w.contains("nothing to draw") && w.contains(holds)),
+        "{name}: {:?}",
+        p.facts.warnings
+    );
 }
 
 #[test]
@@ -145,7 +160,7 @@ fn gzip_and_chunks_of_any_size_give_the_same_profile() {
     let bytes = corpus_file("perfetto/nowinandroid-fork-trace.perfetto-trace");
     let whole = products::folded(&analyze(&bytes).unwrap(), &FoldedOptions::default()).unwrap();
     let p = analyze(&gzip(&bytes)).unwrap();
-    assert!(p.format.gzip);
+    assert!(p.facts.format.gzip);
     assert_eq!(products::folded(&p, &FoldedOptions::default()).unwrap(), whole);
     for chunk in [1, 7, 4096, 1 << 20] {
         let mut analyzer = Analyzer::default();
@@ -164,7 +179,7 @@ fn a_trace_cut_short_keeps_every_whole_packet() {
     }
     let bytes = corpus_file("perfetto/nowinandroid-fork-trace.perfetto-trace");
     let p = analyze(&bytes[..bytes.len() / 2]).unwrap();
-    assert!(p.repairs.truncated);
+    assert!(p.facts.repairs.truncated);
     let calls = thread_calls(&p);
     assert!(calls > 0 && calls < 3_122, "{calls}");
 }

@@ -78,7 +78,7 @@ fn app_frames_carry_every_jank_type_in_perfettos_words() {
     );
     assert_eq!(p.system.app_frames.iter().filter(|f| f.janky).count(), 3);
     assert!(p.system.app_frames.iter().all(|f| f.prediction == "Valid Prediction" && !f.derived));
-    let notes: Vec<&str> = p.warnings.iter().map(|w| w.text.as_str()).collect();
+    let notes: Vec<&str> = p.facts.warnings.iter().map(|w| w.text.as_str()).collect();
     assert!(
         notes.contains(&"1 app frame of the frame timeline never ended in the trace: kept, with no end"),
         "{notes:?}"

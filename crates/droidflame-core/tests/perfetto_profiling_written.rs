@@ -113,10 +113,10 @@ fn skipped_lost_and_unknown_samples_are_told() {
     packets.push(records_lost(1, 4 * MS, 40));
     packets.push(perf_sample(1, &mut code, 5 * MS, (5, 5, 0), 999));
     let p = analyze(&Trace::of(&packets).bytes).unwrap();
-    let said = |text: &str| p.warnings.iter().any(|w| w.contains(text));
-    assert!(said("skipped 3 samples (1 at the read stage, 2 at the unwind stage)"), "{:?}", p.warnings);
-    assert!(said("lost 40 records of samples (1 report)"), "{:?}", p.warnings);
-    assert!(said("1 samples name a callstack their sequence never gave"), "{:?}", p.warnings);
+    let said = |text: &str| p.facts.warnings.iter().any(|w| w.contains(text));
+    assert!(said("skipped 3 samples (1 at the read stage, 2 at the unwind stage)"), "{:?}", p.facts.warnings);
+    assert!(said("lost 40 records of samples (1 report)"), "{:?}", p.facts.warnings);
+    assert!(said("1 samples name a callstack their sequence never gave"), "{:?}", p.facts.warnings);
     assert_eq!(folded(&p, Clock::Cpu).get("Thread 5 [5];<unknown callstack>"), Some(&1));
 }
 
@@ -204,11 +204,12 @@ fn heap_dumps_over_several_packets_give_each_dumps_bytes() {
     assert_eq!(calls("main"), Some((3200 + 320 + 960) / 16));
     assert_eq!(calls("load"), Some(320 / 16));
     assert!(
-        p.warnings
+        p.facts
+            .warnings
             .iter()
             .any(|w| w.contains("1 callstack's totals of heap dumps freed more bytes than they allocated")),
         "{:?}",
-        p.warnings
+        p.facts.warnings
     );
     assert!(p.profile.select_dump(2).is_err());
     assert!(p.profile.select_source(SourceKind::CpuSamples).is_err());
@@ -226,7 +227,7 @@ fn a_first_packet_that_reads_as_a_text_character_is_still_perfetto() {
         assert_eq!(first.0.len(), len);
         let packets = [first, samples_start(1, Timebase::Tracepoint), perf_sample(1, &mut code, MS, (5, 5, 0), stack)];
         let p = analyze(&Trace::of(&packets).bytes).unwrap_or_else(|e| panic!("{len}: {e}"));
-        assert_eq!(p.format.family, "perfetto");
+        assert_eq!(p.facts.format.family, "perfetto");
     }
 }
 
@@ -251,9 +252,9 @@ fn a_deobfuscation_mapping_in_the_trace_renames_its_java_frames() {
         ["Thread 5 [5];main;com.example.app.Feed.bind;com.example.app.Images.load"]
     );
     assert!(
-        p.warnings.iter().any(|w| w.contains("a deobfuscation mapping of 1 class): 2 methods were renamed")),
+        p.facts.warnings.iter().any(|w| w.contains("a deobfuscation mapping of 1 class): 2 methods were renamed")),
         "{:?}",
-        p.warnings
+        p.facts.warnings
     );
     assert_eq!(p.mapping.as_ref().map(|m| m.methods.mapped), Some(2));
 }
@@ -372,7 +373,7 @@ fn a_process_of_one_heap_and_allocations_of_no_bytes() {
     };
     assert_eq!(calls(&p), named(&[("main", 6), ("malloc", 3), ("calloc0", 3), ("realloc", 0)]));
     // Freeing all it allocated is not freeing more.
-    assert!(p.warnings.iter().all(|w| !w.contains("freed more")), "{:?}", p.warnings);
+    assert!(p.facts.warnings.iter().all(|w| !w.contains("freed more")), "{:?}", p.facts.warnings);
     // The process's four rows, at the dump's time.
     let process = &p.threads[0];
     assert_eq!((process.records, process.first.wall, process.last.wall), (4, 30 * MS, 30 * MS));

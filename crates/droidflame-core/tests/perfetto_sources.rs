@@ -216,14 +216,14 @@ fn cpu_samples_equal_an_independent_decoders() {
     assert!(s.methods.iter().all(|m| m.calls.unwrap() <= 5_003 && m.recursive_calls == 0));
     // What the recorder skipped and lost (SOURCES.md): 152 at the read stage, 45 at the
     // unwind stage; 2,777 reports of kernel records lost.
-    let said = |text: &str| p.warnings.iter().any(|w| w.contains(text));
-    assert!(said("skipped 197 samples (152 at the read stage, 45 at the unwind stage)"), "{:?}", p.warnings);
-    assert!(said("(2,777 reports)"), "{:?}", p.warnings);
+    let said = |text: &str| p.facts.warnings.iter().any(|w| w.contains(text));
+    assert!(said("skipped 197 samples (152 at the read stage, 45 at the unwind stage)"), "{:?}", p.facts.warnings);
+    assert!(said("(2,777 reports)"), "{:?}", p.facts.warnings);
     // The sampling event is named: these samples show where threads were as they left a CPU.
     assert!(
         said("the CPU samples were taken at each sched:sched_switch event, not at a steady rate"),
         "{:?}",
-        p.warnings
+        p.facts.warnings
     );
     // A dark graph's subtitle is in the dark theme's text colour.
     let dark = products::FlameOptions { theme: products::Theme::Dark, ..Default::default() };
@@ -255,7 +255,7 @@ fn heap_dumps_equal_an_independent_decoders() {
     }
     // Bytes not freed are the difference of the sums only where no callstack freed more
     // than it allocated: nothing to note.
-    assert!(p.warnings.iter().all(|w| !w.contains("freed more bytes")), "{:?}", p.warnings);
+    assert!(p.facts.warnings.iter().all(|w| !w.contains("freed more bytes")), "{:?}", p.facts.warnings);
     // Allocations beside bytes: 19,917 made (SOURCES.md), and no function has more: each
     // allocation counts once for every function on its stack, however often it is there.
     let s = products::summary(&p);
@@ -362,7 +362,11 @@ fn app_frames_equal_an_independent_decoders() {
     assert_eq!(p.system.app_frames.iter().filter(|f| f.layer == main).count(), 739);
     let unfinished: Vec<_> = p.system.app_frames.iter().filter(|f| f.end.is_none()).collect();
     assert_eq!((unfinished.len(), unfinished[0].pid), (1, 9305));
-    assert!(p.warnings.iter().any(|w| w.contains("1 app frame of the frame timeline never ended")), "{:?}", p.warnings);
+    assert!(
+        p.facts.warnings.iter().any(|w| w.contains("1 app frame of the frame timeline never ended")),
+        "{:?}",
+        p.facts.warnings
+    );
     // The listing: a header, then every frame; janky ones only on request.
     let mut out = Vec::new();
     products::write_frames(

@@ -90,7 +90,7 @@ fn atrace_text_and_perfetto_give_the_same_profile() {
     for seed in 1..=4 {
         let capture = busy_capture(seed);
         let text = analyze(&capture.text()).unwrap();
-        assert!(text.warnings.iter().all(|w| !w.contains("skipped")), "{:?}", text.warnings);
+        assert!(text.facts.warnings.iter().all(|w| !w.contains("skipped")), "{:?}", text.facts.warnings);
         for (compact_sched, events_per_bundle) in [(false, 64), (true, 64), (false, 1), (true, 7), (true, 100_000)] {
             let packets = pf::from_capture(&capture, FromCapture { compact_sched, events_per_bundle });
             let trace = Trace::of(&packets);
@@ -103,14 +103,14 @@ fn atrace_text_and_perfetto_give_the_same_profile() {
             for (form, bytes) in forms {
                 let what = format!("seed {seed}, compact {compact_sched}, {events_per_bundle} per bundle, {form}");
                 let p = analyze(&bytes).unwrap();
-                assert_eq!(p.format.family, "perfetto", "{what}");
+                assert_eq!(p.facts.format.family, "perfetto", "{what}");
                 for clock in Clock::ALL {
                     assert_eq!(folded(&p, clock), folded(&text, clock), "{what}, {clock:?}");
                 }
                 assert_eq!(p.system.counters, text.system.counters, "{what}");
                 let sched = |p: &Profile| p.threads.iter().map(|t| (t.tid, t.sched)).collect::<Vec<_>>();
                 assert_eq!(sched(&p), sched(&text), "{what}");
-                assert_eq!(p.repairs, text.repairs, "{what}");
+                assert_eq!(p.facts.repairs, text.facts.repairs, "{what}");
             }
         }
     }
@@ -119,7 +119,7 @@ fn atrace_text_and_perfetto_give_the_same_profile() {
 #[test]
 fn track_events_go_to_their_threads_tracks_and_counters() {
     let p = analyze(&Trace::of(&pf::sdk_sample()).bytes).unwrap();
-    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    assert!(p.facts.warnings.is_empty(), "{:?}", p.facts.warnings);
     let main = p.threads.iter().find(|t| t.tid == 301).expect("thread 301");
     assert_eq!(main.name, "main");
     assert_eq!(main.process.as_deref(), Some("com.example.app"));
@@ -160,8 +160,8 @@ fn a_sequence_that_lost_its_interned_names_skips_what_needs_them_until_cleared()
     );
     packets.push(cleared);
     let p = analyze(&Trace::of(&packets).bytes).unwrap();
-    let warned = |text: &str| p.warnings.iter().any(|w| w.contains(text));
-    assert!(warned("7 packets needed names their sequence lost"), "{:?}", p.warnings);
+    let warned = |text: &str| p.facts.warnings.iter().any(|w| w.contains(text));
+    assert!(warned("7 packets needed names their sequence lost"), "{:?}", p.facts.warnings);
     let main = p.threads.iter().find(|t| t.tid == 301).expect("thread 301");
     let names: Vec<&str> = main.tree.nodes().iter().skip(1).map(|n| p.frames[n.frame as usize].name.as_str()).collect();
     assert_eq!(names, ["onCreate", "resume"]);
@@ -182,9 +182,9 @@ fn unknown_names_and_clocks_are_counted() {
     );
     packets.extend([unnamed, unclocked]);
     let p = analyze(&Trace::of(&packets).bytes).unwrap();
-    let warned = |text: &str| p.warnings.iter().any(|w| w.contains(text));
-    assert!(warned("1 track events refer to a name their sequence never gave"), "{:?}", p.warnings);
-    assert!(warned("1 track events have times on a clock the trace never relates"), "{:?}", p.warnings);
+    let warned = |text: &str| p.facts.warnings.iter().any(|w| w.contains(text));
+    assert!(warned("1 track events refer to a name their sequence never gave"), "{:?}", p.facts.warnings);
+    assert!(warned("1 track events have times on a clock the trace never relates"), "{:?}", p.facts.warnings);
     assert!(p.frames.iter().any(|f| f.name == "[unknown interned name]"));
 }
 
@@ -206,16 +206,17 @@ fn dropped_ftrace_packets_close_open_slices_at_the_last_event_before() {
     before.push(after.remove(1));
     let packets = before;
     let p = analyze(&Trace::of(&packets).bytes).unwrap();
-    assert_eq!(p.repairs.closed_at_gap, 1);
+    assert_eq!(p.facts.repairs.closed_at_gap, 1);
     assert_eq!(p.system.gaps, vec![(1_002 * MS, 1_020 * MS)]);
     let f = folded(&p, Clock::Wall);
     assert!(f.contains("main [100];draw 1000\n") && f.contains("main [100];layout 1000\n"), "{f}");
     assert!(
-        p.warnings
+        p.facts
+            .warnings
             .iter()
             .any(|w| w.contains("the recorder dropped packets once; where kernel events were lost (1 gap,")),
         "{:?}",
-        p.warnings
+        p.facts.warnings
     );
 }
 
@@ -226,7 +227,7 @@ fn zstd_compressed_packets_are_read_within_the_limit_and_damage_is_counted() {
     let zstd = trace.zstd_compressed(8192, 2);
     let p = analyze(&zstd.bytes).unwrap();
     assert_eq!(folded(&p, Clock::Wall), folded(&plain, Clock::Wall));
-    assert!(p.warnings.iter().all(|w| !w.contains("zstd")), "{:?}", p.warnings);
+    assert!(p.facts.warnings.iter().all(|w| !w.contains("zstd")), "{:?}", p.facts.warnings);
     // A bomb stops at the decompressed-size limit, as zlib's does.
     let options = droidflame_core::Options { max_decompressed_bytes: 10_000, ..droidflame_core::Options::default() };
     let err = droidflame_core::analyze_with(&zstd.bytes, options).unwrap_err();
@@ -239,6 +240,6 @@ fn zstd_compressed_packets_are_read_within_the_limit_and_damage_is_counted() {
         *byte ^= 0x5A;
     }
     let p = analyze(&damaged).unwrap();
-    assert!(p.repairs.damaged_parts >= 1, "{:?}", p.repairs);
-    assert!(p.warnings.iter().any(|w| w.contains("damaged")), "{:?}", p.warnings);
+    assert!(p.facts.repairs.damaged_parts >= 1, "{:?}", p.facts.repairs);
+    assert!(p.facts.warnings.iter().any(|w| w.contains("damaged")), "{:?}", p.facts.warnings);
 }

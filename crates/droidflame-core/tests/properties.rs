@@ -31,17 +31,17 @@ fn read(bytes: &[u8], chunk: usize) -> Analysis {
 /// Checks a profile against its scenario. A tick of the layout is `num / den` µs.
 fn check(profile: &Profile, scenario: &Scenario, (num, den): (u64, u64), clocks: Clocks) {
     // Where the trace lost data at its end, open frames close at their thread's last record.
-    let expected = scenario.expected(profile.repairs.truncated || profile.repairs.overflow);
+    let expected = scenario.expected(profile.facts.repairs.truncated || profile.facts.repairs.overflow);
     let micros = |ticks: u64| (u128::from(ticks) * u128::from(num) / u128::from(den)) as u64;
     let present: Vec<Clock> = match clocks {
         Clocks::Dual => vec![Clock::Wall, Clock::Cpu],
         Clocks::Wall => vec![Clock::Wall],
         Clocks::Cpu => vec![Clock::Cpu],
     };
-    assert_eq!(profile.repairs.unmatched_exits, expected.unmatched_exits, "unmatched exits");
-    assert_eq!(profile.repairs.mismatched_exits, expected.mismatched_exits, "mismatched exits");
-    assert_eq!(profile.repairs.open_at_end, expected.open_at_end, "open at end");
-    assert_eq!(profile.repairs.unknown_methods, expected.unknown_methods, "unknown methods");
+    assert_eq!(profile.facts.repairs.unmatched_exits, expected.unmatched_exits, "unmatched exits");
+    assert_eq!(profile.facts.repairs.mismatched_exits, expected.mismatched_exits, "mismatched exits");
+    assert_eq!(profile.facts.repairs.open_at_end, expected.open_at_end, "open at end");
+    assert_eq!(profile.facts.repairs.unknown_methods, expected.unknown_methods, "unknown methods");
     let records: BTreeMap<u32, u64> = profile.threads.iter().map(|t| (t.tid, t.records)).collect();
     assert_eq!(records, expected.records, "records per thread");
     for clock in &present {
@@ -128,8 +128,8 @@ proptest! {
         let mut bytes = scenario.trace.write(&layout);
         if gz { bytes = gzip(&bytes); }
         let profile = read(&bytes, chunk);
-        prop_assert_eq!(profile.format.version, u32::from(version));
-        prop_assert!(!profile.repairs.truncated);
+        prop_assert_eq!(profile.facts.format.version, u32::from(version));
+        prop_assert!(!profile.facts.repairs.truncated);
         check(&profile, &scenario, (1, 1), clocks);
     }
 
@@ -146,8 +146,8 @@ proptest! {
         let mut bytes = scenario.trace.write(&Layout::Streaming { summary, summary_threads: true });
         if gz { bytes = gzip(&bytes); }
         let profile = read(&bytes, chunk);
-        prop_assert!(profile.format.flag("streaming"));
-        prop_assert_eq!(profile.repairs.truncated, !summary);
+        prop_assert!(profile.facts.format.flag("streaming"));
+        prop_assert_eq!(profile.facts.repairs.truncated, !summary);
         let names_ok = profile.threads.iter().all(|t| t.name.starts_with("worker-"));
         prop_assert!(names_ok);
         check(&profile, &scenario, (1, 1), clocks);
@@ -167,7 +167,7 @@ proptest! {
         let scenario = generate(seed, &cfg);
         let layout = Layout::V2 { streaming, nanos, summary, block_records: block, carry_state: carry && streaming };
         let profile = read(&scenario.trace.write(&layout), chunk);
-        prop_assert_eq!(profile.format.layout, "v2");
+        prop_assert_eq!(profile.facts.format.layout, "v2");
         check(&profile, &scenario, if nanos { (1, 1000) } else { (1, 1) }, clocks);
     }
 
@@ -208,7 +208,7 @@ proptest! {
             for piece in data.chunks(chunk) { analyzer.push(piece).unwrap(); }
             analyzer.finish().unwrap()
         };
-        prop_assert!(profile.format.split);
+        prop_assert!(profile.facts.format.split);
         check(&profile, &scenario, (1, 1), Clocks::Dual);
     }
 }

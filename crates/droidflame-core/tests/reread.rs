@@ -94,14 +94,14 @@ fn only_plain_method_traces_with_calls_let_go_can_be_read_again() {
     // What the user reads says where the short calls come back, in the warnings too.
     let note = profile.calls_left_out().unwrap();
     assert!(note.contains("read again from the file"), "{note}");
-    assert!(profile.warnings.iter().any(|w| w.text == note));
+    assert!(profile.facts.warnings.iter().any(|w| w.text == note));
     assert!(profile.reread(0, 10, 5).is_err(), "a window that ends before it starts");
     assert!(profile.reread(99, 0, 5).is_err(), "a thread that does not exist");
     let v2 = generate(1, &Config { events_per_thread: 600, ..Config::default() }).trace.write(&Layout::V2_FILE);
     let v2 = analyze_with(&v2, few).unwrap();
     assert!(!v2.can_reread(), "V2 packets carry state from block to block");
     let note = v2.calls_left_out().unwrap();
-    assert!(!note.contains("read again") && v2.warnings.iter().any(|w| w.text == note), "{note}");
+    assert!(!note.contains("read again") && v2.facts.warnings.iter().any(|w| w.text == note), "{note}");
     // Offsets in inflated bytes are no offsets in a gzip file: its calls are not read again.
     let gzipped = analyze_with(&droidflame_testkit::gzip(&bytes), few_calls()).unwrap();
     assert!(gzipped.shortest_call > 0 && !gzipped.can_reread(), "a gzip copy cannot be read again");

@@ -21,11 +21,14 @@ fn android_studio_recording_with_off_cpu_samples() {
         return;
     }
     let p = simpleperf("ffprof-simpleperf-cpu-clock.trace");
-    assert_eq!((p.format.family, p.format.layout, p.format.version), ("simpleperf", "report-sample", 1));
-    assert_eq!(p.format.description, "Callstack samples (simpleperf: cpu-clock + off-CPU)");
+    assert_eq!(
+        (p.facts.format.family, p.facts.format.layout, p.facts.format.version),
+        ("simpleperf", "report-sample", 1)
+    );
+    assert_eq!(p.facts.format.description, "Callstack samples (simpleperf: cpu-clock + off-CPU)");
     // SOURCES.md: 1,234 samples, 927 cpu-clock + 307 sched_switch, 14 sampled tids, one
     // process (pid 7657, its main thread 778 samples), 1.97 s, no lost samples.
-    assert_eq!(p.records, 1_234);
+    assert_eq!(p.facts.records, 1_234);
     assert_eq!(p.threads.len(), 14);
     assert!(p.threads.iter().all(|t| t.pid == Some(7657)));
     assert_eq!(p.header_value("pid"), Some("7657"));
@@ -44,12 +47,12 @@ fn android_studio_recording_with_off_cpu_samples() {
     assert_eq!(p.default_clock(), Clock::Cpu);
     let cpu: u64 = p.threads.iter().map(|t| t.tree.total_self(Clock::Cpu)).sum();
     assert_eq!(cpu, 927 * 250_000);
-    assert_eq!(p.format.sampling_interval_us, Some(250));
+    assert_eq!(p.facts.format.sampling_interval_us, Some(250));
     assert_eq!(p.micros(p.system.timeline.length()) / 10_000, 197, "1.97 s");
     // Every sample has a call chain, up to 103 frames deep.
     assert_eq!(p.threads.iter().map(|t| t.tree.max_depth()).max(), Some(103));
-    assert_eq!(p.repairs, Default::default(), "{:?}", p.warnings);
-    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    assert_eq!(p.facts.repairs, Default::default(), "{:?}", p.facts.warnings);
+    assert!(p.facts.warnings.is_empty(), "{:?}", p.facts.warnings);
 }
 
 #[test]
@@ -83,7 +86,7 @@ fn the_gzip_copy_reads_the_same() {
     }
     let plain = simpleperf("ffprof-simpleperf-cpu-clock.trace");
     let gzip = simpleperf("ffprof-simpleperf-cpu-clock.trace.gz");
-    assert!(gzip.format.gzip);
+    assert!(gzip.facts.format.gzip);
     for clock in Clock::ALL {
         let options = FoldedOptions { clock: Some(clock), ..FoldedOptions::default() };
         assert_eq!(products::folded(&plain, &options).unwrap(), products::folded(&gzip, &options).unwrap());
@@ -96,10 +99,10 @@ fn aosp_recording_without_off_cpu_samples() {
         return;
     }
     let p = simpleperf("aosp-simpleperf-display_bitmaps.proto_data");
-    assert_eq!(p.format.description, "Callstack samples (simpleperf: cpu-clock)");
+    assert_eq!(p.facts.format.description, "Callstack samples (simpleperf: cpu-clock)");
     // SOURCES.md: 525 samples, all cpu-clock; 9 tids in pid 31850; tid 31881 271 samples,
     // the main thread 164; 0.134 s.
-    assert_eq!(p.records, 525);
+    assert_eq!(p.facts.records, 525);
     assert_eq!(p.threads.len(), 9);
     assert_eq!(thread(&p, 31881).records, 271);
     assert_eq!(thread(&p, 31881).name, "RenderThread");
@@ -118,5 +121,5 @@ fn aosp_recording_without_off_cpu_samples() {
     assert_eq!(worker.class, "com.example.android.displayingbitmaps.util.ImageWorker");
     assert!(p.frame_names.iter().any(|n| n == "do_page_fault.cfi_[k]"), "kernel symbols marked");
     assert!(p.frame_names.iter().all(|n| !n.starts_with("_ZN")), "C++ names demangled");
-    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    assert!(p.facts.warnings.is_empty(), "{:?}", p.facts.warnings);
 }

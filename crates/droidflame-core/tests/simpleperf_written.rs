@@ -142,9 +142,9 @@ fn samples_mean_what_the_model_says_on_both_clocks() {
             for clock in Clock::ALL {
                 assert_eq!(self_times(&p, clock), model(&r, clock), "seed {seed}, off-CPU {off_cpu}, {clock}");
             }
-            assert_eq!(p.records, 400 + r.samples.iter().filter(|s| s.event == 1).count() as u64);
-            assert_eq!(p.repairs.open_at_end, 0, "a last sample's stack ending is no repair");
-            assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+            assert_eq!(p.facts.records, 400 + r.samples.iter().filter(|s| s.event == 1).count() as u64);
+            assert_eq!(p.facts.repairs.open_at_end, 0, "a last sample's stack ending is no repair");
+            assert!(p.facts.warnings.is_empty(), "{:?}", p.facts.warnings);
         }
     }
 }
@@ -165,7 +165,7 @@ fn every_chunking_and_gzip_give_the_same_profile() {
     }
     let p = analyze(&droidflame_testkit::gzip(&bytes)).unwrap();
     assert_eq!((self_times(&p, Clock::Wall), self_times(&p, Clock::Cpu)), expected);
-    assert!(p.format.gzip && p.format.description.ends_with(", gzip"));
+    assert!(p.facts.format.gzip && p.facts.format.description.ends_with(", gzip"));
 }
 
 #[test]
@@ -182,10 +182,10 @@ fn a_cut_short_file_keeps_its_whole_records_and_says_so() {
     for cut in 10..bytes.len() {
         let p = analyze(&bytes[..cut]).unwrap_or_else(|e| panic!("cut at {cut}: {e}"));
         let whole = ends.iter().take_while(|(end, _)| *end <= cut).last().copied().unwrap_or((0, 0));
-        assert_eq!(p.records, whole.1, "cut at {cut}");
-        assert_eq!(p.repairs.truncated, cut < bytes.len(), "cut at {cut}");
+        assert_eq!(p.facts.records, whole.1, "cut at {cut}");
+        assert_eq!(p.facts.repairs.truncated, cut < bytes.len(), "cut at {cut}");
         if cut < bytes.len() {
-            let note = p.warnings.iter().find(|w| w.starts_with("the file ends")).expect("a note on the cut");
+            let note = p.facts.warnings.iter().find(|w| w.starts_with("the file ends")).expect("a note on the cut");
             let place = if cut < 12 {
                 "inside its 12-byte header".to_owned()
             } else {
@@ -194,7 +194,7 @@ fn a_cut_short_file_keeps_its_whole_records_and_says_so() {
             assert!(note.contains(&place), "cut at {cut}: {note}");
         }
     }
-    assert!(!analyze(&bytes).unwrap().repairs.truncated);
+    assert!(!analyze(&bytes).unwrap().facts.repairs.truncated);
 }
 
 #[test]
@@ -208,13 +208,13 @@ fn damaged_records_are_skipped_and_counted() {
     unknown.bytes(40, b"later simpleperf");
     records.insert(7, unknown);
     let p = analyze(&simpleperf::file_of(&records)).unwrap();
-    assert_eq!(p.records, 19);
-    assert_eq!(p.repairs.damaged_parts, 1);
-    assert!(p.warnings.iter().any(|w| w.contains("1 record would not decode")), "{:?}", p.warnings);
+    assert_eq!(p.facts.records, 19);
+    assert_eq!(p.facts.repairs.damaged_parts, 1);
+    assert!(p.facts.warnings.iter().any(|w| w.contains("1 record would not decode")), "{:?}", p.facts.warnings);
     assert!(
-        p.warnings.iter().any(|w| w.contains("1 record of a kind this version does not read was skipped")),
+        p.facts.warnings.iter().any(|w| w.contains("1 record of a kind this version does not read was skipped")),
         "{:?}",
-        p.warnings
+        p.facts.warnings
     );
 
     // A size no record has stops reading there; what came before stays.
@@ -226,10 +226,10 @@ fn damaged_records_are_skipped_and_counted() {
     bytes.extend_from_slice(&u32::MAX.to_le_bytes());
     bytes.extend_from_slice(&[7; 100]);
     let p = analyze(&bytes).unwrap();
-    assert_eq!(p.records, 3);
-    assert_eq!(p.repairs.damaged_parts, 1);
+    assert_eq!(p.facts.records, 3);
+    assert_eq!(p.facts.repairs.damaged_parts, 1);
     let note = format!("the record at byte {at} claims 4,294,967,295 bytes");
-    assert!(p.warnings.iter().any(|w| w.starts_with(&note)), "{:?}", p.warnings);
+    assert!(p.facts.warnings.iter().any(|w| w.starts_with(&note)), "{:?}", p.facts.warnings);
 }
 
 #[test]
@@ -243,19 +243,19 @@ fn lost_samples_other_events_and_missing_names_are_told() {
     r.samples[6].chain.clear();
     r.threads.pop();
     let p = analyze(&r.bytes()).unwrap();
-    assert_eq!(p.repairs.lost_samples, 10);
+    assert_eq!(p.facts.repairs.lost_samples, 10);
     let summary: serde_json::Value = serde_json::from_str(&products::summary_json(&p)).unwrap();
     let lost = summary["notes"].as_array().unwrap().iter().find(|n| n["key"] == "lost_samples").unwrap();
     assert_eq!(lost["text"], "10 samples were lost while recording: 25.0% of the 40 samples the recorder took; times are low where they were lost.");
-    let says = |text: &str| p.warnings.iter().any(|w| w.contains(text));
-    assert!(says("1 samples of instructions are not shown"), "{:?}", p.warnings);
-    assert!(says("1 frames name a file or function that the file records do not list"), "{:?}", p.warnings);
-    assert!(says("1 samples have no call chain"), "{:?}", p.warnings);
+    let says = |text: &str| p.facts.warnings.iter().any(|w| w.contains(text));
+    assert!(says("1 samples of instructions are not shown"), "{:?}", p.facts.warnings);
+    assert!(says("1 frames name a file or function that the file records do not list"), "{:?}", p.facts.warnings);
+    assert!(says("1 samples have no call chain"), "{:?}", p.facts.warnings);
     let names: Vec<&str> = p.frame_names.iter().map(String::as_str).collect();
     assert!(names.contains(&"libhwui.so+0x4242") && names.contains(&"<unknown file 7>:<function 1>"), "{names:?}");
     assert!(names.contains(&"<no call chain>"));
     assert!(p.threads.iter().any(|t| t.name == "Thread 502"), "a thread with no record is named by id");
-    assert_eq!(p.repairs.unknown_threads, 1);
+    assert_eq!(p.facts.repairs.unknown_threads, 1);
 }
 
 #[test]
@@ -265,12 +265,16 @@ fn an_event_that_counts_no_time_gives_the_wall_clock_only() {
     let p = analyze(&r.bytes()).unwrap();
     assert_eq!(p.clocks, ClockSet::Wall);
     assert_eq!(p.default_clock(), Clock::Wall);
-    assert!(p.warnings.iter().any(|w| w.starts_with("cpu-cycles counts events, not time")), "{:?}", p.warnings);
+    assert!(
+        p.facts.warnings.iter().any(|w| w.starts_with("cpu-cycles counts events, not time")),
+        "{:?}",
+        p.facts.warnings
+    );
     // Each stack holds until its thread's next sample, the last until the last sample.
     let mut off_cpu_like = r.clone();
     off_cpu_like.events = vec!["cpu-clock".into(), "sched:sched_switch".into()];
     assert_eq!(self_times(&p, Clock::Wall), model(&off_cpu_like, Clock::Wall));
-    assert_eq!(p.format.sampling_interval_us, None);
+    assert_eq!(p.facts.format.sampling_interval_us, None);
 }
 
 #[test]
@@ -322,7 +326,7 @@ fn a_sample_before_its_threads_last_is_moved_to_it_and_counted() {
         main(12_000 * us, &[handler, looper]),
     ];
     let p = analyze(&r.bytes()).unwrap();
-    assert_eq!(p.repairs.out_of_order, 1);
+    assert_eq!(p.facts.repairs.out_of_order, 1);
     // Each sample holds until the next: the late one from 11 to 12 ms, the last its period.
     let expected = BTreeMap::from([(
         "com.example;android.os.Looper.loop;android.os.Handler.dispatchMessage".to_owned(),

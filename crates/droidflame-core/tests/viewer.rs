@@ -153,7 +153,7 @@ fn a_thread_known_only_from_the_scheduler_is_not_the_one_to_open_on() {
     // first slice were let go with the threads that held them.
     let mut tids: Vec<u32> = p.threads.iter().map(|t| t.tid).collect();
     tids.sort();
-    assert_eq!((tids, p.repairs.unknown_threads), (vec![5, 6], 0));
+    assert_eq!((tids, p.facts.repairs.unknown_threads), (vec![5, 6], 0));
 }
 
 #[test]
@@ -224,7 +224,7 @@ fn past_fifty_warnings_the_rest_are_counted_in_one() {
     let threads: Vec<(u32, String)> = (0..60).map(|i| (1, format!("t{i}"))).collect();
     let threads: Vec<(u32, &str)> = threads.iter().map(|(tid, name)| (*tid, name.as_str())).collect();
     let p = profile(&threads, vec![rec(1, 0, ENTER, 0), rec(1, 0, EXIT, 10)], None);
-    assert_eq!(p.warnings.len(), 51, "{:?}", p.warnings);
-    assert!(p.warnings[..50].iter().all(|w| w.contains("is listed twice")));
-    assert_eq!(p.warnings[50].to_string(), "9 more warnings not shown");
+    assert_eq!(p.facts.warnings.len(), 51, "{:?}", p.facts.warnings);
+    assert!(p.facts.warnings[..50].iter().all(|w| w.contains("is listed twice")));
+    assert_eq!(p.facts.warnings[50].to_string(), "9 more warnings not shown");
 }

@@ -77,7 +77,7 @@ pub fn make_every_product(analysis: &Analysis) {
         products::write_calls(analysis, &CallQuery { longest: Some(5), ..Default::default() }, &mut std::io::sink());
     let _ = products::write_chrome_trace(analysis, &products::View::default(), &mut std::io::sink());
     frames_and_states(analysis);
-    if analysis.records < GRAPH_RECORDS {
+    if analysis.facts.records < GRAPH_RECORDS {
         must(
             "every thread's flame graph",
             products::flame_svg(analysis, GraphScope::AllThreads, &FlameOptions::default()),
@@ -182,31 +182,34 @@ pub fn assert_damage_told(
         }
         Ok(analysis) => &analysis.profile,
     };
-    let more = profile.records > whole.records;
+    let more = profile.facts.records > whole.facts.records;
     match damage {
         Damage::CutBetweenParts(_) => {
-            assert!(!more, "{case}: {} records of {}", profile.records, whole.records);
+            assert!(!more, "{case}: {} records of {}", profile.facts.records, whole.facts.records);
         }
         Damage::CutAt(cut) => {
             assert!(
                 !more || draws_states(profile) && !draws_states(whole),
                 "{case}: {} records of {}",
-                profile.records,
-                whole.records
+                profile.facts.records,
+                whole.facts.records
             );
-            if profile.records < whole.records && cut < whole_bytes.len() && cut_is_detectable(whole_bytes, whole) {
+            if profile.facts.records < whole.facts.records
+                && cut < whole_bytes.len()
+                && cut_is_detectable(whole_bytes, whole)
+            {
                 assert!(
-                    profile.repairs.truncated,
+                    profile.facts.repairs.truncated,
                     "{case}: {} of {} records and not marked truncated",
-                    profile.records, whole.records
+                    profile.facts.records, whole.facts.records
                 );
             }
         }
         Damage::Changed => assert!(
             !more || tells_more(profile, whole),
             "{case}: {} records where the whole input has {}, and no repair says why",
-            profile.records,
-            whole.records
+            profile.facts.records,
+            whole.facts.records
         ),
     }
 }
@@ -214,19 +217,19 @@ pub fn assert_damage_told(
 /// Whether `profile` counts some repair more often than `whole` does. (A warning of its
 /// own is not enough: many carry numbers that any change of the input changes.)
 fn tells_more(profile: &Profile, whole: &Profile) -> bool {
-    Repair::ALL.iter().any(|&r| profile.repairs.count(r) > whole.repairs.count(r))
+    Repair::ALL.iter().any(|&r| profile.facts.repairs.count(r) > whole.facts.repairs.count(r))
 }
 
 /// Whether a system trace's frames are its threads' scheduler states (it has no slices).
 fn draws_states(profile: &Profile) -> bool {
-    profile.warnings.iter().any(|w| w.contains("scheduler states"))
+    profile.facts.warnings.iter().any(|w| w.contains("scheduler states"))
 }
 
 /// Whether a cut in the middle of this input must show as `repairs.truncated`: binary
 /// method traces know their length (a record count, a closing summary), simpleperf files
 /// end with a marker, compressed data knows its end. Plain text can end after any line.
 pub fn cut_is_detectable(bytes: &[u8], whole: &Profile) -> bool {
-    ["art", "simpleperf"].contains(&whole.format.family)
+    ["art", "simpleperf"].contains(&whole.facts.format.family)
         || bytes.starts_with(&[0x1F, 0x8B])
-        || whole.format.layout == "ctrace"
+        || whole.facts.format.layout == "ctrace"
 }

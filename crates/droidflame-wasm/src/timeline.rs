@@ -40,7 +40,7 @@ impl Session {
             .filter(|(_, c)| !c.series.is_empty())
             .map(|(index, c)| json!({ "index": index, "pid": c.pid, "name": c.name, "min": c.min, "max": c.max }))
             .collect();
-        Ok(json!({ "length_us": p.micros_at(p.system.timeline.end), "gaps": gaps, "calls_kept": p.limits.keep_calls,
+        Ok(json!({ "length_us": p.micros_at(p.system.timeline.end), "gaps": gaps, "calls_kept": p.facts.limits.keep_calls,
                    "state_legend": products::state_legend(), "frames": !p.system.app_frames.is_empty(),
                    "cpus": p.system.cpus, "counters": counters,
                    "left_out": p.calls_left_out(), "shortest_us": p.micros(p.shortest_call),

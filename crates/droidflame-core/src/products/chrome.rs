@@ -28,7 +28,7 @@ fn output(e: std::io::Error) -> Error {
 
 fn write_events(profile: &Profile, view: &View, out: &mut impl Write) -> Result<()> {
     write_metadata(profile, out).map_err(output)?;
-    let header_pid = profile.format.pid;
+    let header_pid = profile.facts.format.pid;
     let cpu = profile.has(Clock::Cpu) && profile.has(Clock::Wall);
     let event = Event { time: Micros(profile.time_unit), origin: profile.system.timeline.start, cpu };
     for (i, thread) in profile.threads.iter().enumerate() {
@@ -83,7 +83,7 @@ impl Event {
 /// The header and the process and thread names: an event per thread at least, so each
 /// call's event (which only a thread has) follows a comma.
 fn write_metadata(profile: &Profile, out: &mut impl Write) -> std::io::Result<()> {
-    let header_pid = profile.format.pid;
+    let header_pid = profile.facts.format.pid;
     let pid_of = |i: usize| profile.threads[i].pid.or(header_pid).unwrap_or(0);
     out.write_all(b"{\"displayTimeUnit\":\"ms\",\"traceEvents\":[")?;
     let mut first = true;

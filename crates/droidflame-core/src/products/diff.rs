@@ -171,10 +171,10 @@ pub fn compare(before: &Analysis, after: &Analysis, options: &DiffOptions) -> Re
         ));
     }
     let clock = shared_clock(before, after, options.clock, &mut warnings)?;
-    if before.format.family != after.format.family {
+    if before.facts.format.family != after.facts.format.family {
         warnings.push(format!(
             "before is a {} and after a {}: their frames name different things, so few stacks match",
-            before.format.kind, after.format.kind
+            before.facts.format.kind, after.facts.format.kind
         ));
     }
     if let Some(warning) = recording_differs(before, after) {
@@ -202,7 +202,7 @@ pub fn compare(before: &Analysis, after: &Analysis, options: &DiffOptions) -> Re
     let mut comparison = Comparison {
         clock,
         warnings,
-        frame_kind: after.format.frame_kind,
+        frame_kind: after.facts.format.frame_kind,
         unit: after.unit_of(clock),
         measured: super::flame::measured(after, clock),
         default_thread: None,
@@ -230,17 +230,19 @@ pub fn write_diff_folded(comparison: &Comparison, out: &mut impl Write) -> Resul
 /// Where one side was sampled and the other traced every call: times still compare, calls
 /// and short frames do not.
 fn recording_differs(before: &Profile, after: &Profile) -> Option<String> {
-    let how = |p: &Profile| match p.format.sampling_interval_us {
+    let how = |p: &Profile| match p.facts.format.sampling_interval_us {
         Some(us) => format!("sampled (about every {} µs)", crate::text::group_digits(us)),
         None => "traced at every call".to_owned(),
     };
-    (before.format.sampling_interval_us.is_some() != after.format.sampling_interval_us.is_some()).then(|| {
-        format!(
+    (before.facts.format.sampling_interval_us.is_some() != after.facts.format.sampling_interval_us.is_some()).then(
+        || {
+            format!(
             "before was {} and after {}: times compare, but call counts and frames shorter than the interval do not",
             how(before),
             how(after)
         )
-    })
+        },
+    )
 }
 
 /// The clock to compare on: the one asked for if both sides have it; else CPU where both

@@ -132,7 +132,7 @@ fn write_speedscope_file(
         "$schema": "https://www.speedscope.app/file-format-schema.json",
         "shared": { "frames": frames },
         "profiles": profiles,
-        "name": format!("{} ({} clock; {order})", profile.format.description, clock),
+        "name": format!("{} ({} clock; {order})", profile.facts.format.description, clock),
         "activeProfileIndex": active,
         "exporter": concat!("droidflame ", env!("CARGO_PKG_VERSION")),
     });
@@ -337,7 +337,7 @@ pub fn write_pprof(profile: &Profile, options: &ExportOptions, out: &mut impl Wr
         });
     }
     let default_clock = profile.default_clock();
-    let comment = vec![strings.id(&format!("{}; written by droidflame", profile.format.description))];
+    let comment = vec![strings.id(&format!("{}; written by droidflame", profile.facts.format.description))];
     let message = pprof::Profile {
         sample_type,
         sample: samples,

@@ -88,7 +88,7 @@ impl Default for FlameOptions {
 pub(crate) fn measured(profile: &Profile, clock: Clock) -> String {
     match profile.unit_of(clock) {
         Unit::Micros => format!("{clock} clock"),
-        _ => profile.format.clock_words.of(clock).to_owned(),
+        _ => profile.facts.format.clock_words.of(clock).to_owned(),
     }
 }
 
@@ -97,7 +97,9 @@ pub(crate) fn measured(profile: &Profile, clock: Clock) -> String {
 pub(crate) fn in_all(profile: &Profile, clock: Clock, total: u64) -> String {
     match profile.unit_of(clock) {
         Unit::Micros => format!("{} µs in all on the {clock} clock", group_digits(total)),
-        unit => format!("{} {} in all ({})", group_digits(total), unit.symbol(), profile.format.clock_words.of(clock)),
+        unit => {
+            format!("{} {} in all ({})", group_digits(total), unit.symbol(), profile.facts.format.clock_words.of(clock))
+        }
     }
 }
 
@@ -200,7 +202,7 @@ pub(crate) fn flame_svg_named(
             options.theme,
         ));
     }
-    let mut opts = inferno_options(options, profile.format.frame_kind, profile.unit_of(clock));
+    let mut opts = inferno_options(options, profile.facts.format.frame_kind, profile.unit_of(clock));
     opts.title = title;
     // The widths add up the stacks' values: the time the graph covers, not any frame's own.
     opts.subtitle = Some(in_all(profile, clock, total));

@@ -39,7 +39,7 @@ fn coverage(profile: &crate::profile::Profile) -> Option<String> {
         return None;
     }
     let seconds = |ticks: u64| format!("{:.2} s", profile.time_unit.micros_f64(ticks) / 1e6);
-    let what = match (profile.count(), profile.format.frame_kind) {
+    let what = match (profile.count(), profile.facts.format.frame_kind) {
         (crate::profile::Count::Samples, _) => "The CPU samples",
         (_, crate::profile::FrameKind::Slice) => "The threads' slices",
         _ => "The calls",
@@ -60,17 +60,17 @@ pub fn notes(analysis: &Analysis, deep_threads: u64) -> Vec<Note> {
     let profile = &analysis.profile;
     let context = RepairContext {
         wall: profile.has(Clock::Wall),
-        lost_at_end: profile.repairs.truncated || profile.repairs.overflow,
-        max_name_bytes: profile.limits.max_name_bytes,
+        lost_at_end: profile.facts.repairs.truncated || profile.facts.repairs.overflow,
+        max_name_bytes: profile.facts.limits.max_name_bytes,
     };
     let mut out = Vec::new();
     for repair in Repair::NOTE_ORDER {
-        let count = profile.repairs.count(repair);
+        let count = profile.facts.repairs.count(repair);
         if count == 0 {
             continue;
         }
         let details: Vec<&str> =
-            profile.warnings.iter().filter(|w| w.repair == Some(repair)).map(|w| w.text.as_str()).collect();
+            profile.facts.warnings.iter().filter(|w| w.repair == Some(repair)).map(|w| w.text.as_str()).collect();
         out.push(Note { key: repair.key(), count, text: repair.sentence(count, &context, &details) });
     }
     let deep = deep_threads;
@@ -87,7 +87,7 @@ pub fn notes(analysis: &Analysis, deep_threads: u64) -> Vec<Note> {
             ),
         });
     }
-    for warning in profile.warnings.iter().filter(|w| w.repair.is_none()) {
+    for warning in profile.facts.warnings.iter().filter(|w| w.repair.is_none()) {
         out.push(Note { key: "warning", count: 1, text: sentence(warning) });
     }
     if let Some(text) = coverage(profile) {

@@ -53,11 +53,11 @@ pub fn render_site(profile: &Analysis, clock: Option<Clock>, view: &View) -> Res
     let first = rows.first().map_or("all-threads.svg", |r| r.1.as_str());
     let facts = format!(
         "{} {} v{}, clock {}, {} records, {} threads",
-        profile.format.family,
-        profile.format.layout,
-        profile.format.version,
+        profile.facts.format.family,
+        profile.facts.format.layout,
+        profile.facts.format.version,
         profile.clocks.name(),
-        group_digits(profile.records),
+        group_digits(profile.facts.records),
         profile.threads.len()
     );
     let values = match profile.unit_of(clock) {
@@ -66,11 +66,11 @@ pub fn render_site(profile: &Analysis, clock: Option<Clock>, view: &View) -> Res
             "{}: self {} ({})",
             profile.source().description,
             unit.symbol(),
-            profile.format.clock_words.of(clock)
+            profile.facts.format.clock_words.of(clock)
         ),
     };
     let warnings: String =
-        profile.warnings.iter().map(|w| format!("<li>{}</li>", escape_xml(w))).collect::<Vec<_>>().join("\n");
+        profile.facts.warnings.iter().map(|w| format!("<li>{}</li>", escape_xml(w))).collect::<Vec<_>>().join("\n");
     let html = INDEX
         .replace("{facts}", &escape_xml(&facts))
         .replace("{values}", &escape_xml(&values))

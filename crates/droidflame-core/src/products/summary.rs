@@ -105,7 +105,7 @@ impl Whole {
     /// whose values add up to `sum`: for all threads' wall time the time the profile
     /// covers (threads' wall times add up to more: they run side by side), else `sum`.
     fn of(profile: &Profile, clock: Clock, one_thread: bool, sum: u64) -> Whole {
-        let words = profile.format.clock_words.of(clock);
+        let words = profile.facts.format.clock_words.of(clock);
         if clock == Clock::Wall && profile.unit_of(clock) == crate::profile::Unit::Micros {
             if one_thread {
                 return Whole { value: sum, of: format!("this thread's {words}") };
@@ -274,7 +274,7 @@ pub fn summary(analysis: &Analysis) -> Summary<'_> {
         })
         .collect();
     let methods = frame_rows(profile).iter().map(|row| method_json(profile, row)).collect();
-    let f = &profile.format;
+    let f = &profile.facts.format;
     Summary {
         schema: 1,
         format: FormatJson {
@@ -298,13 +298,13 @@ pub fn summary(analysis: &Analysis) -> Summary<'_> {
             frame_kind: f.frame_kind.name(),
             description: &f.description,
         },
-        header: &profile.header,
-        records: profile.records,
+        header: &profile.facts.header,
+        records: profile.facts.records,
         methods,
-        repairs: &profile.repairs,
-        warnings: profile.warnings.iter().map(|w| w.text.as_str()).collect(),
+        repairs: &profile.facts.repairs,
+        warnings: profile.facts.warnings.iter().map(|w| w.text.as_str()).collect(),
         counters: &profile.system.counters,
-        pid: profile.format.pid,
+        pid: profile.facts.format.pid,
         elapsed_us: elapsed_us(profile),
         default_thread: profile.default_thread(),
         totals: Totals {
@@ -468,7 +468,7 @@ fn thread_sum(threads: &[ThreadJson], value: impl Fn(&ThreadJson) -> Option<u64>
 /// to last event of any kind, a method trace's first to last record), whichever source is
 /// shown: every source of one trace shares one time base, as the timeline and frames do.
 fn elapsed_us(profile: &Profile) -> Option<u64> {
-    if let Some(us) = profile.format.recorded_us {
+    if let Some(us) = profile.facts.format.recorded_us {
         return Some(us);
     }
     let heap = profile.source().kind.is_heap();
@@ -482,7 +482,7 @@ fn elapsed_us(profile: &Profile) -> Option<u64> {
 }
 
 fn limits(profile: &Profile) -> LimitsJson {
-    let o = &profile.limits;
+    let o = &profile.facts.limits;
     LimitsJson {
         max_stack_depth: o.max_stack_depth,
         max_call_stacks: o.max_call_stacks,

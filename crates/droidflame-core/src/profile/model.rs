@@ -1,25 +1,23 @@
 //! The analysed trace: its stack profiles, system timeline, heap profiles and facts.
 
 use super::clock::{Clock, ClockSet, TimeUnit};
-use super::format::FormatInfo;
+use super::facts::Facts;
 use super::frame::{ClassRename, Frame};
 use super::heap::HeapProfiles;
-use super::repairs::{group_digits, Repairs, Warning};
+use super::repairs::group_digits;
 use super::source::{Source, SourceData};
 use super::system::SystemTimeline;
 use super::thread::ThreadProfile;
-use crate::options::Options;
 
 /// The analysed trace.
 #[derive(Debug, Clone)]
 pub struct Profile {
-    /// What the input was.
-    pub format: FormatInfo,
+    /// What the trace is and what reading it found: its format and header, the repairs and
+    /// warnings, the limits it was read under.
+    pub facts: Facts,
     /// What happened over time beside the stacks: the trace's span and gaps, counters, app
     /// and display frames, the CPUs and the kernel functions threads blocked in.
     pub system: SystemTimeline,
-    /// Every `key=value` of the trace's header or summary, in file order.
-    pub header: Vec<(String, String)>,
     /// The clocks the trace recorded.
     pub clocks: ClockSet,
     /// How long one tick of the raw times in the call trees is.
@@ -32,23 +30,12 @@ pub struct Profile {
     pub frame_name_of: Vec<u32>,
     /// Each distinct display name of a frame once.
     pub frame_names: Vec<String>,
-    /// Every repair made while reading.
-    pub repairs: Repairs,
-    /// Plain-language notes about what was repaired or guessed, for the user.
-    pub warnings: Vec<Warning>,
-    /// The limits the analysis ran under.
-    pub limits: Options,
     /// With calls kept: calls shorter than this many ticks on the timeline clock were let
     /// go, the trace having more than `Options::max_calls`; 0 when every call was kept.
     /// Calls from before tracing are kept whatever their length.
     pub shortest_call: u64,
-    /// Events of all threads.
-    pub records: u64,
     /// The frames as the trace named them, where a mapping renamed them; else empty.
     pub(crate) unmapped_frames: Vec<Frame>,
-    /// The calls left out for being short (`shortest_call`) can be read again from the
-    /// input (see `Analysis::reread`).
-    pub(crate) rereadable: bool,
     /// The frame (index into `frames`) of each frame slot of the builder.
     pub(crate) frame_of_slot: Vec<u32>,
     /// The source shown now: `threads`, `clocks`, `time_unit`, `shortest_call` and the
@@ -101,12 +88,12 @@ impl Profile {
 
     /// The clock a reader sees when they name none.
     pub fn default_clock(&self) -> Clock {
-        self.format.preferred_clock.filter(|&clock| self.has(clock)).unwrap_or(self.clocks.default_clock())
+        self.facts.format.preferred_clock.filter(|&clock| self.has(clock)).unwrap_or(self.clocks.default_clock())
     }
 
     /// Checks that calls were kept (`Options::keep_calls`), or explains that they were not.
     pub fn require_calls(&self) -> crate::error::Result<()> {
-        if self.limits.keep_calls {
+        if self.facts.limits.keep_calls {
             Ok(())
         } else {
             Err(crate::error::Error::new(
@@ -129,13 +116,13 @@ impl Profile {
     /// input: where its importer kept checkpoints (method traces with fixed-size records,
     /// read uncompressed and in one piece).
     pub fn can_reread(&self) -> bool {
-        self.shortest_call > 0 && self.rereadable
+        self.shortest_call > 0 && self.facts.rereadable
     }
 
     /// Where short calls were left out (`shortest_call`), what that means for the user.
     pub fn calls_left_out(&self) -> Option<String> {
-        (self.limits.keep_calls && self.shortest_call > 0)
-            .then(|| calls_left_out(self.limits.max_calls, self.micros(self.shortest_call), self.can_reread()))
+        (self.facts.limits.keep_calls && self.shortest_call > 0)
+            .then(|| calls_left_out(self.facts.limits.max_calls, self.micros(self.shortest_call), self.can_reread()))
     }
 
     /// The clock of the timeline and of calls' start and end: wall where the trace has it,
@@ -150,7 +137,7 @@ impl Profile {
 
     /// The last value of `key` in the header or summary.
     pub fn header_value(&self, key: &str) -> Option<&str> {
-        self.header.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+        self.facts.header.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
     }
 
     /// The display name of a frame (`Class.method`, a slice's name).
@@ -166,7 +153,7 @@ impl Profile {
     /// Tracks are never chosen. `None` when there is no thread.
     pub fn default_thread(&self) -> Option<usize> {
         let candidates = || self.threads.iter().enumerate().filter(|(_, t)| !t.track && !t.tree.is_empty());
-        if let Some(pid) = self.format.pid {
+        if let Some(pid) = self.facts.format.pid {
             if let Some((i, _)) = candidates().find(|(_, t)| t.tid == pid) {
                 return Some(i);
             }

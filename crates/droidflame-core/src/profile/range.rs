@@ -4,12 +4,14 @@
 
 use super::calls::{Call, ThreadCalls};
 use super::clock::{Clock, PerClock};
+use super::facts::Facts;
 use super::model::Profile;
 use super::states::StateLog;
 use super::system::{SystemTimeline, Timeline};
 use super::thread::ThreadProfile;
 use super::tree::CallTree;
 use crate::error::{Error, ErrorKind, Result};
+use crate::options::Options;
 
 impl Profile {
     /// This profile within `from..=to` (ticks on the timeline clock). A call that overlaps
@@ -129,8 +131,11 @@ impl Profile {
             })
             .collect();
         Profile {
-            format: self.format.clone(),
-            header: self.header.clone(),
+            facts: Facts {
+                limits: Options { keep_calls: false, ..self.facts.limits.clone() },
+                rereadable: false,
+                ..self.facts.clone()
+            },
             clocks: self.clocks,
             system: SystemTimeline {
                 timeline: self.system.timeline,
@@ -152,13 +157,8 @@ impl Profile {
             frames: self.frames.clone(),
             frame_name_of: self.frame_name_of.clone(),
             frame_names: self.frame_names.clone(),
-            repairs: self.repairs.clone(),
-            warnings: self.warnings.clone(),
-            limits: crate::options::Options { keep_calls: false, ..self.limits.clone() },
             shortest_call: 0,
-            records: self.records,
             unmapped_frames: self.unmapped_frames.clone(),
-            rereadable: false,
             frame_of_slot: Vec::new(),
             source: self.source.clone(),
             sources: vec![self.source.clone()],

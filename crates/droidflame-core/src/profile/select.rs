@@ -98,9 +98,9 @@ impl Profile {
             threads: std::mem::replace(&mut self.threads, data.threads),
             clocks: std::mem::replace(&mut self.clocks, data.clocks),
             time_unit: std::mem::replace(&mut self.time_unit, data.time_unit),
-            frame_kind: std::mem::replace(&mut self.format.frame_kind, data.frame_kind),
-            clock_words: std::mem::replace(&mut self.format.clock_words, data.clock_words),
-            preferred_clock: std::mem::replace(&mut self.format.preferred_clock, data.preferred_clock),
+            frame_kind: std::mem::replace(&mut self.facts.format.frame_kind, data.frame_kind),
+            clock_words: std::mem::replace(&mut self.facts.format.clock_words, data.clock_words),
+            preferred_clock: std::mem::replace(&mut self.facts.format.preferred_clock, data.preferred_clock),
             shortest_call: std::mem::replace(&mut self.shortest_call, data.shortest_call),
         }
     }

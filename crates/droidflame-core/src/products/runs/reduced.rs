@@ -141,10 +141,10 @@ impl Runs {
     pub fn add(&mut self, label: &str, group: Group, run: &Analysis) -> Result<()> {
         let kind = self.check(label, run)?;
         let (clock, family) = (kind.clock, kind.family);
-        if run.format.family != family {
+        if run.facts.format.family != family {
             self.warn(format!(
                 "{label} is a {} where the first run is not: their frames name different things, so few stacks match",
-                run.format.kind
+                run.facts.format.kind
             ));
         }
         let thread = self.options.thread.as_deref();
@@ -300,10 +300,10 @@ impl Runs {
                 clock,
                 source: source.kind,
                 unit: run.unit_of(clock),
-                family: run.format.family,
-                frame_kind: run.format.frame_kind,
+                family: run.facts.format.family,
+                frame_kind: run.facts.format.frame_kind,
                 measured: super::super::flame::measured(run, clock),
-                clock_words: run.format.clock_words,
+                clock_words: run.facts.format.clock_words,
             };
             return Ok(self.kind.insert(kind).clone());
         };

@@ -4,6 +4,7 @@
 use super::heap::HeapBuilder;
 use super::{FinishSpec, FrameSlot, ProfileBuilder, SourceSpec, ThreadState};
 use crate::profile::clock::{Clock, ClockSet, PerClock};
+use crate::profile::facts::Facts;
 use crate::profile::frame::FrameKind;
 use crate::profile::frame::{display_names, Frame};
 use crate::profile::heap::HeapProfiles;
@@ -145,8 +146,15 @@ impl ProfileBuilder {
         format.clock_words = active.clock_words;
         format.preferred_clock = active.preferred_clock;
         Profile {
-            format,
-            header: spec.header,
+            facts: Facts {
+                format,
+                header: spec.header,
+                repairs: self.repairs,
+                warnings: self.warnings,
+                limits: self.limits,
+                records: events,
+                rereadable: false,
+            },
             clocks: active.clocks,
             system: SystemTimeline {
                 timeline: Timeline { start, end },
@@ -170,13 +178,8 @@ impl ProfileBuilder {
             frames,
             frame_name_of,
             frame_names,
-            repairs: self.repairs,
-            warnings: self.warnings,
-            limits: self.limits,
             shortest_call: active.shortest_call,
-            records: events,
             unmapped_frames: Vec::new(),
-            rereadable: false,
             frame_of_slot: canonical,
             source: active.source,
             sources,

@@ -865,7 +865,7 @@ mod tests {
         let mut b = ProfileBuilder::new(&Options::default());
         (0..MAX_WARNINGS + 3).for_each(|i| b.warn(format!("warning {i}")));
         let profile = b.finish(spec());
-        let texts: Vec<&str> = profile.warnings.iter().map(|w| w.text.as_str()).collect();
+        let texts: Vec<&str> = profile.facts.warnings.iter().map(|w| w.text.as_str()).collect();
         assert_eq!(texts.len(), 51);
         assert_eq!((texts[0], texts[49]), ("warning 0", "warning 49"));
         assert_eq!(texts[50], "3 more warnings not shown");
