@@ -46,7 +46,7 @@ pub fn analyze(path: &str, runs: usize) -> Result<serde_json::Value, String> {
             let profile = analyzer.finish().map_err(|e| e.to_string())?;
             if keep_calls {
                 calls_times.push(start.elapsed());
-                calls = profile.threads.iter().map(|t| t.calls.len()).sum::<usize>();
+                calls = profile.stacks().threads.iter().map(|t| t.calls.len()).sum::<usize>();
                 continue;
             }
             times.push(start.elapsed());
@@ -55,8 +55,8 @@ pub fn analyze(path: &str, runs: usize) -> Result<serde_json::Value, String> {
             summary_times.push(start.elapsed());
             assert!(!summary.is_empty());
             records = profile.facts.records;
-            threads = profile.threads.len();
-            nodes = profile.threads.iter().map(|t| t.tree.len()).sum::<usize>();
+            threads = profile.stacks().threads.len();
+            nodes = profile.stacks().threads.iter().map(|t| t.tree.len()).sum::<usize>();
         }
     }
     Ok(json!({
@@ -103,7 +103,7 @@ pub fn calls(path: &str) -> Result<serde_json::Value, String> {
     let (profile, bytes) = analyze_file(path, Options { keep_calls: true, max_calls: u64::MAX, ..Options::default() })?;
     let analyze = start.elapsed().as_secs_f64();
     let peak = peak_kib();
-    let calls = profile.threads.iter().map(|t| t.calls.len()).sum::<usize>();
+    let calls = profile.stacks().threads.iter().map(|t| t.calls.len()).sum::<usize>();
     let start = Instant::now();
     let mut listing = CountingSink(0);
     products::write_calls(&profile, &CallQuery::default(), &mut listing).map_err(|e| e.to_string())?;
@@ -138,12 +138,14 @@ pub fn render(path: &str) -> Result<serde_json::Value, String> {
     let profile = droidflame_core::analyze(&bytes).map_err(|e| e.to_string())?;
     let start = Instant::now();
     let mut svg_bytes = 0;
-    for index in 0..profile.threads.len() {
+    for index in 0..profile.stacks().threads.len() {
         let svg = products::flame_svg(&profile, GraphScope::Thread(index), &FlameOptions::default())
             .map_err(|e| e.to_string())?;
         svg_bytes += svg.len();
     }
-    Ok(json!({ "svgs": profile.threads.len(), "render_s": start.elapsed().as_secs_f64(), "svg_bytes": svg_bytes }))
+    Ok(
+        json!({ "svgs": profile.stacks().threads.len(), "render_s": start.elapsed().as_secs_f64(), "svg_bytes": svg_bytes }),
+    )
 }
 
 /// An adversarial input streamed from disk: analysis time and peak memory, then the
@@ -153,7 +155,7 @@ pub fn adversarial(path: &str) -> Result<serde_json::Value, String> {
     let (profile, _) = analyze_file(path, Options::default())?;
     let analyze_s = start.elapsed().as_secs_f64();
     let peak = peak_kib();
-    let nodes = profile.threads.iter().map(|t| t.tree.len() as u64 - 1).sum::<u64>();
+    let nodes = profile.stacks().threads.iter().map(|t| t.tree.len() as u64 - 1).sum::<u64>();
     let start = Instant::now();
     let mut folded = CountingSink(0);
     products::write_folded(&profile, &Default::default(), &mut folded).map_err(|e| e.to_string())?;
@@ -167,7 +169,7 @@ pub fn adversarial(path: &str) -> Result<serde_json::Value, String> {
     let summary_s = start.elapsed().as_secs_f64();
     Ok(json!({
         "records": profile.facts.records, "unique_stacks": nodes,
-        "max_depth": profile.threads.iter().map(|t| t.tree.max_depth()).max().unwrap_or(0),
+        "max_depth": profile.stacks().threads.iter().map(|t| t.tree.max_depth()).max().unwrap_or(0),
         "analyze_s": analyze_s, "peak_kib": peak, "bytes_per_stack": peak as f64 * 1024.0 / nodes.max(1) as f64,
         "folded_s": folded_s, "folded_bytes": folded.0, "graph_s": graph_s, "svg_bytes": svg.len(),
         "summary_s": summary_s, "summary_bytes": summary.len(),

@@ -8,7 +8,7 @@ fn main() {
     let t = Instant::now();
     let p = droidflame_core::analyze(&bytes).unwrap();
     let a = t.elapsed();
-    let nodes: usize = p.threads.iter().map(|t| t.tree.len()).sum();
+    let nodes: usize = p.stacks().threads.iter().map(|t| t.tree.len()).sum();
     let t = Instant::now();
     let s = droidflame_core::products::summary_json(&p);
     let b = t.elapsed();

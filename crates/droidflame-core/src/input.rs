@@ -246,7 +246,7 @@ impl Analyzer {
         self.builder.rereadable = read_again.is_some();
         let mut profile = self.builder.finish(spec);
         let mut reread = None;
-        if let Some(source) = read_again.filter(|_| profile.shortest_call > 0) {
+        if let Some(source) = read_again.filter(|_| profile.stacks().shortest_call > 0) {
             profile.facts.rereadable = true;
             reread = Some(Arc::new(Rereading {
                 source,
@@ -254,7 +254,7 @@ impl Analyzer {
                 frames,
                 options: self.options,
                 lost_at_end: profile.facts.repairs.truncated || profile.facts.repairs.overflow,
-                cpu_only: profile.clocks == ClockSet::Cpu,
+                cpu_only: profile.stacks().clocks == ClockSet::Cpu,
             }));
         }
         let renames = std::mem::take(&mut profile.renames);

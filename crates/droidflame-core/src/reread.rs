@@ -55,6 +55,7 @@ impl Reread {
         to: u64,
     ) -> Result<Reread> {
         let slot = profile
+            .stacks()
             .threads
             .get(thread)
             .ok_or_else(|| Error::new(ErrorKind::Request, format!("no thread {thread}")))?
@@ -87,7 +88,7 @@ impl Reread {
             mark_rebases: mark.rebases,
             from,
             to,
-            shortest: profile.shortest_call,
+            shortest: profile.stacks().shortest_call,
             done: false,
             source,
         })
@@ -125,7 +126,7 @@ impl Reread {
         let shift = total_rebases.saturating_sub(self.mark_rebases + read.rebases);
         let (from, to, shortest) = (self.from, self.to, self.shortest);
         let mut calls: Vec<(u32, Call)> =
-            profile.threads[thread].calls.overlapping(from, to).map(|(d, c)| (d, *c)).collect();
+            profile.stacks().threads[thread].calls.overlapping(from, to).map(|(d, c)| (d, *c)).collect();
         let ReadCalls { calls: reread, rebases, from_before } = read;
         let from_before: Vec<(usize, usize)> =
             from_before.iter().map(|&(seen, place)| (rebases - seen, place)).collect();

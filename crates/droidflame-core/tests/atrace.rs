@@ -18,7 +18,7 @@ fn folded_cpu(p: &Profile) -> String {
 
 /// Calls of every slice on real threads (not async tracks).
 fn thread_calls(p: &Profile) -> u64 {
-    p.threads.iter().filter(|t| !t.track).flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum()
+    p.stacks().threads.iter().filter(|t| !t.track).flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum()
 }
 
 fn counter_samples(p: &Profile) -> u64 {
@@ -34,7 +34,7 @@ fn toolsbase_ctrace_ten_zlib_chunks() {
     }
     let p = analyze(&corpus_file("toolsbase-atrace.ctrace")).unwrap();
     assert_eq!((p.facts.format.family, p.facts.format.layout), ("atrace", "ctrace"));
-    assert_eq!(p.clocks, ClockSet::Dual, "it has sched_switch");
+    assert_eq!(p.stacks().clocks, ClockSet::Dual, "it has sched_switch");
     assert_eq!(p.header_value("cpus"), Some("4"));
     // SOURCES.md: B 21534 / E 21524 (bare) / C 3414 / S 60 / F 62.
     assert_eq!(thread_calls(&p), 21_534);
@@ -46,18 +46,24 @@ fn toolsbase_ctrace_ten_zlib_chunks() {
     assert_eq!(p.facts.repairs.closed_at_gap, 46);
     assert_eq!(p.facts.repairs.open_at_end, 2 + 1);
     assert_eq!(p.system.gaps.len(), 9, "ten dumps");
-    let spans: u64 =
-        p.threads.iter().filter(|t| t.track).flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum();
+    let spans: u64 = p
+        .stacks()
+        .threads
+        .iter()
+        .filter(|t| t.track)
+        .flat_map(|t| t.tree.nodes().iter().skip(1))
+        .map(|n| n.calls)
+        .sum();
     assert_eq!(spans, 59 + 1);
     assert_eq!(p.facts.repairs.unparsed_lines, 0);
     // 13.3 s from first to last slice event.
-    let sliced = || p.threads.iter().filter(|t| t.records > 0);
+    let sliced = || p.stacks().threads.iter().filter(|t| t.records > 0);
     let first = sliced().map(|t| t.first.wall).min().unwrap();
     let last = sliced().map(|t| t.last.wall).max().unwrap();
     assert!((13_000..13_400).contains(&(p.micros(last - first) / 1000)), "{}", p.micros(last - first));
     // Threads are grouped by process and know their scheduling.
-    assert!(p.threads.windows(2).all(|w| w[0].pid.unwrap_or(u32::MAX) <= w[1].pid.unwrap_or(u32::MAX)));
-    let busy = p.threads.iter().find(|t| t.name == "hwservicemanage").unwrap();
+    assert!(p.stacks().threads.windows(2).all(|w| w[0].pid.unwrap_or(u32::MAX) <= w[1].pid.unwrap_or(u32::MAX)));
+    let busy = p.stacks().threads.iter().find(|t| t.name == "hwservicemanage").unwrap();
     let sched = busy.sched.unwrap();
     assert!(sched.running > 0 && sched.sleeping > 0);
     assert_eq!(busy.process.as_deref(), Some("hwservicemanage"));
@@ -73,7 +79,7 @@ fn tracecompass_text_and_its_html_excerpt() {
     // B 164, E 166 (163 bare plus 3 Chrome `E|pid|name|args`): two ends with nothing open.
     assert_eq!(thread_calls(&p), 164);
     assert_eq!(p.facts.repairs.unmatched_ends, 2);
-    assert_eq!(p.clocks, ClockSet::Dual);
+    assert_eq!(p.stacks().clocks, ClockSet::Dual);
     let p = analyze(&corpus_file("tracecompass-android_trace.html")).unwrap();
     assert_eq!(p.facts.format.layout, "html");
     assert_eq!(thread_calls(&p), 16);
@@ -150,7 +156,7 @@ fn kernel_only_captures_draw_scheduler_states_or_say_why_nothing_is_drawn() {
     }
     // petra: cpu_idle and clock events only: nothing to draw.
     let p = analyze(&corpus_file("petra-systrace-example-2.html")).unwrap();
-    assert!(p.threads.is_empty());
+    assert!(p.stacks().threads.is_empty());
     assert!(
         p.facts.warnings.iter().any(|w| w.contains("no slices (atrace B/E markers), and no scheduler events")),
         "{:?}",
@@ -160,10 +166,10 @@ fn kernel_only_captures_draw_scheduler_states_or_say_why_nothing_is_drawn() {
     // saw is listed, its frames its states; on the CPU clock only Running remains.
     let p = analyze(&corpus_file("atrace/catapult-systrace-atrace_data.txt")).unwrap();
     assert!(p.facts.warnings.iter().any(|w| w.contains("frames are its scheduler states")), "{:?}", p.facts.warnings);
-    assert_eq!(p.clocks, ClockSet::Dual);
-    let threads = p.threads.len();
+    assert_eq!(p.stacks().clocks, ClockSet::Dual);
+    let threads = p.stacks().threads.len();
     assert!(threads >= 20, "{threads} threads");
-    assert!(p.threads.iter().all(|t| t.sched.is_some() && !t.track));
+    assert!(p.stacks().threads.iter().all(|t| t.sched.is_some() && !t.track));
     let folded = folded(&p);
     assert!(
         folded.lines().all(|l| [";Running ", ";Runnable ", ";Sleeping "].iter().any(|s| l.contains(s))),
@@ -171,7 +177,7 @@ fn kernel_only_captures_draw_scheduler_states_or_say_why_nothing_is_drawn() {
     );
     // Binder_1 [780]: 537 µs switched in (summed from its sched_switch lines by hand).
     assert!(folded_cpu(&p).contains("Binder_1 [780];Running 537\n"), "{}", folded_cpu(&p));
-    let binder = p.threads.iter().find(|t| t.tid == 780).unwrap();
+    let binder = p.stacks().threads.iter().find(|t| t.tid == 780).unwrap();
     let sched = binder.sched.unwrap();
     assert_eq!((p.micros(sched.running), p.micros(sched.runnable), p.micros(sched.sleeping)), (537, 117, 136_799));
     // The states are calls in time, for the timeline.
@@ -182,8 +188,8 @@ fn kernel_only_captures_draw_scheduler_states_or_say_why_nothing_is_drawn() {
     for name in ["atrace_data_raw", "atrace_missing_tgids", "atrace_fixed_tgids"] {
         let p = analyze(&corpus_file(&format!("atrace/catapult-systrace-{name}.txt"))).unwrap();
         assert_eq!(
-            (p.facts.repairs.unparsed_lines, p.clocks),
-            (base.facts.repairs.unparsed_lines, base.clocks),
+            (p.facts.repairs.unparsed_lines, p.stacks().clocks),
+            (base.facts.repairs.unparsed_lines, base.stacks().clocks),
             "{name}"
         );
     }
@@ -231,7 +237,7 @@ fn every_column_layout_gives_the_same_profile() {
                         let p = analyze(&c.text()).unwrap_or_else(|e| panic!("{:?}: {e}", c.columns));
                         assert_eq!(folded(&p), BASIC_FOLDED, "{:?} header {header}", c.columns);
                         assert_eq!(p.facts.repairs.unparsed_lines, 0);
-                        assert_eq!(p.threads[0].pid, Some(100), "{:?}", c.columns);
+                        assert_eq!(p.stacks().threads[0].pid, Some(100), "{:?}", c.columns);
                     }
                 }
             }
@@ -293,7 +299,7 @@ fn tasks_with_spaces_dashes_and_unknown_names() {
     let p = analyze(&c.text()).unwrap();
     // `<...>` never renames a thread; `|` stays in names.
     assert_eq!(folded(&p), "Jit thread pool [7];compile 1000\na-b-c [8];x|y 1000\n");
-    assert_eq!(p.threads[0].process.as_deref(), Some("Jit thread pool"));
+    assert_eq!(p.stacks().threads[0].process.as_deref(), Some("Jit thread pool"));
 }
 
 #[test]
@@ -330,7 +336,7 @@ fn e6_e14_empty_names_and_the_depth_cap() {
     }
     let p = analyze(&c.text()).unwrap();
     assert_eq!(p.facts.repairs.too_deep, 600 - 512);
-    assert_eq!(p.threads[0].tree.max_depth(), 512);
+    assert_eq!(p.stacks().threads[0].tree.max_depth(), 512);
 }
 
 #[test]
@@ -349,7 +355,7 @@ fn e15_e16_timestamps_exact_and_raw_clock_refused() {
     c.columns.fraction_digits = 9;
     c.events[1].ns += 1; // measure starts 1 ns later: 3999.999 µs
     let p = analyze(&c.text()).unwrap();
-    assert_eq!(p.micros(p.threads[0].tree.nodes().iter().map(|n| n.incl.wall).max().unwrap()), 10_000);
+    assert_eq!(p.micros(p.stacks().threads[0].tree.nodes().iter().map(|n| n.incl.wall).max().unwrap()), 10_000);
     let raw = b"t-1 [000] ...1 123456789: tracing_mark_write: B|1|a\n";
     let err = analyze(raw).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Unsupported);
@@ -387,9 +393,9 @@ fn async_slices_and_android_13_tracks() {
         .mark("t", 1, 10, 14 * MS, "F|10|never|9");
     let p = analyze(&c.text()).unwrap();
     let tracks: Vec<(&str, Option<u32>)> =
-        p.threads.iter().filter(|t| t.track).map(|t| (t.name.as_str(), t.pid)).collect();
+        p.stacks().threads.iter().filter(|t| t.track).map(|t| (t.name.as_str(), t.pid)).collect();
     assert_eq!(tracks, [("load", Some(10)), ("Network", Some(10))]);
-    let load = p.threads.iter().find(|t| t.name == "load").unwrap();
+    let load = p.stacks().threads.iter().find(|t| t.name == "load").unwrap();
     assert_eq!(p.micros(load.tree.nodes()[1].incl.wall), 3_000 + 5_000);
     assert_eq!(load.tree.nodes()[1].calls, 2);
     let network =
@@ -397,13 +403,13 @@ fn async_slices_and_android_13_tracks() {
             .unwrap();
     assert_eq!(network, "fetch 1000\nparse 2000\n");
     // The instant and the named-track instant count as calls of zero length.
-    let calls: u64 = p.threads.iter().flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum();
+    let calls: u64 = p.stacks().threads.iter().flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum();
     assert_eq!(calls, 2 + 2 + 1 + 1);
     assert_eq!(p.facts.repairs.unmatched_ends, 1);
 }
 
 fn network_tid(p: &Profile) -> u32 {
-    p.threads.iter().find(|t| t.name == "Network").unwrap().tid
+    p.stacks().threads.iter().find(|t| t.name == "Network").unwrap().tid
 }
 
 #[test]
@@ -436,10 +442,10 @@ fn sched_switch_gives_slices_cpu_time_and_threads_their_states() {
         .switch(0, 9 * MS, ("swapper/0", 0), "R", ("app", 5))
         .mark("app", 5, 5, 10 * MS, "E|5");
     let p = analyze(&c.text()).unwrap();
-    assert_eq!(p.clocks, ClockSet::Dual);
+    assert_eq!(p.stacks().clocks, ClockSet::Dual);
     assert_eq!(folded(&p), "app [5];work 9000\n");
     assert_eq!(folded_cpu(&p), "app [5];work 5000\n");
-    let sched = p.threads[0].sched.unwrap();
+    let sched = p.stacks().threads[0].sched.unwrap();
     assert_eq!(
         (p.micros(sched.running), p.micros(sched.runnable), p.micros(sched.sleeping)),
         (2_000 + 3_000 + 1_000, 1_000 + 1_000, 2_000)

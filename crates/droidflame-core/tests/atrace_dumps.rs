@@ -15,7 +15,7 @@ fn folded(p: &Profile) -> String {
 }
 
 fn thread_calls(p: &Profile) -> u64 {
-    p.threads.iter().filter(|t| !t.track).flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum()
+    p.stacks().threads.iter().filter(|t| !t.track).flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum()
 }
 
 /// Two dumps of five events each: `measure` and `flush` are open when the first ends, and
@@ -93,7 +93,7 @@ fn a_thread_with_nothing_open_at_a_gap_ends_at_its_last_event() {
     let p = analyze(&c.ctrace(2)).unwrap();
     assert_eq!(p.facts.repairs.closed_at_gap, 1);
     assert_eq!(p.facts.records, 5, "two slices' begin and end, and one begin on main");
-    let last = |name: &str| p.threads.iter().find(|t| t.name == name).map(|t| t.last.wall);
+    let last = |name: &str| p.stacks().threads.iter().find(|t| t.name == name).map(|t| t.last.wall);
     assert_eq!(last("worker"), Some(1_002 * MS));
     assert_eq!(last("main"), Some(1_024 * MS));
 }
@@ -107,7 +107,7 @@ fn a_threads_data_ends_at_its_last_line_of_any_kind() {
         .event("main", 100, 100, 0, 1_010 * MS, "irq_handler_entry", "irq=5 name=x")
         .mark("worker", 102, 100, 1_020 * MS, "B|100|parse");
     let p = analyze(&c.text()).unwrap();
-    let last = |name: &str| p.threads.iter().find(|t| t.name == name).map(|t| t.last.wall);
+    let last = |name: &str| p.stacks().threads.iter().find(|t| t.name == name).map(|t| t.last.wall);
     assert_eq!(last("main"), Some(1_010 * MS));
     assert_eq!(last("worker"), Some(1_020 * MS));
 }

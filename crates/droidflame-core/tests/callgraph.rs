@@ -36,6 +36,7 @@ fn a_zero_threshold_keeps_every_path_with_time_and_a_full_one_keeps_the_sole_hei
         let text = dot(&profile, &everything);
         assert!(text.starts_with("digraph callgraph {\n") && text.ends_with("}\n"));
         let with_time: usize = profile
+            .stacks()
             .threads
             .iter()
             .filter(|t| t.tree.nodes().iter().skip(1).any(|n| n.incl[clock] > 0))
@@ -43,7 +44,7 @@ fn a_zero_threshold_keeps_every_path_with_time_and_a_full_one_keeps_the_sole_hei
             .sum();
         assert_eq!(labels(&text).len(), with_time, "{clock} clock");
         // Every node but a thread has one edge in.
-        assert_eq!(text.matches(" -> ").count(), with_time - profile.threads.len());
+        assert_eq!(text.matches(" -> ").count(), with_time - profile.stacks().threads.len());
 
         // At 100%, a call is kept only when it is all of its caller's time.
         let strict = CallGraphOptions { threshold_percent: 100.0, ..everything.clone() };
@@ -59,7 +60,7 @@ fn node_labels_carry_the_call_trees_numbers() {
         return;
     }
     let profile = analyze(&droidflame_testkit::corpus_file("perflib-basic.trace")).unwrap();
-    let thread = &profile.threads.iter().find(|t| !t.tree.is_empty()).unwrap();
+    let thread = &profile.stacks().threads.iter().find(|t| !t.tree.is_empty()).unwrap();
     let text =
         dot(&profile, &CallGraphOptions { thread: Some(thread.tid), threshold_percent: 0.0, ..Default::default() });
     let labels = labels(&text);

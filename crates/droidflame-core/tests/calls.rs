@@ -96,7 +96,7 @@ fn a_window_keeps_exactly_the_calls_that_overlap_it() {
 fn the_longest_calls_come_longest_first() {
     let scenario = scenario(3, Clocks::Dual);
     let profile = profile_of(&scenario);
-    let tid = profile.threads[1].tid;
+    let tid = profile.stacks().threads[1].tid;
     let query = CallQuery { thread: Some(tid), longest: Some(10), ..Default::default() };
     let got = listing(&profile, &query);
     let mut want: Vec<(u32, ExpectedCall)> = expected(&scenario).into_iter().filter(|(t, _)| *t == tid).collect();
@@ -177,7 +177,7 @@ fn chrome_trace_events_hold_every_call_with_thread_names() {
     products::write_chrome_trace(&profile, &View::default(), &mut out).unwrap();
     let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
     let events = json["traceEvents"].as_array().unwrap();
-    for thread in &profile.threads {
+    for thread in &profile.stacks().threads {
         let named = events.iter().any(|e| {
             e["ph"] == "M" && e["name"] == "thread_name" && e["tid"] == thread.tid && e["args"]["name"] == *thread.name
         });
@@ -241,7 +241,7 @@ fn a_range_counts_the_part_of_each_call_inside_it() {
         let (start, end) = (profile.system.timeline.start, profile.system.timeline.end);
         // The whole timeline is the whole profile.
         let whole = profile.within(start, end).unwrap();
-        for (a, b) in profile.threads.iter().zip(&whole.threads) {
+        for (a, b) in profile.stacks().threads.iter().zip(&whole.stacks().threads) {
             let incl = |t: &droidflame_core::profile::ThreadProfile| {
                 t.tree.nodes().iter().map(|n| (n.calls, n.incl, n.self_time)).collect::<Vec<_>>()
             };
@@ -251,7 +251,7 @@ fn a_range_counts_the_part_of_each_call_inside_it() {
         // Two halves add up to the whole on the wall clock, node by node.
         let middle = start + (end - start) / 3;
         let (left, right) = (profile.within(start, middle).unwrap(), profile.within(middle, end).unwrap());
-        for ((t, l), r) in profile.threads.iter().zip(&left.threads).zip(&right.threads) {
+        for ((t, l), r) in profile.stacks().threads.iter().zip(&left.stacks().threads).zip(&right.stacks().threads) {
             for ((n, a), b) in t.tree.nodes().iter().zip(l.tree.nodes()).zip(r.tree.nodes()) {
                 assert_eq!(a.incl.wall + b.incl.wall, n.incl.wall, "seed {seed}");
                 assert!(a.incl.cpu + b.incl.cpu <= n.incl.cpu, "seed {seed}");
@@ -267,8 +267,9 @@ fn a_range_counts_the_part_of_each_call_inside_it() {
                 assert!(a.incl.cpu + b.incl.cpu + below(t) >= n.incl.cpu, "seed {seed}");
             }
         }
-        let total =
-            |p: &Profile| p.threads.iter().map(|t| t.tree.total_self(droidflame_core::Clock::Wall)).sum::<u64>();
+        let total = |p: &Profile| {
+            p.stacks().threads.iter().map(|t| t.tree.total_self(droidflame_core::Clock::Wall)).sum::<u64>()
+        };
         assert!(total(&left) < total(&profile) && total(&left) > 0, "seed {seed}");
         assert_eq!(left.system.timeline.end, middle);
     }
@@ -281,7 +282,7 @@ fn timeline_boxes_stay_within_the_pixels_and_cover_every_call() {
     let scenario = scenario(31, Clocks::Dual);
     let profile = profile_of(&scenario);
     let length = profile.micros_at(profile.system.timeline.end);
-    for thread in &profile.threads {
+    for thread in &profile.stacks().threads {
         for pixels in [50u32, 400, 100_000] {
             let boxes = products::timeline_boxes(&profile, &thread.calls, 0.0, length, pixels, 64);
             for depth in 0..thread.calls.depth_count() {
@@ -316,7 +317,7 @@ fn past_the_call_limit_the_longest_calls_stay_and_the_rest_is_unchanged() {
             let mut analyzer = Analyzer::new(Options { keep_calls: true, max_calls, ..Options::default() });
             bytes.chunks(97).for_each(|chunk| analyzer.push(chunk).unwrap());
             let profile = analyzer.finish().unwrap();
-            let shortest = profile.micros(profile.shortest_call);
+            let shortest = profile.micros(profile.stacks().shortest_call);
             assert!(shortest > 0, "seed {seed}: {} calls, limit {max_calls}", every.len());
             let kept = listing(&profile, &CallQuery::default());
             let long: Vec<_> = every.iter().filter(|(_, c)| c.end - c.start >= shortest).cloned().collect();
@@ -449,7 +450,7 @@ fn back_to_back_calls_keep_their_own_cpu_time_in_a_range() {
     // at once: C is the second B's alone.
     let p = hand_written(&[(0, 0, 100), (4, 10, 20), (4, 20, 30), (8, 20, 25)], Clocks::Dual);
     let incl_cpu = |p: &Profile, name: &str| {
-        let t = &p.threads[0];
+        let t = &p.stacks().threads[0];
         t.tree.nodes().iter().skip(1).filter(|n| p.frame_name(n.frame) == name).map(|n| n.incl.cpu).sum::<u64>()
     };
     let whole = p.within(p.system.timeline.start, p.system.timeline.end).unwrap();
@@ -467,7 +468,7 @@ fn a_range_of_a_cpu_clock_trace_counts_cpu_time_inside_it() {
     // The same calls on the CPU clock alone: the range is on that clock.
     let p = hand_written(&[(0, 0, 100), (4, 10, 20), (4, 20, 30), (8, 20, 25)], Clocks::Cpu);
     let cut = p.within(p.ticks_at(15.0), p.ticks_at(22.0)).unwrap();
-    let t = &cut.threads[0];
+    let t = &cut.stacks().threads[0];
     let incl: Vec<(&str, u64)> =
         t.tree.nodes().iter().skip(1).map(|n| (cut.frame_name(n.frame), n.incl.cpu)).filter(|(_, c)| *c > 0).collect();
     let mut incl = incl;

@@ -117,10 +117,10 @@ fn every_art_file_has_its_documented_counts() {
         assert_eq!(profile.facts.format.family, "art", "{}", facts.file);
         assert_eq!(profile.facts.format.layout, facts.layout, "{}", facts.file);
         assert_eq!(profile.facts.format.version, facts.version, "{}", facts.file);
-        assert_eq!(profile.clocks, facts.clocks, "{}", facts.file);
+        assert_eq!(profile.stacks().clocks, facts.clocks, "{}", facts.file);
         assert_eq!(profile.facts.records, facts.records, "{}", facts.file);
-        assert_eq!(profile.threads.iter().map(|t| t.records).sum::<u64>(), facts.records, "{}", facts.file);
-        assert_eq!(profile.threads.len(), facts.threads, "{}", facts.file);
+        assert_eq!(profile.stacks().threads.iter().map(|t| t.records).sum::<u64>(), facts.records, "{}", facts.file);
+        assert_eq!(profile.stacks().threads.len(), facts.threads, "{}", facts.file);
     }
 }
 
@@ -133,7 +133,8 @@ fn enters_exits_and_unwinds_add_up_to_calls() {
     for facts in FACTS {
         let Some(enters) = facts.enters else { continue };
         let profile = profile_of(facts.file);
-        let calls: u64 = profile.threads.iter().flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum();
+        let calls: u64 =
+            profile.stacks().threads.iter().flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum();
         assert_eq!(calls, enters + profile.facts.repairs.unmatched_exits, "{}", facts.file);
     }
 }
@@ -216,9 +217,9 @@ fn perflib_basic_call_tree() {
         return;
     }
     let p = profile_of("perflib-basic.trace");
-    assert_eq!(p.threads[0].name, "AsyncTask #1");
+    assert_eq!(p.stacks().threads[0].name, "AsyncTask #1");
     assert_eq!(
-        leaf_paths(&p, &p.threads[0].tree),
+        leaf_paths(&p, &p.stacks().threads[0].tree),
         [
             "android/os/Debug.startMethodTracing: (Ljava/lang/String;)V -> android/os/Debug.startMethodTracing: (Ljava/lang/String;II)V -> dalvik/system/VMDebug.startMethodTracing: (Ljava/lang/String;II)V",
             "android/os/Debug.stopMethodTracing: ()V -> dalvik/system/VMDebug.stopMethodTracing: ()V",
@@ -234,7 +235,7 @@ fn perflib_mismatched_call_tree() {
     }
     let p = profile_of("perflib-mismatched.trace");
     assert_eq!(
-        leaf_paths(&p, &p.threads[0].tree),
+        leaf_paths(&p, &p.stacks().threads[0].tree),
         [
             "android/os/Debug.stopMethodTracing: ()V -> dalvik/system/VMDebug.stopMethodTracing: ()V",
             "com/test/android/traceview/MisMatched.foo: ()V -> com/test/android/traceview/MisMatched.bar: ()V -> android/os/Debug.startMethodTracing: (Ljava/lang/String;)V -> android/os/Debug.startMethodTracing: (Ljava/lang/String;II)V -> dalvik/system/VMDebug.startMethodTracing: (Ljava/lang/String;II)V",
@@ -252,7 +253,7 @@ fn perflib_exception_call_tree() {
     let p = profile_of("perflib-exception.trace");
     let exc = "com/test/android/traceview/Exceptions.foo: ()V -> com/test/android/traceview/Exceptions.bar: ()V -> com/test/android/traceview/Exceptions.baz: ()V -> java/lang/RuntimeException.<init>: ()V -> java/lang/Exception.<init>: ()V -> java/lang/Throwable.<init>: ()V";
     assert_eq!(
-        leaf_paths(&p, &p.threads[0].tree),
+        leaf_paths(&p, &p.stacks().threads[0].tree),
         [
             "android/os/Debug.startMethodTracing: (Ljava/lang/String;)V -> android/os/Debug.startMethodTracing: (Ljava/lang/String;II)V -> dalvik/system/VMDebug.startMethodTracing: (Ljava/lang/String;II)V".to_string(),
             "android/os/Debug.stopMethodTracing: ()V -> dalvik/system/VMDebug.stopMethodTracing: ()V".to_string(),

@@ -54,7 +54,7 @@ fn check_source(file: &str, p: &Analysis) {
     };
     if p.source().kind == SourceKind::CpuSamples {
         // Each sample is one record of its thread; a sample without a stack counts none.
-        let records: u64 = p.threads.iter().map(|t| t.records).sum();
+        let records: u64 = p.stacks().threads.iter().map(|t| t.records).sum();
         assert!(total <= records, "{what}: {total} samples of {records} records");
     }
     for m in &s.methods {
@@ -64,7 +64,7 @@ fn check_source(file: &str, p: &Analysis) {
     }
     let heaviest = s.methods.first().map_or("none", |m| m.name.as_str()).to_owned();
     for view in views(&heaviest) {
-        for thread in std::iter::once(None).chain((0..p.threads.len()).map(Some)) {
+        for thread in std::iter::once(None).chain((0..p.stacks().threads.len()).map(Some)) {
             let json = if view.is_plain() {
                 methods_json(p, thread).unwrap()
             } else {
@@ -115,7 +115,7 @@ fn check_wholes(file: &str, p: &Analysis) {
     }
     // A thread's methods are shares of that thread's time: no method's inclusive time is
     // more than it.
-    for (index, thread) in p.threads.iter().enumerate().filter(|(_, t)| !t.track) {
+    for (index, thread) in p.stacks().threads.iter().enumerate().filter(|(_, t)| !t.track) {
         let table: Value = serde_json::from_str(&methods_json(p, Some(index)).unwrap()).unwrap();
         for (clock, whole) in table["wholes"].as_object().unwrap() {
             let whole = whole["value"].as_u64().unwrap();

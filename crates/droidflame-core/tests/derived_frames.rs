@@ -90,7 +90,7 @@ fn a_device_captures_derived_frames_are_its_do_frames() {
     .into_profile();
     // Every doFrame call the profile kept, that ended before the capture did.
     let mut do_frames: Vec<(u32, u64)> = Vec::new();
-    for t in &p.threads {
+    for t in &p.stacks().threads {
         for (_, call) in t.calls.iter() {
             if p.frame_name(call.frame).starts_with("Choreographer#doFrame") && call.end < p.system.timeline.end {
                 do_frames.push((t.pid.unwrap(), call.start));

@@ -72,11 +72,11 @@ fn e04_thread_ids_truncated_to_16_bits_match_their_listed_thread() {
     let mut t = trace(vec![rec(70000, 0, ENTER, 0, 0), rec(70000, 0, EXIT, 5, 5)]);
     t.threads.push(ThreadDef { tid: 70000, name: "RenderThread".into() });
     let p = regular(&t);
-    assert_eq!((p.threads[0].tid, p.threads[0].name.as_str()), (70000, "RenderThread"));
+    assert_eq!((p.stacks().threads[0].tid, p.stacks().threads[0].name.as_str()), (70000, "RenderThread"));
     // Two listed threads share the low 16 bits: say so instead of guessing.
     t.threads.push(ThreadDef { tid: 70000 + 65536, name: "Other".into() });
     let p = regular(&t);
-    assert_eq!(p.threads[0].name, format!("Thread {}", 70000 & 0xFFFF));
+    assert_eq!(p.stacks().threads[0].name, format!("Thread {}", 70000 & 0xFFFF));
     assert!(p.facts.warnings.iter().any(|w| w.contains("low 16 bits")), "{:?}", p.facts.warnings);
 }
 
@@ -99,7 +99,7 @@ fn e05_streaming_record_of_thread_zero_is_not_an_escape() {
 #[test]
 fn e06_threads_missing_from_the_list_are_named_by_id() {
     let p = regular(&trace(vec![rec(9, 0, ENTER, 0, 0), rec(9, 0, EXIT, 5, 5)]));
-    assert_eq!(p.threads[0].name, "Thread 9");
+    assert_eq!(p.stacks().threads[0].name, "Thread 9");
     assert_eq!(p.facts.repairs.unknown_threads, 1);
 }
 
@@ -122,14 +122,14 @@ fn e07_thread_id_reuse_starts_a_new_thread_when_the_stack_is_empty() {
     bytes.extend_from_slice(b"later");
     thread_2_runs_b_from_10_to_17(&mut bytes);
     let p = analyze(&bytes).unwrap();
-    let names: Vec<_> = p.threads.iter().map(|t| (t.tid, t.name.as_str())).collect();
+    let names: Vec<_> = p.stacks().threads.iter().map(|t| (t.tid, t.name.as_str())).collect();
     assert_eq!(names, [(2, "worker"), (2, "later")]);
     assert_eq!(p.facts.repairs.reused_thread_ids, 1);
     // A regular file listing one id twice: one thread, both names, a warning.
     let mut t = trace(simple());
     t.threads.push(ThreadDef { tid: 1, name: "main-2".into() });
     let p = regular(&t);
-    assert_eq!(p.threads[0].name, "main / main-2");
+    assert_eq!(p.stacks().threads[0].name, "main / main-2");
     assert!(!p.facts.warnings.is_empty());
 }
 
@@ -143,7 +143,7 @@ fn e07_a_thread_renamed_before_its_first_event_stays_one_thread() {
     }
     thread_2_runs_b_from_10_to_17(&mut bytes);
     let p = analyze(&bytes).unwrap();
-    let names: Vec<_> = p.threads.iter().map(|t| (t.tid, t.name.as_str())).collect();
+    let names: Vec<_> = p.stacks().threads.iter().map(|t| (t.tid, t.name.as_str())).collect();
     assert_eq!(names, [(1, "main"), (2, "later")]);
     assert_eq!(p.facts.repairs.reused_thread_ids, 0, "no events were on the old name");
 }
@@ -164,18 +164,18 @@ fn e09_missing_clock_is_inferred() {
     };
     // 14-byte records: dual.
     let p = analyze(&without_clock(trace(simple()).write(&Layout::ART_REGULAR))).unwrap();
-    assert_eq!(p.clocks, ClockSet::Dual);
+    assert_eq!(p.stacks().clocks, ClockSet::Dual);
     // 10-byte records, every thread starting at 0: thread-cpu (ART starts CPU there).
     let mut t = trace(simple());
     t.clocks = Clocks::Cpu;
     let layout = Layout::Regular { version: 2, data_offset: 32, record_size: None };
     let p = analyze(&without_clock(t.write(&layout))).unwrap();
-    assert_eq!(p.clocks, ClockSet::Cpu);
+    assert_eq!(p.stacks().clocks, ClockSet::Cpu);
     assert!(p.facts.warnings.iter().any(|w| w.contains("no clock")));
     // ... starting elsewhere: wall.
     let mut t = trace(simple().into_iter().map(|r| Record { wall: r.wall + 100, ..r }).collect());
     t.clocks = Clocks::Wall;
-    assert_eq!(analyze(&without_clock(t.write(&layout))).unwrap().clocks, ClockSet::Wall);
+    assert_eq!(analyze(&without_clock(t.write(&layout))).unwrap().stacks().clocks, ClockSet::Wall);
 }
 
 #[test]
@@ -209,7 +209,7 @@ fn e12_modified_utf8_names_are_decoded() {
     let at = bytes.windows(4).position(|w| w == b"\tB\tb").unwrap() + 1;
     bytes.splice(at..at + 1, [0xED, 0xA0, 0xBD, 0xED, 0xB8, 0x80]);
     let p = analyze(&bytes).unwrap();
-    assert_eq!(p.threads[0].name, "café");
+    assert_eq!(p.stacks().threads[0].name, "café");
     assert!(p.frames.iter().any(|m| m.class == "\u{1F600}"));
 }
 
@@ -218,7 +218,7 @@ fn e13_tabs_and_newlines_in_thread_names() {
     let mut t = trace(simple());
     t.threads[0].name = "tab\there\nand a second line".into();
     let p = regular(&t);
-    assert_eq!(p.threads[0].name, "tab\there\nand a second line");
+    assert_eq!(p.stacks().threads[0].name, "tab\there\nand a second line");
     // Folded output cannot hold a line break or ';' inside a frame.
     assert!(folded(&p).starts_with("tab\there and a second line [1];A.a"));
 }
@@ -340,7 +340,7 @@ fn e20_wall_times_unwrap_on_one_timeline_across_threads() {
         rec(2, 4, EXIT, near + 90, 10),
     ];
     let p = regular(&trace(records));
-    let first: Vec<u64> = p.threads.iter().map(|t| t.first.wall).collect();
+    let first: Vec<u64> = p.stacks().threads.iter().map(|t| t.first.wall).collect();
     assert_eq!(first, [near, near + 60]);
     assert_eq!(folded(&p), "main [1];A.a 100\nworker [2];B.b 30\n");
     assert_eq!(folded_cpu(&p), "main [1];A.a 40\nworker [2];B.b 10\n");
@@ -460,7 +460,7 @@ fn e24_v2_time_first_layout_counts_clock_counter_ticks() {
     let p = analyze(&bytes).unwrap();
     assert_eq!(folded(&p), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
     // Its CPU field's encoding is undocumented: only the wall clock is offered, and said so.
-    assert_eq!(p.clocks, ClockSet::Wall);
+    assert_eq!(p.stacks().clocks, ClockSet::Wall);
     assert!(p.facts.warnings.iter().any(|w| w.contains("thread-CPU")));
     // Exported in time, the calls open and close at their µs: A at 0 and 10, B at 2 and 6.
     let options = droidflame_core::Options { keep_calls: true, ..droidflame_core::Options::default() };
@@ -714,7 +714,7 @@ fn memory_grows_with_unique_stacks_not_records() {
     }
     let p = analyzer.finish().unwrap();
     assert_eq!(p.facts.records, 2 + 122 * 4096 * 4);
-    assert_eq!(p.threads[0].tree.len(), 3);
+    assert_eq!(p.stacks().threads[0].tree.len(), 3);
     let a = frame_table(&p).rows.into_iter().find(|r| p.frames[r.frame as usize].name == "a").unwrap();
     assert_eq!(a.calls, 1 + 122 * 4096);
 }

@@ -70,7 +70,7 @@ fn unique_stacks_beyond_the_limit_are_refused() {
     assert_eq!(fresh.unique_stacks(), 340);
     let bytes = adversarial(fresh);
     let p = analyze_with(&bytes, Options { max_call_stacks: 340, ..Default::default() }).unwrap();
-    assert_eq!(p.threads[0].tree.len(), 341, "every enter made a stack, plus the root");
+    assert_eq!(p.stacks().threads[0].tree.len(), 341, "every enter made a stack, plus the root");
     let message = limit_error(&bytes, Options { max_call_stacks: 339, ..Default::default() });
     assert!(message.contains("more than 339 unique call stacks (the call-stack limit)"), "{message}");
 }
@@ -101,7 +101,10 @@ fn threads_beyond_the_limit_are_refused() {
         capture.mark("app", tid, 1, 1_000_005 + u64::from(tid) * 10, "E|1");
     }
     let text = capture.text();
-    assert_eq!(analyze_with(&text, Options { max_threads: 40, ..Default::default() }).unwrap().threads.len(), 40);
+    assert_eq!(
+        analyze_with(&text, Options { max_threads: 40, ..Default::default() }).unwrap().stacks().threads.len(),
+        40
+    );
     let message = limit_error(&text, Options { max_threads: 39, ..Default::default() });
     assert!(message.contains("more than 39 threads (the thread limit)"), "{message}");
 
@@ -152,7 +155,7 @@ fn long_names_are_cut_and_counted() {
     let p = analyze(&trace.write(&Layout::ART_REGULAR)).unwrap();
     let method = &p.frames[0];
     assert!(method.class.len() <= 4096 && method.class.ends_with('…'), "{}", method.class.len());
-    assert!(p.threads[0].name.len() <= 4096 && p.threads[0].name.ends_with("é…"));
+    assert!(p.stacks().threads[0].name.len() <= 4096 && p.stacks().threads[0].name.ends_with("é…"));
     // The class (in the method) and the source file named after it, and the thread.
     assert_eq!(p.facts.repairs.long_names, 3);
     let summary = products::summary_json(&p);

@@ -67,7 +67,7 @@ fn the_scenario_oracle_holds_after_deobfuscation() {
     let obfuscated = obfuscate(&scenario.trace, MappingStyle::R8);
     let (profile, _) = deobfuscated(&obfuscated.trace.write(&Layout::ART_REGULAR), &obfuscated.mapping);
     for (tid, stacks) in &scenario.expected(false).stacks {
-        let thread = profile.threads.iter().find(|t| t.tid == *tid).unwrap();
+        let thread = profile.stacks().threads.iter().find(|t| t.tid == *tid).unwrap();
         let options = FoldedOptions { thread: Some(thread.tid), ..FoldedOptions::default() };
         let lines = folded(&profile, &options).unwrap();
         for (stack, ticks) in stacks.iter().filter(|(_, t)| t[0] > 0) {

@@ -6,7 +6,7 @@ use droidflame_core::{analyze, Analyzer, ClockSet, Profile, SourceKind};
 use droidflame_testkit::{corpus_file, gzip};
 
 fn thread_calls(p: &Profile) -> u64 {
-    p.threads.iter().filter(|t| !t.track).flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum()
+    p.stacks().threads.iter().filter(|t| !t.track).flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum()
 }
 
 fn perfetto(name: &str) -> Analysis {
@@ -23,7 +23,7 @@ fn nowinandroid_prints_become_slices() {
     // SOURCES.md: print only, B 3,122 / E 3,122 (every end `E|pid`), S 1 / F 1, 5 pids.
     assert_eq!(thread_calls(&p), 3_122);
     assert_eq!(p.facts.repairs.unmatched_ends, 0);
-    assert_eq!(p.clocks, ClockSet::Wall, "no sched events: no CPU clock");
+    assert_eq!(p.stacks().clocks, ClockSet::Wall, "no sched events: no CPU clock");
     let summary: serde_json::Value = serde_json::from_str(&products::summary_json(&p)).unwrap();
     let calls = |name: &str| {
         summary["methods"].as_array().unwrap().iter().find(|m| m["name"] == name).map(|m| m["calls"].as_u64().unwrap())
@@ -32,8 +32,14 @@ fn nowinandroid_prints_become_slices() {
     assert_eq!(calls("AndroidOwner:measureAndLayout"), Some(684));
     assert_eq!(calls("Compose:recompose"), Some(438));
     assert_eq!(calls("Recomposer:recompose"), Some(338));
-    let spans: u64 =
-        p.threads.iter().filter(|t| t.track).flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum();
+    let spans: u64 = p
+        .stacks()
+        .threads
+        .iter()
+        .filter(|t| t.track)
+        .flat_map(|t| t.tree.nodes().iter().skip(1))
+        .map(|n| n.calls)
+        .sum();
     assert_eq!(spans, 1, "one S/F pair");
     assert!(p.facts.warnings.iter().all(|w| !w.contains("lost events")), "{:?}", p.facts.warnings);
 }
@@ -51,8 +57,8 @@ fn perflib_device_trace_has_slices_scheduling_and_names() {
         p.system.counters.iter().partition(|c| c.name.ends_with("frequency (kHz)"));
     assert_eq!(markers.iter().map(|c| c.samples).sum::<u64>(), 1_505);
     assert_eq!(frequency.iter().map(|c| c.samples).sum::<u64>(), 308);
-    assert_eq!(p.clocks, ClockSet::Dual);
-    assert!(p.threads.iter().any(|t| t.process.as_deref() == Some("/system/bin/surfaceflinger")));
+    assert_eq!(p.stacks().clocks, ClockSet::Dual);
+    assert!(p.stacks().threads.iter().any(|t| t.process.as_deref() == Some("/system/bin/surfaceflinger")));
 }
 
 #[test]
@@ -68,7 +74,7 @@ fn scheduler_only_traces_draw_thread_states() {
         // It opens on its samples (it has no slices); its scheduling is the calls source.
         assert_eq!(p.source().kind, SourceKind::CpuSamples, "{name}");
         p.profile.select_source(SourceKind::Calls).unwrap();
-        assert_eq!(p.clocks, ClockSet::Dual, "{name}");
+        assert_eq!(p.stacks().clocks, ClockSet::Dual, "{name}");
         assert!(
             p.facts.warnings.iter().any(|w| w.contains("frames its scheduler states")),
             "{name}: {:?}",
@@ -94,8 +100,11 @@ fn scheduler_only_traces_draw_thread_states() {
             .all(|l| l.contains(";Running ") || l.contains(";Runnable ") || l.contains(";Sleeping ")));
         // A switch starts at most two states (one per thread), a wakeup one, and each
         // thread has one more before its first switch.
-        let states: u64 = p.threads.iter().flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum();
-        assert!(states > switches && states <= 2 * switches + wakeups + p.threads.len() as u64, "{name}: {states}");
+        let states: u64 = p.stacks().threads.iter().flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum();
+        assert!(
+            states > switches && states <= 2 * switches + wakeups + p.stacks().threads.len() as u64,
+            "{name}: {states}"
+        );
     }
 }
 
@@ -107,13 +116,13 @@ fn each_process_main_thread_is_under_its_process() {
         return;
     }
     let p = perfetto("mstools-perfetto_android12_cpuschedstack.pftrace");
-    let of = |tid: u32| p.threads.iter().find(|t| t.tid == tid).map(|t| (t.pid, t.process.as_deref()));
+    let of = |tid: u32| p.stacks().threads.iter().find(|t| t.tid == tid).map(|t| (t.pid, t.process.as_deref()));
     assert_eq!(of(420), Some((Some(420), Some("/system/bin/surfaceflinger"))));
     assert_eq!(of(582), Some((Some(582), Some("system_server"))));
     assert_eq!(of(4692), Some((Some(4692), Some("com.android.chrome"))));
     // Every thread whose id is a named process's is that process's.
-    let named: Vec<u32> = p.threads.iter().filter_map(|t| t.process.as_ref().and(t.pid)).collect();
-    for t in p.threads.iter().filter(|t| named.contains(&t.tid)) {
+    let named: Vec<u32> = p.stacks().threads.iter().filter_map(|t| t.process.as_ref().and(t.pid)).collect();
+    for t in p.stacks().threads.iter().filter(|t| named.contains(&t.tid)) {
         assert_eq!(t.pid, Some(t.tid), "{} [{}]", t.name, t.tid);
     }
 }
@@ -126,7 +135,7 @@ fn track_events_name_their_thread_and_process() {
     // SOURCES.md: one instant, "Hello Trace" (an interned name), on the track of thread
     // TraceLogApiTest (20855) of process ./TraceLogApiTests, given by the sequence's defaults.
     let p = perfetto("mstools-test_trace.perfetto-trace");
-    let thread = p.threads.iter().find(|t| t.tid == 20855).expect("thread 20855");
+    let thread = p.stacks().threads.iter().find(|t| t.tid == 20855).expect("thread 20855");
     assert_eq!(thread.name, "TraceLogApiTest");
     assert_eq!(thread.process.as_deref(), Some("./TraceLogApiTests"));
     let calls: Vec<_> =
@@ -144,7 +153,7 @@ fn traces_with_nothing_to_draw_say_what_they_hold() {
     let name = "toolsbase-tpd-power.trace";
     let holds = "it holds battery counters (6 packets), power rails (6 packets), 2,181 kernel events";
     let p = perfetto(name);
-    assert!(p.threads.is_empty(), "{name}");
+    assert!(p.stacks().threads.is_empty(), "{name}");
     assert!(
         p.facts.warnings.iter().any(|w| w.contains("nothing to draw") && w.contains(holds)),
         "{name}: {:?}",

@@ -156,7 +156,7 @@ fn capture() -> Capture {
 #[test]
 fn thread_states_read_alike_from_text_and_from_full_and_compact_scheduling() {
     let states = |p: &Profile| -> Vec<StateFacts> {
-        let t = p.threads.iter().find(|t| t.tid == 5).unwrap();
+        let t = p.stacks().threads.iter().find(|t| t.tid == 5).unwrap();
         t.states
             .spans(0, u64::MAX)
             .map(|s| {

@@ -67,11 +67,11 @@ fn samples_become_each_threads_stacks_across_sequences_and_clears() {
     assert_eq!(p.source().kind, SourceKind::CpuSamples);
     assert_eq!(p.unit(), Unit::Samples);
     assert_eq!(folded(&p, Clock::Cpu), expected);
-    assert_eq!(p.threads.iter().find(|t| t.tid == 21).unwrap().pid, Some(20));
+    assert_eq!(p.stacks().threads.iter().find(|t| t.tid == 21).unwrap().pid, Some(20));
     // Samples count once per stack that holds a function: `__start_thread` is in all ten
     // (of both threads), bind in thread 10's even three; each node counts the samples
     // whose stack ends there.
-    let t10 = p.threads.iter().find(|t| t.tid == 10).unwrap();
+    let t10 = p.stacks().threads.iter().find(|t| t.tid == 10).unwrap();
     let at_node = |name: &str| {
         t10.tree.nodes().iter().skip(1).filter(|n| p.frame_name(n.frame) == name).map(|n| n.calls).sum::<u64>()
     };
@@ -375,7 +375,7 @@ fn a_process_of_one_heap_and_allocations_of_no_bytes() {
     // Freeing all it allocated is not freeing more.
     assert!(p.facts.warnings.iter().all(|w| !w.contains("freed more")), "{:?}", p.facts.warnings);
     // The process's four rows, at the dump's time.
-    let process = &p.threads[0];
+    let process = &p.stacks().threads[0];
     assert_eq!((process.records, process.first.wall, process.last.wall), (4, 30 * MS, 30 * MS));
     p.profile.select_source(SourceKind::HeapAllocated).unwrap();
     assert_eq!(summary(&p).counted, Some(4 + 3 + 2 + 2));

@@ -183,7 +183,7 @@ fn cpu_samples_equal_an_independent_decoders() {
     assert_eq!(kinds, [SourceKind::CpuSamples, SourceKind::Calls]);
     // Each thread's samples.
     let ours: BTreeMap<u64, u64> =
-        p.threads.iter().map(|t| (u64::from(t.tid), p.micros(t.tree.total_self(Clock::Cpu)))).collect();
+        p.stacks().threads.iter().map(|t| (u64::from(t.tid), p.micros(t.tree.total_self(Clock::Cpu)))).collect();
     assert_eq!(ours, per_tid);
     // The leaf functions, as the folded stacks end (kernel frames carry their mark).
     let folded = products::folded(&p, &FoldedOptions::default()).unwrap();
@@ -244,7 +244,7 @@ fn heap_dumps_equal_an_independent_decoders() {
     assert_eq!(kinds, [SourceKind::HeapUnreleased, SourceKind::HeapAllocated], "no slices, no samples");
     assert_eq!(p.dumps(), Some((0, 1)));
     let bytes_of = |p: &Analysis| -> BTreeMap<u64, u64> {
-        p.threads.iter().map(|t| (u64::from(t.tid), t.tree.total_self(Clock::Wall))).collect()
+        p.stacks().threads.iter().map(|t| (u64::from(t.tid), t.tree.total_self(Clock::Wall))).collect()
     };
     let unreleased = bytes_of(&p);
     p.profile.select_source(SourceKind::HeapAllocated).unwrap();

@@ -108,7 +108,7 @@ fn atrace_text_and_perfetto_give_the_same_profile() {
                     assert_eq!(folded(&p, clock), folded(&text, clock), "{what}, {clock:?}");
                 }
                 assert_eq!(p.system.counters, text.system.counters, "{what}");
-                let sched = |p: &Profile| p.threads.iter().map(|t| (t.tid, t.sched)).collect::<Vec<_>>();
+                let sched = |p: &Profile| p.stacks().threads.iter().map(|t| (t.tid, t.sched)).collect::<Vec<_>>();
                 assert_eq!(sched(&p), sched(&text), "{what}");
                 assert_eq!(p.facts.repairs, text.facts.repairs, "{what}");
             }
@@ -120,7 +120,7 @@ fn atrace_text_and_perfetto_give_the_same_profile() {
 fn track_events_go_to_their_threads_tracks_and_counters() {
     let p = analyze(&Trace::of(&pf::sdk_sample()).bytes).unwrap();
     assert!(p.facts.warnings.is_empty(), "{:?}", p.facts.warnings);
-    let main = p.threads.iter().find(|t| t.tid == 301).expect("thread 301");
+    let main = p.stacks().threads.iter().find(|t| t.tid == 301).expect("thread 301");
     assert_eq!(main.name, "main");
     assert_eq!(main.process.as_deref(), Some("com.example.app"));
     let folded = folded(&p, Clock::Wall);
@@ -128,7 +128,7 @@ fn track_events_go_to_their_threads_tracks_and_counters() {
     // instant at 5,000.375; fetch from 5,000.15 to 5,000.5 on the Network track.
     assert!(folded.contains("main [301];onCreate 500\n"), "{folded}");
     assert!(folded.contains("main [301];onCreate;inflate 200\n"), "{folded}");
-    let network = p.threads.iter().find(|t| t.track && t.name == "Network").expect("Network track");
+    let network = p.stacks().threads.iter().find(|t| t.track && t.name == "Network").expect("Network track");
     assert_eq!(network.process.as_deref(), Some("com.example.app"));
     assert!(folded.contains(&format!("Network [{}];fetch 350\n", network.tid)), "{folded}");
     let counter = p.system.counters.iter().find(|c| c.name == "bytes in flight").expect("counter");
@@ -162,7 +162,7 @@ fn a_sequence_that_lost_its_interned_names_skips_what_needs_them_until_cleared()
     let p = analyze(&Trace::of(&packets).bytes).unwrap();
     let warned = |text: &str| p.facts.warnings.iter().any(|w| w.contains(text));
     assert!(warned("7 packets needed names their sequence lost"), "{:?}", p.facts.warnings);
-    let main = p.threads.iter().find(|t| t.tid == 301).expect("thread 301");
+    let main = p.stacks().threads.iter().find(|t| t.tid == 301).expect("thread 301");
     let names: Vec<&str> = main.tree.nodes().iter().skip(1).map(|n| p.frames[n.frame as usize].name.as_str()).collect();
     assert_eq!(names, ["onCreate", "resume"]);
 }

@@ -42,10 +42,10 @@ fn check(profile: &Profile, scenario: &Scenario, (num, den): (u64, u64), clocks:
     assert_eq!(profile.facts.repairs.mismatched_exits, expected.mismatched_exits, "mismatched exits");
     assert_eq!(profile.facts.repairs.open_at_end, expected.open_at_end, "open at end");
     assert_eq!(profile.facts.repairs.unknown_methods, expected.unknown_methods, "unknown methods");
-    let records: BTreeMap<u32, u64> = profile.threads.iter().map(|t| (t.tid, t.records)).collect();
+    let records: BTreeMap<u32, u64> = profile.stacks().threads.iter().map(|t| (t.tid, t.records)).collect();
     assert_eq!(records, expected.records, "records per thread");
     for clock in &present {
-        for thread in &profile.threads {
+        for thread in &profile.stacks().threads {
             let got: BTreeMap<String, u64> = thread_stacks(profile, thread, *clock).into_iter().collect();
             let want: BTreeMap<String, u64> = expected
                 .stacks
@@ -75,7 +75,7 @@ fn check(profile: &Profile, scenario: &Scenario, (num, den): (u64, u64), clocks:
     let want: BTreeMap<_, _> =
         expected.methods.iter().map(|(k, s)| (k.clone(), (s.calls, s.recursive_calls, s.incl, s.excl))).collect();
     assert_eq!(got, want, "method statistics");
-    for thread in &profile.threads {
+    for thread in &profile.stacks().threads {
         let origin = profile.system.timeline.start;
         let mut got: Vec<ExpectedCall> = thread
             .calls
@@ -148,7 +148,7 @@ proptest! {
         let profile = read(&bytes, chunk);
         prop_assert!(profile.facts.format.flag("streaming"));
         prop_assert_eq!(profile.facts.repairs.truncated, !summary);
-        let names_ok = profile.threads.iter().all(|t| t.name.starts_with("worker-"));
+        let names_ok = profile.stacks().threads.iter().all(|t| t.name.starts_with("worker-"));
         prop_assert!(names_ok);
         check(&profile, &scenario, (1, 1), clocks);
     }
@@ -190,7 +190,7 @@ proptest! {
         }
         let bytes = scenario.trace.write_time_first(&TimeFirst { counter_hz: hz, block_records: block });
         let profile = read(&bytes, chunk);
-        prop_assert_eq!(profile.clocks, droidflame_core::ClockSet::Wall);
+        prop_assert_eq!(profile.stacks().clocks, droidflame_core::ClockSet::Wall);
         let unit = if hz == 0 { (1, 1000) } else { (1_000_000, hz) };
         check(&profile, &scenario, unit, Clocks::Wall);
     }

@@ -36,11 +36,14 @@ fn check(bytes: &[u8], what: &str) {
         Analyzer::new(Options { keep_calls: true, max_calls: 60, checkpoint_bytes: 512, ..Options::default() });
     bytes.chunks(300).for_each(|chunk| analyzer.push(chunk).unwrap());
     let partial = analyzer.finish().unwrap();
-    assert!(partial.shortest_call > 0 && partial.can_reread(), "{what}: short calls were let go and can be read again");
+    assert!(
+        partial.stacks().shortest_call > 0 && partial.can_reread(),
+        "{what}: short calls were let go and can be read again"
+    );
     let (start, end) = (full.system.timeline.start, full.system.timeline.end);
     let length = end - start;
     let mut read_again = 0;
-    for (thread, (kept, all)) in partial.threads.iter().zip(&full.threads).enumerate() {
+    for (thread, (kept, all)) in partial.stacks().threads.iter().zip(&full.stacks().threads).enumerate() {
         assert_eq!(kept.tid, all.tid);
         for (i, parts) in [(0u64, 1u64), (1, 3), (2, 7), (5, 11), (0, 100), (37, 40)].iter().enumerate() {
             let from = start + length * parts.0 / parts.1.max(1) / 2;
@@ -104,5 +107,5 @@ fn only_plain_method_traces_with_calls_let_go_can_be_read_again() {
     assert!(!note.contains("read again") && v2.facts.warnings.iter().any(|w| w.text == note), "{note}");
     // Offsets in inflated bytes are no offsets in a gzip file: its calls are not read again.
     let gzipped = analyze_with(&droidflame_testkit::gzip(&bytes), few_calls()).unwrap();
-    assert!(gzipped.shortest_call > 0 && !gzipped.can_reread(), "a gzip copy cannot be read again");
+    assert!(gzipped.stacks().shortest_call > 0 && !gzipped.can_reread(), "a gzip copy cannot be read again");
 }

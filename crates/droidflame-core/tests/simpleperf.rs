@@ -12,7 +12,7 @@ fn simpleperf(name: &str) -> Analysis {
 }
 
 fn thread(p: &Profile, tid: u32) -> &droidflame_core::profile::ThreadProfile {
-    p.threads.iter().find(|t| t.tid == tid).unwrap_or_else(|| panic!("no thread {tid}"))
+    p.stacks().threads.iter().find(|t| t.tid == tid).unwrap_or_else(|| panic!("no thread {tid}"))
 }
 
 #[test]
@@ -29,8 +29,8 @@ fn android_studio_recording_with_off_cpu_samples() {
     // SOURCES.md: 1,234 samples, 927 cpu-clock + 307 sched_switch, 14 sampled tids, one
     // process (pid 7657, its main thread 778 samples), 1.97 s, no lost samples.
     assert_eq!(p.facts.records, 1_234);
-    assert_eq!(p.threads.len(), 14);
-    assert!(p.threads.iter().all(|t| t.pid == Some(7657)));
+    assert_eq!(p.stacks().threads.len(), 14);
+    assert!(p.stacks().threads.iter().all(|t| t.pid == Some(7657)));
     assert_eq!(p.header_value("pid"), Some("7657"));
     assert_eq!(p.header_value("trace_offcpu"), Some("true"));
     assert_eq!(p.header_value("context_switches"), Some("902"));
@@ -38,19 +38,19 @@ fn android_studio_recording_with_off_cpu_samples() {
     let main = thread(&p, 7657);
     assert_eq!(main.records, 778);
     assert_eq!(main.name, "com.example.sampleapplication");
-    assert_eq!(p.threads[p.default_thread().unwrap()].tid, 7657);
+    assert_eq!(p.stacks().threads[p.default_thread().unwrap()].tid, 7657);
     for name in ["RenderThread", "HeapTaskDaemon", "Profile Saver", "EmojiCompatInit"] {
-        assert!(p.threads.iter().any(|t| t.name == name), "{name}");
+        assert!(p.stacks().threads.iter().any(|t| t.name == name), "{name}");
     }
     // Each cpu-clock sample is 250 µs of CPU time: 927 of them.
-    assert_eq!(p.clocks, ClockSet::Dual);
+    assert_eq!(p.stacks().clocks, ClockSet::Dual);
     assert_eq!(p.default_clock(), Clock::Cpu);
-    let cpu: u64 = p.threads.iter().map(|t| t.tree.total_self(Clock::Cpu)).sum();
+    let cpu: u64 = p.stacks().threads.iter().map(|t| t.tree.total_self(Clock::Cpu)).sum();
     assert_eq!(cpu, 927 * 250_000);
     assert_eq!(p.facts.format.sampling_interval_us, Some(250));
     assert_eq!(p.micros(p.system.timeline.length()) / 10_000, 197, "1.97 s");
     // Every sample has a call chain, up to 103 frames deep.
-    assert_eq!(p.threads.iter().map(|t| t.tree.max_depth()).max(), Some(103));
+    assert_eq!(p.stacks().threads.iter().map(|t| t.tree.max_depth()).max(), Some(103));
     assert_eq!(p.facts.repairs, Default::default(), "{:?}", p.facts.warnings);
     assert!(p.facts.warnings.is_empty(), "{:?}", p.facts.warnings);
 }
@@ -103,16 +103,16 @@ fn aosp_recording_without_off_cpu_samples() {
     // SOURCES.md: 525 samples, all cpu-clock; 9 tids in pid 31850; tid 31881 271 samples,
     // the main thread 164; 0.134 s.
     assert_eq!(p.facts.records, 525);
-    assert_eq!(p.threads.len(), 9);
+    assert_eq!(p.stacks().threads.len(), 9);
     assert_eq!(thread(&p, 31881).records, 271);
     assert_eq!(thread(&p, 31881).name, "RenderThread");
     assert_eq!(thread(&p, 31850).records, 164);
     assert_eq!(p.micros(p.system.timeline.length()) / 1000, 134);
-    let cpu: u64 = p.threads.iter().map(|t| t.tree.total_self(Clock::Cpu)).sum();
+    let cpu: u64 = p.stacks().threads.iter().map(|t| t.tree.total_self(Clock::Cpu)).sum();
     assert_eq!(cpu, 525 * 250_000);
     // No off-CPU samples: the wall clock counts only time a thread was seen running, which
     // is about its CPU time.
-    for t in &p.threads {
+    for t in &p.stacks().threads {
         let (wall, cpu) = (t.tree.total_self(Clock::Wall), t.tree.total_self(Clock::Cpu));
         assert!(wall.abs_diff(cpu) * 10 <= cpu.max(1_000_000), "{}: wall {wall}, cpu {cpu}", t.name);
     }

@@ -82,7 +82,7 @@ fn recording(seed: u64, off_cpu: bool, samples: usize) -> Recording {
 /// `thread;stack` -> self time in ns, on `clock`, as the profile has it.
 fn self_times(p: &Profile, clock: Clock) -> BTreeMap<String, u64> {
     let mut out = BTreeMap::new();
-    for thread in &p.threads {
+    for thread in &p.stacks().threads {
         let tree = &thread.tree;
         for (i, node) in tree.nodes().iter().enumerate().skip(1) {
             let value = node.self_time[clock];
@@ -137,7 +137,7 @@ fn samples_mean_what_the_model_says_on_both_clocks() {
         for off_cpu in [false, true] {
             let r = recording(seed, off_cpu, 400);
             let p = analyze(&r.bytes()).unwrap();
-            assert_eq!(p.clocks, ClockSet::Dual);
+            assert_eq!(p.stacks().clocks, ClockSet::Dual);
             assert_eq!(p.default_clock(), Clock::Cpu, "on-CPU time is shown first");
             for clock in Clock::ALL {
                 assert_eq!(self_times(&p, clock), model(&r, clock), "seed {seed}, off-CPU {off_cpu}, {clock}");
@@ -254,7 +254,7 @@ fn lost_samples_other_events_and_missing_names_are_told() {
     let names: Vec<&str> = p.frame_names.iter().map(String::as_str).collect();
     assert!(names.contains(&"libhwui.so+0x4242") && names.contains(&"<unknown file 7>:<function 1>"), "{names:?}");
     assert!(names.contains(&"<no call chain>"));
-    assert!(p.threads.iter().any(|t| t.name == "Thread 502"), "a thread with no record is named by id");
+    assert!(p.stacks().threads.iter().any(|t| t.name == "Thread 502"), "a thread with no record is named by id");
     assert_eq!(p.facts.repairs.unknown_threads, 1);
 }
 
@@ -263,7 +263,7 @@ fn an_event_that_counts_no_time_gives_the_wall_clock_only() {
     let mut r = recording(11, false, 50);
     r.events = vec!["cpu-cycles".into()];
     let p = analyze(&r.bytes()).unwrap();
-    assert_eq!(p.clocks, ClockSet::Wall);
+    assert_eq!(p.stacks().clocks, ClockSet::Wall);
     assert_eq!(p.default_clock(), Clock::Wall);
     assert!(
         p.facts.warnings.iter().any(|w| w.starts_with("cpu-cycles counts events, not time")),

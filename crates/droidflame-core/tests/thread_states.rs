@@ -14,7 +14,7 @@ fn kept(bytes: &[u8]) -> Profile {
 }
 
 fn states(p: &Profile, tid: u32) -> Vec<StateSpan> {
-    let t = p.threads.iter().find(|t| t.tid == tid).unwrap();
+    let t = p.stacks().threads.iter().find(|t| t.tid == tid).unwrap();
     t.states.spans(0, u64::MAX).collect()
 }
 
@@ -54,12 +54,12 @@ fn each_state_has_its_details() {
     assert!(blocked.io_wait);
     assert_eq!(spans[4].entry.waker, Some(7), "woken by the thread that wrote sched_waking");
     // The thread's totals are its states'.
-    let t = p.threads.iter().find(|t| t.tid == 5).unwrap();
+    let t = p.stacks().threads.iter().find(|t| t.tid == 5).unwrap();
     assert_eq!(t.states.times(0, u64::MAX).sched(), t.sched.unwrap());
     // A range's scheduling is the range's: 2.5..6.5 ms is 3 ms running, 0.5 preempted,
     // 0.5 uninterruptible.
     let cut = p.within(5 * MS / 2, 13 * MS / 2).unwrap();
-    let sched = cut.threads.iter().find(|t| t.tid == 5).unwrap().sched.unwrap();
+    let sched = cut.stacks().threads.iter().find(|t| t.tid == 5).unwrap().sched.unwrap();
     assert_eq!((sched.running, sched.runnable, sched.sleeping), (3 * MS, MS / 2, MS / 2 + 1));
 }
 
@@ -68,8 +68,8 @@ fn without_kept_calls_no_states_are_held() {
     let mut c = Capture::new();
     c.switch(0, 0, ("swapper/0", 0), "R", ("app", 5)).switch(0, MS, ("app", 5), "S", ("swapper/0", 0));
     let p = droidflame_core::analyze(&c.text()).unwrap();
-    assert!(p.threads.iter().all(|t| t.states.is_empty()));
-    assert!(p.threads.iter().any(|t| t.sched.is_some()));
+    assert!(p.stacks().threads.iter().all(|t| t.states.is_empty()));
+    assert!(p.stacks().threads.iter().any(|t| t.sched.is_some()));
 }
 
 /// SOURCES.md: two threads switched out in `D`, each followed by a blocked reason.
@@ -98,7 +98,7 @@ fn a_device_captures_states_are_consistent() {
     let p = kept(&corpus_file("perfetto/toolsbase-perflib-perfetto.trace"));
     let mut running: Vec<(u32, u64, u64)> = Vec::new();
     let (mut woken, mut with_waker, mut uninterruptible) = (0, 0, 0);
-    for t in p.threads.iter().filter(|t| !t.states.is_empty()) {
+    for t in p.stacks().threads.iter().filter(|t| !t.states.is_empty()) {
         assert_eq!(t.states.times(0, u64::MAX).sched(), t.sched.unwrap(), "thread {}", t.tid);
         for s in t.states.spans(0, u64::MAX) {
             match s.entry.state {
@@ -134,7 +134,7 @@ fn each_cpu_shows_the_threads_it_ran() {
         .event("app", 5, 5, 1, 10 * MS, "cpu_frequency", "state=1900800 cpu_id=1");
     let p = kept(&c.text());
     assert_eq!(p.system.cpus, 3);
-    let tid = |i: usize| p.threads[i].tid;
+    let tid = |i: usize| p.stacks().threads[i].tid;
     let boxes: Vec<(u32, u64, u64, u32)> = products::cpu_boxes(&p, 0.0, 10_000.0, 1000)
         .iter()
         .map(|b| (b.cpu, b.start_us as u64, b.end_us as u64, tid(b.thread)))
@@ -186,7 +186,7 @@ fn a_device_captures_cpu_frequencies_are_counters() {
     assert!(frequencies.iter().all(|c| c.pid == 0 && c.series.len() as u64 == c.samples));
     assert_eq!(p.system.cpus, 8);
     // What each CPU ran adds up to the threads' running time in the window drawn.
-    let running: u64 = p.threads.iter().filter_map(|t| t.sched).map(|s| s.running).sum();
+    let running: u64 = p.stacks().threads.iter().filter_map(|t| t.sched).map(|s| s.running).sum();
     let drawn: f64 = products::cpu_boxes(&p, 0.0, p.micros_at(p.system.timeline.end), 1_000_000)
         .iter()
         .map(|b| b.end_us - b.start_us)
@@ -196,7 +196,7 @@ fn a_device_captures_cpu_frequencies_are_counters() {
 
 /// The states of `tid`, as (start ms, end ms, state, CPU); none for a thread not listed.
 fn states_ms(p: &Profile, tid: u32) -> Vec<(u64, u64, SchedState, Option<u32>)> {
-    let Some(t) = p.threads.iter().find(|t| t.tid == tid) else {
+    let Some(t) = p.stacks().threads.iter().find(|t| t.tid == tid) else {
         return Vec::new();
     };
     t.states.spans(0, u64::MAX).map(|s| (s.entry.start / MS, s.end / MS, s.entry.state, s.entry.cpu)).collect()
@@ -224,11 +224,11 @@ fn a_cpus_first_writer_is_running_there() {
         states_ms(&p, 5),
         [(2, 4, Running, Some(0)), (4, 6, Sleeping, None), (6, 8, Running, Some(2)), (8, 9, Sleeping, None)]
     );
-    let app = p.threads.iter().find(|t| t.tid == 5).unwrap().sched.unwrap();
+    let app = p.stacks().threads.iter().find(|t| t.tid == 5).unwrap().sched.unwrap();
     assert_eq!((app.running, app.sleeping), (4 * MS, 3 * MS));
     assert_eq!(states_ms(&p, 6), [(1, 9, Running, Some(1))]);
     assert_eq!(states_ms(&p, 9), [(7, 9, Running, Some(4095))]);
-    assert!(p.threads.iter().all(|t| t.tid != 8 && t.tid != 0), "CPU 4096 and the idle task are not tracked");
+    assert!(p.stacks().threads.iter().all(|t| t.tid != 8 && t.tid != 0), "CPU 4096 and the idle task are not tracked");
 }
 
 /// A capture of kernel events alone draws states as frames; a CPU's first writer's state,
@@ -241,7 +241,7 @@ fn a_guessed_state_is_a_frame_from_its_start_once_a_switch_confirms_it() {
         .switch(0, 9 * MS, ("app", 5), "S", ("swapper/0", 0))
         .switch(1, 10 * MS, ("other", 6), "S", ("swapper/1", 0));
     let p = droidflame_core::analyze(&c.text()).unwrap();
-    let app = p.threads.iter().find(|t| t.tid == 5).unwrap();
+    let app = p.stacks().threads.iter().find(|t| t.tid == 5).unwrap();
     let frames: Vec<(String, u64, u64)> = app
         .tree
         .nodes()
@@ -270,5 +270,5 @@ fn what_names_no_thread_changes_no_state() {
         states_ms(&p, 5),
         [(1, 3, Running, Some(0)), (3, 4, Sleeping, None), (4, 5, Runnable, None), (5, 6, Running, Some(0))]
     );
-    assert!(p.threads.iter().all(|t| t.tid < 1 << 31));
+    assert!(p.stacks().threads.iter().all(|t| t.tid < 1 << 31));
 }

@@ -169,7 +169,7 @@ fn table_rows(profile: &Analysis, thread: usize, view: &View, clock: Clock) -> V
     let mut rows = Vec::new();
     for n in 0..table.parent.len() {
         let path = match table.parent[n] {
-            u32::MAX => vec![profile.threads[thread].label()],
+            u32::MAX => vec![profile.stacks().threads[thread].label()],
             up => [paths[up as usize].clone(), vec![table.names[table.name[n] as usize].clone()]].concat(),
         };
         if total[n] > 0 {
@@ -183,7 +183,7 @@ fn table_rows(profile: &Analysis, thread: usize, view: &View, clock: Clock) -> V
 
 /// The same rows from the TSV tree of that thread.
 fn tsv_rows(profile: &Analysis, thread: usize, view: &View) -> Vec<(Vec<String>, u64, u64)> {
-    let tid = profile.threads[thread].tid;
+    let tid = profile.stacks().threads[thread].tid;
     let options =
         TreeOptions { view: view.clone(), thread: Some(tid), format: TreeFormat::Tsv, ..TreeOptions::default() };
     let mut text = Vec::new();
@@ -282,15 +282,15 @@ fn check_every_view(what: &str, profile: &Analysis) {
         let expected = view_by_hand(&plain, &view);
         assert_eq!(folded_with(profile, &view), expected, "{what}: folded stacks of {view:?}");
         assert_eq!(tree_rows(profile, &view), expected, "{what}: the call tree of {view:?}");
-        for thread in 0..profile.threads.len().min(3) {
+        for thread in 0..profile.stacks().threads.len().min(3) {
             let clock = profile.default_clock();
             assert_eq!(
                 table_rows(profile, thread, &view, clock),
                 tsv_rows(profile, thread, &view),
                 "{what}: the table of {view:?}"
             );
-            let label = profile.threads[thread].label();
-            let alone = profile.threads.iter().filter(|t| t.label() == label).count() == 1;
+            let label = profile.stacks().threads[thread].label();
+            let alone = profile.stacks().threads.iter().filter(|t| t.label() == label).count() == 1;
             if !view.invert && alone {
                 let stacks: Stacks =
                     expected.iter().filter(|(s, _)| s[0] == label).map(|(s, v)| (s.clone(), *v)).collect();
@@ -540,7 +540,7 @@ fn check_timeline(what: &str, profile: &Analysis) {
         products::write_chrome_trace(profile, &view, &mut chrome).unwrap();
         let chrome: serde_json::Value = serde_json::from_slice(&chrome).unwrap();
         let events = chrome["traceEvents"].as_array().unwrap();
-        for (thread, t) in profile.threads.iter().enumerate().take(4) {
+        for (thread, t) in profile.stacks().threads.iter().enumerate().take(4) {
             let viewed = products::viewed_calls(profile, thread, &t.calls, &view).unwrap();
             let mut exported: Vec<&str> = events
                 .iter()

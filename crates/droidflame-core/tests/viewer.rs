@@ -101,7 +101,7 @@ fn one_threads_table_leaves_other_threads_out() {
     assert_eq!(all["methods"].as_array().unwrap().len(), 3);
     assert_eq!(all["thread"], Value::Null);
     assert_eq!(all["total_wall_us"], 530);
-    let worker = frame_table_of(&p, &[&p.threads[1]]);
+    let worker = frame_table_of(&p, &[&p.stacks().threads[1]]);
     assert_eq!(worker.rows.len(), 1);
     let error = products::methods_json(&p, Some(7)).unwrap_err();
     assert!(error.to_string().contains("thread index 7 is out of range (2 threads)"), "{error}");
@@ -119,10 +119,10 @@ fn the_default_thread_is_the_main_thread_else_the_busiest_on_the_cpu() {
         rec(2, 8, EXIT, 1000),
     ];
     let named = profile(&[(2, "waiter"), (7, "main"), (3, "other")], records.clone(), None);
-    assert_eq!(named.threads[named.default_thread().unwrap()].name, "main");
+    assert_eq!(named.stacks().threads[named.default_thread().unwrap()].name, "main");
     // The header's pid wins over the name.
     let by_pid = profile(&[(2, "waiter"), (7, "main"), (3, "other")], records.clone(), Some(3));
-    assert_eq!(by_pid.threads[by_pid.default_thread().unwrap()].tid, 3);
+    assert_eq!(by_pid.stacks().threads[by_pid.default_thread().unwrap()].tid, 3);
     // Without either, the thread with the most CPU time (these records give CPU = wall,
     // so the waiter would win on wall time; give it no CPU time instead).
     let mut idle = records;
@@ -130,7 +130,7 @@ fn the_default_thread_is_the_main_thread_else_the_busiest_on_the_cpu() {
         r.cpu = 5;
     }
     let busiest = profile(&[(2, "waiter"), (7, "ui"), (3, "other")], idle, None);
-    assert_eq!(busiest.threads[busiest.default_thread().unwrap()].name, "ui");
+    assert_eq!(busiest.stacks().threads[busiest.default_thread().unwrap()].name, "ui");
     let summary = json(&products::summary_json(&busiest));
     assert_eq!(summary["threads"][summary["default_thread"].as_u64().unwrap() as usize]["name"], "ui");
 }
@@ -146,12 +146,12 @@ fn a_thread_known_only_from_the_scheduler_is_not_the_one_to_open_on() {
         .mark("app", 5, 5, 9 * MS, "B|5|work")
         .mark("app", 5, 5, 10 * MS, "E|5");
     let p = analyze(&c.text()).unwrap();
-    let main = p.threads.iter().find(|t| t.tid == 6).unwrap();
+    let main = p.stacks().threads.iter().find(|t| t.tid == 6).unwrap();
     assert_eq!((main.name.as_str(), main.tree.len()), ("main", 1), "listed, with only the root");
-    assert_eq!(p.threads[p.default_thread().unwrap()].tid, 5);
+    assert_eq!(p.stacks().threads[p.default_thread().unwrap()].tid, 5);
     // Each thread once, named by the scheduler: the frames of their states before the
     // first slice were let go with the threads that held them.
-    let mut tids: Vec<u32> = p.threads.iter().map(|t| t.tid).collect();
+    let mut tids: Vec<u32> = p.stacks().threads.iter().map(|t| t.tid).collect();
     tids.sort();
     assert_eq!((tids, p.facts.repairs.unknown_threads), (vec![5, 6], 0));
 }
@@ -168,7 +168,7 @@ fn corpus_traces_open_on_their_main_thread() {
         ("ffprof-art-regular.trace", "main", 21491),
     ] {
         let p = analyze(&corpus_file(trace)).unwrap();
-        let t = &p.threads[p.default_thread().unwrap()];
+        let t = &p.stacks().threads[p.default_thread().unwrap()];
         assert_eq!((t.name.as_str(), t.tid), (name, tid), "{trace}");
     }
 }

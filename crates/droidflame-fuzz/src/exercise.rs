@@ -25,7 +25,7 @@ fn reread_a_window(bytes: &[u8], chunk: usize) {
         return;
     }
     let (start, end) = (profile.system.timeline.start, profile.system.timeline.end);
-    for thread in 0..profile.threads.len().min(4) {
+    for thread in 0..profile.stacks().threads.len().min(4) {
         let Ok(mut reread) = profile.reread(thread, start, start + end.saturating_sub(start) / 2) else { continue };
         let mut at = reread.offset() as usize;
         while at < bytes.len() {

@@ -104,7 +104,7 @@ impl Profile {
             .map_err(|e| failed(&self.label, format!("internal error: {e}")))?;
         let mut columns = Columns::default();
         columns
-            .push("tid", UInt32Array::from_iter_values(calls.iter().map(|c| analysis.threads[c.thread].tid)))
+            .push("tid", UInt32Array::from_iter_values(calls.iter().map(|c| analysis.stacks().threads[c.thread].tid)))
             .push("depth", UInt32Array::from_iter_values(calls.iter().map(|c| c.depth)))
             .push("start_us", UInt64Array::from_iter_values(calls.iter().map(|c| c.start_us)))
             .push("end_us", UInt64Array::from_iter_values(calls.iter().map(|c| c.end_us)))

@@ -54,7 +54,7 @@ pub fn make_every_product(analysis: &Analysis) {
     products::summary_json(analysis);
     products::frame_table(analysis);
     must("methods of every thread", products::methods_json(analysis, None));
-    if !analysis.threads.is_empty() {
+    if !analysis.stacks().threads.is_empty() {
         must("methods of thread 0", products::methods_json(analysis, Some(0)));
     }
     must("folded stacks", products::folded(analysis, &FoldedOptions::default()));
@@ -62,12 +62,12 @@ pub fn make_every_product(analysis: &Analysis) {
         must("folded stacks on a clock it has", products::folded(analysis, &folded_on(clock)));
     }
     // One thread, with the depth merge at a depth small traces reach.
-    let thread = analysis.threads.first().map(|t| t.tid);
+    let thread = analysis.stacks().threads.first().map(|t| t.tid);
     must(
         "folded stacks merged at depth 3",
         products::folded(analysis, &FoldedOptions { thread, max_depth: 3, ..Default::default() }),
     );
-    for thread in &analysis.threads {
+    for thread in &analysis.stacks().threads {
         for (_, call) in thread.calls.iter() {
             assert!(call.start <= call.end, "a call of {} ends before it starts", thread.label());
         }
@@ -82,7 +82,7 @@ pub fn make_every_product(analysis: &Analysis) {
             "every thread's flame graph",
             products::flame_svg(analysis, GraphScope::AllThreads, &FlameOptions::default()),
         );
-        if !analysis.threads.is_empty() {
+        if !analysis.stacks().threads.is_empty() {
             let shallow = FlameOptions { max_depth: 2, ..Default::default() };
             must("a shallow flame graph", products::flame_svg(analysis, GraphScope::Thread(0), &shallow));
         }
@@ -103,7 +103,7 @@ fn frames_and_states(p: &Profile) {
     }
     let _ = products::frames_json(p);
     let length = p.micros_at(p.system.timeline.end);
-    for (index, t) in p.threads.iter().enumerate().take(8) {
+    for (index, t) in p.stacks().threads.iter().enumerate().take(8) {
         if t.states.is_empty() {
             continue;
         }
@@ -119,7 +119,7 @@ fn frames_and_states(p: &Profile) {
         }
     }
     for b in products::cpu_boxes(p, 0.0, length, 300) {
-        assert!(b.cpu < p.system.cpus && b.start_us <= b.end_us && b.thread < p.threads.len());
+        assert!(b.cpu < p.system.cpus && b.start_us <= b.end_us && b.thread < p.stacks().threads.len());
     }
     for cpu in 0..p.system.cpus.min(4) {
         let _ = products::cpu_at_json(p, cpu, length / 2.0);

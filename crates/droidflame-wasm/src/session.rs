@@ -100,7 +100,7 @@ impl Session {
     }
 
     pub(crate) fn thread(&self, index: u32) -> Result<&droidflame_core::profile::ThreadProfile, JsError> {
-        self.profile()?.threads.get(index as usize).ok_or_else(|| JsError::new(&format!("no thread {index}")))
+        self.profile()?.stacks().threads.get(index as usize).ok_or_else(|| JsError::new(&format!("no thread {index}")))
     }
 
     /// Graphs and tables show only `from_us..=to_us` (µs from the timeline's start) until
@@ -267,10 +267,10 @@ impl Session {
 fn call_json(p: &Profile, thread: usize, depth: u32, call: &droidflame_core::profile::Call) -> serde_json::Value {
     let wall = p.has(Clock::Wall);
     json!({
-        "thread": thread, "tid": p.threads[thread].tid, "depth": depth, "name": p.frame_name(call.frame),
+        "thread": thread, "tid": p.stacks().threads[thread].tid, "depth": depth, "name": p.frame_name(call.frame),
         "start_us": p.micros_at(call.start), "end_us": p.micros_at(call.end),
         "wall_us": wall.then(|| p.micros_at(call.end) - p.micros_at(call.start)),
-        "cpu_us": p.has(Clock::Cpu).then(|| p.time_unit.micros(call.cpu)),
+        "cpu_us": p.has(Clock::Cpu).then(|| p.stacks().time_unit.micros(call.cpu)),
         "states": products::state_times_json(p, thread, call.start, call.end),
     })
 }

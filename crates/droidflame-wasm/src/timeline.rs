@@ -22,6 +22,7 @@ impl Session {
     pub fn timeline_json(&self) -> Result<String, JsError> {
         let p = self.profile()?;
         let threads: Vec<_> = p
+            .stacks()
             .threads
             .iter()
             .map(|t| {
@@ -43,7 +44,7 @@ impl Session {
         Ok(json!({ "length_us": p.micros_at(p.system.timeline.end), "gaps": gaps, "calls_kept": p.facts.limits.keep_calls,
                    "state_legend": products::state_legend(), "frames": !p.system.app_frames.is_empty(),
                    "cpus": p.system.cpus, "counters": counters,
-                   "left_out": p.calls_left_out(), "shortest_us": p.micros(p.shortest_call),
+                   "left_out": p.calls_left_out(), "shortest_us": p.micros(p.stacks().shortest_call),
                    "reread": p.can_reread(), "threads": threads })
         .to_string())
     }
@@ -201,9 +202,9 @@ impl Session {
                 .chain([call])
                 .map(|c| drawn.name(p, c.frame))
                 .collect();
-            let cpu = drawn.cpu(call).filter(|_| p.has(Clock::Cpu)).map(|cpu| p.time_unit.micros(cpu));
+            let cpu = drawn.cpu(call).filter(|_| p.has(Clock::Cpu)).map(|cpu| p.stacks().time_unit.micros(cpu));
             Ok(json!({
-                "thread": thread, "tid": p.threads[thread as usize].tid, "depth": depth,
+                "thread": thread, "tid": p.stacks().threads[thread as usize].tid, "depth": depth,
                 "name": drawn.name(p, call.frame), "path": path,
                 "start_us": p.micros_at(call.start), "end_us": p.micros_at(call.end),
                 "wall_us": p.has(Clock::Wall).then(|| p.micros_at(call.end) - p.micros_at(call.start)),

@@ -52,13 +52,13 @@ pub fn write_callgraph_dot(profile: &Profile, options: &CallGraphOptions, out: &
     profile.require(clock)?;
     let threads: Vec<&ThreadProfile> = match options.thread {
         Some(tid) => {
-            let found: Vec<&ThreadProfile> = profile.threads.iter().filter(|t| t.tid == tid).collect();
+            let found: Vec<&ThreadProfile> = profile.stacks().threads.iter().filter(|t| t.tid == tid).collect();
             if found.is_empty() {
                 return Err(no_such_thread(profile, tid));
             }
             found
         }
-        None => profile.threads.iter().filter(|t| total(&t.tree, clock) > 0).collect(),
+        None => profile.stacks().threads.iter().filter(|t| total(&t.tree, clock) > 0).collect(),
     };
     let failed = |e: std::io::Error| Error::new(ErrorKind::Output, e.to_string());
     let mut graph = DotWriter { out, next_id: 0, clock, profile, percent, max_depth: options.max_depth.max(1) };

@@ -65,13 +65,14 @@ pub fn select_calls(profile: &Profile, query: &CallQuery) -> Result<Vec<ListedCa
     }
     let threads: Vec<usize> = match query.thread {
         Some(tid) => {
-            let matching: Vec<usize> = (0..profile.threads.len()).filter(|&i| profile.threads[i].tid == tid).collect();
+            let matching: Vec<usize> =
+                (0..profile.stacks().threads.len()).filter(|&i| profile.stacks().threads[i].tid == tid).collect();
             if matching.is_empty() {
                 return Err(no_such_thread(profile, tid));
             }
             matching
         }
-        None => (0..profile.threads.len()).collect(),
+        None => (0..profile.stacks().threads.len()).collect(),
     };
     let frames = match &query.frame {
         Some(name) => Some(frames_named(profile, name)?),
@@ -80,7 +81,7 @@ pub fn select_calls(profile: &Profile, query: &CallQuery) -> Result<Vec<ListedCa
     let origin = profile.system.timeline.start;
     let mut out = Vec::new();
     for &thread in &threads {
-        for (depth, call) in profile.threads[thread].calls.iter() {
+        for (depth, call) in profile.stacks().threads[thread].calls.iter() {
             if frames.as_ref().is_some_and(|f| !f[call.frame as usize]) {
                 continue;
             }
@@ -124,7 +125,7 @@ pub fn write_calls(profile: &Profile, query: &CallQuery, out: &mut impl Write) -
     for listed in &calls {
         use std::fmt::Write as _;
         line.clear();
-        let thread = &profile.threads[listed.thread];
+        let thread = &profile.stacks().threads[listed.thread];
         let c = &listed.call;
         let _ = write!(line, "{}\t{}\t{}\t{}\t", thread.tid, listed.depth, listed.start_us, listed.end_us);
         if wall {

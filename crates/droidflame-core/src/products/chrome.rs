@@ -30,8 +30,8 @@ fn write_events(profile: &Profile, view: &View, out: &mut impl Write) -> Result<
     write_metadata(profile, out).map_err(output)?;
     let header_pid = profile.facts.format.pid;
     let cpu = profile.has(Clock::Cpu) && profile.has(Clock::Wall);
-    let event = Event { time: Micros(profile.time_unit), origin: profile.system.timeline.start, cpu };
-    for (i, thread) in profile.threads.iter().enumerate() {
+    let event = Event { time: Micros(profile.stacks().time_unit), origin: profile.system.timeline.start, cpu };
+    for (i, thread) in profile.stacks().threads.iter().enumerate() {
         let pid = thread.pid.or(header_pid).unwrap_or(0);
         let tid = thread.tid;
         if view.transforms.is_empty() {
@@ -84,7 +84,7 @@ impl Event {
 /// call's event (which only a thread has) follows a comma.
 fn write_metadata(profile: &Profile, out: &mut impl Write) -> std::io::Result<()> {
     let header_pid = profile.facts.format.pid;
-    let pid_of = |i: usize| profile.threads[i].pid.or(header_pid).unwrap_or(0);
+    let pid_of = |i: usize| profile.stacks().threads[i].pid.or(header_pid).unwrap_or(0);
     out.write_all(b"{\"displayTimeUnit\":\"ms\",\"traceEvents\":[")?;
     let mut first = true;
     let mut separator = |out: &mut dyn Write| -> std::io::Result<()> {
@@ -94,7 +94,7 @@ fn write_metadata(profile: &Profile, out: &mut impl Write) -> std::io::Result<()
         out.write_all(b"\n")
     };
     let mut named = BTreeSet::new();
-    for (i, thread) in profile.threads.iter().enumerate() {
+    for (i, thread) in profile.stacks().threads.iter().enumerate() {
         let pid = pid_of(i);
         if let Some(process) = &thread.process {
             if named.insert(pid) {

@@ -26,7 +26,7 @@ pub struct CpuBox {
 pub fn cpu_boxes(p: &Profile, from_us: f64, to_us: f64, pixels: u32) -> Vec<CpuBox> {
     let (from, to) = (p.ticks_at(from_us), p.ticks_at(to_us).saturating_add(1));
     let mut runs: Vec<Vec<(u64, u64, usize)>> = vec![Vec::new(); p.system.cpus as usize];
-    for (index, t) in p.threads.iter().enumerate().filter(|(_, t)| !t.states.is_empty()) {
+    for (index, t) in p.stacks().threads.iter().enumerate().filter(|(_, t)| !t.states.is_empty()) {
         for span in t.states.spans(from, to).filter(|s| s.entry.state == SchedState::Running) {
             if let Some(lane) = span.entry.cpu.and_then(|cpu| runs.get_mut(cpu as usize)) {
                 lane.push((span.entry.start, span.end, index));
@@ -77,7 +77,7 @@ pub fn cpu_boxes(p: &Profile, from_us: f64, to_us: f64, pixels: u32) -> Vec<CpuB
 /// The thread running on `cpu` at `at_us`, with its state, where one was.
 pub fn cpu_at(p: &Profile, cpu: u32, at_us: f64) -> Option<(usize, StateSpan)> {
     let at = p.ticks_at(at_us);
-    p.threads.iter().enumerate().find_map(|(index, t)| {
+    p.stacks().threads.iter().enumerate().find_map(|(index, t)| {
         let span = t.states.at(at)?;
         (span.entry.state == SchedState::Running && span.entry.cpu == Some(cpu)).then_some((index, span))
     })
@@ -89,7 +89,7 @@ pub fn cpu_at_json(p: &Profile, cpu: u32, at_us: f64) -> Value {
     let Some((index, span)) = cpu_at(p, cpu, at_us) else {
         return Value::Null;
     };
-    let t = &p.threads[index];
+    let t = &p.stacks().threads[index];
     let mut value = state_json(p, &span);
     value["thread"] = json!(index);
     value["label"] = json!(t.label());

@@ -127,7 +127,7 @@ pub(crate) fn method_rows(
     view: &View,
 ) -> Option<Vec<MethodRow>> {
     let threads: Vec<&ThreadProfile> =
-        profile.threads.iter().filter(|t| thread.is_none_or(|name| sanitize(&t.name) == name)).collect();
+        profile.stacks().threads.iter().filter(|t| thread.is_none_or(|name| sanitize(&t.name) == name)).collect();
     if threads.is_empty() && thread.is_some() {
         return None;
     }

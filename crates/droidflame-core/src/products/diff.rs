@@ -185,7 +185,7 @@ pub fn compare(before: &Analysis, after: &Analysis, options: &DiffOptions) -> Re
     }
     let thread = options.thread.as_deref();
     if let Some(name) = thread {
-        if ![before, after].iter().any(|p| p.threads.iter().any(|t| sanitize(&t.name) == name)) {
+        if ![before, after].iter().any(|p| p.stacks().threads.iter().any(|t| sanitize(&t.name) == name)) {
             return Err(Error::new(ErrorKind::Request, format!("neither trace has a thread named {name:?}")));
         }
     }
@@ -202,7 +202,7 @@ pub fn compare(before: &Analysis, after: &Analysis, options: &DiffOptions) -> Re
     let mut comparison = Comparison {
         clock,
         warnings,
-        frame_kind: after.facts.format.frame_kind,
+        frame_kind: after.stacks().frame_kind,
         unit: after.unit_of(clock),
         measured: super::flame::measured(after, clock),
         default_thread: None,
@@ -212,7 +212,7 @@ pub fn compare(before: &Analysis, after: &Analysis, options: &DiffOptions) -> Re
         comparison.threads().into_iter().filter(|t| t.before > 0 && t.after > 0).map(|t| t.name).collect();
     comparison.default_thread = [before, after]
         .into_iter()
-        .filter_map(|p| p.default_thread().map(|i| sanitize(&p.threads[i].name)))
+        .filter_map(|p| p.default_thread().map(|i| sanitize(&p.stacks().threads[i].name)))
         .find(|name| both.contains(name));
     Ok(comparison)
 }

@@ -228,7 +228,7 @@ impl StackMerger {
         let names = FrameNames::of_view(profile, max_depth, view);
         let global: Vec<u32> = (0..names.len() as u32).map(|id| self.name(names.name(id))).collect();
         let mut by_name: BTreeMap<String, Vec<&ThreadProfile>> = BTreeMap::new();
-        for thread in &profile.threads {
+        for thread in &profile.stacks().threads {
             let name = sanitize(&thread.name);
             if only.is_none_or(|only| only == name) {
                 by_name.entry(name).or_default().push(thread);

@@ -27,7 +27,7 @@ pub struct ExportOptions {
 /// Each thread (threads sharing a label merged, as in folded stacks) with its view.
 fn thread_trees(profile: &Profile, names: &FrameNames, view: &View) -> Vec<(String, FrameTree)> {
     let mut groups: BTreeMap<String, Vec<&ThreadProfile>> = BTreeMap::new();
-    for thread in &profile.threads {
+    for thread in &profile.stacks().threads {
         groups.entry(sanitize(&thread.label())).or_default().push(thread);
     }
     groups
@@ -77,7 +77,7 @@ pub fn write_speedscope(profile: &Profile, options: &ExportOptions, out: &mut im
     let mut frame_of: Vec<u32> = vec![NONE; names.len()];
     let mut frames: Vec<serde_json::Value> = Vec::new();
     let mut profiles = Vec::new();
-    let default_label = profile.default_thread().map(|i| sanitize(&profile.threads[i].label()));
+    let default_label = profile.default_thread().map(|i| sanitize(&profile.stacks().threads[i].label()));
     let mut active = 0;
     for (label, tree) in thread_trees(profile, &names, &options.view) {
         let (mut samples, mut weights, mut total) = (Vec::new(), Vec::new(), 0u64);
@@ -149,7 +149,7 @@ fn write_speedscope_evented(profile: &Profile, clock: Clock, view: &View, out: &
     let default_thread = profile.default_thread();
     let mut active = 0;
     let micros = |ticks: u64| profile.trace_time_unit().micros_f64(ticks.saturating_sub(profile.system.timeline.start));
-    for (i, thread) in profile.threads.iter().enumerate() {
+    for (i, thread) in profile.stacks().threads.iter().enumerate() {
         let viewed =
             if view.transforms.is_empty() { None } else { Some(viewed_calls(profile, i, &thread.calls, view)?) };
         let calls = viewed.as_ref().map_or(&thread.calls, |v| &v.calls);

@@ -88,7 +88,7 @@ impl Default for FlameOptions {
 pub(crate) fn measured(profile: &Profile, clock: Clock) -> String {
     match profile.unit_of(clock) {
         Unit::Micros => format!("{clock} clock"),
-        _ => profile.facts.format.clock_words.of(clock).to_owned(),
+        _ => profile.stacks().clock_words.of(clock).to_owned(),
     }
 }
 
@@ -98,7 +98,7 @@ pub(crate) fn in_all(profile: &Profile, clock: Clock, total: u64) -> String {
     match profile.unit_of(clock) {
         Unit::Micros => format!("{} µs in all on the {clock} clock", group_digits(total)),
         unit => {
-            format!("{} {} in all ({})", group_digits(total), unit.symbol(), profile.facts.format.clock_words.of(clock))
+            format!("{} {} in all ({})", group_digits(total), unit.symbol(), profile.stacks().clock_words.of(clock))
         }
     }
 }
@@ -141,10 +141,10 @@ pub(crate) fn flame_svg_named(
     options.view.check(profile)?;
     let (title, trees): (String, Vec<(Option<String>, FrameTree)>) = match scope {
         GraphScope::Thread(index) => {
-            let thread = profile.threads.get(index).ok_or_else(|| {
+            let thread = profile.stacks().threads.get(index).ok_or_else(|| {
                 Error::new(
                     ErrorKind::Request,
-                    format!("thread index {index} is out of range ({} threads)", profile.threads.len()),
+                    format!("thread index {index} is out of range ({} threads)", profile.stacks().threads.len()),
                 )
             })?;
             let tree = FrameTree::merged(profile, names, &[thread]).viewed(profile, names, &options.view);
@@ -152,6 +152,7 @@ pub(crate) fn flame_svg_named(
         }
         GraphScope::AllThreads => {
             let trees = profile
+                .stacks()
                 .threads
                 .iter()
                 .map(|t| {
@@ -202,7 +203,7 @@ pub(crate) fn flame_svg_named(
             options.theme,
         ));
     }
-    let mut opts = inferno_options(options, profile.facts.format.frame_kind, profile.unit_of(clock));
+    let mut opts = inferno_options(options, profile.stacks().frame_kind, profile.unit_of(clock));
     opts.title = title;
     // The widths add up the stacks' values: the time the graph covers, not any frame's own.
     opts.subtitle = Some(in_all(profile, clock, total));

@@ -85,7 +85,7 @@ pub fn for_each_folded_line(
     options.view.check(profile)?;
     let names = FrameNames::of_view(profile, options.max_depth, &options.view);
     if let Some(tid) = options.thread {
-        let matching: Vec<&ThreadProfile> = profile.threads.iter().filter(|t| t.tid == tid).collect();
+        let matching: Vec<&ThreadProfile> = profile.stacks().threads.iter().filter(|t| t.tid == tid).collect();
         if matching.is_empty() {
             return Err(no_such_thread(profile, tid));
         }
@@ -96,7 +96,7 @@ pub fn for_each_folded_line(
     // of a label's lines sort together in this order. Two logical threads can share a
     // label (id reuse): their trees merge, and so do their equal stacks.
     let mut by_label: BTreeMap<String, Vec<&ThreadProfile>> = BTreeMap::new();
-    for thread in &profile.threads {
+    for thread in &profile.stacks().threads {
         by_label.entry(sanitize(&thread.label()) + ";").or_default().push(thread);
     }
     for (key, threads) in &by_label {
@@ -121,8 +121,8 @@ fn itoa(value: u64, buffer: &mut [u8; 20]) -> &str {
 }
 
 pub(super) fn no_such_thread(profile: &Profile, tid: u32) -> Error {
-    let mut known: Vec<String> = profile.threads.iter().take(12).map(|t| t.tid.to_string()).collect();
-    if profile.threads.len() > 12 {
+    let mut known: Vec<String> = profile.stacks().threads.iter().take(12).map(|t| t.tid.to_string()).collect();
+    if profile.stacks().threads.len() > 12 {
         known.push("...".into());
     }
     Error::new(

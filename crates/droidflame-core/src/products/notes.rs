@@ -29,7 +29,7 @@ fn coverage(profile: &crate::profile::Profile) -> Option<String> {
     if !profile.has(Clock::Wall) || profile.in_range || profile.source().kind.is_heap() {
         return None;
     }
-    let recorded = profile.threads.iter().filter(|t| t.records > 0 && !t.track);
+    let recorded = profile.stacks().threads.iter().filter(|t| t.records > 0 && !t.track);
     let first = recorded.clone().map(|t| t.first.wall).min()?;
     let last = recorded.map(|t| t.last.wall).max()?;
     let (start, length) = (profile.system.timeline.start, profile.system.timeline.length());
@@ -38,8 +38,8 @@ fn coverage(profile: &crate::profile::Profile) -> Option<String> {
     if covered * 2 >= length || profile.micros(length - covered) < 1_000_000 {
         return None;
     }
-    let seconds = |ticks: u64| format!("{:.2} s", profile.time_unit.micros_f64(ticks) / 1e6);
-    let what = match (profile.count(), profile.facts.format.frame_kind) {
+    let seconds = |ticks: u64| format!("{:.2} s", profile.stacks().time_unit.micros_f64(ticks) / 1e6);
+    let what = match (profile.count(), profile.stacks().frame_kind) {
         (crate::profile::Count::Samples, _) => "The CPU samples",
         (_, crate::profile::FrameKind::Slice) => "The threads' slices",
         _ => "The calls",

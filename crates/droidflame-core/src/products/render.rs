@@ -27,7 +27,7 @@ pub fn render_site(profile: &Analysis, clock: Option<Clock>, view: &View) -> Res
     let mut files = vec![RenderedFile { name: "summary.json".into(), contents: summary_json(profile).into_bytes() }];
     let mut rows = Vec::new();
     let names = FrameNames::of_view(profile, options.max_depth, view);
-    for (index, thread) in profile.threads.iter().enumerate() {
+    for (index, thread) in profile.stacks().threads.iter().enumerate() {
         let name = format!("thread-{:03}-{}.svg", index + 1, thread.tid);
         let svg = flame_svg_named(profile, &names, GraphScope::Thread(index), &options)?;
         files.push(RenderedFile { name: name.clone(), contents: svg.into_bytes() });
@@ -56,9 +56,9 @@ pub fn render_site(profile: &Analysis, clock: Option<Clock>, view: &View) -> Res
         profile.facts.format.family,
         profile.facts.format.layout,
         profile.facts.format.version,
-        profile.clocks.name(),
+        profile.stacks().clocks.name(),
         group_digits(profile.facts.records),
-        profile.threads.len()
+        profile.stacks().threads.len()
     );
     let values = match profile.unit_of(clock) {
         crate::profile::Unit::Micros => format!("Times are self time on the {} clock, in µs", clock.name()),
@@ -66,7 +66,7 @@ pub fn render_site(profile: &Analysis, clock: Option<Clock>, view: &View) -> Res
             "{}: self {} ({})",
             profile.source().description,
             unit.symbol(),
-            profile.facts.format.clock_words.of(clock)
+            profile.stacks().clock_words.of(clock)
         ),
     };
     let warnings: String =

@@ -105,7 +105,7 @@ impl Whole {
     /// whose values add up to `sum`: for all threads' wall time the time the profile
     /// covers (threads' wall times add up to more: they run side by side), else `sum`.
     fn of(profile: &Profile, clock: Clock, one_thread: bool, sum: u64) -> Whole {
-        let words = profile.facts.format.clock_words.of(clock);
+        let words = profile.stacks().clock_words.of(clock);
         if clock == Clock::Wall && profile.unit_of(clock) == crate::profile::Unit::Micros {
             if one_thread {
                 return Whole { value: sum, of: format!("this thread's {words}") };
@@ -252,6 +252,7 @@ pub fn summary(analysis: &Analysis) -> Summary<'_> {
     let profile = &analysis.profile;
     let names = FrameNames::of(profile, DEFAULT_MAX_DEPTH);
     let threads_json: Vec<ThreadJson> = profile
+        .stacks()
         .threads
         .iter()
         .map(|t| {
@@ -282,7 +283,7 @@ pub fn summary(analysis: &Analysis) -> Summary<'_> {
             layout: f.layout,
             version: f.version,
             streaming: f.flag("streaming"),
-            clock: profile.clocks.name(),
+            clock: profile.stacks().clocks.name(),
             vm: f.text("vm"),
             gzip: f.gzip,
             split: f.split,
@@ -293,9 +294,9 @@ pub fn summary(analysis: &Analysis) -> Summary<'_> {
             clock_words: Clock::ALL
                 .into_iter()
                 .filter(|&c| profile.has(c))
-                .map(|c| (c.name(), f.clock_words.of(c)))
+                .map(|c| (c.name(), profile.stacks().clock_words.of(c)))
                 .collect(),
-            frame_kind: f.frame_kind.name(),
+            frame_kind: profile.stacks().frame_kind.name(),
             description: &f.description,
         },
         header: &profile.facts.header,
@@ -368,10 +369,10 @@ pub fn methods_json(profile: &Profile, thread: Option<usize>) -> crate::error::R
     let table = match thread {
         None => frame_table(profile),
         Some(index) => {
-            let t: &ThreadProfile = profile.threads.get(index).ok_or_else(|| {
+            let t: &ThreadProfile = profile.stacks().threads.get(index).ok_or_else(|| {
                 crate::error::Error::new(
                     crate::error::ErrorKind::Request,
-                    format!("thread index {index} is out of range ({} threads)", profile.threads.len()),
+                    format!("thread index {index} is out of range ({} threads)", profile.stacks().threads.len()),
                 )
             })?;
             frame_table_of(profile, &[t])
@@ -455,7 +456,7 @@ fn method_json<'a>(profile: &'a Profile, row: &FrameRow) -> MethodJson<'a> {
 fn counted(profile: &Profile) -> Option<u64> {
     let per_stack = profile.count().per_stack() && profile.counts_known();
     per_stack.then(|| {
-        let nodes = profile.threads.iter().flat_map(|t| t.tree.nodes());
+        let nodes = profile.stacks().threads.iter().flat_map(|t| t.tree.nodes());
         nodes.fold(0u64, |sum, n| sum.saturating_add(n.calls))
     })
 }
@@ -477,7 +478,7 @@ fn elapsed_us(profile: &Profile) -> Option<u64> {
     }
     let length = profile.system.timeline.length();
     // A heap dump's values are bytes, not records in time: a single dump spans nothing.
-    let recorded = !heap && profile.threads.iter().any(|t| t.records > 0);
+    let recorded = !heap && profile.stacks().threads.iter().any(|t| t.records > 0);
     (length > 0 || recorded).then(|| profile.trace_time_unit().micros(length))
 }
 

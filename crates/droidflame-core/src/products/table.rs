@@ -56,7 +56,7 @@ pub struct FrameTable {
 
 /// The table of every thread.
 pub fn frame_table(profile: &Profile) -> FrameTable {
-    let threads: Vec<&ThreadProfile> = profile.threads.iter().collect();
+    let threads: Vec<&ThreadProfile> = profile.stacks().threads.iter().collect();
     frame_table_of(profile, &threads)
 }
 
@@ -73,7 +73,7 @@ pub fn frame_table_of(profile: &Profile, threads: &[&ThreadProfile]) -> FrameTab
 /// The rows of every thread's table without the calls between frames, which cost more
 /// than the rows (a map entry per stack) and which a summary does not show.
 pub fn frame_rows(profile: &Profile) -> Vec<FrameRow> {
-    let threads: Vec<&ThreadProfile> = profile.threads.iter().collect();
+    let threads: Vec<&ThreadProfile> = profile.stacks().threads.iter().collect();
     rows_of(profile, &threads, None)
 }
 

@@ -21,7 +21,7 @@ pub struct StateBox {
 
 /// Thread `thread`'s states between `from_us` and `to_us` drawn `pixels` wide.
 pub fn state_boxes(p: &Profile, thread: usize, from_us: f64, to_us: f64, pixels: u32) -> Vec<StateBox> {
-    let Some(t) = p.threads.get(thread) else {
+    let Some(t) = p.stacks().threads.get(thread) else {
         return Vec::new();
     };
     let pixel = (to_us - from_us).max(0.0) / f64::from(pixels.max(1));
@@ -61,7 +61,7 @@ pub fn state_boxes(p: &Profile, thread: usize, from_us: f64, to_us: f64, pixels:
 
 /// The state thread `thread` was in at `at_us`, where known.
 pub fn state_at(p: &Profile, thread: usize, at_us: f64) -> Option<StateSpan> {
-    p.threads.get(thread)?.states.at(p.ticks_at(at_us))
+    p.stacks().threads.get(thread)?.states.at(p.ticks_at(at_us))
 }
 
 /// A state span as JSON: `state` (its key), `words`, `start_us`, `end_us`, `dur_us`, and
@@ -73,7 +73,7 @@ pub fn state_json(p: &Profile, span: &StateSpan) -> Value {
         let name = if tid == 0 {
             "an interrupt (the idle task)".to_owned()
         } else {
-            p.threads.iter().find(|t| t.tid == tid && !t.track).map_or(format!("Thread {tid}"), |t| t.label())
+            p.stacks().threads.iter().find(|t| t.tid == tid && !t.track).map_or(format!("Thread {tid}"), |t| t.label())
         };
         json!({ "tid": tid, "name": name })
     });
@@ -91,14 +91,14 @@ pub fn state_json(p: &Profile, span: &StateSpan) -> Value {
 /// array of `{state, words, us}` with time in it, running first; `null` where the thread
 /// has no states.
 pub fn state_times_json(p: &Profile, thread: usize, from: u64, to: u64) -> Value {
-    let Some(t) = p.threads.get(thread).filter(|t| !t.states.is_empty()) else {
+    let Some(t) = p.stacks().threads.get(thread).filter(|t| !t.states.is_empty()) else {
         return Value::Null;
     };
     let times = t.states.times(from, to);
     let rows: Vec<Value> = SchedState::KNOWN
         .iter()
         .filter(|&&s| times.of(s) > 0)
-        .map(|&s| json!({ "state": key(s), "words": s.words(), "us": p.time_unit.micros_f64(times.of(s)) }))
+        .map(|&s| json!({ "state": key(s), "words": s.words(), "us": p.stacks().time_unit.micros_f64(times.of(s)) }))
         .collect();
     Value::Array(rows)
 }
@@ -141,7 +141,7 @@ mod tests {
         line(2_010, "idle", "R", "app");
         line(3_010, "app", "S", "idle");
         let p = analyze_with(text.as_bytes(), Options { keep_calls: true, ..Options::default() }).unwrap().profile;
-        let t = p.threads.iter().position(|t| t.tid == 5).unwrap();
+        let t = p.stacks().threads.iter().position(|t| t.tid == 5).unwrap();
         // 100 pixels over 3.01 ms: about 30 µs a pixel.
         let boxes = state_boxes(&p, t, 0.0, 3_010.0, 100);
         assert_eq!(boxes[0], StateBox { start_us: 0.0, end_us: 1_000.0, state: SchedState::Running, mixed: false });

@@ -179,7 +179,7 @@ fn in_package(names: &FrameNames, prefix: &str) -> Vec<bool> {
 /// in: `libc.so`, `[kernel.kallsyms]`, `base.apk`). Only sampled functions have one: a
 /// method's source is its Java source file, a slice has none.
 fn frame_libraries(profile: &Profile) -> impl Iterator<Item = Option<&str>> {
-    let binaries = profile.facts.format.frame_kind == FrameKind::Function;
+    let binaries = profile.stacks().frame_kind == FrameKind::Function;
     profile.frames.iter().map(move |info| {
         let source = info.source.as_deref().filter(|_| binaries)?;
         Some(source.rsplit('/').next().unwrap_or(source))

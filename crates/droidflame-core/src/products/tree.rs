@@ -57,7 +57,7 @@ pub fn write_tree(profile: &Profile, options: &TreeOptions, out: &mut impl Write
     options.view.check(profile)?;
     let names = FrameNames::of_view(profile, options.max_depth, &options.view);
     let mut groups: BTreeMap<String, Vec<&ThreadProfile>> = BTreeMap::new();
-    for thread in profile.threads.iter().filter(|t| options.thread.is_none_or(|tid| t.tid == tid)) {
+    for thread in profile.stacks().threads.iter().filter(|t| options.thread.is_none_or(|tid| t.tid == tid)) {
         groups.entry(sanitize(&thread.label()) + ";").or_default().push(thread);
     }
     if let (Some(tid), true) = (options.thread, groups.is_empty()) {
@@ -166,15 +166,15 @@ pub fn call_tree_table(profile: &Profile, scope: GraphScope, view: &View) -> Res
     table.push(NONE, NONE, PerClock::ZERO, 0);
     let threads: Vec<(Option<String>, &ThreadProfile)> = match scope {
         GraphScope::Thread(index) => {
-            let thread = profile.threads.get(index).ok_or_else(|| {
+            let thread = profile.stacks().threads.get(index).ok_or_else(|| {
                 Error::new(
                     ErrorKind::Request,
-                    format!("thread index {index} is out of range ({} threads)", profile.threads.len()),
+                    format!("thread index {index} is out of range ({} threads)", profile.stacks().threads.len()),
                 )
             })?;
             vec![(None, thread)]
         }
-        GraphScope::AllThreads => profile.threads.iter().map(|t| (Some(sanitize(&t.label())), t)).collect(),
+        GraphScope::AllThreads => profile.stacks().threads.iter().map(|t| (Some(sanitize(&t.label())), t)).collect(),
     };
     for (label, thread) in threads {
         let tree = FrameTree::merged(profile, &names, &[thread]).transformed(profile, &names, view);

@@ -39,7 +39,7 @@ impl ViewedCalls {
 pub fn viewed_calls(profile: &Profile, thread: usize, calls: &ThreadCalls, view: &View) -> Result<ViewedCalls> {
     view.check(profile)?;
     let names = FrameNames::of_view(profile, DEFAULT_MAX_DEPTH, view);
-    let (mut tree, of_node) = FrameTree::of_thread(profile, &names, &profile.threads[thread]);
+    let (mut tree, of_node) = FrameTree::of_thread(profile, &names, &profile.stacks().threads[thread]);
     let order = calls.in_start_order();
     let stacks = stacks_of(profile, &names, &mut tree, &of_node, &order);
     let (placed, place) = tree.placed(profile, &names, &View { transforms: view.transforms.clone(), invert: false });

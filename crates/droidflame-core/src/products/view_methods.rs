@@ -37,11 +37,11 @@ struct EdgeSum {
 /// inversion is left out: a table of methods is the same read either way.
 pub fn methods_json_of_view(profile: &Profile, thread: Option<usize>, view: &View) -> Result<String> {
     let threads: Vec<&ThreadProfile> = match thread {
-        None => profile.threads.iter().collect(),
-        Some(index) => vec![profile.threads.get(index).ok_or_else(|| {
+        None => profile.stacks().threads.iter().collect(),
+        Some(index) => vec![profile.stacks().threads.get(index).ok_or_else(|| {
             Error::new(
                 ErrorKind::Request,
-                format!("thread index {index} is out of range ({} threads)", profile.threads.len()),
+                format!("thread index {index} is out of range ({} threads)", profile.stacks().threads.len()),
             )
         })?],
     };

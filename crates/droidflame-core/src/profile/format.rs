@@ -1,8 +1,5 @@
 //! What the input was: the facts every format has, and the few only some have.
 
-use super::clock::{Clock, ClockWords};
-use super::frame::FrameKind;
-
 /// What the input was, as detected from its bytes: facts every format has, and a list of
 /// the facts only some formats have.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,13 +25,6 @@ pub struct FormatInfo {
     /// The trace looks sampled (its records come at a steady interval, not at each call):
     /// the estimated interval in µs. Times are then quantised to it.
     pub sampling_interval_us: Option<u64>,
-    /// What its frames are.
-    pub frame_kind: FrameKind,
-    /// What each clock measures, in words for people.
-    pub clock_words: ClockWords,
-    /// The clock to show first where the trace has it (`None`: wall where there is wall):
-    /// the CPU clock where that is what the trace measures (samples).
-    pub preferred_clock: Option<Clock>,
     /// The format in words, e.g. `Method trace, streaming v3, gzip`.
     pub description: String,
 }

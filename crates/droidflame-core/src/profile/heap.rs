@@ -5,7 +5,8 @@
 use super::calls::ThreadCalls;
 use super::clock::{ClockSet, ClockWords, PerClock, TimeUnit};
 use super::frame::FrameKind;
-use super::source::{Source, SourceData, SourceKind};
+use super::source::{Source, SourceKind};
+use super::stacks::StackProfile;
 use super::states::StateLog;
 use super::thread::ThreadProfile;
 use super::tree::NONE;
@@ -107,11 +108,11 @@ impl HeapProfiles {
         self.heaps().flat_map(|h| &h.dumps).flat_map(|d| &d.rows).filter(|r| r.freed > r.allocated).count() as u64
     }
 
-    /// The source `view` names, made from its dump.
-    pub(crate) fn source_data(&self, view: HeapView, sources: &[Source]) -> SourceData {
+    /// The stack profile of the source `view` names, made from its dump.
+    pub(crate) fn stack_profile(&self, view: HeapView, sources: &[Source]) -> StackProfile {
         let source = sources.iter().find(|s| s.kind == view.kind).expect("the heap source is listed").clone();
         let threads = self.processes.iter().map(|process| self.process_profile(process, view)).collect();
-        SourceData {
+        StackProfile {
             source,
             threads,
             clocks: ClockSet::Wall,
@@ -120,6 +121,7 @@ impl HeapProfiles {
             clock_words: ClockWords { wall: heap_words(view.kind), cpu: "" },
             preferred_clock: None,
             shortest_call: 0,
+            counts_unknown: false,
         }
     }
 

@@ -1,13 +1,13 @@
 //! The analysed trace: its stack profiles, system timeline, heap profiles and facts.
 
-use super::clock::{Clock, ClockSet, TimeUnit};
+use super::clock::Clock;
 use super::facts::Facts;
 use super::frame::{ClassRename, Frame};
 use super::heap::HeapProfiles;
 use super::repairs::group_digits;
-use super::source::{Source, SourceData};
+use super::source::Source;
+use super::stacks::StackProfile;
 use super::system::SystemTimeline;
-use super::thread::ThreadProfile;
 
 /// The analysed trace.
 #[derive(Debug, Clone)]
@@ -18,33 +18,23 @@ pub struct Profile {
     /// What happened over time beside the stacks: the trace's span and gaps, counters, app
     /// and display frames, the CPUs and the kernel functions threads blocked in.
     pub system: SystemTimeline,
-    /// The clocks the trace recorded.
-    pub clocks: ClockSet,
-    /// How long one tick of the raw times in the call trees is.
-    pub time_unit: TimeUnit,
-    /// Threads (and tracks) with at least one event.
-    pub threads: Vec<ThreadProfile>,
     /// Every frame some call used; `Node::frame` indexes it.
     pub frames: Vec<Frame>,
     /// `frame_name_of[frame]` indexes `frame_names`: overloads share one name.
     pub frame_name_of: Vec<u32>,
     /// Each distinct display name of a frame once.
     pub frame_names: Vec<String>,
-    /// With calls kept: calls shorter than this many ticks on the timeline clock were let
-    /// go, the trace having more than `Options::max_calls`; 0 when every call was kept.
-    /// Calls from before tracing are kept whatever their length.
-    pub shortest_call: u64,
     /// The frames as the trace named them, where a mapping renamed them; else empty.
     pub(crate) unmapped_frames: Vec<Frame>,
     /// The frame (index into `frames`) of each frame slot of the builder.
     pub(crate) frame_of_slot: Vec<u32>,
-    /// The source shown now: `threads`, `clocks`, `time_unit`, `shortest_call` and the
-    /// format's frame kind and clock words are its.
-    pub(crate) source: Source,
     /// Every source the trace has, in order of preference.
     pub(crate) sources: Vec<Source>,
-    /// The sources not shown now, but heap sources (made from `heap` when selected).
-    pub(crate) stashed: Vec<SourceData>,
+    /// The stack profile of each source but the heap ones, in the order of `sources`; a
+    /// heap source's is made from `heap` at the chosen dump when it is shown.
+    pub(crate) stack_profiles: Vec<StackProfile>,
+    /// The source shown: every product reads its stack profile (`Profile::stacks`).
+    pub(crate) shown: Shown,
     /// The trace's heap dumps, where it has any.
     pub heap: Option<HeapProfiles>,
     /// The dump heap sources show; `None`: the last.
@@ -52,22 +42,37 @@ pub struct Profile {
     /// Original names the trace itself gives for obfuscated classes and methods (applied
     /// as a mapping when the analysis ends).
     pub(crate) renames: Vec<ClassRename>,
-    /// The nodes' counts are not known: a time range of samples (the samples in it are
-    /// not kept one by one, only the runs of them that calls are).
-    pub(crate) counts_unknown: bool,
     /// A time range of a profile (`Profile::within`): its timeline is the range.
     pub in_range: bool,
 }
 
+/// Which stack profile a profile shows.
+#[derive(Debug, Clone)]
+pub(crate) enum Shown {
+    /// `stack_profiles[at]`.
+    Stacks(usize),
+    /// A heap source's, made from the heap dumps.
+    Heap(Box<StackProfile>),
+}
+
 impl Profile {
+    /// The stack profile of the source shown: its threads, clocks and how to read their
+    /// values.
+    pub fn stacks(&self) -> &StackProfile {
+        match &self.shown {
+            Shown::Stacks(at) => &self.stack_profiles[*at],
+            Shown::Heap(stacks) => stacks,
+        }
+    }
+
     /// Whole microseconds for a tick count (truncating).
     pub fn micros(&self, ticks: u64) -> u64 {
-        self.time_unit.micros(ticks)
+        self.stacks().time_unit.micros(ticks)
     }
 
     /// Whether the trace recorded `clock`.
     pub fn has(&self, clock: Clock) -> bool {
-        self.clocks.has(clock)
+        self.stacks().clocks.has(clock)
     }
 
     /// Checks that the trace has `clock`, or explains that it does not.
@@ -79,7 +84,7 @@ impl Profile {
                 crate::error::ErrorKind::Request,
                 format!(
                     "this trace has no {clock} clock (it recorded clock={}); choose the {} clock",
-                    self.clocks.name(),
+                    self.stacks().clocks.name(),
                     self.default_clock()
                 ),
             ))
@@ -88,7 +93,7 @@ impl Profile {
 
     /// The clock a reader sees when they name none.
     pub fn default_clock(&self) -> Clock {
-        self.facts.format.preferred_clock.filter(|&clock| self.has(clock)).unwrap_or(self.clocks.default_clock())
+        self.stacks().preferred_clock.filter(|&clock| self.has(clock)).unwrap_or(self.stacks().clocks.default_clock())
     }
 
     /// Checks that calls were kept (`Options::keep_calls`), or explains that they were not.
@@ -116,13 +121,14 @@ impl Profile {
     /// input: where its importer kept checkpoints (method traces with fixed-size records,
     /// read uncompressed and in one piece).
     pub fn can_reread(&self) -> bool {
-        self.shortest_call > 0 && self.facts.rereadable
+        self.stacks().shortest_call > 0 && self.facts.rereadable
     }
 
     /// Where short calls were left out (`shortest_call`), what that means for the user.
     pub fn calls_left_out(&self) -> Option<String> {
-        (self.facts.limits.keep_calls && self.shortest_call > 0)
-            .then(|| calls_left_out(self.facts.limits.max_calls, self.micros(self.shortest_call), self.can_reread()))
+        (self.facts.limits.keep_calls && self.stacks().shortest_call > 0).then(|| {
+            calls_left_out(self.facts.limits.max_calls, self.micros(self.stacks().shortest_call), self.can_reread())
+        })
     }
 
     /// The clock of the timeline and of calls' start and end: wall where the trace has it,
@@ -152,7 +158,7 @@ impl Profile {
     /// most wall time, blocked in a wait, so wall time does not tell the busy ones.
     /// Tracks are never chosen. `None` when there is no thread.
     pub fn default_thread(&self) -> Option<usize> {
-        let candidates = || self.threads.iter().enumerate().filter(|(_, t)| !t.track && !t.tree.is_empty());
+        let candidates = || self.stacks().threads.iter().enumerate().filter(|(_, t)| !t.track && !t.tree.is_empty());
         if let Some(pid) = self.facts.format.pid {
             if let Some((i, _)) = candidates().find(|(_, t)| t.tid == pid) {
                 return Some(i);
@@ -164,7 +170,7 @@ impl Profile {
         let clock = if self.has(Clock::Cpu) { Clock::Cpu } else { Clock::Wall };
         let busiest = candidates()
             .max_by(|(a, x), (b, y)| x.tree.total_self(clock).cmp(&y.tree.total_self(clock)).then_with(|| b.cmp(a)));
-        busiest.map(|(i, _)| i).or_else(|| (!self.threads.is_empty()).then_some(0))
+        busiest.map(|(i, _)| i).or_else(|| (!self.stacks().threads.is_empty()).then_some(0))
     }
 
     /// The frames as the trace named them, before any mapping was applied.

@@ -5,7 +5,8 @@
 use super::calls::{Call, ThreadCalls};
 use super::clock::{Clock, PerClock};
 use super::facts::Facts;
-use super::model::Profile;
+use super::model::{Profile, Shown};
+use super::stacks::StackProfile;
 use super::states::StateLog;
 use super::system::{SystemTimeline, Timeline};
 use super::thread::ThreadProfile;
@@ -29,9 +30,9 @@ impl Profile {
         let wall = self.has(Clock::Wall);
         // Kept calls say which stacks ran when, not how many samples each stack had then.
         let per_stack = self.count().per_stack();
-        let mut cut = self.without_calls();
-        cut.counts_unknown = per_stack;
-        for (thread, source) in cut.threads.iter_mut().zip(&self.threads) {
+        let mut cut = self.without_calls(per_stack);
+        // The cut is being made: its one stack profile is filled in here, then never changed.
+        for (thread, source) in cut.stack_profiles[0].threads.iter_mut().zip(&self.stacks().threads) {
             let nodes = thread.tree.nodes_mut();
             for node in nodes.iter_mut() {
                 node.calls = 0;
@@ -109,9 +110,11 @@ fn callees_cpu(calls: &ThreadCalls, depth: usize, call: &Call, tree: &CallTree) 
 }
 
 impl Profile {
-    /// A copy without the calls, which can be far larger than the rest.
-    fn without_calls(&self) -> Profile {
-        let threads = self
+    /// A copy of the source shown without its calls, which can be far larger than the rest;
+    /// `counts_unknown`: its nodes' counts will not be known.
+    fn without_calls(&self, counts_unknown: bool) -> Profile {
+        let shown = self.stacks();
+        let threads = shown
             .threads
             .iter()
             .map(|t| ThreadProfile {
@@ -136,7 +139,6 @@ impl Profile {
                 rereadable: false,
                 ..self.facts.clone()
             },
-            clocks: self.clocks,
             system: SystemTimeline {
                 timeline: self.system.timeline,
                 gaps: self.system.gaps.clone(),
@@ -152,21 +154,22 @@ impl Profile {
                 blocked_functions: self.system.blocked_functions.clone(),
                 cpus: self.system.cpus,
             },
-            time_unit: self.time_unit,
-            threads,
             frames: self.frames.clone(),
             frame_name_of: self.frame_name_of.clone(),
             frame_names: self.frame_names.clone(),
-            shortest_call: 0,
             unmapped_frames: self.unmapped_frames.clone(),
             frame_of_slot: Vec::new(),
-            source: self.source.clone(),
-            sources: vec![self.source.clone()],
-            stashed: Vec::new(),
+            sources: vec![shown.source.clone()],
+            stack_profiles: vec![StackProfile {
+                threads,
+                shortest_call: 0,
+                counts_unknown: counts_unknown || shown.counts_unknown,
+                ..shown.clone_without_threads()
+            }],
+            shown: Shown::Stacks(0),
             heap: None,
             dump: self.dump,
             renames: Vec::new(),
-            counts_unknown: self.counts_unknown,
             in_range: true,
         }
     }

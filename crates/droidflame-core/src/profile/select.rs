@@ -2,9 +2,9 @@
 
 use super::clock::{Clock, TimeUnit};
 use super::heap::HeapView;
-use super::model::Profile;
+use super::model::{Profile, Shown};
 use super::repairs::counted;
-use super::source::{Count, Source, SourceData, SourceKind, Unit};
+use super::source::{Count, Source, SourceKind, Unit};
 use crate::error::{Error, ErrorKind, Result};
 
 impl Profile {
@@ -15,13 +15,14 @@ impl Profile {
 
     /// The source the profile shows now.
     pub fn source(&self) -> &Source {
-        &self.source
+        &self.stacks().source
     }
 
-    /// Shows `kind` from now on: every product reads its threads, unit and clocks. A heap
-    /// source shows the dump chosen with [`Profile::select_dump`] (the last by default).
+    /// Shows `kind` from now on: every product reads its stack profile (its threads, unit
+    /// and clocks). A heap source shows the dump chosen with [`Profile::select_dump`] (the
+    /// last by default). Nothing is moved: the profile shows another of its stack profiles.
     pub fn select_source(&mut self, kind: SourceKind) -> Result<()> {
-        if kind == self.source.kind {
+        if kind == self.source().kind {
             return Ok(());
         }
         if !self.sources.iter().any(|s| s.kind == kind) {
@@ -31,18 +32,13 @@ impl Profile {
                 format!("this trace has no {} source; it has: {have}", kind.name()),
             ));
         }
-        let data = if kind.is_heap() {
+        self.shown = if kind.is_heap() {
             let heap = self.heap.as_ref().expect("a heap source has heap dumps");
-            let view = HeapView { kind, dump: self.dump };
-            heap.source_data(view, &self.sources)
+            Shown::Heap(Box::new(heap.stack_profile(HeapView { kind, dump: self.dump }, &self.sources)))
         } else {
-            let at = self.stashed.iter().position(|d| d.source.kind == kind).expect("a listed source is kept");
-            self.stashed.swap_remove(at)
+            let at = self.stack_profiles.iter().position(|d| d.source.kind == kind).expect("a listed source is kept");
+            Shown::Stacks(at)
         };
-        let old = self.put_in(data);
-        if !old.source.kind.is_heap() {
-            self.stashed.push(old);
-        }
         Ok(())
     }
 
@@ -82,59 +78,44 @@ impl Profile {
             ));
         }
         self.dump = Some(dump);
-        let kind = self.source.kind;
+        let kind = self.source().kind;
         if kind.is_heap() {
             let heap = self.heap.as_ref().expect("a heap source has heap dumps");
-            let data = heap.source_data(HeapView { kind, dump: self.dump }, &self.sources);
-            self.put_in(data);
+            self.shown = Shown::Heap(Box::new(heap.stack_profile(HeapView { kind, dump: self.dump }, &self.sources)));
         }
         Ok(())
-    }
-
-    /// Puts `data` in place of the selected source's, and returns that.
-    fn put_in(&mut self, data: SourceData) -> SourceData {
-        SourceData {
-            source: std::mem::replace(&mut self.source, data.source),
-            threads: std::mem::replace(&mut self.threads, data.threads),
-            clocks: std::mem::replace(&mut self.clocks, data.clocks),
-            time_unit: std::mem::replace(&mut self.time_unit, data.time_unit),
-            frame_kind: std::mem::replace(&mut self.facts.format.frame_kind, data.frame_kind),
-            clock_words: std::mem::replace(&mut self.facts.format.clock_words, data.clock_words),
-            preferred_clock: std::mem::replace(&mut self.facts.format.preferred_clock, data.preferred_clock),
-            shortest_call: std::mem::replace(&mut self.shortest_call, data.shortest_call),
-        }
     }
 
     /// The length of a tick of the trace's timeline (of `timeline`, `gaps` and calls),
     /// whichever source is shown: a heap source's values are bytes, not ticks.
     pub fn trace_time_unit(&self) -> TimeUnit {
-        match (&self.heap, self.source.kind.is_heap()) {
+        match (&self.heap, self.source().kind.is_heap()) {
             (Some(heap), true) => heap.time_unit,
-            _ => self.time_unit,
+            _ => self.stacks().time_unit,
         }
     }
 
     /// What the selected source's nodes count (`Node::calls`).
     pub fn count(&self) -> Count {
-        self.source.kind.count()
+        self.source().kind.count()
     }
 
     /// Whether the nodes' counts are known: not within a time range of samples, whose
     /// samples are not kept one by one.
     pub fn counts_known(&self) -> bool {
-        !self.counts_unknown
+        !self.stacks().counts_unknown
     }
 
     /// The unit of the selected source's values (on its default clock).
     pub fn unit(&self) -> Unit {
-        self.source.unit
+        self.source().unit
     }
 
     /// The unit of the selected source's values on `clock`: the source's on its default
     /// clock; µs on the other, which is time (CPU samples counted have a wall clock).
     pub fn unit_of(&self, clock: Clock) -> Unit {
         if clock == self.default_clock() {
-            self.source.unit
+            self.source().unit
         } else {
             Unit::Micros
         }

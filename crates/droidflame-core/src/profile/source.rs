@@ -3,10 +3,8 @@
 //! their values are the selected source's, so every product works on every source without
 //! knowing which it is. The others wait in the profile until one is selected.
 
-use super::clock::{Clock, ClockSet, ClockWords, TimeUnit};
 use super::frame::FrameKind;
 use super::repairs::counted;
-use super::thread::ThreadProfile;
 use crate::error::{Error, ErrorKind, Result};
 
 /// A kind of stack data.
@@ -173,17 +171,4 @@ impl Source {
         };
         Source { kind, unit, description }
     }
-}
-
-/// Everything that reads a source's values and differs from source to source.
-#[derive(Debug, Clone)]
-pub(crate) struct SourceData {
-    pub source: Source,
-    pub threads: Vec<ThreadProfile>,
-    pub clocks: ClockSet,
-    pub time_unit: TimeUnit,
-    pub frame_kind: FrameKind,
-    pub clock_words: ClockWords,
-    pub preferred_clock: Option<Clock>,
-    pub shortest_call: u64,
 }

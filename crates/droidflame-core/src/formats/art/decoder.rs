@@ -11,7 +11,7 @@ use super::{v1, v2};
 use crate::error::{Error, ErrorKind, Result};
 use crate::profile::Repair;
 use crate::profile::{ClockSet, ClockWords, Detail, FormatInfo, FrameKind, ProfileBuilder, TimeUnit};
-use crate::profile::{FinishSpec, SourceKind, Unit};
+use crate::profile::{FinishSpec, SourceKind, SourceSpec, Unit};
 use crate::text::{counted, were};
 
 use super::v1::MAGIC;
@@ -351,22 +351,25 @@ impl ArtDecoder {
             recorded_us: self.recorded_us(),
             details,
             sampling_interval_us,
-            frame_kind: FrameKind::Method,
-            clock_words: ClockWords::ELAPSED_AND_THREAD_CPU,
-            preferred_clock: None,
             description: description(layout_name, self.version, gzip, self.split),
         };
         self.art.name_threads(builder);
         Ok(FinishSpec {
             format,
             header: self.key.options,
-            clocks,
             time_unit,
             counters: Vec::new(),
             group_by_process: false,
             timeline: None,
             gaps: Vec::new(),
-            main: (SourceKind::Calls, Unit::Micros),
+            main: SourceSpec {
+                kind: SourceKind::Calls,
+                unit: Unit::Micros,
+                clocks,
+                frame_kind: FrameKind::Method,
+                clock_words: ClockWords::ELAPSED_AND_THREAD_CPU,
+                preferred_clock: None,
+            },
             more: Vec::new(),
             main_first: true,
         })

@@ -8,7 +8,8 @@ use super::samples::SampleReader;
 use super::symbols::describe;
 use crate::profile::Repair;
 use crate::profile::{
-    Clock, ClockSet, ClockWords, FinishSpec, FormatInfo, FrameKind, ProfileBuilder, SourceKind, TimeUnit, Unit,
+    Clock, ClockSet, ClockWords, FinishSpec, FormatInfo, FrameKind, ProfileBuilder, SourceKind, SourceSpec, TimeUnit,
+    Unit,
 };
 use crate::text::{counted, group_digits, were};
 
@@ -55,14 +56,11 @@ pub fn finish(reader: SampleReader, ending: Ending, gzip: bool, builder: &mut Pr
         recorded_us: None,
         details: Vec::new(),
         sampling_interval_us: (timed && on_cpu_samples > 0).then(|| sampling_period_us(&reader, on_cpu_samples)),
-        frame_kind: FrameKind::Function,
         description: format!(
             "Callstack samples (simpleperf{}){}",
             if what.is_empty() { String::new() } else { format!(": {}", what.join(" + ")) },
             if gzip { ", gzip" } else { "" }
         ),
-        clock_words,
-        preferred_clock: timed.then_some(Clock::Cpu),
     };
     if !timed && on_cpu_samples > 0 {
         builder.warn(format!(
@@ -74,13 +72,19 @@ pub fn finish(reader: SampleReader, ending: Ending, gzip: bool, builder: &mut Pr
     FinishSpec {
         format,
         header: header(&reader, &ending, pid),
-        clocks: if timed { ClockSet::Dual } else { ClockSet::Wall },
         time_unit: TimeUnit::NANOS,
         counters: Vec::new(),
         group_by_process: true,
         timeline: None,
         gaps: Vec::new(),
-        main: (SourceKind::CpuSamples, Unit::Micros),
+        main: SourceSpec {
+            kind: SourceKind::CpuSamples,
+            unit: Unit::Micros,
+            clocks: if timed { ClockSet::Dual } else { ClockSet::Wall },
+            frame_kind: FrameKind::Function,
+            clock_words,
+            preferred_clock: timed.then_some(Clock::Cpu),
+        },
         more: Vec::new(),
         main_first: true,
     }

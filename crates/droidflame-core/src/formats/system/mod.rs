@@ -20,7 +20,7 @@ pub(crate) use inflate::InflateBudget;
 use crate::profile::SchedState;
 use crate::profile::{
     ClockSet, ClockWords, Counter, FinishSpec, FormatInfo, FrameInfo, FrameKind, PerClock, ProfileBuilder, SourceKind,
-    TimeUnit, Unit, NONE,
+    SourceSpec, TimeUnit, Unit, NONE,
 };
 use rustc_hash::FxHashMap;
 use thread_sched::Sched;
@@ -115,21 +115,24 @@ impl SystemEnd {
             recorded_us: None,
             details: Vec::new(),
             sampling_interval_us: None,
-            frame_kind: FrameKind::Slice,
-            clock_words: ClockWords::ELAPSED_AND_THREAD_CPU,
-            preferred_clock: None,
             description: format!("{description}{}", if gzip { ", gzip" } else { "" }),
         };
         FinishSpec {
             format,
             header,
-            clocks: if self.scheduled { ClockSet::Dual } else { ClockSet::Wall },
             time_unit: TimeUnit::NANOS,
             counters: self.counters,
             group_by_process: true,
             timeline: self.timeline,
             gaps: self.gaps,
-            main: (SourceKind::Calls, Unit::Micros),
+            main: SourceSpec {
+                kind: SourceKind::Calls,
+                unit: Unit::Micros,
+                clocks: if self.scheduled { ClockSet::Dual } else { ClockSet::Wall },
+                frame_kind: FrameKind::Slice,
+                clock_words: ClockWords::ELAPSED_AND_THREAD_CPU,
+                preferred_clock: None,
+            },
             more: Vec::new(),
             main_first: true,
         }

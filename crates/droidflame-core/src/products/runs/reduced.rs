@@ -301,9 +301,9 @@ impl Runs {
                 source: source.kind,
                 unit: run.unit_of(clock),
                 family: run.facts.format.family,
-                frame_kind: run.facts.format.frame_kind,
+                frame_kind: run.stacks().frame_kind,
                 measured: super::super::flame::measured(run, clock),
-                clock_words: run.facts.format.clock_words,
+                clock_words: run.stacks().clock_words,
             };
             return Ok(self.kind.insert(kind).clone());
         };

@@ -2,7 +2,7 @@
 //! self times computed, clocks put in place.
 
 use super::heap::HeapBuilder;
-use super::{FinishSpec, FrameSlot, ProfileBuilder, SourceSpec, ThreadState};
+use super::{FinishSpec, FrameSlot, ProfileBuilder, ThreadState};
 use crate::profile::clock::{Clock, ClockSet, PerClock};
 use crate::profile::facts::Facts;
 use crate::profile::frame::FrameKind;
@@ -11,9 +11,11 @@ use crate::profile::heap::HeapProfiles;
 use crate::profile::heap::HeapView;
 use crate::profile::model::calls_left_out;
 use crate::profile::model::Profile;
+use crate::profile::model::Shown;
 use crate::profile::repairs::counted;
 use crate::profile::repairs::Warning;
-use crate::profile::source::{Source, SourceData, SourceKind, Unit};
+use crate::profile::source::{Source, SourceKind, Unit};
+use crate::profile::stacks::StackProfile;
 use crate::profile::states::StateLog;
 use crate::profile::system::{SystemTimeline, Timeline};
 use crate::profile::thread::ThreadProfile;
@@ -28,7 +30,7 @@ impl ProfileBuilder {
         }
         let events = self.events();
         // A single clock is recorded as wall whichever it is; the timeline is the wall clock's.
-        let wall = spec.clocks.has(Clock::Wall);
+        let wall = spec.main.clocks.has(Clock::Wall);
         let (start, end) = spec.timeline.unwrap_or_else(|| self.event_span());
         let lost_at_end = self.repairs.truncated || self.repairs.overflow;
         let mut unknown_threads = 0;
@@ -82,14 +84,7 @@ impl ProfileBuilder {
                 repair: None,
             });
         }
-        let main = SourceSpec {
-            kind: spec.main.0,
-            unit: spec.main.1,
-            clocks: spec.clocks,
-            frame_kind: spec.format.frame_kind,
-            clock_words: spec.format.clock_words,
-            preferred_clock: spec.format.preferred_clock,
-        };
+        let main = spec.main.clone();
         let mut threads: Vec<Vec<ThreadProfile>> = vec![Vec::new(); 1 + spec.more.len()];
         for (slot, t) in self.threads.into_iter().enumerate().filter(|(_, t)| t.events > 0 || t.listed) {
             let source = self.sources.get(slot).copied().unwrap_or(SourceKind::Calls);
@@ -106,10 +101,10 @@ impl ProfileBuilder {
             threads.iter_mut().for_each(|t| t.sort_by_key(|t| (t.pid.unwrap_or(u32::MAX), t.track, t.tid)));
         }
         let shortest_call = self.keep.shortest;
-        let mut pool: Vec<SourceData> = std::iter::once(&main)
+        let mut pool: Vec<StackProfile> = std::iter::once(&main)
             .chain(&spec.more)
             .zip(threads)
-            .map(|(source, threads)| SourceData {
+            .map(|(source, threads)| StackProfile {
                 source: Source::new(source.kind, source.unit, source.frame_kind, threads.len()),
                 threads,
                 clocks: source.clocks,
@@ -118,10 +113,11 @@ impl ProfileBuilder {
                 clock_words: source.clock_words,
                 preferred_clock: source.preferred_clock,
                 shortest_call,
+                counts_unknown: false,
             })
             .collect();
         let main = pool.remove(0);
-        let has_stacks = |d: &SourceData| d.threads.iter().any(|t| !t.tree.is_empty());
+        let has_stacks = |d: &StackProfile| d.threads.iter().any(|t| !t.tree.is_empty());
         pool.retain(has_stacks);
         // The main source is listed where it has stacks, or where no source has any.
         if has_stacks(&main) || (pool.is_empty() && heap.is_none()) {
@@ -134,20 +130,17 @@ impl ProfileBuilder {
                 sources.push(Source::new(kind, Unit::Bytes, FrameKind::Function, heap.processes.len()));
             }
         }
-        let active = match pool.is_empty() {
+        let shown = match pool.is_empty() {
             true => {
                 let heap = heap.as_ref().expect("a trace without stacks lists its main source");
-                heap.source_data(HeapView { kind: SourceKind::HeapUnreleased, dump: None }, &sources)
+                let view = HeapView { kind: SourceKind::HeapUnreleased, dump: None };
+                Shown::Heap(Box::new(heap.stack_profile(view, &sources)))
             }
-            false => pool.remove(0),
+            false => Shown::Stacks(0),
         };
-        let mut format = spec.format;
-        format.frame_kind = active.frame_kind;
-        format.clock_words = active.clock_words;
-        format.preferred_clock = active.preferred_clock;
         Profile {
             facts: Facts {
-                format,
+                format: spec.format,
                 header: spec.header,
                 repairs: self.repairs,
                 warnings: self.warnings,
@@ -155,7 +148,6 @@ impl ProfileBuilder {
                 records: events,
                 rereadable: false,
             },
-            clocks: active.clocks,
             system: SystemTimeline {
                 timeline: Timeline { start, end },
                 gaps: spec.gaps,
@@ -173,21 +165,17 @@ impl ProfileBuilder {
                     frames
                 },
             },
-            time_unit: active.time_unit,
-            threads: active.threads,
             frames,
             frame_name_of,
             frame_names,
-            shortest_call: active.shortest_call,
             unmapped_frames: Vec::new(),
             frame_of_slot: canonical,
-            source: active.source,
             sources,
-            stashed: pool,
+            stack_profiles: pool,
+            shown,
             heap,
             dump: None,
             renames: self.renames,
-            counts_unknown: false,
             in_range: false,
         }
     }

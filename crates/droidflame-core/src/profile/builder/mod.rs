@@ -277,7 +277,6 @@ struct FrameSlot {
 pub(crate) struct FinishSpec {
     pub format: FormatInfo,
     pub header: Vec<(String, String)>,
-    pub clocks: ClockSet,
     pub time_unit: TimeUnit,
     pub counters: Vec<Counter>,
     /// Order threads by process (the trace says which process each belongs to).
@@ -289,8 +288,8 @@ pub(crate) struct FinishSpec {
     /// Where the capture lost every event, in time order (`Profile::gaps`).
     pub gaps: Vec<(u64, u64)>,
     /// What the threads no decoder put in another source hold (`calls` for most formats),
-    /// in what unit; their clocks, frame kind and clock words are the ones above.
-    pub main: (SourceKind, Unit),
+    /// and how to read them.
+    pub main: SourceSpec,
     /// How to read the threads put in other sources ([`ProfileBuilder::set_source`]).
     pub more: Vec<SourceSpec>,
     /// The main source is shown first where the others have something too; false where it
@@ -298,7 +297,7 @@ pub(crate) struct FinishSpec {
     pub main_first: bool,
 }
 
-/// How to read the threads of a source other than a trace's main one.
+/// What a source's threads hold and how to read them.
 #[derive(Debug, Clone)]
 pub(crate) struct SourceSpec {
     pub kind: SourceKind,
@@ -840,21 +839,24 @@ mod tests {
             recorded_us: None,
             details: Vec::new(),
             sampling_interval_us: None,
-            frame_kind: FrameKind::Method,
-            clock_words: ClockWords::ELAPSED_AND_THREAD_CPU,
-            preferred_clock: None,
             description: "a test".into(),
         };
         FinishSpec {
             format,
             header: Vec::new(),
-            clocks: ClockSet::Wall,
             time_unit: TimeUnit::MICROS,
             counters: Vec::new(),
             group_by_process: false,
             timeline: None,
             gaps: Vec::new(),
-            main: (SourceKind::Calls, Unit::Micros),
+            main: SourceSpec {
+                kind: SourceKind::Calls,
+                unit: Unit::Micros,
+                clocks: ClockSet::Wall,
+                frame_kind: FrameKind::Method,
+                clock_words: ClockWords::ELAPSED_AND_THREAD_CPU,
+                preferred_clock: None,
+            },
             more: Vec::new(),
             main_first: true,
         }
