@@ -265,8 +265,12 @@ test('Tab reaches the flame graph from its controls, and its keys work there', a
   for (let i = 0; i < 3 && stops[stops.length - 1] !== 'flame'; i++) {
     const from = await page.evaluate(focused);
     await page.keyboard.press('Tab');
-    // Focus moves on after the key; into the graph's frame, across frames.
-    await page.waitForFunction((f) => (document.activeElement.id || document.activeElement.tagName) !== f, from);
+    // Focus moves on after the key; into the graph's frame, across frames. On its way it
+    // leaves the page's body focused for a moment: wait until it lands on an element.
+    await page.waitForFunction((f) => {
+      const at = document.activeElement;
+      return at && at !== document.body && (at.id || at.tagName) !== f;
+    }, from);
     stops.push(await page.evaluate(focused));
   }
   assert.equal(stops[stops.length - 1], 'flame', 'the graph is a Tab stop: ' + stops.join(' › '));
