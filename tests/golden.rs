@@ -86,9 +86,11 @@ fn folded_stacks() {
         ("tracecompass-atrace-test.txt", Clock::Cpu),
     ] {
         let profile = analyze(&corpus_file(trace)).unwrap();
-        let folded =
-            products::folded(&profile, &FoldedOptions { clock: Some(clock), thread: None, ..Default::default() })
-                .unwrap();
+        let folded = products::folded(
+            &profile.profile,
+            &FoldedOptions { clock: Some(clock), thread: None, ..Default::default() },
+        )
+        .unwrap();
         check(&format!("{trace}.{clock}.folded"), &folded);
     }
 }
@@ -120,10 +122,10 @@ fn simpleperf_samples() {
     // with the start of its methods table.
     let device = analyze(&corpus_file("simpleperf/aosp-simpleperf-display_bitmaps.proto_data")).unwrap();
     let on_cpu = FoldedOptions { thread: Some(31864), ..Default::default() };
-    check("aosp-simpleperf-display_bitmaps.31864.cpu.folded", &products::folded(&device, &on_cpu).unwrap());
+    check("aosp-simpleperf-display_bitmaps.31864.cpu.folded", &products::folded(&device.profile, &on_cpu).unwrap());
     let studio = analyze(&corpus_file("simpleperf/ffprof-simpleperf-cpu-clock.trace")).unwrap();
     let wall = FoldedOptions { clock: Some(Clock::Wall), thread: Some(7668), ..Default::default() };
-    check("ffprof-simpleperf-cpu-clock.7668.wall.folded", &products::folded(&studio, &wall).unwrap());
+    check("ffprof-simpleperf-cpu-clock.7668.wall.folded", &products::folded(&studio.profile, &wall).unwrap());
     for (name, profile) in [("aosp-simpleperf-display_bitmaps", &device), ("ffprof-simpleperf-cpu-clock", &studio)] {
         let mut summary: serde_json::Value = serde_json::from_str(&products::summary_json(profile)).unwrap();
         summary["methods"].as_array_mut().unwrap().truncate(25);
@@ -151,10 +153,10 @@ fn flame_graph_svg() {
         return;
     }
     let profile = analyze(&corpus_file("perflib-exception.trace")).unwrap();
-    let svg = products::flame_svg(&profile, GraphScope::Thread(0), &FlameOptions::default()).unwrap();
+    let svg = products::flame_svg(&profile.profile, GraphScope::Thread(0), &FlameOptions::default()).unwrap();
     check("perflib-exception.wall.svg", &svg);
     let dark = FlameOptions { theme: Theme::Dark, ..FlameOptions::default() };
-    let svg = products::flame_svg(&profile, GraphScope::Thread(0), &dark).unwrap();
+    let svg = products::flame_svg(&profile.profile, GraphScope::Thread(0), &dark).unwrap();
     check("perflib-exception.wall.dark.svg", &svg);
 }
 
@@ -164,11 +166,14 @@ fn methods_table_of_one_thread_and_of_all() {
         return;
     }
     let profile = analyze(&corpus_file("perflib-exception.trace")).unwrap();
-    check("perflib-exception.methods.thread-0.json", &(products::methods_json(&profile, Some(0)).unwrap() + "\n"));
+    check(
+        "perflib-exception.methods.thread-0.json",
+        &(products::methods_json(&profile.profile, Some(0)).unwrap() + "\n"),
+    );
     let profile = analyze(&corpus_file("atrace/catapult-systrace-decompressed_atrace_data.txt")).unwrap();
     check(
         "catapult-systrace-decompressed_atrace_data.methods.all.json",
-        &(products::methods_json(&profile, None).unwrap() + "\n"),
+        &(products::methods_json(&profile.profile, None).unwrap() + "\n"),
     );
 }
 
@@ -196,7 +201,9 @@ fn comparison_of_two_runs() {
     let mut folded = Vec::new();
     products::write_diff_folded(&comparison, &mut folded).unwrap();
     check("ffprof-art.worker-1.diff.folded", &String::from_utf8(folded).unwrap());
-    let rows = products::method_deltas(&before, &after, comparison.clock, Some(THREAD), &Default::default()).unwrap();
+    let rows =
+        products::method_deltas(&before.profile, &after.profile, comparison.clock, Some(THREAD), &Default::default())
+            .unwrap();
     let mut table = Vec::new();
     products::write_method_deltas(&rows, &mut table).unwrap();
     check("ffprof-art.worker-1.methods-delta.tsv", &String::from_utf8(table).unwrap());
@@ -211,12 +218,12 @@ fn call_graph_dot() {
     }
     let profile = analyze(&corpus_file("perflib-exception.trace")).unwrap();
     let mut dot = Vec::new();
-    products::write_callgraph_dot(&profile, &products::CallGraphOptions::default(), &mut dot).unwrap();
+    products::write_callgraph_dot(&profile.profile, &products::CallGraphOptions::default(), &mut dot).unwrap();
     check("perflib-exception.callgraph.dot", &String::from_utf8(dot).unwrap());
     let profile = analyze(&corpus_file("ffprof-art-regular.trace")).unwrap();
     let options = products::CallGraphOptions { thread: Some(21491), ..Default::default() };
     let mut dot = Vec::new();
-    products::write_callgraph_dot(&profile, &options, &mut dot).unwrap();
+    products::write_callgraph_dot(&profile.profile, &options, &mut dot).unwrap();
     check("ffprof-art-regular.main.callgraph.dot", &String::from_utf8(dot).unwrap());
 }
 
@@ -227,7 +234,7 @@ fn deobfuscated_names() {
     let obfuscated = obfuscate(&app_trace(7), MappingStyle::R8);
     check("obfuscated-r8.mapping.txt", &obfuscated.mapping);
     let mut profile = analyze(&obfuscated.trace.write(&Layout::ART_REGULAR)).unwrap();
-    let mapping = droidflame_core::mapping::read_mapping(obfuscated.mapping.as_bytes(), &[&profile]).unwrap();
+    let mapping = droidflame_core::mapping::read_mapping(obfuscated.mapping.as_bytes(), &[&profile.profile]).unwrap();
     profile.deobfuscate(&mapping);
     let summary = serde_json::to_value(products::summary(&profile)).unwrap();
     let methods: Vec<serde_json::Value> = summary["methods"]
@@ -238,6 +245,6 @@ fn deobfuscated_names() {
         .collect();
     let report = serde_json::json!({ "mapping": summary["mapping"], "methods": methods });
     check("obfuscated-r8.deobfuscated.json", &(serde_json::to_string_pretty(&report).unwrap() + "\n"));
-    let folded = products::folded(&profile, &FoldedOptions::default()).unwrap();
+    let folded = products::folded(&profile.profile, &FoldedOptions::default()).unwrap();
     check("obfuscated-r8.deobfuscated.folded", &folded);
 }

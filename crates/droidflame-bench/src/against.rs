@@ -369,7 +369,7 @@ mod tests {
             let shape = (input.shape)(20_000);
             droidflame_testkit::large::write_large(&mut bytes, &shape, input.layout).unwrap();
             let profile = droidflame_core::analyze(&bytes).unwrap();
-            assert_eq!(profile.facts.records, 20_000, "{}", input.case);
+            assert_eq!(profile.profile.facts.records, 20_000, "{}", input.case);
         }
     }
 

@@ -46,7 +46,7 @@ pub fn analyze(path: &str, runs: usize) -> Result<serde_json::Value, String> {
             let profile = analyzer.finish().map_err(|e| e.to_string())?;
             if keep_calls {
                 calls_times.push(start.elapsed());
-                calls = profile.stacks().threads.iter().map(|t| t.calls.len()).sum::<usize>();
+                calls = profile.profile.stacks().threads.iter().map(|t| t.calls.len()).sum::<usize>();
                 continue;
             }
             times.push(start.elapsed());
@@ -54,9 +54,9 @@ pub fn analyze(path: &str, runs: usize) -> Result<serde_json::Value, String> {
             let summary = products::summary_json(&profile);
             summary_times.push(start.elapsed());
             assert!(!summary.is_empty());
-            records = profile.facts.records;
-            threads = profile.stacks().threads.len();
-            nodes = profile.stacks().threads.iter().map(|t| t.tree.len()).sum::<usize>();
+            records = profile.profile.facts.records;
+            threads = profile.profile.stacks().threads.len();
+            nodes = profile.profile.stacks().threads.iter().map(|t| t.tree.len()).sum::<usize>();
         }
     }
     Ok(json!({
@@ -90,7 +90,7 @@ pub fn stream(path: &str) -> Result<serde_json::Value, String> {
     let analyze = start.elapsed().as_secs_f64();
     let summary = products::summary_json(&profile);
     Ok(json!({
-        "bytes": bytes, "records": profile.facts.records, "stream_s": analyze, "summary_bytes": summary.len(),
+        "bytes": bytes, "records": profile.profile.facts.records, "stream_s": analyze, "summary_bytes": summary.len(),
         "peak_kib": peak_kib(),
     }))
 }
@@ -103,14 +103,15 @@ pub fn calls(path: &str) -> Result<serde_json::Value, String> {
     let (profile, bytes) = analyze_file(path, Options { keep_calls: true, max_calls: u64::MAX, ..Options::default() })?;
     let analyze = start.elapsed().as_secs_f64();
     let peak = peak_kib();
-    let calls = profile.stacks().threads.iter().map(|t| t.calls.len()).sum::<usize>();
+    let calls = profile.profile.stacks().threads.iter().map(|t| t.calls.len()).sum::<usize>();
     let start = Instant::now();
     let mut listing = CountingSink(0);
-    products::write_calls(&profile, &CallQuery::default(), &mut listing).map_err(|e| e.to_string())?;
+    products::write_calls(&profile.profile, &CallQuery::default(), &mut listing).map_err(|e| e.to_string())?;
     let listing_s = start.elapsed().as_secs_f64();
     let start = Instant::now();
     let mut chrome = CountingSink(0);
-    products::write_chrome_trace(&profile, &products::View::default(), &mut chrome).map_err(|e| e.to_string())?;
+    products::write_chrome_trace(&profile.profile, &products::View::default(), &mut chrome)
+        .map_err(|e| e.to_string())?;
     let chrome_s = start.elapsed().as_secs_f64();
     Ok(json!({
         "bytes": bytes, "calls": calls, "stream_s": analyze, "peak_kib": peak,
@@ -138,13 +139,13 @@ pub fn render(path: &str) -> Result<serde_json::Value, String> {
     let profile = droidflame_core::analyze(&bytes).map_err(|e| e.to_string())?;
     let start = Instant::now();
     let mut svg_bytes = 0;
-    for index in 0..profile.stacks().threads.len() {
-        let svg = products::flame_svg(&profile, GraphScope::Thread(index), &FlameOptions::default())
+    for index in 0..profile.profile.stacks().threads.len() {
+        let svg = products::flame_svg(&profile.profile, GraphScope::Thread(index), &FlameOptions::default())
             .map_err(|e| e.to_string())?;
         svg_bytes += svg.len();
     }
     Ok(
-        json!({ "svgs": profile.stacks().threads.len(), "render_s": start.elapsed().as_secs_f64(), "svg_bytes": svg_bytes }),
+        json!({ "svgs": profile.profile.stacks().threads.len(), "render_s": start.elapsed().as_secs_f64(), "svg_bytes": svg_bytes }),
     )
 }
 
@@ -155,21 +156,21 @@ pub fn adversarial(path: &str) -> Result<serde_json::Value, String> {
     let (profile, _) = analyze_file(path, Options::default())?;
     let analyze_s = start.elapsed().as_secs_f64();
     let peak = peak_kib();
-    let nodes = profile.stacks().threads.iter().map(|t| t.tree.len() as u64 - 1).sum::<u64>();
+    let nodes = profile.profile.stacks().threads.iter().map(|t| t.tree.len() as u64 - 1).sum::<u64>();
     let start = Instant::now();
     let mut folded = CountingSink(0);
-    products::write_folded(&profile, &Default::default(), &mut folded).map_err(|e| e.to_string())?;
+    products::write_folded(&profile.profile, &Default::default(), &mut folded).map_err(|e| e.to_string())?;
     let folded_s = start.elapsed().as_secs_f64();
     let start = Instant::now();
-    let svg =
-        products::flame_svg(&profile, GraphScope::Thread(0), &FlameOptions::default()).map_err(|e| e.to_string())?;
+    let svg = products::flame_svg(&profile.profile, GraphScope::Thread(0), &FlameOptions::default())
+        .map_err(|e| e.to_string())?;
     let graph_s = start.elapsed().as_secs_f64();
     let start = Instant::now();
     let summary = products::summary_json(&profile);
     let summary_s = start.elapsed().as_secs_f64();
     Ok(json!({
-        "records": profile.facts.records, "unique_stacks": nodes,
-        "max_depth": profile.stacks().threads.iter().map(|t| t.tree.max_depth()).max().unwrap_or(0),
+        "records": profile.profile.facts.records, "unique_stacks": nodes,
+        "max_depth": profile.profile.stacks().threads.iter().map(|t| t.tree.max_depth()).max().unwrap_or(0),
         "analyze_s": analyze_s, "peak_kib": peak, "bytes_per_stack": peak as f64 * 1024.0 / nodes.max(1) as f64,
         "folded_s": folded_s, "folded_bytes": folded.0, "graph_s": graph_s, "svg_bytes": svg.len(),
         "summary_s": summary_s, "summary_bytes": summary.len(),
@@ -203,7 +204,7 @@ pub fn mapping(trace: &str, mapping: &str, runs: usize) -> Result<serde_json::Va
     for _ in 0..runs {
         let mut renamed = profile.clone();
         let start = Instant::now();
-        let mut reader = droidflame_core::mapping::MappingReader::new(&[&renamed]);
+        let mut reader = droidflame_core::mapping::MappingReader::new(&[&renamed.profile]);
         let mut file = std::fs::File::open(mapping).map_err(|e| format!("{mapping}: {e}"))?;
         loop {
             let n = file.read(&mut buf).map_err(|e| e.to_string())?;

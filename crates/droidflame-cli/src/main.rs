@@ -415,17 +415,17 @@ fn run(cli: Cli, view: View) -> Result<(), String> {
             let profile = analyze_mapped(&trace, Options::default(), &mapping)?;
             let options = FoldedOptions { clock: clock.map(Into::into), thread, view, ..FoldedOptions::default() };
             // Streamed: folded text can be far larger than the profile it comes from.
-            stdout_stream(|out| products::write_folded(&profile, &options, out))
+            stdout_stream(|out| products::write_folded(&profile.profile, &options, out))
         }
         Command::Calls { trace, thread, method, from, to, longest, mapping } => {
             let profile = analyze_mapped(&trace, with_calls(), &mapping)?;
             let query = CallQuery { thread, frame: method, from_us: from, to_us: to, longest };
-            if !profile.has(Clock::Wall) {
+            if !profile.profile.has(Clock::Wall) {
                 eprintln!(
                     "droidflame: this trace has only a thread-CPU clock: start and end are on each thread's own CPU clock"
                 );
             }
-            stdout_stream(|out| products::write_calls(&profile, &query, out))
+            stdout_stream(|out| products::write_calls(&profile.profile, &query, out))
         }
         Command::Export { trace, format: ExportFormat::Chrome, output, clock: _, view: _, mapping } => {
             if view.invert {
@@ -435,14 +435,14 @@ fn run(cli: Cli, view: View) -> Result<(), String> {
                 );
             }
             let profile = analyze_mapped(&trace, with_calls(), &mapping)?;
-            write_to(&output, |mut out| products::write_chrome_trace(&profile, &view, &mut out))
+            write_to(&output, |mut out| products::write_chrome_trace(&profile.profile, &view, &mut out))
         }
         Command::Export { trace, format, output, clock, view: _, mapping } => {
             let profile = analyze_mapped(&trace, Options::default(), &mapping)?;
             let options = ExportOptions { clock: clock.map(Into::into), view };
             write_to(&output, |mut out| match format {
-                ExportFormat::Pprof => products::write_pprof(&profile, &options, &mut out),
-                _ => products::write_speedscope(&profile, &options, &mut out),
+                ExportFormat::Pprof => products::write_pprof(&profile.profile, &options, &mut out),
+                _ => products::write_speedscope(&profile.profile, &options, &mut out),
             })
         }
         Command::Tree { trace, thread, clock, format, view: _, mapping } => {
@@ -452,7 +452,7 @@ fn run(cli: Cli, view: View) -> Result<(), String> {
                 TreeFormatArg::Tsv => TreeFormat::Tsv,
             };
             let options = TreeOptions { clock: clock.map(Into::into), thread, view, format, ..TreeOptions::default() };
-            stdout_stream(|out| products::write_tree(&profile, &options, out))
+            stdout_stream(|out| products::write_tree(&profile.profile, &options, out))
         }
         Command::Merge { traces, format, stat, clock, thread, output, mapping, view: _ } => {
             let options = RunOptions { clock: clock.map(Into::into), thread, view, ..RunOptions::default() };
@@ -538,8 +538,8 @@ fn run(cli: Cli, view: View) -> Result<(), String> {
                 DiffFormat::Folded => write_to(&output, |mut out| products::write_diff_folded(&comparison, &mut out)),
                 DiffFormat::Methods => {
                     let rows = products::method_deltas(
-                        &sides[0],
-                        &sides[1],
+                        &sides[0].profile,
+                        &sides[1].profile,
                         comparison.clock,
                         thread.as_deref(),
                         &options.view,
@@ -568,12 +568,12 @@ fn run(cli: Cli, view: View) -> Result<(), String> {
                 clock: clock.map(Into::into),
                 ..CallGraphOptions::default()
             };
-            write_to(&output, |mut out| products::write_callgraph_dot(&profile, &options, &mut out))
+            write_to(&output, |mut out| products::write_callgraph_dot(&profile.profile, &options, &mut out))
         }
         Command::Frames { trace, pid, jank_only, display, derived } => {
             let profile = analyze(&trace, Options::default())?;
             let query = products::FramesQuery { pid, jank_only, display, derived };
-            stdout_stream(|out| products::write_frames(&profile, &query, out))
+            stdout_stream(|out| products::write_frames(&profile.profile, &query, out))
         }
         Command::Summary { trace, mapping } => {
             let profile = analyze_mapped(&trace, Options::default(), &mapping)?;

@@ -8,16 +8,16 @@ fn main() {
     let t = Instant::now();
     let p = droidflame_core::analyze(&bytes).unwrap();
     let a = t.elapsed();
-    let nodes: usize = p.stacks().threads.iter().map(|t| t.tree.len()).sum();
+    let nodes: usize = p.profile.stacks().threads.iter().map(|t| t.tree.len()).sum();
     let t = Instant::now();
     let s = droidflame_core::products::summary_json(&p);
     let b = t.elapsed();
     let t = Instant::now();
-    let table = droidflame_core::products::frame_table(&p);
+    let table = droidflame_core::products::frame_table(&p.profile);
     let c = t.elapsed();
     println!(
         "analyze {a:?} ({} records, {nodes} nodes), summary {b:?} ({} bytes), method table {c:?} ({} rows)",
-        p.facts.records,
+        p.profile.facts.records,
         s.len(),
         table.rows.len()
     );

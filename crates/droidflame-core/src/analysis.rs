@@ -1,13 +1,12 @@
 //! `Analysis`: one analysed trace. It holds the profile (the model, which knows no format,
 //! no mapping and no input), what a mapping applied to it did, and what reading parts of
-//! the input again needs. It reads as its profile (`Deref`), so every product that takes a
-//! `&Profile` takes an analysis too.
+//! the input again needs. Products read its profile (`analysis.profile`), or the part of it
+//! they need.
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::mapping::{Mapping, MappingReport};
 use crate::profile::Profile;
 use crate::reread::{Reread, Rereading};
-use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
 /// An analysed trace.
@@ -55,7 +54,7 @@ impl Analysis {
         let source = self
             .reread
             .as_ref()
-            .filter(|_| self.can_reread())
+            .filter(|_| self.profile.can_reread())
             .ok_or_else(|| Error::new(ErrorKind::Request, "this profile has no short calls to read again"))?;
         Reread::start(Arc::clone(source), &self.profile, thread, from, to)
     }
@@ -63,19 +62,5 @@ impl Analysis {
     /// The profile alone.
     pub fn into_profile(self) -> Profile {
         self.profile
-    }
-}
-
-impl Deref for Analysis {
-    type Target = Profile;
-
-    fn deref(&self) -> &Profile {
-        &self.profile
-    }
-}
-
-impl DerefMut for Analysis {
-    fn deref_mut(&mut self) -> &mut Profile {
-        &mut self.profile
     }
 }

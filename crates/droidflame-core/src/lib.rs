@@ -9,8 +9,8 @@
 //!
 //! ```no_run
 //! let bytes = std::fs::read("app.trace").unwrap();
-//! let profile = droidflame_core::analyze(&bytes).unwrap();
-//! let folded = droidflame_core::products::folded(&profile, &Default::default()).unwrap();
+//! let analysis = droidflame_core::analyze(&bytes).unwrap();
+//! let folded = droidflame_core::products::folded(&analysis.profile, &Default::default()).unwrap();
 //! ```
 
 #![warn(missing_docs)]

@@ -33,20 +33,21 @@ fn toolsbase_ctrace_ten_zlib_chunks() {
         return;
     }
     let p = analyze(&corpus_file("toolsbase-atrace.ctrace")).unwrap();
-    assert_eq!((p.facts.format.family, p.facts.format.layout), ("atrace", "ctrace"));
-    assert_eq!(p.stacks().clocks, ClockSet::Dual, "it has sched_switch");
-    assert_eq!(p.header_value("cpus"), Some("4"));
+    assert_eq!((p.profile.facts.format.family, p.profile.facts.format.layout), ("atrace", "ctrace"));
+    assert_eq!(p.profile.stacks().clocks, ClockSet::Dual, "it has sched_switch");
+    assert_eq!(p.profile.header_value("cpus"), Some("4"));
     // SOURCES.md: B 21534 / E 21524 (bare) / C 3414 / S 60 / F 62.
-    assert_eq!(thread_calls(&p), 21_534);
-    assert_eq!(counter_samples(&p), 3_414);
+    assert_eq!(thread_calls(&p.profile), 21_534);
+    assert_eq!(counter_samples(&p.profile), 3_414);
     // Checked independently (per-TID stacks over each dump's inflated text): 38 E with
     // nothing open, 46 slices open at the end of dumps 1-9, 2 at the end of dump 10; 59
     // S/F pairs, 3 F without S, 1 S without F.
-    assert_eq!(p.facts.repairs.unmatched_ends, 38 + 3);
-    assert_eq!(p.facts.repairs.closed_at_gap, 46);
-    assert_eq!(p.facts.repairs.open_at_end, 2 + 1);
-    assert_eq!(p.system.gaps.len(), 9, "ten dumps");
+    assert_eq!(p.profile.facts.repairs.unmatched_ends, 38 + 3);
+    assert_eq!(p.profile.facts.repairs.closed_at_gap, 46);
+    assert_eq!(p.profile.facts.repairs.open_at_end, 2 + 1);
+    assert_eq!(p.profile.system.gaps.len(), 9, "ten dumps");
     let spans: u64 = p
+        .profile
         .stacks()
         .threads
         .iter()
@@ -55,15 +56,20 @@ fn toolsbase_ctrace_ten_zlib_chunks() {
         .map(|n| n.calls)
         .sum();
     assert_eq!(spans, 59 + 1);
-    assert_eq!(p.facts.repairs.unparsed_lines, 0);
+    assert_eq!(p.profile.facts.repairs.unparsed_lines, 0);
     // 13.3 s from first to last slice event.
-    let sliced = || p.stacks().threads.iter().filter(|t| t.records > 0);
+    let sliced = || p.profile.stacks().threads.iter().filter(|t| t.records > 0);
     let first = sliced().map(|t| t.first.wall).min().unwrap();
     let last = sliced().map(|t| t.last.wall).max().unwrap();
-    assert!((13_000..13_400).contains(&(p.micros(last - first) / 1000)), "{}", p.micros(last - first));
+    assert!((13_000..13_400).contains(&(p.profile.micros(last - first) / 1000)), "{}", p.profile.micros(last - first));
     // Threads are grouped by process and know their scheduling.
-    assert!(p.stacks().threads.windows(2).all(|w| w[0].pid.unwrap_or(u32::MAX) <= w[1].pid.unwrap_or(u32::MAX)));
-    let busy = p.stacks().threads.iter().find(|t| t.name == "hwservicemanage").unwrap();
+    assert!(p
+        .profile
+        .stacks()
+        .threads
+        .windows(2)
+        .all(|w| w[0].pid.unwrap_or(u32::MAX) <= w[1].pid.unwrap_or(u32::MAX)));
+    let busy = p.profile.stacks().threads.iter().find(|t| t.name == "hwservicemanage").unwrap();
     let sched = busy.sched.unwrap();
     assert!(sched.running > 0 && sched.sleeping > 0);
     assert_eq!(busy.process.as_deref(), Some("hwservicemanage"));
@@ -75,15 +81,15 @@ fn tracecompass_text_and_its_html_excerpt() {
         return;
     }
     let p = analyze(&corpus_file("tracecompass-atrace-test.txt")).unwrap();
-    assert_eq!(p.facts.format.layout, "text");
+    assert_eq!(p.profile.facts.format.layout, "text");
     // B 164, E 166 (163 bare plus 3 Chrome `E|pid|name|args`): two ends with nothing open.
-    assert_eq!(thread_calls(&p), 164);
-    assert_eq!(p.facts.repairs.unmatched_ends, 2);
-    assert_eq!(p.stacks().clocks, ClockSet::Dual);
+    assert_eq!(thread_calls(&p.profile), 164);
+    assert_eq!(p.profile.facts.repairs.unmatched_ends, 2);
+    assert_eq!(p.profile.stacks().clocks, ClockSet::Dual);
     let p = analyze(&corpus_file("tracecompass-android_trace.html")).unwrap();
-    assert_eq!(p.facts.format.layout, "html");
-    assert_eq!(thread_calls(&p), 16);
-    assert_eq!(p.facts.repairs.unmatched_ends, 2);
+    assert_eq!(p.profile.facts.format.layout, "html");
+    assert_eq!(thread_calls(&p.profile), 16);
+    assert_eq!(p.profile.facts.repairs.unmatched_ends, 2);
 }
 
 #[test]
@@ -93,15 +99,15 @@ fn legacy_html_reads_like_its_extracted_payload() {
     }
     let html = analyze(&corpus_file("catapult-tracing-android_systrace.html")).unwrap();
     let text = analyze(&corpus_file("atrace/catapult-tracing-android_systrace_html.payload.txt")).unwrap();
-    assert_eq!(html.facts.format.layout, "html-legacy");
+    assert_eq!(html.profile.facts.format.layout, "html-legacy");
     // B 5984, E 5982, C 1611, all on the old event name `0:`.
-    assert_eq!(thread_calls(&html), 5_984);
-    assert_eq!(html.facts.repairs.open_at_end, 2);
-    assert_eq!(counter_samples(&html), 1_611);
+    assert_eq!(thread_calls(&html.profile), 5_984);
+    assert_eq!(html.profile.facts.repairs.open_at_end, 2);
+    assert_eq!(counter_samples(&html.profile), 1_611);
     // The closing dummy clock-sync line at time 0.0 is no event and no reorder.
-    assert_eq!(html.facts.repairs.out_of_order, 0);
-    assert_eq!(folded(&html), folded(&text));
-    assert_eq!(folded_cpu(&html), folded_cpu(&text));
+    assert_eq!(html.profile.facts.repairs.out_of_order, 0);
+    assert_eq!(folded(&html.profile), folded(&text.profile));
+    assert_eq!(folded_cpu(&html.profile), folded_cpu(&text.profile));
 }
 
 #[test]
@@ -111,14 +117,14 @@ fn compressed_and_decompressed_catapult_capture_agree() {
     }
     let z = analyze(&corpus_file("atrace/catapult-systrace-compressed_atrace_data.ctrace")).unwrap();
     let text = analyze(&corpus_file("atrace/catapult-systrace-decompressed_atrace_data.txt")).unwrap();
-    assert_eq!((z.facts.format.layout, text.facts.format.layout), ("ctrace", "text"));
-    assert_eq!(folded(&z), folded(&text));
-    assert_eq!(thread_calls(&text), 463);
-    assert_eq!(counter_samples(&text), 88);
-    assert_eq!(text.facts.repairs.unparsed_lines, 0);
+    assert_eq!((z.profile.facts.format.layout, text.profile.facts.format.layout), ("ctrace", "text"));
+    assert_eq!(folded(&z.profile), folded(&text.profile));
+    assert_eq!(thread_calls(&text.profile), 463);
+    assert_eq!(counter_samples(&text.profile), 88);
+    assert_eq!(text.profile.facts.repairs.unparsed_lines, 0);
     // 17,600 bytes follow the zlib stream in this file; they are skipped, and said so.
-    assert!(z.facts.warnings.iter().any(|w| w.contains("17,600 bytes")), "{:?}", z.facts.warnings);
-    assert_eq!(z.facts.repairs.unparsed_lines, 0);
+    assert!(z.profile.facts.warnings.iter().any(|w| w.contains("17,600 bytes")), "{:?}", z.profile.facts.warnings);
+    assert_eq!(z.profile.facts.repairs.unparsed_lines, 0);
 }
 
 #[test]
@@ -142,7 +148,7 @@ fn every_capture_in_the_corpus_parses() {
     assert_eq!(names.len(), 5 + 13);
     for name in names {
         let p = analyze(&corpus_file(&name)).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(p.facts.format.family, "atrace", "{name}");
+        assert_eq!(p.profile.facts.format.family, "atrace", "{name}");
         products::summary_json(&p);
     }
 }
@@ -156,30 +162,37 @@ fn kernel_only_captures_draw_scheduler_states_or_say_why_nothing_is_drawn() {
     }
     // petra: cpu_idle and clock events only: nothing to draw.
     let p = analyze(&corpus_file("petra-systrace-example-2.html")).unwrap();
-    assert!(p.stacks().threads.is_empty());
+    assert!(p.profile.stacks().threads.is_empty());
     assert!(
-        p.facts.warnings.iter().any(|w| w.contains("no slices (atrace B/E markers), and no scheduler events")),
+        p.profile.facts.warnings.iter().any(|w| w.contains("no slices (atrace B/E markers), and no scheduler events")),
         "{:?}",
-        p.facts.warnings
+        p.profile.facts.warnings
     );
     // catapult atrace_data: 72 sched_switch and nothing else. Every thread the scheduler
     // saw is listed, its frames its states; on the CPU clock only Running remains.
     let p = analyze(&corpus_file("atrace/catapult-systrace-atrace_data.txt")).unwrap();
-    assert!(p.facts.warnings.iter().any(|w| w.contains("frames are its scheduler states")), "{:?}", p.facts.warnings);
-    assert_eq!(p.stacks().clocks, ClockSet::Dual);
-    let threads = p.stacks().threads.len();
+    assert!(
+        p.profile.facts.warnings.iter().any(|w| w.contains("frames are its scheduler states")),
+        "{:?}",
+        p.profile.facts.warnings
+    );
+    assert_eq!(p.profile.stacks().clocks, ClockSet::Dual);
+    let threads = p.profile.stacks().threads.len();
     assert!(threads >= 20, "{threads} threads");
-    assert!(p.stacks().threads.iter().all(|t| t.sched.is_some() && !t.track));
-    let folded = folded(&p);
+    assert!(p.profile.stacks().threads.iter().all(|t| t.sched.is_some() && !t.track));
+    let folded = folded(&p.profile);
     assert!(
         folded.lines().all(|l| [";Running ", ";Runnable ", ";Sleeping "].iter().any(|s| l.contains(s))),
         "{folded}"
     );
     // Binder_1 [780]: 537 µs switched in (summed from its sched_switch lines by hand).
-    assert!(folded_cpu(&p).contains("Binder_1 [780];Running 537\n"), "{}", folded_cpu(&p));
-    let binder = p.stacks().threads.iter().find(|t| t.tid == 780).unwrap();
+    assert!(folded_cpu(&p.profile).contains("Binder_1 [780];Running 537\n"), "{}", folded_cpu(&p.profile));
+    let binder = p.profile.stacks().threads.iter().find(|t| t.tid == 780).unwrap();
     let sched = binder.sched.unwrap();
-    assert_eq!((p.micros(sched.running), p.micros(sched.runnable), p.micros(sched.sleeping)), (537, 117, 136_799));
+    assert_eq!(
+        (p.profile.micros(sched.running), p.profile.micros(sched.runnable), p.profile.micros(sched.sleeping)),
+        (537, 117, 136_799)
+    );
     // The states are calls in time, for the timeline.
     let summary: serde_json::Value = serde_json::from_str(&products::summary_json(&p)).unwrap();
     assert_eq!(summary["threads"].as_array().unwrap().len(), threads);
@@ -188,8 +201,8 @@ fn kernel_only_captures_draw_scheduler_states_or_say_why_nothing_is_drawn() {
     for name in ["atrace_data_raw", "atrace_missing_tgids", "atrace_fixed_tgids"] {
         let p = analyze(&corpus_file(&format!("atrace/catapult-systrace-{name}.txt"))).unwrap();
         assert_eq!(
-            (p.facts.repairs.unparsed_lines, p.stacks().clocks),
-            (base.facts.repairs.unparsed_lines, base.stacks().clocks),
+            (p.profile.facts.repairs.unparsed_lines, p.profile.stacks().clocks),
+            (base.profile.facts.repairs.unparsed_lines, base.profile.stacks().clocks),
             "{name}"
         );
     }
@@ -201,8 +214,8 @@ fn perfetto_bad_print_skips_continuation_lines() {
         return;
     }
     let p = analyze(&corpus_file("atrace/perfetto-bad_print.systrace")).unwrap();
-    assert_eq!(p.facts.repairs.unparsed_lines, 2);
-    assert_eq!(thread_calls(&p), 1);
+    assert_eq!(p.profile.facts.repairs.unparsed_lines, 2);
+    assert_eq!(thread_calls(&p.profile), 1);
 }
 
 // ---- synthetic captures -------------------------------------------------------------
@@ -235,9 +248,9 @@ fn every_column_layout_gives_the_same_profile() {
                     for header in [false, true] {
                         c.header = header;
                         let p = analyze(&c.text()).unwrap_or_else(|e| panic!("{:?}: {e}", c.columns));
-                        assert_eq!(folded(&p), BASIC_FOLDED, "{:?} header {header}", c.columns);
-                        assert_eq!(p.facts.repairs.unparsed_lines, 0);
-                        assert_eq!(p.stacks().threads[0].pid, Some(100), "{:?}", c.columns);
+                        assert_eq!(folded(&p.profile), BASIC_FOLDED, "{:?} header {header}", c.columns);
+                        assert_eq!(p.profile.facts.repairs.unparsed_lines, 0);
+                        assert_eq!(p.profile.stacks().threads[0].pid, Some(100), "{:?}", c.columns);
                     }
                 }
             }
@@ -248,7 +261,7 @@ fn every_column_layout_gives_the_same_profile() {
 #[test]
 fn every_container_gives_the_same_profile() {
     let c = basic();
-    let plain = folded(&analyze(&c.text()).unwrap());
+    let plain = folded(&analyze(&c.text()).unwrap().profile);
     assert_eq!(plain, BASIC_FOLDED);
     let forms: Vec<(&str, Vec<u8>)> = vec![
         ("ctrace", c.ctrace(1)),
@@ -265,9 +278,9 @@ fn every_container_gives_the_same_profile() {
                 analyzer.push(piece).unwrap();
             }
             let p = analyzer.finish().unwrap_or_else(|e| panic!("{layout} in chunks of {chunk}: {e}"));
-            assert_eq!(p.facts.format.layout, layout);
-            assert_eq!(folded(&p), plain, "{layout} in chunks of {chunk}");
-            assert!(p.facts.warnings.is_empty() || layout != "ctrace", "{:?}", p.facts.warnings);
+            assert_eq!(p.profile.facts.format.layout, layout);
+            assert_eq!(folded(&p.profile), plain, "{layout} in chunks of {chunk}");
+            assert!(p.profile.facts.warnings.is_empty() || layout != "ctrace", "{:?}", p.profile.facts.warnings);
         }
     }
 }
@@ -277,16 +290,16 @@ fn junk_before_trace_crlf_and_a_missing_final_newline() {
     let c = basic();
     let mut bytes = b"capturing trace... done\nTRACE:\n".to_vec();
     bytes.extend(c.text());
-    assert_eq!(folded(&analyze(&bytes).unwrap()), BASIC_FOLDED, "E18");
+    assert_eq!(folded(&analyze(&bytes).unwrap().profile), BASIC_FOLDED, "E18");
     let mut z = b"capturing trace...\r\n done\r\n".to_vec();
     z.extend(c.ctrace(1));
-    assert_eq!(folded(&analyze(&z).unwrap()), BASIC_FOLDED);
+    assert_eq!(folded(&analyze(&z).unwrap().profile), BASIC_FOLDED);
     let mut crlf = basic();
     crlf.crlf = true;
     let mut text = b"\r\n".to_vec();
     text.extend(crlf.text());
     text.truncate(text.len() - 2);
-    assert_eq!(folded(&analyze(&text).unwrap()), BASIC_FOLDED, "E17, E19");
+    assert_eq!(folded(&analyze(&text).unwrap().profile), BASIC_FOLDED, "E17, E19");
 }
 
 #[test]
@@ -298,8 +311,8 @@ fn tasks_with_spaces_dashes_and_unknown_names() {
         .mark("a-b-c", 8, 7, 4 * MS, "E|7");
     let p = analyze(&c.text()).unwrap();
     // `<...>` never renames a thread; `|` stays in names.
-    assert_eq!(folded(&p), "Jit thread pool [7];compile 1000\na-b-c [8];x|y 1000\n");
-    assert_eq!(p.stacks().threads[0].process.as_deref(), Some("Jit thread pool"));
+    assert_eq!(folded(&p.profile), "Jit thread pool [7];compile 1000\na-b-c [8];x|y 1000\n");
+    assert_eq!(p.profile.stacks().threads[0].process.as_deref(), Some("Jit thread pool"));
 }
 
 #[test]
@@ -307,7 +320,7 @@ fn old_event_names_and_print() {
     let mut c = Capture::new();
     c.event("app", 5, 5, 0, MS, "0", "B|5|a").event("app", 5, 5, 0, 2 * MS, "print", "B|5|b");
     c.event("app", 5, 5, 0, 3 * MS, "print", "0xffffff: E").event("app", 5, 5, 0, 4 * MS, "0", "E");
-    assert_eq!(folded(&analyze(&c.text()).unwrap()), "app [5];a 2000\napp [5];a;b 1000\n");
+    assert_eq!(folded(&analyze(&c.text()).unwrap().profile), "app [5];a 2000\napp [5];a;b 1000\n");
 }
 
 #[test]
@@ -319,24 +332,24 @@ fn e1_e2_unmatched_ends_and_slices_open_at_the_end() {
         .mark("t", 1, 1, 4 * MS, "E")
         .event("t", 1, 1, 0, 9 * MS, "sched_wakeup", "comm=x pid=2 prio=120 target_cpu=000");
     let p = analyze(&c.text()).unwrap();
-    assert_eq!(p.facts.repairs.unmatched_ends, 1);
-    assert_eq!(p.facts.repairs.open_at_end, 1);
+    assert_eq!(p.profile.facts.repairs.unmatched_ends, 1);
+    assert_eq!(p.profile.facts.repairs.open_at_end, 1);
     // `a` closes at the thread's last event (9 ms), not its last marker.
-    assert_eq!(folded(&p), "t [1];a 6000\nt [1];a;b 1000\n");
+    assert_eq!(folded(&p.profile), "t [1];a 6000\nt [1];a;b 1000\n");
 }
 
 #[test]
 fn e6_e14_empty_names_and_the_depth_cap() {
     let mut c = Capture::new();
     c.mark("t", 1, 1, MS, "B|1|").mark("t", 1, 1, 2 * MS, "E");
-    assert_eq!(folded(&analyze(&c.text()).unwrap()), "t [1];[empty slice name] 1000\n");
+    assert_eq!(folded(&analyze(&c.text()).unwrap().profile), "t [1];[empty slice name] 1000\n");
     let mut c = Capture::new();
     for i in 0..600u64 {
         c.mark("t", 1, 1, MS + i, "B|1|deep");
     }
     let p = analyze(&c.text()).unwrap();
-    assert_eq!(p.facts.repairs.too_deep, 600 - 512);
-    assert_eq!(p.stacks().threads[0].tree.max_depth(), 512);
+    assert_eq!(p.profile.facts.repairs.too_deep, 600 - 512);
+    assert_eq!(p.profile.stacks().threads[0].tree.max_depth(), 512);
 }
 
 #[test]
@@ -344,9 +357,9 @@ fn e12_events_out_of_order_are_counted() {
     let mut c = Capture::new();
     c.mark("t", 1, 1, 5 * MS, "B|1|a").mark("t", 1, 1, 4 * MS, "E");
     let p = analyze(&c.text()).unwrap();
-    assert_eq!(p.facts.repairs.out_of_order, 1);
-    assert_eq!(folded(&p), "", "a negative duration counts as 0");
-    assert!(p.facts.warnings.iter().any(|w| w.contains("earlier than")));
+    assert_eq!(p.profile.facts.repairs.out_of_order, 1);
+    assert_eq!(folded(&p.profile), "", "a negative duration counts as 0");
+    assert!(p.profile.facts.warnings.iter().any(|w| w.contains("earlier than")));
 }
 
 #[test]
@@ -355,7 +368,10 @@ fn e15_e16_timestamps_exact_and_raw_clock_refused() {
     c.columns.fraction_digits = 9;
     c.events[1].ns += 1; // measure starts 1 ns later: 3999.999 µs
     let p = analyze(&c.text()).unwrap();
-    assert_eq!(p.micros(p.stacks().threads[0].tree.nodes().iter().map(|n| n.incl.wall).max().unwrap()), 10_000);
+    assert_eq!(
+        p.profile.micros(p.profile.stacks().threads[0].tree.nodes().iter().map(|n| n.incl.wall).max().unwrap()),
+        10_000
+    );
     let raw = b"t-1 [000] ...1 123456789: tracing_mark_write: B|1|a\n";
     let err = analyze(raw).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Unsupported);
@@ -368,12 +384,12 @@ fn e21_clock_sync_and_free_text_markers() {
     c.mark("main", 100, 100, 0, "trace_event_clock_sync: parent_ts=0.0");
     c.mark("main", 100, 100, 1_011 * MS, "hello, world");
     let p = analyze(&c.text()).unwrap();
-    assert_eq!(folded(&p), BASIC_FOLDED);
-    assert_eq!(p.facts.repairs.out_of_order, 0);
+    assert_eq!(folded(&p.profile), BASIC_FOLDED);
+    assert_eq!(p.profile.facts.repairs.out_of_order, 0);
     assert!(
-        p.facts.warnings.iter().any(|w| w.contains("1 tracing_mark_write payload was not an atrace marker")),
+        p.profile.facts.warnings.iter().any(|w| w.contains("1 tracing_mark_write payload was not an atrace marker")),
         "{:?}",
-        p.facts.warnings
+        p.profile.facts.warnings
     );
 }
 
@@ -393,19 +409,22 @@ fn async_slices_and_android_13_tracks() {
         .mark("t", 1, 10, 14 * MS, "F|10|never|9");
     let p = analyze(&c.text()).unwrap();
     let tracks: Vec<(&str, Option<u32>)> =
-        p.stacks().threads.iter().filter(|t| t.track).map(|t| (t.name.as_str(), t.pid)).collect();
+        p.profile.stacks().threads.iter().filter(|t| t.track).map(|t| (t.name.as_str(), t.pid)).collect();
     assert_eq!(tracks, [("load", Some(10)), ("Network", Some(10))]);
-    let load = p.stacks().threads.iter().find(|t| t.name == "load").unwrap();
-    assert_eq!(p.micros(load.tree.nodes()[1].incl.wall), 3_000 + 5_000);
+    let load = p.profile.stacks().threads.iter().find(|t| t.name == "load").unwrap();
+    assert_eq!(p.profile.micros(load.tree.nodes()[1].incl.wall), 3_000 + 5_000);
     assert_eq!(load.tree.nodes()[1].calls, 2);
-    let network =
-        products::folded(&p, &FoldedOptions { clock: None, thread: Some(network_tid(&p)), ..Default::default() })
-            .unwrap();
+    let network = products::folded(
+        &p.profile,
+        &FoldedOptions { clock: None, thread: Some(network_tid(&p.profile)), ..Default::default() },
+    )
+    .unwrap();
     assert_eq!(network, "fetch 1000\nparse 2000\n");
     // The instant and the named-track instant count as calls of zero length.
-    let calls: u64 = p.stacks().threads.iter().flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum();
+    let calls: u64 =
+        p.profile.stacks().threads.iter().flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum();
     assert_eq!(calls, 2 + 2 + 1 + 1);
-    assert_eq!(p.facts.repairs.unmatched_ends, 1);
+    assert_eq!(p.profile.facts.repairs.unmatched_ends, 1);
 }
 
 fn network_tid(p: &Profile) -> u32 {
@@ -421,7 +440,7 @@ fn counters_are_summarised_per_process() {
         .mark("main", 100, 200, 1_004 * MS, "C|200|queue|1|category");
     let p = analyze(&c.text()).unwrap();
     let summary: Vec<_> =
-        p.system.counters.iter().map(|c| (c.pid, c.name.as_str(), c.samples, c.min, c.max, c.last)).collect();
+        p.profile.system.counters.iter().map(|c| (c.pid, c.name.as_str(), c.samples, c.min, c.max, c.last)).collect();
     assert_eq!(summary, [(100, "queue", 3, -2, 7, 7), (200, "queue", 1, 1, 1, 1)]);
     let json: serde_json::Value = serde_json::from_str(&products::summary_json(&p)).unwrap();
     assert_eq!(json["counters"][0]["max"], 7);
@@ -442,12 +461,12 @@ fn sched_switch_gives_slices_cpu_time_and_threads_their_states() {
         .switch(0, 9 * MS, ("swapper/0", 0), "R", ("app", 5))
         .mark("app", 5, 5, 10 * MS, "E|5");
     let p = analyze(&c.text()).unwrap();
-    assert_eq!(p.stacks().clocks, ClockSet::Dual);
-    assert_eq!(folded(&p), "app [5];work 9000\n");
-    assert_eq!(folded_cpu(&p), "app [5];work 5000\n");
-    let sched = p.stacks().threads[0].sched.unwrap();
+    assert_eq!(p.profile.stacks().clocks, ClockSet::Dual);
+    assert_eq!(folded(&p.profile), "app [5];work 9000\n");
+    assert_eq!(folded_cpu(&p.profile), "app [5];work 5000\n");
+    let sched = p.profile.stacks().threads[0].sched.unwrap();
     assert_eq!(
-        (p.micros(sched.running), p.micros(sched.runnable), p.micros(sched.sleeping)),
+        (p.profile.micros(sched.running), p.profile.micros(sched.runnable), p.profile.micros(sched.sleeping)),
         (2_000 + 3_000 + 1_000, 1_000 + 1_000, 2_000)
     );
     let json: serde_json::Value = serde_json::from_str(&products::summary_json(&p)).unwrap();
@@ -472,7 +491,7 @@ fn hostile_containers_fail_clearly() {
     let mut c = basic();
     c.mark("x", 3_000_000_000, 1, 1_001 * MS, "B|1|evil");
     let p = analyze(&c.text()).unwrap();
-    assert_eq!((folded(&p).as_str(), p.facts.repairs.unparsed_lines), (BASIC_FOLDED, 1));
+    assert_eq!((folded(&p.profile).as_str(), p.profile.facts.repairs.unparsed_lines), (BASIC_FOLDED, 1));
     let err = analyze(b"<!DOCTYPE html><html><body>hello</body></html>").unwrap_err();
     assert!(err.to_string().contains("no systrace data"), "{err}");
     let err = analyze(br#"{"traceEvents": []}"#).unwrap_err();
@@ -498,7 +517,7 @@ fn the_flame_graph_script_is_the_same_for_every_graph_of_a_kind_of_frame() {
         for clock in [Clock::Wall, Clock::Cpu] {
             for theme in [products::Theme::Light, products::Theme::Dark] {
                 let options = products::FlameOptions { clock: Some(clock), theme, ..Default::default() };
-                let svg = products::flame_svg(&p, products::GraphScope::AllThreads, &options).unwrap();
+                let svg = products::flame_svg(&p.profile, products::GraphScope::AllThreads, &options).unwrap();
                 assert_eq!(products::script_of(&svg).as_deref(), Some(expected.as_str()), "{name} {clock} {theme:?}");
             }
         }

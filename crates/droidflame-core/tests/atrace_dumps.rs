@@ -40,10 +40,10 @@ fn a_range_keeps_the_part_of_each_gap_inside_it() {
     // The gap runs from 5 to 20 ms after the start.
     let options = droidflame_core::Options { keep_calls: true, ..droidflame_core::Options::default() };
     let p = droidflame_core::analyze_with(&two_dumps().ctrace(2), options).unwrap();
-    let start = p.system.timeline.start;
+    let start = p.profile.system.timeline.start;
     let gaps = |from: u64, to: u64| -> Vec<(u64, u64)> {
         let cut = p.within(start + from * MS, start + to * MS).unwrap();
-        cut.system.gaps.iter().map(|&(s, e)| ((s - start) / MS, (e - start) / MS)).collect()
+        cut.profile.system.gaps.iter().map(|&(s, e)| ((s - start) / MS, (e - start) / MS)).collect()
     };
     assert_eq!(gaps(0, 25), [(5, 20)]);
     assert_eq!(gaps(10, 25), [(10, 20)]);
@@ -58,14 +58,14 @@ fn slices_open_at_a_dumps_end_close_at_its_last_event() {
     let p = analyze(&c.ctrace(2)).unwrap();
     // `layout` is a top-level slice, not nested inside `measure` across the gap.
     assert_eq!(
-        folded(&p),
+        folded(&p.profile),
         "RenderThread [101];flush 1000\nmain [100];draw 2000\nmain [100];layout 2000\nmain [100];measure 2000\n"
     );
-    assert_eq!(p.facts.repairs.closed_at_gap, 2);
-    assert_eq!(p.facts.repairs.unmatched_ends, 2, "the Es at 1,020 and 1,025 ms close nothing");
-    assert_eq!(p.facts.repairs.open_at_end, 0);
-    let start = p.system.timeline.start;
-    assert_eq!(p.system.gaps, vec![(start + 5 * MS, start + 20 * MS)]);
+    assert_eq!(p.profile.facts.repairs.closed_at_gap, 2);
+    assert_eq!(p.profile.facts.repairs.unmatched_ends, 2, "the Es at 1,020 and 1,025 ms close nothing");
+    assert_eq!(p.profile.facts.repairs.open_at_end, 0);
+    let start = p.profile.system.timeline.start;
+    assert_eq!(p.profile.system.gaps, vec![(start + 5 * MS, start + 20 * MS)]);
     let summary: serde_json::Value = serde_json::from_str(&products::summary_json(&p)).unwrap();
     let texts: Vec<&str> = summary["notes"].as_array().unwrap().iter().map(|n| n["text"].as_str().unwrap()).collect();
     assert!(texts.iter().any(|t| t.starts_with("2 slices were still open where the capture lost events")), "{texts:?}");
@@ -73,9 +73,9 @@ fn slices_open_at_a_dumps_end_close_at_its_last_event() {
     // One dump, or plain text: no gap, and the ends after it close `measure` and `flush`.
     for bytes in [c.ctrace(1), c.text()] {
         let p = analyze(&bytes).unwrap();
-        assert!(p.system.gaps.is_empty());
-        assert_eq!(p.facts.repairs.closed_at_gap, 0);
-        assert!(folded(&p).contains("main [100];measure 17000"), "{}", folded(&p));
+        assert!(p.profile.system.gaps.is_empty());
+        assert_eq!(p.profile.facts.repairs.closed_at_gap, 0);
+        assert!(folded(&p.profile).contains("main [100];measure 17000"), "{}", folded(&p.profile));
     }
 }
 
@@ -91,9 +91,9 @@ fn a_thread_with_nothing_open_at_a_gap_ends_at_its_last_event() {
         .mark("main", 100, 100, 1_023 * MS, "E|100")
         .mark("main", 100, 100, 1_024 * MS, "C|100|frames|2");
     let p = analyze(&c.ctrace(2)).unwrap();
-    assert_eq!(p.facts.repairs.closed_at_gap, 1);
-    assert_eq!(p.facts.records, 5, "two slices' begin and end, and one begin on main");
-    let last = |name: &str| p.stacks().threads.iter().find(|t| t.name == name).map(|t| t.last.wall);
+    assert_eq!(p.profile.facts.repairs.closed_at_gap, 1);
+    assert_eq!(p.profile.facts.records, 5, "two slices' begin and end, and one begin on main");
+    let last = |name: &str| p.profile.stacks().threads.iter().find(|t| t.name == name).map(|t| t.last.wall);
     assert_eq!(last("worker"), Some(1_002 * MS));
     assert_eq!(last("main"), Some(1_024 * MS));
 }
@@ -107,7 +107,7 @@ fn a_threads_data_ends_at_its_last_line_of_any_kind() {
         .event("main", 100, 100, 0, 1_010 * MS, "irq_handler_entry", "irq=5 name=x")
         .mark("worker", 102, 100, 1_020 * MS, "B|100|parse");
     let p = analyze(&c.text()).unwrap();
-    let last = |name: &str| p.stacks().threads.iter().find(|t| t.name == name).map(|t| t.last.wall);
+    let last = |name: &str| p.profile.stacks().threads.iter().find(|t| t.name == name).map(|t| t.last.wall);
     assert_eq!(last("main"), Some(1_010 * MS));
     assert_eq!(last("worker"), Some(1_020 * MS));
 }
@@ -115,15 +115,15 @@ fn a_threads_data_ends_at_its_last_line_of_any_kind() {
 #[test]
 fn dumps_give_the_same_profile_in_chunks_of_any_size() {
     let bytes = two_dumps().ctrace(2);
-    let whole = folded(&analyze(&bytes).unwrap());
+    let whole = folded(&analyze(&bytes).unwrap().profile);
     for chunk in [1, 2, 7, 64, 4096] {
         let mut analyzer = Analyzer::default();
         for piece in bytes.chunks(chunk) {
             analyzer.push(piece).unwrap();
         }
         let p = analyzer.finish().unwrap();
-        assert_eq!(folded(&p), whole, "chunks of {chunk}");
-        assert_eq!(p.system.gaps.len(), 1);
+        assert_eq!(folded(&p.profile), whole, "chunks of {chunk}");
+        assert_eq!(p.profile.system.gaps.len(), 1);
     }
 }
 
@@ -137,8 +137,8 @@ fn text_dumps_after_trace_lines_are_dumps_too() {
         bytes.extend(Capture { events: part.to_vec(), ..c.clone() }.text());
     }
     let p = analyze(&bytes).unwrap();
-    assert_eq!(p.facts.format.layout, "text");
-    assert_eq!((p.facts.repairs.closed_at_gap, p.system.gaps.len()), (2, 1));
+    assert_eq!(p.profile.facts.format.layout, "text");
+    assert_eq!((p.profile.facts.repairs.closed_at_gap, p.profile.system.gaps.len()), (2, 1));
 }
 
 #[test]
@@ -158,9 +158,13 @@ fn the_real_ten_dump_capture_has_no_false_recursion() {
     let sysprops = method("HIDL::IAllocator::notifySyspropsChanged::server");
     assert!(sysprops["incl_wall_us"].as_u64().unwrap() < 400_000, "{sysprops}");
     // 9 gaps, 3.53 s in all, each 0.23-0.67 s long.
-    let lost: u64 = p.system.gaps.iter().map(|(from, to)| to - from).sum();
+    let lost: u64 = p.profile.system.gaps.iter().map(|(from, to)| to - from).sum();
     assert_eq!(lost / MS, 3_530);
-    assert!(p.system.gaps.iter().all(|(from, to)| (200 * MS..700 * MS).contains(&(to - from))), "{:?}", p.system.gaps);
+    assert!(
+        p.profile.system.gaps.iter().all(|(from, to)| (200 * MS..700 * MS).contains(&(to - from))),
+        "{:?}",
+        p.profile.system.gaps
+    );
 }
 
 #[test]
@@ -171,11 +175,11 @@ fn a_capture_cut_short_keeps_every_whole_dump() {
     let bytes = corpus_file("toolsbase-atrace.ctrace");
     // `head -c 1000000`: dumps 1-4 whole, dump 5 cut 22,046 bytes in.
     let p = analyze(&bytes[..1_000_000]).unwrap();
-    assert!(p.facts.repairs.truncated);
+    assert!(p.profile.facts.repairs.truncated);
     // B markers (checked by inflating each dump): 174 + 276 + 320 + 5,119 whole, and 255
     // in the lines of dump 5 inflated before the cut.
-    assert_eq!(thread_calls(&p), 174 + 276 + 320 + 5_119 + 255);
-    assert_eq!(p.system.gaps.len(), 4);
+    assert_eq!(thread_calls(&p.profile), 174 + 276 + 320 + 5_119 + 255);
+    assert_eq!(p.profile.system.gaps.len(), 4);
     let summary: serde_json::Value = serde_json::from_str(&products::summary_json(&p)).unwrap();
     let note = &summary["notes"][0];
     assert_eq!(note["key"], "truncated");
@@ -185,8 +189,8 @@ fn a_capture_cut_short_keeps_every_whole_dump() {
     let second = memchr_last(&z, b"TRACE:\n");
     for cut in [second + 20, z.len() - 1] {
         let p = analyze(&z[..cut]).unwrap();
-        assert!(p.facts.repairs.truncated, "cut at {cut}");
-        assert!(folded(&p).contains("main [100];draw 2000"), "cut at {cut}: {}", folded(&p));
+        assert!(p.profile.facts.repairs.truncated, "cut at {cut}");
+        assert!(folded(&p.profile).contains("main [100];draw 2000"), "cut at {cut}: {}", folded(&p.profile));
     }
 }
 
@@ -210,15 +214,15 @@ fn a_damaged_dump_is_left_out_whole() {
         *byte ^= 0x5A;
     }
     let p = analyze(&z).unwrap();
-    assert_eq!(p.facts.repairs.damaged_parts, 1);
+    assert_eq!(p.profile.facts.repairs.damaged_parts, 1);
     let summary: serde_json::Value = serde_json::from_str(&products::summary_json(&p)).unwrap();
     assert!(summary["notes"].as_array().unwrap().iter().any(|n| n["key"] == "damaged_parts"), "{summary}");
     // Dumps 1 and 3 are read; dump 2 (the first `layout`) is left out whole.
     assert_eq!(
-        folded(&p),
+        folded(&p.profile),
         "RenderThread [101];flush 1000\nmain [100];draw 2000\nmain [100];layout 2000\nmain [100];measure 2000\n"
     );
-    assert_eq!(p.system.gaps.len(), 1);
+    assert_eq!(p.profile.system.gaps.len(), 1);
 }
 
 fn memchr_last(haystack: &[u8], needle: &[u8]) -> usize {

@@ -33,9 +33,10 @@ fn a_zero_threshold_keeps_every_path_with_time_and_a_full_one_keeps_the_sole_hei
     let profile = analyze(&scenario.trace.write(&Layout::ART_REGULAR)).unwrap();
     for clock in Clock::ALL {
         let everything = CallGraphOptions { threshold_percent: 0.0, clock: Some(clock), ..Default::default() };
-        let text = dot(&profile, &everything);
+        let text = dot(&profile.profile, &everything);
         assert!(text.starts_with("digraph callgraph {\n") && text.ends_with("}\n"));
         let with_time: usize = profile
+            .profile
             .stacks()
             .threads
             .iter()
@@ -44,13 +45,16 @@ fn a_zero_threshold_keeps_every_path_with_time_and_a_full_one_keeps_the_sole_hei
             .sum();
         assert_eq!(labels(&text).len(), with_time, "{clock} clock");
         // Every node but a thread has one edge in.
-        assert_eq!(text.matches(" -> ").count(), with_time - profile.stacks().threads.len());
+        assert_eq!(text.matches(" -> ").count(), with_time - profile.profile.stacks().threads.len());
 
         // At 100%, a call is kept only when it is all of its caller's time.
         let strict = CallGraphOptions { threshold_percent: 100.0, ..everything.clone() };
-        let kept = labels(&dot(&profile, &strict));
+        let kept = labels(&dot(&profile.profile, &strict));
         assert!(kept.len() < with_time);
-        assert!(dot(&profile, &strict).lines().filter(|l| l.contains(" -> ")).all(|l| l.contains("label=\"100%\"")));
+        assert!(dot(&profile.profile, &strict)
+            .lines()
+            .filter(|l| l.contains(" -> "))
+            .all(|l| l.contains("label=\"100%\"")));
     }
 }
 
@@ -60,9 +64,11 @@ fn node_labels_carry_the_call_trees_numbers() {
         return;
     }
     let profile = analyze(&droidflame_testkit::corpus_file("perflib-basic.trace")).unwrap();
-    let thread = &profile.stacks().threads.iter().find(|t| !t.tree.is_empty()).unwrap();
-    let text =
-        dot(&profile, &CallGraphOptions { thread: Some(thread.tid), threshold_percent: 0.0, ..Default::default() });
+    let thread = &profile.profile.stacks().threads.iter().find(|t| !t.tree.is_empty()).unwrap();
+    let text = dot(
+        &profile.profile,
+        &CallGraphOptions { thread: Some(thread.tid), threshold_percent: 0.0, ..Default::default() },
+    );
     let labels = labels(&text);
     let tree = &thread.tree;
     // The thread's first node is its busiest call (the first of equals).
@@ -73,13 +79,13 @@ fn node_labels_carry_the_call_trees_numbers() {
     let share = node.incl.wall as f64 * 100.0 / total as f64;
     let want = format!(
         "{}\\nincl {} µs ({share:.1}%)\\nexcl {} µs\\n{} call{}",
-        profile.frame_name(node.frame),
-        profile.micros(node.incl.wall),
-        profile.micros(node.self_time.wall),
+        profile.profile.frame_name(node.frame),
+        profile.profile.micros(node.incl.wall),
+        profile.profile.micros(node.self_time.wall),
         node.calls,
         if node.calls == 1 { "" } else { "s" }
     );
-    assert_eq!(labels[0], format!("{}\\n{} µs", thread.label(), profile.micros(total)));
+    assert_eq!(labels[0], format!("{}\\n{} µs", thread.label(), profile.profile.micros(total)));
     assert_eq!(labels[1], want);
 }
 
@@ -92,7 +98,7 @@ fn names_are_escaped_for_dot_and_bad_requests_refused() {
         .mark("app", 10, 10, 3_000_000, "E|10")
         .mark("app", 10, 10, 4_000_000, "E|10");
     let profile = analyze(&capture.text()).unwrap();
-    let text = dot(&profile, &CallGraphOptions::default());
+    let text = dot(&profile.profile, &CallGraphOptions::default());
     assert!(text.contains("[label=\"say \\\"hi\\\" to C:\\\\dir\\nincl 3,000 µs (100.0%)"), "{text}");
     // Every quote in a label is escaped: the label ends at the line's last quote.
     for line in text.lines().filter(|l| is_node(l)) {
@@ -102,7 +108,7 @@ fn names_are_escaped_for_dot_and_bad_requests_refused() {
     }
     let error = |options: CallGraphOptions| {
         let mut out = Vec::new();
-        write_callgraph_dot(&profile, &options, &mut out).unwrap_err().to_string()
+        write_callgraph_dot(&profile.profile, &options, &mut out).unwrap_err().to_string()
     };
     assert!(error(CallGraphOptions { threshold_percent: 120.0, ..Default::default() })
         .contains("the threshold is a percentage from 0 to 100 (got 120)"));

@@ -70,7 +70,7 @@ fn every_call_is_listed_in_start_order_with_its_times() {
     for seed in 0..12 {
         let scenario = scenario(seed, Clocks::Dual);
         let profile = profile_of(&scenario);
-        let got = listing(&profile, &CallQuery::default());
+        let got = listing(&profile.profile, &CallQuery::default());
         // Start order: callers before the calls they make.
         for pair in got.windows(2) {
             assert!(pair[0].1.start <= pair[1].1.start, "seed {seed}: not in start order");
@@ -83,12 +83,12 @@ fn every_call_is_listed_in_start_order_with_its_times() {
 fn a_window_keeps_exactly_the_calls_that_overlap_it() {
     let scenario = scenario(7, Clocks::Dual);
     let profile = profile_of(&scenario);
-    let length = profile.system.timeline.length();
+    let length = profile.profile.system.timeline.length();
     for (from, to) in [(0, 0), (length / 3, length / 2), (length / 2, length / 2), (length - 1, length + 50)] {
         let query = CallQuery { from_us: Some(from), to_us: Some(to), ..Default::default() };
         let want: Vec<_> = expected(&scenario).into_iter().filter(|(_, c)| c.start <= to && c.end >= from).collect();
         assert!(!want.is_empty());
-        assert_eq!(sorted(listing(&profile, &query)), want, "{from}..={to}");
+        assert_eq!(sorted(listing(&profile.profile, &query)), want, "{from}..={to}");
     }
 }
 
@@ -96,9 +96,9 @@ fn a_window_keeps_exactly_the_calls_that_overlap_it() {
 fn the_longest_calls_come_longest_first() {
     let scenario = scenario(3, Clocks::Dual);
     let profile = profile_of(&scenario);
-    let tid = profile.stacks().threads[1].tid;
+    let tid = profile.profile.stacks().threads[1].tid;
     let query = CallQuery { thread: Some(tid), longest: Some(10), ..Default::default() };
-    let got = listing(&profile, &query);
+    let got = listing(&profile.profile, &query);
     let mut want: Vec<(u32, ExpectedCall)> = expected(&scenario).into_iter().filter(|(t, _)| *t == tid).collect();
     want.sort_by(|(_, a), (_, b)| (b.end - b.start).cmp(&(a.end - a.start)).then(a.start.cmp(&b.start)));
     let lengths = |calls: &[(u32, ExpectedCall)]| calls.iter().map(|(_, c)| c.end - c.start).collect::<Vec<_>>();
@@ -111,7 +111,7 @@ fn the_longest_calls_come_longest_first() {
     // Of one method: only its calls, still longest first.
     let frame = want[0].1.frame.clone();
     let query = CallQuery { frame: Some(frame.clone()), longest: Some(3), ..Default::default() };
-    let got = listing(&profile, &query);
+    let got = listing(&profile.profile, &query);
     assert!(!got.is_empty() && got.iter().all(|(_, c)| c.frame == frame));
     assert!(got.windows(2).all(|w| w[0].1.end - w[0].1.start >= w[1].1.end - w[1].1.start));
 }
@@ -121,7 +121,7 @@ fn a_clock_the_trace_lacks_leaves_its_column_empty() {
     let wall_only = scenario(5, Clocks::Wall);
     let profile = profile_of(&wall_only);
     let mut out = Vec::new();
-    products::write_calls(&profile, &CallQuery::default(), &mut out).unwrap();
+    products::write_calls(&profile.profile, &CallQuery::default(), &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     assert!(text.lines().all(|l| parse(l).2.is_none()), "no CPU column values");
     assert_eq!(sorted(text.lines().map(parse).map(|(t, c, _)| (t, c)).collect()), expected(&wall_only));
@@ -130,7 +130,7 @@ fn a_clock_the_trace_lacks_leaves_its_column_empty() {
     let cpu_only = scenario(5, Clocks::Cpu);
     let profile = profile_of(&cpu_only);
     let mut out = Vec::new();
-    products::write_calls(&profile, &CallQuery::default(), &mut out).unwrap();
+    products::write_calls(&profile.profile, &CallQuery::default(), &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     for line in text.lines() {
         let f: Vec<&str> = line.split('\t').collect();
@@ -144,8 +144,8 @@ fn a_clock_the_trace_lacks_leaves_its_column_empty() {
 fn impossible_requests_say_what_is_wrong() {
     let scenario = scenario(1, Clocks::Dual);
     let profile = profile_of(&scenario);
-    let length = profile.micros(profile.system.timeline.length());
-    let error = |query: CallQuery| products::select_calls(&profile, &query).unwrap_err();
+    let length = profile.profile.micros(profile.profile.system.timeline.length());
+    let error = |query: CallQuery| products::select_calls(&profile.profile, &query).unwrap_err();
     let e = error(CallQuery { from_us: Some(500), to_us: Some(100), ..Default::default() });
     assert_eq!(e.kind(), ErrorKind::Request);
     assert!(e.to_string().contains("the range starts (500 µs) after it ends (100 µs)"), "{e}");
@@ -164,9 +164,9 @@ fn impossible_requests_say_what_is_wrong() {
     // A profile read without its calls cannot list them, and says how to get them.
     let bytes = scenario.trace.write(&Layout::Regular { version: 3, data_offset: 32, record_size: None });
     let plain = analyze_with(&bytes, Options::default()).unwrap();
-    let e = products::select_calls(&plain, &CallQuery::default()).unwrap_err();
+    let e = products::select_calls(&plain.profile, &CallQuery::default()).unwrap_err();
     assert!(e.to_string().contains("keep_calls"), "{e}");
-    assert!(products::write_chrome_trace(&plain, &View::default(), &mut Vec::new()).is_err());
+    assert!(products::write_chrome_trace(&plain.profile, &View::default(), &mut Vec::new()).is_err());
 }
 
 #[test]
@@ -174,10 +174,10 @@ fn chrome_trace_events_hold_every_call_with_thread_names() {
     let scenario = scenario(9, Clocks::Dual);
     let profile = profile_of(&scenario);
     let mut out = Vec::new();
-    products::write_chrome_trace(&profile, &View::default(), &mut out).unwrap();
+    products::write_chrome_trace(&profile.profile, &View::default(), &mut out).unwrap();
     let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
     let events = json["traceEvents"].as_array().unwrap();
-    for thread in &profile.stacks().threads {
+    for thread in &profile.profile.stacks().threads {
         let named = events.iter().any(|e| {
             e["ph"] == "M" && e["name"] == "thread_name" && e["tid"] == thread.tid && e["args"]["name"] == *thread.name
         });
@@ -222,11 +222,11 @@ fn chrome_times_keep_nanoseconds_and_slices_open_at_the_end_close_at_the_last_ev
         .mark("other", 11, 10, 1_003_500_000, "E|10");
     let profile = analyze_with(&capture.text(), with_calls()).unwrap();
     let mut out = Vec::new();
-    products::write_chrome_trace(&profile, &View::default(), &mut out).unwrap();
+    products::write_chrome_trace(&profile.profile, &View::default(), &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     assert!(text.contains(r#""name":"outer","pid":10,"tid":10,"ts":0.000,"dur":3499.877"#), "{text}");
     assert!(text.contains(r#""name":"inner","pid":10,"tid":10,"ts":500.333,"dur":500.333"#), "{text}");
-    let listed = listing(&profile, &CallQuery { thread: Some(10), ..Default::default() });
+    let listed = listing(&profile.profile, &CallQuery { thread: Some(10), ..Default::default() });
     let spans: Vec<(u64, u64, u32, &str)> =
         listed.iter().map(|(_, c)| (c.start, c.end, c.depth, c.frame.as_str())).collect();
     assert_eq!(spans, [(0, 3499, 0, "outer"), (500, 1000, 1, "inner")]);
@@ -238,20 +238,27 @@ fn a_range_counts_the_part_of_each_call_inside_it() {
     for seed in 20..26 {
         let scenario = scenario(seed, Clocks::Dual);
         let profile = profile_of(&scenario);
-        let (start, end) = (profile.system.timeline.start, profile.system.timeline.end);
+        let (start, end) = (profile.profile.system.timeline.start, profile.profile.system.timeline.end);
         // The whole timeline is the whole profile.
         let whole = profile.within(start, end).unwrap();
-        for (a, b) in profile.stacks().threads.iter().zip(&whole.stacks().threads) {
+        for (a, b) in profile.profile.stacks().threads.iter().zip(&whole.profile.stacks().threads) {
             let incl = |t: &droidflame_core::profile::ThreadProfile| {
                 t.tree.nodes().iter().map(|n| (n.calls, n.incl, n.self_time)).collect::<Vec<_>>()
             };
             assert_eq!(incl(a), incl(b), "seed {seed}, thread {}", a.tid);
         }
-        assert_eq!(frame_table(&whole).rows.len(), frame_table(&profile).rows.len());
+        assert_eq!(frame_table(&whole.profile).rows.len(), frame_table(&profile.profile).rows.len());
         // Two halves add up to the whole on the wall clock, node by node.
         let middle = start + (end - start) / 3;
         let (left, right) = (profile.within(start, middle).unwrap(), profile.within(middle, end).unwrap());
-        for ((t, l), r) in profile.stacks().threads.iter().zip(&left.stacks().threads).zip(&right.stacks().threads) {
+        for ((t, l), r) in profile
+            .profile
+            .stacks()
+            .threads
+            .iter()
+            .zip(&left.profile.stacks().threads)
+            .zip(&right.profile.stacks().threads)
+        {
             for ((n, a), b) in t.tree.nodes().iter().zip(l.tree.nodes()).zip(r.tree.nodes()) {
                 assert_eq!(a.incl.wall + b.incl.wall, n.incl.wall, "seed {seed}");
                 assert!(a.incl.cpu + b.incl.cpu <= n.incl.cpu, "seed {seed}");
@@ -270,8 +277,8 @@ fn a_range_counts_the_part_of_each_call_inside_it() {
         let total = |p: &Profile| {
             p.stacks().threads.iter().map(|t| t.tree.total_self(droidflame_core::Clock::Wall)).sum::<u64>()
         };
-        assert!(total(&left) < total(&profile) && total(&left) > 0, "seed {seed}");
-        assert_eq!(left.system.timeline.end, middle);
+        assert!(total(&left.profile) < total(&profile.profile) && total(&left.profile) > 0, "seed {seed}");
+        assert_eq!(left.profile.system.timeline.end, middle);
     }
     let plain = analyze_with(&scenario(1, Clocks::Dual).trace.write(&Layout::ART_REGULAR), Options::default()).unwrap();
     assert!(plain.within(0, 10).unwrap_err().to_string().contains("keep_calls"));
@@ -281,16 +288,16 @@ fn a_range_counts_the_part_of_each_call_inside_it() {
 fn timeline_boxes_stay_within_the_pixels_and_cover_every_call() {
     let scenario = scenario(31, Clocks::Dual);
     let profile = profile_of(&scenario);
-    let length = profile.micros_at(profile.system.timeline.end);
-    for thread in &profile.stacks().threads {
+    let length = profile.profile.micros_at(profile.profile.system.timeline.end);
+    for thread in &profile.profile.stacks().threads {
         for pixels in [50u32, 400, 100_000] {
-            let boxes = products::timeline_boxes(&profile, &thread.calls, 0.0, length, pixels, 64);
+            let boxes = products::timeline_boxes(&profile.profile, &thread.calls, 0.0, length, pixels, 64);
             for depth in 0..thread.calls.depth_count() {
                 let at: Vec<_> = boxes.iter().filter(|b| b.depth as usize == depth).collect();
                 assert!(at.len() <= 2 * pixels as usize + 2, "{} boxes in {pixels} px", at.len());
                 // Every call lies inside some box of its depth: its own, or a merged one.
                 for call in thread.calls.at_depth(depth) {
-                    let (s, e) = (profile.micros_at(call.start), profile.micros_at(call.end));
+                    let (s, e) = (profile.profile.micros_at(call.start), profile.profile.micros_at(call.end));
                     assert!(at.iter().any(|b| b.start_us <= s && e <= b.end_us), "call {s}..{e} at depth {depth}");
                 }
             }
@@ -302,8 +309,8 @@ fn timeline_boxes_stay_within_the_pixels_and_cover_every_call() {
         }
         // The call under a point is the one that runs there.
         let (depth, call) = thread.calls.iter().nth(thread.calls.len() / 2).unwrap();
-        let middle = profile.micros_at(call.start + call.duration() / 2);
-        assert_eq!(products::call_at(&profile, &thread.calls, depth as usize, middle), Some(call));
+        let middle = profile.profile.micros_at(call.start + call.duration() / 2);
+        assert_eq!(products::call_at(&profile.profile, &thread.calls, depth as usize, middle), Some(call));
     }
 }
 
@@ -311,15 +318,15 @@ fn timeline_boxes_stay_within_the_pixels_and_cover_every_call() {
 fn past_the_call_limit_the_longest_calls_stay_and_the_rest_is_unchanged() {
     for seed in [4, 5, 6] {
         let bytes = scenario(seed, Clocks::Dual).trace.write(&Layout::ART_REGULAR);
-        let every = listing(&analyze_with(&bytes, with_calls()).unwrap(), &CallQuery::default());
+        let every = listing(&analyze_with(&bytes, with_calls()).unwrap().profile, &CallQuery::default());
         for max_calls in [0, 10, 100, 400] {
             // Small chunks: the limit is checked after each, so it is passed more than once.
             let mut analyzer = Analyzer::new(Options { keep_calls: true, max_calls, ..Options::default() });
             bytes.chunks(97).for_each(|chunk| analyzer.push(chunk).unwrap());
             let profile = analyzer.finish().unwrap();
-            let shortest = profile.micros(profile.stacks().shortest_call);
+            let shortest = profile.profile.micros(profile.profile.stacks().shortest_call);
             assert!(shortest > 0, "seed {seed}: {} calls, limit {max_calls}", every.len());
-            let kept = listing(&profile, &CallQuery::default());
+            let kept = listing(&profile.profile, &CallQuery::default());
             let long: Vec<_> = every.iter().filter(|(_, c)| c.end - c.start >= shortest).cloned().collect();
             let also: Vec<_> = kept.iter().filter(|call| !long.contains(call)).collect();
             let missing: Vec<_> = long.iter().filter(|call| !kept.contains(call)).collect();
@@ -327,10 +334,10 @@ fn past_the_call_limit_the_longest_calls_stay_and_the_rest_is_unchanged() {
             // Beside them, only calls from before tracing, kept whatever their length.
             assert!(also.iter().all(|(_, c)| c.start == 0 && every.iter().any(|(_, e)| e == c)), "{also:?}");
             // The limit is checked between chunks; frames still open at the end close after.
-            let bound = max_calls + profile.facts.repairs.open_at_end;
+            let bound = max_calls + profile.profile.facts.repairs.open_at_end;
             assert!(long.len() as u64 <= bound, "seed {seed}, limit {max_calls}: {} long calls kept", long.len());
-            let note = profile.calls_left_out().unwrap();
-            assert!(profile.facts.warnings.iter().any(|w| w.text == note));
+            let note = profile.profile.calls_left_out().unwrap();
+            assert!(profile.profile.facts.warnings.iter().any(|w| w.text == note));
             assert!(
                 note.starts_with(&format!(
                     "this trace has more than {max_calls} calls, more than the timeline keeps: calls shorter than "
@@ -339,10 +346,10 @@ fn past_the_call_limit_the_longest_calls_stay_and_the_rest_is_unchanged() {
             );
             // Ranges and the export need every call; flame graphs do not.
             assert_eq!(profile.within(0, 10).unwrap_err().message(), note);
-            assert!(products::write_chrome_trace(&profile, &View::default(), &mut Vec::new()).is_err());
+            assert!(products::write_chrome_trace(&profile.profile, &View::default(), &mut Vec::new()).is_err());
             let plain = analyze_with(&bytes, Options::default()).unwrap();
             let folded = |p: &Profile| products::folded(p, &Default::default()).unwrap();
-            assert_eq!(folded(&profile), folded(&plain));
+            assert_eq!(folded(&profile.profile), folded(&plain.profile));
         }
     }
 }
@@ -353,7 +360,7 @@ fn a_calls_path_is_the_calls_around_it_not_a_neighbour_that_ends_as_it_begins() 
     let profile =
         analyze_with(&generate(1, &Config::default()).trace.write(&Layout::ART_REGULAR), Options::default()).unwrap();
     // Ticks from the profile's timeline start.
-    let base = profile.system.timeline.start;
+    let base = profile.profile.system.timeline.start;
     let call = |start, end, frame| Call { start: base + start, end: base + end, cpu: 0, frame, node: u32::MAX };
     // A runs 0–100; under it B (0–50) then C (50–100), back to back as samples are; D in C.
     let calls = ThreadCalls::from_calls([
@@ -366,10 +373,10 @@ fn a_calls_path_is_the_calls_around_it_not_a_neighbour_that_ends_as_it_begins() 
     let path: Vec<u32> = products::callers_of(&calls, 2, d).iter().map(|c| c.frame).collect();
     assert_eq!(path, [0, 2], "C holds D, not B, which ends where D begins");
     // The moment where B ends and C begins is C's; at the very end, the call ending there.
-    let at = |ticks: u64| profile.micros_at(base + ticks);
-    assert_eq!(products::call_at(&profile, &calls, 1, at(50)).map(|c| c.frame), Some(2));
-    assert_eq!(products::call_at(&profile, &calls, 1, at(100)).map(|c| c.frame), Some(2));
-    assert_eq!(products::call_at(&profile, &calls, 1, at(101)).map(|c| c.frame), None);
+    let at = |ticks: u64| profile.profile.micros_at(base + ticks);
+    assert_eq!(products::call_at(&profile.profile, &calls, 1, at(50)).map(|c| c.frame), Some(2));
+    assert_eq!(products::call_at(&profile.profile, &calls, 1, at(100)).map(|c| c.frame), Some(2));
+    assert_eq!(products::call_at(&profile.profile, &calls, 1, at(101)).map(|c| c.frame), None);
 }
 
 #[test]
@@ -398,10 +405,15 @@ fn a_ranges_table_has_an_edge_for_each_call_in_it_and_none_for_the_others() {
     };
     let p = analyze_with(&trace.write(&Layout::ART_REGULAR), with_calls()).unwrap();
     let edges = |from: u64, to: u64| {
-        let cut = p.within(p.ticks_at(from as f64), p.ticks_at(to as f64)).unwrap();
-        let name =
-            |f: u32| if f == droidflame_core::profile::NONE { "-".to_owned() } else { cut.frame_name(f).to_owned() };
-        let table = products::frame_table(&cut);
+        let cut = p.within(p.profile.ticks_at(from as f64), p.profile.ticks_at(to as f64)).unwrap();
+        let name = |f: u32| {
+            if f == droidflame_core::profile::NONE {
+                "-".to_owned()
+            } else {
+                cut.profile.frame_name(f).to_owned()
+            }
+        };
+        let table = products::frame_table(&cut.profile);
         table.edges.iter().map(|e| (name(e.caller), name(e.callee), e.calls, e.incl.wall)).collect::<Vec<_>>()
     };
     let edge = |caller: &str, callee: &str, calls, wall| (caller.to_owned(), callee.to_owned(), calls, wall);
@@ -415,7 +427,7 @@ fn a_ranges_table_has_an_edge_for_each_call_in_it_and_none_for_the_others() {
     // touches it. A call of no time at that instant is in it.
     assert_eq!(edges(45, 45), []);
     assert_eq!(edges(30, 30), [edge("X.a", "X.c", 1, 0)]);
-    let error = p.within(p.ticks_at(46.0), p.ticks_at(45.0)).unwrap_err();
+    let error = p.within(p.profile.ticks_at(46.0), p.profile.ticks_at(45.0)).unwrap_err();
     assert!(error.to_string().contains("the range starts after it ends"), "{error}");
 }
 
@@ -453,24 +465,36 @@ fn back_to_back_calls_keep_their_own_cpu_time_in_a_range() {
         let t = &p.stacks().threads[0];
         t.tree.nodes().iter().skip(1).filter(|n| p.frame_name(n.frame) == name).map(|n| n.incl.cpu).sum::<u64>()
     };
-    let whole = p.within(p.system.timeline.start, p.system.timeline.end).unwrap();
-    assert_eq!([incl_cpu(&whole, "X.a"), incl_cpu(&whole, "X.b"), incl_cpu(&whole, "X.c")], [100, 20, 5]);
-    let first = whole.within(whole.system.timeline.start, whole.system.timeline.start);
+    let whole = p.within(p.profile.system.timeline.start, p.profile.system.timeline.end).unwrap();
+    assert_eq!(
+        [incl_cpu(&whole.profile, "X.a"), incl_cpu(&whole.profile, "X.b"), incl_cpu(&whole.profile, "X.c")],
+        [100, 20, 5]
+    );
+    let first = whole.within(whole.profile.system.timeline.start, whole.profile.system.timeline.start);
     assert!(first.unwrap_err().to_string().contains("keep_calls"), "a range keeps no calls to cut again");
-    let cut = p.within(p.ticks_at(10.0), p.ticks_at(20.0)).unwrap();
+    let cut = p.within(p.profile.ticks_at(10.0), p.profile.ticks_at(20.0)).unwrap();
     // From 10 to 20 µs: A's own 80 µs of CPU shared out by wall time (8 in 10 of its 100)
     // and the first B's 10; the second B and C only touch the range.
-    assert_eq!([incl_cpu(&cut, "X.a"), incl_cpu(&cut, "X.b"), incl_cpu(&cut, "X.c")], [18, 10, 0]);
+    assert_eq!(
+        [incl_cpu(&cut.profile, "X.a"), incl_cpu(&cut.profile, "X.b"), incl_cpu(&cut.profile, "X.c")],
+        [18, 10, 0]
+    );
 }
 
 #[test]
 fn a_range_of_a_cpu_clock_trace_counts_cpu_time_inside_it() {
     // The same calls on the CPU clock alone: the range is on that clock.
     let p = hand_written(&[(0, 0, 100), (4, 10, 20), (4, 20, 30), (8, 20, 25)], Clocks::Cpu);
-    let cut = p.within(p.ticks_at(15.0), p.ticks_at(22.0)).unwrap();
-    let t = &cut.stacks().threads[0];
-    let incl: Vec<(&str, u64)> =
-        t.tree.nodes().iter().skip(1).map(|n| (cut.frame_name(n.frame), n.incl.cpu)).filter(|(_, c)| *c > 0).collect();
+    let cut = p.within(p.profile.ticks_at(15.0), p.profile.ticks_at(22.0)).unwrap();
+    let t = &cut.profile.stacks().threads[0];
+    let incl: Vec<(&str, u64)> = t
+        .tree
+        .nodes()
+        .iter()
+        .skip(1)
+        .map(|n| (cut.profile.frame_name(n.frame), n.incl.cpu))
+        .filter(|(_, c)| *c > 0)
+        .collect();
     let mut incl = incl;
     incl.sort();
     // A 15..22, the first B 15..20 and the second 20..22, C 20..22.

@@ -114,13 +114,18 @@ fn every_art_file_has_its_documented_counts() {
     }
     for facts in FACTS {
         let profile = profile_of(facts.file);
-        assert_eq!(profile.facts.format.family, "art", "{}", facts.file);
-        assert_eq!(profile.facts.format.layout, facts.layout, "{}", facts.file);
-        assert_eq!(profile.facts.format.version, facts.version, "{}", facts.file);
-        assert_eq!(profile.stacks().clocks, facts.clocks, "{}", facts.file);
-        assert_eq!(profile.facts.records, facts.records, "{}", facts.file);
-        assert_eq!(profile.stacks().threads.iter().map(|t| t.records).sum::<u64>(), facts.records, "{}", facts.file);
-        assert_eq!(profile.stacks().threads.len(), facts.threads, "{}", facts.file);
+        assert_eq!(profile.profile.facts.format.family, "art", "{}", facts.file);
+        assert_eq!(profile.profile.facts.format.layout, facts.layout, "{}", facts.file);
+        assert_eq!(profile.profile.facts.format.version, facts.version, "{}", facts.file);
+        assert_eq!(profile.profile.stacks().clocks, facts.clocks, "{}", facts.file);
+        assert_eq!(profile.profile.facts.records, facts.records, "{}", facts.file);
+        assert_eq!(
+            profile.profile.stacks().threads.iter().map(|t| t.records).sum::<u64>(),
+            facts.records,
+            "{}",
+            facts.file
+        );
+        assert_eq!(profile.profile.stacks().threads.len(), facts.threads, "{}", facts.file);
     }
 }
 
@@ -134,8 +139,8 @@ fn enters_exits_and_unwinds_add_up_to_calls() {
         let Some(enters) = facts.enters else { continue };
         let profile = profile_of(facts.file);
         let calls: u64 =
-            profile.stacks().threads.iter().flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum();
-        assert_eq!(calls, enters + profile.facts.repairs.unmatched_exits, "{}", facts.file);
+            profile.profile.stacks().threads.iter().flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum();
+        assert_eq!(calls, enters + profile.profile.facts.repairs.unmatched_exits, "{}", facts.file);
     }
 }
 
@@ -146,21 +151,24 @@ fn firefox_fixtures_match_the_format_reference() {
     }
     // What Firefox Profiler's own fixtures are known to hold, counted byte by byte.
     let regular = profile_of("ffprof-art-regular.trace");
-    assert_eq!(regular.facts.repairs.unknown_methods, 18);
-    assert_eq!(regular.facts.repairs.open_at_end, 259);
-    assert_eq!((regular.facts.repairs.unmatched_exits, regular.facts.repairs.mismatched_exits), (0, 0));
-    assert_eq!(regular.header_value("pid"), Some("21491"));
-    assert_eq!(regular.header_value("num-method-calls"), Some("13295"));
-    assert_eq!(regular.facts.format.text("vm"), Some("art"));
-    assert!(regular.frames.iter().filter(|m| m.source.is_none() && !m.unknown).count() <= 2);
+    assert_eq!(regular.profile.facts.repairs.unknown_methods, 18);
+    assert_eq!(regular.profile.facts.repairs.open_at_end, 259);
+    assert_eq!((regular.profile.facts.repairs.unmatched_exits, regular.profile.facts.repairs.mismatched_exits), (0, 0));
+    assert_eq!(regular.profile.header_value("pid"), Some("21491"));
+    assert_eq!(regular.profile.header_value("num-method-calls"), Some("13295"));
+    assert_eq!(regular.profile.facts.format.text("vm"), Some("art"));
+    assert!(regular.profile.frames.iter().filter(|m| m.source.is_none() && !m.unknown).count() <= 2);
 
     let streaming = profile_of("ffprof-art-streaming.trace");
-    assert_eq!(streaming.facts.repairs.unknown_methods, 9);
-    assert_eq!(streaming.facts.repairs.open_at_end, 393);
-    assert_eq!((streaming.facts.repairs.unmatched_exits, streaming.facts.repairs.mismatched_exits), (0, 0));
-    assert!(!streaming.facts.repairs.truncated);
-    assert_eq!(streaming.header_value("pid"), Some("15983"));
-    assert_eq!(streaming.header_value("elapsed-time-usec"), Some("9561246"));
+    assert_eq!(streaming.profile.facts.repairs.unknown_methods, 9);
+    assert_eq!(streaming.profile.facts.repairs.open_at_end, 393);
+    assert_eq!(
+        (streaming.profile.facts.repairs.unmatched_exits, streaming.profile.facts.repairs.mismatched_exits),
+        (0, 0)
+    );
+    assert!(!streaming.profile.facts.repairs.truncated);
+    assert_eq!(streaming.profile.header_value("pid"), Some("15983"));
+    assert_eq!(streaming.profile.header_value("elapsed-time-usec"), Some("9561246"));
 }
 
 #[test]
@@ -171,10 +179,10 @@ fn gzip_copies_give_identical_results() {
     for name in ["ffprof-art-regular.trace", "ffprof-art-streaming.trace"] {
         let plain = profile_of(name);
         let gz = profile_of(&format!("{name}.gz"));
-        assert!(gz.facts.format.gzip && !plain.facts.format.gzip);
+        assert!(gz.profile.facts.format.gzip && !plain.profile.facts.format.gzip);
         let opts = FoldedOptions::default();
-        assert_eq!(products::folded(&plain, &opts).unwrap(), products::folded(&gz, &opts).unwrap());
-        assert_eq!(plain.facts.records, gz.facts.records);
+        assert_eq!(products::folded(&plain.profile, &opts).unwrap(), products::folded(&gz.profile, &opts).unwrap());
+        assert_eq!(plain.profile.facts.records, gz.profile.facts.records);
     }
 }
 
@@ -217,9 +225,9 @@ fn perflib_basic_call_tree() {
         return;
     }
     let p = profile_of("perflib-basic.trace");
-    assert_eq!(p.stacks().threads[0].name, "AsyncTask #1");
+    assert_eq!(p.profile.stacks().threads[0].name, "AsyncTask #1");
     assert_eq!(
-        leaf_paths(&p, &p.stacks().threads[0].tree),
+        leaf_paths(&p.profile, &p.profile.stacks().threads[0].tree),
         [
             "android/os/Debug.startMethodTracing: (Ljava/lang/String;)V -> android/os/Debug.startMethodTracing: (Ljava/lang/String;II)V -> dalvik/system/VMDebug.startMethodTracing: (Ljava/lang/String;II)V",
             "android/os/Debug.stopMethodTracing: ()V -> dalvik/system/VMDebug.stopMethodTracing: ()V",
@@ -235,14 +243,14 @@ fn perflib_mismatched_call_tree() {
     }
     let p = profile_of("perflib-mismatched.trace");
     assert_eq!(
-        leaf_paths(&p, &p.stacks().threads[0].tree),
+        leaf_paths(&p.profile, &p.profile.stacks().threads[0].tree),
         [
             "android/os/Debug.stopMethodTracing: ()V -> dalvik/system/VMDebug.stopMethodTracing: ()V",
             "com/test/android/traceview/MisMatched.foo: ()V -> com/test/android/traceview/MisMatched.bar: ()V -> android/os/Debug.startMethodTracing: (Ljava/lang/String;)V -> android/os/Debug.startMethodTracing: (Ljava/lang/String;II)V -> dalvik/system/VMDebug.startMethodTracing: (Ljava/lang/String;II)V",
             "com/test/android/traceview/MisMatched.foo: ()V -> com/test/android/traceview/MisMatched.bar: ()V -> com/test/android/traceview/MisMatched.baz: ()I",
         ]
     );
-    assert_eq!(p.facts.repairs.unmatched_exits, 5);
+    assert_eq!(p.profile.facts.repairs.unmatched_exits, 5);
 }
 
 #[test]
@@ -253,7 +261,7 @@ fn perflib_exception_call_tree() {
     let p = profile_of("perflib-exception.trace");
     let exc = "com/test/android/traceview/Exceptions.foo: ()V -> com/test/android/traceview/Exceptions.bar: ()V -> com/test/android/traceview/Exceptions.baz: ()V -> java/lang/RuntimeException.<init>: ()V -> java/lang/Exception.<init>: ()V -> java/lang/Throwable.<init>: ()V";
     assert_eq!(
-        leaf_paths(&p, &p.stacks().threads[0].tree),
+        leaf_paths(&p.profile, &p.profile.stacks().threads[0].tree),
         [
             "android/os/Debug.startMethodTracing: (Ljava/lang/String;)V -> android/os/Debug.startMethodTracing: (Ljava/lang/String;II)V -> dalvik/system/VMDebug.startMethodTracing: (Ljava/lang/String;II)V".to_string(),
             "android/os/Debug.stopMethodTracing: ()V -> dalvik/system/VMDebug.stopMethodTracing: ()V".to_string(),
@@ -269,17 +277,17 @@ fn perflib_api10_is_a_version_1_thread_cpu_trace() {
         return;
     }
     let p = profile_of("perflib-basic-api10.trace");
-    assert_eq!(p.facts.format.number("record_size"), Some(9));
-    assert!(!p.has(droidflame_core::Clock::Wall));
+    assert_eq!(p.profile.facts.format.number("record_size"), Some(9));
+    assert!(!p.profile.has(droidflame_core::Clock::Wall));
     // A clock the trace lacks is refused with a message naming the clock it has.
     let err = products::folded(
-        &p,
+        &p.profile,
         &FoldedOptions { clock: Some(droidflame_core::Clock::Wall), thread: None, ..Default::default() },
     )
     .unwrap_err();
     assert!(err.to_string().contains("no wall clock"), "{err}");
     assert!(err.to_string().contains("thread-cpu"), "{err}");
-    assert!(!products::folded(&p, &FoldedOptions::default()).unwrap().is_empty());
+    assert!(!products::folded(&p.profile, &FoldedOptions::default()).unwrap().is_empty());
 }
 
 #[test]
@@ -311,7 +319,7 @@ fn utf8_method_names_survive() {
         return;
     }
     let p = profile_of("toolsbase-char_2_bytes.trace");
-    assert!(p.frames.iter().any(|m| !m.name.is_ascii()));
+    assert!(p.profile.frames.iter().any(|m| !m.name.is_ascii()));
 }
 
 #[test]
@@ -322,7 +330,7 @@ fn every_truncation_of_a_real_trace_gives_a_result_or_a_clear_error() {
     let bytes = corpus_file("perflib-exception.trace");
     for cut in 0..bytes.len() {
         match analyze(&bytes[..cut]) {
-            Ok(p) => assert!(p.facts.repairs.truncated || cut == bytes.len(), "cut {cut}"),
+            Ok(p) => assert!(p.profile.facts.repairs.truncated || cut == bytes.len(), "cut {cut}"),
             Err(e) => assert!(
                 matches!(e.kind(), ErrorKind::Truncated | ErrorKind::NotATrace | ErrorKind::Corrupt),
                 "cut {cut}: {e}"
@@ -332,8 +340,8 @@ fn every_truncation_of_a_real_trace_gives_a_result_or_a_clear_error() {
     let streaming = corpus_file("toolsbase-streaming.trace");
     for cut in (0..streaming.len()).step_by(9973) {
         if let Ok(p) = analyze(&streaming[..cut]) {
-            assert!(p.facts.repairs.truncated, "cut {cut}");
-            assert!(p.facts.warnings.iter().any(|w| w.contains("without its closing summary")), "cut {cut}");
+            assert!(p.profile.facts.repairs.truncated, "cut {cut}");
+            assert!(p.profile.facts.warnings.iter().any(|w| w.contains("without its closing summary")), "cut {cut}");
         }
     }
 }
@@ -363,7 +371,7 @@ fn sampling_traces_are_told_from_method_tracing() {
         ("tracereader-test1.trace", false),
         ("perflib-exception.trace", false),
     ] {
-        let interval = profile_of(name).facts.format.sampling_interval_us;
+        let interval = profile_of(name).profile.facts.format.sampling_interval_us;
         assert_eq!(interval.is_some(), sampled, "{name}: {interval:?}");
         if let Some(us) = interval {
             assert!((1000..10_000).contains(&us), "{name}: {us}");
@@ -384,15 +392,15 @@ fn a_wait_from_before_tracing_lasts_from_the_timelines_start() {
     }
     let options = droidflame_core::Options { keep_calls: true, ..Default::default() };
     let profile = droidflame_core::analyze_with(&corpus_file("tracereader-test1.trace"), options).unwrap();
-    assert_eq!(profile.system.timeline.start, 4_363, "the earliest record, in µs from the trace's origin");
+    assert_eq!(profile.profile.system.timeline.start, 4_363, "the earliest record, in µs from the trace's origin");
     let query = products::CallQuery {
         thread: Some(13),
         frame: Some("java.lang.ProcessManager.waitForMoreChildren".into()),
         ..Default::default()
     };
-    let calls = products::select_calls(&profile, &query).unwrap();
+    let calls = products::select_calls(&profile.profile, &query).unwrap();
     let spans: Vec<(u64, u64, u32)> = calls.iter().map(|c| (c.start_us, c.end_us, c.depth)).collect();
-    let end = profile.micros(profile.system.timeline.length());
+    let end = profile.profile.micros(profile.profile.system.timeline.length());
     assert_eq!(spans, [(0, 5_559_786 - 4_363, 0), (5_800_607, end, 0)]);
     assert_eq!(end, 17_781_079);
 }

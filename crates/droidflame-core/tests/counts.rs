@@ -40,11 +40,11 @@ fn table_counts(json: &str) -> Vec<(String, u64, u64)> {
 }
 
 fn check_source(file: &str, p: &Analysis) {
-    let what = format!("{file} ({})", p.source().kind.name());
+    let what = format!("{file} ({})", p.profile.source().kind.name());
     let s = summary(p);
-    let per_stack = p.count().per_stack();
-    assert_eq!(s.count, p.count().name(), "{what}");
-    assert_eq!(per_stack, p.source().kind != SourceKind::Calls, "{what}");
+    let per_stack = p.profile.count().per_stack();
+    assert_eq!(s.count, p.profile.count().name(), "{what}");
+    assert_eq!(per_stack, p.profile.source().kind != SourceKind::Calls, "{what}");
     let Some(total) = s.counted else {
         assert!(!per_stack, "{what}: a source counted per stack says how many it holds");
         for m in &s.methods {
@@ -52,9 +52,9 @@ fn check_source(file: &str, p: &Analysis) {
         }
         return;
     };
-    if p.source().kind == SourceKind::CpuSamples {
+    if p.profile.source().kind == SourceKind::CpuSamples {
         // Each sample is one record of its thread; a sample without a stack counts none.
-        let records: u64 = p.stacks().threads.iter().map(|t| t.records).sum();
+        let records: u64 = p.profile.stacks().threads.iter().map(|t| t.records).sum();
         assert!(total <= records, "{what}: {total} samples of {records} records");
     }
     for m in &s.methods {
@@ -64,11 +64,11 @@ fn check_source(file: &str, p: &Analysis) {
     }
     let heaviest = s.methods.first().map_or("none", |m| m.name.as_str()).to_owned();
     for view in views(&heaviest) {
-        for thread in std::iter::once(None).chain((0..p.stacks().threads.len()).map(Some)) {
+        for thread in std::iter::once(None).chain((0..p.profile.stacks().threads.len()).map(Some)) {
             let json = if view.is_plain() {
-                methods_json(p, thread).unwrap()
+                methods_json(&p.profile, thread).unwrap()
             } else {
-                methods_json_of_view(p, thread, &view).unwrap()
+                methods_json_of_view(&p.profile, thread, &view).unwrap()
             };
             for (name, calls, recursive) in table_counts(&json) {
                 assert!(calls <= total, "{what} {view:?}: {name} counts {calls} of {total}");
@@ -77,7 +77,7 @@ fn check_source(file: &str, p: &Analysis) {
         }
         // The call tree of all threads: a row per thread (process) first, whose counts add
         // up to the source's.
-        let tree = call_tree_table(p, GraphScope::AllThreads, &view).unwrap();
+        let tree = call_tree_table(&p.profile, GraphScope::AllThreads, &view).unwrap();
         let threads: u64 = (1..tree.parent.len()).filter(|&n| tree.parent[n] == 0).map(|n| tree.calls[n]).sum();
         assert_eq!(threads, total, "{what} {view:?}: the threads' rows");
         assert!(tree.calls.iter().all(|&c| c <= total), "{what} {view:?}");
@@ -87,9 +87,9 @@ fn check_source(file: &str, p: &Analysis) {
 /// Every whole the summary and the methods tables name for shares exists in the trace and
 /// holds its parts.
 fn check_wholes(file: &str, p: &Analysis) {
-    let what = format!("{file} ({})", p.source().kind.name());
+    let what = format!("{file} ({})", p.profile.source().kind.name());
     let s = summary(p);
-    let timed_wall = p.has(Clock::Wall) && p.unit_of(Clock::Wall) == Unit::Micros;
+    let timed_wall = p.profile.has(Clock::Wall) && p.profile.unit_of(Clock::Wall) == Unit::Micros;
     let threads = s.threads.iter().filter(|t| !t.track);
     for (clock, whole) in &s.wholes {
         assert!(!whole.of.is_empty(), "{what}: {clock}");
@@ -115,8 +115,8 @@ fn check_wholes(file: &str, p: &Analysis) {
     }
     // A thread's methods are shares of that thread's time: no method's inclusive time is
     // more than it.
-    for (index, thread) in p.stacks().threads.iter().enumerate().filter(|(_, t)| !t.track) {
-        let table: Value = serde_json::from_str(&methods_json(p, Some(index)).unwrap()).unwrap();
+    for (index, thread) in p.profile.stacks().threads.iter().enumerate().filter(|(_, t)| !t.track) {
+        let table: Value = serde_json::from_str(&methods_json(&p.profile, Some(index)).unwrap()).unwrap();
         for (clock, whole) in table["wholes"].as_object().unwrap() {
             let whole = whole["value"].as_u64().unwrap();
             let key = format!("incl_{clock}_us");
@@ -134,10 +134,10 @@ fn each_source(mut visit: impl FnMut(&str, &Analysis)) {
     for path in corpus_traces() {
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
         let Ok(mut p) = analyze(&std::fs::read(&path).unwrap()) else { continue };
-        let kinds: Vec<SourceKind> = p.sources().iter().map(|s| s.kind).collect();
+        let kinds: Vec<SourceKind> = p.profile.sources().iter().map(|s| s.kind).collect();
         for kind in kinds {
             p.profile.select_source(kind).unwrap();
-            let dumps = p.dumps().filter(|_| kind.is_heap()).map_or(1, |(_, count)| count);
+            let dumps = p.profile.dumps().filter(|_| kind.is_heap()).map_or(1, |(_, count)| count);
             for dump in 0..dumps {
                 if kind.is_heap() {
                     p.profile.select_dump(dump).unwrap();
@@ -165,7 +165,7 @@ fn no_function_counts_more_samples_or_allocations_than_its_source_holds() {
     }
     let mut per_stack_sources = 0;
     each_source(|file, p| {
-        per_stack_sources += usize::from(p.source().kind != SourceKind::Calls);
+        per_stack_sources += usize::from(p.profile.source().kind != SourceKind::Calls);
         check_source(file, p);
     });
     // Simpleperf's three files, and Perfetto's samples and heap profiles.
@@ -174,7 +174,7 @@ fn no_function_counts_more_samples_or_allocations_than_its_source_holds() {
 
 /// Each thread's samples, as the call tree's thread rows count them.
 fn samples_by_thread(p: &Analysis) -> Vec<(String, u64)> {
-    let tree = call_tree_table(p, GraphScope::AllThreads, &View::default()).unwrap();
+    let tree = call_tree_table(&p.profile, GraphScope::AllThreads, &View::default()).unwrap();
     (1..tree.parent.len())
         .filter(|&n| tree.parent[n] == 0)
         .map(|n| (tree.names[tree.name[n] as usize].clone(), tree.calls[n]))

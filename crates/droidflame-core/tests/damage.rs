@@ -29,7 +29,7 @@ fn wholes() -> Vec<(Vec<u8>, Option<Analysis>)> {
                 }
                 Err(error) => panic!("sample {i} whole: {error}"),
             };
-            assert!(whole.as_ref().is_none_or(|w| !w.facts.repairs.truncated), "sample {i} is whole");
+            assert!(whole.as_ref().is_none_or(|w| !w.profile.facts.repairs.truncated), "sample {i} is whole");
             (bytes, whole)
         })
         .collect()
@@ -240,12 +240,17 @@ fn a_v2_block_holding_another_count_than_its_header_says_is_counted_as_damaged()
     for bytes in [trace.write(&Layout::V2_FILE), trace.write_time_first(&TimeFirst { counter_hz: 0, block_records: 9 })]
     {
         let whole = exercise(&bytes, CHUNK).unwrap();
-        assert_eq!(whole.facts.repairs.damaged_parts, 0);
+        assert_eq!(whole.profile.facts.repairs.damaged_parts, 0);
         let mut damaged = bytes.clone();
         damaged[first_v2_block(&bytes) + 5] ^= 1;
         let read = exercise(&damaged, CHUNK).unwrap();
-        assert_eq!(read.facts.records, whole.facts.records, "the records are kept as read");
-        assert_eq!(read.facts.repairs.damaged_parts, 1);
-        assert!(read.facts.warnings.iter().any(|w| w.contains("another number of records than their header says")));
+        assert_eq!(read.profile.facts.records, whole.profile.facts.records, "the records are kept as read");
+        assert_eq!(read.profile.facts.repairs.damaged_parts, 1);
+        assert!(read
+            .profile
+            .facts
+            .warnings
+            .iter()
+            .any(|w| w.contains("another number of records than their header says")));
     }
 }

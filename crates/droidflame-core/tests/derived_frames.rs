@@ -31,8 +31,13 @@ fn capture() -> Capture {
 #[test]
 fn frames_run_from_do_frame_to_the_render_threads_draw() {
     let p = analyze(&capture().text()).unwrap();
-    let frames: Vec<(i64, u64, u64, bool)> =
-        p.system.app_frames.iter().map(|f| (f.token, f.start / 1000, f.duration().unwrap() / 1000, f.janky)).collect();
+    let frames: Vec<(i64, u64, u64, bool)> = p
+        .profile
+        .system
+        .app_frames
+        .iter()
+        .map(|f| (f.token, f.start / 1000, f.duration().unwrap() / 1000, f.janky))
+        .collect();
     assert_eq!(
         frames,
         [(1000, 0, 9_000, false), (1001, 20_000, 15_000, true), (1002, 40_000, 5_000, false)],
@@ -40,23 +45,24 @@ fn frames_run_from_do_frame_to_the_render_threads_draw() {
     );
     // The text format writes µs: a refresh is 11,111 or 11,112 µs.
     let refresh = |f: &droidflame_core::profile::AppFrame| f.expected.map_or(0, |(s, e)| e - s);
-    assert!(p.system.app_frames.iter().all(|f| f.derived && (11_111_000..=11_112_000).contains(&refresh(f))));
+    assert!(p.profile.system.app_frames.iter().all(|f| f.derived && (11_111_000..=11_112_000).contains(&refresh(f))));
     assert!(p
+        .profile
         .facts
         .warnings
         .iter()
         .any(|w| w.text.contains("3 app frames were derived") && w.text.contains("11.1 ms (90 Hz")));
     // The listing says there is no frame timeline, and lists them on request.
     let mut out = Vec::new();
-    let err = products::write_frames(&p, &FramesQuery::default(), &mut out).unwrap_err();
+    let err = products::write_frames(&p.profile, &FramesQuery::default(), &mut out).unwrap_err();
     assert!(err.to_string().contains("3 app frames can be derived"), "{err}");
     let query = FramesQuery { derived: true, ..FramesQuery::default() };
-    products::write_frames(&p, &query, &mut out).unwrap();
+    products::write_frames(&p.profile, &query, &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     assert_eq!(text.lines().nth(2).unwrap(), "10\tapp (derived from Choreographer#doFrame and RenderThread DrawFrame)\t1001\t20000\t15000\t11111\tDeadline Missed\t");
     // Display frames come only from a frame timeline, which this trace lacks.
     let display = FramesQuery { derived: true, display: true, ..FramesQuery::default() };
-    let err = products::write_frames(&p, &display, &mut Vec::new()).unwrap_err();
+    let err = products::write_frames(&p.profile, &display, &mut Vec::new()).unwrap_err();
     assert_eq!(
         err.to_string(),
         "this trace has no display frames (the compositor's frames come only with a frame timeline)"
@@ -71,8 +77,12 @@ fn without_a_refresh_counter_60_hz_is_assumed_and_said() {
         .mark("app", 10, 10, 30 * MS, "B|10|Choreographer#doFrame")
         .mark("app", 10, 10, 40 * MS, "E|10");
     let p = analyze(&c.text()).unwrap();
-    assert_eq!(p.system.app_frames.iter().map(|f| f.janky).collect::<Vec<_>>(), [true, false]);
-    assert!(p.facts.warnings.iter().any(|w| w.text.contains("60 Hz assumed")), "{:?}", p.facts.warnings);
+    assert_eq!(p.profile.system.app_frames.iter().map(|f| f.janky).collect::<Vec<_>>(), [true, false]);
+    assert!(
+        p.profile.facts.warnings.iter().any(|w| w.text.contains("60 Hz assumed")),
+        "{:?}",
+        p.profile.facts.warnings
+    );
 }
 
 /// SOURCES.md: 2019 device capture with atrace slices; each doFrame that ended is one frame
@@ -126,10 +136,14 @@ fn the_refresh_is_measured_from_the_first_4096_writes() {
         times.push(times.last().unwrap() + gap);
     }
     let p = analyze(&refreshes_at(&times).text()).unwrap();
-    let frame = &p.system.app_frames[0];
+    let frame = &p.profile.system.app_frames[0];
     assert_eq!(frame.expected, Some((1000 * MS, 1010 * MS)));
     assert!(frame.janky, "11 ms is longer than a 10 ms refresh");
-    assert!(p.facts.warnings.iter().any(|w| w.text.contains("10.0 ms (100 Hz, measured")), "{:?}", p.facts.warnings);
+    assert!(
+        p.profile.facts.warnings.iter().any(|w| w.text.contains("10.0 ms (100 Hz, measured")),
+        "{:?}",
+        p.profile.facts.warnings
+    );
 }
 
 #[test]
@@ -142,9 +156,13 @@ fn pauses_are_not_refreshes() {
         times.push(times.last().unwrap() + gap);
     }
     let p = analyze(&refreshes_at(&times).text()).unwrap();
-    assert_eq!(p.system.app_frames[0].expected, Some((1000 * MS, 1000 * MS + 11_100_000)));
-    assert!(!p.system.app_frames[0].janky);
-    assert!(p.facts.warnings.iter().any(|w| w.text.contains("11.1 ms (90 Hz, measured")), "{:?}", p.facts.warnings);
+    assert_eq!(p.profile.system.app_frames[0].expected, Some((1000 * MS, 1000 * MS + 11_100_000)));
+    assert!(!p.profile.system.app_frames[0].janky);
+    assert!(
+        p.profile.facts.warnings.iter().any(|w| w.text.contains("11.1 ms (90 Hz, measured")),
+        "{:?}",
+        p.profile.facts.warnings
+    );
 }
 
 #[test]
@@ -161,9 +179,9 @@ fn a_do_frame_cut_by_a_lost_stretch_is_no_frame() {
         .mark("app", 10, 10, 40 * MS, "B|10|Choreographer#doFrame 1001")
         .mark("app", 10, 10, 45 * MS, "E|10");
     let p = analyze(&c.ctrace(2)).unwrap();
-    assert_eq!(p.system.gaps.len(), 1);
+    assert_eq!(p.profile.system.gaps.len(), 1);
     let frames: Vec<(i64, u64, Option<u64>)> =
-        p.system.app_frames.iter().map(|f| (f.token, f.start, f.duration())).collect();
+        p.profile.system.app_frames.iter().map(|f| (f.token, f.start, f.duration())).collect();
     assert_eq!(frames, [(1001, 40 * MS, Some(5 * MS))]);
 }
 
@@ -176,15 +194,23 @@ fn eight_gaps_measure_the_refresh_and_seven_do_not() {
         times.push(times.last().unwrap() + gap * MS);
     }
     let p = analyze(&refreshes_at(&times).text()).unwrap();
-    let frame = &p.system.app_frames[0];
+    let frame = &p.profile.system.app_frames[0];
     assert_eq!(frame.expected, Some((1000 * MS, 1011 * MS)));
     assert_eq!((frame.janky, frame.on_time_finish, frame.jank.as_str()), (false, true, "None"));
-    assert!(p.facts.warnings.iter().any(|w| w.text.contains("11.0 ms (91 Hz, measured")), "{:?}", p.facts.warnings);
+    assert!(
+        p.profile.facts.warnings.iter().any(|w| w.text.contains("11.0 ms (91 Hz, measured")),
+        "{:?}",
+        p.profile.facts.warnings
+    );
     // Seven gaps are too few: 60 Hz is assumed.
     times.pop();
     let p = analyze(&refreshes_at(&times).text()).unwrap();
-    assert_eq!(p.system.app_frames[0].expected, Some((1000 * MS, 1000 * MS + 16_666_667)));
-    assert!(p.facts.warnings.iter().any(|w| w.text.contains("60 Hz assumed")), "{:?}", p.facts.warnings);
+    assert_eq!(p.profile.system.app_frames[0].expected, Some((1000 * MS, 1000 * MS + 16_666_667)));
+    assert!(
+        p.profile.facts.warnings.iter().any(|w| w.text.contains("60 Hz assumed")),
+        "{:?}",
+        p.profile.facts.warnings
+    );
 }
 
 #[test]
@@ -202,7 +228,7 @@ fn a_draw_that_starts_with_the_next_do_frame_is_the_next_frames() {
         .mark("RenderThread", 11, 10, 30 * MS, "E|10");
     let p = analyze(&c.text()).unwrap();
     let frames: Vec<(i64, Option<u64>, bool)> =
-        p.system.app_frames.iter().map(|f| (f.token, f.duration(), f.on_time_finish)).collect();
+        p.profile.system.app_frames.iter().map(|f| (f.token, f.duration(), f.on_time_finish)).collect();
     assert_eq!(frames, [(1, Some(4 * MS), true), (2, Some(10 * MS), true)]);
 }
 
@@ -212,6 +238,10 @@ fn repeated_writes_are_not_refreshes() {
     // would make the median 0.
     let times: Vec<u64> = (0..18u64).map(|i| i / 2 * 11 * MS).collect();
     let p = analyze(&refreshes_at(&times).text()).unwrap();
-    assert_eq!(p.system.app_frames[0].expected, Some((1000 * MS, 1011 * MS)));
-    assert!(p.facts.warnings.iter().any(|w| w.text.contains("11.0 ms (91 Hz, measured")), "{:?}", p.facts.warnings);
+    assert_eq!(p.profile.system.app_frames[0].expected, Some((1000 * MS, 1011 * MS)));
+    assert!(
+        p.profile.facts.warnings.iter().any(|w| w.text.contains("11.0 ms (91 Hz, measured")),
+        "{:?}",
+        p.profile.facts.warnings
+    );
 }

@@ -171,7 +171,7 @@ fn method_deltas_are_both_sides_method_totals_by_name_and_signature() {
         let after = second_run(seed + 500, &Config { events_per_thread: 800, ..config.clone() });
         let (b, a) = (profile(&before, &Layout::ART_STREAMING), profile(&after, &Layout::ART_REGULAR));
         for clock in Clock::ALL {
-            let rows = method_deltas(&b, &a, clock, None, &View::default()).unwrap();
+            let rows = method_deltas(&b.profile, &a.profile, clock, None, &View::default()).unwrap();
             let (eb, ea) = (expected_methods(&before, clock), expected_methods(&after, clock));
             let mut keys: Vec<_> = eb.keys().chain(ea.keys()).cloned().collect();
             keys.sort();
@@ -218,7 +218,7 @@ fn method_deltas_of_one_thread_name_cover_its_threads_on_both_sides() {
     };
     let first = before.trace.threads[0].name.clone();
     for name in [first.as_str(), "only-after", "worker-2"] {
-        let rows = method_deltas(&b, &a, Clock::Wall, Some(name), &View::default()).unwrap();
+        let rows = method_deltas(&b.profile, &a.profile, Clock::Wall, Some(name), &View::default()).unwrap();
         let got = |side: fn(&MethodDelta) -> u64| -> BTreeMap<String, u64> {
             let mut out = BTreeMap::new();
             for r in &rows {
@@ -235,7 +235,8 @@ fn method_deltas_of_one_thread_name_cover_its_threads_on_both_sides() {
         assert_eq!(got(|r| r.before.excl_us), drop_zero(excl_of(&before, name, 0)), "{name}: before");
         assert_eq!(got(|r| r.after.excl_us), drop_zero(excl_of(&after, name, NEW_TIDS)), "{name}: after");
     }
-    let error = method_deltas(&b, &a, Clock::Wall, Some("nobody"), &View::default()).unwrap_err().to_string();
+    let error =
+        method_deltas(&b.profile, &a.profile, Clock::Wall, Some("nobody"), &View::default()).unwrap_err().to_string();
     assert!(error.contains("neither trace has a thread named \"nobody\""), "{error}");
 }
 
@@ -356,7 +357,7 @@ fn a_sampled_trace_against_a_traced_one_is_said() {
     let traced = profile(&generate(3, &Config::default()), &Layout::ART_REGULAR);
     // Firefox Profiler's fixture was recorded by sampling (records about every 5.7 ms).
     let sampled = analyze(&droidflame_testkit::corpus_file("ffprof-art-regular.trace")).unwrap();
-    let us = sampled.facts.format.sampling_interval_us.expect("the fixture looks sampled");
+    let us = sampled.profile.facts.format.sampling_interval_us.expect("the fixture looks sampled");
     let got = compare(&sampled, &traced, &DiffOptions::default()).unwrap();
     assert_eq!(
         got.warnings[..1],

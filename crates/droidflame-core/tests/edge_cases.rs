@@ -47,14 +47,14 @@ fn simple() -> Vec<Record> {
 fn e01_method_id_zero_written_bare() {
     let bytes = trace(simple()).write(&Layout::ART_REGULAR);
     assert!(String::from_utf8_lossy(&bytes).contains("\n0\tA\ta\t()V"), "the writer prints id 0 as ART does");
-    assert_eq!(folded(&analyze(&bytes).unwrap()), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
+    assert_eq!(folded(&analyze(&bytes).unwrap().profile), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
 }
 
 #[test]
 fn e02_undefined_method_ids_are_kept_and_named() {
     let p = regular(&trace(vec![rec(1, 0x1a4, ENTER, 0, 0), rec(1, 0x1a4, EXIT, 5, 5)]));
-    assert_eq!(folded(&p), "main [1];<unknown 0x1a4> 5\n");
-    assert_eq!(p.facts.repairs.unknown_methods, 1);
+    assert_eq!(folded(&p.profile), "main [1];<unknown 0x1a4> 5\n");
+    assert_eq!(p.profile.facts.repairs.unknown_methods, 1);
 }
 
 #[test]
@@ -62,7 +62,7 @@ fn e03_null_source_is_no_source() {
     let mut t = trace(simple());
     t.methods[0].source = String::new();
     let p = regular(&t);
-    let a = p.frames.iter().find(|m| m.name == "a").unwrap();
+    let a = p.profile.frames.iter().find(|m| m.name == "a").unwrap();
     assert_eq!(a.source, None);
     assert!(products::summary_json(&p).contains("\"source\": null"));
 }
@@ -72,12 +72,15 @@ fn e04_thread_ids_truncated_to_16_bits_match_their_listed_thread() {
     let mut t = trace(vec![rec(70000, 0, ENTER, 0, 0), rec(70000, 0, EXIT, 5, 5)]);
     t.threads.push(ThreadDef { tid: 70000, name: "RenderThread".into() });
     let p = regular(&t);
-    assert_eq!((p.stacks().threads[0].tid, p.stacks().threads[0].name.as_str()), (70000, "RenderThread"));
+    assert_eq!(
+        (p.profile.stacks().threads[0].tid, p.profile.stacks().threads[0].name.as_str()),
+        (70000, "RenderThread")
+    );
     // Two listed threads share the low 16 bits: say so instead of guessing.
     t.threads.push(ThreadDef { tid: 70000 + 65536, name: "Other".into() });
     let p = regular(&t);
-    assert_eq!(p.stacks().threads[0].name, format!("Thread {}", 70000 & 0xFFFF));
-    assert!(p.facts.warnings.iter().any(|w| w.contains("low 16 bits")), "{:?}", p.facts.warnings);
+    assert_eq!(p.profile.stacks().threads[0].name, format!("Thread {}", 70000 & 0xFFFF));
+    assert!(p.profile.facts.warnings.iter().any(|w| w.contains("low 16 bits")), "{:?}", p.profile.facts.warnings);
 }
 
 #[test]
@@ -91,16 +94,16 @@ fn e05_streaming_record_of_thread_zero_is_not_an_escape() {
     ]);
     t.threads.push(ThreadDef { tid: 65536, name: "zero".into() });
     let p = analyze(&t.write(&Layout::ART_STREAMING)).unwrap();
-    assert_eq!(p.facts.records, 4);
-    assert!(folded(&p).contains(";B.b 2\n"), "{}", folded(&p));
-    assert!(!p.facts.repairs.truncated);
+    assert_eq!(p.profile.facts.records, 4);
+    assert!(folded(&p.profile).contains(";B.b 2\n"), "{}", folded(&p.profile));
+    assert!(!p.profile.facts.repairs.truncated);
 }
 
 #[test]
 fn e06_threads_missing_from_the_list_are_named_by_id() {
     let p = regular(&trace(vec![rec(9, 0, ENTER, 0, 0), rec(9, 0, EXIT, 5, 5)]));
-    assert_eq!(p.stacks().threads[0].name, "Thread 9");
-    assert_eq!(p.facts.repairs.unknown_threads, 1);
+    assert_eq!(p.profile.stacks().threads[0].name, "Thread 9");
+    assert_eq!(p.profile.facts.repairs.unknown_threads, 1);
 }
 
 /// Two streaming records of thread 2: B (4) entered at 10 and left at 17 on both clocks.
@@ -122,15 +125,15 @@ fn e07_thread_id_reuse_starts_a_new_thread_when_the_stack_is_empty() {
     bytes.extend_from_slice(b"later");
     thread_2_runs_b_from_10_to_17(&mut bytes);
     let p = analyze(&bytes).unwrap();
-    let names: Vec<_> = p.stacks().threads.iter().map(|t| (t.tid, t.name.as_str())).collect();
+    let names: Vec<_> = p.profile.stacks().threads.iter().map(|t| (t.tid, t.name.as_str())).collect();
     assert_eq!(names, [(2, "worker"), (2, "later")]);
-    assert_eq!(p.facts.repairs.reused_thread_ids, 1);
+    assert_eq!(p.profile.facts.repairs.reused_thread_ids, 1);
     // A regular file listing one id twice: one thread, both names, a warning.
     let mut t = trace(simple());
     t.threads.push(ThreadDef { tid: 1, name: "main-2".into() });
     let p = regular(&t);
-    assert_eq!(p.stacks().threads[0].name, "main / main-2");
-    assert!(!p.facts.warnings.is_empty());
+    assert_eq!(p.profile.stacks().threads[0].name, "main / main-2");
+    assert!(!p.profile.facts.warnings.is_empty());
 }
 
 #[test]
@@ -143,15 +146,15 @@ fn e07_a_thread_renamed_before_its_first_event_stays_one_thread() {
     }
     thread_2_runs_b_from_10_to_17(&mut bytes);
     let p = analyze(&bytes).unwrap();
-    let names: Vec<_> = p.stacks().threads.iter().map(|t| (t.tid, t.name.as_str())).collect();
+    let names: Vec<_> = p.profile.stacks().threads.iter().map(|t| (t.tid, t.name.as_str())).collect();
     assert_eq!(names, [(1, "main"), (2, "later")]);
-    assert_eq!(p.facts.repairs.reused_thread_ids, 0, "no events were on the old name");
+    assert_eq!(p.profile.facts.repairs.reused_thread_ids, 0, "no events were on the old name");
 }
 
 #[test]
 fn e08_cpu_clock_base_need_not_be_zero() {
     let shifted: Vec<Record> = simple().into_iter().map(|r| Record { cpu: r.cpu + 5_000_000, ..r }).collect();
-    assert_eq!(folded_cpu(&regular(&trace(shifted))), folded_cpu(&regular(&trace(simple()))));
+    assert_eq!(folded_cpu(&regular(&trace(shifted)).profile), folded_cpu(&regular(&trace(simple())).profile));
 }
 
 #[test]
@@ -164,28 +167,28 @@ fn e09_missing_clock_is_inferred() {
     };
     // 14-byte records: dual.
     let p = analyze(&without_clock(trace(simple()).write(&Layout::ART_REGULAR))).unwrap();
-    assert_eq!(p.stacks().clocks, ClockSet::Dual);
+    assert_eq!(p.profile.stacks().clocks, ClockSet::Dual);
     // 10-byte records, every thread starting at 0: thread-cpu (ART starts CPU there).
     let mut t = trace(simple());
     t.clocks = Clocks::Cpu;
     let layout = Layout::Regular { version: 2, data_offset: 32, record_size: None };
     let p = analyze(&without_clock(t.write(&layout))).unwrap();
-    assert_eq!(p.stacks().clocks, ClockSet::Cpu);
-    assert!(p.facts.warnings.iter().any(|w| w.contains("no clock")));
+    assert_eq!(p.profile.stacks().clocks, ClockSet::Cpu);
+    assert!(p.profile.facts.warnings.iter().any(|w| w.contains("no clock")));
     // ... starting elsewhere: wall.
     let mut t = trace(simple().into_iter().map(|r| Record { wall: r.wall + 100, ..r }).collect());
     t.clocks = Clocks::Wall;
-    assert_eq!(analyze(&without_clock(t.write(&layout))).unwrap().stacks().clocks, ClockSet::Wall);
+    assert_eq!(analyze(&without_clock(t.write(&layout))).unwrap().profile.stacks().clocks, ClockSet::Wall);
 }
 
 #[test]
 fn e10_truncated_file_keeps_what_is_complete() {
     let bytes = trace(simple()).write(&Layout::ART_REGULAR);
     let p = analyze(&bytes[..bytes.len() - 20]).unwrap();
-    assert!(p.facts.repairs.truncated);
-    assert_eq!(p.facts.records, 2);
-    assert_eq!(p.facts.repairs.open_at_end, 2);
-    assert_eq!(folded(&p), "main [1];A.a 2\n");
+    assert!(p.profile.facts.repairs.truncated);
+    assert_eq!(p.profile.facts.records, 2);
+    assert_eq!(p.profile.facts.repairs.open_at_end, 2);
+    assert_eq!(folded(&p.profile), "main [1];A.a 2\n");
     let err = analyze(&bytes[..40]).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Truncated);
     assert!(err.to_string().starts_with("truncated at byte 40: "), "{err}");
@@ -196,8 +199,8 @@ fn e11_writer_overflow_is_flagged() {
     let mut t = trace(simple());
     t.options.push(("data-file-overflow".into(), "true".into()));
     let p = regular(&t);
-    assert!(p.facts.repairs.overflow);
-    assert!(p.facts.warnings.iter().any(|w| w.contains("overflow")));
+    assert!(p.profile.facts.repairs.overflow);
+    assert!(p.profile.facts.warnings.iter().any(|w| w.contains("overflow")));
 }
 
 #[test]
@@ -209,8 +212,8 @@ fn e12_modified_utf8_names_are_decoded() {
     let at = bytes.windows(4).position(|w| w == b"\tB\tb").unwrap() + 1;
     bytes.splice(at..at + 1, [0xED, 0xA0, 0xBD, 0xED, 0xB8, 0x80]);
     let p = analyze(&bytes).unwrap();
-    assert_eq!(p.stacks().threads[0].name, "café");
-    assert!(p.frames.iter().any(|m| m.class == "\u{1F600}"));
+    assert_eq!(p.profile.stacks().threads[0].name, "café");
+    assert!(p.profile.frames.iter().any(|m| m.class == "\u{1F600}"));
 }
 
 #[test]
@@ -218,9 +221,9 @@ fn e13_tabs_and_newlines_in_thread_names() {
     let mut t = trace(simple());
     t.threads[0].name = "tab\there\nand a second line".into();
     let p = regular(&t);
-    assert_eq!(p.stacks().threads[0].name, "tab\there\nand a second line");
+    assert_eq!(p.profile.stacks().threads[0].name, "tab\there\nand a second line");
     // Folded output cannot hold a line break or ';' inside a frame.
-    assert!(folded(&p).starts_with("tab\there and a second line [1];A.a"));
+    assert!(folded(&p.profile).starts_with("tab\there and a second line [1];A.a"));
 }
 
 #[test]
@@ -230,21 +233,21 @@ fn e14_section_names_inside_names_do_not_end_sections() {
     t.methods[0].class = "SLOW".into();
     t.methods[1].name = "*end".into();
     let p = regular(&t);
-    assert_eq!(folded(&p), "*end SLOW *methods [1];SLOW.a 6\n*end SLOW *methods [1];SLOW.a;B.*end 4\n");
+    assert_eq!(folded(&p.profile), "*end SLOW *methods [1];SLOW.a 6\n*end SLOW *methods [1];SLOW.a;B.*end 4\n");
 }
 
 #[test]
 fn e15_header_offset_and_record_size_are_honoured() {
     let t = trace(simple());
-    let reference = folded(&regular(&t));
+    let reference = folded(&regular(&t).profile);
     let layout = Layout::Regular { version: 3, data_offset: 48, record_size: Some(20) };
-    assert_eq!(folded(&analyze(&t.write(&layout)).unwrap()), reference);
+    assert_eq!(folded(&analyze(&t.write(&layout)).unwrap().profile), reference);
     // The text says version 2, the header 3: warn and trust the header.
     let mut bytes = t.write(&Layout::ART_REGULAR);
     bytes[9] = b'2';
     let p = analyze(&bytes).unwrap();
-    assert_eq!(folded(&p), reference);
-    assert!(p.facts.warnings.iter().any(|w| w.contains("the header was used")));
+    assert_eq!(folded(&p.profile), reference);
+    assert!(p.profile.facts.warnings.iter().any(|w| w.contains("the header was used")));
 }
 
 #[test]
@@ -252,9 +255,9 @@ fn e16_action_3_records_are_counted_and_skipped() {
     let mut records = simple();
     records.insert(2, rec(1, 8, 3, 4, 2));
     let p = regular(&trace(records));
-    assert_eq!(p.facts.repairs.invalid_records, 1);
-    assert_eq!(p.facts.records, 5, "the skipped record is one of the trace's records");
-    assert_eq!(folded(&p), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
+    assert_eq!(p.profile.facts.repairs.invalid_records, 1);
+    assert_eq!(p.profile.facts.records, 5, "the skipped record is one of the trace's records");
+    assert_eq!(folded(&p.profile), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
 }
 
 #[test]
@@ -266,8 +269,8 @@ fn e17_mismatched_exit_closes_the_frames_above() {
         rec(1, 8, ENTER, 4, 0),
         rec(1, 0, EXIT, 8, 0),
     ]));
-    assert_eq!(p.facts.repairs.mismatched_exits, 1);
-    assert_eq!(folded(&p), "main [1];A.a 2\nmain [1];A.a;B.b 2\nmain [1];A.a;B.b;C.c 4\n");
+    assert_eq!(p.profile.facts.repairs.mismatched_exits, 1);
+    assert_eq!(folded(&p.profile), "main [1];A.a 2\nmain [1];A.a;B.b 2\nmain [1];A.a;B.b;C.c 4\n");
 }
 
 #[test]
@@ -282,9 +285,9 @@ fn e18_exit_with_empty_stack_rebuilds_the_caller_from_the_timelines_start() {
         rec(1, 4, EXIT, 6, 5),
         rec(1, 0, EXIT, 10, 9),
     ]));
-    assert_eq!(p.facts.repairs.unmatched_exits, 1);
-    assert_eq!(folded(&p), "main [1];A.a 5\nmain [1];A.a;B.b 4\nworker [2];C.c 2\n");
-    assert_eq!(folded_cpu(&p), "main [1];A.a 4\nmain [1];A.a;B.b 3\nworker [2];C.c 1\n");
+    assert_eq!(p.profile.facts.repairs.unmatched_exits, 1);
+    assert_eq!(folded(&p.profile), "main [1];A.a 5\nmain [1];A.a;B.b 4\nworker [2];C.c 2\n");
+    assert_eq!(folded_cpu(&p.profile), "main [1];A.a 4\nmain [1];A.a;B.b 3\nworker [2];C.c 1\n");
 }
 
 /// Thread 1's last record is at 7, thread 2's at 30; the timeline ends at 30.
@@ -306,17 +309,17 @@ fn open_at_end(overflow: bool) -> Analysis {
 fn e19_open_frames_close_at_the_timelines_end() {
     // On the wall clock at the timeline's end, on the CPU clock at their thread's last record.
     let p = open_at_end(false);
-    assert_eq!(p.facts.repairs.open_at_end, 3);
-    assert_eq!(folded(&p), "main [1];A.a 26\nmain [1];A.a;C.c 4\nworker [2];B.b 29\n");
-    assert_eq!(folded_cpu(&p), "main [1];A.a 1\nmain [1];A.a;C.c 1\nworker [2];B.b 4\n");
+    assert_eq!(p.profile.facts.repairs.open_at_end, 3);
+    assert_eq!(folded(&p.profile), "main [1];A.a 26\nmain [1];A.a;C.c 4\nworker [2];B.b 29\n");
+    assert_eq!(folded_cpu(&p.profile), "main [1];A.a 1\nmain [1];A.a;C.c 1\nworker [2];B.b 4\n");
 }
 
 #[test]
 fn e19_after_lost_data_open_frames_close_at_their_threads_last_record() {
     // The buffer overflowed: each thread's data may stop at a different time.
     let p = open_at_end(true);
-    assert!(p.facts.repairs.overflow);
-    assert_eq!(folded(&p), "main [1];A.a 3\nmain [1];A.a;C.c 4\nworker [2];B.b 29\n");
+    assert!(p.profile.facts.repairs.overflow);
+    assert_eq!(folded(&p.profile), "main [1];A.a 3\nmain [1];A.a;C.c 4\nworker [2];B.b 29\n");
 }
 
 #[test]
@@ -324,8 +327,8 @@ fn e20_u32_times_unwrap() {
     let base = u64::from(u32::MAX) - 3;
     let records = simple().into_iter().map(|r| Record { wall: r.wall + base, cpu: r.cpu + base, ..r }).collect();
     let p = regular(&trace(records));
-    assert_eq!(folded(&p), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
-    assert_eq!(p.facts.repairs.time_wraps, 2);
+    assert_eq!(folded(&p.profile), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
+    assert_eq!(p.profile.facts.repairs.time_wraps, 2);
 }
 
 #[test]
@@ -340,11 +343,11 @@ fn e20_wall_times_unwrap_on_one_timeline_across_threads() {
         rec(2, 4, EXIT, near + 90, 10),
     ];
     let p = regular(&trace(records));
-    let first: Vec<u64> = p.stacks().threads.iter().map(|t| t.first.wall).collect();
+    let first: Vec<u64> = p.profile.stacks().threads.iter().map(|t| t.first.wall).collect();
     assert_eq!(first, [near, near + 60]);
-    assert_eq!(folded(&p), "main [1];A.a 100\nworker [2];B.b 30\n");
-    assert_eq!(folded_cpu(&p), "main [1];A.a 40\nworker [2];B.b 10\n");
-    assert_eq!(p.facts.repairs.time_wraps, 1);
+    assert_eq!(folded(&p.profile), "main [1];A.a 100\nworker [2];B.b 30\n");
+    assert_eq!(folded_cpu(&p.profile), "main [1];A.a 40\nworker [2];B.b 10\n");
+    assert_eq!(p.profile.facts.repairs.time_wraps, 1);
 }
 
 #[test]
@@ -352,7 +355,7 @@ fn e21_per_thread_chunks_are_not_in_global_order() {
     let interleaved =
         vec![rec(1, 0, ENTER, 0, 0), rec(2, 4, ENTER, 1, 0), rec(1, 0, EXIT, 5, 0), rec(2, 4, EXIT, 9, 0)];
     let chunked = vec![interleaved[0], interleaved[2], interleaved[1], interleaved[3]];
-    assert_eq!(folded(&regular(&trace(chunked))), folded(&regular(&trace(interleaved))));
+    assert_eq!(folded(&regular(&trace(chunked)).profile), folded(&regular(&trace(interleaved)).profile));
 }
 
 #[test]
@@ -365,10 +368,10 @@ fn e22_identical_timestamps_and_zero_length_calls() {
         rec(1, 4, EXIT, 5, 0),
         rec(1, 0, EXIT, 8, 0),
     ]));
-    let table = frame_table(&p);
-    let b = table.rows.iter().find(|r| p.frames[r.frame as usize].name == "b").unwrap();
+    let table = frame_table(&p.profile);
+    let b = table.rows.iter().find(|r| p.profile.frames[r.frame as usize].name == "b").unwrap();
     assert_eq!((b.calls, b.incl.wall), (2, 0));
-    assert_eq!(folded(&p), "main [1];A.a 3\n");
+    assert_eq!(folded(&p.profile), "main [1];A.a 3\n");
 }
 
 const POINTER_BASE: u64 = 0x7A3C_0000_0000;
@@ -405,13 +408,13 @@ fn e23_v2_blocks_decode_by_size_not_by_the_truncated_count() {
     let layout =
         Layout::V2 { streaming: false, nanos: false, summary: true, block_records: 100_000, carry_state: false };
     let p = analyze(&t.write(&layout)).unwrap();
-    assert_eq!(p.facts.records, 70_000);
+    assert_eq!(p.profile.facts.records, 70_000);
     // Split streaming blocks that carry their delta state over (ART writer bug).
     let layout = Layout::V2 { streaming: true, nanos: false, summary: true, block_records: 333, carry_state: true };
     let p = analyze(&t.write(&layout)).unwrap();
-    assert_eq!(p.facts.records, 70_000);
-    assert_eq!(p.facts.repairs.unknown_methods, 0);
-    assert!(p.facts.warnings.iter().any(|w| w.contains("continued the previous block")));
+    assert_eq!(p.profile.facts.records, 70_000);
+    assert_eq!(p.profile.facts.repairs.unknown_methods, 0);
+    assert!(p.profile.facts.warnings.iter().any(|w| w.contains("continued the previous block")));
 }
 
 #[test]
@@ -422,8 +425,12 @@ fn e23_a_v2_block_that_starts_afresh_is_not_read_as_continuing() {
     // names a defined method as written, so it starts afresh.
     let layout = Layout::V2 { streaming: false, nanos: false, summary: true, block_records: 2, carry_state: false };
     let p = analyze(&trace(simple()).write(&layout)).unwrap();
-    assert_eq!(folded(&p), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
-    assert!(!p.facts.warnings.iter().any(|w| w.contains("continued the previous block")), "{:?}", p.facts.warnings);
+    assert_eq!(folded(&p.profile), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
+    assert!(
+        !p.profile.facts.warnings.iter().any(|w| w.contains("continued the previous block")),
+        "{:?}",
+        p.profile.facts.warnings
+    );
 }
 
 #[test]
@@ -437,17 +444,17 @@ fn e23_a_v2_block_that_continues_reads_on_though_its_first_word_names_a_method_s
     let layout = Layout::V2 { streaming: false, nanos: false, summary: true, block_records: 2, carry_state: true };
     let p = analyze(&trace(records).write(&layout)).unwrap();
     let u = "main [1];<unknown 0xfffffffffffffff4>";
-    assert_eq!(folded(&p), format!("{u} 1\n{u};D.d 1\n{u};D.d;A.a 1\n"));
+    assert_eq!(folded(&p.profile), format!("{u} 1\n{u};D.d 1\n{u};D.d;A.a 1\n"));
 }
 
 #[test]
 fn e24_v2_time_units_follow_the_summary() {
     let t = v2_trace(simple().into_iter().map(|r| Record { wall: r.wall * 1000, cpu: r.cpu * 1000, ..r }).collect());
     let ns = Layout::V2 { streaming: false, nanos: true, summary: true, block_records: 10, carry_state: false };
-    assert_eq!(folded(&analyze(&t.write(&ns)).unwrap()), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
+    assert_eq!(folded(&analyze(&t.write(&ns)).unwrap().profile), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
     let t = v2_trace(simple());
     let us = Layout::V2 { streaming: false, nanos: false, summary: true, block_records: 10, carry_state: false };
-    assert_eq!(folded(&analyze(&t.write(&us)).unwrap()), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
+    assert_eq!(folded(&analyze(&t.write(&us)).unwrap().profile), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
 }
 
 #[test]
@@ -458,15 +465,15 @@ fn e24_v2_time_first_layout_counts_clock_counter_ticks() {
     let t = v2_trace(records);
     let bytes = t.write_time_first(&TimeFirst { counter_hz: 24_000_000, block_records: 3 });
     let p = analyze(&bytes).unwrap();
-    assert_eq!(folded(&p), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
+    assert_eq!(folded(&p.profile), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
     // Its CPU field's encoding is undocumented: only the wall clock is offered, and said so.
-    assert_eq!(p.stacks().clocks, ClockSet::Wall);
-    assert!(p.facts.warnings.iter().any(|w| w.contains("thread-CPU")));
+    assert_eq!(p.profile.stacks().clocks, ClockSet::Wall);
+    assert!(p.profile.facts.warnings.iter().any(|w| w.contains("thread-CPU")));
     // Exported in time, the calls open and close at their µs: A at 0 and 10, B at 2 and 6.
     let options = droidflame_core::Options { keep_calls: true, ..droidflame_core::Options::default() };
     let p = droidflame_core::analyze_with(&bytes, options).unwrap();
     let mut out = Vec::new();
-    products::write_speedscope(&p, &products::ExportOptions::default(), &mut out).unwrap();
+    products::write_speedscope(&p.profile, &products::ExportOptions::default(), &mut out).unwrap();
     let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
     let events = json["profiles"][0]["events"].as_array().unwrap();
     let at: Vec<f64> = events.iter().map(|e| e["at"].as_f64().unwrap()).collect();
@@ -474,7 +481,7 @@ fn e24_v2_time_first_layout_counts_clock_counter_ticks() {
     assert_eq!(json["profiles"][0]["endValue"], 10.0);
     // Without a counter in the header, the first block shows which layout it is.
     let bytes = v2_trace(simple()).write_time_first(&TimeFirst { counter_hz: 0, block_records: 10 });
-    assert_eq!(analyze(&bytes).unwrap().facts.records, 4);
+    assert_eq!(analyze(&bytes).unwrap().profile.facts.records, 4);
 }
 
 #[test]
@@ -482,15 +489,15 @@ fn e25_large_method_tables_keep_only_methods_that_ran() {
     let mut t = v2_trace(simple());
     t.methods.extend((100..50_100u64).map(|i| MethodDef::new(POINTER_BASE + i * 8, "Unused", "m", "()V")));
     let p = analyze(&t.write(&Layout::V2_FILE)).unwrap();
-    assert_eq!(p.frames.len(), 2);
+    assert_eq!(p.profile.frames.len(), 2);
 }
 
 #[test]
 fn e26_64_bit_method_ids() {
     let micros = Layout::V2 { streaming: true, nanos: false, summary: true, block_records: 2, carry_state: false };
     let p = analyze(&v2_trace(simple()).write(&micros)).unwrap();
-    assert!(p.frames.iter().all(|m| m.id > u64::from(u32::MAX)));
-    assert_eq!(folded(&p), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
+    assert!(p.profile.frames.iter().all(|m| m.id > u64::from(u32::MAX)));
+    assert_eq!(folded(&p.profile), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
 }
 
 #[test]
@@ -498,11 +505,11 @@ fn e27_split_key_and_data_and_a_lone_data_half() {
     let t = trace(simple());
     let (key, data) = t.write_split();
     let p = droidflame_core::analyze_split(&key, &data).unwrap();
-    assert!(p.facts.format.split);
-    assert_eq!(folded(&p), folded(&regular(&t)));
+    assert!(p.profile.facts.format.split);
+    assert_eq!(folded(&p.profile), folded(&regular(&t).profile));
     // A .key file without its final newline still joins.
     let p = droidflame_core::analyze_split(&data, &key[..key.len() - 1]).unwrap();
-    assert_eq!(p.facts.records, 4);
+    assert_eq!(p.profile.facts.records, 4);
     let err = analyze(&data).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Unsupported);
     assert!(err.to_string().contains(".key"), "{err}");
@@ -523,10 +530,13 @@ fn e28_dalvik_slash_names_and_line_numbers() {
     t.methods[0] = MethodDef { line: Some(42), ..MethodDef::new(0, "com/example/Foo$Bar", "a", "()V") };
     t.methods[1] = MethodDef { line: Some(-1), ..MethodDef::new(4, "java/lang/String", "b", "()V") };
     let p = regular(&t);
-    assert_eq!(folded(&p), "main [1];com.example.Foo$Bar.a 6\nmain [1];com.example.Foo$Bar.a;java.lang.String.b 4\n");
-    let lines: Vec<_> = p.frames.iter().map(|m| m.line).collect();
+    assert_eq!(
+        folded(&p.profile),
+        "main [1];com.example.Foo$Bar.a 6\nmain [1];com.example.Foo$Bar.a;java.lang.String.b 4\n"
+    );
+    let lines: Vec<_> = p.profile.frames.iter().map(|m| m.line).collect();
     assert_eq!(lines, [Some(42), None]);
-    assert_eq!(p.facts.format.text("vm"), Some("dalvik"));
+    assert_eq!(p.profile.facts.format.text("vm"), Some("dalvik"));
 }
 
 #[test]
@@ -541,9 +551,9 @@ fn e29_sampling_traces_are_recognised() {
         records.push(rec(1, 0, EXIT, t + 1000, t / 2 + 500));
     }
     let p = regular(&trace(records));
-    assert_eq!(p.facts.format.sampling_interval_us, Some(1000));
-    assert!(p.facts.warnings.iter().any(|w| w.contains("sampling")));
-    assert_eq!(regular(&trace(simple())).facts.format.sampling_interval_us, None);
+    assert_eq!(p.profile.facts.format.sampling_interval_us, Some(1000));
+    assert!(p.profile.facts.warnings.iter().any(|w| w.contains("sampling")));
+    assert_eq!(regular(&trace(simple())).profile.facts.format.sampling_interval_us, None);
 }
 
 /// Enter and exit A.a in turn at 0, 100, 200, ... µs: 500 records whose 499 gaps are all
@@ -567,7 +577,7 @@ fn e29_only_a_threads_first_500_records_tell_its_rhythm() {
     let layouts = [("V1", Layout::ART_REGULAR), ("V2", v2(1000)), ("V2, blocks of 7", v2(7))];
     for (name, layout) in &layouts {
         let p = analyze(&t.write(layout)).unwrap();
-        assert_eq!(p.facts.format.sampling_interval_us, Some(100), "{name}");
+        assert_eq!(p.profile.facts.format.sampling_interval_us, Some(100), "{name}");
     }
     // The 499th record 1 µs after the 498th, a gap of 1 µs among the first 500 records:
     // (98 * 100 + 1) / 99 = 99.
@@ -575,7 +585,7 @@ fn e29_only_a_threads_first_500_records_tell_its_rhythm() {
     records[498].wall = records[497].wall + 1;
     for (name, layout) in &layouts {
         let p = analyze(&trace(records.clone()).write(layout)).unwrap();
-        assert_eq!(p.facts.format.sampling_interval_us, None, "{name}");
+        assert_eq!(p.profile.facts.format.sampling_interval_us, None, "{name}");
     }
 }
 
@@ -590,7 +600,7 @@ fn e29_twenty_gaps_are_enough_to_tell_a_rhythm() {
     let v2 = Layout::V2 { streaming: false, nanos: false, summary: true, block_records: 1000, carry_state: false };
     for layout in [Layout::ART_REGULAR, v2.clone()] {
         assert_eq!(
-            written_as(&trace(records.clone()), &layout).facts.format.sampling_interval_us,
+            written_as(&trace(records.clone()), &layout).profile.facts.format.sampling_interval_us,
             Some(1000),
             "{layout:?}"
         );
@@ -598,7 +608,11 @@ fn e29_twenty_gaps_are_enough_to_tell_a_rhythm() {
     records[20].wall = 19_000;
     records[21].wall = 19_000;
     for layout in [Layout::ART_REGULAR, v2] {
-        assert_eq!(written_as(&trace(records.clone()), &layout).facts.format.sampling_interval_us, None, "{layout:?}");
+        assert_eq!(
+            written_as(&trace(records.clone()), &layout).profile.facts.format.sampling_interval_us,
+            None,
+            "{layout:?}"
+        );
     }
 }
 
@@ -617,10 +631,10 @@ fn e30_recursion_counts_inclusive_time_once() {
         rec(1, 0, EXIT, 8, 0),
         rec(1, 0, EXIT, 10, 0),
     ]));
-    let table = frame_table(&p);
-    let a = table.rows.iter().find(|r| p.frames[r.frame as usize].name == "a").unwrap();
+    let table = frame_table(&p.profile);
+    let a = table.rows.iter().find(|r| p.profile.frames[r.frame as usize].name == "a").unwrap();
     assert_eq!((a.calls, a.recursive_calls, a.incl.wall, a.excl.wall), (2, 1, 10, 8));
-    assert_eq!(folded(&p), "main [1];A.a 4\nmain [1];A.a;A.a 4\nmain [1];A.a;A.a;B.b 2\n");
+    assert_eq!(folded(&p.profile), "main [1];A.a 4\nmain [1];A.a;A.a 4\nmain [1];A.a;A.a;B.b 2\n");
 }
 
 #[test]
@@ -635,29 +649,29 @@ fn e32_repeated_method_definitions_last_wins() {
     let mut t = trace(simple());
     t.methods.push(MethodDef::new(4, "B", "renamed", "()V"));
     let p = regular(&t);
-    assert_eq!(folded(&p), "main [1];A.a 6\nmain [1];A.a;B.renamed 4\n");
+    assert_eq!(folded(&p.profile), "main [1];A.a 6\nmain [1];A.a;B.renamed 4\n");
 }
 
 #[test]
 fn e33_gzip_input_is_detected_from_the_bytes() {
     let t = trace(simple());
     let p = analyze(&gzip(&t.write(&Layout::ART_STREAMING))).unwrap();
-    assert!(p.facts.format.gzip);
-    assert_eq!(folded(&p), folded(&regular(&t)));
+    assert!(p.profile.facts.format.gzip);
+    assert_eq!(folded(&p.profile), folded(&regular(&t).profile));
     // A damaged gzip stream is an error; a cut one keeps what was inflated.
     let gz = gzip(&t.write(&Layout::ART_REGULAR));
     let mut bad = gz.clone();
     bad[12] ^= 0xFF;
     bad[13] ^= 0xFF;
     assert!(analyze(&bad).is_err());
-    assert!(analyze(&gz[..gz.len() - 8]).is_ok_and(|p| p.facts.records == 4));
+    assert!(analyze(&gz[..gz.len() - 8]).is_ok_and(|p| p.profile.facts.records == 4));
 }
 
 #[test]
 fn unwind_is_an_exit() {
     let mut records = simple();
     records[2].action = UNWIND;
-    assert_eq!(folded(&regular(&trace(records))), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
+    assert_eq!(folded(&regular(&trace(records)).profile), "main [1];A.a 6\nmain [1];A.a;B.b 4\n");
 }
 
 #[test]
@@ -713,8 +727,8 @@ fn memory_grows_with_unique_stacks_not_records() {
         analyzer.push(&chunk).unwrap();
     }
     let p = analyzer.finish().unwrap();
-    assert_eq!(p.facts.records, 2 + 122 * 4096 * 4);
-    assert_eq!(p.stacks().threads[0].tree.len(), 3);
-    let a = frame_table(&p).rows.into_iter().find(|r| p.frames[r.frame as usize].name == "a").unwrap();
+    assert_eq!(p.profile.facts.records, 2 + 122 * 4096 * 4);
+    assert_eq!(p.profile.stacks().threads[0].tree.len(), 3);
+    let a = frame_table(&p.profile).rows.into_iter().find(|r| p.profile.frames[r.frame as usize].name == "a").unwrap();
     assert_eq!(a.calls, 1 + 122 * 4096);
 }

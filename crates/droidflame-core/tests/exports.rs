@@ -13,7 +13,7 @@ type Stacks = BTreeMap<String, u64>;
 
 fn folded(profile: &Analysis, clock: Clock, view: &View) -> Stacks {
     let options = FoldedOptions { clock: Some(clock), view: view.clone(), ..FoldedOptions::default() };
-    let text = products::folded(profile, &options).unwrap();
+    let text = products::folded(&profile.profile, &options).unwrap();
     text.lines()
         .map(|l| l.rsplit_once(' ').unwrap())
         .map(|(s, v)| (s.to_owned(), v.parse().unwrap()))
@@ -37,7 +37,7 @@ fn profiles() -> Vec<(String, Analysis)> {
 }
 
 fn views(profile: &Analysis) -> Vec<View> {
-    let busiest = products::folded(profile, &FoldedOptions::default())
+    let busiest = products::folded(&profile.profile, &FoldedOptions::default())
         .unwrap()
         .lines()
         .filter_map(|l| l.rsplit_once(' ').unwrap().0.split(';').nth(1).map(str::to_owned))
@@ -54,10 +54,10 @@ fn views(profile: &Analysis) -> Vec<View> {
 fn speedscope_files_follow_the_spec_and_hold_the_folded_stacks() {
     for (what, profile) in profiles() {
         for view in views(&profile) {
-            let clock = profile.default_clock();
+            let clock = profile.profile.default_clock();
             let mut out = Vec::new();
             let options = ExportOptions { clock: Some(clock), view: view.clone() };
-            products::write_speedscope(&profile, &options, &mut out).unwrap();
+            products::write_speedscope(&profile.profile, &options, &mut out).unwrap();
             let file: serde_json::Value = serde_json::from_slice(&out).unwrap();
             assert_eq!(file["$schema"], "https://www.speedscope.app/file-format-schema.json");
             let frames = file["shared"]["frames"].as_array().expect("shared.frames");
@@ -164,17 +164,17 @@ fn pprof_files_decode_against_profile_proto_and_hold_the_folded_stacks() {
         for view in views(&profile) {
             let mut out = Vec::new();
             let options = ExportOptions { clock: None, view: view.clone() };
-            products::write_pprof(&profile, &options, &mut out).unwrap();
+            products::write_pprof(&profile.profile, &options, &mut out).unwrap();
             assert_eq!(&out[..2], [0x1F, 0x8B], "{what}: gzip, as pprof stores it");
             let mut raw = Vec::new();
             flate2::read::GzDecoder::new(&out[..]).read_to_end(&mut raw).unwrap();
             let pprof = PprofProfile::decode(&raw[..]).unwrap();
             let text = |i: i64| pprof.string_table[i as usize].as_str();
             assert_eq!(pprof.string_table[0], "", "{what}: string 0 is empty");
-            let clocks: Vec<Clock> = Clock::ALL.into_iter().filter(|&c| profile.has(c)).collect();
+            let clocks: Vec<Clock> = Clock::ALL.into_iter().filter(|&c| profile.profile.has(c)).collect();
             let types: Vec<(&str, &str)> = pprof.sample_type.iter().map(|t| (text(t.r#type), text(t.unit))).collect();
             assert_eq!(types, clocks.iter().map(|c| (c.name(), "microseconds")).collect::<Vec<_>>());
-            assert_eq!(text(pprof.default_sample_type), profile.default_clock().name());
+            assert_eq!(text(pprof.default_sample_type), profile.profile.default_clock().name());
             let function_name: BTreeMap<u64, &str> = pprof.function.iter().map(|f| (f.id, text(f.name))).collect();
             let location_name: BTreeMap<u64, &str> =
                 pprof.location.iter().map(|l| (l.id, function_name[&l.line[0].function_id])).collect();
@@ -237,7 +237,7 @@ fn speedscope_of_every_call_kept_is_in_time_order_and_holds_the_wall_clocks_stac
             let what = format!("seed {seed} {view:?}");
             let mut out = Vec::new();
             let export = ExportOptions { clock: Some(Clock::Wall), view: view.clone() };
-            products::write_speedscope(&profile, &export, &mut out).unwrap();
+            products::write_speedscope(&profile.profile, &export, &mut out).unwrap();
             let file: serde_json::Value = serde_json::from_slice(&out).unwrap();
             let names: Vec<&str> =
                 file["shared"]["frames"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap()).collect();
@@ -255,7 +255,7 @@ fn speedscope_of_every_call_kept_is_in_time_order_and_holds_the_wall_clocks_stac
         // The CPU clock is no timeline: its stacks are added up, and say so.
         let mut out = Vec::new();
         products::write_speedscope(
-            &profile,
+            &profile.profile,
             &ExportOptions { clock: Some(Clock::Cpu), view: View::default() },
             &mut out,
         )

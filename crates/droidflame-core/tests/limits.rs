@@ -32,7 +32,7 @@ fn a_million_deep_stack_works_through_every_product() {
     assert_eq!(thread["max_depth"], 1_000_000);
 
     // Folded: the first 1024 frames of the stack, then one frame holding the rest.
-    let text = folded(&p);
+    let text = folded(&p.profile);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 1025);
     let last = lines.last().unwrap();
@@ -43,14 +43,14 @@ fn a_million_deep_stack_works_through_every_product() {
     assert_eq!(Some(values), thread["wall_us"].as_u64());
     assert_eq!(values, 2 * 1_000_000 - 1);
 
-    let svg = products::flame_svg(&p, GraphScope::Thread(0), &FlameOptions::default()).unwrap();
+    let svg = products::flame_svg(&p.profile, GraphScope::Thread(0), &FlameOptions::default()).unwrap();
     assert!(svg.contains("[frames below depth 1024, merged]"));
     assert!(svg.len() < 2 << 20, "the graph stays small: {} bytes", svg.len());
-    products::flame_svg(&p, GraphScope::AllThreads, &FlameOptions::default()).unwrap();
-    let table = products::frame_table(&p);
+    products::flame_svg(&p.profile, GraphScope::AllThreads, &FlameOptions::default()).unwrap();
+    let table = products::frame_table(&p.profile);
     assert_eq!(table.rows.len(), 1000);
     assert_eq!(table.rows.iter().map(|r| r.calls).sum::<u64>(), 1_000_000);
-    products::methods_json(&p, None).unwrap();
+    products::methods_json(&p.profile, None).unwrap();
     products::render_site(&p, None, &Default::default()).unwrap();
 }
 
@@ -58,10 +58,10 @@ fn a_million_deep_stack_works_through_every_product() {
 fn the_merge_depth_is_an_option() {
     let p = analyze(&adversarial(Adversary::DeepChain { depth: 50, methods: 5 })).unwrap();
     let options = FoldedOptions { max_depth: 10, ..Default::default() };
-    let text = products::folded(&p, &options).unwrap();
+    let text = products::folded(&p.profile, &options).unwrap();
     assert_eq!(text.lines().count(), 11);
     assert!(text.ends_with(";[frames below depth 10, merged] 79\n"), "{text}");
-    assert_eq!(folded(&p).lines().count(), 50, "below the default depth nothing merges");
+    assert_eq!(folded(&p.profile).lines().count(), 50, "below the default depth nothing merges");
 }
 
 #[test]
@@ -70,7 +70,7 @@ fn unique_stacks_beyond_the_limit_are_refused() {
     assert_eq!(fresh.unique_stacks(), 340);
     let bytes = adversarial(fresh);
     let p = analyze_with(&bytes, Options { max_call_stacks: 340, ..Default::default() }).unwrap();
-    assert_eq!(p.stacks().threads[0].tree.len(), 341, "every enter made a stack, plus the root");
+    assert_eq!(p.profile.stacks().threads[0].tree.len(), 341, "every enter made a stack, plus the root");
     let message = limit_error(&bytes, Options { max_call_stacks: 339, ..Default::default() });
     assert!(message.contains("more than 339 unique call stacks (the call-stack limit)"), "{message}");
 }
@@ -88,7 +88,7 @@ fn exits_of_methods_never_entered_count_against_the_stack_limit() {
     };
     let bytes = trace.write(&Layout::ART_REGULAR);
     let p = analyze(&bytes).unwrap();
-    assert_eq!(p.facts.repairs.unmatched_exits, 500);
+    assert_eq!(p.profile.facts.repairs.unmatched_exits, 500);
     let message = limit_error(&bytes, Options { max_call_stacks: 100, ..Default::default() });
     assert!(message.contains("more than 100 unique call stacks"), "{message}");
 }
@@ -102,7 +102,7 @@ fn threads_beyond_the_limit_are_refused() {
     }
     let text = capture.text();
     assert_eq!(
-        analyze_with(&text, Options { max_threads: 40, ..Default::default() }).unwrap().stacks().threads.len(),
+        analyze_with(&text, Options { max_threads: 40, ..Default::default() }).unwrap().profile.stacks().threads.len(),
         40
     );
     let message = limit_error(&text, Options { max_threads: 39, ..Default::default() });
@@ -153,11 +153,11 @@ fn long_names_are_cut_and_counted() {
         ..Trace::default()
     };
     let p = analyze(&trace.write(&Layout::ART_REGULAR)).unwrap();
-    let method = &p.frames[0];
+    let method = &p.profile.frames[0];
     assert!(method.class.len() <= 4096 && method.class.ends_with('…'), "{}", method.class.len());
-    assert!(p.stacks().threads[0].name.len() <= 4096 && p.stacks().threads[0].name.ends_with("é…"));
+    assert!(p.profile.stacks().threads[0].name.len() <= 4096 && p.profile.stacks().threads[0].name.ends_with("é…"));
     // The class (in the method) and the source file named after it, and the thread.
-    assert_eq!(p.facts.repairs.long_names, 3);
+    assert_eq!(p.profile.facts.repairs.long_names, 3);
     let summary = products::summary_json(&p);
     assert!(summary.contains("\"long_names\": 3"), "shown in the summary");
 
@@ -165,8 +165,8 @@ fn long_names_are_cut_and_counted() {
     capture.mark("app", 7, 7, 1_000_000, &format!("B|7|{}", "s".repeat(20_000)));
     capture.mark("app", 7, 7, 1_000_100, "E|7");
     let p = analyze(&capture.text()).unwrap();
-    assert_eq!(p.facts.repairs.long_names, 1);
-    assert!(folded(&p).len() < 4200);
+    assert_eq!(p.profile.facts.repairs.long_names, 1);
+    assert!(folded(&p.profile).len() < 4200);
 }
 
 #[test]
@@ -196,7 +196,7 @@ fn folded_lines_stream_in_byte_order_even_when_names_prefix_each_other() {
         ..Trace::default()
     };
     let p = analyze(&trace.write(&Layout::ART_REGULAR)).unwrap();
-    let text = folded(&p);
+    let text = folded(&p.profile);
     // Sorted by stack (the text before the value), as a whole-output sort would give.
     let mut sorted: Vec<&str> = text.lines().collect();
     sorted.sort_unstable_by_key(|line| line.rsplit_once(' ').unwrap().0);
@@ -221,6 +221,6 @@ fn folded_lines_stream_in_byte_order_even_when_names_prefix_each_other() {
 fn the_folded_stream_and_string_agree() {
     let p = analyze(&adversarial(Adversary::DeepChain { depth: 10, methods: 10 })).unwrap();
     let mut out = Vec::new();
-    products::write_folded(&p, &FoldedOptions::default(), &mut out).unwrap();
-    assert_eq!(String::from_utf8(out).unwrap(), folded(&p), "the stream and the string agree");
+    products::write_folded(&p.profile, &FoldedOptions::default(), &mut out).unwrap();
+    assert_eq!(String::from_utf8(out).unwrap(), folded(&p.profile), "the stream and the string agree");
 }

@@ -14,7 +14,7 @@ use droidflame_testkit::{corpus_dir, Layout, MethodDef, Trace};
 fn deobfuscated(bytes: &[u8], mapping: &str) -> (Analysis, MappingReport) {
     let mut profile = analyze(bytes).unwrap();
     // In small pieces, so that lines are cut at every place.
-    let mut reader = MappingReader::new(&[&profile]);
+    let mut reader = MappingReader::new(&[&profile.profile]);
     for piece in mapping.as_bytes().chunks(7) {
         reader.push(piece).unwrap();
     }
@@ -42,19 +42,27 @@ fn generated_obfuscations_come_back_exactly() {
                 let original = analyze(&trace.write(layout)).unwrap();
                 let obfuscated_profile = analyze(&obfuscated.trace.write(layout)).unwrap();
                 let options = FoldedOptions::default();
-                assert_ne!(folded(&obfuscated_profile, &options).unwrap(), folded(&original, &options).unwrap());
+                assert_ne!(
+                    folded(&obfuscated_profile.profile, &options).unwrap(),
+                    folded(&original.profile, &options).unwrap()
+                );
                 let (profile, report) = deobfuscated(&obfuscated.trace.write(layout), &obfuscated.mapping);
-                assert_eq!(folded(&profile, &options).unwrap(), folded(&original, &options).unwrap(), "{what}");
+                assert_eq!(
+                    folded(&profile.profile, &options).unwrap(),
+                    folded(&original.profile, &options).unwrap(),
+                    "{what}"
+                );
                 assert_eq!(methods_json(&profile), methods_json(&original), "{what}");
                 let app_classes = obfuscated.classes.len() as u64;
                 assert_eq!(report.classes.mapped, app_classes, "{what}");
                 assert!(report.classes.not_found >= 2, "android.os.Handler and java.lang.String: {what}");
-                let app_methods = original.frames.iter().filter(|f| !f.unknown && !is_framework(&f.class)).count();
+                let app_methods =
+                    original.profile.frames.iter().filter(|f| !f.unknown && !is_framework(&f.class)).count();
                 assert_eq!(report.methods.mapped, app_methods as u64, "{what}");
                 assert_eq!((report.methods.ambiguous, report.methods.not_found), (0, 0), "{what}");
                 assert!(report.warnings.is_empty(), "{what}: {:?}", report.warnings);
                 // Overloads of one obfuscated name were told apart by their signatures.
-                let shared = obfuscated_profile.frames.iter().filter(|f| f.name == "a").count();
+                let shared = obfuscated_profile.profile.frames.iter().filter(|f| f.name == "a").count();
                 assert!(shared >= 4, "{what}: only {shared} methods named `a`");
             }
         }
@@ -67,9 +75,9 @@ fn the_scenario_oracle_holds_after_deobfuscation() {
     let obfuscated = obfuscate(&scenario.trace, MappingStyle::R8);
     let (profile, _) = deobfuscated(&obfuscated.trace.write(&Layout::ART_REGULAR), &obfuscated.mapping);
     for (tid, stacks) in &scenario.expected(false).stacks {
-        let thread = profile.stacks().threads.iter().find(|t| t.tid == *tid).unwrap();
+        let thread = profile.profile.stacks().threads.iter().find(|t| t.tid == *tid).unwrap();
         let options = FoldedOptions { thread: Some(thread.tid), ..FoldedOptions::default() };
-        let lines = folded(&profile, &options).unwrap();
+        let lines = folded(&profile.profile, &options).unwrap();
         for (stack, ticks) in stacks.iter().filter(|(_, t)| t[0] > 0) {
             assert!(lines.contains(&format!("{stack} {}\n", ticks[0])), "{stack} missing in thread {tid}");
         }
@@ -130,10 +138,10 @@ fn each_rule_on_a_written_mapping() {
         ("android.view.View", "draw", "(La/c;)V"),
     ]);
     let mut profile = analyze(&bytes).unwrap();
-    let mapping = read_mapping(RULES.as_bytes(), &[&profile]).unwrap();
+    let mapping = read_mapping(RULES.as_bytes(), &[&profile.profile]).unwrap();
     let report = profile.deobfuscate(&mapping).clone();
     assert_eq!(
-        names(&profile),
+        names(&profile.profile),
         [
             // Several line ranges and an inlined callee: one method.
             "com.example.Player.play(Lcom/example/Track;)V",
@@ -153,20 +161,20 @@ fn each_rule_on_a_written_mapping() {
             "android.view.View.draw(Lcom/example/Track;)V",
         ]
     );
-    assert_eq!(profile.frames[0].source.as_deref(), Some("Player.kt"));
+    assert_eq!(profile.profile.frames[0].source.as_deref(), Some("Player.kt"));
     assert_eq!((report.classes.mapped, report.classes.not_found), (2, 2));
     assert_eq!((report.methods.mapped, report.methods.ambiguous, report.methods.not_found), (6, 1, 1));
     assert_eq!(report.ambiguous_examples, ["com.example.Player.b"]);
     assert_eq!(report.compiler_version.as_deref(), Some("8.5.35"));
-    assert_eq!(profile.obfuscated_name(0).as_deref(), Some("a.b.a"));
-    assert_eq!(profile.obfuscated_name(8), None);
+    assert_eq!(profile.profile.obfuscated_name(0).as_deref(), Some("a.b.a"));
+    assert_eq!(profile.profile.obfuscated_name(8), None);
     let text = report.describe();
     assert!(text.contains("2 classes and 6 methods mapped"), "{text}");
     assert!(text.contains("1 method keeps its obfuscated name: it has several originals"), "{text}");
 
     // Applied again (another mapping, say), it starts from the trace's own names.
     let report = profile.deobfuscate(&mapping).clone();
-    assert_eq!(names(&profile)[0], "com.example.Player.play(Lcom/example/Track;)V");
+    assert_eq!(names(&profile.profile)[0], "com.example.Player.play(Lcom/example/Track;)V");
     assert_eq!(report.methods.mapped, 6);
 }
 
@@ -175,7 +183,7 @@ fn a_mapping_of_another_build_is_told() {
     // The trace's classes sit in the mapping's obfuscated packages, but few are listed.
     let bytes = trace_of(&[("a.b", "a", "()V"), ("a.x", "a", "()V"), ("a.y", "a", "()V"), ("a.z", "a", "()V")]);
     let mut profile = analyze(&bytes).unwrap();
-    let mapping = read_mapping(RULES.as_bytes(), &[&profile]).unwrap();
+    let mapping = read_mapping(RULES.as_bytes(), &[&profile.profile]).unwrap();
     let report = profile.deobfuscate(&mapping);
     assert_eq!(report.warnings.len(), 1, "{:?}", report.warnings);
     assert!(report.warnings[0].contains("of the trace's 4 classes in its obfuscated packages, only 1"));
@@ -183,11 +191,11 @@ fn a_mapping_of_another_build_is_told() {
     // None listed at all, the trace's classes being the mapping's originals.
     let bytes = trace_of(&[("com.example.Player", "play", "(I)V"), ("com.example.Track", "title", "()V")]);
     let mut profile = analyze(&bytes).unwrap();
-    let mapping = read_mapping(RULES.as_bytes(), &[&profile]).unwrap();
+    let mapping = read_mapping(RULES.as_bytes(), &[&profile.profile]).unwrap();
     let report = profile.deobfuscate(&mapping);
     assert!(report.warnings[0].contains("lists none of the trace's"), "{:?}", report.warnings);
     assert!(report.warnings[0].contains("may not be obfuscated at all"), "{:?}", report.warnings);
-    assert_eq!(names(&profile)[0], "com.example.Player.play(I)V");
+    assert_eq!(names(&profile.profile)[0], "com.example.Player.play(I)V");
 }
 
 #[test]
@@ -202,7 +210,7 @@ fn what_is_no_mapping_is_refused_and_damage_is_counted() {
         (b"\x00\x01\x02SLOW", "line 1 is no mapping line"),
         (b"\x1f\x8b\x08\x00\x00\x00\x00\x00", "gzip-compressed: unpack it first"),
     ] {
-        let error = read_mapping(input, &[&profile]).unwrap_err();
+        let error = read_mapping(input, &[&profile.profile]).unwrap_err();
         assert_eq!(error.kind(), ErrorKind::NotAMapping);
         assert!(error.to_string().starts_with("not a mapping file: "), "{error}");
         assert!(error.to_string().contains(says), "{error}");
@@ -211,7 +219,7 @@ fn what_is_no_mapping_is_refused_and_damage_is_counted() {
         .replace("    1:2:void play(int):40:41 -> a", "    1:2:void play(int):40:41 -=")
         .replace("com.example.Track -> a.c:", "com.example.Track -> a.c:\n\x01garbage\n    1:1:void lost() -> a");
     let mut profile = analyze(&trace_of(&[("a.b", "a", "(I)V"), ("a.c", "a", "()V")])).unwrap();
-    let mapping = read_mapping(damaged.as_bytes(), &[&profile]).unwrap();
+    let mapping = read_mapping(damaged.as_bytes(), &[&profile.profile]).unwrap();
     let report = profile.deobfuscate(&mapping).clone();
     assert_eq!(report.skipped_lines, 2);
     assert_eq!(report.first_skipped_line, Some(11));
@@ -222,7 +230,7 @@ fn what_is_no_mapping_is_refused_and_damage_is_counted() {
         report.describe()
     );
     // The members after a damaged class line belong to no class.
-    assert_eq!(names(&profile)[1], "com.example.Track.a()V");
+    assert_eq!(names(&profile.profile)[1], "com.example.Track.a()V");
 }
 
 #[test]
@@ -282,9 +290,9 @@ fn the_corpus_mappings_read_and_apply() {
     for (file, methods, resolved) in cases {
         let bytes = std::fs::read(dir.join(file)).unwrap();
         let mut profile = analyze(&trace_of(methods)).unwrap();
-        let mapping = read_mapping(&bytes, &[&profile]).unwrap();
+        let mapping = read_mapping(&bytes, &[&profile.profile]).unwrap();
         let report = profile.deobfuscate(&mapping).clone();
-        assert_eq!(names(&profile), resolved, "{file}");
+        assert_eq!(names(&profile.profile), resolved, "{file}");
         assert_eq!(report.methods.mapped, methods.len() as u64, "{file}");
         assert_eq!((report.skipped_lines, report.warnings.len()), (0, 0), "{file}: {report:?}");
     }
@@ -353,11 +361,12 @@ fn a_views_methods_table_names_each_mapped_method_as_the_trace_did() {
         ("android.view.View", "draw", "()V"),
     ]);
     let mut profile = analyze(&bytes).unwrap();
-    profile.deobfuscate(&read_mapping(RULES.as_bytes(), &[&profile]).unwrap());
+    profile.deobfuscate(&read_mapping(RULES.as_bytes(), &[&profile.profile]).unwrap());
     let view = droidflame_core::products::View::default();
-    let json: serde_json::Value =
-        serde_json::from_str(&droidflame_core::products::methods_json_of_view(&profile, Some(0), &view).unwrap())
-            .unwrap();
+    let json: serde_json::Value = serde_json::from_str(
+        &droidflame_core::products::methods_json_of_view(&profile.profile, Some(0), &view).unwrap(),
+    )
+    .unwrap();
     let mut names: Vec<(&str, Option<&str>)> = json["methods"]
         .as_array()
         .unwrap()

@@ -19,11 +19,11 @@ fn nowinandroid_prints_become_slices() {
         return;
     }
     let p = perfetto("nowinandroid-fork-trace.perfetto-trace");
-    assert_eq!((p.facts.format.family, p.facts.format.layout), ("perfetto", "protobuf"));
+    assert_eq!((p.profile.facts.format.family, p.profile.facts.format.layout), ("perfetto", "protobuf"));
     // SOURCES.md: print only, B 3,122 / E 3,122 (every end `E|pid`), S 1 / F 1, 5 pids.
-    assert_eq!(thread_calls(&p), 3_122);
-    assert_eq!(p.facts.repairs.unmatched_ends, 0);
-    assert_eq!(p.stacks().clocks, ClockSet::Wall, "no sched events: no CPU clock");
+    assert_eq!(thread_calls(&p.profile), 3_122);
+    assert_eq!(p.profile.facts.repairs.unmatched_ends, 0);
+    assert_eq!(p.profile.stacks().clocks, ClockSet::Wall, "no sched events: no CPU clock");
     let summary: serde_json::Value = serde_json::from_str(&products::summary_json(&p)).unwrap();
     let calls = |name: &str| {
         summary["methods"].as_array().unwrap().iter().find(|m| m["name"] == name).map(|m| m["calls"].as_u64().unwrap())
@@ -33,6 +33,7 @@ fn nowinandroid_prints_become_slices() {
     assert_eq!(calls("Compose:recompose"), Some(438));
     assert_eq!(calls("Recomposer:recompose"), Some(338));
     let spans: u64 = p
+        .profile
         .stacks()
         .threads
         .iter()
@@ -41,7 +42,7 @@ fn nowinandroid_prints_become_slices() {
         .map(|n| n.calls)
         .sum();
     assert_eq!(spans, 1, "one S/F pair");
-    assert!(p.facts.warnings.iter().all(|w| !w.contains("lost events")), "{:?}", p.facts.warnings);
+    assert!(p.profile.facts.warnings.iter().all(|w| !w.contains("lost events")), "{:?}", p.profile.facts.warnings);
 }
 
 #[test]
@@ -52,13 +53,13 @@ fn perflib_device_trace_has_slices_scheduling_and_names() {
     let p = perfetto("toolsbase-perflib-perfetto.trace");
     // SOURCES.md: B 5,985 / E 5,976, C 1,505, S 66 / F 50; sched_switch 8,445; cpu_frequency
     // 308 (counters of no process).
-    assert_eq!(thread_calls(&p), 5_985);
+    assert_eq!(thread_calls(&p.profile), 5_985);
     let (frequency, markers): (Vec<_>, Vec<_>) =
-        p.system.counters.iter().partition(|c| c.name.ends_with("frequency (kHz)"));
+        p.profile.system.counters.iter().partition(|c| c.name.ends_with("frequency (kHz)"));
     assert_eq!(markers.iter().map(|c| c.samples).sum::<u64>(), 1_505);
     assert_eq!(frequency.iter().map(|c| c.samples).sum::<u64>(), 308);
-    assert_eq!(p.stacks().clocks, ClockSet::Dual);
-    assert!(p.stacks().threads.iter().any(|t| t.process.as_deref() == Some("/system/bin/surfaceflinger")));
+    assert_eq!(p.profile.stacks().clocks, ClockSet::Dual);
+    assert!(p.profile.stacks().threads.iter().any(|t| t.process.as_deref() == Some("/system/bin/surfaceflinger")));
 }
 
 #[test]
@@ -72,37 +73,39 @@ fn scheduler_only_traces_draw_thread_states() {
         let (name, switches, wakeups) = ("mstools-perfetto_android12_cpuschedstack.pftrace", 23_536, 13_907);
         let mut p = perfetto(name);
         // It opens on its samples (it has no slices); its scheduling is the calls source.
-        assert_eq!(p.source().kind, SourceKind::CpuSamples, "{name}");
+        assert_eq!(p.profile.source().kind, SourceKind::CpuSamples, "{name}");
         p.profile.select_source(SourceKind::Calls).unwrap();
-        assert_eq!(p.stacks().clocks, ClockSet::Dual, "{name}");
+        assert_eq!(p.profile.stacks().clocks, ClockSet::Dual, "{name}");
         assert!(
-            p.facts.warnings.iter().any(|w| w.contains("frames its scheduler states")),
+            p.profile.facts.warnings.iter().any(|w| w.contains("frames its scheduler states")),
             "{name}: {:?}",
-            p.facts.warnings
+            p.profile.facts.warnings
         );
         // Never "only" where the trace holds more: its 5,003 samples (SOURCES.md) are named.
         assert!(
-            p.facts.warnings.iter().all(|w| !w.contains("only scheduler events")),
+            p.profile.facts.warnings.iter().all(|w| !w.contains("only scheduler events")),
             "{name}: {:?}",
-            p.facts.warnings
+            p.profile.facts.warnings
         );
         assert!(
-            p.facts
+            p.profile
+                .facts
                 .warnings
                 .iter()
                 .any(|w| w.contains("read its 5,003 CPU callstack samples (the cpu-samples source)")),
             "{name}: {:?}",
-            p.facts.warnings
+            p.profile.facts.warnings
         );
-        let folded = products::folded(&p, &FoldedOptions::default()).unwrap();
+        let folded = products::folded(&p.profile, &FoldedOptions::default()).unwrap();
         assert!(folded
             .lines()
             .all(|l| l.contains(";Running ") || l.contains(";Runnable ") || l.contains(";Sleeping ")));
         // A switch starts at most two states (one per thread), a wakeup one, and each
         // thread has one more before its first switch.
-        let states: u64 = p.stacks().threads.iter().flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum();
+        let states: u64 =
+            p.profile.stacks().threads.iter().flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum();
         assert!(
-            states > switches && states <= 2 * switches + wakeups + p.stacks().threads.len() as u64,
+            states > switches && states <= 2 * switches + wakeups + p.profile.stacks().threads.len() as u64,
             "{name}: {states}"
         );
     }
@@ -116,13 +119,13 @@ fn each_process_main_thread_is_under_its_process() {
         return;
     }
     let p = perfetto("mstools-perfetto_android12_cpuschedstack.pftrace");
-    let of = |tid: u32| p.stacks().threads.iter().find(|t| t.tid == tid).map(|t| (t.pid, t.process.as_deref()));
+    let of = |tid: u32| p.profile.stacks().threads.iter().find(|t| t.tid == tid).map(|t| (t.pid, t.process.as_deref()));
     assert_eq!(of(420), Some((Some(420), Some("/system/bin/surfaceflinger"))));
     assert_eq!(of(582), Some((Some(582), Some("system_server"))));
     assert_eq!(of(4692), Some((Some(4692), Some("com.android.chrome"))));
     // Every thread whose id is a named process's is that process's.
-    let named: Vec<u32> = p.stacks().threads.iter().filter_map(|t| t.process.as_ref().and(t.pid)).collect();
-    for t in p.stacks().threads.iter().filter(|t| named.contains(&t.tid)) {
+    let named: Vec<u32> = p.profile.stacks().threads.iter().filter_map(|t| t.process.as_ref().and(t.pid)).collect();
+    for t in p.profile.stacks().threads.iter().filter(|t| named.contains(&t.tid)) {
         assert_eq!(t.pid, Some(t.tid), "{} [{}]", t.name, t.tid);
     }
 }
@@ -135,13 +138,18 @@ fn track_events_name_their_thread_and_process() {
     // SOURCES.md: one instant, "Hello Trace" (an interned name), on the track of thread
     // TraceLogApiTest (20855) of process ./TraceLogApiTests, given by the sequence's defaults.
     let p = perfetto("mstools-test_trace.perfetto-trace");
-    let thread = p.stacks().threads.iter().find(|t| t.tid == 20855).expect("thread 20855");
+    let thread = p.profile.stacks().threads.iter().find(|t| t.tid == 20855).expect("thread 20855");
     assert_eq!(thread.name, "TraceLogApiTest");
     assert_eq!(thread.process.as_deref(), Some("./TraceLogApiTests"));
-    let calls: Vec<_> =
-        thread.tree.nodes().iter().skip(1).map(|n| (p.frames[n.frame as usize].name.clone(), n.calls)).collect();
+    let calls: Vec<_> = thread
+        .tree
+        .nodes()
+        .iter()
+        .skip(1)
+        .map(|n| (p.profile.frames[n.frame as usize].name.clone(), n.calls))
+        .collect();
     assert_eq!(calls, vec![("Hello Trace".to_owned(), 1)]);
-    assert!(p.facts.warnings.is_empty(), "{:?}", p.facts.warnings);
+    assert!(p.profile.facts.warnings.is_empty(), "{:?}", p.profile.facts.warnings);
 }
 
 #[test]
@@ -153,11 +161,11 @@ fn traces_with_nothing_to_draw_say_what_they_hold() {
     let name = "toolsbase-tpd-power.trace";
     let holds = "it holds battery counters (6 packets), power rails (6 packets), 2,181 kernel events";
     let p = perfetto(name);
-    assert!(p.stacks().threads.is_empty(), "{name}");
+    assert!(p.profile.stacks().threads.is_empty(), "{name}");
     assert!(
-        p.facts.warnings.iter().any(|w| w.contains("nothing to draw") && w.contains(holds)),
+        p.profile.facts.warnings.iter().any(|w| w.contains("nothing to draw") && w.contains(holds)),
         "{name}: {:?}",
-        p.facts.warnings
+        p.profile.facts.warnings
     );
 }
 
@@ -167,17 +175,17 @@ fn gzip_and_chunks_of_any_size_give_the_same_profile() {
         return;
     }
     let bytes = corpus_file("perfetto/nowinandroid-fork-trace.perfetto-trace");
-    let whole = products::folded(&analyze(&bytes).unwrap(), &FoldedOptions::default()).unwrap();
+    let whole = products::folded(&analyze(&bytes).unwrap().profile, &FoldedOptions::default()).unwrap();
     let p = analyze(&gzip(&bytes)).unwrap();
-    assert!(p.facts.format.gzip);
-    assert_eq!(products::folded(&p, &FoldedOptions::default()).unwrap(), whole);
+    assert!(p.profile.facts.format.gzip);
+    assert_eq!(products::folded(&p.profile, &FoldedOptions::default()).unwrap(), whole);
     for chunk in [1, 7, 4096, 1 << 20] {
         let mut analyzer = Analyzer::default();
         for piece in bytes.chunks(chunk) {
             analyzer.push(piece).unwrap();
         }
         let p = analyzer.finish().unwrap();
-        assert_eq!(products::folded(&p, &FoldedOptions::default()).unwrap(), whole, "chunks of {chunk}");
+        assert_eq!(products::folded(&p.profile, &FoldedOptions::default()).unwrap(), whole, "chunks of {chunk}");
     }
 }
 
@@ -188,7 +196,7 @@ fn a_trace_cut_short_keeps_every_whole_packet() {
     }
     let bytes = corpus_file("perfetto/nowinandroid-fork-trace.perfetto-trace");
     let p = analyze(&bytes[..bytes.len() / 2]).unwrap();
-    assert!(p.facts.repairs.truncated);
-    let calls = thread_calls(&p);
+    assert!(p.profile.facts.repairs.truncated);
+    let calls = thread_calls(&p.profile);
     assert!(calls > 0 && calls < 3_122, "{calls}");
 }

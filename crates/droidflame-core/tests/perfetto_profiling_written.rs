@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 const MS: u64 = 1_000_000;
 
 fn folded(p: &Analysis, clock: Clock) -> BTreeMap<String, u64> {
-    let text = products::folded(p, &FoldedOptions { clock: Some(clock), ..FoldedOptions::default() }).unwrap();
+    let text = products::folded(&p.profile, &FoldedOptions { clock: Some(clock), ..FoldedOptions::default() }).unwrap();
     text.lines().map(|l| l.rsplit_once(' ').unwrap()).map(|(s, v)| (s.to_owned(), v.parse().unwrap())).collect()
 }
 
@@ -64,16 +64,16 @@ fn samples_become_each_threads_stacks_across_sequences_and_clears() {
         add("Thread 21 [21]", "__start_thread;libhwui.so+0x1a2b");
     }
     let p = analyze(&Trace::of(&packets).bytes).unwrap();
-    assert_eq!(p.source().kind, SourceKind::CpuSamples);
-    assert_eq!(p.unit(), Unit::Samples);
+    assert_eq!(p.profile.source().kind, SourceKind::CpuSamples);
+    assert_eq!(p.profile.unit(), Unit::Samples);
     assert_eq!(folded(&p, Clock::Cpu), expected);
-    assert_eq!(p.stacks().threads.iter().find(|t| t.tid == 21).unwrap().pid, Some(20));
+    assert_eq!(p.profile.stacks().threads.iter().find(|t| t.tid == 21).unwrap().pid, Some(20));
     // Samples count once per stack that holds a function: `__start_thread` is in all ten
     // (of both threads), bind in thread 10's even three; each node counts the samples
     // whose stack ends there.
-    let t10 = p.stacks().threads.iter().find(|t| t.tid == 10).unwrap();
+    let t10 = p.profile.stacks().threads.iter().find(|t| t.tid == 10).unwrap();
     let at_node = |name: &str| {
-        t10.tree.nodes().iter().skip(1).filter(|n| p.frame_name(n.frame) == name).map(|n| n.calls).sum::<u64>()
+        t10.tree.nodes().iter().skip(1).filter(|n| p.profile.frame_name(n.frame) == name).map(|n| n.calls).sum::<u64>()
     };
     assert_eq!((at_node("__start_thread"), at_node("com.example.app.Feed.bind")), (0, 3));
     let s = summary(&p);
@@ -82,7 +82,7 @@ fn samples_become_each_threads_stacks_across_sequences_and_clears() {
     assert_eq!((s.count, s.counted), ("samples", Some(10)));
     assert!(s.methods.iter().all(|m| m.recursive_calls == 0));
     // The Java frame is a method of its class, so a mapping can rename it.
-    assert!(p.frames.iter().any(|f| f.class == "com.example.app.Feed" && f.name == "bind"));
+    assert!(p.profile.frames.iter().any(|f| f.class == "com.example.app.Feed" && f.name == "bind"));
 }
 
 #[test]
@@ -97,7 +97,7 @@ fn a_cpu_clock_timebase_weighs_samples_in_time() {
             packets.push(perf_sample(1, &mut code, (1 + i) * MS, (5, 5, 0), stack));
         }
         let p = analyze(&Trace::of(&packets).bytes).unwrap();
-        assert_eq!(p.unit(), Unit::Micros);
+        assert_eq!(p.profile.unit(), Unit::Micros);
         assert_eq!(folded(&p, Clock::Cpu)["Thread 5 [5];main;work"], 8 * per_sample_us, "{timebase:?}");
     }
 }
@@ -113,10 +113,10 @@ fn skipped_lost_and_unknown_samples_are_told() {
     packets.push(records_lost(1, 4 * MS, 40));
     packets.push(perf_sample(1, &mut code, 5 * MS, (5, 5, 0), 999));
     let p = analyze(&Trace::of(&packets).bytes).unwrap();
-    let said = |text: &str| p.facts.warnings.iter().any(|w| w.contains(text));
-    assert!(said("skipped 3 samples (1 at the read stage, 2 at the unwind stage)"), "{:?}", p.facts.warnings);
-    assert!(said("lost 40 records of samples (1 report)"), "{:?}", p.facts.warnings);
-    assert!(said("1 samples name a callstack their sequence never gave"), "{:?}", p.facts.warnings);
+    let said = |text: &str| p.profile.facts.warnings.iter().any(|w| w.contains(text));
+    assert!(said("skipped 3 samples (1 at the read stage, 2 at the unwind stage)"), "{:?}", p.profile.facts.warnings);
+    assert!(said("lost 40 records of samples (1 report)"), "{:?}", p.profile.facts.warnings);
+    assert!(said("1 samples name a callstack their sequence never gave"), "{:?}", p.profile.facts.warnings);
     assert_eq!(folded(&p, Clock::Cpu).get("Thread 5 [5];<unknown callstack>"), Some(&1));
 }
 
@@ -167,9 +167,9 @@ fn heap_dumps_over_several_packets_give_each_dumps_bytes() {
         &mut index,
     ));
     let mut p = analyze(&Trace::of(&packets).bytes).unwrap();
-    let kinds: Vec<_> = p.sources().iter().map(|s| (s.kind, s.unit)).collect();
+    let kinds: Vec<_> = p.profile.sources().iter().map(|s| (s.kind, s.unit)).collect();
     assert_eq!(kinds, [(SourceKind::HeapUnreleased, Unit::Bytes), (SourceKind::HeapAllocated, Unit::Bytes)]);
-    assert_eq!(p.dumps(), Some((1, 2)), "the last dump by default");
+    assert_eq!(p.profile.dumps(), Some((1, 2)), "the last dump by default");
     let expect = |pairs: &[(&str, u64)]| {
         pairs.iter().map(|(s, v)| (format!("Process 7 [7];{s}"), *v)).collect::<BTreeMap<_, _>>()
     };
@@ -204,12 +204,13 @@ fn heap_dumps_over_several_packets_give_each_dumps_bytes() {
     assert_eq!(calls("main"), Some((3200 + 320 + 960) / 16));
     assert_eq!(calls("load"), Some(320 / 16));
     assert!(
-        p.facts
+        p.profile
+            .facts
             .warnings
             .iter()
             .any(|w| w.contains("1 callstack's totals of heap dumps freed more bytes than they allocated")),
         "{:?}",
-        p.facts.warnings
+        p.profile.facts.warnings
     );
     assert!(p.profile.select_dump(2).is_err());
     assert!(p.profile.select_source(SourceKind::CpuSamples).is_err());
@@ -227,7 +228,7 @@ fn a_first_packet_that_reads_as_a_text_character_is_still_perfetto() {
         assert_eq!(first.0.len(), len);
         let packets = [first, samples_start(1, Timebase::Tracepoint), perf_sample(1, &mut code, MS, (5, 5, 0), stack)];
         let p = analyze(&Trace::of(&packets).bytes).unwrap_or_else(|e| panic!("{len}: {e}"));
-        assert_eq!(p.facts.format.family, "perfetto");
+        assert_eq!(p.profile.facts.format.family, "perfetto");
     }
 }
 
@@ -252,9 +253,13 @@ fn a_deobfuscation_mapping_in_the_trace_renames_its_java_frames() {
         ["Thread 5 [5];main;com.example.app.Feed.bind;com.example.app.Images.load"]
     );
     assert!(
-        p.facts.warnings.iter().any(|w| w.contains("a deobfuscation mapping of 1 class): 2 methods were renamed")),
+        p.profile
+            .facts
+            .warnings
+            .iter()
+            .any(|w| w.contains("a deobfuscation mapping of 1 class): 2 methods were renamed")),
         "{:?}",
-        p.facts.warnings
+        p.profile.facts.warnings
     );
     assert_eq!(p.mapping.as_ref().map(|m| m.methods.mapped), Some(2));
 }
@@ -281,8 +286,8 @@ fn four_samples() -> Analysis {
 #[test]
 fn a_caller_callee_pair_counts_each_sample_that_holds_it_once() {
     let p = four_samples();
-    let table = products::frame_table(&p);
-    let name = |frame: u32| if frame == droidflame_core::profile::NONE { "-" } else { p.frame_name(frame) };
+    let table = products::frame_table(&p.profile);
+    let name = |frame: u32| if frame == droidflame_core::profile::NONE { "-" } else { p.profile.frame_name(frame) };
     let edges: BTreeMap<(&str, &str), (u64, u64)> =
         table.edges.iter().map(|e| ((name(e.caller), name(e.callee)), (e.calls, e.incl.cpu))).collect();
     let sample = edges[&("-", "start")].1 / 4;
@@ -301,7 +306,7 @@ fn a_caller_callee_pair_counts_each_sample_that_holds_it_once() {
     .map(|(pair, samples)| (pair, (samples, samples * sample)))
     .collect();
     assert_eq!(edges, expected);
-    let calls = |frame: &str| table.rows.iter().find(|r| p.frame_name(r.frame) == frame).map(|r| r.calls);
+    let calls = |frame: &str| table.rows.iter().find(|r| p.profile.frame_name(r.frame) == frame).map(|r| r.calls);
     assert_eq!((calls("A"), calls("B")), (Some(4), Some(3)));
 }
 
@@ -311,7 +316,7 @@ fn a_views_methods_table_counts_each_sample_that_holds_a_method_or_pair_once() {
     let p = four_samples();
     let view = products::View { transforms: vec![products::Transform::Merge("X".into())], invert: false };
     let json: serde_json::Value =
-        serde_json::from_str(&products::methods_json_of_view(&p, Some(0), &view).unwrap()).unwrap();
+        serde_json::from_str(&products::methods_json_of_view(&p.profile, Some(0), &view).unwrap()).unwrap();
     let methods = json["methods"].as_array().unwrap();
     let rows: BTreeMap<&str, (u64, u64)> = methods
         .iter()
@@ -373,9 +378,9 @@ fn a_process_of_one_heap_and_allocations_of_no_bytes() {
     };
     assert_eq!(calls(&p), named(&[("main", 6), ("malloc", 3), ("calloc0", 3), ("realloc", 0)]));
     // Freeing all it allocated is not freeing more.
-    assert!(p.facts.warnings.iter().all(|w| !w.contains("freed more")), "{:?}", p.facts.warnings);
+    assert!(p.profile.facts.warnings.iter().all(|w| !w.contains("freed more")), "{:?}", p.profile.facts.warnings);
     // The process's four rows, at the dump's time.
-    let process = &p.stacks().threads[0];
+    let process = &p.profile.stacks().threads[0];
     assert_eq!((process.records, process.first.wall, process.last.wall), (4, 30 * MS, 30 * MS));
     p.profile.select_source(SourceKind::HeapAllocated).unwrap();
     assert_eq!(summary(&p).counted, Some(4 + 3 + 2 + 2));

@@ -176,17 +176,22 @@ fn cpu_samples_equal_an_independent_decoders() {
     assert_eq!(per_tid.values().sum::<u64>(), 5_003);
     assert_eq!((per_tid[&1451], per_tid[&409], per_tid[&9651]), (871, 501, 430));
     // It has no slices, so it opens on its samples, counted (their event is sched_switch).
-    assert_eq!(p.source().kind, SourceKind::CpuSamples);
-    assert_eq!(p.unit(), Unit::Samples);
-    assert_eq!(p.default_clock(), Clock::Cpu);
-    let kinds: Vec<_> = p.sources().iter().map(|s| s.kind).collect();
+    assert_eq!(p.profile.source().kind, SourceKind::CpuSamples);
+    assert_eq!(p.profile.unit(), Unit::Samples);
+    assert_eq!(p.profile.default_clock(), Clock::Cpu);
+    let kinds: Vec<_> = p.profile.sources().iter().map(|s| s.kind).collect();
     assert_eq!(kinds, [SourceKind::CpuSamples, SourceKind::Calls]);
     // Each thread's samples.
-    let ours: BTreeMap<u64, u64> =
-        p.stacks().threads.iter().map(|t| (u64::from(t.tid), p.micros(t.tree.total_self(Clock::Cpu)))).collect();
+    let ours: BTreeMap<u64, u64> = p
+        .profile
+        .stacks()
+        .threads
+        .iter()
+        .map(|t| (u64::from(t.tid), p.profile.micros(t.tree.total_self(Clock::Cpu))))
+        .collect();
     assert_eq!(ours, per_tid);
     // The leaf functions, as the folded stacks end (kernel frames carry their mark).
-    let folded = products::folded(&p, &FoldedOptions::default()).unwrap();
+    let folded = products::folded(&p.profile, &FoldedOptions::default()).unwrap();
     let mut leaves: BTreeMap<String, u64> = BTreeMap::new();
     for line in folded.lines() {
         let (stack, value) = line.rsplit_once(' ').unwrap();
@@ -216,18 +221,22 @@ fn cpu_samples_equal_an_independent_decoders() {
     assert!(s.methods.iter().all(|m| m.calls.unwrap() <= 5_003 && m.recursive_calls == 0));
     // What the recorder skipped and lost (SOURCES.md): 152 at the read stage, 45 at the
     // unwind stage; 2,777 reports of kernel records lost.
-    let said = |text: &str| p.facts.warnings.iter().any(|w| w.contains(text));
-    assert!(said("skipped 197 samples (152 at the read stage, 45 at the unwind stage)"), "{:?}", p.facts.warnings);
-    assert!(said("(2,777 reports)"), "{:?}", p.facts.warnings);
+    let said = |text: &str| p.profile.facts.warnings.iter().any(|w| w.contains(text));
+    assert!(
+        said("skipped 197 samples (152 at the read stage, 45 at the unwind stage)"),
+        "{:?}",
+        p.profile.facts.warnings
+    );
+    assert!(said("(2,777 reports)"), "{:?}", p.profile.facts.warnings);
     // The sampling event is named: these samples show where threads were as they left a CPU.
     assert!(
         said("the CPU samples were taken at each sched:sched_switch event, not at a steady rate"),
         "{:?}",
-        p.facts.warnings
+        p.profile.facts.warnings
     );
     // A dark graph's subtitle is in the dark theme's text colour.
     let dark = products::FlameOptions { theme: products::Theme::Dark, ..Default::default() };
-    let svg = products::flame_svg(&p, products::GraphScope::Thread(0), &dark).unwrap();
+    let svg = products::flame_svg(&p.profile, products::GraphScope::Thread(0), &dark).unwrap();
     assert!(svg.contains(r#"<text id="subtitle" fill="rgb(228,231,234)""#));
 }
 
@@ -240,11 +249,11 @@ fn heap_dumps_equal_an_independent_decoders() {
     let decoded = decode_heap(&bytes);
     // SOURCES.md: pid 13927, 428,480 bytes allocated, 2,640 freed.
     assert_eq!(decoded.get(&13927), Some(&(428_480, 2_640)));
-    let kinds: Vec<_> = p.sources().iter().map(|s| s.kind).collect();
+    let kinds: Vec<_> = p.profile.sources().iter().map(|s| s.kind).collect();
     assert_eq!(kinds, [SourceKind::HeapUnreleased, SourceKind::HeapAllocated], "no slices, no samples");
-    assert_eq!(p.dumps(), Some((0, 1)));
+    assert_eq!(p.profile.dumps(), Some((0, 1)));
     let bytes_of = |p: &Analysis| -> BTreeMap<u64, u64> {
-        p.stacks().threads.iter().map(|t| (u64::from(t.tid), t.tree.total_self(Clock::Wall))).collect()
+        p.profile.stacks().threads.iter().map(|t| (u64::from(t.tid), t.tree.total_self(Clock::Wall))).collect()
     };
     let unreleased = bytes_of(&p);
     p.profile.select_source(SourceKind::HeapAllocated).unwrap();
@@ -255,7 +264,7 @@ fn heap_dumps_equal_an_independent_decoders() {
     }
     // Bytes not freed are the difference of the sums only where no callstack freed more
     // than it allocated: nothing to note.
-    assert!(p.facts.warnings.iter().all(|w| !w.contains("freed more bytes")), "{:?}", p.facts.warnings);
+    assert!(p.profile.facts.warnings.iter().all(|w| !w.contains("freed more bytes")), "{:?}", p.profile.facts.warnings);
     // Allocations beside bytes: 19,917 made (SOURCES.md), and no function has more: each
     // allocation counts once for every function on its stack, however often it is there.
     let s = products::summary(&p);
@@ -274,7 +283,7 @@ fn heap_dumps_equal_an_independent_decoders() {
     p.profile.select_source(SourceKind::HeapAllocated).unwrap();
     // The heaviest stack (SOURCES.md): 235,424 bytes, ending in TrivialKotlinBenchmark.nothing
     // -> art_quick_alloc_object_initialized_region_tlab.
-    let folded = products::folded(&p, &FoldedOptions::default()).unwrap();
+    let folded = products::folded(&p.profile, &FoldedOptions::default()).unwrap();
     let heaviest = folded
         .lines()
         .filter(|l| l.contains("TrivialKotlinBenchmark.nothing;art_quick_alloc_object_initialized_region_tlab"))
@@ -293,13 +302,13 @@ fn exports_name_the_sources_units() {
     let (_, mut p) = perfetto("toolsbase-tpd-empty_sched_table.trace");
     let speedscope = |p: &Analysis| {
         let mut out = Vec::new();
-        products::write_speedscope(p, &ExportOptions::default(), &mut out).unwrap();
+        products::write_speedscope(&p.profile, &ExportOptions::default(), &mut out).unwrap();
         let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
         json["profiles"][0]["unit"].as_str().unwrap().to_owned()
     };
     let pprof_strings = |p: &Analysis| {
         let mut out = Vec::new();
-        products::write_pprof(p, &ExportOptions::default(), &mut out).unwrap();
+        products::write_pprof(&p.profile, &ExportOptions::default(), &mut out).unwrap();
         let mut raw = Vec::new();
         std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&out[..]), &mut raw).unwrap();
         String::from_utf8_lossy(&raw).into_owned()
@@ -344,9 +353,9 @@ fn app_frames_equal_an_independent_decoders() {
     // SOURCES.md: 1,068 actual surface frames: None 1,004, Buffer Stuffing 47, App Deadline
     // Missed 12, both 5; 739 on the nowinandroid MainActivity layer; pid 9305's last never ends.
     assert_eq!(jank_bits, BTreeMap::from([(1, 1_004), (128, 47), (64, 12), (64 | 128, 5)]));
-    assert_eq!(p.system.app_frames.len(), 1_068);
+    assert_eq!(p.profile.system.app_frames.len(), 1_068);
     let mut jank: BTreeMap<&str, u64> = BTreeMap::new();
-    for f in &p.system.app_frames {
+    for f in &p.profile.system.app_frames {
         *jank.entry(f.jank.as_str()).or_default() += 1;
     }
     assert_eq!(
@@ -359,18 +368,18 @@ fn app_frames_equal_an_independent_decoders() {
         ])
     );
     let main = "TX - com.google.samples.apps.nowinandroid.demo/com.google.samples.apps.nowinandroid.MainActivity#50010";
-    assert_eq!(p.system.app_frames.iter().filter(|f| f.layer == main).count(), 739);
-    let unfinished: Vec<_> = p.system.app_frames.iter().filter(|f| f.end.is_none()).collect();
+    assert_eq!(p.profile.system.app_frames.iter().filter(|f| f.layer == main).count(), 739);
+    let unfinished: Vec<_> = p.profile.system.app_frames.iter().filter(|f| f.end.is_none()).collect();
     assert_eq!((unfinished.len(), unfinished[0].pid), (1, 9305));
     assert!(
-        p.facts.warnings.iter().any(|w| w.contains("1 app frame of the frame timeline never ended")),
+        p.profile.facts.warnings.iter().any(|w| w.contains("1 app frame of the frame timeline never ended")),
         "{:?}",
-        p.facts.warnings
+        p.profile.facts.warnings
     );
     // The listing: a header, then every frame; janky ones only on request.
     let mut out = Vec::new();
     products::write_frames(
-        &p,
+        &p.profile,
         &products::FramesQuery { pid: None, jank_only: true, display: false, derived: false },
         &mut out,
     )
@@ -380,13 +389,14 @@ fn app_frames_equal_an_independent_decoders() {
     assert_eq!(text.lines().count(), 1 + 47 + 12 + 5);
     // Each layer's figures: its frames and janky ones as the walker counts them, and
     // nearest-rank percentiles of its durations.
-    let layers = products::frame_layers(&p);
+    let layers = products::frame_layers(&p.profile);
     let figures: BTreeMap<String, (u64, u64)> =
         layers.iter().filter(|l| !l.display).map(|l| (l.layer.clone(), (l.frames, l.janky))).collect();
     assert_eq!(figures, by_layer);
     let top = &layers[0];
     assert_eq!((top.layer.as_str(), top.frames), (main, 739));
     let mut durations: Vec<u64> = p
+        .profile
         .system
         .app_frames
         .iter()
@@ -403,15 +413,15 @@ fn app_frames_equal_an_independent_decoders() {
     assert!(janky_types >= top.janky);
     // SOURCES.md: 801 actual display frames; each ends, and its jank is the walker's.
     assert_eq!(display_bits.values().sum::<u64>(), 801);
-    assert_eq!(p.system.display_frames.len(), 801);
-    assert!(p.system.display_frames.iter().all(|f| f.end.is_some() && f.layer.is_empty()));
+    assert_eq!(p.profile.system.display_frames.len(), 801);
+    assert!(p.profile.system.display_frames.iter().all(|f| f.end.is_some() && f.layer.is_empty()));
     let janky_display = display_bits.iter().filter(|(&bits, _)| bits > 1).map(|(_, n)| n).sum::<u64>();
-    assert_eq!(p.system.display_frames.iter().filter(|f| f.janky).count() as u64, janky_display);
+    assert_eq!(p.profile.system.display_frames.iter().filter(|f| f.janky).count() as u64, janky_display);
     let display = layers.last().unwrap();
     assert!(display.display && display.frames == 801);
     let mut out = Vec::new();
     products::write_frames(
-        &p,
+        &p.profile,
         &products::FramesQuery { pid: None, jank_only: false, display: true, derived: false },
         &mut out,
     )
@@ -465,6 +475,7 @@ fn every_app_frame_equals_the_walkers() {
         // Jank bits as Perfetto names them (the walker keeps bits; names are checked by count).
         // As sorted lists: a layer may draw two frames for one token.
         let mut ours: Vec<(FrameKey, bool, Option<u64>)> = p
+            .profile
             .system
             .app_frames
             .iter()
@@ -477,7 +488,7 @@ fn every_app_frame_equals_the_walkers() {
         assert_eq!(ours, theirs, "{name}");
         let named = |bit: u64, words: &str| {
             let walker = walked.iter().filter(|(_, bits, _)| bits & bit != 0).count();
-            let core = p.system.app_frames.iter().filter(|f| f.jank.split(", ").any(|w| w == words)).count();
+            let core = p.profile.system.app_frames.iter().filter(|f| f.jank.split(", ").any(|w| w == words)).count();
             assert_eq!(core, walker, "{name}: {words}");
         };
         for (bit, words) in [

@@ -90,7 +90,11 @@ fn atrace_text_and_perfetto_give_the_same_profile() {
     for seed in 1..=4 {
         let capture = busy_capture(seed);
         let text = analyze(&capture.text()).unwrap();
-        assert!(text.facts.warnings.iter().all(|w| !w.contains("skipped")), "{:?}", text.facts.warnings);
+        assert!(
+            text.profile.facts.warnings.iter().all(|w| !w.contains("skipped")),
+            "{:?}",
+            text.profile.facts.warnings
+        );
         for (compact_sched, events_per_bundle) in [(false, 64), (true, 64), (false, 1), (true, 7), (true, 100_000)] {
             let packets = pf::from_capture(&capture, FromCapture { compact_sched, events_per_bundle });
             let trace = Trace::of(&packets);
@@ -103,14 +107,14 @@ fn atrace_text_and_perfetto_give_the_same_profile() {
             for (form, bytes) in forms {
                 let what = format!("seed {seed}, compact {compact_sched}, {events_per_bundle} per bundle, {form}");
                 let p = analyze(&bytes).unwrap();
-                assert_eq!(p.facts.format.family, "perfetto", "{what}");
+                assert_eq!(p.profile.facts.format.family, "perfetto", "{what}");
                 for clock in Clock::ALL {
-                    assert_eq!(folded(&p, clock), folded(&text, clock), "{what}, {clock:?}");
+                    assert_eq!(folded(&p.profile, clock), folded(&text.profile, clock), "{what}, {clock:?}");
                 }
-                assert_eq!(p.system.counters, text.system.counters, "{what}");
+                assert_eq!(p.profile.system.counters, text.profile.system.counters, "{what}");
                 let sched = |p: &Profile| p.stacks().threads.iter().map(|t| (t.tid, t.sched)).collect::<Vec<_>>();
-                assert_eq!(sched(&p), sched(&text), "{what}");
-                assert_eq!(p.facts.repairs, text.facts.repairs, "{what}");
+                assert_eq!(sched(&p.profile), sched(&text.profile), "{what}");
+                assert_eq!(p.profile.facts.repairs, text.profile.facts.repairs, "{what}");
             }
         }
     }
@@ -119,26 +123,26 @@ fn atrace_text_and_perfetto_give_the_same_profile() {
 #[test]
 fn track_events_go_to_their_threads_tracks_and_counters() {
     let p = analyze(&Trace::of(&pf::sdk_sample()).bytes).unwrap();
-    assert!(p.facts.warnings.is_empty(), "{:?}", p.facts.warnings);
-    let main = p.stacks().threads.iter().find(|t| t.tid == 301).expect("thread 301");
+    assert!(p.profile.facts.warnings.is_empty(), "{:?}", p.profile.facts.warnings);
+    let main = p.profile.stacks().threads.iter().find(|t| t.tid == 301).expect("thread 301");
     assert_eq!(main.name, "main");
     assert_eq!(main.process.as_deref(), Some("com.example.app"));
-    let folded = folded(&p, Clock::Wall);
+    let folded = folded(&p.profile, Clock::Wall);
     // Times: onCreate 5,000.1 to 5,000.8 ms, inflate from 5,000.15 to 5,000.35, the
     // instant at 5,000.375; fetch from 5,000.15 to 5,000.5 on the Network track.
     assert!(folded.contains("main [301];onCreate 500\n"), "{folded}");
     assert!(folded.contains("main [301];onCreate;inflate 200\n"), "{folded}");
-    let network = p.stacks().threads.iter().find(|t| t.track && t.name == "Network").expect("Network track");
+    let network = p.profile.stacks().threads.iter().find(|t| t.track && t.name == "Network").expect("Network track");
     assert_eq!(network.process.as_deref(), Some("com.example.app"));
     assert!(folded.contains(&format!("Network [{}];fetch 350\n", network.tid)), "{folded}");
-    let counter = p.system.counters.iter().find(|c| c.name == "bytes in flight").expect("counter");
+    let counter = p.profile.system.counters.iter().find(|c| c.name == "bytes in flight").expect("counter");
     assert_eq!((counter.pid, counter.samples, counter.max, counter.last), (300, 2, 4096, 0));
     let instants: u64 = main
         .tree
         .nodes()
         .iter()
         .skip(1)
-        .filter(|n| p.frames[n.frame as usize].name == "first frame")
+        .filter(|n| p.profile.frames[n.frame as usize].name == "first frame")
         .map(|n| n.calls)
         .sum();
     assert_eq!(instants, 1);
@@ -160,10 +164,11 @@ fn a_sequence_that_lost_its_interned_names_skips_what_needs_them_until_cleared()
     );
     packets.push(cleared);
     let p = analyze(&Trace::of(&packets).bytes).unwrap();
-    let warned = |text: &str| p.facts.warnings.iter().any(|w| w.contains(text));
-    assert!(warned("7 packets needed names their sequence lost"), "{:?}", p.facts.warnings);
-    let main = p.stacks().threads.iter().find(|t| t.tid == 301).expect("thread 301");
-    let names: Vec<&str> = main.tree.nodes().iter().skip(1).map(|n| p.frames[n.frame as usize].name.as_str()).collect();
+    let warned = |text: &str| p.profile.facts.warnings.iter().any(|w| w.contains(text));
+    assert!(warned("7 packets needed names their sequence lost"), "{:?}", p.profile.facts.warnings);
+    let main = p.profile.stacks().threads.iter().find(|t| t.tid == 301).expect("thread 301");
+    let names: Vec<&str> =
+        main.tree.nodes().iter().skip(1).map(|n| p.profile.frames[n.frame as usize].name.as_str()).collect();
     assert_eq!(names, ["onCreate", "resume"]);
 }
 
@@ -182,10 +187,10 @@ fn unknown_names_and_clocks_are_counted() {
     );
     packets.extend([unnamed, unclocked]);
     let p = analyze(&Trace::of(&packets).bytes).unwrap();
-    let warned = |text: &str| p.facts.warnings.iter().any(|w| w.contains(text));
-    assert!(warned("1 track events refer to a name their sequence never gave"), "{:?}", p.facts.warnings);
-    assert!(warned("1 track events have times on a clock the trace never relates"), "{:?}", p.facts.warnings);
-    assert!(p.frames.iter().any(|f| f.name == "[unknown interned name]"));
+    let warned = |text: &str| p.profile.facts.warnings.iter().any(|w| w.contains(text));
+    assert!(warned("1 track events refer to a name their sequence never gave"), "{:?}", p.profile.facts.warnings);
+    assert!(warned("1 track events have times on a clock the trace never relates"), "{:?}", p.profile.facts.warnings);
+    assert!(p.profile.frames.iter().any(|f| f.name == "[unknown interned name]"));
 }
 
 #[test]
@@ -206,17 +211,18 @@ fn dropped_ftrace_packets_close_open_slices_at_the_last_event_before() {
     before.push(after.remove(1));
     let packets = before;
     let p = analyze(&Trace::of(&packets).bytes).unwrap();
-    assert_eq!(p.facts.repairs.closed_at_gap, 1);
-    assert_eq!(p.system.gaps, vec![(1_002 * MS, 1_020 * MS)]);
-    let f = folded(&p, Clock::Wall);
+    assert_eq!(p.profile.facts.repairs.closed_at_gap, 1);
+    assert_eq!(p.profile.system.gaps, vec![(1_002 * MS, 1_020 * MS)]);
+    let f = folded(&p.profile, Clock::Wall);
     assert!(f.contains("main [100];draw 1000\n") && f.contains("main [100];layout 1000\n"), "{f}");
     assert!(
-        p.facts
+        p.profile
+            .facts
             .warnings
             .iter()
             .any(|w| w.contains("the recorder dropped packets once; where kernel events were lost (1 gap,")),
         "{:?}",
-        p.facts.warnings
+        p.profile.facts.warnings
     );
 }
 
@@ -226,8 +232,8 @@ fn zstd_compressed_packets_are_read_within_the_limit_and_damage_is_counted() {
     let plain = analyze(&trace.bytes).unwrap();
     let zstd = trace.zstd_compressed(8192, 2);
     let p = analyze(&zstd.bytes).unwrap();
-    assert_eq!(folded(&p, Clock::Wall), folded(&plain, Clock::Wall));
-    assert!(p.facts.warnings.iter().all(|w| !w.contains("zstd")), "{:?}", p.facts.warnings);
+    assert_eq!(folded(&p.profile, Clock::Wall), folded(&plain.profile, Clock::Wall));
+    assert!(p.profile.facts.warnings.iter().all(|w| !w.contains("zstd")), "{:?}", p.profile.facts.warnings);
     // A bomb stops at the decompressed-size limit, as zlib's does.
     let options = droidflame_core::Options { max_decompressed_bytes: 10_000, ..droidflame_core::Options::default() };
     let err = droidflame_core::analyze_with(&zstd.bytes, options).unwrap_err();
@@ -240,6 +246,6 @@ fn zstd_compressed_packets_are_read_within_the_limit_and_damage_is_counted() {
         *byte ^= 0x5A;
     }
     let p = analyze(&damaged).unwrap();
-    assert!(p.facts.repairs.damaged_parts >= 1, "{:?}", p.facts.repairs);
-    assert!(p.facts.warnings.iter().any(|w| w.contains("damaged")), "{:?}", p.facts.warnings);
+    assert!(p.profile.facts.repairs.damaged_parts >= 1, "{:?}", p.profile.facts.repairs);
+    assert!(p.profile.facts.warnings.iter().any(|w| w.contains("damaged")), "{:?}", p.profile.facts.warnings);
 }

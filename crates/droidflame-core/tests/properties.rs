@@ -128,9 +128,9 @@ proptest! {
         let mut bytes = scenario.trace.write(&layout);
         if gz { bytes = gzip(&bytes); }
         let profile = read(&bytes, chunk);
-        prop_assert_eq!(profile.facts.format.version, u32::from(version));
-        prop_assert!(!profile.facts.repairs.truncated);
-        check(&profile, &scenario, (1, 1), clocks);
+        prop_assert_eq!(profile.profile.facts.format.version, u32::from(version));
+        prop_assert!(!profile.profile.facts.repairs.truncated);
+        check(&profile.profile, &scenario, (1, 1), clocks);
     }
 
     #[test]
@@ -146,11 +146,11 @@ proptest! {
         let mut bytes = scenario.trace.write(&Layout::Streaming { summary, summary_threads: true });
         if gz { bytes = gzip(&bytes); }
         let profile = read(&bytes, chunk);
-        prop_assert!(profile.facts.format.flag("streaming"));
-        prop_assert_eq!(profile.facts.repairs.truncated, !summary);
-        let names_ok = profile.stacks().threads.iter().all(|t| t.name.starts_with("worker-"));
+        prop_assert!(profile.profile.facts.format.flag("streaming"));
+        prop_assert_eq!(profile.profile.facts.repairs.truncated, !summary);
+        let names_ok = profile.profile.stacks().threads.iter().all(|t| t.name.starts_with("worker-"));
         prop_assert!(names_ok);
-        check(&profile, &scenario, (1, 1), clocks);
+        check(&profile.profile, &scenario, (1, 1), clocks);
     }
 
     #[test]
@@ -167,8 +167,8 @@ proptest! {
         let scenario = generate(seed, &cfg);
         let layout = Layout::V2 { streaming, nanos, summary, block_records: block, carry_state: carry && streaming };
         let profile = read(&scenario.trace.write(&layout), chunk);
-        prop_assert_eq!(profile.facts.format.layout, "v2");
-        check(&profile, &scenario, if nanos { (1, 1000) } else { (1, 1) }, clocks);
+        prop_assert_eq!(profile.profile.facts.format.layout, "v2");
+        check(&profile.profile, &scenario, if nanos { (1, 1000) } else { (1, 1) }, clocks);
     }
 
     #[test]
@@ -190,9 +190,9 @@ proptest! {
         }
         let bytes = scenario.trace.write_time_first(&TimeFirst { counter_hz: hz, block_records: block });
         let profile = read(&bytes, chunk);
-        prop_assert_eq!(profile.stacks().clocks, droidflame_core::ClockSet::Wall);
+        prop_assert_eq!(profile.profile.stacks().clocks, droidflame_core::ClockSet::Wall);
         let unit = if hz == 0 { (1, 1000) } else { (1_000_000, hz) };
-        check(&profile, &scenario, unit, Clocks::Wall);
+        check(&profile.profile, &scenario, unit, Clocks::Wall);
     }
 
     #[test]
@@ -208,7 +208,7 @@ proptest! {
             for piece in data.chunks(chunk) { analyzer.push(piece).unwrap(); }
             analyzer.finish().unwrap()
         };
-        prop_assert!(profile.facts.format.split);
-        check(&profile, &scenario, (1, 1), Clocks::Dual);
+        prop_assert!(profile.profile.facts.format.split);
+        check(&profile.profile, &scenario, (1, 1), Clocks::Dual);
     }
 }

@@ -27,7 +27,7 @@ fn window(profile: &Analysis, thread: usize, from: u64, to: u64, chunk: usize, b
         }
         at = end;
     }
-    reread.calls(profile, thread)
+    reread.calls(&profile.profile, thread)
 }
 
 fn check(bytes: &[u8], what: &str) {
@@ -37,13 +37,14 @@ fn check(bytes: &[u8], what: &str) {
     bytes.chunks(300).for_each(|chunk| analyzer.push(chunk).unwrap());
     let partial = analyzer.finish().unwrap();
     assert!(
-        partial.stacks().shortest_call > 0 && partial.can_reread(),
+        partial.profile.stacks().shortest_call > 0 && partial.profile.can_reread(),
         "{what}: short calls were let go and can be read again"
     );
-    let (start, end) = (full.system.timeline.start, full.system.timeline.end);
+    let (start, end) = (full.profile.system.timeline.start, full.profile.system.timeline.end);
     let length = end - start;
     let mut read_again = 0;
-    for (thread, (kept, all)) in partial.stacks().threads.iter().zip(&full.stacks().threads).enumerate() {
+    for (thread, (kept, all)) in partial.profile.stacks().threads.iter().zip(&full.profile.stacks().threads).enumerate()
+    {
         assert_eq!(kept.tid, all.tid);
         for (i, parts) in [(0u64, 1u64), (1, 3), (2, 7), (5, 11), (0, 100), (37, 40)].iter().enumerate() {
             let from = start + length * parts.0 / parts.1.max(1) / 2;
@@ -90,22 +91,25 @@ fn few_calls() -> Options {
 #[test]
 fn only_plain_method_traces_with_calls_let_go_can_be_read_again() {
     let bytes = generate(1, &Config { events_per_thread: 600, ..Config::default() }).trace.write(&Layout::ART_REGULAR);
-    assert!(!analyze_with(&bytes, every_call()).unwrap().can_reread(), "nothing was let go");
+    assert!(!analyze_with(&bytes, every_call()).unwrap().profile.can_reread(), "nothing was let go");
     let few = few_calls();
     let profile = analyze_with(&bytes, few.clone()).unwrap();
-    assert!(profile.can_reread());
+    assert!(profile.profile.can_reread());
     // What the user reads says where the short calls come back, in the warnings too.
-    let note = profile.calls_left_out().unwrap();
+    let note = profile.profile.calls_left_out().unwrap();
     assert!(note.contains("read again from the file"), "{note}");
-    assert!(profile.facts.warnings.iter().any(|w| w.text == note));
+    assert!(profile.profile.facts.warnings.iter().any(|w| w.text == note));
     assert!(profile.reread(0, 10, 5).is_err(), "a window that ends before it starts");
     assert!(profile.reread(99, 0, 5).is_err(), "a thread that does not exist");
     let v2 = generate(1, &Config { events_per_thread: 600, ..Config::default() }).trace.write(&Layout::V2_FILE);
     let v2 = analyze_with(&v2, few).unwrap();
-    assert!(!v2.can_reread(), "V2 packets carry state from block to block");
-    let note = v2.calls_left_out().unwrap();
-    assert!(!note.contains("read again") && v2.facts.warnings.iter().any(|w| w.text == note), "{note}");
+    assert!(!v2.profile.can_reread(), "V2 packets carry state from block to block");
+    let note = v2.profile.calls_left_out().unwrap();
+    assert!(!note.contains("read again") && v2.profile.facts.warnings.iter().any(|w| w.text == note), "{note}");
     // Offsets in inflated bytes are no offsets in a gzip file: its calls are not read again.
     let gzipped = analyze_with(&droidflame_testkit::gzip(&bytes), few_calls()).unwrap();
-    assert!(gzipped.stacks().shortest_call > 0 && !gzipped.can_reread(), "a gzip copy cannot be read again");
+    assert!(
+        gzipped.profile.stacks().shortest_call > 0 && !gzipped.profile.can_reread(),
+        "a gzip copy cannot be read again"
+    );
 }

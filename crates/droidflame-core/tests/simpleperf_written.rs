@@ -137,14 +137,14 @@ fn samples_mean_what_the_model_says_on_both_clocks() {
         for off_cpu in [false, true] {
             let r = recording(seed, off_cpu, 400);
             let p = analyze(&r.bytes()).unwrap();
-            assert_eq!(p.stacks().clocks, ClockSet::Dual);
-            assert_eq!(p.default_clock(), Clock::Cpu, "on-CPU time is shown first");
+            assert_eq!(p.profile.stacks().clocks, ClockSet::Dual);
+            assert_eq!(p.profile.default_clock(), Clock::Cpu, "on-CPU time is shown first");
             for clock in Clock::ALL {
-                assert_eq!(self_times(&p, clock), model(&r, clock), "seed {seed}, off-CPU {off_cpu}, {clock}");
+                assert_eq!(self_times(&p.profile, clock), model(&r, clock), "seed {seed}, off-CPU {off_cpu}, {clock}");
             }
-            assert_eq!(p.facts.records, 400 + r.samples.iter().filter(|s| s.event == 1).count() as u64);
-            assert_eq!(p.facts.repairs.open_at_end, 0, "a last sample's stack ending is no repair");
-            assert!(p.facts.warnings.is_empty(), "{:?}", p.facts.warnings);
+            assert_eq!(p.profile.facts.records, 400 + r.samples.iter().filter(|s| s.event == 1).count() as u64);
+            assert_eq!(p.profile.facts.repairs.open_at_end, 0, "a last sample's stack ending is no repair");
+            assert!(p.profile.facts.warnings.is_empty(), "{:?}", p.profile.facts.warnings);
         }
     }
 }
@@ -154,18 +154,22 @@ fn every_chunking_and_gzip_give_the_same_profile() {
     let r = recording(7, true, 300);
     let bytes = r.bytes();
     let whole = analyze(&bytes).unwrap();
-    let expected = (self_times(&whole, Clock::Wall), self_times(&whole, Clock::Cpu));
+    let expected = (self_times(&whole.profile, Clock::Wall), self_times(&whole.profile, Clock::Cpu));
     for size in [1, 3, 7, 64, 1000] {
         let mut analyzer = Analyzer::default();
         for chunk in bytes.chunks(size) {
             analyzer.push(chunk).unwrap();
         }
         let p = analyzer.finish().unwrap();
-        assert_eq!((self_times(&p, Clock::Wall), self_times(&p, Clock::Cpu)), expected, "chunks of {size}");
+        assert_eq!(
+            (self_times(&p.profile, Clock::Wall), self_times(&p.profile, Clock::Cpu)),
+            expected,
+            "chunks of {size}"
+        );
     }
     let p = analyze(&droidflame_testkit::gzip(&bytes)).unwrap();
-    assert_eq!((self_times(&p, Clock::Wall), self_times(&p, Clock::Cpu)), expected);
-    assert!(p.facts.format.gzip && p.facts.format.description.ends_with(", gzip"));
+    assert_eq!((self_times(&p.profile, Clock::Wall), self_times(&p.profile, Clock::Cpu)), expected);
+    assert!(p.profile.facts.format.gzip && p.profile.facts.format.description.ends_with(", gzip"));
 }
 
 #[test]
@@ -182,10 +186,11 @@ fn a_cut_short_file_keeps_its_whole_records_and_says_so() {
     for cut in 10..bytes.len() {
         let p = analyze(&bytes[..cut]).unwrap_or_else(|e| panic!("cut at {cut}: {e}"));
         let whole = ends.iter().take_while(|(end, _)| *end <= cut).last().copied().unwrap_or((0, 0));
-        assert_eq!(p.facts.records, whole.1, "cut at {cut}");
-        assert_eq!(p.facts.repairs.truncated, cut < bytes.len(), "cut at {cut}");
+        assert_eq!(p.profile.facts.records, whole.1, "cut at {cut}");
+        assert_eq!(p.profile.facts.repairs.truncated, cut < bytes.len(), "cut at {cut}");
         if cut < bytes.len() {
-            let note = p.facts.warnings.iter().find(|w| w.starts_with("the file ends")).expect("a note on the cut");
+            let note =
+                p.profile.facts.warnings.iter().find(|w| w.starts_with("the file ends")).expect("a note on the cut");
             let place = if cut < 12 {
                 "inside its 12-byte header".to_owned()
             } else {
@@ -194,7 +199,7 @@ fn a_cut_short_file_keeps_its_whole_records_and_says_so() {
             assert!(note.contains(&place), "cut at {cut}: {note}");
         }
     }
-    assert!(!analyze(&bytes).unwrap().facts.repairs.truncated);
+    assert!(!analyze(&bytes).unwrap().profile.facts.repairs.truncated);
 }
 
 #[test]
@@ -208,13 +213,21 @@ fn damaged_records_are_skipped_and_counted() {
     unknown.bytes(40, b"later simpleperf");
     records.insert(7, unknown);
     let p = analyze(&simpleperf::file_of(&records)).unwrap();
-    assert_eq!(p.facts.records, 19);
-    assert_eq!(p.facts.repairs.damaged_parts, 1);
-    assert!(p.facts.warnings.iter().any(|w| w.contains("1 record would not decode")), "{:?}", p.facts.warnings);
+    assert_eq!(p.profile.facts.records, 19);
+    assert_eq!(p.profile.facts.repairs.damaged_parts, 1);
     assert!(
-        p.facts.warnings.iter().any(|w| w.contains("1 record of a kind this version does not read was skipped")),
+        p.profile.facts.warnings.iter().any(|w| w.contains("1 record would not decode")),
         "{:?}",
-        p.facts.warnings
+        p.profile.facts.warnings
+    );
+    assert!(
+        p.profile
+            .facts
+            .warnings
+            .iter()
+            .any(|w| w.contains("1 record of a kind this version does not read was skipped")),
+        "{:?}",
+        p.profile.facts.warnings
     );
 
     // A size no record has stops reading there; what came before stays.
@@ -226,10 +239,10 @@ fn damaged_records_are_skipped_and_counted() {
     bytes.extend_from_slice(&u32::MAX.to_le_bytes());
     bytes.extend_from_slice(&[7; 100]);
     let p = analyze(&bytes).unwrap();
-    assert_eq!(p.facts.records, 3);
-    assert_eq!(p.facts.repairs.damaged_parts, 1);
+    assert_eq!(p.profile.facts.records, 3);
+    assert_eq!(p.profile.facts.repairs.damaged_parts, 1);
     let note = format!("the record at byte {at} claims 4,294,967,295 bytes");
-    assert!(p.facts.warnings.iter().any(|w| w.starts_with(&note)), "{:?}", p.facts.warnings);
+    assert!(p.profile.facts.warnings.iter().any(|w| w.starts_with(&note)), "{:?}", p.profile.facts.warnings);
 }
 
 #[test]
@@ -243,19 +256,26 @@ fn lost_samples_other_events_and_missing_names_are_told() {
     r.samples[6].chain.clear();
     r.threads.pop();
     let p = analyze(&r.bytes()).unwrap();
-    assert_eq!(p.facts.repairs.lost_samples, 10);
+    assert_eq!(p.profile.facts.repairs.lost_samples, 10);
     let summary: serde_json::Value = serde_json::from_str(&products::summary_json(&p)).unwrap();
     let lost = summary["notes"].as_array().unwrap().iter().find(|n| n["key"] == "lost_samples").unwrap();
     assert_eq!(lost["text"], "10 samples were lost while recording: 25.0% of the 40 samples the recorder took; times are low where they were lost.");
-    let says = |text: &str| p.facts.warnings.iter().any(|w| w.contains(text));
-    assert!(says("1 samples of instructions are not shown"), "{:?}", p.facts.warnings);
-    assert!(says("1 frames name a file or function that the file records do not list"), "{:?}", p.facts.warnings);
-    assert!(says("1 samples have no call chain"), "{:?}", p.facts.warnings);
-    let names: Vec<&str> = p.frame_names.iter().map(String::as_str).collect();
+    let says = |text: &str| p.profile.facts.warnings.iter().any(|w| w.contains(text));
+    assert!(says("1 samples of instructions are not shown"), "{:?}", p.profile.facts.warnings);
+    assert!(
+        says("1 frames name a file or function that the file records do not list"),
+        "{:?}",
+        p.profile.facts.warnings
+    );
+    assert!(says("1 samples have no call chain"), "{:?}", p.profile.facts.warnings);
+    let names: Vec<&str> = p.profile.frame_names.iter().map(String::as_str).collect();
     assert!(names.contains(&"libhwui.so+0x4242") && names.contains(&"<unknown file 7>:<function 1>"), "{names:?}");
     assert!(names.contains(&"<no call chain>"));
-    assert!(p.stacks().threads.iter().any(|t| t.name == "Thread 502"), "a thread with no record is named by id");
-    assert_eq!(p.facts.repairs.unknown_threads, 1);
+    assert!(
+        p.profile.stacks().threads.iter().any(|t| t.name == "Thread 502"),
+        "a thread with no record is named by id"
+    );
+    assert_eq!(p.profile.facts.repairs.unknown_threads, 1);
 }
 
 #[test]
@@ -263,18 +283,18 @@ fn an_event_that_counts_no_time_gives_the_wall_clock_only() {
     let mut r = recording(11, false, 50);
     r.events = vec!["cpu-cycles".into()];
     let p = analyze(&r.bytes()).unwrap();
-    assert_eq!(p.stacks().clocks, ClockSet::Wall);
-    assert_eq!(p.default_clock(), Clock::Wall);
+    assert_eq!(p.profile.stacks().clocks, ClockSet::Wall);
+    assert_eq!(p.profile.default_clock(), Clock::Wall);
     assert!(
-        p.facts.warnings.iter().any(|w| w.starts_with("cpu-cycles counts events, not time")),
+        p.profile.facts.warnings.iter().any(|w| w.starts_with("cpu-cycles counts events, not time")),
         "{:?}",
-        p.facts.warnings
+        p.profile.facts.warnings
     );
     // Each stack holds until its thread's next sample, the last until the last sample.
     let mut off_cpu_like = r.clone();
     off_cpu_like.events = vec!["cpu-clock".into(), "sched:sched_switch".into()];
-    assert_eq!(self_times(&p, Clock::Wall), model(&off_cpu_like, Clock::Wall));
-    assert_eq!(p.facts.format.sampling_interval_us, None);
+    assert_eq!(self_times(&p.profile, Clock::Wall), model(&off_cpu_like, Clock::Wall));
+    assert_eq!(p.profile.facts.format.sampling_interval_us, None);
 }
 
 #[test]
@@ -294,9 +314,9 @@ fn calls_are_runs_of_samples_and_gaps_end_them() {
     let mut analyzer = Analyzer::new(options);
     analyzer.push(&r.bytes()).unwrap();
     let p = analyzer.finish().unwrap();
-    let calls = products::select_calls(&p, &CallQuery::default()).unwrap();
+    let calls = products::select_calls(&p.profile, &CallQuery::default()).unwrap();
     let listed: Vec<(u32, u64, u64, String)> =
-        calls.iter().map(|c| (c.depth, c.start_us, c.end_us, p.frame_name(c.call.frame).to_owned())).collect();
+        calls.iter().map(|c| (c.depth, c.start_us, c.end_us, p.profile.frame_name(c.call.frame).to_owned())).collect();
     assert_eq!(
         listed,
         [
@@ -308,7 +328,7 @@ fn calls_are_runs_of_samples_and_gaps_end_them() {
             (2, 10_000, 11_000, "com.example.Feed.bind".to_owned()),
         ]
     );
-    assert_eq!(p.system.timeline.length(), 11 * ms, "to the end of the last sample's period");
+    assert_eq!(p.profile.system.timeline.length(), 11 * ms, "to the end of the last sample's period");
 }
 
 #[test]
@@ -326,13 +346,13 @@ fn a_sample_before_its_threads_last_is_moved_to_it_and_counted() {
         main(12_000 * us, &[handler, looper]),
     ];
     let p = analyze(&r.bytes()).unwrap();
-    assert_eq!(p.facts.repairs.out_of_order, 1);
+    assert_eq!(p.profile.facts.repairs.out_of_order, 1);
     // Each sample holds until the next: the late one from 11 to 12 ms, the last its period.
     let expected = BTreeMap::from([(
         "com.example;android.os.Looper.loop;android.os.Handler.dispatchMessage".to_owned(),
         3_000 * us,
     )]);
-    assert_eq!(self_times(&p, Clock::Wall), expected);
+    assert_eq!(self_times(&p.profile, Clock::Wall), expected);
 }
 
 #[test]
@@ -346,7 +366,7 @@ fn a_gap_of_up_to_one_and_a_half_periods_keeps_the_stack() {
     let mut analyzer = Analyzer::new(options);
     analyzer.push(&r.bytes()).unwrap();
     let p = analyzer.finish().unwrap();
-    let calls = products::select_calls(&p, &CallQuery::default()).unwrap();
+    let calls = products::select_calls(&p.profile, &CallQuery::default()).unwrap();
     let looper_calls: Vec<(u64, u64)> = calls.iter().filter(|c| c.depth == 0).map(|c| (c.start_us, c.end_us)).collect();
     assert_eq!(looper_calls, [(0, 2_500), (3_000, 4_000)]);
 }
@@ -357,9 +377,9 @@ fn java_frames_take_a_mapping() {
     r.files[0].1 = vec!["a.b.c".into(), "a.b.d".into(), "a.e.f".into()];
     let mut p = analyze(&r.bytes()).unwrap();
     let mapping = "com.example.Looper -> a.b:\n    void loop() -> c\n    void dispatch() -> d\ncom.example.Feed -> a.e:\n    void bind() -> f\n";
-    let mapping = droidflame_core::mapping::read_mapping(mapping.as_bytes(), &[&p]).unwrap();
+    let mapping = droidflame_core::mapping::read_mapping(mapping.as_bytes(), &[&p.profile]).unwrap();
     p.deobfuscate(&mapping);
-    let names: Vec<&str> = p.frame_names.iter().map(String::as_str).collect();
+    let names: Vec<&str> = p.profile.frame_names.iter().map(String::as_str).collect();
     for name in ["com.example.Looper.loop", "com.example.Looper.dispatch", "com.example.Feed.bind"] {
         assert!(names.contains(&name), "{name} in {names:?}");
     }

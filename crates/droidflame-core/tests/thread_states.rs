@@ -68,8 +68,8 @@ fn without_kept_calls_no_states_are_held() {
     let mut c = Capture::new();
     c.switch(0, 0, ("swapper/0", 0), "R", ("app", 5)).switch(0, MS, ("app", 5), "S", ("swapper/0", 0));
     let p = droidflame_core::analyze(&c.text()).unwrap();
-    assert!(p.stacks().threads.iter().all(|t| t.states.is_empty()));
-    assert!(p.stacks().threads.iter().any(|t| t.sched.is_some()));
+    assert!(p.profile.stacks().threads.iter().all(|t| t.states.is_empty()));
+    assert!(p.profile.stacks().threads.iter().any(|t| t.sched.is_some()));
 }
 
 /// SOURCES.md: two threads switched out in `D`, each followed by a blocked reason.
@@ -241,13 +241,13 @@ fn a_guessed_state_is_a_frame_from_its_start_once_a_switch_confirms_it() {
         .switch(0, 9 * MS, ("app", 5), "S", ("swapper/0", 0))
         .switch(1, 10 * MS, ("other", 6), "S", ("swapper/1", 0));
     let p = droidflame_core::analyze(&c.text()).unwrap();
-    let app = p.stacks().threads.iter().find(|t| t.tid == 5).unwrap();
+    let app = p.profile.stacks().threads.iter().find(|t| t.tid == 5).unwrap();
     let frames: Vec<(String, u64, u64)> = app
         .tree
         .nodes()
         .iter()
         .skip(1)
-        .map(|n| (p.frames[n.frame as usize].name.clone(), p.micros(n.incl.wall), n.calls))
+        .map(|n| (p.profile.frames[n.frame as usize].name.clone(), p.profile.micros(n.incl.wall), n.calls))
         .collect();
     assert_eq!(frames, [("Running".to_owned(), 8_000, 1), ("Sleeping".to_owned(), 1_000, 1)]);
 }

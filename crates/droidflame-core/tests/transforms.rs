@@ -80,7 +80,9 @@ fn view_by_hand(plain: &Stacks, view: &View) -> Stacks {
 }
 
 fn folded_with(profile: &Analysis, view: &View) -> Stacks {
-    parse(&products::folded(profile, &FoldedOptions { view: view.clone(), ..FoldedOptions::default() }).unwrap())
+    parse(
+        &products::folded(&profile.profile, &FoldedOptions { view: view.clone(), ..FoldedOptions::default() }).unwrap(),
+    )
 }
 
 /// The call tree's rows as stacks: each row's self is its stack's value, its total the
@@ -88,7 +90,7 @@ fn folded_with(profile: &Analysis, view: &View) -> Stacks {
 fn tree_rows(profile: &Analysis, view: &View) -> Stacks {
     let options = TreeOptions { view: view.clone(), format: TreeFormat::Tsv, ..TreeOptions::default() };
     let mut text = Vec::new();
-    products::write_tree(profile, &options, &mut text).unwrap();
+    products::write_tree(&profile.profile, &options, &mut text).unwrap();
     let text = String::from_utf8(text).unwrap();
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some("depth\ttotal\tself\tframe"));
@@ -160,7 +162,7 @@ fn views(plain: &Stacks) -> Vec<View> {
 /// The viewer's table of one thread's tree, as `(path, total, self)` rows on `clock`, the
 /// path starting with the thread's label; rows worth nothing left out.
 fn table_rows(profile: &Analysis, thread: usize, view: &View, clock: Clock) -> Vec<(Vec<String>, u64, u64)> {
-    let table = products::call_tree_table(profile, GraphScope::Thread(thread), view).unwrap();
+    let table = products::call_tree_table(&profile.profile, GraphScope::Thread(thread), view).unwrap();
     let (total, own) = match clock {
         Clock::Wall => (&table.total_wall, &table.self_wall),
         Clock::Cpu => (&table.total_cpu, &table.self_cpu),
@@ -169,7 +171,7 @@ fn table_rows(profile: &Analysis, thread: usize, view: &View, clock: Clock) -> V
     let mut rows = Vec::new();
     for n in 0..table.parent.len() {
         let path = match table.parent[n] {
-            u32::MAX => vec![profile.stacks().threads[thread].label()],
+            u32::MAX => vec![profile.profile.stacks().threads[thread].label()],
             up => [paths[up as usize].clone(), vec![table.names[table.name[n] as usize].clone()]].concat(),
         };
         if total[n] > 0 {
@@ -183,11 +185,11 @@ fn table_rows(profile: &Analysis, thread: usize, view: &View, clock: Clock) -> V
 
 /// The same rows from the TSV tree of that thread.
 fn tsv_rows(profile: &Analysis, thread: usize, view: &View) -> Vec<(Vec<String>, u64, u64)> {
-    let tid = profile.stacks().threads[thread].tid;
+    let tid = profile.profile.stacks().threads[thread].tid;
     let options =
         TreeOptions { view: view.clone(), thread: Some(tid), format: TreeFormat::Tsv, ..TreeOptions::default() };
     let mut text = Vec::new();
-    products::write_tree(profile, &options, &mut text).unwrap();
+    products::write_tree(&profile.profile, &options, &mut text).unwrap();
     let mut path: Vec<String> = Vec::new();
     let mut rows = Vec::new();
     for line in String::from_utf8(text).unwrap().lines().skip(1) {
@@ -240,7 +242,7 @@ fn methods_by_hand(stacks: &Stacks) -> MethodSums {
 /// on `clock` left out.
 fn methods_of_view(profile: &Analysis, thread: usize, view: &View, clock: Clock) -> MethodSums {
     let json: serde_json::Value =
-        serde_json::from_str(&products::methods_json_of_view(profile, Some(thread), view).unwrap()).unwrap();
+        serde_json::from_str(&products::methods_json_of_view(&profile.profile, Some(thread), view).unwrap()).unwrap();
     let key = |kind: &str| format!("{kind}_{}_us", clock.name());
     let us = |v: &serde_json::Value, kind: &str| v[key(kind)].as_u64().unwrap();
     let methods = json["methods"].as_array().unwrap();
@@ -282,15 +284,15 @@ fn check_every_view(what: &str, profile: &Analysis) {
         let expected = view_by_hand(&plain, &view);
         assert_eq!(folded_with(profile, &view), expected, "{what}: folded stacks of {view:?}");
         assert_eq!(tree_rows(profile, &view), expected, "{what}: the call tree of {view:?}");
-        for thread in 0..profile.stacks().threads.len().min(3) {
-            let clock = profile.default_clock();
+        for thread in 0..profile.profile.stacks().threads.len().min(3) {
+            let clock = profile.profile.default_clock();
             assert_eq!(
                 table_rows(profile, thread, &view, clock),
                 tsv_rows(profile, thread, &view),
                 "{what}: the table of {view:?}"
             );
-            let label = profile.stacks().threads[thread].label();
-            let alone = profile.stacks().threads.iter().filter(|t| t.label() == label).count() == 1;
+            let label = profile.profile.stacks().threads[thread].label();
+            let alone = profile.profile.stacks().threads.iter().filter(|t| t.label() == label).count() == 1;
             if !view.invert && alone {
                 let stacks: Stacks =
                     expected.iter().filter(|(s, _)| s[0] == label).map(|(s, v)| (s.clone(), *v)).collect();
@@ -336,7 +338,7 @@ fn a_frame_the_trace_does_not_have_is_named_in_the_error() {
     let trace = generate(1, &Config::default()).trace.write(&Layout::ART_REGULAR);
     let profile = analyze(&trace).unwrap();
     let view = View { transforms: vec![Transform::Focus("no.Such.method".into())], invert: false };
-    let error = products::folded(&profile, &FoldedOptions { view, ..FoldedOptions::default() }).unwrap_err();
+    let error = products::folded(&profile.profile, &FoldedOptions { view, ..FoldedOptions::default() }).unwrap_err();
     assert!(error.to_string().contains("\"no.Such.method\""), "{error}");
 }
 
@@ -362,7 +364,7 @@ fn calls_stay_with_their_own_frame() {
     };
     let profile = analyze(&trace.write(&Layout::ART_REGULAR)).unwrap();
     let calls = |view: View| {
-        let table = products::call_tree_table(&profile, GraphScope::Thread(0), &view).unwrap();
+        let table = products::call_tree_table(&profile.profile, GraphScope::Thread(0), &view).unwrap();
         let mut out: Vec<(String, u64)> =
             (1..table.parent.len()).map(|n| (table.names[table.name[n] as usize].clone(), table.calls[n])).collect();
         out.sort();
@@ -408,7 +410,7 @@ fn a_library_collapses_into_one_frame_wherever_its_frames_call_each_other() {
     let plain = folded_with(&profile, &View::default());
     let file_of = |source: &str| source.rsplit('/').next().unwrap_or(source).to_owned();
     let mut libraries: BTreeMap<String, usize> = BTreeMap::new();
-    for frame in &profile.frames {
+    for frame in &profile.profile.frames {
         if let Some(source) = &frame.source {
             *libraries.entry(file_of(source)).or_default() += 1;
         }
@@ -416,6 +418,7 @@ fn a_library_collapses_into_one_frame_wherever_its_frames_call_each_other() {
     assert!(libraries.len() > 2, "the file names its libraries: {libraries:?}");
     for library in libraries.keys().take(4) {
         let inside: Vec<String> = profile
+            .profile
             .frames
             .iter()
             .filter(|f| f.source.as_deref().map(file_of).as_deref() == Some(library.as_str()))
@@ -435,6 +438,7 @@ fn a_library_collapses_into_one_frame_wherever_its_frames_call_each_other() {
         // What a frame's menu offers: each of its name's frames' libraries, once.
         let name = &inside[0];
         let mut offered: Vec<String> = profile
+            .profile
             .frames
             .iter()
             .filter(|f| &f.display_name().replace(';', ":") == name)
@@ -442,20 +446,21 @@ fn a_library_collapses_into_one_frame_wherever_its_frames_call_each_other() {
             .collect();
         offered.sort();
         offered.dedup();
-        assert_eq!(products::libraries_of(&profile, name), offered, "{name}");
+        assert_eq!(products::libraries_of(&profile.profile, name), offered, "{name}");
     }
-    assert_eq!(products::libraries_of(&profile, "no such frame"), Vec::<String>::new());
+    assert_eq!(products::libraries_of(&profile.profile, "no such frame"), Vec::<String>::new());
     // A kernel function named as the flame graph shows it, without its `_[k]`, is the same frame.
     let kernel =
         plain.keys().flat_map(|stack| stack.iter()).find(|f| f.ends_with("_[k]")).expect("a kernel frame").clone();
     let shown = kernel.trim_end_matches("_[k]").to_owned();
-    assert_eq!(products::libraries_of(&profile, &shown), vec!["[kernel.kallsyms]".to_owned()]);
+    assert_eq!(products::libraries_of(&profile.profile, &shown), vec!["[kernel.kallsyms]".to_owned()]);
     let merged =
         |name: &str| folded_with(&profile, &View { transforms: vec![Transform::Merge(name.into())], invert: false });
     assert_eq!(merged(&shown), merged(&kernel));
     assert_ne!(merged(&kernel), plain);
     let none = View { transforms: vec![Transform::CollapseLibrary("libnothing.so".into())], invert: false };
-    let error = products::folded(&profile, &FoldedOptions { view: none, ..FoldedOptions::default() }).unwrap_err();
+    let error =
+        products::folded(&profile.profile, &FoldedOptions { view: none, ..FoldedOptions::default() }).unwrap_err();
     assert!(error.to_string().contains("libnothing.so"), "{error}");
 }
 
@@ -466,11 +471,11 @@ fn a_methods_source_file_is_no_library() {
     }
     let profile = analyze(&droidflame_testkit::corpus_file("ffprof-art-regular.trace")).unwrap();
     let dispatch = "android.os.Handler.dispatchMessage";
-    let source = profile.frames.iter().find(|f| f.display_name() == dispatch).and_then(|f| f.source.clone());
+    let source = profile.profile.frames.iter().find(|f| f.display_name() == dispatch).and_then(|f| f.source.clone());
     assert_eq!(source.as_deref(), Some("Handler.java"), "the method trace names the source file");
-    assert_eq!(products::libraries_of(&profile, dispatch), Vec::<String>::new());
+    assert_eq!(products::libraries_of(&profile.profile, dispatch), Vec::<String>::new());
     let view = View { transforms: vec![Transform::CollapseLibrary("Handler.java".into())], invert: false };
-    let error = products::folded(&profile, &FoldedOptions { view, ..FoldedOptions::default() }).unwrap_err();
+    let error = products::folded(&profile.profile, &FoldedOptions { view, ..FoldedOptions::default() }).unwrap_err();
     assert!(error.to_string().contains("no frame of this trace is in \"Handler.java\""), "{error}");
 }
 
@@ -482,11 +487,11 @@ fn method_deltas_in_a_view_are_each_sides_methods_table_of_that_view() {
     let plain = folded_with(&before, &View::default());
     // With no transform, both read the plain table, whose overloads are rows of their own.
     for view in views(&plain).into_iter().filter(|v| !v.invert && !v.transforms.is_empty()) {
-        let clock = before.default_clock();
-        let rows = products::method_deltas(&before, &after, clock, None, &view).unwrap();
+        let clock = before.profile.default_clock();
+        let rows = products::method_deltas(&before.profile, &after.profile, clock, None, &view).unwrap();
         for (side, profile) in [(0, &before), (1, &after)] {
             // A frame the view names may be on the other side only.
-            let Ok(text) = products::methods_json_of_view(profile, None, &view) else { continue };
+            let Ok(text) = products::methods_json_of_view(&profile.profile, None, &view) else { continue };
             let json: serde_json::Value = serde_json::from_str(&text).unwrap();
             let key = format!("incl_{}_us", clock.name());
             let table: BTreeMap<String, (u64, u64)> = json["methods"]
@@ -529,7 +534,7 @@ fn running_at(calls: &ThreadCalls, at: u64, name: impl Fn(&Call) -> String) -> V
 fn check_timeline(what: &str, profile: &Analysis) {
     // Folded text cannot hold `;` or a line break in a frame's name.
     let folded_name = |call: &Call| {
-        profile.frame_names[profile.frame_name_of[call.frame as usize] as usize]
+        profile.profile.frame_names[profile.profile.frame_name_of[call.frame as usize] as usize]
             .replace(';', ":")
             .replace(['\n', '\r'], " ")
     };
@@ -537,17 +542,18 @@ fn check_timeline(what: &str, profile: &Analysis) {
     for view in views(&plain).into_iter().filter(|v| !v.invert) {
         // The Chrome trace export of the view: its events are the view's boxes.
         let mut chrome = Vec::new();
-        products::write_chrome_trace(profile, &view, &mut chrome).unwrap();
+        products::write_chrome_trace(&profile.profile, &view, &mut chrome).unwrap();
         let chrome: serde_json::Value = serde_json::from_slice(&chrome).unwrap();
         let events = chrome["traceEvents"].as_array().unwrap();
-        for (thread, t) in profile.stacks().threads.iter().enumerate().take(4) {
-            let viewed = products::viewed_calls(profile, thread, &t.calls, &view).unwrap();
+        for (thread, t) in profile.profile.stacks().threads.iter().enumerate().take(4) {
+            let viewed = products::viewed_calls(&profile.profile, thread, &t.calls, &view).unwrap();
             let mut exported: Vec<&str> = events
                 .iter()
                 .filter(|e| e["ph"] == "X" && e["tid"] == t.tid)
                 .map(|e| e["name"].as_str().unwrap())
                 .collect();
-            let mut boxes: Vec<&str> = viewed.calls.iter().map(|(_, b)| viewed.name(profile, b.frame)).collect();
+            let mut boxes: Vec<&str> =
+                viewed.calls.iter().map(|(_, b)| viewed.name(&profile.profile, b.frame)).collect();
             exported.sort_unstable();
             boxes.sort_unstable();
             assert_eq!(exported, boxes, "{what}: thread {thread}'s Chrome trace events in {view:?}");
@@ -560,7 +566,7 @@ fn check_timeline(what: &str, profile: &Analysis) {
                 for transform in &view.transforms {
                     want = by_hand(transform, want).unwrap_or_default();
                 }
-                let got = running_at(&viewed.calls, at, |c| viewed.name(profile, c.frame).to_owned());
+                let got = running_at(&viewed.calls, at, |c| viewed.name(&profile.profile, c.frame).to_owned());
                 assert_eq!(got, want, "{what}: thread {thread} at {at} in {view:?}");
             }
             let originals: Vec<(u64, u64, u64)> = t.calls.iter().map(|(_, c)| (c.start, c.end, c.cpu)).collect();
@@ -571,7 +577,7 @@ fn check_timeline(what: &str, profile: &Analysis) {
                 let boxes: Vec<(u32, u64, u64, u64, String)> = viewed
                     .calls
                     .iter()
-                    .map(|(d, b)| (d, b.start, b.end, b.cpu, viewed.name(profile, b.frame).to_owned()))
+                    .map(|(d, b)| (d, b.start, b.end, b.cpu, viewed.name(&profile.profile, b.frame).to_owned()))
                     .collect();
                 let calls: Vec<(u32, u64, u64, u64, String)> =
                     t.calls.iter().map(|(d, c)| (d, c.start, c.end, c.cpu, folded_name(c))).collect();
@@ -579,7 +585,7 @@ fn check_timeline(what: &str, profile: &Analysis) {
             }
             // Calls read again have no node: theirs is found from their callers'.
             let unnamed = ThreadCalls::from_calls(t.calls.iter().map(|(d, c)| (d, Call { node: u32::MAX, ..*c })));
-            let again = products::viewed_calls(profile, thread, &unnamed, &view).unwrap();
+            let again = products::viewed_calls(&profile.profile, thread, &unnamed, &view).unwrap();
             assert_eq!(again.calls, viewed.calls, "{what}: thread {thread} without nodes in {view:?}");
         }
     }
@@ -623,7 +629,7 @@ fn a_views_methods_table_counts_calls_and_recursion_as_worked_by_hand() {
     let p = analyze(&trace.write(&Layout::ART_REGULAR)).unwrap();
     let view = View { transforms: vec![Transform::Merge("X.m".into())], invert: false };
     let json: serde_json::Value =
-        serde_json::from_str(&products::methods_json_of_view(&p, Some(0), &view).unwrap()).unwrap();
+        serde_json::from_str(&products::methods_json_of_view(&p.profile, Some(0), &view).unwrap()).unwrap();
     let methods = json["methods"].as_array().unwrap();
     let rows: Vec<(&str, u64, u64, u64, u64)> = methods
         .iter()

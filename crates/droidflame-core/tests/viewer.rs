@@ -50,7 +50,7 @@ fn a_recursive_edge_shows_what_it_cost_and_says_it_is_recursive() {
         ],
         None,
     );
-    let table = json(&products::methods_json(&p, Some(0)).unwrap());
+    let table = json(&products::methods_json(&p.profile, Some(0)).unwrap());
     let names: Vec<&str> = table["methods"].as_array().unwrap().iter().map(|m| m["name"].as_str().unwrap()).collect();
     let index = |name: &str| names.iter().position(|n| *n == name).unwrap();
     let edge = |caller: Option<usize>, callee: usize| {
@@ -92,18 +92,18 @@ fn one_threads_table_leaves_other_threads_out() {
         ],
         None,
     );
-    let main = json(&products::methods_json(&p, Some(0)).unwrap());
+    let main = json(&products::methods_json(&p.profile, Some(0)).unwrap());
     let names: Vec<&str> = main["methods"].as_array().unwrap().iter().map(|m| m["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["A.a", "B.b"], "C.c runs only on the worker");
     assert_eq!(main["thread"], 0);
     assert_eq!(main["total_wall_us"], 30);
-    let all = json(&products::methods_json(&p, None).unwrap());
+    let all = json(&products::methods_json(&p.profile, None).unwrap());
     assert_eq!(all["methods"].as_array().unwrap().len(), 3);
     assert_eq!(all["thread"], Value::Null);
     assert_eq!(all["total_wall_us"], 530);
-    let worker = frame_table_of(&p, &[&p.stacks().threads[1]]);
+    let worker = frame_table_of(&p.profile, &[&p.profile.stacks().threads[1]]);
     assert_eq!(worker.rows.len(), 1);
-    let error = products::methods_json(&p, Some(7)).unwrap_err();
+    let error = products::methods_json(&p.profile, Some(7)).unwrap_err();
     assert!(error.to_string().contains("thread index 7 is out of range (2 threads)"), "{error}");
 }
 
@@ -119,10 +119,10 @@ fn the_default_thread_is_the_main_thread_else_the_busiest_on_the_cpu() {
         rec(2, 8, EXIT, 1000),
     ];
     let named = profile(&[(2, "waiter"), (7, "main"), (3, "other")], records.clone(), None);
-    assert_eq!(named.stacks().threads[named.default_thread().unwrap()].name, "main");
+    assert_eq!(named.profile.stacks().threads[named.profile.default_thread().unwrap()].name, "main");
     // The header's pid wins over the name.
     let by_pid = profile(&[(2, "waiter"), (7, "main"), (3, "other")], records.clone(), Some(3));
-    assert_eq!(by_pid.stacks().threads[by_pid.default_thread().unwrap()].tid, 3);
+    assert_eq!(by_pid.profile.stacks().threads[by_pid.profile.default_thread().unwrap()].tid, 3);
     // Without either, the thread with the most CPU time (these records give CPU = wall,
     // so the waiter would win on wall time; give it no CPU time instead).
     let mut idle = records;
@@ -130,7 +130,7 @@ fn the_default_thread_is_the_main_thread_else_the_busiest_on_the_cpu() {
         r.cpu = 5;
     }
     let busiest = profile(&[(2, "waiter"), (7, "ui"), (3, "other")], idle, None);
-    assert_eq!(busiest.stacks().threads[busiest.default_thread().unwrap()].name, "ui");
+    assert_eq!(busiest.profile.stacks().threads[busiest.profile.default_thread().unwrap()].name, "ui");
     let summary = json(&products::summary_json(&busiest));
     assert_eq!(summary["threads"][summary["default_thread"].as_u64().unwrap() as usize]["name"], "ui");
 }
@@ -146,14 +146,14 @@ fn a_thread_known_only_from_the_scheduler_is_not_the_one_to_open_on() {
         .mark("app", 5, 5, 9 * MS, "B|5|work")
         .mark("app", 5, 5, 10 * MS, "E|5");
     let p = analyze(&c.text()).unwrap();
-    let main = p.stacks().threads.iter().find(|t| t.tid == 6).unwrap();
+    let main = p.profile.stacks().threads.iter().find(|t| t.tid == 6).unwrap();
     assert_eq!((main.name.as_str(), main.tree.len()), ("main", 1), "listed, with only the root");
-    assert_eq!(p.stacks().threads[p.default_thread().unwrap()].tid, 5);
+    assert_eq!(p.profile.stacks().threads[p.profile.default_thread().unwrap()].tid, 5);
     // Each thread once, named by the scheduler: the frames of their states before the
     // first slice were let go with the threads that held them.
-    let mut tids: Vec<u32> = p.stacks().threads.iter().map(|t| t.tid).collect();
+    let mut tids: Vec<u32> = p.profile.stacks().threads.iter().map(|t| t.tid).collect();
     tids.sort();
-    assert_eq!((tids, p.facts.repairs.unknown_threads), (vec![5, 6], 0));
+    assert_eq!((tids, p.profile.facts.repairs.unknown_threads), (vec![5, 6], 0));
 }
 
 #[test]
@@ -168,7 +168,7 @@ fn corpus_traces_open_on_their_main_thread() {
         ("ffprof-art-regular.trace", "main", 21491),
     ] {
         let p = analyze(&corpus_file(trace)).unwrap();
-        let t = &p.stacks().threads[p.default_thread().unwrap()];
+        let t = &p.profile.stacks().threads[p.profile.default_thread().unwrap()];
         assert_eq!((t.name.as_str(), t.tid), (name, tid), "{trace}");
     }
 }
@@ -224,7 +224,7 @@ fn past_fifty_warnings_the_rest_are_counted_in_one() {
     let threads: Vec<(u32, String)> = (0..60).map(|i| (1, format!("t{i}"))).collect();
     let threads: Vec<(u32, &str)> = threads.iter().map(|(tid, name)| (*tid, name.as_str())).collect();
     let p = profile(&threads, vec![rec(1, 0, ENTER, 0), rec(1, 0, EXIT, 10)], None);
-    assert_eq!(p.facts.warnings.len(), 51, "{:?}", p.facts.warnings);
-    assert!(p.facts.warnings[..50].iter().all(|w| w.contains("is listed twice")));
-    assert_eq!(p.facts.warnings[50].to_string(), "9 more warnings not shown");
+    assert_eq!(p.profile.facts.warnings.len(), 51, "{:?}", p.profile.facts.warnings);
+    assert!(p.profile.facts.warnings[..50].iter().all(|w| w.contains("is listed twice")));
+    assert_eq!(p.profile.facts.warnings[50].to_string(), "9 more warnings not shown");
 }

@@ -21,11 +21,11 @@ fn reread_a_window(bytes: &[u8], chunk: usize) {
         }
     }
     let Ok(profile) = analyzer.finish() else { return };
-    if !profile.can_reread() {
+    if !profile.profile.can_reread() {
         return;
     }
-    let (start, end) = (profile.system.timeline.start, profile.system.timeline.end);
-    for thread in 0..profile.stacks().threads.len().min(4) {
+    let (start, end) = (profile.profile.system.timeline.start, profile.profile.system.timeline.end);
+    for thread in 0..profile.profile.stacks().threads.len().min(4) {
         let Ok(mut reread) = profile.reread(thread, start, start + end.saturating_sub(start) / 2) else { continue };
         let mut at = reread.offset() as usize;
         while at < bytes.len() {
@@ -35,7 +35,7 @@ fn reread_a_window(bytes: &[u8], chunk: usize) {
                 Ok(true) | Err(_) => break,
             }
         }
-        for (_, call) in reread.calls(&profile, thread).iter() {
+        for (_, call) in reread.calls(&profile.profile, thread).iter() {
             assert!(call.start <= call.end, "a call read again ends before it starts");
         }
     }

@@ -30,7 +30,7 @@ pub fn seeds() -> Vec<Vec<u8>> {
 /// runs the products that print names.
 pub fn exercise(bytes: &[u8], chunk: usize) {
     let (obfuscated, _) = base();
-    let mut reader = MappingReader::new(&[obfuscated]);
+    let mut reader = MappingReader::new(&[&obfuscated.profile]);
     for piece in bytes.chunks(chunk.max(1)) {
         if reader.push(piece).is_err() {
             return;
@@ -40,12 +40,15 @@ pub fn exercise(bytes: &[u8], chunk: usize) {
     let mut profile = obfuscated.clone();
     let report = profile.deobfuscate(&mapping).clone();
     let m = report.methods;
-    assert!(m.mapped + m.ambiguous + m.not_found <= profile.frames.len() as u64, "more methods counted than frames");
+    assert!(
+        m.mapped + m.ambiguous + m.not_found <= profile.profile.frames.len() as u64,
+        "more methods counted than frames"
+    );
     let _ = report.describe();
-    let names = profile.frame_names.clone();
+    let names = profile.profile.frame_names.clone();
     profile.deobfuscate(&mapping);
-    assert_eq!(names, profile.frame_names, "applying a mapping twice gives other names");
+    assert_eq!(names, profile.profile.frame_names, "applying a mapping twice gives other names");
     let _ = products::summary_json(&profile);
-    let _ = products::folded(&profile, &FoldedOptions::default());
-    let _ = products::flame_svg(&profile, GraphScope::AllThreads, &FlameOptions::default());
+    let _ = products::folded(&profile.profile, &FoldedOptions::default());
+    let _ = products::flame_svg(&profile.profile, GraphScope::AllThreads, &FlameOptions::default());
 }

@@ -93,23 +93,31 @@ impl Profile {
         let (analysis, calls) = py
             .detach(|| {
                 let analysis = self.reading.read(bytes, options)?;
-                let calls = products::select_calls(&analysis, &CallQuery::default())?;
+                let calls = products::select_calls(&analysis.profile, &CallQuery::default())?;
                 Ok::<_, droidflame_core::Error>((analysis, calls))
             })
             .map_err(|e| failed(&self.label, e))?;
-        let (wall, cpu) = (analysis.has(Clock::Wall), analysis.has(Clock::Cpu));
-        let frames = StringArray::from_iter_values((0..analysis.frames.len() as u32).map(|f| analysis.frame_name(f)));
+        let (wall, cpu) = (analysis.profile.has(Clock::Wall), analysis.profile.has(Clock::Cpu));
+        let frames = StringArray::from_iter_values(
+            (0..analysis.profile.frames.len() as u32).map(|f| analysis.profile.frame_name(f)),
+        );
         let keys = UInt32Array::from_iter_values(calls.iter().map(|c| c.call.frame));
         let frame = DictionaryArray::<UInt32Type>::try_new(keys, Arc::new(frames))
             .map_err(|e| failed(&self.label, format!("internal error: {e}")))?;
         let mut columns = Columns::default();
         columns
-            .push("tid", UInt32Array::from_iter_values(calls.iter().map(|c| analysis.stacks().threads[c.thread].tid)))
+            .push(
+                "tid",
+                UInt32Array::from_iter_values(calls.iter().map(|c| analysis.profile.stacks().threads[c.thread].tid)),
+            )
             .push("depth", UInt32Array::from_iter_values(calls.iter().map(|c| c.depth)))
             .push("start_us", UInt64Array::from_iter_values(calls.iter().map(|c| c.start_us)))
             .push("end_us", UInt64Array::from_iter_values(calls.iter().map(|c| c.end_us)))
             .push("wall_us", UInt64Array::from_iter(calls.iter().map(|c| wall.then(|| c.end_us - c.start_us))))
-            .push("cpu_us", UInt64Array::from_iter(calls.iter().map(|c| cpu.then(|| analysis.micros(c.call.cpu)))))
+            .push(
+                "cpu_us",
+                UInt64Array::from_iter(calls.iter().map(|c| cpu.then(|| analysis.profile.micros(c.call.cpu)))),
+            )
             .push("frame", frame);
         columns.finish()
     }
@@ -120,7 +128,7 @@ impl Profile {
     fn folded(&self, thread: Option<u32>) -> PyResult<ArrowBatch> {
         let options = FoldedOptions { clock: self.reading.clock, thread, ..FoldedOptions::default() };
         let (mut stacks, mut values) = (Vec::new(), Vec::new());
-        products::for_each_folded_line(&self.analysis, &options, |stack, value| {
+        products::for_each_folded_line(&self.analysis.profile, &options, |stack, value| {
             stacks.push(stack.to_owned());
             values.push(value);
             Ok(())

@@ -18,12 +18,12 @@ pub fn exercise(bytes: &[u8], chunk: usize) -> Result<Analysis, Error> {
     let mut analysis = analyze_in_chunks(bytes, chunk, Options { keep_calls: true, ..Options::default() })?;
     make_every_product(&analysis);
     // Every other source the trace has, and a heap profile's first dump: each must show.
-    let kinds: Vec<_> = analysis.sources().iter().map(|s| s.kind).collect();
+    let kinds: Vec<_> = analysis.profile.sources().iter().map(|s| s.kind).collect();
     for &kind in kinds.iter().skip(1) {
         analysis.profile.select_source(kind).unwrap_or_else(|e| panic!("a source the trace lists failed: {e}"));
         make_every_product(&analysis);
     }
-    if analysis.dumps().is_some_and(|(_, count)| count > 1) {
+    if analysis.profile.dumps().is_some_and(|(_, count)| count > 1) {
         analysis.profile.select_dump(0).unwrap_or_else(|e| panic!("a dump the trace has failed: {e}"));
         make_every_product(&analysis);
     }
@@ -52,39 +52,42 @@ pub fn make_every_product(analysis: &Analysis) {
         _ => {}
     };
     products::summary_json(analysis);
-    products::frame_table(analysis);
-    must("methods of every thread", products::methods_json(analysis, None));
-    if !analysis.stacks().threads.is_empty() {
-        must("methods of thread 0", products::methods_json(analysis, Some(0)));
+    products::frame_table(&analysis.profile);
+    must("methods of every thread", products::methods_json(&analysis.profile, None));
+    if !analysis.profile.stacks().threads.is_empty() {
+        must("methods of thread 0", products::methods_json(&analysis.profile, Some(0)));
     }
-    must("folded stacks", products::folded(analysis, &FoldedOptions::default()));
-    for clock in [Clock::Wall, Clock::Cpu].into_iter().filter(|&c| analysis.has(c)) {
-        must("folded stacks on a clock it has", products::folded(analysis, &folded_on(clock)));
+    must("folded stacks", products::folded(&analysis.profile, &FoldedOptions::default()));
+    for clock in [Clock::Wall, Clock::Cpu].into_iter().filter(|&c| analysis.profile.has(c)) {
+        must("folded stacks on a clock it has", products::folded(&analysis.profile, &folded_on(clock)));
     }
     // One thread, with the depth merge at a depth small traces reach.
-    let thread = analysis.stacks().threads.first().map(|t| t.tid);
+    let thread = analysis.profile.stacks().threads.first().map(|t| t.tid);
     must(
         "folded stacks merged at depth 3",
-        products::folded(analysis, &FoldedOptions { thread, max_depth: 3, ..Default::default() }),
+        products::folded(&analysis.profile, &FoldedOptions { thread, max_depth: 3, ..Default::default() }),
     );
-    for thread in &analysis.stacks().threads {
+    for thread in &analysis.profile.stacks().threads {
         for (_, call) in thread.calls.iter() {
             assert!(call.start <= call.end, "a call of {} ends before it starts", thread.label());
         }
     }
-    let _ = products::write_calls(analysis, &CallQuery::default(), &mut std::io::sink());
-    let _ =
-        products::write_calls(analysis, &CallQuery { longest: Some(5), ..Default::default() }, &mut std::io::sink());
-    let _ = products::write_chrome_trace(analysis, &products::View::default(), &mut std::io::sink());
-    frames_and_states(analysis);
-    if analysis.facts.records < GRAPH_RECORDS {
+    let _ = products::write_calls(&analysis.profile, &CallQuery::default(), &mut std::io::sink());
+    let _ = products::write_calls(
+        &analysis.profile,
+        &CallQuery { longest: Some(5), ..Default::default() },
+        &mut std::io::sink(),
+    );
+    let _ = products::write_chrome_trace(&analysis.profile, &products::View::default(), &mut std::io::sink());
+    frames_and_states(&analysis.profile);
+    if analysis.profile.facts.records < GRAPH_RECORDS {
         must(
             "every thread's flame graph",
-            products::flame_svg(analysis, GraphScope::AllThreads, &FlameOptions::default()),
+            products::flame_svg(&analysis.profile, GraphScope::AllThreads, &FlameOptions::default()),
         );
-        if !analysis.stacks().threads.is_empty() {
+        if !analysis.profile.stacks().threads.is_empty() {
             let shallow = FlameOptions { max_depth: 2, ..Default::default() };
-            must("a shallow flame graph", products::flame_svg(analysis, GraphScope::Thread(0), &shallow));
+            must("a shallow flame graph", products::flame_svg(&analysis.profile, GraphScope::Thread(0), &shallow));
         }
     }
 }
@@ -182,34 +185,34 @@ pub fn assert_damage_told(
         }
         Ok(analysis) => &analysis.profile,
     };
-    let more = profile.facts.records > whole.facts.records;
+    let more = profile.facts.records > whole.profile.facts.records;
     match damage {
         Damage::CutBetweenParts(_) => {
-            assert!(!more, "{case}: {} records of {}", profile.facts.records, whole.facts.records);
+            assert!(!more, "{case}: {} records of {}", profile.facts.records, whole.profile.facts.records);
         }
         Damage::CutAt(cut) => {
             assert!(
-                !more || draws_states(profile) && !draws_states(whole),
+                !more || draws_states(profile) && !draws_states(&whole.profile),
                 "{case}: {} records of {}",
                 profile.facts.records,
-                whole.facts.records
+                whole.profile.facts.records
             );
-            if profile.facts.records < whole.facts.records
+            if profile.facts.records < whole.profile.facts.records
                 && cut < whole_bytes.len()
-                && cut_is_detectable(whole_bytes, whole)
+                && cut_is_detectable(whole_bytes, &whole.profile)
             {
                 assert!(
                     profile.facts.repairs.truncated,
                     "{case}: {} of {} records and not marked truncated",
-                    profile.facts.records, whole.facts.records
+                    profile.facts.records, whole.profile.facts.records
                 );
             }
         }
         Damage::Changed => assert!(
-            !more || tells_more(profile, whole),
+            !more || tells_more(profile, &whole.profile),
             "{case}: {} records where the whole input has {}, and no repair says why",
             profile.facts.records,
-            whole.facts.records
+            whole.profile.facts.records
         ),
     }
 }

@@ -43,8 +43,14 @@ impl Session {
         thread: Option<String>,
     ) -> Result<String, JsError> {
         let clock = clock(Some(clock_name))?.ok_or_else(|| JsError::new("name a clock: wall or cpu"))?;
-        let rows = products::method_deltas(self.profile()?, after.profile()?, clock, thread.as_deref(), &self.view)
-            .map_err(js_error)?;
+        let rows = products::method_deltas(
+            &self.profile()?.profile,
+            &(after.profile()?).profile,
+            clock,
+            thread.as_deref(),
+            &self.view,
+        )
+        .map_err(js_error)?;
         let side = |t: &products::MethodTotals| json!({ "calls": t.calls, "incl_us": t.incl_us, "excl_us": t.excl_us });
         let list: Vec<_> = rows
             .iter()

@@ -41,7 +41,7 @@ impl MappingRead {
     /// Keeps what `session`'s trace needs of the file; before the first `push`.
     pub fn want(&mut self, session: &Session) -> Result<(), JsError> {
         let profile = session.profile()?;
-        self.reader()?.want(profile);
+        self.reader()?.want(&profile.profile);
         Ok(())
     }
 

@@ -100,7 +100,12 @@ impl Session {
     }
 
     pub(crate) fn thread(&self, index: u32) -> Result<&droidflame_core::profile::ThreadProfile, JsError> {
-        self.profile()?.stacks().threads.get(index as usize).ok_or_else(|| JsError::new(&format!("no thread {index}")))
+        self.profile()?
+            .profile
+            .stacks()
+            .threads
+            .get(index as usize)
+            .ok_or_else(|| JsError::new(&format!("no thread {index}")))
     }
 
     /// Graphs and tables show only `from_us..=to_us` (µs from the timeline's start) until
@@ -108,7 +113,8 @@ impl Session {
     #[wasm_bindgen(js_name = setRange)]
     pub fn set_range(&mut self, from_us: f64, to_us: f64) -> Result<(), JsError> {
         let profile = self.profile()?;
-        let range = profile.within(profile.ticks_at(from_us), profile.ticks_at(to_us)).map_err(js_error)?;
+        let range =
+            profile.within(profile.profile.ticks_at(from_us), profile.profile.ticks_at(to_us)).map_err(js_error)?;
         self.range = Some(range);
         Ok(())
     }
@@ -144,9 +150,9 @@ impl Session {
         let p = self.profile()?;
         let thread = usize::try_from(thread).ok().map(|i| self.thread(i as u32).map(|t| t.tid)).transpose()?;
         let query = CallQuery { thread, frame: Some(name), longest: Some(n.max(1) as usize), ..Default::default() };
-        let calls = products::select_calls(p, &query).map_err(js_error)?;
+        let calls = products::select_calls(&p.profile, &query).map_err(js_error)?;
         // Threads that share a tid are told apart by their index in the summary.
-        let list: Vec<_> = calls.iter().map(|c| call_json(p, c.thread, c.depth, &c.call)).collect();
+        let list: Vec<_> = calls.iter().map(|c| call_json(&p.profile, c.thread, c.depth, &c.call)).collect();
         Ok(serde_json::Value::Array(list).to_string())
     }
 
@@ -167,13 +173,13 @@ impl Session {
     /// threads): the summary's `default_thread`.
     #[wasm_bindgen(js_name = defaultThread)]
     pub fn default_thread(&self) -> Result<i32, JsError> {
-        Ok(self.profile()?.default_thread().map_or(-1, |i| i as i32))
+        Ok(self.profile()?.profile.default_thread().map_or(-1, |i| i as i32))
     }
 
     /// The clock a viewer opens on: the summary's `format.default_clock`.
     #[wasm_bindgen(js_name = defaultClock)]
     pub fn default_clock(&self) -> Result<String, JsError> {
-        Ok(self.profile()?.default_clock().name().to_owned())
+        Ok(self.profile()?.profile.default_clock().name().to_owned())
     }
 
     /// The methods table, with calls between methods, of one thread (its index in the
@@ -183,9 +189,9 @@ impl Session {
     pub fn methods_json(&self, thread: i32) -> Result<String, JsError> {
         let scope = usize::try_from(thread).ok();
         if self.view.transforms.is_empty() {
-            products::methods_json(self.shown()?, scope).map_err(js_error)
+            products::methods_json(&self.shown()?.profile, scope).map_err(js_error)
         } else {
-            products::methods_json_of_view(self.shown()?, scope, &self.view).map_err(js_error)
+            products::methods_json_of_view(&self.shown()?.profile, scope, &self.view).map_err(js_error)
         }
     }
 
@@ -200,7 +206,7 @@ impl Session {
             view: self.view.clone(),
             ..FlameOptions::default()
         };
-        products::flame_svg(self.shown()?, scope, &options).map_err(js_error)
+        products::flame_svg(&self.shown()?.profile, scope, &options).map_err(js_error)
     }
 
     /// Folded stacks of what the graphs show (the selected range, else the whole trace);
@@ -208,7 +214,7 @@ impl Session {
     pub fn folded(&self, clock_name: Option<String>, tid: Option<u32>) -> Result<String, JsError> {
         let options =
             FoldedOptions { clock: clock(clock_name)?, thread: tid, view: self.view.clone(), ..Default::default() };
-        products::folded(self.shown()?, &options).map_err(js_error)
+        products::folded(&self.shown()?.profile, &options).map_err(js_error)
     }
 
     /// Sets the transforms the stack products apply, as JSON: `{"transforms": [{"merge":
@@ -217,7 +223,7 @@ impl Session {
     #[wasm_bindgen(js_name = setView)]
     pub fn set_view(&mut self, json: &str) -> Result<(), JsError> {
         let view = if json.trim().is_empty() { View::default() } else { View::from_json(json).map_err(js_error)? };
-        view.check(self.profile()?).map_err(js_error)?;
+        view.check(&self.profile()?.profile).map_err(js_error)?;
         if view.transforms != self.view.transforms {
             self.viewed.borrow_mut().clear();
         }
@@ -229,7 +235,7 @@ impl Session {
     /// a frame's menu offers to collapse.
     #[wasm_bindgen(js_name = librariesOfJson)]
     pub fn libraries_of_json(&self, name: &str) -> Result<String, JsError> {
-        Ok(serde_json::to_string(&products::libraries_of(self.profile()?, name)).unwrap_or_default())
+        Ok(serde_json::to_string(&products::libraries_of(&self.profile()?.profile, name)).unwrap_or_default())
     }
 
     /// The view as a file other viewers open (what the graphs cover: the range, else the
@@ -242,10 +248,10 @@ impl Session {
         let options = products::ExportOptions { clock: clock(clock_name)?, view: self.view.clone() };
         let mut out = Vec::new();
         match format {
-            "speedscope" => products::write_speedscope(profile, &options, &mut out),
-            "pprof" => products::write_pprof(profile, &options, &mut out),
+            "speedscope" => products::write_speedscope(&profile.profile, &options, &mut out),
+            "pprof" => products::write_pprof(&profile.profile, &options, &mut out),
             // A timeline: the view's transforms, never inverted.
-            "chrome" => products::write_chrome_trace(profile, &options.view, &mut out),
+            "chrome" => products::write_chrome_trace(&profile.profile, &options.view, &mut out),
             _ => return Err(JsError::new(&format!("no export format {format:?}: speedscope, pprof or chrome"))),
         }
         .map_err(js_error)?;
@@ -259,7 +265,7 @@ impl Session {
     #[wasm_bindgen(js_name = callTree)]
     pub fn call_tree(&self, thread: i32) -> Result<CallTreeColumns, JsError> {
         let scope = usize::try_from(thread).map_or(GraphScope::AllThreads, GraphScope::Thread);
-        let table = products::call_tree_table(self.shown()?, scope, &self.view).map_err(js_error)?;
+        let table = products::call_tree_table(&self.shown()?.profile, scope, &self.view).map_err(js_error)?;
         Ok(CallTreeColumns { table })
     }
 }

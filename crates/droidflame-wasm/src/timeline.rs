@@ -22,18 +22,26 @@ impl Session {
     pub fn timeline_json(&self) -> Result<String, JsError> {
         let p = self.profile()?;
         let threads: Vec<_> = p
+            .profile
             .stacks()
             .threads
             .iter()
             .map(|t| {
-                let clock = p.timeline_clock();
-                json!({ "first_us": p.micros_at(t.first[clock]), "last_us": p.micros_at(t.last[clock]),
+                let clock = p.profile.timeline_clock();
+                json!({ "first_us": p.profile.micros_at(t.first[clock]), "last_us": p.profile.micros_at(t.last[clock]),
                         "depths": t.calls.depth_count(), "calls": t.calls.len(), "states": t.states.len() })
             })
             .collect();
-        let gaps: Vec<_> = p.system.gaps.iter().map(|&(from, to)| [p.micros_at(from), p.micros_at(to)]).collect();
+        let gaps: Vec<_> = p
+            .profile
+            .system
+            .gaps
+            .iter()
+            .map(|&(from, to)| [p.profile.micros_at(from), p.profile.micros_at(to)])
+            .collect();
         // Counters with values over time, as tracks: index, process, name, range.
         let counters: Vec<_> = p
+            .profile
             .system
             .counters
             .iter()
@@ -41,11 +49,11 @@ impl Session {
             .filter(|(_, c)| !c.series.is_empty())
             .map(|(index, c)| json!({ "index": index, "pid": c.pid, "name": c.name, "min": c.min, "max": c.max }))
             .collect();
-        Ok(json!({ "length_us": p.micros_at(p.system.timeline.end), "gaps": gaps, "calls_kept": p.facts.limits.keep_calls,
-                   "state_legend": products::state_legend(), "frames": !p.system.app_frames.is_empty(),
-                   "cpus": p.system.cpus, "counters": counters,
-                   "left_out": p.calls_left_out(), "shortest_us": p.micros(p.stacks().shortest_call),
-                   "reread": p.can_reread(), "threads": threads })
+        Ok(json!({ "length_us": p.profile.micros_at(p.profile.system.timeline.end), "gaps": gaps, "calls_kept": p.profile.facts.limits.keep_calls,
+                   "state_legend": products::state_legend(), "frames": !p.profile.system.app_frames.is_empty(),
+                   "cpus": p.profile.system.cpus, "counters": counters,
+                   "left_out": p.profile.calls_left_out(), "shortest_us": p.profile.micros(p.profile.stacks().shortest_call),
+                   "reread": p.profile.can_reread(), "threads": threads })
         .to_string())
     }
 
@@ -64,10 +72,11 @@ impl Session {
     ) -> Result<Vec<f64>, JsError> {
         let profile = self.profile()?;
         self.drawn(Window { thread, from_us, to_us }, |drawn| {
-            let boxes = products::timeline_boxes(profile, drawn.calls(), from_us, to_us, pixels, max_depth as usize);
+            let boxes =
+                products::timeline_boxes(&profile.profile, drawn.calls(), from_us, to_us, pixels, max_depth as usize);
             let mut out = Vec::with_capacity(boxes.len() * 4);
             for b in boxes {
-                let frame = b.frame.map_or(-1.0, |f| f64::from(drawn.name_index(profile, f)));
+                let frame = b.frame.map_or(-1.0, |f| f64::from(drawn.name_index(&profile.profile, f)));
                 out.extend([f64::from(b.depth), b.start_us, b.end_us, frame]);
             }
             Ok(out)
@@ -81,7 +90,7 @@ impl Session {
     pub fn state_boxes(&self, thread: u32, from_us: f64, to_us: f64, pixels: u32) -> Result<Vec<f64>, JsError> {
         let p = self.profile()?;
         self.thread(thread)?;
-        let boxes = products::state_boxes(p, thread as usize, from_us, to_us, pixels);
+        let boxes = products::state_boxes(&p.profile, thread as usize, from_us, to_us, pixels);
         Ok(boxes
             .iter()
             .flat_map(|b| [b.start_us, b.end_us, f64::from(b.state as u8), f64::from(u8::from(b.mixed))])
@@ -94,8 +103,8 @@ impl Session {
     pub fn state_at_json(&self, thread: u32, at_us: f64) -> Result<String, JsError> {
         let p = self.profile()?;
         self.thread(thread)?;
-        let span = products::state_at(p, thread as usize, at_us);
-        Ok(span.map_or(serde_json::Value::Null, |s| products::state_json(p, &s)).to_string())
+        let span = products::state_at(&p.profile, thread as usize, at_us);
+        Ok(span.map_or(serde_json::Value::Null, |s| products::state_json(&p.profile, &s)).to_string())
     }
 
     /// What every CPU ran in a window `pixels` wide: five numbers a box, `cpu, start_us,
@@ -103,7 +112,7 @@ impl Session {
     #[wasm_bindgen(js_name = cpuBoxes)]
     pub fn cpu_boxes(&self, from_us: f64, to_us: f64, pixels: u32) -> Result<Vec<f64>, JsError> {
         let p = self.profile()?;
-        let boxes = products::cpu_boxes(p, from_us, to_us, pixels);
+        let boxes = products::cpu_boxes(&p.profile, from_us, to_us, pixels);
         Ok(boxes
             .iter()
             .flat_map(|b| [f64::from(b.cpu), b.start_us, b.end_us, b.thread as f64, f64::from(u8::from(b.mixed))])
@@ -113,7 +122,7 @@ impl Session {
     /// The thread on `cpu` at `at_us` with its state, as JSON (`products::cpu_at_json`).
     #[wasm_bindgen(js_name = cpuAtJson)]
     pub fn cpu_at_json(&self, cpu: u32, at_us: f64) -> Result<String, JsError> {
-        Ok(products::cpu_at_json(self.profile()?, cpu, at_us).to_string())
+        Ok(products::cpu_at_json(&self.profile()?.profile, cpu, at_us).to_string())
     }
 
     /// A counter's steps (index into `timelineJson`'s `counters`' `index`) in a window
@@ -121,7 +130,7 @@ impl Session {
     #[wasm_bindgen(js_name = counterSteps)]
     pub fn counter_steps(&self, counter: u32, from_us: f64, to_us: f64, pixels: u32) -> Result<Vec<f64>, JsError> {
         let p = self.profile()?;
-        let steps = products::counter_steps(p, counter as usize, from_us, to_us, pixels);
+        let steps = products::counter_steps(&p.profile, counter as usize, from_us, to_us, pixels);
         Ok(steps.iter().flat_map(|s| [s.start_us, s.end_us, s.min as f64, s.max as f64]).collect())
     }
 
@@ -129,7 +138,7 @@ impl Session {
     /// before its first).
     #[wasm_bindgen(js_name = counterAtJson)]
     pub fn counter_at_json(&self, counter: u32, at_us: f64) -> Result<String, JsError> {
-        let at = products::counter_at(self.profile()?, counter as usize, at_us);
+        let at = products::counter_at(&self.profile()?.profile, counter as usize, at_us);
         Ok(at
             .map_or(serde_json::Value::Null, |(value, since)| json!({ "value": value, "since_us": since }))
             .to_string())
@@ -138,14 +147,14 @@ impl Session {
     /// The frames apps produced, with each layer's figures (`products::frames_json`).
     #[wasm_bindgen(js_name = framesJson)]
     pub fn frames_json(&self) -> Result<String, JsError> {
-        Ok(products::frames_json(self.profile()?))
+        Ok(products::frames_json(&self.profile()?.profile))
     }
 
     /// The names the view's transforms make (a collapsed package's frame), as a JSON array:
     /// timeline boxes name them past the end of `frameNamesJson`.
     #[wasm_bindgen(js_name = madeNamesJson)]
     pub fn made_names_json(&self) -> Result<String, JsError> {
-        let made = products::made_names(self.profile()?, &self.view);
+        let made = products::made_names(&self.profile()?.profile, &self.view);
         Ok(serde_json::to_string(&made).unwrap_or_default())
     }
 
@@ -156,7 +165,8 @@ impl Session {
     pub fn reread_start(&mut self, thread: u32, from_us: f64, to_us: f64) -> Result<f64, JsError> {
         let p = self.profile()?;
         self.thread(thread)?;
-        let reread = p.reread(thread as usize, p.ticks_at(from_us), p.ticks_at(to_us)).map_err(js_error)?;
+        let reread =
+            p.reread(thread as usize, p.profile.ticks_at(from_us), p.profile.ticks_at(to_us)).map_err(js_error)?;
         let offset = reread.offset() as f64;
         self.reading = Some((Window { thread, from_us, to_us }, reread));
         Ok(offset)
@@ -174,7 +184,7 @@ impl Session {
     #[wasm_bindgen(js_name = rereadFinish)]
     pub fn reread_finish(&mut self) -> Result<(), JsError> {
         let (window, reread) = self.reading.take().ok_or_else(|| JsError::new("call rereadStart() first"))?;
-        let calls = reread.calls(self.profile()?, window.thread as usize);
+        let calls = reread.calls(&self.profile()?.profile, window.thread as usize);
         self.detail = Some((window, calls));
         self.viewed.borrow_mut().retain(|v| !v.detail);
         Ok(())
@@ -183,7 +193,7 @@ impl Session {
     /// Every display name of a frame, as a JSON array; timeline boxes index it.
     #[wasm_bindgen(js_name = frameNamesJson)]
     pub fn frame_names_json(&self) -> Result<String, JsError> {
-        Ok(serde_json::to_string(&self.profile()?.frame_names).unwrap_or_default())
+        Ok(serde_json::to_string(&self.profile()?.profile.frame_names).unwrap_or_default())
     }
 
     /// The box of a thread at `depth` running at `at_us` in the view, as JSON (`null` if
@@ -196,20 +206,20 @@ impl Session {
         let p = self.profile()?;
         self.drawn(Window { thread, from_us: at_us, to_us: at_us }, |drawn| {
             let calls = drawn.calls();
-            let Some(call) = products::call_at(p, calls, depth as usize, at_us) else { return Ok("null".into()) };
+            let Some(call) = products::call_at(&p.profile, calls, depth as usize, at_us) else { return Ok("null".into()) };
             let path: Vec<&str> = products::callers_of(calls, depth as usize, call)
                 .into_iter()
                 .chain([call])
-                .map(|c| drawn.name(p, c.frame))
+                .map(|c| drawn.name(&p.profile, c.frame))
                 .collect();
-            let cpu = drawn.cpu(call).filter(|_| p.has(Clock::Cpu)).map(|cpu| p.stacks().time_unit.micros(cpu));
+            let cpu = drawn.cpu(call).filter(|_| p.profile.has(Clock::Cpu)).map(|cpu| p.profile.stacks().time_unit.micros(cpu));
             Ok(json!({
-                "thread": thread, "tid": p.stacks().threads[thread as usize].tid, "depth": depth,
-                "name": drawn.name(p, call.frame), "path": path,
-                "start_us": p.micros_at(call.start), "end_us": p.micros_at(call.end),
-                "wall_us": p.has(Clock::Wall).then(|| p.micros_at(call.end) - p.micros_at(call.start)),
+                "thread": thread, "tid": p.profile.stacks().threads[thread as usize].tid, "depth": depth,
+                "name": drawn.name(&p.profile, call.frame), "path": path,
+                "start_us": p.profile.micros_at(call.start), "end_us": p.profile.micros_at(call.end),
+                "wall_us": p.profile.has(Clock::Wall).then(|| p.profile.micros_at(call.end) - p.profile.micros_at(call.start)),
                 "cpu_us": cpu,
-                "states": products::state_times_json(p, thread as usize, call.start, call.end),
+                "states": products::state_times_json(&p.profile, thread as usize, call.start, call.end),
             })
             .to_string())
         })
@@ -241,7 +251,8 @@ impl Session {
             Some(at) => at,
             None => {
                 let thread = window.thread as usize;
-                let made = products::viewed_calls(self.profile()?, thread, calls, &self.view).map_err(js_error)?;
+                let made =
+                    products::viewed_calls(&self.profile()?.profile, thread, calls, &self.view).map_err(js_error)?;
                 viewed.push(Viewed { thread: window.thread, detail, calls: made });
                 viewed.len() - 1
             }

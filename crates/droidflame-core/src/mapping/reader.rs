@@ -13,12 +13,12 @@ use proguard::ProguardRecord;
 ///
 /// ```no_run
 /// # let (trace, mapping_txt) = (Vec::<u8>::new(), Vec::<u8>::new());
-/// let mut profile = droidflame_core::analyze(&trace)?;
-/// let mut reader = droidflame_core::mapping::MappingReader::new(&[&profile]);
+/// let mut analysis = droidflame_core::analyze(&trace)?;
+/// let mut reader = droidflame_core::mapping::MappingReader::new(&[&analysis.profile]);
 /// for chunk in mapping_txt.chunks(1 << 20) {
 ///     reader.push(chunk)?;
 /// }
-/// let report = profile.deobfuscate(&reader.finish()?);
+/// let report = analysis.deobfuscate(&reader.finish()?);
 /// # Ok::<(), droidflame_core::Error>(())
 /// ```
 #[derive(Debug)]

@@ -159,7 +159,7 @@ fn naming_differs(before: &Analysis, after: &Analysis) -> Option<String> {
 /// Compares `before` with `after`.
 pub fn compare(before: &Analysis, after: &Analysis, options: &DiffOptions) -> Result<Comparison> {
     let mut warnings = Vec::new();
-    let (b, a) = (before.source(), after.source());
+    let (b, a) = (before.profile.source(), after.profile.source());
     if b.kind != a.kind || b.unit != a.unit {
         return Err(Error::new(
             ErrorKind::Request,
@@ -170,14 +170,14 @@ pub fn compare(before: &Analysis, after: &Analysis, options: &DiffOptions) -> Re
             ),
         ));
     }
-    let clock = shared_clock(before, after, options.clock, &mut warnings)?;
-    if before.facts.format.family != after.facts.format.family {
+    let clock = shared_clock(&before.profile, &after.profile, options.clock, &mut warnings)?;
+    if before.profile.facts.format.family != after.profile.facts.format.family {
         warnings.push(format!(
             "before is a {} and after a {}: their frames name different things, so few stacks match",
-            before.facts.format.kind, after.facts.format.kind
+            before.profile.facts.format.kind, after.profile.facts.format.kind
         ));
     }
-    if let Some(warning) = recording_differs(before, after) {
+    if let Some(warning) = recording_differs(&before.profile, &after.profile) {
         warnings.push(warning);
     }
     if let Some(warning) = naming_differs(before, after) {
@@ -185,26 +185,26 @@ pub fn compare(before: &Analysis, after: &Analysis, options: &DiffOptions) -> Re
     }
     let thread = options.thread.as_deref();
     if let Some(name) = thread {
-        if ![before, after].iter().any(|p| p.stacks().threads.iter().any(|t| sanitize(&t.name) == name)) {
+        if ![before, after].iter().any(|p| p.profile.stacks().threads.iter().any(|t| sanitize(&t.name) == name)) {
             return Err(Error::new(ErrorKind::Request, format!("neither trace has a thread named {name:?}")));
         }
     }
-    if options.view.check(before).is_err() {
-        options.view.check(after)?;
+    if options.view.check(&before.profile).is_err() {
+        options.view.check(&after.profile)?;
     }
-    let tree = DiffTree::build([before, after], clock, options.max_depth, thread, &options.view);
+    let tree = DiffTree::build([&before.profile, &after.profile], clock, options.max_depth, thread, &options.view);
     if tree.totals() != [0, 0] && tree.unchanged() {
         warnings.push("the two traces have the same stacks and times: nothing changed (the same trace twice?)".into());
     }
-    if let Some(warning) = lengths_differ(tree.totals(), after.unit_of(clock)) {
+    if let Some(warning) = lengths_differ(tree.totals(), after.profile.unit_of(clock)) {
         warnings.push(warning);
     }
     let mut comparison = Comparison {
         clock,
         warnings,
-        frame_kind: after.stacks().frame_kind,
-        unit: after.unit_of(clock),
-        measured: super::flame::measured(after, clock),
+        frame_kind: after.profile.stacks().frame_kind,
+        unit: after.profile.unit_of(clock),
+        measured: super::flame::measured(&after.profile, clock),
         default_thread: None,
         tree,
     };
@@ -212,7 +212,7 @@ pub fn compare(before: &Analysis, after: &Analysis, options: &DiffOptions) -> Re
         comparison.threads().into_iter().filter(|t| t.before > 0 && t.after > 0).map(|t| t.name).collect();
     comparison.default_thread = [before, after]
         .into_iter()
-        .filter_map(|p| p.default_thread().map(|i| sanitize(&p.stacks().threads[i].name)))
+        .filter_map(|p| p.profile.default_thread().map(|i| sanitize(&p.profile.stacks().threads[i].name)))
         .find(|name| both.contains(name));
     Ok(comparison)
 }

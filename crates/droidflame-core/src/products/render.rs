@@ -21,20 +21,20 @@ pub struct RenderedFile {
 
 /// Every file of the report for `clock` (`None`: the default clock).
 pub fn render_site(profile: &Analysis, clock: Option<Clock>, view: &View) -> Result<Vec<RenderedFile>> {
-    let clock = clock.unwrap_or(profile.default_clock());
-    profile.require(clock)?;
+    let clock = clock.unwrap_or(profile.profile.default_clock());
+    profile.profile.require(clock)?;
     let options = FlameOptions { clock: Some(clock), view: view.clone(), ..FlameOptions::default() };
     let mut files = vec![RenderedFile { name: "summary.json".into(), contents: summary_json(profile).into_bytes() }];
     let mut rows = Vec::new();
-    let names = FrameNames::of_view(profile, options.max_depth, view);
-    for (index, thread) in profile.stacks().threads.iter().enumerate() {
+    let names = FrameNames::of_view(&profile.profile, options.max_depth, view);
+    for (index, thread) in profile.profile.stacks().threads.iter().enumerate() {
         let name = format!("thread-{:03}-{}.svg", index + 1, thread.tid);
-        let svg = flame_svg_named(profile, &names, GraphScope::Thread(index), &options)?;
+        let svg = flame_svg_named(&profile.profile, &names, GraphScope::Thread(index), &options)?;
         files.push(RenderedFile { name: name.clone(), contents: svg.into_bytes() });
-        let total = FrameTree::merged(profile, &names, &[thread]).total_micros(profile, clock);
+        let total = FrameTree::merged(&profile.profile, &names, &[thread]).total_micros(&profile.profile, clock);
         rows.push((total, name, thread));
     }
-    let all = flame_svg_named(profile, &names, GraphScope::AllThreads, &options)?;
+    let all = flame_svg_named(&profile.profile, &names, GraphScope::AllThreads, &options)?;
     files.push(RenderedFile { name: "all-threads.svg".into(), contents: all.into_bytes() });
     rows.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
     let grand = rows.iter().fold(0u64, |sum, r| sum.saturating_add(r.0));
@@ -53,28 +53,34 @@ pub fn render_site(profile: &Analysis, clock: Option<Clock>, view: &View) -> Res
     let first = rows.first().map_or("all-threads.svg", |r| r.1.as_str());
     let facts = format!(
         "{} {} v{}, clock {}, {} records, {} threads",
-        profile.facts.format.family,
-        profile.facts.format.layout,
-        profile.facts.format.version,
-        profile.stacks().clocks.name(),
-        group_digits(profile.facts.records),
-        profile.stacks().threads.len()
+        profile.profile.facts.format.family,
+        profile.profile.facts.format.layout,
+        profile.profile.facts.format.version,
+        profile.profile.stacks().clocks.name(),
+        group_digits(profile.profile.facts.records),
+        profile.profile.stacks().threads.len()
     );
-    let values = match profile.unit_of(clock) {
+    let values = match profile.profile.unit_of(clock) {
         crate::profile::Unit::Micros => format!("Times are self time on the {} clock, in µs", clock.name()),
         unit => format!(
             "{}: self {} ({})",
-            profile.source().description,
+            profile.profile.source().description,
             unit.symbol(),
-            profile.stacks().clock_words.of(clock)
+            profile.profile.stacks().clock_words.of(clock)
         ),
     };
-    let warnings: String =
-        profile.facts.warnings.iter().map(|w| format!("<li>{}</li>", escape_xml(w))).collect::<Vec<_>>().join("\n");
+    let warnings: String = profile
+        .profile
+        .facts
+        .warnings
+        .iter()
+        .map(|w| format!("<li>{}</li>", escape_xml(w)))
+        .collect::<Vec<_>>()
+        .join("\n");
     let html = INDEX
         .replace("{facts}", &escape_xml(&facts))
         .replace("{values}", &escape_xml(&values))
-        .replace("{unit}", profile.unit_of(clock).symbol())
+        .replace("{unit}", profile.profile.unit_of(clock).symbol())
         .replace("{rows}", &list)
         .replace("{first}", first)
         .replace(

@@ -141,24 +141,24 @@ impl Runs {
     pub fn add(&mut self, label: &str, group: Group, run: &Analysis) -> Result<()> {
         let kind = self.check(label, run)?;
         let (clock, family) = (kind.clock, kind.family);
-        if run.facts.format.family != family {
+        if run.profile.facts.format.family != family {
             self.warn(format!(
                 "{label} is a {} where the first run is not: their frames name different things, so few stacks match",
-                run.facts.format.kind
+                run.profile.facts.format.kind
             ));
         }
         let thread = self.options.thread.as_deref();
         let view = &self.options.view;
-        view.check(run).map_err(|e| Error::new(ErrorKind::Request, format!("{label}: {e}")))?;
+        view.check(&run.profile).map_err(|e| Error::new(ErrorKind::Request, format!("{label}: {e}")))?;
         let (mut stacks, mut threads) = (Vec::new(), Vec::new());
-        self.stacks.add(run, clock, (self.options.max_depth, view), thread, |_, thread, node, micros| {
+        self.stacks.add(&run.profile, clock, (self.options.max_depth, view), thread, |_, thread, node, micros| {
             stacks.push((node, micros));
             threads.push((thread, micros));
         });
         let stacks = coalesce(stacks, |a, b| *a = a.saturating_add(b));
         let threads = coalesce(threads, |a, b| *a = a.saturating_add(b));
         let mut methods = Vec::new();
-        let rows = method_rows(run, clock, thread, view);
+        let rows = method_rows(&run.profile, clock, thread, view);
         let has_thread = rows.is_some();
         if let Some(rows) = rows {
             self.thread_found = true;
@@ -191,9 +191,9 @@ impl Runs {
             self.warn(format!("{label} lost data, so its times fall short: {}", note.text));
         }
         if self.runs.is_empty() {
-            self.clocks = Clock::ALL.into_iter().filter(|&c| run.has(c)).collect();
+            self.clocks = Clock::ALL.into_iter().filter(|&c| run.profile.has(c)).collect();
         } else {
-            self.clocks.retain(|&c| run.has(c));
+            self.clocks.retain(|&c| run.profile.has(c));
         }
         self.runs.push(Run { label: label.to_owned(), group, stacks, threads, methods, total_us });
         Ok(())
@@ -287,23 +287,23 @@ impl Runs {
 
     /// The first run fixes the clock and the source; later runs must match.
     fn check(&mut self, label: &str, run: &Analysis) -> Result<Kind> {
-        let source = run.source();
+        let source = run.profile.source();
         let refuse = |message: String| Err(Error::new(ErrorKind::Request, format!("{label}: {message}")));
         let Some(kind) = &self.kind else {
             let clock = match self.options.clock {
-                Some(clock) if !run.has(clock) => return refuse(format!("the trace has no {clock} clock")),
+                Some(clock) if !run.profile.has(clock) => return refuse(format!("the trace has no {clock} clock")),
                 Some(clock) => clock,
-                None if run.default_clock() == Clock::Cpu || !run.has(Clock::Wall) => Clock::Cpu,
+                None if run.profile.default_clock() == Clock::Cpu || !run.profile.has(Clock::Wall) => Clock::Cpu,
                 None => Clock::Wall,
             };
             let kind = Kind {
                 clock,
                 source: source.kind,
-                unit: run.unit_of(clock),
-                family: run.facts.format.family,
-                frame_kind: run.stacks().frame_kind,
-                measured: super::super::flame::measured(run, clock),
-                clock_words: run.stacks().clock_words,
+                unit: run.profile.unit_of(clock),
+                family: run.profile.facts.format.family,
+                frame_kind: run.profile.stacks().frame_kind,
+                measured: super::super::flame::measured(&run.profile, clock),
+                clock_words: run.profile.stacks().clock_words,
             };
             return Ok(self.kind.insert(kind).clone());
         };
@@ -314,7 +314,7 @@ impl Runs {
                 kind.source.name()
             ));
         }
-        if !run.has(kind.clock) {
+        if !run.profile.has(kind.clock) {
             return refuse(format!(
                 "the trace has no {} clock, which the first run was measured on: choose a clock every run has (--clock)",
                 kind.clock
