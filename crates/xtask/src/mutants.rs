@@ -40,6 +40,9 @@ const NUMBER_MODULES: &[(&str, &[&str])] = &[
         ],
     ),
     ("profile/builder/mod.rs", &["lib", "counts", "edge_cases", "corpus", "calls", "limits", "damage"]),
+    ("profile/builder/thread_state.rs", &["lib", "counts", "edge_cases", "corpus", "calls", "limits", "damage"]),
+    ("profile/builder/keep.rs", &["lib", "calls", "limits"]),
+    ("profile/builder/facts_input.rs", &["lib", "limits", "viewer", "damage"]),
     ("profile/range.rs", &["lib", "counts", "calls", "viewer", "edge_cases", "thread_states"]),
     (
         "products/table.rs",

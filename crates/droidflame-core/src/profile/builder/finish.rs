@@ -1,8 +1,11 @@
 //! The end of building: open frames closed, threads named, frames merged and named,
 //! self times computed, clocks put in place.
 
+use super::frames::FrameSlot;
 use super::heap::HeapBuilder;
-use super::{FinishSpec, FrameSlot, ProfileBuilder, ThreadState};
+use super::spec::FinishSpec;
+use super::thread_state::ThreadState;
+use super::ProfileBuilder;
 use crate::profile::clock::{Clock, ClockSet, PerClock};
 use crate::profile::facts::Facts;
 use crate::profile::frame::FrameKind;

@@ -39,274 +39,37 @@
 //! - With `Options::keep_calls`, also keeps each call (start, end, CPU time, frame, node)
 //!   under its depth as it returns; past `Options::max_calls`, only the longer ones.
 
+mod facts_input;
 mod finish;
+mod frames;
 mod heap;
 mod heap_input;
+mod keep;
 pub(crate) mod seed;
+mod spec;
+mod system_input;
+#[cfg(test)]
+mod tests;
+mod thread_state;
+
+pub use frames::FrameInfo;
+pub(crate) use spec::{FinishSpec, SourceSpec};
 
 use super::app_frames::AppFrame;
-use super::calls::{Call, ThreadCalls};
-use super::clock::{Clock, ClockSet, ClockWords, PerClock, TimeUnit};
-use super::format::FormatInfo;
+use super::clock::PerClock;
 use super::frame::ClassRename;
-use super::frame::FrameKind;
-use super::repairs::{Repair, Repairs, Warning};
-use super::source::{SourceKind, Unit};
-use super::states::SchedTimes;
+use super::repairs::{Repairs, Warning};
+use super::source::SourceKind;
 use super::states::StateLog;
-use super::system::Counter;
-use super::tree::{CallTree, NodeBudget, TreeBuilder};
-use crate::error::{Error, ErrorKind};
+use super::tree::NodeBudget;
 use crate::options::Options;
-use crate::profile::repairs::group_digits;
+use frames::FrameSlot;
+use keep::{CallLengths, KeepCalls};
 use rustc_hash::FxHashMap;
+use thread_state::{Open, ThreadState};
 
 /// At most this many warnings are kept; the rest are counted.
 const MAX_WARNINGS: usize = 50;
-
-/// A frame as a decoder describes it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FrameInfo {
-    /// Class in dotted form; empty when there is none.
-    pub class: String,
-    /// The method's or slice's name.
-    pub name: String,
-    /// Empty when there is none.
-    pub signature: String,
-    /// Source file, if the trace names one.
-    pub source: Option<String>,
-    /// Line number, if known.
-    pub line: Option<i32>,
-}
-
-impl FrameInfo {
-    /// A frame that is a name and nothing else (a slice).
-    pub fn named(name: String) -> FrameInfo {
-        FrameInfo { class: String::new(), name, signature: String::new(), source: None, line: None }
-    }
-}
-
-#[derive(Debug, Clone, Copy)]
-struct Open {
-    node: u32,
-    frame: u32,
-    enter: PerClock,
-}
-
-#[derive(Debug, Clone)]
-struct ThreadState {
-    tid: u32,
-    name: Option<String>,
-    events: u64,
-    started: bool,
-    stack: Vec<Open>,
-    tree: TreeBuilder,
-    first: PerClock,
-    last: PerClock,
-    pid: Option<u32>,
-    track: bool,
-    /// Kept in the profile even without events (a thread known only from its scheduling).
-    listed: bool,
-    sched: Option<SchedTimes>,
-    /// Nodes of calls that began before tracing did, one entry per call: on the wall clock
-    /// they start at the timeline's start, known only at the end.
-    from_before: Vec<u32>,
-    /// Calls as they return, when calls are kept; frames are slots until the end.
-    calls: ThreadCalls,
-    /// Each call from before tracing that was kept: how many such frames had been put
-    /// under the stack when it was (its own included), and its place at depth 0 then.
-    /// Each later one put it one level deeper.
-    calls_from_before: Vec<(usize, usize)>,
-    /// A sampled thread's samples by the node their stack ends at (empty for a thread of
-    /// calls): the nodes' counts once the thread is finished (see `Count`).
-    samples: Vec<u64>,
-}
-
-impl ThreadState {
-    fn new(tid: u32, name: Option<String>) -> Self {
-        ThreadState {
-            tid,
-            name,
-            events: 0,
-            started: false,
-            stack: Vec::new(),
-            tree: TreeBuilder::new(),
-            first: PerClock::ZERO,
-            last: PerClock::ZERO,
-            pid: None,
-            track: false,
-            listed: false,
-            sched: None,
-            from_before: Vec::new(),
-            calls: ThreadCalls::new(),
-            calls_from_before: Vec::new(),
-            samples: Vec::new(),
-        }
-    }
-
-    /// Enters `frame` at `t` on top of the stack; false, with nothing entered, where the
-    /// stack is `max_depth` deep already.
-    #[inline(always)]
-    fn open(&mut self, frame: u32, t: PerClock, max_depth: usize, budget: &mut NodeBudget) -> bool {
-        if self.stack.len() >= max_depth {
-            return false;
-        }
-        let parent = self.stack.last().map_or(CallTree::ROOT, |open| open.node);
-        let node = self.tree.child(parent, frame, budget);
-        self.stack.push(Open { node, frame, enter: t });
-        true
-    }
-
-    /// `open` returns at `t`; it was at depth `stack.len()` (already popped). It is kept
-    /// if `keep` says so.
-    #[inline(always)]
-    fn close(&mut self, open: Open, t: PerClock, keep: KeepCalls) {
-        let took = t.since(open.enter);
-        let node = self.tree.node_mut(open.node);
-        node.calls += 1;
-        node.incl.add(took);
-        // Damaged times can run backwards; a call never ends before it starts.
-        let end = t.wall.max(open.enter.wall);
-        if keep.on && end - open.enter.wall >= keep.shortest {
-            let call = Call { start: open.enter.wall, end, cpu: took.cpu, frame: open.frame, node: open.node };
-            self.calls.push(self.stack.len(), call);
-        }
-    }
-
-    /// Closes every open frame where the input ended: at the thread's last event, on the
-    /// wall clock at `wall_end` where given (the timeline's end, when no data was lost
-    /// there and the trace has a wall clock).
-    fn close_at_end(&mut self, wall_end: Option<u64>, keep: KeepCalls) {
-        let mut last = self.last;
-        if let Some(end) = wall_end {
-            last.wall = last.wall.max(end);
-        }
-        while let Some(open) = self.stack.pop() {
-            self.close(open, last, keep);
-        }
-    }
-
-    /// An event at `t` that enters or exits a frame. Only an enter on an empty stack or an
-    /// exit of a frame not on top can be a thread's first (any other follows an enter), so
-    /// only those look at `started`.
-    #[inline(always)]
-    fn count_at(&mut self, t: PerClock, maybe_first: bool) {
-        self.events += 1;
-        if maybe_first && !self.started {
-            self.started = true;
-            self.first = t;
-        }
-        self.last = t;
-    }
-}
-
-/// Which returning calls are kept: with `Options::keep_calls`, those at least `shortest`
-/// ticks long on the timeline clock (0 until there were more than `Options::max_calls`).
-#[derive(Debug, Clone, Copy)]
-struct KeepCalls {
-    on: bool,
-    shortest: u64,
-}
-
-impl KeepCalls {
-    /// Every call, whatever its length.
-    fn all(self) -> KeepCalls {
-        KeepCalls { shortest: 0, ..self }
-    }
-}
-
-/// How many calls have each length, in buckets four to an octave (exact below 8 ticks), to
-/// choose how short a call may be and still be kept.
-struct CallLengths {
-    buckets: [u64; CallLengths::BUCKETS],
-}
-
-impl Default for CallLengths {
-    fn default() -> Self {
-        CallLengths { buckets: [0; CallLengths::BUCKETS] }
-    }
-}
-
-impl CallLengths {
-    /// 8 exact lengths, then 61 octaves (8 to 2^64) of 4.
-    const BUCKETS: usize = 8 + 61 * 4;
-
-    fn bucket(length: u64) -> usize {
-        if length < 8 {
-            return length as usize;
-        }
-        let octave = 63 - length.leading_zeros() as usize;
-        8 + (octave - 3) * 4 + ((length >> (octave - 2)) & 3) as usize
-    }
-
-    /// The shortest length in `bucket`.
-    fn lower_bound(bucket: usize) -> u64 {
-        if bucket < 8 {
-            return bucket as u64;
-        }
-        // 8 is a multiple of 4: the quarter of `bucket - 8` is that of `bucket`.
-        let (octave, quarter) = ((bucket - 8) / 4 + 3, bucket % 4);
-        (4 + quarter as u64) << (octave - 2)
-    }
-
-    fn add(&mut self, length: u64) {
-        self.buckets[Self::bucket(length)] += 1;
-    }
-
-    /// The shortest length that at most `count` calls reach.
-    fn shortest_within(&self, count: u64) -> u64 {
-        let mut reached = 0;
-        for bucket in (0..self.buckets.len()).rev() {
-            reached += self.buckets[bucket];
-            if reached > count {
-                return if bucket + 1 < Self::BUCKETS { Self::lower_bound(bucket + 1) } else { u64::MAX };
-            }
-        }
-        0
-    }
-}
-
-#[derive(Debug, Clone)]
-struct FrameSlot {
-    id: u64,
-    info: Option<FrameInfo>,
-}
-
-/// What only the decoder knows, handed over when the input ends.
-#[derive(Debug, Clone)]
-pub(crate) struct FinishSpec {
-    pub format: FormatInfo,
-    pub header: Vec<(String, String)>,
-    pub time_unit: TimeUnit,
-    pub counters: Vec<Counter>,
-    /// Order threads by process (the trace says which process each belongs to).
-    pub group_by_process: bool,
-    /// The trace's timeline on the wall clock, where the decoder knows it better than the
-    /// events do (a capture's first and last event of any kind); `None`: from the earliest
-    /// to the latest event of any thread.
-    pub timeline: Option<(u64, u64)>,
-    /// Where the capture lost every event, in time order (`Profile::gaps`).
-    pub gaps: Vec<(u64, u64)>,
-    /// What the threads no decoder put in another source hold (`calls` for most formats),
-    /// and how to read them.
-    pub main: SourceSpec,
-    /// How to read the threads put in other sources ([`ProfileBuilder::set_source`]).
-    pub more: Vec<SourceSpec>,
-    /// The main source is shown first where the others have something too; false where it
-    /// holds less than they do (a capture whose only calls are scheduler states).
-    pub main_first: bool,
-}
-
-/// What a source's threads hold and how to read them.
-#[derive(Debug, Clone)]
-pub(crate) struct SourceSpec {
-    pub kind: SourceKind,
-    pub unit: Unit,
-    pub clocks: ClockSet,
-    pub frame_kind: FrameKind,
-    pub clock_words: ClockWords,
-    pub preferred_clock: Option<Clock>,
-}
 
 /// A limit of `Options` that the trace went beyond.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -386,32 +149,10 @@ impl ProfileBuilder {
         }
     }
 
-    pub fn warn(&mut self, message: impl Into<String>) {
-        self.push_warning(None, message.into());
-    }
-
-    /// A warning that details one repair: the summary's notes show it with that repair
-    /// instead of on its own.
-    pub fn warn_about(&mut self, repair: Repair, message: impl Into<String>) {
-        self.push_warning(Some(repair), message.into());
-    }
-
-    fn push_warning(&mut self, repair: Option<Repair>, text: String) {
-        if self.warnings.len() < MAX_WARNINGS {
-            self.warnings.push(Warning { text, repair });
-        } else {
-            self.dropped_warnings += 1;
-        }
-    }
-
     /// Events of all threads so far. Summed when asked (rarely) rather than counted per
     /// event, which would cost the per-record loop a memory update.
     pub fn events(&self) -> u64 {
         self.threads.iter().map(|t| t.events).sum()
-    }
-
-    pub fn limits(&self) -> &Options {
-        &self.limits
     }
 
     /// Between chunks: past `Options::max_calls`, the shortest calls are let go and
@@ -441,60 +182,6 @@ impl ProfileBuilder {
             for (entry, (_, place)) in state.calls_from_before.iter_mut().zip(places) {
                 entry.1 = place;
             }
-        }
-    }
-
-    /// The trace went beyond `limit`: the analysis stops with its error after this chunk.
-    pub fn refuse(&mut self, limit: Limit) {
-        self.limit_hit.get_or_insert(limit);
-    }
-
-    /// The error for the first limit the trace reached, if it reached one.
-    pub fn limit_error(&self) -> Option<Error> {
-        let limit = self.limit_hit.or(self.budget.exhausted.then_some(Limit::CallStacks))?;
-        let o = &self.limits;
-        let n = |limit: usize| group_digits(limit as u64);
-        let message = match limit {
-            Limit::Depth => {
-                format!("a thread's stack is deeper than {} frames (the stack-depth limit)", n(o.max_stack_depth))
-            }
-            Limit::CallStacks => format!(
-                "the trace has more than {} unique call stacks (the call-stack limit); real traces have far \
-                 fewer, so this one is probably generated or damaged",
-                group_digits(o.max_call_stacks)
-            ),
-            Limit::Threads => format!("the trace has more than {} threads (the thread limit)", n(o.max_threads)),
-            Limit::Frames => {
-                format!("the trace has more than {} distinct methods (the method limit)", n(o.max_methods))
-            }
-        };
-        Some(Error::new(ErrorKind::Limit, message))
-    }
-
-    /// A name as the profile keeps it: cut to the name-length limit (on a character
-    /// boundary, ending in `…`), the cut counted.
-    pub fn clip_name(&mut self, mut name: String) -> String {
-        let max = self.limits.max_name_bytes.max(4);
-        if name.len() > max {
-            let mut end = max - '…'.len_utf8();
-            while !name.is_char_boundary(end) {
-                end -= 1;
-            }
-            name.truncate(end);
-            name.push('…');
-            self.repairs.long_names += 1;
-        }
-        name
-    }
-
-    /// Each of a frame's names as the profile keeps it (`clip_name` moves a short one as it is).
-    fn clip_frame(&mut self, info: FrameInfo) -> FrameInfo {
-        FrameInfo {
-            class: self.clip_name(info.class),
-            name: self.clip_name(info.name),
-            signature: self.clip_name(info.signature),
-            source: info.source.map(|s| self.clip_name(s)),
-            line: info.line,
         }
     }
 
@@ -612,23 +299,6 @@ impl ProfileBuilder {
         self.renames.push(ClassRename { obfuscated, original, methods });
     }
 
-    /// A frame an app produced (a frame timeline's), whole.
-    pub fn app_frame(&mut self, mut frame: AppFrame) {
-        frame.layer = self.clip_name(frame.layer);
-        self.app_frames.push(frame);
-    }
-
-    /// App frames derived from an app's slices, and the note that says how: what the
-    /// profile lists where the trace recorded no frames.
-    pub fn derived_frames(&mut self, frames: Vec<AppFrame>, note: String) {
-        self.derived_frames = Some((frames, note));
-    }
-
-    /// A display frame of the compositor (a frame timeline's), whole.
-    pub fn display_frame(&mut self, frame: AppFrame) {
-        self.display_frames.push(frame);
-    }
-
     /// Puts a thread in a source other than the trace's main one (its `FinishSpec::main`).
     pub fn set_source(&mut self, thread: u32, kind: SourceKind) {
         // Kept apart from the thread's state, which the record loop reads.
@@ -636,29 +306,6 @@ impl ProfileBuilder {
             self.sources.resize(thread as usize + 1, SourceKind::Calls);
         }
         self.sources[thread as usize] = kind;
-    }
-
-    pub fn set_sched(&mut self, thread: u32, sched: SchedTimes) {
-        self.threads[thread as usize].sched = Some(sched);
-    }
-
-    /// A thread's scheduler states over time.
-    pub fn set_states(&mut self, thread: u32, mut states: StateLog) {
-        if self.states.len() <= thread as usize {
-            self.states.resize(thread as usize + 1, StateLog::default());
-        }
-        states.shrink();
-        self.states[thread as usize] = states;
-    }
-
-    /// The kernel functions threads blocked in, as `StateEntry::blocked` numbers them.
-    pub fn blocked_functions(&mut self, functions: Vec<String>) {
-        self.blocked_functions = functions;
-    }
-
-    /// The scheduler ran threads on CPUs numbered below `cpus`.
-    pub fn cpu_count(&mut self, cpus: u32) {
-        self.cpus = cpus;
     }
 
     /// Whether calls (and with them scheduler states) are kept.
@@ -820,130 +467,5 @@ fn exit_below_top(
     if keep.on {
         let place = state.calls.at_depth(0).len() - 1;
         state.calls_from_before.push((state.from_before.len(), place));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn spec() -> FinishSpec {
-        let format = FormatInfo {
-            family: "test",
-            layout: "calls",
-            kind: "method trace",
-            version: 0,
-            gzip: false,
-            split: false,
-            pid: None,
-            recorded_us: None,
-            details: Vec::new(),
-            sampling_interval_us: None,
-            description: "a test".into(),
-        };
-        FinishSpec {
-            format,
-            header: Vec::new(),
-            time_unit: TimeUnit::MICROS,
-            counters: Vec::new(),
-            group_by_process: false,
-            timeline: None,
-            gaps: Vec::new(),
-            main: SourceSpec {
-                kind: SourceKind::Calls,
-                unit: Unit::Micros,
-                clocks: ClockSet::Wall,
-                frame_kind: FrameKind::Method,
-                clock_words: ClockWords::ELAPSED_AND_THREAD_CPU,
-                preferred_clock: None,
-            },
-            more: Vec::new(),
-            main_first: true,
-        }
-    }
-
-    #[test]
-    fn past_fifty_warnings_the_rest_are_counted() {
-        let mut b = ProfileBuilder::new(&Options::default());
-        (0..MAX_WARNINGS + 3).for_each(|i| b.warn(format!("warning {i}")));
-        let profile = b.finish(spec());
-        let texts: Vec<&str> = profile.facts.warnings.iter().map(|w| w.text.as_str()).collect();
-        assert_eq!(texts.len(), 51);
-        assert_eq!((texts[0], texts[49]), ("warning 0", "warning 49"));
-        assert_eq!(texts[50], "3 more warnings not shown");
-    }
-
-    #[test]
-    fn long_names_are_cut_on_a_character_boundary_to_the_limit() {
-        let mut b = ProfileBuilder::new(&Options { max_name_bytes: 10, ..Options::default() });
-        assert_eq!(b.clip_name("abcdefghij".into()), "abcdefghij", "10 bytes fit");
-        assert_eq!(b.repairs.long_names, 0);
-        assert_eq!(b.clip_name("abcdefghijk".into()), "abcdefg\u{2026}", "7 bytes and the 3 of `…`");
-        // `é` is 2 bytes: 7 would split the fourth.
-        assert_eq!(b.clip_name("\u{e9}".repeat(7)), "\u{e9}\u{e9}\u{e9}\u{2026}");
-        assert_eq!(b.repairs.long_names, 2);
-        // Below 4 bytes the limit is 4: one byte and `…`.
-        let mut b = ProfileBuilder::new(&Options { max_name_bytes: 0, ..Options::default() });
-        assert_eq!(b.clip_name("abcde".into()), "a\u{2026}");
-    }
-
-    #[test]
-    fn past_the_call_limit_the_longest_half_is_kept() {
-        let mut b = ProfileBuilder::new(&Options { keep_calls: true, max_calls: 6, ..Options::default() });
-        let thread = b.add_thread(1, None);
-        let frame = b.add_frame(1, None);
-        let mut t = 0;
-        // Lengths in buckets of their own, back to back.
-        for length in [1, 2, 3, 5, 8, 12, 20, 40, 100, 1000] {
-            b.enter(thread, frame, PerClock::new(t, t));
-            t += length;
-            b.exit(thread, frame, PerClock::new(t, t));
-        }
-        b.check_calls();
-        // At most 3 calls (half of 6) reach 24, the start of the bucket above 20's (20 to 23).
-        assert_eq!(b.keep.shortest, 24);
-        let kept: Vec<u64> = b.threads[0].calls.iter().map(|(_, c)| c.duration()).collect();
-        assert_eq!(kept, [40, 100, 1000]);
-    }
-
-    #[test]
-    fn calls_are_kept_where_asked_and_only_there() {
-        let one_call_each = |b: &mut ProfileBuilder| {
-            let frame = b.add_frame(1, None);
-            for tid in [1, 2] {
-                let thread = b.add_thread(tid, None);
-                b.enter(thread, frame, PerClock::new(0, 0));
-                b.exit(thread, frame, PerClock::new(5, 5));
-            }
-            b.threads.iter().map(|t| t.calls.len()).collect::<Vec<_>>()
-        };
-        assert_eq!(one_call_each(&mut ProfileBuilder::new(&Options::default())), [0, 0]);
-        let every = Options { keep_calls: true, ..Options::default() };
-        assert_eq!(one_call_each(&mut ProfileBuilder::new(&every)), [1, 1]);
-        // Reading one thread again keeps its calls alone, whatever the options said.
-        let mut b = ProfileBuilder::new(&Options::default());
-        b.keep_only(1);
-        assert_eq!(one_call_each(&mut b), [0, 1]);
-    }
-
-    #[test]
-    fn each_length_falls_in_the_bucket_that_bounds_it() {
-        for length in (0..5000).chain([1 << 40, (1 << 40) + 12345, u64::MAX - 1, u64::MAX]) {
-            let bucket = CallLengths::bucket(length);
-            assert!(CallLengths::lower_bound(bucket) <= length, "{length}");
-            if bucket + 1 < CallLengths::BUCKETS {
-                assert!(length < CallLengths::lower_bound(bucket + 1), "{length}");
-            }
-        }
-        assert_eq!(CallLengths::bucket(u64::MAX), CallLengths::BUCKETS - 1);
-        let mut lengths = CallLengths::default();
-        [1, 2, 3, 100, 200, 300].iter().for_each(|&l| lengths.add(l));
-        assert_eq!(lengths.shortest_within(3), 4);
-        assert_eq!(lengths.shortest_within(6), 0);
-        assert_eq!(lengths.shortest_within(0), 320);
-        // Calls in the last bucket: no length is long enough to keep fewer.
-        lengths.add(u64::MAX);
-        assert_eq!(lengths.shortest_within(0), u64::MAX);
-        assert_eq!(lengths.shortest_within(1), 320);
     }
 }

@@ -3,7 +3,9 @@
 //! mark reads on from there and rebuilds that thread's calls exactly as they were, short
 //! ones included.
 
-use super::{KeepCalls, Open, ProfileBuilder};
+use super::keep::KeepCalls;
+use super::thread_state::Open;
+use super::ProfileBuilder;
 use crate::profile::calls::ThreadCalls;
 use crate::profile::clock::PerClock;
 

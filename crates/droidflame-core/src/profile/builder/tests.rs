@@ -1,0 +1,128 @@
+//! The builder's own rules: warnings past the cap, names cut to the limit, which calls are
+//! kept.
+
+use super::*;
+use crate::profile::clock::{ClockSet, ClockWords, TimeUnit};
+use crate::profile::format::FormatInfo;
+use crate::profile::frame::FrameKind;
+use crate::profile::source::Unit;
+
+fn spec() -> FinishSpec {
+    let format = FormatInfo {
+        family: "test",
+        layout: "calls",
+        kind: "method trace",
+        version: 0,
+        gzip: false,
+        split: false,
+        pid: None,
+        recorded_us: None,
+        details: Vec::new(),
+        sampling_interval_us: None,
+        description: "a test".into(),
+    };
+    FinishSpec {
+        format,
+        header: Vec::new(),
+        time_unit: TimeUnit::MICROS,
+        counters: Vec::new(),
+        group_by_process: false,
+        timeline: None,
+        gaps: Vec::new(),
+        main: SourceSpec {
+            kind: SourceKind::Calls,
+            unit: Unit::Micros,
+            clocks: ClockSet::Wall,
+            frame_kind: FrameKind::Method,
+            clock_words: ClockWords::ELAPSED_AND_THREAD_CPU,
+            preferred_clock: None,
+        },
+        more: Vec::new(),
+        main_first: true,
+    }
+}
+
+#[test]
+fn past_fifty_warnings_the_rest_are_counted() {
+    let mut b = ProfileBuilder::new(&Options::default());
+    (0..MAX_WARNINGS + 3).for_each(|i| b.warn(format!("warning {i}")));
+    let profile = b.finish(spec());
+    let texts: Vec<&str> = profile.facts.warnings.iter().map(|w| w.text.as_str()).collect();
+    assert_eq!(texts.len(), 51);
+    assert_eq!((texts[0], texts[49]), ("warning 0", "warning 49"));
+    assert_eq!(texts[50], "3 more warnings not shown");
+}
+
+#[test]
+fn long_names_are_cut_on_a_character_boundary_to_the_limit() {
+    let mut b = ProfileBuilder::new(&Options { max_name_bytes: 10, ..Options::default() });
+    assert_eq!(b.clip_name("abcdefghij".into()), "abcdefghij", "10 bytes fit");
+    assert_eq!(b.repairs.long_names, 0);
+    assert_eq!(b.clip_name("abcdefghijk".into()), "abcdefg\u{2026}", "7 bytes and the 3 of `…`");
+    // `é` is 2 bytes: 7 would split the fourth.
+    assert_eq!(b.clip_name("\u{e9}".repeat(7)), "\u{e9}\u{e9}\u{e9}\u{2026}");
+    assert_eq!(b.repairs.long_names, 2);
+    // Below 4 bytes the limit is 4: one byte and `…`.
+    let mut b = ProfileBuilder::new(&Options { max_name_bytes: 0, ..Options::default() });
+    assert_eq!(b.clip_name("abcde".into()), "a\u{2026}");
+}
+
+#[test]
+fn past_the_call_limit_the_longest_half_is_kept() {
+    let mut b = ProfileBuilder::new(&Options { keep_calls: true, max_calls: 6, ..Options::default() });
+    let thread = b.add_thread(1, None);
+    let frame = b.add_frame(1, None);
+    let mut t = 0;
+    // Lengths in buckets of their own, back to back.
+    for length in [1, 2, 3, 5, 8, 12, 20, 40, 100, 1000] {
+        b.enter(thread, frame, PerClock::new(t, t));
+        t += length;
+        b.exit(thread, frame, PerClock::new(t, t));
+    }
+    b.check_calls();
+    // At most 3 calls (half of 6) reach 24, the start of the bucket above 20's (20 to 23).
+    assert_eq!(b.keep.shortest, 24);
+    let kept: Vec<u64> = b.threads[0].calls.iter().map(|(_, c)| c.duration()).collect();
+    assert_eq!(kept, [40, 100, 1000]);
+}
+
+#[test]
+fn calls_are_kept_where_asked_and_only_there() {
+    let one_call_each = |b: &mut ProfileBuilder| {
+        let frame = b.add_frame(1, None);
+        for tid in [1, 2] {
+            let thread = b.add_thread(tid, None);
+            b.enter(thread, frame, PerClock::new(0, 0));
+            b.exit(thread, frame, PerClock::new(5, 5));
+        }
+        b.threads.iter().map(|t| t.calls.len()).collect::<Vec<_>>()
+    };
+    assert_eq!(one_call_each(&mut ProfileBuilder::new(&Options::default())), [0, 0]);
+    let every = Options { keep_calls: true, ..Options::default() };
+    assert_eq!(one_call_each(&mut ProfileBuilder::new(&every)), [1, 1]);
+    // Reading one thread again keeps its calls alone, whatever the options said.
+    let mut b = ProfileBuilder::new(&Options::default());
+    b.keep_only(1);
+    assert_eq!(one_call_each(&mut b), [0, 1]);
+}
+
+#[test]
+fn each_length_falls_in_the_bucket_that_bounds_it() {
+    for length in (0..5000).chain([1 << 40, (1 << 40) + 12345, u64::MAX - 1, u64::MAX]) {
+        let bucket = CallLengths::bucket(length);
+        assert!(CallLengths::lower_bound(bucket) <= length, "{length}");
+        if bucket + 1 < CallLengths::BUCKETS {
+            assert!(length < CallLengths::lower_bound(bucket + 1), "{length}");
+        }
+    }
+    assert_eq!(CallLengths::bucket(u64::MAX), CallLengths::BUCKETS - 1);
+    let mut lengths = CallLengths::default();
+    [1, 2, 3, 100, 200, 300].iter().for_each(|&l| lengths.add(l));
+    assert_eq!(lengths.shortest_within(3), 4);
+    assert_eq!(lengths.shortest_within(6), 0);
+    assert_eq!(lengths.shortest_within(0), 320);
+    // Calls in the last bucket: no length is long enough to keep fewer.
+    lengths.add(u64::MAX);
+    assert_eq!(lengths.shortest_within(0), u64::MAX);
+    assert_eq!(lengths.shortest_within(1), 320);
+}

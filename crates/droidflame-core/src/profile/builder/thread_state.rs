@@ -1,0 +1,121 @@
+//! A thread while it is read: its open calls, its call tree so far and its calls kept.
+
+use super::keep::KeepCalls;
+use crate::profile::calls::{Call, ThreadCalls};
+use crate::profile::clock::PerClock;
+use crate::profile::states::SchedTimes;
+use crate::profile::tree::{CallTree, NodeBudget, TreeBuilder};
+
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Open {
+    pub(super) node: u32,
+    pub(super) frame: u32,
+    pub(super) enter: PerClock,
+}
+
+#[derive(Debug, Clone)]
+pub(super) struct ThreadState {
+    pub(super) tid: u32,
+    pub(super) name: Option<String>,
+    pub(super) events: u64,
+    pub(super) started: bool,
+    pub(super) stack: Vec<Open>,
+    pub(super) tree: TreeBuilder,
+    pub(super) first: PerClock,
+    pub(super) last: PerClock,
+    pub(super) pid: Option<u32>,
+    pub(super) track: bool,
+    /// Kept in the profile even without events (a thread known only from its scheduling).
+    pub(super) listed: bool,
+    pub(super) sched: Option<SchedTimes>,
+    /// Nodes of calls that began before tracing did, one entry per call: on the wall clock
+    /// they start at the timeline's start, known only at the end.
+    pub(super) from_before: Vec<u32>,
+    /// Calls as they return, when calls are kept; frames are slots until the end.
+    pub(super) calls: ThreadCalls,
+    /// Each call from before tracing that was kept: how many such frames had been put
+    /// under the stack when it was (its own included), and its place at depth 0 then.
+    /// Each later one put it one level deeper.
+    pub(super) calls_from_before: Vec<(usize, usize)>,
+    /// A sampled thread's samples by the node their stack ends at (empty for a thread of
+    /// calls): the nodes' counts once the thread is finished (see `Count`).
+    pub(super) samples: Vec<u64>,
+}
+
+impl ThreadState {
+    pub(super) fn new(tid: u32, name: Option<String>) -> Self {
+        ThreadState {
+            tid,
+            name,
+            events: 0,
+            started: false,
+            stack: Vec::new(),
+            tree: TreeBuilder::new(),
+            first: PerClock::ZERO,
+            last: PerClock::ZERO,
+            pid: None,
+            track: false,
+            listed: false,
+            sched: None,
+            from_before: Vec::new(),
+            calls: ThreadCalls::new(),
+            calls_from_before: Vec::new(),
+            samples: Vec::new(),
+        }
+    }
+
+    /// Enters `frame` at `t` on top of the stack; false, with nothing entered, where the
+    /// stack is `max_depth` deep already.
+    #[inline(always)]
+    pub(super) fn open(&mut self, frame: u32, t: PerClock, max_depth: usize, budget: &mut NodeBudget) -> bool {
+        if self.stack.len() >= max_depth {
+            return false;
+        }
+        let parent = self.stack.last().map_or(CallTree::ROOT, |open| open.node);
+        let node = self.tree.child(parent, frame, budget);
+        self.stack.push(Open { node, frame, enter: t });
+        true
+    }
+
+    /// `open` returns at `t`; it was at depth `stack.len()` (already popped). It is kept
+    /// if `keep` says so.
+    #[inline(always)]
+    pub(super) fn close(&mut self, open: Open, t: PerClock, keep: KeepCalls) {
+        let took = t.since(open.enter);
+        let node = self.tree.node_mut(open.node);
+        node.calls += 1;
+        node.incl.add(took);
+        // Damaged times can run backwards; a call never ends before it starts.
+        let end = t.wall.max(open.enter.wall);
+        if keep.on && end - open.enter.wall >= keep.shortest {
+            let call = Call { start: open.enter.wall, end, cpu: took.cpu, frame: open.frame, node: open.node };
+            self.calls.push(self.stack.len(), call);
+        }
+    }
+
+    /// Closes every open frame where the input ended: at the thread's last event, on the
+    /// wall clock at `wall_end` where given (the timeline's end, when no data was lost
+    /// there and the trace has a wall clock).
+    pub(super) fn close_at_end(&mut self, wall_end: Option<u64>, keep: KeepCalls) {
+        let mut last = self.last;
+        if let Some(end) = wall_end {
+            last.wall = last.wall.max(end);
+        }
+        while let Some(open) = self.stack.pop() {
+            self.close(open, last, keep);
+        }
+    }
+
+    /// An event at `t` that enters or exits a frame. Only an enter on an empty stack or an
+    /// exit of a frame not on top can be a thread's first (any other follows an enter), so
+    /// only those look at `started`.
+    #[inline(always)]
+    pub(super) fn count_at(&mut self, t: PerClock, maybe_first: bool) {
+        self.events += 1;
+        if maybe_first && !self.started {
+            self.started = true;
+            self.first = t;
+        }
+        self.last = t;
+    }
+}
