@@ -404,3 +404,49 @@ fn a_wait_from_before_tracing_lasts_from_the_timelines_start() {
     assert_eq!(spans, [(0, 5_559_786 - 4_363, 0), (5_800_607, end, 0)]);
     assert_eq!(end, 17_781_079);
 }
+
+/// Whether each kind of input says where it ends, so that a cut is noticed: a method trace
+/// (its record count or closing summary), simpleperf's end marker, a zlib or gzip stream; not
+/// ftrace text or a stream of Perfetto packets, which can end after any line or packet. The
+/// damage tests read this to know when a cut must show as `repairs.truncated`.
+#[test]
+fn each_input_says_whether_it_knows_where_it_ends() {
+    if !droidflame_testkit::corpus_present("corpus::each_input_says_whether_it_knows_where_it_ends") {
+        return;
+    }
+    for (file, known) in [
+        ("ffprof-art-regular.trace", true),
+        ("ffprof-art-streaming.trace", true),
+        ("simpleperf/ffprof-simpleperf-cpu-clock.trace", true),
+        ("simpleperf/ffprof-simpleperf-cpu-clock.trace.gz", true),
+        ("atrace/catapult-systrace-compressed_atrace_data.ctrace", true),
+        ("atrace/catapult-systrace-atrace_data.txt", false),
+        ("tracecompass-atrace-test.txt", false),
+        ("perfetto/mstools-test_trace.perfetto-trace", false),
+    ] {
+        assert_eq!(profile_of(file).profile.facts.format.ends_known, known, "{file}");
+    }
+}
+
+/// A capture of kernel events alone draws each thread's scheduler states as its frames,
+/// and says so of its calls source; one with slices does not.
+#[test]
+fn a_capture_without_slices_says_its_frames_are_states() {
+    if !droidflame_testkit::corpus_present("corpus::a_capture_without_slices_says_its_frames_are_states") {
+        return;
+    }
+    for (file, states) in
+        [("atrace/perfetto-sched_blocked_systrace.systrace", true), ("tracecompass-atrace-test.txt", false)]
+    {
+        let analysis = profile_of(file);
+        let calls = analysis.profile.stacks_of(droidflame_core::SourceKind::Calls).expect("a calls source");
+        assert_eq!(calls.states_as_frames, states, "{file}");
+        let named: Vec<&str> = calls
+            .threads
+            .iter()
+            .flat_map(|t| t.tree.nodes().iter().skip(1).map(|n| analysis.profile.frame_name(n.frame)))
+            .collect();
+        let only_states = named.iter().all(|n| ["Running", "Runnable", "Sleeping"].contains(n));
+        assert_eq!(only_states, states, "{file}: {:?}", &named[..named.len().min(5)]);
+    }
+}

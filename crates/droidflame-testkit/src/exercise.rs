@@ -6,7 +6,7 @@
 
 use droidflame_core::products::{self, CallQuery, FlameOptions, FoldedOptions, FramesQuery, GraphScope};
 use droidflame_core::profile::Repair;
-use droidflame_core::{Analysis, Analyzer, Clock, Error, ErrorKind, Options, Profile};
+use droidflame_core::{Analysis, Analyzer, Clock, Error, ErrorKind, Options, Profile, SourceKind};
 
 /// Graphs are drawn for profiles up to this many records (larger ones cost the test time
 /// and add nothing the smaller ones do not reach).
@@ -199,7 +199,7 @@ pub fn assert_damage_told(
             );
             if profile.facts.records < whole.profile.facts.records
                 && cut < whole_bytes.len()
-                && cut_is_detectable(whole_bytes, &whole.profile)
+                && cut_is_detectable(&whole.profile)
             {
                 assert!(
                     profile.facts.repairs.truncated,
@@ -225,14 +225,11 @@ fn tells_more(profile: &Profile, whole: &Profile) -> bool {
 
 /// Whether a system trace's frames are its threads' scheduler states (it has no slices).
 fn draws_states(profile: &Profile) -> bool {
-    profile.facts.warnings.iter().any(|w| w.contains("scheduler states"))
+    profile.stacks_of(SourceKind::Calls).is_some_and(|calls| calls.states_as_frames)
 }
-
-/// Whether a cut in the middle of this input must show as `repairs.truncated`: binary
-/// method traces know their length (a record count, a closing summary), simpleperf files
-/// end with a marker, compressed data knows its end. Plain text can end after any line.
-pub fn cut_is_detectable(bytes: &[u8], whole: &Profile) -> bool {
-    ["art", "simpleperf"].contains(&whole.facts.format.family)
-        || bytes.starts_with(&[0x1F, 0x8B])
-        || whole.facts.format.layout == "ctrace"
+/// Whether a cut in the middle of this input must show as `repairs.truncated`: where the
+/// input says where it ends (`FormatInfo::ends_known`: a record count or closing summary,
+/// an end marker, a compressed stream's end). Plain text can end after any line.
+pub fn cut_is_detectable(whole: &Profile) -> bool {
+    whole.facts.format.ends_known
 }

@@ -14,6 +14,10 @@ pub struct FormatInfo {
     pub version: u32,
     /// The input was gzip-compressed.
     pub gzip: bool,
+    /// The input says where it ends (a record count, a closing marker, a compressed
+    /// stream's end), so a cut is noticed and counted (`repairs.truncated`); a text or a
+    /// stream of packets can end after any line or packet.
+    pub ends_known: bool,
     /// The input was two files read as one.
     pub split: bool,
     /// The process the trace was recorded for, where it says.

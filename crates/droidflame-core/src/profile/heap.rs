@@ -121,6 +121,7 @@ impl HeapProfiles {
             clock_words: ClockWords { wall: heap_words(view.kind), cpu: "" },
             preferred_clock: None,
             shortest_call: 0,
+            states_as_frames: false,
             counts_unknown: false,
         }
     }

@@ -5,12 +5,19 @@ use super::heap::HeapView;
 use super::model::{Profile, Shown};
 use super::repairs::counted;
 use super::source::{Count, Source, SourceKind, Unit};
+use super::stacks::StackProfile;
 use crate::error::{Error, ErrorKind, Result};
 
 impl Profile {
     /// The sources this trace has, in order of preference: the first is shown by default.
     pub fn sources(&self) -> &[Source] {
         &self.sources
+    }
+
+    /// The stack profile of the source `kind`, where the trace has it and it is no heap
+    /// source (a heap source's is made from a dump when it is shown).
+    pub fn stacks_of(&self, kind: SourceKind) -> Option<&StackProfile> {
+        self.stack_profiles.iter().find(|s| s.source.kind == kind)
     }
 
     /// The source the profile shows now.

@@ -29,6 +29,9 @@ pub struct StackProfile {
     /// go, the trace having more than `Options::max_calls`; 0 when every call was kept.
     /// Calls from before tracing are kept whatever their length.
     pub shortest_call: u64,
+    /// Its threads' frames are their scheduler states (`Running`, `Runnable`, `Sleeping`):
+    /// a system trace without slices.
+    pub states_as_frames: bool,
     /// The nodes' counts are not known: a time range of samples (the samples in it are
     /// not kept one by one, only the runs of them that calls are).
     pub counts_unknown: bool,

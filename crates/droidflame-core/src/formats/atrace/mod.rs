@@ -224,7 +224,9 @@ impl Importer for AtraceDecoder {
         let end = self.events.system.finish(builder);
         self.notes(builder, &end);
         let description = format!("System trace (atrace), {layout}");
-        Ok(end.finish_spec(("atrace", layout, description), gzip, self.events.header).into())
+        // A zlib stream says where it ends; plain text can end after any line.
+        let ends_known = layout == "ctrace";
+        Ok(end.finish_spec(("atrace", layout, description), (gzip, ends_known), self.events.header).into())
     }
 }
 

@@ -160,6 +160,7 @@ impl CpuSamples {
                 cpu: if weight.time { "on-CPU time" } else { "samples" },
             },
             preferred_clock: Some(crate::profile::Clock::Cpu),
+            states_as_frames: false,
         })
     }
 }

@@ -175,7 +175,8 @@ impl Importer for PerfettoDecoder {
             ("packets".to_owned(), stats.packets.to_string()),
             ("ftrace_events".to_owned(), stats.ftrace_events.to_string()),
         ];
-        let mut spec = end.finish_spec(("perfetto", "protobuf", "System trace (Perfetto)".to_owned()), gzip, header);
+        let mut spec =
+            end.finish_spec(("perfetto", "protobuf", "System trace (Perfetto)".to_owned()), (gzip, false), header);
         spec.more.extend(samples);
         // A capture whose only calls are scheduler states opens on its samples or heap.
         spec.main_first = slices > 0;

@@ -92,16 +92,19 @@ pub struct SystemEnd {
     pub gaps: Vec<(u64, u64)>,
     /// Whether any thread was seen by the scheduler (then slices have a CPU clock).
     pub scheduled: bool,
+    /// The capture has no slices but scheduler events: each thread's frames are its
+    /// scheduler states.
+    pub states_as_frames: bool,
 }
 
 impl SystemEnd {
     /// What the builder needs to finish the profile of a system trace: `family` and
     /// `layout` name the input (`description` says it for people), `header` is what the
-    /// trace says of itself.
+    /// trace says of itself; `ends_known`: the container says where the capture ends.
     pub fn finish_spec(
         self,
         (family, layout, description): (&'static str, &'static str, String),
-        gzip: bool,
+        (gzip, ends_known): (bool, bool),
         header: Vec<(String, String)>,
     ) -> FinishSpec {
         let format = FormatInfo {
@@ -110,6 +113,7 @@ impl SystemEnd {
             kind: "system trace",
             version: 0,
             gzip,
+            ends_known: ends_known || gzip,
             split: false,
             pid: None,
             recorded_us: None,
@@ -132,6 +136,7 @@ impl SystemEnd {
                 frame_kind: FrameKind::Slice,
                 clock_words: ClockWords::ELAPSED_AND_THREAD_CPU,
                 preferred_clock: None,
+                states_as_frames: self.states_as_frames,
             },
             more: Vec::new(),
             main_first: true,
@@ -445,6 +450,7 @@ impl SystemTrace {
             timeline: self.min_ts.map(|min| (min, self.max_ts)),
             gaps: std::mem::take(&mut self.gaps),
             scheduled,
+            states_as_frames: scheduled && self.stats.slices == 0,
         }
     }
 }

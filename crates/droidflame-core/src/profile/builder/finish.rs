@@ -116,6 +116,7 @@ impl ProfileBuilder {
                 clock_words: source.clock_words,
                 preferred_clock: source.preferred_clock,
                 shortest_call,
+                states_as_frames: source.states_as_frames,
                 counts_unknown: false,
             })
             .collect();

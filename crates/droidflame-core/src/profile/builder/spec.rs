@@ -41,4 +41,6 @@ pub(crate) struct SourceSpec {
     pub frame_kind: FrameKind,
     pub clock_words: ClockWords,
     pub preferred_clock: Option<Clock>,
+    /// Its threads' frames are their scheduler states (a capture without slices).
+    pub states_as_frames: bool,
 }
