@@ -169,6 +169,14 @@ impl StateLog {
         self.last = start;
     }
 
+    /// Appends every entry of `later`, a log of what came after this one's last entry: two
+    /// halves of one run of states, appended, are the log of the whole.
+    pub(crate) fn append(&mut self, later: &StateLog) {
+        for entry in later.entries_from(0) {
+            self.push(entry);
+        }
+    }
+
     /// No state logged.
     pub fn is_empty(&self) -> bool {
         self.entries == 0

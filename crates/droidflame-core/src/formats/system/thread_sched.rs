@@ -4,7 +4,7 @@
 
 use crate::profile::{SchedState, SchedTimes, StateEntry, StateLog};
 
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Sched {
     pub state: SchedState,
     /// When it entered `state`.
@@ -52,6 +52,26 @@ impl Sched {
         self.since = ts;
     }
 
+    /// A thread's scheduling read on from where this one stands: the same state since the
+    /// same time, nothing counted or logged yet. Fed the states after this point and merged
+    /// back (`merge`), it gives what this one fed every state would: reading a capture in
+    /// parts.
+    pub fn continuing(&self) -> Sched {
+        Sched { times: SchedTimes::default(), log: StateLog::default(), ..self.clone() }
+    }
+
+    /// This thread's scheduling up to a point, with `later`'s, made by `continuing` at that
+    /// point and fed the states after it.
+    pub fn merge(mut self, later: Sched) -> Sched {
+        self.log.append(&later.log);
+        let times = SchedTimes {
+            running: self.times.running + later.times.running,
+            runnable: self.times.runnable + later.times.runnable,
+            sleeping: self.times.sleeping + later.times.sleeping,
+        };
+        Sched { times, log: self.log, ..later }
+    }
+
     /// On-CPU time up to `ts`.
     pub fn cpu_clock(&self, ts: u64) -> u64 {
         match self.state {
@@ -89,5 +109,54 @@ mod tests {
         let logged: Vec<(u64, u64)> = s.log.spans(0, u64::MAX).map(|x| (x.entry.start, x.end)).collect();
         assert_eq!(logged, [(100, 200), (200, 260), (260, 300), (300, 310), (400, 450)]);
         assert_eq!(s.times.running, 160);
+    }
+
+    /// A thread's states read in two parts, the second continuing where the first stopped,
+    /// merge into what reading them all at once gives: the times, the log (byte for byte),
+    /// the state it is in and since when. Split at every place of a run of every kind of
+    /// state, an unknown stretch among them.
+    #[test]
+    fn two_halves_merge_into_the_whole() {
+        let states = [
+            SchedState::Running,
+            SchedState::Sleeping,
+            SchedState::Runnable,
+            SchedState::Running,
+            SchedState::Preempted,
+            SchedState::Running,
+            SchedState::Uninterruptible,
+            SchedState::Unknown,
+            SchedState::Runnable,
+            SchedState::Running,
+            SchedState::Sleeping,
+            SchedState::Unknown,
+            SchedState::Running,
+        ];
+        let entries: Vec<StateEntry> = states
+            .iter()
+            .enumerate()
+            .map(|(i, &state)| StateEntry {
+                start: 100 + 37 * i as u64 + (i as u64 % 3) * 11,
+                state,
+                cpu: (state == SchedState::Running).then_some(i as u32 % 4),
+                ..StateEntry::default()
+            })
+            .collect();
+        for keep in [true, false] {
+            let mut whole = Sched::default();
+            entries.iter().for_each(|&e| whole.enter(e, keep));
+            for split in 0..=entries.len() {
+                let mut first = Sched::default();
+                entries[..split].iter().for_each(|&e| first.enter(e, keep));
+                let mut second = first.continuing();
+                entries[split..].iter().for_each(|&e| second.enter(e, keep));
+                assert_eq!(first.merge(second), whole, "split before entry {split}, keep {keep}");
+            }
+            // Known from the first entry to the first unknown one, and from the state after
+            // it to the second; the last state is still running.
+            let at = |i: usize| entries[i].start;
+            let known = (at(7) - at(0)) + (at(11) - at(8));
+            assert_eq!(whole.times.running + whole.times.runnable + whole.times.sleeping, known);
+        }
     }
 }
