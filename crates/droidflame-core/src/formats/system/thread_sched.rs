@@ -56,12 +56,14 @@ impl Sched {
     /// same time, nothing counted or logged yet. Fed the states after this point and merged
     /// back (`merge`), it gives what this one fed every state would: reading a capture in
     /// parts.
+    #[cfg_attr(not(test), expect(dead_code, reason = "reading in parts is tested here before a reader uses it"))]
     pub fn continuing(&self) -> Sched {
         Sched { times: SchedTimes::default(), log: StateLog::default(), ..self.clone() }
     }
 
     /// This thread's scheduling up to a point, with `later`'s, made by `continuing` at that
     /// point and fed the states after it.
+    #[cfg_attr(not(test), expect(dead_code, reason = "reading in parts is tested here before a reader uses it"))]
     pub fn merge(mut self, later: Sched) -> Sched {
         self.log.append(&later.log);
         let times = SchedTimes {
