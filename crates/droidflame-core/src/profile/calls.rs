@@ -73,6 +73,16 @@ impl ThreadCalls {
         }
     }
 
+    /// Files `later`'s calls after these, depth by depth: they returned after every call
+    /// here, so each depth stays in time order. `node` renumbers their call-tree nodes.
+    pub(crate) fn append(&mut self, later: ThreadCalls, node: impl Fn(u32) -> u32) {
+        for (depth, calls) in later.depths.into_iter().enumerate() {
+            for call in calls {
+                self.push(depth, Call { node: node(call.node), ..call });
+            }
+        }
+    }
+
     /// Lets go of the calls shorter than `shortest`, except the ones at `kept` (depth and
     /// place, each depth at most once), whose places are updated.
     pub(crate) fn retain_longer(&mut self, shortest: u64, kept: &mut [(usize, usize)]) {

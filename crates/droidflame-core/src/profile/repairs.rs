@@ -10,6 +10,23 @@ use std::ops::Deref;
 /// nest a few deep, but begin/end pairs that damage left unbalanced can nest without end).
 pub const MAX_SLICE_DEPTH: usize = 512;
 
+/// A repair's counter made of two halves' counters.
+trait Tally {
+    fn tally(self, later: Self) -> Self;
+}
+
+impl Tally for u64 {
+    fn tally(self, later: u64) -> u64 {
+        self + later
+    }
+}
+
+impl Tally for bool {
+    fn tally(self, later: bool) -> bool {
+        self || later
+    }
+}
+
 /// Declares every repair once: the counter, the variant and the key come from one line.
 /// Counters marked `("is_zero")` are left out of the summary while zero.
 macro_rules! repairs {
@@ -40,6 +57,12 @@ macro_rules! repairs {
         }
 
         impl Repairs {
+            /// Adds `later`'s repairs, made reading what came after this one's input: counts
+            /// add up, a yes/no repair was made where either half made it.
+            pub(crate) fn add(&mut self, later: &Repairs) {
+                $(self.$field = Tally::tally(self.$field, later.$field);)*
+            }
+
             /// How many times `repair` was made (1 for a yes/no repair that was).
             pub fn count(&self, repair: Repair) -> u64 {
                 match repair {

@@ -16,7 +16,7 @@ impl ProfileBuilder {
     pub fn warn_about(&mut self, repair: Repair, message: impl Into<String>) {
         self.push_warning(Some(repair), message.into());
     }
-    fn push_warning(&mut self, repair: Option<Repair>, text: String) {
+    pub(super) fn push_warning(&mut self, repair: Option<Repair>, text: String) {
         if self.warnings.len() < MAX_WARNINGS {
             self.warnings.push(Warning { text, repair });
         } else {

@@ -45,6 +45,9 @@ mod frames;
 mod heap;
 mod heap_input;
 mod keep;
+mod merge;
+#[cfg(test)]
+mod merge_tests;
 pub(crate) mod seed;
 mod spec;
 mod system_input;

@@ -1,0 +1,213 @@
+//! Reading in two parts gives what reading once gives: a builder fed every event, and one
+//! fed the events up to a split merged with one that continued from there, finish into the
+//! same profile, split at every event of streams of calls and of samples.
+
+use super::spec::{FinishSpec, SourceSpec};
+use super::ProfileBuilder;
+use crate::options::Options;
+use crate::profile::clock::{ClockSet, ClockWords, PerClock, TimeUnit};
+use crate::profile::format::FormatInfo;
+use crate::profile::frame::FrameKind;
+use crate::profile::model::Profile;
+use crate::profile::source::{SourceKind, Unit};
+use crate::profile::tree::CallTree;
+use std::collections::BTreeMap;
+
+/// One event of a thread, at a time.
+#[derive(Debug, Clone)]
+enum Event {
+    Enter(u32, u32),
+    Exit(u32, u32),
+    Sample(u32, Vec<u32>),
+    /// Every frame open returns (data lost after it).
+    CloseOpen(u32),
+}
+
+const FRAMES: u32 = 6;
+const THREADS: u32 = 3;
+
+fn spec(kind: SourceKind) -> FinishSpec {
+    FinishSpec {
+        format: FormatInfo {
+            family: "test",
+            layout: "parts",
+            kind: "test trace",
+            version: 0,
+            gzip: false,
+            ends_known: true,
+            split: false,
+            pid: None,
+            recorded_us: None,
+            details: Vec::new(),
+            sampling_interval_us: None,
+            description: "a test".into(),
+        },
+        header: Vec::new(),
+        time_unit: TimeUnit::MICROS,
+        counters: Vec::new(),
+        group_by_process: false,
+        timeline: None,
+        gaps: Vec::new(),
+        main: SourceSpec {
+            kind,
+            unit: Unit::Micros,
+            clocks: ClockSet::Dual,
+            frame_kind: FrameKind::Method,
+            clock_words: ClockWords::ELAPSED_AND_THREAD_CPU,
+            preferred_clock: None,
+            states_as_frames: false,
+        },
+        more: Vec::new(),
+        main_first: true,
+    }
+}
+
+/// A builder with the frames and threads every stream uses.
+fn builder() -> ProfileBuilder {
+    let mut b = ProfileBuilder::new(&Options { keep_calls: true, ..Options::default() });
+    for frame in 0..FRAMES {
+        b.add_frame(100 + u64::from(frame), Some(super::FrameInfo::named(format!("f{frame}"))));
+    }
+    for thread in 0..THREADS {
+        b.add_thread(10 + thread, Some(format!("t{thread}")));
+    }
+    b
+}
+
+fn feed(b: &mut ProfileBuilder, events: &[(PerClock, Event)]) {
+    for (t, event) in events {
+        match event {
+            Event::Enter(thread, frame) => b.enter(*thread, *frame, *t),
+            Event::Exit(thread, frame) => b.exit(*thread, *frame, *t),
+            Event::Sample(thread, stack) => b.sample(*thread, stack, *t),
+            Event::CloseOpen(thread) => {
+                b.close_open(*thread, *t);
+            }
+        }
+    }
+}
+
+/// A stream of `count` events from a seed (xorshift): mostly calls that enter and return
+/// in order, with exits of frames deeper in the stack, exits of frames never entered
+/// (running before tracing began) and losses; or, with `samples`, stacks that change by a
+/// few frames at a time.
+fn stream(seed: u64, count: usize, samples: bool) -> Vec<(PerClock, Event)> {
+    let mut state = seed;
+    let mut next = move |below: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % below
+    };
+    let mut stacks = vec![Vec::<u32>::new(); THREADS as usize];
+    let mut t = PerClock::new(1_000, 500);
+    let mut out = Vec::new();
+    for _ in 0..count {
+        t = PerClock::new(t.wall + 1 + next(40), t.cpu + next(30));
+        let thread = next(u64::from(THREADS)) as u32;
+        let stack = &mut stacks[thread as usize];
+        let event = if samples {
+            let keep = next(stack.len() as u64 + 1) as usize;
+            stack.truncate(keep);
+            (0..next(3)).for_each(|_| stack.push(next(u64::from(FRAMES)) as u32));
+            Event::Sample(thread, stack.clone())
+        } else {
+            match next(20) {
+                0 => Event::Exit(thread, next(u64::from(FRAMES)) as u32),
+                1 => {
+                    stack.clear();
+                    Event::CloseOpen(thread)
+                }
+                2 if stack.len() > 1 => {
+                    let at = next(stack.len() as u64) as usize;
+                    let frame = stack[at];
+                    stack.truncate(at);
+                    Event::Exit(thread, frame)
+                }
+                n if n < 11 || stack.is_empty() => {
+                    let frame = next(u64::from(FRAMES)) as u32;
+                    stack.push(frame);
+                    Event::Enter(thread, frame)
+                }
+                _ => Event::Exit(thread, stack.pop().expect("not empty")),
+            }
+        };
+        out.push((t, event));
+    }
+    out
+}
+
+/// What a profile says, with call-tree nodes named by their stacks (the nodes of two
+/// builders are numbered in the order each made them).
+fn said(profile: &Profile) -> Vec<String> {
+    let mut out = vec![format!("{:?} records {}", profile.facts.repairs, profile.facts.records)];
+    out.extend(profile.facts.warnings.iter().map(|w| w.text.clone()));
+    for thread in &profile.stacks().threads {
+        let tree = &thread.tree;
+        let path = |mut node: u32| {
+            let mut frames = Vec::new();
+            while node != CallTree::ROOT {
+                frames.push(profile.frame_name(tree.node(node).frame).to_owned());
+                node = tree.node(node).parent;
+            }
+            frames.reverse();
+            frames.join(";")
+        };
+        out.push(format!(
+            "thread {} {:?} records {} first {:?} last {:?}",
+            thread.tid, thread.name, thread.records, thread.first, thread.last
+        ));
+        let nodes: BTreeMap<String, String> = (1..tree.len() as u32)
+            .map(|n| {
+                let node = tree.node(n);
+                (path(n), format!("calls {} incl {:?} self {:?}", node.calls, node.incl, node.self_time))
+            })
+            .collect();
+        out.extend(nodes.into_iter().map(|(path, node)| format!("  {path}: {node}")));
+        for depth in 0..thread.calls.depth_count() {
+            for call in thread.calls.at_depth(depth) {
+                out.push(format!(
+                    "  call at {depth} {}..{} cpu {} {}",
+                    call.start,
+                    call.end,
+                    call.cpu,
+                    path(call.node)
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn in_parts_as_once(events: &[(PerClock, Event)], kind: SourceKind) {
+    let mut once = builder();
+    feed(&mut once, events);
+    let whole = said(&once.finish(spec(kind)));
+    assert!(whole.len() > 40, "the stream made calls: {whole:?}");
+    for split in 0..=events.len() {
+        let mut earlier = builder();
+        feed(&mut earlier, &events[..split]);
+        let mut later = earlier.continuing();
+        feed(&mut later, &events[split..]);
+        let merged = earlier.merge(later).expect("no heap dumps to merge");
+        assert_eq!(said(&merged.finish(spec(kind))), whole, "split before event {split}: {:?}", events.get(split));
+    }
+}
+
+#[test]
+fn calls_read_in_two_parts_are_the_calls_read_at_once() {
+    for seed in [1, 7, 12345] {
+        let events = stream(seed, 160, false);
+        // The stream has what is tested: exits below the top, exits of frames never
+        // entered, and losses.
+        assert!(events.iter().any(|(_, e)| matches!(e, Event::CloseOpen(_))));
+        in_parts_as_once(&events, SourceKind::Calls);
+    }
+}
+
+#[test]
+fn samples_read_in_two_parts_are_the_samples_read_at_once() {
+    for seed in [3, 99] {
+        in_parts_as_once(&stream(seed, 160, true), SourceKind::CpuSamples);
+    }
+}
