@@ -573,7 +573,7 @@ fn run(cli: Cli, view: View) -> Result<(), String> {
         Command::Frames { trace, pid, jank_only, display, derived } => {
             let profile = analyze(&trace, Options::default())?;
             let query = products::FramesQuery { pid, jank_only, display, derived };
-            stdout_stream(|out| products::write_frames(&profile.profile, &query, out))
+            stdout_stream(|out| products::write_frames(&profile.profile.system, &query, out))
         }
         Command::Summary { trace, mapping } => {
             let profile = analyze_mapped(&trace, Options::default(), &mapping)?;

@@ -54,15 +54,15 @@ fn frames_run_from_do_frame_to_the_render_threads_draw() {
         .any(|w| w.text.contains("3 app frames were derived") && w.text.contains("11.1 ms (90 Hz")));
     // The listing says there is no frame timeline, and lists them on request.
     let mut out = Vec::new();
-    let err = products::write_frames(&p.profile, &FramesQuery::default(), &mut out).unwrap_err();
+    let err = products::write_frames(&p.profile.system, &FramesQuery::default(), &mut out).unwrap_err();
     assert!(err.to_string().contains("3 app frames can be derived"), "{err}");
     let query = FramesQuery { derived: true, ..FramesQuery::default() };
-    products::write_frames(&p.profile, &query, &mut out).unwrap();
+    products::write_frames(&p.profile.system, &query, &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     assert_eq!(text.lines().nth(2).unwrap(), "10\tapp (derived from Choreographer#doFrame and RenderThread DrawFrame)\t1001\t20000\t15000\t11111\tDeadline Missed\t");
     // Display frames come only from a frame timeline, which this trace lacks.
     let display = FramesQuery { derived: true, display: true, ..FramesQuery::default() };
-    let err = products::write_frames(&p.profile, &display, &mut Vec::new()).unwrap_err();
+    let err = products::write_frames(&p.profile.system, &display, &mut Vec::new()).unwrap_err();
     assert_eq!(
         err.to_string(),
         "this trace has no display frames (the compositor's frames come only with a frame timeline)"

@@ -93,7 +93,7 @@ fn app_frames_carry_every_jank_type_in_perfettos_words() {
     assert!(notes.iter().any(|n| n.contains(&read)), "{read} in {notes:?}");
     // Whose jank it was, for the page's colours: the app's where it missed its deadline or
     // the recorder could not say.
-    let json: serde_json::Value = serde_json::from_str(&products::frames_json(&p)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&products::frames_json(&p.system)).unwrap();
     let by_app: Vec<bool> = json["frames"].as_array().unwrap().iter().take(4).map(|f| f["by_app"] == true).collect();
     assert_eq!(by_app, [false, true, false, true]);
     // How far past its expected end each ended: frame 1 ended 7 ms before its 16 ms, frame 2
@@ -102,7 +102,7 @@ fn app_frames_carry_every_jank_type_in_perfettos_words() {
         json["frames"].as_array().unwrap().iter().take(4).map(|f| f["overrun_us"].as_f64()).collect();
     assert_eq!(overruns, [Some(-7_000.0), Some(27_000.0), Some(2_000.0), None]);
     // Each layer in figures.
-    let layers = products::frame_layers(&p);
+    let layers = products::frame_layers(&p.system);
     let figures: Vec<(&str, u64, u64, u64)> =
         layers.iter().map(|l| (l.layer.as_str(), l.frames, l.janky, l.unfinished)).collect();
     // As many frames each: by name.
@@ -116,7 +116,7 @@ fn app_frames_carry_every_jank_type_in_perfettos_words() {
     // The listing of one process's janky frames.
     let mut out = Vec::new();
     let query = products::FramesQuery { pid: Some(42), jank_only: true, ..Default::default() };
-    products::write_frames(&p, &query, &mut out).unwrap();
+    products::write_frames(&p.system, &query, &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     assert_eq!(text.lines().count(), 4);
     assert!(
@@ -124,7 +124,7 @@ fn app_frames_carry_every_jank_type_in_perfettos_words() {
         "{text}"
     );
     let other = products::FramesQuery { pid: Some(7), ..Default::default() };
-    let err = products::write_frames(&p, &other, &mut Vec::new()).unwrap_err();
+    let err = products::write_frames(&p.system, &other, &mut Vec::new()).unwrap_err();
     assert_eq!(err.to_string(), "no app frame of process 7 is in the trace");
 }
 
@@ -228,7 +228,7 @@ fn layer_figures_and_each_frames_layer_are_its_own() {
     packets.push(display_frame(MS, 900, 30, 9, Some((jank::NONE, 1))));
     packets.push(frame_end(15 * MS, 901));
     let p = kept(&Trace::of(&packets).bytes);
-    let layers = products::frame_layers(&p);
+    let layers = products::frame_layers(&p.system);
     let order: Vec<(u32, &str, u64)> = layers.iter().map(|l| (l.pid, l.layer.as_str(), l.frames)).collect();
     assert_eq!(order, [(42, MAIN, 5), (43, MAIN, 3), (42, SHEET, 2), (9, products::DISPLAY_LAYER, 1)]);
     // Nearest rank of five durations: p50 is the 3rd (ceil 2.5), p90 and p99 the 5th.
@@ -242,7 +242,7 @@ fn layer_figures_and_each_frames_layer_are_its_own() {
     assert_eq!(types, [("App Deadline Missed", 2), ("Buffer Stuffing", 2), ("Dropped Frame", 1)]);
     assert_eq!(main.janky, 3);
     // Every frame's `layer` is the index of its own process's layer of its name.
-    let json: serde_json::Value = serde_json::from_str(&products::frames_json(&p)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&products::frames_json(&p.system)).unwrap();
     let mut by_token: Vec<(i64, u64)> = json["frames"]
         .as_array()
         .unwrap()
@@ -264,13 +264,13 @@ fn display_frames_asked_of_a_trace_without_them_are_refused() {
     let packets = app_frame(&frame(10, 1, "layer", jank::NONE, 1), (0, 16 * MS), (0, Some(8 * MS)));
     let p = kept(&Trace::of(&packets).bytes);
     let query = products::FramesQuery { display: true, ..Default::default() };
-    let err = products::write_frames(&p, &query, &mut Vec::new()).unwrap_err();
+    let err = products::write_frames(&p.system, &query, &mut Vec::new()).unwrap_err();
     assert_eq!(
         err.to_string(),
         "this trace has no display frames (the compositor's frames come only with a frame timeline)"
     );
     let mut out = Vec::new();
-    products::write_frames(&p, &products::FramesQuery::default(), &mut out).unwrap();
+    products::write_frames(&p.system, &products::FramesQuery::default(), &mut out).unwrap();
     assert_eq!(
         String::from_utf8(out).unwrap().lines().nth(1),
         Some("42\tlayer\t1\t0\t8000\t16000\tNone\tOn-time Present")

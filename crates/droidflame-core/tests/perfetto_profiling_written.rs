@@ -386,3 +386,37 @@ fn a_process_of_one_heap_and_allocations_of_no_bytes() {
     assert_eq!(summary(&p).counted, Some(4 + 3 + 2 + 2));
     assert_eq!(calls(&p), named(&[("main", 11), ("malloc", 4), ("free_all", 2), ("realloc", 2), ("calloc0", 3)]));
 }
+
+/// The frames a trace's apps produced are timed on the trace's timeline whichever source is
+/// shown: a heap source's values are bytes, and its stacks' tick is no time at all.
+#[test]
+fn app_frames_keep_their_times_while_a_heap_source_is_shown() {
+    use droidflame_testkit::perfetto_frames::{app_frame, SurfaceFrame};
+    let java = [libc("main"), CodeFrame::function("com.example.a.b", "/data/app/base.odex")];
+    let mut code = CodeInterner::new(0);
+    let mut index = 0;
+    let frame = SurfaceFrame {
+        cookie: 10,
+        token: 1,
+        display_token: 101,
+        pid: 7,
+        layer: "com.example/com.example.MainActivity#0",
+        jank: 0,
+        present: 1,
+        prediction: 1,
+    };
+    let mut packets: Vec<Message> = app_frame(&frame, (2 * MS, 18 * MS), (3 * MS, Some(12 * MS)));
+    packets.extend(heap_dump(1, &mut code, &[dump(7, "malloc", 20 * MS, &[(&java, 1600, 0)])], 1, &mut index));
+    let mut p = analyze(&Trace::of(&packets).bytes).unwrap();
+    let times = |p: &Analysis| {
+        let json: serde_json::Value = serde_json::from_str(&products::frames_json(&p.profile.system)).unwrap();
+        let f = &json["frames"][0];
+        (f["start_us"].as_f64(), f["end_us"].as_f64())
+    };
+    // The frame's actual span runs from 3 ms to 12 ms, 1 ms after the trace's first event.
+    p.profile.select_source(SourceKind::HeapAllocated).unwrap();
+    assert_eq!(p.profile.source().kind, SourceKind::HeapAllocated);
+    assert_eq!(times(&p), (Some(1_000.0), Some(10_000.0)));
+    p.profile.select_source(SourceKind::HeapUnreleased).unwrap();
+    assert_eq!(times(&p), (Some(1_000.0), Some(10_000.0)));
+}

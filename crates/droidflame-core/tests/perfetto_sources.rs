@@ -379,7 +379,7 @@ fn app_frames_equal_an_independent_decoders() {
     // The listing: a header, then every frame; janky ones only on request.
     let mut out = Vec::new();
     products::write_frames(
-        &p.profile,
+        &p.profile.system,
         &products::FramesQuery { pid: None, jank_only: true, display: false, derived: false },
         &mut out,
     )
@@ -389,7 +389,7 @@ fn app_frames_equal_an_independent_decoders() {
     assert_eq!(text.lines().count(), 1 + 47 + 12 + 5);
     // Each layer's figures: its frames and janky ones as the walker counts them, and
     // nearest-rank percentiles of its durations.
-    let layers = products::frame_layers(&p.profile);
+    let layers = products::frame_layers(&p.profile.system);
     let figures: BTreeMap<String, (u64, u64)> =
         layers.iter().filter(|l| !l.display).map(|l| (l.layer.clone(), (l.frames, l.janky))).collect();
     assert_eq!(figures, by_layer);
@@ -421,7 +421,7 @@ fn app_frames_equal_an_independent_decoders() {
     assert!(display.display && display.frames == 801);
     let mut out = Vec::new();
     products::write_frames(
-        &p.profile,
+        &p.profile.system,
         &products::FramesQuery { pid: None, jank_only: false, display: true, derived: false },
         &mut out,
     )

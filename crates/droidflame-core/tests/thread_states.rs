@@ -162,7 +162,7 @@ fn a_counter_steps_through_its_values() {
     c.mark("app", 5, 5, 10 * MS, "C|5|queue|2");
     let p = kept(&c.text());
     let queue = p.system.counters.iter().position(|c| c.name == "queue").unwrap();
-    let steps = products::counter_steps(&p, queue, 0.0, 10_000.0, 100);
+    let steps = products::counter_steps(&p.system, queue, 0.0, 10_000.0, 100);
     let first: Vec<(u64, u64, i64, i64)> =
         steps.iter().take(2).map(|s| (s.start_us as u64, s.end_us as u64, s.min, s.max)).collect();
     assert_eq!(first, [(0, 4_000, 1, 1), (4_000, 5_000, 3, 3)]);
@@ -170,8 +170,8 @@ fn a_counter_steps_through_its_values() {
     // last, which holds for 4.9 ms, a step of its own.
     assert_eq!((steps[2].min, steps[2].max), (10, 18));
     assert_eq!((steps[3].min, steps[3].max, steps[3].end_us as u64), (19, 19, 10_000));
-    assert_eq!(products::counter_at(&p, queue, 4_500.0), Some((3, 4_000.0)));
-    assert_eq!(products::counter_at(&p, queue, 10_000.0).map(|v| v.0), Some(2));
+    assert_eq!(products::counter_at(&p.system, queue, 4_500.0), Some((3, 4_000.0)));
+    assert_eq!(products::counter_at(&p.system, queue, 10_000.0).map(|v| v.0), Some(2));
 }
 
 /// SOURCES.md: 308 cpu_frequency events on a device of 8 CPUs.

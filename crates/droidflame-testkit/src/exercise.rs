@@ -96,15 +96,19 @@ pub fn make_every_product(analysis: &Analysis) {
 /// ask for them: each must hold together whatever the input.
 fn frames_and_states(p: &Profile) {
     for query in [FramesQuery::default(), FramesQuery { display: true, ..FramesQuery::default() }] {
-        let _ = products::write_frames(p, &query, &mut std::io::sink());
+        let _ = products::write_frames(&p.system, &query, &mut std::io::sink());
     }
-    let _ = products::write_frames(p, &FramesQuery { derived: true, ..FramesQuery::default() }, &mut std::io::sink());
-    let layers = products::frame_layers(p);
+    let _ = products::write_frames(
+        &p.system,
+        &FramesQuery { derived: true, ..FramesQuery::default() },
+        &mut std::io::sink(),
+    );
+    let layers = products::frame_layers(&p.system);
     assert_eq!(layers.iter().filter(|l| !l.display).map(|l| l.frames).sum::<u64>(), p.system.app_frames.len() as u64);
     for f in p.system.app_frames.iter().chain(&p.system.display_frames) {
         assert!(f.end.is_none_or(|end| end >= f.start), "a frame ends before it starts");
     }
-    let _ = products::frames_json(p);
+    let _ = products::frames_json(&p.system);
     let length = p.micros_at(p.system.timeline.end);
     for (index, t) in p.stacks().threads.iter().enumerate().take(8) {
         if t.states.is_empty() {
@@ -128,10 +132,10 @@ fn frames_and_states(p: &Profile) {
         let _ = products::cpu_at_json(p, cpu, length / 2.0);
     }
     for counter in 0..p.system.counters.len().min(4) {
-        for s in products::counter_steps(p, counter, 0.0, length, 100) {
+        for s in products::counter_steps(&p.system, counter, 0.0, length, 100) {
             assert!(s.start_us <= s.end_us && s.min <= s.max);
         }
-        let _ = products::counter_at(p, counter, length / 2.0);
+        let _ = products::counter_at(&p.system, counter, length / 2.0);
     }
 }
 

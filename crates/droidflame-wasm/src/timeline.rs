@@ -130,7 +130,7 @@ impl Session {
     #[wasm_bindgen(js_name = counterSteps)]
     pub fn counter_steps(&self, counter: u32, from_us: f64, to_us: f64, pixels: u32) -> Result<Vec<f64>, JsError> {
         let p = self.profile()?;
-        let steps = products::counter_steps(&p.profile, counter as usize, from_us, to_us, pixels);
+        let steps = products::counter_steps(&p.profile.system, counter as usize, from_us, to_us, pixels);
         Ok(steps.iter().flat_map(|s| [s.start_us, s.end_us, s.min as f64, s.max as f64]).collect())
     }
 
@@ -138,7 +138,7 @@ impl Session {
     /// before its first).
     #[wasm_bindgen(js_name = counterAtJson)]
     pub fn counter_at_json(&self, counter: u32, at_us: f64) -> Result<String, JsError> {
-        let at = products::counter_at(&self.profile()?.profile, counter as usize, at_us);
+        let at = products::counter_at(&self.profile()?.profile.system, counter as usize, at_us);
         Ok(at
             .map_or(serde_json::Value::Null, |(value, since)| json!({ "value": value, "since_us": since }))
             .to_string())
@@ -147,7 +147,7 @@ impl Session {
     /// The frames apps produced, with each layer's figures (`products::frames_json`).
     #[wasm_bindgen(js_name = framesJson)]
     pub fn frames_json(&self) -> Result<String, JsError> {
-        Ok(products::frames_json(&self.profile()?.profile))
+        Ok(products::frames_json(&self.profile()?.profile.system))
     }
 
     /// The names the view's transforms make (a collapsed package's frame), as a JSON array:

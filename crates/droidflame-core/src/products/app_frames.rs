@@ -5,7 +5,7 @@
 //! frames in figures, and the frames view's data.
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::profile::{AppFrame, Profile};
+use crate::profile::{AppFrame, SystemTimeline};
 use std::io::Write;
 
 /// Which frames to list.
@@ -25,13 +25,13 @@ pub struct FramesQuery {
 pub const DISPLAY_LAYER: &str = "Display frames (SurfaceFlinger)";
 
 /// Writes the frames `query` asks for, in start order.
-pub fn write_frames(profile: &Profile, query: &FramesQuery, out: &mut dyn Write) -> Result<()> {
-    let derived = profile.system.app_frames.first().is_some_and(|f| f.derived);
-    if (profile.system.app_frames.is_empty() || derived) && !query.derived {
+pub fn write_frames(system: &SystemTimeline, query: &FramesQuery, out: &mut dyn Write) -> Result<()> {
+    let derived = system.app_frames.first().is_some_and(|f| f.derived);
+    if (system.app_frames.is_empty() || derived) && !query.derived {
         let offer = if derived {
             format!(
                 "; {} can be derived from its Choreographer#doFrame slices: add --derived",
-                crate::text::counted(profile.system.app_frames.len() as u64, "app frame", "app frames")
+                crate::text::counted(system.app_frames.len() as u64, "app frame", "app frames")
             )
         } else {
             String::new()
@@ -45,7 +45,7 @@ pub fn write_frames(profile: &Profile, query: &FramesQuery, out: &mut dyn Write)
         ));
     }
     if query.derived && !derived {
-        let why = if profile.system.app_frames.is_empty() {
+        let why = if system.app_frames.is_empty() {
             "this trace has neither a frame timeline nor Choreographer#doFrame slices to derive app frames from"
         } else {
             "this trace has a frame timeline: its frames are listed without --derived"
@@ -54,21 +54,21 @@ pub fn write_frames(profile: &Profile, query: &FramesQuery, out: &mut dyn Write)
     }
     // App frames are there by now; display frames may not be.
     let frames = if !query.display {
-        &profile.system.app_frames
-    } else if profile.system.display_frames.is_empty() {
+        &system.app_frames
+    } else if system.display_frames.is_empty() {
         return Err(Error::new(
             ErrorKind::Request,
             "this trace has no display frames (the compositor's frames come only with a frame timeline)",
         ));
     } else {
-        &profile.system.display_frames
+        &system.display_frames
     };
     let noun = if query.display { "display frame" } else { "app frame" };
     if let Some(pid) = query.pid.filter(|&pid| !frames.iter().any(|f| f.pid == pid)) {
         return Err(Error::new(ErrorKind::Request, format!("no {noun} of process {pid} is in the trace")));
     }
     let failed = |e: std::io::Error| Error::new(ErrorKind::Output, e.to_string());
-    let unit = profile.trace_time_unit();
+    let unit = system.time_unit;
     let us = |ticks: u64| unit.micros(ticks).to_string();
     writeln!(out, "pid\tlayer\ttoken\tstart_us\tdur_us\texpected_dur_us\tjank\tpresent").map_err(failed)?;
     let wanted = frames.iter().filter(|f| query.pid.is_none_or(|pid| f.pid == pid) && (!query.jank_only || f.janky));
@@ -79,7 +79,7 @@ pub fn write_frames(profile: &Profile, query: &FramesQuery, out: &mut dyn Write)
             f.pid,
             f.layer.replace(['\t', '\n'], " "),
             f.token,
-            us(f.start.saturating_sub(profile.system.timeline.start)),
+            us(f.start.saturating_sub(system.timeline.start)),
             f.duration().map(us).unwrap_or_default(),
             f.expected_duration().map(us).unwrap_or_default(),
             f.jank,
@@ -121,20 +121,20 @@ pub struct LayerFrames {
 
 /// Every layer's frames in figures, most frames first; the display frames, where the trace
 /// has any, last.
-pub fn frame_layers(profile: &Profile) -> Vec<LayerFrames> {
+pub fn frame_layers(system: &SystemTimeline) -> Vec<LayerFrames> {
     let mut by_layer: Vec<((u32, &str), Vec<&AppFrame>)> = Vec::new();
-    for f in &profile.system.app_frames {
+    for f in &system.app_frames {
         match by_layer.iter_mut().find(|(key, _)| *key == (f.pid, f.layer.as_str())) {
             Some((_, frames)) => frames.push(f),
             None => by_layer.push(((f.pid, &f.layer), vec![f])),
         }
     }
     let mut layers: Vec<LayerFrames> =
-        by_layer.into_iter().map(|((pid, layer), frames)| figures(profile, pid, layer, false, &frames)).collect();
+        by_layer.into_iter().map(|((pid, layer), frames)| figures(system, pid, layer, false, &frames)).collect();
     layers.sort_by(|a, b| b.frames.cmp(&a.frames).then_with(|| a.layer.cmp(&b.layer)));
-    if let Some(first) = profile.system.display_frames.first() {
-        let frames: Vec<&AppFrame> = profile.system.display_frames.iter().collect();
-        layers.push(figures(profile, first.pid, DISPLAY_LAYER, true, &frames));
+    if let Some(first) = system.display_frames.first() {
+        let frames: Vec<&AppFrame> = system.display_frames.iter().collect();
+        layers.push(figures(system, first.pid, DISPLAY_LAYER, true, &frames));
     }
     layers
 }
@@ -146,8 +146,8 @@ fn by_app(f: &AppFrame) -> bool {
 }
 
 /// One layer's figures.
-fn figures(profile: &Profile, pid: u32, layer: &str, display: bool, frames: &[&AppFrame]) -> LayerFrames {
-    let unit = profile.trace_time_unit();
+fn figures(system: &SystemTimeline, pid: u32, layer: &str, display: bool, frames: &[&AppFrame]) -> LayerFrames {
+    let unit = system.time_unit;
     let mut durations: Vec<u64> = frames.iter().filter_map(|f| f.duration()).collect();
     durations.sort_unstable();
     let rank = |p: usize| {
@@ -186,16 +186,15 @@ fn figures(profile: &Profile, pid: u32, layer: &str, display: bool, frames: &[&A
 /// unknown), `overrun_us` (past its expected end), `jank`, `janky`, `present`,
 /// `on_time_finish`, `gpu_composition`, `prediction`, `derived`, and `by_app` (janky
 /// because the app missed its deadline).
-pub fn frames_json(profile: &Profile) -> String {
-    let layers = frame_layers(profile);
-    let at = |ticks: u64| profile.micros_at(ticks);
+pub fn frames_json(system: &SystemTimeline) -> String {
+    let layers = frame_layers(system);
+    let at = |ticks: u64| system.micros_at(ticks);
     let display = layers.iter().position(|l| l.display);
-    let frames: Vec<serde_json::Value> = profile
-        .system
+    let frames: Vec<serde_json::Value> = system
         .app_frames
         .iter()
         .map(|f| (f, layers.iter().position(|l| !l.display && l.pid == f.pid && l.layer == f.layer)))
-        .chain(profile.system.display_frames.iter().map(|f| (f, display)))
+        .chain(system.display_frames.iter().map(|f| (f, display)))
         .map(|(f, layer)| {
             let overrun = match (f.end, f.expected) {
                 (Some(end), Some((_, expected))) => Some(at(end) - at(expected)),
@@ -210,6 +209,6 @@ pub fn frames_json(profile: &Profile) -> String {
             })
         })
         .collect();
-    let length_us = profile.micros_at(profile.system.timeline.end);
+    let length_us = system.micros_at(system.timeline.end);
     serde_json::json!({ "layers": layers, "frames": frames, "length_us": length_us }).to_string()
 }

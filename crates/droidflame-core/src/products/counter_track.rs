@@ -1,7 +1,7 @@
 //! A counter over time, for the timeline: a window's steps merged to its pixels, and the
 //! value at a moment.
 
-use crate::profile::Profile;
+use crate::profile::SystemTimeline;
 
 /// A counter's value held over a span, or (`min` < `max`) the range of values in a span
 /// narrower than a pixel.
@@ -19,11 +19,17 @@ pub struct CounterStep {
 
 /// Counter `counter`'s steps between `from_us` and `to_us`, drawn `pixels` wide: each value
 /// holds until the next (the last until the end of the timeline).
-pub fn counter_steps(p: &Profile, counter: usize, from_us: f64, to_us: f64, pixels: u32) -> Vec<CounterStep> {
-    let Some(c) = p.system.counters.get(counter) else {
+pub fn counter_steps(
+    system: &SystemTimeline,
+    counter: usize,
+    from_us: f64,
+    to_us: f64,
+    pixels: u32,
+) -> Vec<CounterStep> {
+    let Some(c) = system.counters.get(counter) else {
         return Vec::new();
     };
-    let (from, to) = (p.ticks_at(from_us), p.ticks_at(to_us).saturating_add(1));
+    let (from, to) = (system.ticks_at(from_us), system.ticks_at(to_us).saturating_add(1));
     let series = &c.series;
     // The value in force at `from`, then every one written before `to`.
     let first = series.partition_point(|&(ts, _)| ts <= from).saturating_sub(1);
@@ -35,7 +41,7 @@ pub fn counter_steps(p: &Profile, counter: usize, from_us: f64, to_us: f64, pixe
         if ts >= to {
             break;
         }
-        let end = series.get(i + 1).map_or(p.system.timeline.end, |&(next, _)| next).min(to);
+        let end = series.get(i + 1).map_or(system.timeline.end, |&(next, _)| next).min(to);
         let start = ts.max(from);
         if end <= start {
             continue;
@@ -49,22 +55,22 @@ pub fn counter_steps(p: &Profile, counter: usize, from_us: f64, to_us: f64, pixe
             }
             _ => {
                 if let Some((s, e, min, max)) = open.take() {
-                    steps.push(CounterStep { start_us: p.micros_at(s), end_us: p.micros_at(e), min, max });
+                    steps.push(CounterStep { start_us: system.micros_at(s), end_us: system.micros_at(e), min, max });
                 }
                 open = Some((start, end, value, value));
             }
         }
     }
     if let Some((s, e, min, max)) = open {
-        steps.push(CounterStep { start_us: p.micros_at(s), end_us: p.micros_at(e), min, max });
+        steps.push(CounterStep { start_us: system.micros_at(s), end_us: system.micros_at(e), min, max });
     }
     steps
 }
 
 /// Counter `counter`'s value at `at_us` and since when (µs), where it had one.
-pub fn counter_at(p: &Profile, counter: usize, at_us: f64) -> Option<(i64, f64)> {
-    let series = &p.system.counters.get(counter)?.series;
-    let at = p.ticks_at(at_us);
+pub fn counter_at(system: &SystemTimeline, counter: usize, at_us: f64) -> Option<(i64, f64)> {
+    let series = &system.counters.get(counter)?.series;
+    let at = system.ticks_at(at_us);
     let i = series.partition_point(|&(ts, _)| ts <= at).checked_sub(1)?;
-    Some((series[i].1, p.micros_at(series[i].0)))
+    Some((series[i].1, system.micros_at(series[i].0)))
 }

@@ -21,15 +21,12 @@ pub struct TimelineBox {
 impl Profile {
     /// Ticks on the timeline clock for `us` µs after the timeline's start.
     pub fn ticks_at(&self, us: f64) -> u64 {
-        let unit = self.stacks().time_unit;
-        let ticks = us.max(0.0) * unit.den as f64 / unit.num as f64;
-        self.system.timeline.start.saturating_add(ticks.min(u64::MAX as f64 / 2.0) as u64)
+        self.system.ticks_at(us)
     }
 
     /// µs after the timeline's start for a time in ticks (fractional where ticks are finer).
     pub fn micros_at(&self, ticks: u64) -> f64 {
-        let unit = self.stacks().time_unit;
-        ticks.saturating_sub(self.system.timeline.start) as f64 * unit.num as f64 / unit.den as f64
+        self.system.micros_at(ticks)
     }
 }
 

@@ -140,6 +140,7 @@ impl Profile {
                 ..self.facts.clone()
             },
             system: SystemTimeline {
+                time_unit: self.system.time_unit,
                 timeline: self.system.timeline,
                 gaps: self.system.gaps.clone(),
                 // Their values over time stay with the whole profile, which the timeline reads.

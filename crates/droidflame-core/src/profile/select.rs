@@ -96,10 +96,7 @@ impl Profile {
     /// The length of a tick of the trace's timeline (of `timeline`, `gaps` and calls),
     /// whichever source is shown: a heap source's values are bytes, not ticks.
     pub fn trace_time_unit(&self) -> TimeUnit {
-        match (&self.heap, self.source().kind.is_heap()) {
-            (Some(heap), true) => heap.time_unit,
-            _ => self.stacks().time_unit,
-        }
+        self.system.time_unit
     }
 
     /// What the selected source's nodes count (`Node::calls`).

@@ -1,6 +1,7 @@
 //! The system timeline: what a trace says happened over time beside its stacks.
 
 use super::app_frames::AppFrame;
+use super::clock::TimeUnit;
 
 /// A span of the wall clock, in ticks.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -41,8 +42,11 @@ pub struct Counter {
 /// What a trace says happened over time beside its stacks: its span and the gaps in it,
 /// counters, the frames apps and the display produced, the CPUs threads ran on and the
 /// kernel functions they blocked in. Method traces have only the span.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct SystemTimeline {
+    /// How long one tick of its times is (of the span, gaps, counters' values and frames),
+    /// whichever source is shown: a heap source's values are bytes, not ticks.
+    pub time_unit: TimeUnit,
     /// The trace's timeline: from the earliest to the latest wall time of any record (a
     /// capture's first and last event), in ticks. Where the trace has no wall clock, the
     /// same over its single clock, which then is no shared timeline (each thread's CPU
@@ -62,4 +66,19 @@ pub struct SystemTimeline {
     /// CPUs the scheduler ran threads on (their numbers are below it); 0 without
     /// scheduling.
     pub cpus: u32,
+}
+
+impl SystemTimeline {
+    /// Ticks for `us` µs after the timeline's start.
+    pub fn ticks_at(&self, us: f64) -> u64 {
+        let unit = self.time_unit;
+        let ticks = us.max(0.0) * unit.den as f64 / unit.num as f64;
+        self.timeline.start.saturating_add(ticks.min(u64::MAX as f64 / 2.0) as u64)
+    }
+
+    /// µs after the timeline's start for a time in ticks (fractional where ticks are finer).
+    pub fn micros_at(&self, ticks: u64) -> f64 {
+        let unit = self.time_unit;
+        ticks.saturating_sub(self.timeline.start) as f64 * unit.num as f64 / unit.den as f64
+    }
 }

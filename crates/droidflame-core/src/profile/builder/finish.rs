@@ -153,6 +153,7 @@ impl ProfileBuilder {
                 rereadable: false,
             },
             system: SystemTimeline {
+                time_unit: spec.time_unit,
                 timeline: Timeline { start, end },
                 gaps: spec.gaps,
                 counters: spec.counters,
