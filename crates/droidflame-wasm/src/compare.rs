@@ -45,7 +45,7 @@ impl Session {
         let clock = clock(Some(clock_name))?.ok_or_else(|| JsError::new("name a clock: wall or cpu"))?;
         let rows = products::method_deltas(
             &self.profile()?.profile,
-            &(after.profile()?).profile,
+            &after.profile()?.profile,
             clock,
             thread.as_deref(),
             &self.view,
