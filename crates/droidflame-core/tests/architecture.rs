@@ -466,3 +466,20 @@ fn the_path_reader_reads_groups_and_resolves_super_self_and_children() {
         ["formats::atrace::events::line", "formats::atrace::events::line::parse", "formats::atrace::events::x"]
     );
 }
+
+/// A core file is read in one sitting: at most this many lines.
+const MAX_CORE_LINES: usize = 600;
+
+#[test]
+fn every_core_file_is_short_enough_to_read_in_one_sitting() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let files = sources(&src);
+    assert!(files.len() > 50, "the core's files were found");
+    let long: Vec<String> = files
+        .iter()
+        .map(|path| (path, std::fs::read_to_string(path).unwrap().lines().count()))
+        .filter(|(_, lines)| *lines > MAX_CORE_LINES)
+        .map(|(path, lines)| format!("{} ({lines} lines)", path.strip_prefix(&src).unwrap().display()))
+        .collect();
+    assert!(long.is_empty(), "over {MAX_CORE_LINES} lines: split along a seam: {long:?}");
+}
