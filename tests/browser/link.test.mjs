@@ -118,3 +118,21 @@ test('a link naming a frame the trace lacks shows the whole profile and says why
     { timeout: 30000 });
   assert.deepEqual(await crumbs(page), ['Whole profile', 'Merge ' + NEXT]);
 });
+
+test('a link that opens on another tab draws the graph behind it without errors, and whole once shown', async (t) => {
+  const page = await checkedPage(context, t, { query: '#tab=methods', viewport: { width: 1280, height: 800 } });
+  // The graph is drawn in its hidden tab, where it has no width: nothing in its frame may
+  // complain (a negative width was once set there).
+  const errors = [];
+  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+  assert.equal(await pick(page, corpus(TRACE)), 'done');
+  assert.equal(await page.getAttribute('#tab-button-methods', 'aria-selected'), 'true');
+  await page.waitForFunction(() => document.querySelectorAll('#method-rows tr[data-method]').length > 5);
+  await page.click('#tab-button-flame');
+  await page.waitForFunction(() => document.body.dataset.graph === 'ready', null, { timeout: 30000 });
+  const widest = await page.frameLocator('#flame').locator('#frames rect')
+    .evaluateAll((rects) => Math.max(...rects.map((rect) => rect.getBoundingClientRect().width)));
+  const pane = await page.evaluate(() => document.getElementById('flame').clientWidth);
+  assert.ok(widest > pane * 0.9, 'the graph spans its pane once shown: ' + widest + ' of ' + pane);
+  assert.deepEqual(errors, []);
+});

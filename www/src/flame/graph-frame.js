@@ -300,11 +300,15 @@
     if (event.button === 2) event.preventDefault();
   });
   var laidOutWidth = 0;
+  var HIDDEN_WIDTH = 1200;
   if (graphSvg) {
     Object.defineProperty(graphSvg, 'width', {
       configurable: true,
       get: function () {
-        return { baseVal: { value: document.documentElement.clientWidth || graphSvg.getBoundingClientRect().width } };
+        // A graph drawn in a hidden tab has no width yet: it is laid out at a stand-in
+        // width (inferno's margins would go negative at 0) and again once it shows.
+        var width = document.documentElement.clientWidth || graphSvg.getBoundingClientRect().width;
+        return { baseVal: { value: width || HIDDEN_WIDTH } };
       },
     });
     if (typeof ResizeObserver === 'function') {
