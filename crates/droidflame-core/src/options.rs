@@ -26,7 +26,7 @@ pub struct Options {
     pub keep_calls: bool,
     /// With `keep_calls`: past this many calls, the shortest are let go and shorter ones
     /// are no longer kept, about half the limit remaining each time
-    /// (`Profile::shortest_call` says how short a call may now be). The timeline of the
+    /// (`StackProfile::shortest_call` says how short a call may now be). The timeline of the
     /// whole trace loses nothing it could draw; ranges, which need every call, are refused.
     /// The default, about 4 million calls, is 128 MB (up to twice that while vectors grow),
     /// which keeps a browser's wasm heap far from its limit.

@@ -5,8 +5,8 @@ use super::descriptor;
 use crate::profile::Profile;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-/// The part of a mapping file that some profiles need, read by [`MappingReader`] and
-/// applied with [`Profile::deobfuscate`].
+/// The part of a mapping file that some profiles need, read by [`MappingReader`](super::MappingReader) and
+/// applied with [`Analysis::deobfuscate`](crate::Analysis::deobfuscate).
 #[derive(Debug, Default)]
 pub struct Mapping {
     /// The classes the profiles use, by obfuscated name.

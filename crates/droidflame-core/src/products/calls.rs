@@ -27,7 +27,7 @@ pub struct CallQuery {
 /// One call of [`select_calls`]'s answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ListedCall {
-    /// Index into `Profile::threads`.
+    /// Index into `StackProfile::threads`.
     pub thread: usize,
     /// The call, in ticks.
     pub call: Call,

@@ -15,7 +15,7 @@ pub struct CpuBox {
     pub start_us: f64,
     /// µs from the timeline's start.
     pub end_us: f64,
-    /// The thread that ran (an index into `Profile::threads`); the one that ran longest in
+    /// The thread that ran (an index into `StackProfile::threads`); the one that ran longest in
     /// a merged run.
     pub thread: usize,
     /// Several threads ran, each narrower than a pixel.

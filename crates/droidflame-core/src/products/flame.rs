@@ -16,7 +16,7 @@ pub(crate) const MAX_PLAUSIBLE_MICROS: u64 = 1 << 50;
 /// Which stacks a graph shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GraphScope {
-    /// One thread, by its index in `Profile::threads`.
+    /// One thread, by its index in `StackProfile::threads`.
     Thread(usize),
     /// Every thread, each under a root frame `name [tid]`.
     AllThreads,

@@ -357,7 +357,7 @@ pub fn summary(analysis: &Analysis) -> Summary<'_> {
     }
 }
 
-/// The methods table of one thread (`Some(index into Profile::threads)`) or of all threads
+/// The methods table of one thread (`Some(index into StackProfile::threads)`) or of all threads
 /// (`None`), with the calls between its methods, as JSON:
 /// `{"thread", "total_wall_us", "total_cpu_us", "methods": [as in the summary],
 /// "edges": [{"caller", "callee", "calls", "recursive_calls", "incl_wall_us", "incl_cpu_us"}]}`.

@@ -20,7 +20,7 @@ pub(crate) struct FinishSpec {
     /// events do (a capture's first and last event of any kind); `None`: from the earliest
     /// to the latest event of any thread.
     pub timeline: Option<(u64, u64)>,
-    /// Where the capture lost every event, in time order (`Profile::gaps`).
+    /// Where the capture lost every event, in time order (`SystemTimeline::gaps`).
     pub gaps: Vec<(u64, u64)>,
     /// What the threads no decoder put in another source hold (`calls` for most formats),
     /// and how to read them.
