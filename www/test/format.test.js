@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { summary } from './golden.js';
-import { clockWords, count, fileStem, frameNoun, frameTitle, methodNameParts, millis, percent, sizeText, splitName, threadLabel } from '../src/shared/format.js';
+import { clockWords, count, countedNoun, fileStem, frameNoun, frameTitle, methodNameParts, millis, percent, sizeText, splitName, threadLabel } from '../src/shared/format.js';
 
 test('times read in the unit that fits, and a missing clock is a dash', () => {
   assert.equal(millis(null), '—');
@@ -69,4 +69,12 @@ test('values read in their unit: durations, sizes, counts of samples', async () 
   assert.equal(clockHeading(summary, 'cpu'), 'Samples');
   assert.equal(clockHeading(summary, 'wall'), 'Wall');
   assert.equal(unitSymbol('us'), 'µs');
+});
+
+test('a count of what the source counts is singular at one', () => {
+  assert.equal(countedNoun(1, { count: 'calls' }), '1 call');
+  assert.equal(countedNoun(2, { count: 'calls' }), '2 calls');
+  assert.equal(countedNoun(5003, { count: 'samples' }), '5,003 samples');
+  assert.equal(countedNoun(1, { count: 'allocations' }), '1 allocation');
+  assert.equal(countedNoun(0, {}), '0 calls');
 });

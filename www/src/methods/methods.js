@@ -3,7 +3,7 @@
 // and the selection in the state, and says what its numbers cover.
 
 import { $, element } from '../shared/dom.js';
-import { amount, count, countHeading, countNoun, countsCalls, countText, micros, percent, threadLabel, clockWords, frameNoun, frameTitle, unitOf, unitSymbol } from '../shared/format.js';
+import { amount, count, countHeading, countedNoun, countsCalls, countText, micros, percent, threadLabel, clockWords, frameNoun, frameTitle, unitOf, unitSymbol } from '../shared/format.js';
 import { createFrameMenu } from '../flame/frame-menu.js';
 import { bindList, bindRowMenu, settle } from '../shared/list-keys.js';
 import { changed, clocksOf, focusOn, methodKey } from '../shared/state.js';
@@ -198,7 +198,7 @@ export function createMethods({ store, products }) {
     box.dataset.method = String(index);
     $('method-detail-name').textContent = m.name;
     $('method-detail-facts').textContent = [m.signature, m.source ? 'in ' + m.source : null,
-      m.calls === null ? null : count(m.calls) + ' ' + countNoun(state.summary) + (m.recursive_calls ? ' (' + count(m.recursive_calls) + ' recursive)' : ''),
+      m.calls === null ? null : countedNoun(m.calls, state.summary) + (m.recursive_calls ? ' (' + count(m.recursive_calls) + ' recursive)' : ''),
       'inclusive ' + amount(m['incl_' + state.clock + '_us'], unitOf(state.summary, state.clock))].filter(Boolean).join(' · ');
     for (const label of document.querySelectorAll('.relative-count')) label.textContent = countHeading(state.summary);
     for (const label of document.querySelectorAll('.relative-time')) label.textContent = 'Inclusive ' + unitSymbol(unitOf(state.summary, state.clock)) + ' (' + clockWords(state.clock, state.summary) + ')';

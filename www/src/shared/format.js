@@ -30,6 +30,12 @@ export function countNoun(summary) {
   return (summary && summary.count) || 'calls';
 }
 
+/** `n` of what the source counts: `1 call`, `5,003 samples` (the core's nouns are plural). */
+export function countedNoun(n, summary) {
+  const noun = countNoun(summary);
+  return count(n) + ' ' + (n === 1 ? noun.replace(/s$/, '') : noun);
+}
+
 /** The counts' column heading: `Calls`, `Samples`, `Allocations`. */
 export function countHeading(summary) {
   const noun = countNoun(summary);
