@@ -2,14 +2,12 @@
 //! fed the events up to a split merged with one that continued from there, finish into the
 //! same profile, split at every event of streams of calls and of samples.
 
-use super::spec::{FinishSpec, SourceSpec};
+use super::spec::FinishSpec;
 use super::ProfileBuilder;
 use crate::options::Options;
-use crate::profile::clock::{ClockSet, ClockWords, PerClock, TimeUnit};
-use crate::profile::format::FormatInfo;
-use crate::profile::frame::FrameKind;
+use crate::profile::clock::{ClockSet, PerClock};
 use crate::profile::model::Profile;
-use crate::profile::source::{SourceKind, Unit};
+use crate::profile::source::SourceKind;
 use crate::profile::tree::CallTree;
 use std::collections::BTreeMap;
 
@@ -27,39 +25,7 @@ const FRAMES: u32 = 6;
 const THREADS: u32 = 3;
 
 fn spec(kind: SourceKind) -> FinishSpec {
-    FinishSpec {
-        format: FormatInfo {
-            family: "test",
-            layout: "parts",
-            kind: "test trace",
-            version: 0,
-            gzip: false,
-            ends_known: true,
-            split: false,
-            pid: None,
-            recorded_us: None,
-            details: Vec::new(),
-            sampling_interval_us: None,
-            description: "a test".into(),
-        },
-        header: Vec::new(),
-        time_unit: TimeUnit::MICROS,
-        counters: Vec::new(),
-        group_by_process: false,
-        timeline: None,
-        gaps: Vec::new(),
-        main: SourceSpec {
-            kind,
-            unit: Unit::Micros,
-            clocks: ClockSet::Dual,
-            frame_kind: FrameKind::Method,
-            clock_words: ClockWords::ELAPSED_AND_THREAD_CPU,
-            preferred_clock: None,
-            states_as_frames: false,
-        },
-        more: Vec::new(),
-        main_first: true,
-    }
+    super::tests::spec_of(kind, ClockSet::Dual)
 }
 
 /// A builder with the frames and threads every stream uses.

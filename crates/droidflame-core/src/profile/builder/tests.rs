@@ -8,22 +8,26 @@ use crate::profile::frame::FrameKind;
 use crate::profile::source::Unit;
 
 fn spec() -> FinishSpec {
-    let format = FormatInfo {
-        family: "test",
-        layout: "calls",
-        kind: "method trace",
-        version: 0,
-        gzip: false,
-        ends_known: true,
-        split: false,
-        pid: None,
-        recorded_us: None,
-        details: Vec::new(),
-        sampling_interval_us: None,
-        description: "a test".into(),
-    };
+    spec_of(SourceKind::Calls, ClockSet::Wall)
+}
+
+/// What a test decoder hands over: its threads are `kind`, on `clocks`.
+pub(super) fn spec_of(kind: SourceKind, clocks: ClockSet) -> FinishSpec {
     FinishSpec {
-        format,
+        format: FormatInfo {
+            family: "test",
+            layout: "calls",
+            kind: "method trace",
+            version: 0,
+            gzip: false,
+            ends_known: true,
+            split: false,
+            pid: None,
+            recorded_us: None,
+            details: Vec::new(),
+            sampling_interval_us: None,
+            description: "a test".into(),
+        },
         header: Vec::new(),
         time_unit: TimeUnit::MICROS,
         counters: Vec::new(),
@@ -31,9 +35,9 @@ fn spec() -> FinishSpec {
         timeline: None,
         gaps: Vec::new(),
         main: SourceSpec {
-            kind: SourceKind::Calls,
+            kind,
             unit: Unit::Micros,
-            clocks: ClockSet::Wall,
+            clocks,
             frame_kind: FrameKind::Method,
             clock_words: ClockWords::ELAPSED_AND_THREAD_CPU,
             preferred_clock: None,
