@@ -1,6 +1,7 @@
 //! The contract every input format implements. The analyzer knows formats only through
 //! it: the registry (`formats`) lists one `Format` per input format in sniff order, and
-//! the format that recognises the first bytes reads the rest into the profile builder.
+//! the format that recognises the first bytes reads the rest through the profile's sinks
+//! (`ProfileBuilder`: stacks, frames, system timeline, heap profiles, facts).
 //!
 //! What an importer must do:
 //! - **Sniff** from the first bytes alone, never a file name: `Yes`, `No`, or `NeedMore`
@@ -9,10 +10,13 @@
 //!   the registry's order to say yes reads the input, whoever is still unsure.
 //! - **Push**: accept the (decompressed) input in chunks of any size, one byte or all of
 //!   it, with the same result; keep what a chunk ends in the middle of.
+//! - **Write each kind of data through its sink**: threads and their events to `stacks`,
+//!   frames to `frames`, scheduler and frame-timeline data to `system`, heap dumps to
+//!   `heap`, the decoder's own repairs and warnings to `facts`.
 //! - **Repair, never guess in silence**: damage that can be read past is counted in the
-//!   builder's repairs (`warn_about` says where); damage that cannot is an error naming
-//!   the problem and its byte offset. The builder is strict: importers hand it balanced
-//!   enters and exits.
+//!   facts sink's repairs (`warn_about` says where); damage that cannot is an error naming
+//!   the problem and its byte offset. The stack sink repairs what every format shares
+//!   (exits of frames not on top, frames open at the end) and counts it itself.
 //! - **Finish**: say what the input was (`FinishSpec`), and optionally how to read parts
 //!   of it again (`ReadAgain`), for inputs that can resume mid-way.
 

@@ -196,7 +196,7 @@ impl Analyzer {
         let importer = self.inner.importer.as_mut().expect("started before feeding");
         importer.push(bytes, &mut self.builder)?;
         let builder = &mut self.builder;
-        builder.check_calls();
+        builder.stacks.check_calls();
         match builder.limit_error() {
             Some(error) => Err(error),
             None => Ok(()),
@@ -217,8 +217,8 @@ impl Analyzer {
             }
             Outer::Gzip { mut decoder, .. } => {
                 if let Err(e) = decoder.try_finish() {
-                    self.builder.repairs.truncated = true;
-                    self.builder.warn_about(
+                    self.builder.facts.repairs.truncated = true;
+                    self.builder.facts.warn_about(
                         Repair::Truncated,
                         format!("the gzip data ends early ({e}); everything before that point was read"),
                     );
@@ -238,12 +238,12 @@ impl Analyzer {
         let importer = self.inner.importer.take().expect("started above");
         let Imported { spec, read_again } = importer.finish(&mut self.builder)?;
         debug_assert_eq!(spec.format.family, self.inner.family, "an importer names its own family");
-        self.builder.check_calls();
+        self.builder.stacks.check_calls();
         if let Some(error) = self.builder.limit_error() {
             return Err(error);
         }
-        let (threads, frames) = self.builder.slots();
-        self.builder.rereadable = read_again.is_some();
+        let (threads, frames) = (self.builder.stacks.thread_slots(), self.builder.frames.slot_ids());
+        self.builder.facts.rereadable = read_again.is_some();
         let mut profile = self.builder.finish(spec);
         let mut reread = None;
         if let Some(source) = read_again.filter(|_| profile.stacks().shortest_call > 0) {

@@ -72,14 +72,14 @@ impl Reread {
         let mut builder =
             ProfileBuilder::new(&Options { keep_calls: true, max_calls: u64::MAX, ..source.options.clone() });
         for &(tid, _, _) in &source.threads {
-            builder.add_thread(tid, None);
+            builder.stacks.add_thread(tid, None);
         }
         for &id in &source.frames {
-            builder.add_frame(id, None);
+            builder.frames.add_frame(id, None);
         }
-        builder.keep_only(slot);
+        builder.stacks.keep_only(slot);
         let mark = checkpoint.marks.get(slot as usize).cloned().unwrap_or_default();
-        builder.seed(slot, source.threads[slot as usize].1, &mark);
+        builder.stacks.seed(slot, source.threads[slot as usize].1, &mark);
         Ok(Reread {
             offset: checkpoint.offset,
             importer: source.source.resume(at),
@@ -106,7 +106,7 @@ impl Reread {
             return Ok(true);
         }
         self.importer.push(chunk, &mut self.builder)?;
-        let (last, innermost) = self.builder.progress(self.slot);
+        let (last, innermost) = self.builder.stacks.progress(self.slot);
         // Past the window, each frame still open will be at least `shortest` long: kept.
         self.done = last > self.to && innermost.is_none_or(|enter| last.saturating_sub(enter) >= self.shortest);
         Ok(self.done)
@@ -119,9 +119,9 @@ impl Reread {
         if !self.done {
             // The input ended: open frames close as they did in the profile.
             let wall_end = (!source.lost_at_end && !source.cpu_only).then_some(profile.system.timeline.end);
-            self.builder.close_at_end(self.slot, wall_end);
+            self.builder.stacks.close_at_end(self.slot, wall_end);
         }
-        let read = self.builder.take_calls(self.slot);
+        let read = self.builder.stacks.take_calls(self.slot);
         let total_rebases = source.threads[self.slot as usize].2;
         let shift = total_rebases.saturating_sub(self.mark_rebases + read.rebases);
         let (from, to, shortest) = (self.from, self.to, self.shortest);
@@ -139,7 +139,7 @@ impl Reread {
                         Some(&frame) => frame,
                         // An id the decoder learnt only at the very end: found by the id.
                         None => {
-                            let id = self.builder.frame_id(call.frame);
+                            let id = self.builder.frames.frame_id(call.frame);
                             let slot = source.frames.iter().position(|&f| f == id).unwrap_or(0);
                             profile.frame_of_slot.get(slot).copied().unwrap_or(0)
                         }

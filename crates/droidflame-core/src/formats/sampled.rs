@@ -1,6 +1,6 @@
 //! `SampledThreads`: how call stacks seen at sample times become calls, the same for every
 //! format of CPU samples (simpleperf, Perfetto's). A sample puts its thread's stack in
-//! place at its time (`ProfileBuilder::sample`), so a frame that stays on the stack from
+//! place at its time (`StackSink::sample`), so a frame that stays on the stack from
 //! one sample to the next is one call:
 //!
 //! - CPU clock: each on-CPU sample adds its weight (ns of CPU time, or one sample) to the
@@ -86,9 +86,9 @@ impl SampledThreads {
         }
         // Before a thread's first sample nothing is open, so there is nothing to end.
         if self.gaps_end_stacks && time - clock.last > clock.period.saturating_add(clock.period / 2) {
-            builder.close_open(clock.slot, PerClock::new(clock.last.saturating_add(clock.period), clock.cpu));
+            builder.stacks.close_open(clock.slot, PerClock::new(clock.last.saturating_add(clock.period), clock.cpu));
         }
-        builder.sample(clock.slot, stack, PerClock::new(time, clock.cpu));
+        builder.stacks.sample(clock.slot, stack, PerClock::new(time, clock.cpu));
         self.latest = self.latest.max(time);
         clock.last = time;
         if let Some(weight) = on_cpu {
@@ -103,7 +103,7 @@ impl SampledThreads {
     pub fn finish(&self, builder: &mut ProfileBuilder) {
         for clock in &self.threads {
             let end = if self.gaps_end_stacks { clock.last.saturating_add(clock.period) } else { self.latest };
-            builder.close_open(clock.slot, PerClock::new(end, clock.cpu));
+            builder.stacks.close_open(clock.slot, PerClock::new(end, clock.cpu));
         }
     }
 

@@ -191,7 +191,7 @@ impl ArtDecoder {
                         }
                         V2Step::BadPacket(kind) => {
                             let where_ = offset + at as u64;
-                            if builder.events() == 0 {
+                            if builder.stacks.events() == 0 {
                                 return Err(Error::at(
                                     ErrorKind::Corrupt,
                                     where_,
@@ -233,7 +233,9 @@ impl ArtDecoder {
             }
         };
         if declared.as_deref() == Some("dual") && !dual {
-            builder.warn(format!("the trace says clock=dual but its records are {size} bytes: read as one clock"));
+            builder
+                .facts
+                .warn(format!("the trace says clock=dual but its records are {size} bytes: read as one clock"));
         }
         // A single clock known to be thread-CPU is unwrapped per thread. Streaming files name
         // their clock only in the closing summary: their single clock is unwrapped as wall,
@@ -283,11 +285,11 @@ impl ArtDecoder {
                         "the last record is partial ({} of {size} bytes at byte {offset}): the trace was cut short",
                         rest.len()
                     ));
-                } else if let Some(announced) = announced.filter(|&n| n > builder.events()) {
+                } else if let Some(announced) = announced.filter(|&n| n > builder.stacks.events()) {
                     truncated = Some(format!(
                         "the key announces {announced} records but the file ends after {} (at byte {end}): the \
                          trace was cut short",
-                        builder.events()
+                        builder.stacks.events()
                     ));
                 }
             }
@@ -307,12 +309,12 @@ impl ArtDecoder {
         if let Some(damage) = &self.damage {
             truncated = Some(damage.clone());
         }
-        if truncated.is_some() && builder.events() == 0 {
+        if truncated.is_some() && builder.stacks.events() == 0 {
             return Err(Error::at(ErrorKind::Truncated, end, "the trace ends before its first complete method record"));
         }
         if let Some(message) = truncated {
-            builder.repairs.truncated = true;
-            builder.warn_about(Repair::Truncated, message);
+            builder.facts.repairs.truncated = true;
+            builder.facts.warn_about(Repair::Truncated, message);
         }
         self.finish_notes(builder);
         let clocks = self.clocks(builder);
@@ -321,7 +323,7 @@ impl ArtDecoder {
             if clocks.has(crate::profile::Clock::Wall) { self.art.sampling_interval(time_unit) } else { None };
         let sampling_interval_us = sampling.map(|ticks| time_unit.micros(ticks));
         if let Some(us) = sampling_interval_us {
-            builder.warn(format!(
+            builder.facts.warn(format!(
                 "this looks like a sampling trace (records about every {us} µs, not at each call): times are \
                  approximate and calls are counted per sample"
             ));
@@ -379,27 +381,29 @@ impl ArtDecoder {
 
     fn finish_notes(&self, builder: &mut ProfileBuilder) {
         if self.key.option("data-file-overflow") == Some("true") {
-            builder.repairs.overflow = true;
-            builder.warn_about(
+            builder.facts.repairs.overflow = true;
+            builder.facts.warn_about(
                 Repair::Overflow,
                 "the trace buffer overflowed while recording (data-file-overflow=true): events after that point \
                  were dropped, so the end of each thread is missing; record with a larger buffer",
             );
         }
         if let Some((key, header)) = self.header_version_mismatch {
-            builder.warn(format!("the key says version {key} but the data header says {header}; the header was used"));
+            builder
+                .facts
+                .warn(format!("the key says version {key} but the data header says {header}; the header was used"));
         }
         if self.key.bad_lines > 0 {
             let lines = counted(self.key.bad_lines, "malformed line", "malformed lines");
-            builder.warn(format!("{lines} in the text sections {} skipped", were(self.key.bad_lines)));
+            builder.facts.warn(format!("{lines} in the text sections {} skipped", were(self.key.bad_lines)));
         }
         if self.trailing_bytes > 0 && self.damage.is_none() {
             let bytes = counted(self.trailing_bytes, "byte", "bytes");
-            builder.warn(format!("{bytes} after the closing summary {} ignored", were(self.trailing_bytes)));
+            builder.facts.warn(format!("{bytes} after the closing summary {} ignored", were(self.trailing_bytes)));
         }
         if let Some(v2) = &self.v2 {
             if v2.carried_blocks > 0 {
-                builder.warn(format!(
+                builder.facts.warn(format!(
                     "{} the previous block's deltas (an ART writer bug) and {} decoded so",
                     counted(v2.carried_blocks, "V2 entry block continued", "V2 entry blocks continued"),
                     were(v2.carried_blocks)
@@ -414,8 +418,8 @@ impl ArtDecoder {
                 ),
             ];
             for (blocks, what) in damaged.into_iter().filter(|&(blocks, _)| blocks > 0) {
-                builder.repairs.damaged_parts += blocks;
-                builder.warn_about(Repair::DamagedParts, format!("{blocks} V2 entry blocks {what}"));
+                builder.facts.repairs.damaged_parts += blocks;
+                builder.facts.warn_about(Repair::DamagedParts, format!("{blocks} V2 entry blocks {what}"));
             }
         }
     }
@@ -429,7 +433,7 @@ impl ArtDecoder {
     fn clocks(&self, builder: &mut ProfileBuilder) -> ClockSet {
         if let Some(v2) = self.v2.as_ref().filter(|v2| v2.time_first()) {
             if v2.dual {
-                builder.warn(
+                builder.facts.warn(
                     "this V2 trace's thread-CPU times use an undocumented encoding and are not read; \
                      only the wall clock is shown",
                 );
@@ -450,12 +454,12 @@ impl ArtDecoder {
             other => {
                 // ART starts every thread's CPU clock at 0 at its first event.
                 let all_zero = self.art.first_times(builder).all(|v| v == 0);
-                let guess = if all_zero && builder.events() > 0 { ClockSet::Cpu } else { ClockSet::Wall };
+                let guess = if all_zero && builder.stacks.events() > 0 { ClockSet::Cpu } else { ClockSet::Wall };
                 let said = match other {
                     Some(value) => format!("an unknown clock={value}"),
                     None => "no clock".to_owned(),
                 };
-                builder.warn(format!(
+                builder.facts.warn(format!(
                     "the trace names {said}; read its single clock as {} because {}",
                     guess.name(),
                     if guess == ClockSet::Cpu { "every thread starts at 0" } else { "threads do not all start at 0" }
@@ -477,7 +481,9 @@ impl ArtDecoder {
         } else if self.key.option("elapsed-time-usec").is_some() {
             TimeUnit::MICROS
         } else {
-            builder.warn("this V2 trace has no summary to say its time unit; nanoseconds (ART 2025+) were assumed");
+            builder
+                .facts
+                .warn("this V2 trace has no summary to say its time unit; nanoseconds (ART 2025+) were assumed");
             TimeUnit::NANOS
         }
     }

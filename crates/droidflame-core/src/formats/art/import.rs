@@ -71,7 +71,7 @@ impl ArtImporter {
         }
         let offset = self.feeder.rest().1;
         if checkpoints.places.last().is_some_and(|c| offset - c.offset >= self.checkpoint_bytes) {
-            checkpoints.places.push(Checkpoint { offset, marks: builder.marks() });
+            checkpoints.places.push(Checkpoint { offset, marks: builder.stacks.marks() });
             checkpoints.resumes.push(resume);
         }
     }

@@ -96,7 +96,7 @@ fn frame_of(frames: &mut MethodIds, id: u64, b: &mut ProfileBuilder) -> u32 {
 
 #[cold]
 fn new_frame(frames: &mut MethodIds, id: u64, b: &mut ProfileBuilder) -> u32 {
-    let frame = b.add_frame(id, None);
+    let frame = b.frames.add_frame(id, None);
     frames.insert(id, frame);
     frame
 }
@@ -107,11 +107,11 @@ type MethodIds = IdIndex<2, DENSE_METHODS>;
 #[inline(always)]
 fn act(thread: u32, frame: u32, action: u8, t: PerClock, b: &mut ProfileBuilder) {
     match action {
-        ENTER => b.enter(thread, frame, t),
-        EXIT | UNWIND => b.exit(thread, frame, t),
+        ENTER => b.stacks.enter(thread, frame, t),
+        EXIT | UNWIND => b.stacks.exit(thread, frame, t),
         _ => {
-            b.skip_event(thread);
-            b.repairs.invalid_records += 1;
+            b.stacks.skip_event(thread);
+            b.facts.repairs.invalid_records += 1;
         }
     }
 }
@@ -174,16 +174,16 @@ impl ArtRecords {
     /// Defines (or redefines: the last definition wins) a method id.
     pub fn define_method(&mut self, id: u64, info: FrameInfo, b: &mut ProfileBuilder) {
         match self.frames.get(id) {
-            Some(frame) => b.describe_frame(frame, info),
+            Some(frame) => b.frames.describe_frame(frame, info),
             None => {
-                let frame = b.add_frame(id, Some(info));
+                let frame = b.frames.add_frame(id, Some(info));
                 self.frames.insert(id, frame);
             }
         }
     }
 
     pub fn is_method_defined(&self, id: u64, b: &ProfileBuilder) -> bool {
-        self.frames.get(id).is_some_and(|frame| b.is_described(frame))
+        self.frames.get(id).is_some_and(|frame| b.frames.is_described(frame))
     }
 
     // ---- threads -------------------------------------------------------------------
@@ -200,7 +200,7 @@ impl ArtRecords {
     /// A new thread for `id`, which from now on means it.
     #[cold]
     pub(super) fn new_thread(&mut self, id: u32, name: Option<String>, b: &mut ProfileBuilder) -> u32 {
-        let thread = b.add_thread(id, name);
+        let thread = b.stacks.add_thread(id, name);
         self.threads.insert(u64::from(id), thread);
         if self.per_thread.len() <= thread as usize {
             self.per_thread.resize_with(thread as usize + 1, ThreadRecords::default);
@@ -228,7 +228,7 @@ impl ArtRecords {
     ) {
         let frame = frame_of(&mut self.frames, id, b);
         let state = &mut self.per_thread[thread as usize];
-        let wraps = &mut b.repairs.time_wraps;
+        let wraps = &mut b.facts.repairs.time_wraps;
         let first = if self.cpu_only { state.unwrap[0].next(raw[0], wraps) } else { self.wall.next(raw[0], wraps) };
         let cpu = if DUAL { state.unwrap[1].next(raw[1], wraps) } else { 0 };
         let t = PerClock::new(first, cpu);
@@ -250,7 +250,7 @@ impl ArtRecords {
 
     /// The first time of each thread on its first clock, for guessing an unnamed clock.
     pub fn first_times<'a>(&self, b: &'a ProfileBuilder) -> impl Iterator<Item = u64> + 'a {
-        (0..b.thread_count() as u32).filter_map(|thread| b.first_time(thread)).map(|t| t.wall)
+        (0..b.stacks.thread_count() as u32).filter_map(|thread| b.stacks.first_time(thread)).map(|t| t.wall)
     }
 
     /// Sampling traces look like tracing ones; only their rhythm tells. Firefox Profiler's

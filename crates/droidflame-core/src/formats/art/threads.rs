@@ -10,7 +10,7 @@ use rustc_hash::FxHashMap;
 impl ArtRecords {
     /// A thread named in a list. A repeated id with another name means the id was reused.
     pub fn list_thread(&mut self, id: u32, name: String, b: &mut ProfileBuilder) {
-        let name = b.clip_name(name);
+        let name = b.stacks.clip_name(name);
         if let Some(&at) = self.listed_index.get(&id) {
             let entry = &mut self.listed[at];
             if entry.1 != name {
@@ -21,11 +21,11 @@ impl ArtRecords {
                     entry.1, name
                 );
                 entry.1 = merged;
-                b.repairs.reused_thread_ids += 1;
-                b.warn_about(Repair::ReusedThreadIds, message);
+                b.facts.repairs.reused_thread_ids += 1;
+                b.facts.warn_about(Repair::ReusedThreadIds, message);
             }
-        } else if self.listed.len() >= b.limits().max_threads.max(1) {
-            b.refuse(Limit::Threads);
+        } else if self.listed.len() >= b.facts.limits().max_threads.max(1) {
+            b.stacks.refuse(Limit::Threads);
         } else {
             self.listed_index.insert(id, self.listed.len());
             self.listed.push((id, name));
@@ -36,25 +36,25 @@ impl ArtRecords {
     /// packet). A new name for an id whose stack is empty starts a new thread: the id was
     /// reused.
     pub fn define_thread(&mut self, id: u32, name: String, b: &mut ProfileBuilder) {
-        let name = b.clip_name(name);
+        let name = b.stacks.clip_name(name);
         let Some(thread) = self.threads.get(u64::from(id)) else {
             self.new_thread(id, Some(name), b);
             return;
         };
-        let old = b.thread_name(thread);
+        let old = b.stacks.thread_name(thread);
         if old == Some(name.as_str()) {
             return;
         }
-        if b.thread_events(thread) == 0 || old.is_none() {
-            b.name_thread(thread, name, true);
-        } else if b.depth(thread) == 0 {
+        if b.stacks.thread_events(thread) == 0 || old.is_none() {
+            b.stacks.name_thread(thread, name, true);
+        } else if b.stacks.depth(thread) == 0 {
             self.new_thread(id, Some(name), b);
-            b.repairs.reused_thread_ids += 1;
+            b.facts.repairs.reused_thread_ids += 1;
         } else {
             let old = old.unwrap_or_default().to_owned();
-            b.name_thread(thread, format!("{old} / {name}"), true);
-            b.repairs.reused_thread_ids += 1;
-            b.warn_about(
+            b.stacks.name_thread(thread, format!("{old} / {name}"), true);
+            b.facts.repairs.reused_thread_ids += 1;
+            b.facts.warn_about(
                 Repair::ReusedThreadIds,
                 format!(
                     "thread id {id} was renamed from {old:?} to {name:?} while it had methods running; its \
@@ -76,10 +76,10 @@ impl ArtRecords {
             by_low_bits.entry(entry.0 & 0xFFFF).or_default().push(entry);
         }
         let mut collisions = Vec::new();
-        for thread in 0..b.thread_count() as u32 {
-            let tid = b.tid(thread);
+        for thread in 0..b.stacks.thread_count() as u32 {
+            let tid = b.stacks.tid(thread);
             if let Some(&at) = index.get(&tid) {
-                b.name_thread(thread, listed[at].1.clone(), false);
+                b.stacks.name_thread(thread, listed[at].1.clone(), false);
                 continue;
             }
             if u64::from(tid) >= DENSE_THREADS {
@@ -87,11 +87,11 @@ impl ArtRecords {
             }
             let mut wide = by_low_bits.get(&tid).into_iter().flatten().copied();
             if let Some((full, name)) = wide.next() {
-                let named_alike = b.thread_name(thread).is_none_or(|n| n == name);
+                let named_alike = b.stacks.thread_name(thread).is_none_or(|n| n == name);
                 match wide.next() {
                     None if named_alike => {
-                        b.set_tid(thread, *full);
-                        b.name_thread(thread, name.clone(), true);
+                        b.stacks.set_tid(thread, *full);
+                        b.stacks.name_thread(thread, name.clone(), true);
                     }
                     Some((other, _)) => collisions.push((tid, *full, *other)),
                     None => {}
@@ -99,7 +99,7 @@ impl ArtRecords {
             }
         }
         for (short, a, b_id) in collisions {
-            b.warn(format!(
+            b.facts.warn(format!(
                 "records use thread id {short}, which is the low 16 bits of both listed threads {a} and {b_id} \
                  (older ART truncates thread ids): its records cannot be attributed and are shown as Thread {short}"
             ));

@@ -61,7 +61,7 @@ impl EventReader {
             Ok(event) => self.event(&event, b),
             Err(LineError::RawClock) => self.stats.raw_clock_lines += 1,
             Err(LineError::Unrecognised) if self.stats.event_lines == 0 => self.stats.preamble_lines += 1,
-            Err(LineError::Unrecognised) => b.repairs.unparsed_lines += 1,
+            Err(LineError::Unrecognised) => b.facts.repairs.unparsed_lines += 1,
         }
     }
 
@@ -102,7 +102,7 @@ impl EventReader {
             return;
         }
         let Some(t) = self.system.event(e.tid, ts, b) else {
-            b.repairs.unparsed_lines += 1;
+            b.facts.repairs.unparsed_lines += 1;
             return;
         };
         self.stats.event_lines += 1;

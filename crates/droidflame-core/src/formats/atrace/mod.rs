@@ -86,8 +86,8 @@ pub fn is_binary(head: &[u8]) -> bool {
 /// What the framing repaired: a cut-short or damaged zlib stream, bytes after the last one.
 fn framing_notes(framing: &TextFraming, builder: &mut ProfileBuilder) {
     if let Some(at) = framing.cut_at {
-        builder.repairs.truncated = true;
-        builder.warn_about(
+        builder.facts.repairs.truncated = true;
+        builder.facts.warn_about(
             Repair::Truncated,
             format!(
                 "the input ends at byte {}, inside compressed dump {} of the capture: the dumps before it are \
@@ -98,8 +98,8 @@ fn framing_notes(framing: &TextFraming, builder: &mut ProfileBuilder) {
         );
     }
     if let Some((at, count)) = framing.damaged {
-        builder.repairs.damaged_parts += count;
-        builder.warn_about(
+        builder.facts.repairs.damaged_parts += count;
+        builder.facts.warn_about(
             Repair::DamagedParts,
             format!(
                 "each is a compressed dump (the first found at byte {}), left out whole because damaged \
@@ -109,7 +109,7 @@ fn framing_notes(framing: &TextFraming, builder: &mut ProfileBuilder) {
         );
     }
     if framing.trailing_bytes > 0 {
-        builder.warn(format!(
+        builder.facts.warn(format!(
             "{} after the compressed capture {} neither text nor another compressed chunk and {} ignored",
             counted(framing.trailing_bytes, "byte", "bytes"),
             if framing.trailing_bytes == 1 { "is" } else { "are" },
@@ -266,13 +266,13 @@ impl AtraceDecoder {
             } else {
                 "and no scheduler events: there is nothing to draw"
             };
-            builder.warn(format!(
+            builder.facts.warn(format!(
                 "the capture has no slices (atrace B/E markers), {instead}; capture with app or framework categories \
                  (for example `atrace gfx view am`) for slices"
             ));
         }
         if stats.overwritten > 0 || stats.buffers_restarted > 0 {
-            builder.warn(format!(
+            builder.facts.warn(format!(
                 "the kernel's ring buffer overwrote {} events before the capture was read{}: slices that began \
                  before the first surviving event show up as unmatched ends",
                 stats.overwritten,
@@ -282,7 +282,7 @@ impl AtraceDecoder {
         let gaps = &end.gaps;
         if !gaps.is_empty() {
             let lost: u64 = gaps.iter().map(|(from, to)| to - from).sum();
-            builder.warn(format!(
+            builder.facts.warn(format!(
                 "the capture is {} separate dumps: nothing was recorded in the {} gaps between them ({} ms in \
                  all), which the timeline shows",
                 gaps.len() + 1,
@@ -291,14 +291,14 @@ impl AtraceDecoder {
             ));
         }
         if stats.raw_clock_lines > 0 {
-            builder.warn(format!(
+            builder.facts.warn(format!(
                 "{} integer timestamps (a raw counter trace_clock) and {} skipped",
                 counted(stats.raw_clock_lines, "event line has", "event lines have"),
                 were(stats.raw_clock_lines)
             ));
         }
         if stats.other_markers > 0 {
-            builder.warn(format!(
+            builder.facts.warn(format!(
                 "{} (B, E, C, S, F, I, N, G, H) and {} skipped",
                 counted(
                     stats.other_markers,
@@ -308,11 +308,11 @@ impl AtraceDecoder {
                 were(stats.other_markers)
             ));
         }
-        if builder.repairs.out_of_order > 0 {
-            builder.warn(format!(
+        if builder.facts.repairs.out_of_order > 0 {
+            builder.facts.warn(format!(
                 "{} events are earlier than the event before them (merged or concatenated dumps): durations that \
                  would be negative count as 0",
-                builder.repairs.out_of_order
+                builder.facts.repairs.out_of_order
             ));
         }
     }

@@ -189,7 +189,7 @@ impl CodeFrames {
             (_, true) => FrameInfo::named(format!("<unknown mapping>+{:#x}", identity.rel_pc)),
             _ => code.address(identity.rel_pc),
         };
-        let slot = b.add_frame(self.slot_of.len() as u64, Some(info));
+        let slot = b.frames.add_frame(self.slot_of.len() as u64, Some(info));
         self.slot_of.insert(identity, slot);
         slot
     }

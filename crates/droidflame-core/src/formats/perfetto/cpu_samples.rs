@@ -115,8 +115,8 @@ impl CpuSamples {
         let weight = self.weight.unwrap_or(Weight::COUNTED);
         self.threads.gaps_end_stacks = weight.time;
         let thread = self.threads.thread(tid, b, |b| {
-            let slot = b.add_thread(tid, None);
-            b.set_source(slot, SourceKind::CpuSamples);
+            let slot = b.stacks.add_thread(tid, None);
+            b.stacks.set_source(slot, SourceKind::CpuSamples);
             slot
         });
         self.threads.sample(thread, stack, ts, Some(weight.ticks), b);
@@ -126,21 +126,21 @@ impl CpuSamples {
     /// what the capture says of them. The source's spec, where there were samples.
     pub fn finish(&mut self, system: &SystemTrace, b: &mut ProfileBuilder) -> Option<SourceSpec> {
         self.threads.finish(b);
-        b.repairs.out_of_order += self.threads.out_of_order;
+        b.facts.repairs.out_of_order += self.threads.out_of_order;
         let mut slots: Vec<(u32, u32)> = self.threads.slots().collect();
         slots.sort_unstable();
         for (tid, slot) in slots {
             let (name, pid) = system.thread_facts(tid);
             if let Some(name) = name {
-                b.name_thread(slot, name, true);
+                b.stacks.name_thread(slot, name, true);
             }
             if let Some(pid) = self.pids.get(&tid).copied().or(pid) {
-                b.set_process(slot, pid);
+                b.stacks.set_process(slot, pid);
             }
         }
         let weight = self.weight?;
         if let Some(event) = &self.event {
-            b.warn(format!(
+            b.facts.warn(format!(
                 "the CPU samples were taken at each {event} event, not at a steady rate: they count where threads \
                  were when it fired{}, and on the wall clock each sample's stack lasts until the thread's next sample",
                 if event.contains("sched_switch") {
@@ -209,7 +209,7 @@ mod tests {
     #[test]
     fn samples_the_sorter_let_go_out_of_order_add_to_the_repairs() {
         let mut b = ProfileBuilder::new(&crate::options::Options::default());
-        b.repairs.out_of_order = 2;
+        b.facts.repairs.out_of_order = 2;
         let mut samples = CpuSamples::default();
         let sample = PerfSample { tid: Some(5), ..Default::default() };
         samples.packet(&sample, None);
@@ -218,6 +218,6 @@ mod tests {
             samples.apply(5, &[], ts, &mut b);
         }
         assert!(samples.finish(&SystemTrace::default(), &mut b).is_some());
-        assert_eq!(b.repairs.out_of_order, 3);
+        assert_eq!(b.facts.repairs.out_of_order, 3);
     }
 }

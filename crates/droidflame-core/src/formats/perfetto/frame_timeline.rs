@@ -156,9 +156,9 @@ impl FrameTimeline {
     /// never ended too, marked so. How many app frames never ended.
     pub fn finish(&mut self, b: &mut ProfileBuilder) -> u64 {
         let (frames, unfinished) = self.surfaces.finish();
-        frames.into_iter().for_each(|f| b.app_frame(f));
+        frames.into_iter().for_each(|f| b.system.app_frame(f));
         let (frames, _) = self.displays.finish();
-        frames.into_iter().for_each(|f| b.display_frame(f));
+        frames.into_iter().for_each(|f| b.system.display_frame(f));
         unfinished
     }
 }

@@ -108,14 +108,14 @@ impl HeapDumps {
             row.stack = match self.heap_stack_of.get(&stack) {
                 Some(&id) => id,
                 None => {
-                    let id = b.heap_stack(code.stack(stack));
+                    let id = b.heap.stack(code.stack(stack));
                     self.heap_stack_of.insert(stack, id);
                     id
                 }
             };
             rows.push(row);
         }
-        b.heap_dump(dump.pid, &dump.heap, dump.time, rows);
+        b.heap.dump(&mut b.frames, dump.pid, &dump.heap, dump.time, rows);
     }
 
     /// The input ended: a dump still waiting for its last packet is taken as it is.

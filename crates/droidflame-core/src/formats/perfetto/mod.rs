@@ -125,8 +125,8 @@ impl Importer for PerfettoDecoder {
         let gzip = self.gzip;
         self.reader.finish(builder);
         if let Some((at, bytes)) = self.framing.unfinished() {
-            builder.repairs.truncated = true;
-            builder.warn_about(
+            builder.facts.repairs.truncated = true;
+            builder.facts.warn_about(
                 Repair::Truncated,
                 format!(
                     "the input ends inside the packet that begins at byte {} ({} bytes of it are there): every \
@@ -137,8 +137,8 @@ impl Importer for PerfettoDecoder {
             );
         }
         if let Some(Broken::Damaged { at }) = self.framing.broken {
-            builder.repairs.damaged_parts += 1;
-            builder.warn_about(
+            builder.facts.repairs.damaged_parts += 1;
+            builder.facts.warn_about(
                 Repair::DamagedParts,
                 format!(
                     "the trace's packet framing is damaged at byte {}: the {} bytes from there on could not be cut \
@@ -156,14 +156,14 @@ impl Importer for PerfettoDecoder {
         let samples = self.reader.samples.finish(&self.reader.system, builder);
         let unfinished = self.reader.frames.finish(builder);
         if unfinished > 0 {
-            builder.warn(format!(
+            builder.facts.warn(format!(
                 "{} of the frame timeline never ended in the trace: kept, with no end",
                 crate::text::counted(unfinished, "app frame", "app frames")
             ));
         }
         let unmatched = self.reader.frames.unmatched_ends;
         if unmatched > 0 {
-            builder.warn(format!(
+            builder.facts.warn(format!(
                 "{} of the frame timeline named no frame the trace started, and {} skipped",
                 crate::text::counted(unmatched, "frame end", "frame ends"),
                 if unmatched == 1 { "was" } else { "were" }

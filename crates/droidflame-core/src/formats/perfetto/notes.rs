@@ -118,7 +118,7 @@ pub fn warn(reader: &PacketReader, slices: u64, end: &SystemEnd, builder: &mut P
         } else {
             format!("; it also holds {}, which droidflame does not draw yet", held.join(", "))
         };
-        builder.warn(format!(
+        builder.facts.warn(format!(
             "the trace has no slices (atrace markers or track events); droidflame read its {}{states}{also}",
             read.join(" and ")
         ));
@@ -138,13 +138,13 @@ pub fn warn(reader: &PacketReader, slices: u64, end: &SystemEnd, builder: &mut P
             let held = if held.is_empty() { "nothing else".to_owned() } else { held.join(", ") };
             format!("and no scheduler events: there is nothing to draw; it holds {held}")
         };
-        builder.warn(format!(
+        builder.facts.warn(format!(
             "the trace has no slices (atrace markers or track events), {instead}; droidflame draws slices (record \
              with atrace categories such as gfx, view, am, or with the Perfetto SDK) and scheduling (sched events)"
         ));
     }
     if let Some(at) = stats.first_damaged_at {
-        builder.warn_about(
+        builder.facts.warn_about(
             Repair::DamagedParts,
             format!(
                 "{} and {} skipped, the first at byte {}",
@@ -156,7 +156,7 @@ pub fn warn(reader: &PacketReader, slices: u64, end: &SystemEnd, builder: &mut P
     }
     if stats.dropped_packets > 0 {
         let lost: u64 = end.gaps.iter().map(|(from, to)| to - from).sum();
-        builder.warn_about(
+        builder.facts.warn_about(
             Repair::ClosedAtGap,
             format!(
                 "the recorder dropped packets {}; where kernel events were lost ({}, {} ms in all, which the \
@@ -190,14 +190,14 @@ pub fn warn(reader: &PacketReader, slices: u64, end: &SystemEnd, builder: &mut P
         (stats.other_prints, "print events were not atrace markers (B, E, C, S, F, I, N, G, H) and were skipped"),
         (stats.bad_thread_ids, "events name thread ids no kernel hands out and were skipped"),
         (
-            builder.repairs.out_of_order,
+            builder.facts.repairs.out_of_order,
             "events came later in the file than events more than a sorting window after them: each was read in file \
              order",
         ),
     ];
     for (count, meaning) in counted {
         if count > 0 {
-            builder.warn(format!("{} {meaning}", group_digits(count)));
+            builder.facts.warn(format!("{} {meaning}", group_digits(count)));
         }
     }
     samples(reader, builder);
@@ -223,14 +223,14 @@ fn samples(reader: &PacketReader, builder: &mut ProfileBuilder) {
             .filter(|(n, _)| **n > 0)
             .map(|(n, stage)| format!("{} {stage}", group_digits(*n)))
             .collect();
-        builder.warn(format!(
+        builder.facts.warn(format!(
             "the recorder skipped {} ({}): their time is missing from the cpu-samples source",
             counted(skipped, "sample", "samples"),
             why.join(", ")
         ));
     }
     if s.loss_reports > 0 {
-        builder.warn(format!(
+        builder.facts.warn(format!(
             "the kernel lost {} of samples ({}): the cpu-samples source misses what they held",
             counted(s.records_lost, "record", "records"),
             counted(s.loss_reports, "report", "reports")
@@ -245,7 +245,7 @@ fn samples(reader: &PacketReader, builder: &mut ProfileBuilder) {
     ];
     for (count, meaning) in told {
         if count > 0 {
-            builder.warn(format!("{} {meaning}", group_digits(count)));
+            builder.facts.warn(format!("{} {meaning}", group_digits(count)));
         }
     }
 }
@@ -254,7 +254,7 @@ fn samples(reader: &PacketReader, builder: &mut ProfileBuilder) {
 fn heap(reader: &PacketReader, builder: &mut ProfileBuilder) {
     let h = &reader.heap.stats;
     if h.unknown_callstacks > 0 {
-        builder.warn(format!(
+        builder.facts.warn(format!(
             "{} of heap dumps name a callstack the trace never gave, and were left out",
             counted(h.unknown_callstacks, "row", "rows")
         ));
@@ -268,7 +268,7 @@ fn heap(reader: &PacketReader, builder: &mut ProfileBuilder) {
     for (count, meaning) in told {
         if count > 0 {
             let pids: Vec<String> = h.pids_cut_short.iter().map(u32::to_string).collect();
-            builder.warn(format!("{} {meaning} (process {})", group_digits(count), pids.join(", ")));
+            builder.facts.warn(format!("{} {meaning} (process {})", group_digits(count), pids.join(", ")));
         }
     }
 }

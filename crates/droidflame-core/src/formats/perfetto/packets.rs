@@ -136,7 +136,7 @@ impl PacketReader {
             for class in &mapping.obfuscated_classes {
                 let methods =
                     class.obfuscated_methods.iter().map(|m| (text(&m.obfuscated_name), text(&m.deobfuscated_name)));
-                b.rename_class(text(&class.obfuscated_name), text(&class.deobfuscated_name), methods.collect());
+                b.frames.rename_class(text(&class.obfuscated_name), text(&class.deobfuscated_name), methods.collect());
             }
             used = true;
         }
@@ -367,7 +367,7 @@ impl PacketReader {
     fn damaged(&mut self, at: u64, b: &mut ProfileBuilder) {
         self.stats.damaged += 1;
         self.stats.first_damaged_at.get_or_insert(at);
-        b.repairs.damaged_parts += 1;
+        b.facts.repairs.damaged_parts += 1;
     }
 
     /// The input ended: every held event is read.

@@ -89,7 +89,7 @@ impl FrameTable {
 
     #[cold]
     fn add(&mut self, key: FrameKey, builder: &mut ProfileBuilder) -> u32 {
-        let slot = builder.add_frame(self.keys.len() as u64, None);
+        let slot = builder.frames.add_frame(self.keys.len() as u64, None);
         if slot as usize == self.keys.len() {
             self.keys.push((key, false));
         }

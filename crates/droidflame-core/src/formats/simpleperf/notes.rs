@@ -64,7 +64,7 @@ pub fn finish(reader: SampleReader, ending: Ending, gzip: bool, builder: &mut Pr
         ),
     };
     if !timed && on_cpu_samples > 0 {
-        builder.warn(format!(
+        builder.facts.warn(format!(
             "{} counts events, not time, so this profile has no CPU clock: on the wall clock each stack holds \
              until its thread's next sample, including any time the thread was not running",
             events.on_cpu().unwrap_or("the sampled event")
@@ -102,10 +102,10 @@ fn name_frames(reader: &SampleReader, builder: &mut ProfileBuilder) {
     for (slot, &(key, java)) in reader.frames.keys.iter().enumerate() {
         let (info, known) = describe(key, &reader.files, java);
         unknown += u64::from(!known);
-        builder.describe_frame(slot as u32, info);
+        builder.frames.describe_frame(slot as u32, info);
     }
     if unknown > 0 {
-        builder.warn(format!(
+        builder.facts.warn(format!(
             "{} frames name a file or function that the file records do not list; each is shown by file id and \
              address or function number",
             group_digits(unknown)
@@ -123,17 +123,17 @@ fn name_threads(reader: &SampleReader, builder: &mut ProfileBuilder) -> Option<u
         let name = record.thread_name.as_deref().map(|n| String::from_utf8_lossy(n).into_owned());
         if let (Some(pid), Some(name)) = (record.process_id, &name) {
             if pid == tid {
-                builder.name_process(pid, name.clone());
+                builder.stacks.name_process(pid, name.clone());
             }
         }
         let Some(&slot) = slots.get(&tid) else {
             continue;
         };
         if let Some(name) = name {
-            builder.name_thread(slot, name, true);
+            builder.stacks.name_thread(slot, name, true);
         }
         if let Some(pid) = record.process_id {
-            builder.set_process(slot, pid);
+            builder.stacks.set_process(slot, pid);
             pids.push(pid);
         }
     }
@@ -146,7 +146,7 @@ fn warn_about_input(reader: &SampleReader, ending: &Ending, builder: &mut Profil
     let stats = &reader.stats;
     let n = group_digits;
     if let Some((at, bytes)) = ending.cut {
-        builder.repairs.truncated = true;
+        builder.facts.repairs.truncated = true;
         let inside = if ending.version.is_none() {
             "inside its 12-byte header".to_owned()
         } else if bytes > 0 {
@@ -154,15 +154,15 @@ fn warn_about_input(reader: &SampleReader, ending: &Ending, builder: &mut Profil
         } else {
             format!("at byte {} without the end marker", n(at))
         };
-        builder.warn_about(
+        builder.facts.warn_about(
             Repair::Truncated,
             format!("the file ends {inside}: the {} records before it were read", n(ending.records)),
         );
     }
     match ending.end {
         Some(End::Damaged { at, size }) => {
-            builder.repairs.damaged_parts += 1;
-            builder.warn_about(
+            builder.facts.repairs.damaged_parts += 1;
+            builder.facts.warn_about(
                 Repair::DamagedParts,
                 format!(
                     "the record at byte {} claims {} bytes, more than any record holds: the file is damaged there \
@@ -174,13 +174,13 @@ fn warn_about_input(reader: &SampleReader, ending: &Ending, builder: &mut Profil
         }
         Some(End::Marker { trailing }) if trailing > 0 => {
             let bytes = counted(trailing, "byte", "bytes");
-            builder.warn(format!("{bytes} after the end of the records {} not read", were(trailing)));
+            builder.facts.warn(format!("{bytes} after the end of the records {} not read", were(trailing)));
         }
         _ => {}
     }
     if stats.damaged > 0 {
-        builder.repairs.damaged_parts += stats.damaged;
-        builder.warn_about(
+        builder.facts.repairs.damaged_parts += stats.damaged;
+        builder.facts.warn_about(
             Repair::DamagedParts,
             format!(
                 "{} not decode (the first at byte {}) and {} skipped",
@@ -193,9 +193,9 @@ fn warn_about_input(reader: &SampleReader, ending: &Ending, builder: &mut Profil
     if let Some(lost) = &stats.lost {
         let (recorded, lost) = (lost.sample_count.unwrap_or(0), lost.lost_count.unwrap_or(0));
         if lost > 0 {
-            builder.repairs.lost_samples = lost;
+            builder.facts.repairs.lost_samples = lost;
             let share = lost as f64 * 100.0 / (recorded + lost).max(1) as f64;
-            builder.warn_about(
+            builder.facts.warn_about(
                 Repair::LostSamples,
                 format!(
                     "{share:.1}% of the {} samples the recorder took; times are low where they were lost",
@@ -204,7 +204,7 @@ fn warn_about_input(reader: &SampleReader, ending: &Ending, builder: &mut Profil
             );
         }
         if recorded != stats.samples && ending.cut.is_none() && ending.end == Some(End::Marker { trailing: 0 }) {
-            builder.warn(format!(
+            builder.facts.warn(format!(
                 "the recording says it made {} samples; the file holds {}",
                 n(recorded),
                 n(stats.samples)
@@ -212,12 +212,12 @@ fn warn_about_input(reader: &SampleReader, ending: &Ending, builder: &mut Profil
         }
     }
     if !reader.events.known && stats.samples > 0 {
-        builder.warn("the file has no meta info record before its samples, so what they measure is unknown: event 0 is taken as the on-CPU event");
+        builder.facts.warn("the file has no meta info record before its samples, so what they measure is unknown: event 0 is taken as the on-CPU event");
     }
     for (id, &count) in stats.samples_by_event.iter().enumerate() {
         if count > 0 && reader.events.role(id as u32) == Role::Other {
             let name = reader.events.names.get(id).map_or_else(|| format!("event {id}"), Clone::clone);
-            builder.warn(format!(
+            builder.facts.warn(format!(
                 "{} samples of {name} are not shown: graphs show one on-CPU event ({}) and off-CPU time",
                 n(count),
                 reader.events.on_cpu().unwrap_or("none")
@@ -225,14 +225,14 @@ fn warn_about_input(reader: &SampleReader, ending: &Ending, builder: &mut Profil
         }
     }
     if stats.no_call_chain > 0 {
-        builder.warn(format!(
+        builder.facts.warn(format!(
             "{} samples have no call chain (recorded without -g?); they are shown as <no call chain>",
             n(stats.no_call_chain)
         ));
     }
     if reader.threads.out_of_order > 0 {
-        builder.repairs.out_of_order += reader.threads.out_of_order;
-        builder.warn_about(
+        builder.facts.repairs.out_of_order += reader.threads.out_of_order;
+        builder.facts.warn_about(
             Repair::OutOfOrder,
             format!(
                 "{} samples are earlier than their thread's previous one; each was taken at that one's time",
@@ -243,10 +243,10 @@ fn warn_about_input(reader: &SampleReader, ending: &Ending, builder: &mut Profil
     if stats.unknown_records > 0 {
         let records = counted(stats.unknown_records, "record of a kind", "records of kinds");
         let were = were(stats.unknown_records);
-        builder.warn(format!("{records} this version does not read {were} skipped"));
+        builder.facts.warn(format!("{records} this version does not read {were} skipped"));
     }
     if stats.samples == 0 {
-        builder.warn("the file holds no samples");
+        builder.facts.warn("the file holds no samples");
     }
 }
 

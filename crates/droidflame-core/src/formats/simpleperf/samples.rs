@@ -114,7 +114,7 @@ impl SampleReader {
             return;
         }
         let tid = self.sample.thread_id.unwrap_or(0) as u32;
-        let thread = self.threads.thread(tid, builder, |b| b.add_thread(tid, None));
+        let thread = self.threads.thread(tid, builder, |b| b.stacks.add_thread(tid, None));
         self.stack.clear();
         for entry in self.sample.callchain.iter().rev() {
             let slot = self.frames.slot(entry, builder);

@@ -162,7 +162,7 @@ impl SystemTrace {
         }
         self.dump_last = Some(self.dump_last.map_or(ts, |last| last.max(ts)));
         if ts < self.last_ts {
-            b.repairs.out_of_order += 1;
+            b.facts.repairs.out_of_order += 1;
         }
         self.last_ts = ts;
         self.max_ts = self.max_ts.max(ts);
@@ -180,7 +180,7 @@ impl SystemTrace {
     pub fn touch(&mut self, t: usize, ts: u64, b: &mut ProfileBuilder) {
         let slot = self.threads[t].slot;
         if slot != NONE {
-            b.touch(slot, self.clock(t, ts));
+            b.stacks.touch(slot, self.clock(t, ts));
         }
     }
 
@@ -247,7 +247,7 @@ impl SystemTrace {
     /// The builder's thread of `t`'s slices, made with its first slice.
     fn slot(&mut self, t: usize, b: &mut ProfileBuilder) -> u32 {
         if self.threads[t].slot == NONE {
-            self.threads[t].slot = b.add_thread(self.threads[t].tid, None);
+            self.threads[t].slot = b.stacks.add_thread(self.threads[t].tid, None);
         }
         self.threads[t].slot
     }
@@ -259,7 +259,7 @@ impl SystemTrace {
             return frame;
         }
         let info = FrameInfo::named(String::from_utf8_lossy(name).into_owned());
-        let frame = b.add_frame(self.names.len() as u64, Some(info));
+        let frame = b.frames.add_frame(self.names.len() as u64, Some(info));
         self.names.insert(name.into(), frame);
         self.frame_slices.named(frame, name);
         frame
@@ -269,27 +269,27 @@ impl SystemTrace {
     pub fn begin(&mut self, t: usize, name: &[u8], ts: u64, b: &mut ProfileBuilder) {
         self.first_slice(b);
         let slot = self.slot(t, b);
-        if b.depth(slot) >= MAX_DEPTH {
-            b.repairs.too_deep += 1;
+        if b.stacks.depth(slot) >= MAX_DEPTH {
+            b.facts.repairs.too_deep += 1;
             return;
         }
         let frame = self.frame(name, b);
         if self.frame_slices.marks(frame) {
-            self.frame_slices.begin(t, frame, b.depth(slot), ts);
+            self.frame_slices.begin(t, frame, b.stacks.depth(slot), ts);
         }
-        b.enter(slot, frame, self.clock(t, ts));
+        b.stacks.enter(slot, frame, self.clock(t, ts));
     }
 
     /// The slice on top of thread `t` ends (counted when none is open).
     #[inline]
     pub fn end(&mut self, t: usize, ts: u64, b: &mut ProfileBuilder) {
         let slot = self.threads[t].slot;
-        if slot == NONE || !b.exit_top(slot, self.clock(t, ts)) {
-            b.repairs.unmatched_ends += 1;
+        if slot == NONE || !b.stacks.exit_top(slot, self.clock(t, ts)) {
+            b.facts.repairs.unmatched_ends += 1;
             return;
         }
         if self.frame_slices.any_open() {
-            self.frame_slices.end(t, b.depth(slot), ts);
+            self.frame_slices.end(t, b.stacks.depth(slot), ts);
         }
     }
 
@@ -297,7 +297,7 @@ impl SystemTrace {
     pub fn instant(&mut self, t: usize, name: &[u8], ts: u64, b: &mut ProfileBuilder) {
         self.begin(t, name, ts, b);
         let slot = self.threads[t].slot;
-        b.exit_top(slot, self.clock(t, ts));
+        b.stacks.exit_top(slot, self.clock(t, ts));
     }
 
     /// A span on a track of its own begins; `cookie` tells concurrent spans apart.
@@ -310,7 +310,7 @@ impl SystemTrace {
     /// The span of `key` and `cookie` ends; `track_name` names its track if new.
     pub fn span_end(&mut self, key: TrackKey, cookie: i64, track_name: &[u8], ts: u64, b: &mut ProfileBuilder) {
         if !self.tracks.end(key, cookie, track_name, ts, b) {
-            b.repairs.unmatched_ends += 1;
+            b.facts.repairs.unmatched_ends += 1;
         }
     }
 
@@ -319,8 +319,8 @@ impl SystemTrace {
         self.first_slice(b);
         let frame = self.frame(name, b);
         let slot = self.tracks.slot(key.clone(), &key.name, b);
-        b.enter(slot, frame, PerClock::new(ts, 0));
-        b.exit_top(slot, PerClock::new(ts, 0));
+        b.stacks.enter(slot, frame, PerClock::new(ts, 0));
+        b.stacks.exit_top(slot, PerClock::new(ts, 0));
     }
 
     /// A slice begins on a track whose slices nest like a thread's; `track_name` names
@@ -328,19 +328,19 @@ impl SystemTrace {
     pub fn nested_begin(&mut self, key: TrackKey, track_name: &[u8], name: &[u8], ts: u64, b: &mut ProfileBuilder) {
         self.first_slice(b);
         let slot = self.tracks.slot(key, track_name, b);
-        if b.depth(slot) >= MAX_DEPTH {
-            b.repairs.too_deep += 1;
+        if b.stacks.depth(slot) >= MAX_DEPTH {
+            b.facts.repairs.too_deep += 1;
             return;
         }
         let frame = self.frame(name, b);
-        b.enter(slot, frame, PerClock::new(ts, 0));
+        b.stacks.enter(slot, frame, PerClock::new(ts, 0));
     }
 
     /// The slice on top of a nesting track ends (counted when none is open).
     pub fn nested_end(&mut self, key: TrackKey, track_name: &[u8], ts: u64, b: &mut ProfileBuilder) {
         let slot = self.tracks.slot(key, track_name, b);
-        if !b.exit_top(slot, PerClock::new(ts, 0)) {
-            b.repairs.unmatched_ends += 1;
+        if !b.stacks.exit_top(slot, PerClock::new(ts, 0)) {
+            b.facts.repairs.unmatched_ends += 1;
         }
     }
 
@@ -349,13 +349,13 @@ impl SystemTrace {
         if name == b"VSYNC-app" {
             self.frame_slices.vsync(ts);
         }
-        self.tracks.count(pid, name, value, b.keeps_calls().then_some(ts));
+        self.tracks.count(pid, name, value, b.stacks.keeps_calls().then_some(ts));
     }
 
     /// CPU `cpu` runs at `khz` from `ts` on: a counter of no process.
     pub fn cpu_frequency(&mut self, cpu: u32, khz: i64, ts: u64, b: &ProfileBuilder) {
         let name = format!("CPU {cpu} frequency (kHz)");
-        self.tracks.count(0, name.as_bytes(), khz, b.keeps_calls().then_some(ts));
+        self.tracks.count(0, name.as_bytes(), khz, b.stacks.keeps_calls().then_some(ts));
     }
 
     /// Events stop here until the next one (a dump of a capture made of several ended, or
@@ -373,7 +373,7 @@ impl SystemTrace {
         for t in 0..self.threads.len() {
             let slot = self.threads[t].slot;
             if slot != NONE {
-                b.repairs.closed_at_gap += b.close_open(slot, self.clock(t, end));
+                b.facts.repairs.closed_at_gap += b.stacks.close_open(slot, self.clock(t, end));
                 self.frame_slices.drop_open(t);
             }
             self.set_state(t, SchedState::Unknown, end, b);
@@ -388,7 +388,7 @@ impl SystemTrace {
     /// threads get their names, processes and scheduling.
     pub fn finish(&mut self, b: &mut ProfileBuilder) -> SystemEnd {
         let end = self.max_ts;
-        b.repairs.open_at_end += self.tracks.close_all(end, b);
+        b.facts.repairs.open_at_end += self.tracks.close_all(end, b);
         let scheduled = self.stats.sched_switches > 0;
         for t in 0..self.threads.len() {
             self.set_state(t, SchedState::Unknown, end, b);
@@ -396,31 +396,31 @@ impl SystemTrace {
             let name = (!entry.name.is_empty()).then(|| String::from_utf8_lossy(&entry.name).into_owned());
             if entry.pid == Some(entry.tid) && !self.process_names.contains_key(&entry.tid) {
                 if let Some(name) = &name {
-                    b.name_process(entry.tid, name.clone());
+                    b.stacks.name_process(entry.tid, name.clone());
                 }
             }
             let mut slot = entry.slot;
             if slot == NONE && scheduled && entry.sched.seen && entry.tid != 0 {
                 // Known only from its scheduling: listed with its states (as its frames
                 // where the capture has no slices).
-                slot = if entry.state_slot != NONE { entry.state_slot } else { b.add_thread(entry.tid, None) };
-                b.list(slot);
+                slot = if entry.state_slot != NONE { entry.state_slot } else { b.stacks.add_thread(entry.tid, None) };
+                b.stacks.list(slot);
             }
             if slot == NONE {
                 continue;
             }
             if let Some(name) = name {
-                b.name_thread(slot, name, true);
+                b.stacks.name_thread(slot, name, true);
             }
             // A thread whose id is a process's is that process's main thread, whether or not
             // the trace said so (a process tree lists a process, not its main thread).
             let main = self.process_names.contains_key(&entry.tid).then_some(entry.tid);
             if let Some(pid) = entry.pid.or(main).filter(|&p| p != 0) {
-                b.set_process(slot, pid);
+                b.stacks.set_process(slot, pid);
             }
             if scheduled {
-                b.set_sched(slot, entry.sched.times);
-                b.set_states(slot, std::mem::take(&mut self.threads[t].sched.log));
+                b.system.set_sched(slot, entry.sched.times);
+                b.system.set_states(slot, std::mem::take(&mut self.threads[t].sched.log));
             }
         }
         let threads = &self.threads;
@@ -434,16 +434,16 @@ impl SystemTrace {
             },
         );
         if let Some((frames, note)) = derived {
-            b.derived_frames(frames, note);
+            b.system.derived_frames(frames, note);
         }
         if scheduled {
-            b.cpu_count(self.cpus.len() as u32);
+            b.system.cpu_count(self.cpus.len() as u32);
         }
         let mut functions: Vec<(&[u8], u32)> = self.blocked_functions.iter().map(|(f, &i)| (&f[..], i)).collect();
         functions.sort_unstable_by_key(|&(_, i)| i);
-        b.blocked_functions(functions.iter().map(|(f, _)| String::from_utf8_lossy(f).into_owned()).collect());
+        b.system.blocked_functions(functions.iter().map(|(f, _)| String::from_utf8_lossy(f).into_owned()).collect());
         for (&pid, name) in &self.process_names {
-            b.name_process(pid, String::from_utf8_lossy(name).into_owned());
+            b.stacks.name_process(pid, String::from_utf8_lossy(name).into_owned());
         }
         SystemEnd {
             counters: self.tracks.counters(),

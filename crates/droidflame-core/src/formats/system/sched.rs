@@ -34,7 +34,7 @@ impl SystemTrace {
         if thread.sched.state == entry.state {
             return;
         }
-        thread.sched.enter(entry, b.keeps_calls());
+        thread.sched.enter(entry, b.stacks.keeps_calls());
         // Before the first `sched_switch`, states are guesses that may never be confirmed.
         if self.stats.slices == 0 && self.stats.sched_switches > 0 {
             self.state_frame(t, b);
@@ -50,13 +50,13 @@ impl SystemTrace {
         let since = entry.sched.since;
         let clock = PerClock::new(since, entry.sched.cpu_clock(since));
         if entry.state_slot == NONE {
-            entry.state_slot = b.add_thread(entry.tid, None);
+            entry.state_slot = b.stacks.add_thread(entry.tid, None);
         }
         let slot = entry.state_slot;
-        b.exit_top(slot, clock);
+        b.stacks.exit_top(slot, clock);
         if let Some(name) = frame_name(entry.sched.state) {
             let frame = self.frame(name, b);
-            b.enter(slot, frame, clock);
+            b.stacks.enter(slot, frame, clock);
         }
     }
 
@@ -69,7 +69,7 @@ impl SystemTrace {
         }
         for entry in &mut self.threads {
             if entry.state_slot != NONE {
-                b.discard(entry.state_slot);
+                b.stacks.discard(entry.state_slot);
                 entry.state_slot = NONE;
             }
         }

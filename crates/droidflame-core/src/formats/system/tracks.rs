@@ -52,8 +52,8 @@ impl Tracks {
             return false;
         };
         let slot = self.slot(key, track_name, b);
-        b.enter(slot, open.frame, PerClock::new(open.start, 0));
-        b.exit_top(slot, PerClock::new(ts.max(open.start), 0));
+        b.stacks.enter(slot, open.frame, PerClock::new(open.start, 0));
+        b.stacks.exit_top(slot, PerClock::new(ts.max(open.start), 0));
         true
     }
 
@@ -63,11 +63,11 @@ impl Tracks {
             return slot;
         }
         let id = TRACK_ID_BASE + self.slots.len() as u32;
-        let slot = b.add_thread(id, None);
+        let slot = b.stacks.add_thread(id, None);
         let name = if name.is_empty() { EMPTY_NAME } else { name };
-        b.name_thread(slot, String::from_utf8_lossy(name).into_owned(), true);
-        b.mark_track(slot);
-        b.set_process(slot, key.pid);
+        b.stacks.name_thread(slot, String::from_utf8_lossy(name).into_owned(), true);
+        b.stacks.mark_track(slot);
+        b.stacks.set_process(slot, key.pid);
         self.slots.insert(key, slot);
         slot
     }
@@ -79,8 +79,8 @@ impl Tracks {
         open.sort_by(|a, b| (a.1.start, &a.0 .0.name, a.0 .1).cmp(&(b.1.start, &b.0 .0.name, b.0 .1)));
         for ((key, _), span) in &open {
             let slot = self.slot(key.clone(), &key.name, b);
-            b.enter(slot, span.frame, PerClock::new(span.start, 0));
-            b.exit_top(slot, PerClock::new(end.max(span.start), 0));
+            b.stacks.enter(slot, span.frame, PerClock::new(span.start, 0));
+            b.stacks.exit_top(slot, PerClock::new(end.max(span.start), 0));
         }
         open.len() as u64
     }

@@ -1,9 +1,11 @@
-//! The end of building: open frames closed, threads named, frames merged and named,
-//! self times computed, clocks put in place.
+//! The end of reading: each sink finished into its part of the profile. Open frames
+//! closed, threads named, frames merged and named, self times computed, clocks put in
+//! place, every sink's repairs summed.
 
 use super::frames::FrameSlot;
-use super::heap::HeapBuilder;
+use super::heap_sink::HeapSink;
 use super::spec::FinishSpec;
+use super::stack_sink::StackSink;
 use super::thread_state::ThreadState;
 use super::ProfileBuilder;
 use crate::profile::clock::{Clock, ClockSet, PerClock};
@@ -26,59 +28,42 @@ use crate::profile::tree::NONE;
 use rustc_hash::FxHashMap;
 
 impl ProfileBuilder {
-    /// The profile: what was built, with what only the decoder knows (`spec`).
-    pub fn finish(mut self, mut spec: FinishSpec) -> Profile {
+    /// The profile: each sink finished into its part, with what only the decoder knows
+    /// (`spec`).
+    pub fn finish(self, mut spec: FinishSpec) -> Profile {
+        let ProfileBuilder { mut facts, frames: frame_sink, mut stacks, mut system, heap: heap_sink } = self;
         for counter in &mut spec.counters {
-            counter.name = self.clip_name(std::mem::take(&mut counter.name));
+            counter.name = system.names.clip(std::mem::take(&mut counter.name));
         }
-        let events = self.events();
+        let events = stacks.events();
         // A single clock is recorded as wall whichever it is; the timeline is the wall clock's.
         let wall = spec.main.clocks.has(Clock::Wall);
-        let (start, end) = spec.timeline.unwrap_or_else(|| self.event_span());
-        let lost_at_end = self.repairs.truncated || self.repairs.overflow;
-        let mut unknown_threads = 0;
-        let wall_end = (wall && !lost_at_end).then_some(end);
-        for state in &mut self.threads {
-            self.repairs.open_at_end += state.stack.len() as u64;
-            state.close_at_end(wall_end, self.keep);
-            if wall {
-                let earlier = state.first.wall.saturating_sub(start);
-                for &node in &state.from_before {
-                    let incl = &mut state.tree.node_mut(node).incl;
-                    incl.wall = incl.wall.saturating_add(earlier);
-                }
-                let rebases = state.from_before.len();
-                for &(seen, place) in &state.calls_from_before {
-                    let call = &mut state.calls.at_depth_mut(rebases - seen)[place];
-                    call.start = start.min(call.start);
-                }
-            }
-            if state.name.is_none() && state.events > 0 {
-                state.name = Some(format!("Thread {}", crate::profile::thread::shown_tid(state.tid, state.track)));
-                unknown_threads += 1;
-            }
+        let (start, end) = spec.timeline.unwrap_or_else(|| event_span(&stacks, &heap_sink));
+        let lost_at_end = facts.repairs.truncated || facts.repairs.overflow;
+        stacks.close_at_end_of_trace(wall, lost_at_end, start, end);
+        if stacks.keep.shortest > 0 {
+            let shortest_us = spec.time_unit.micros(stacks.keep.shortest);
+            let text = calls_left_out(facts.limits.max_calls, shortest_us, facts.rereadable);
+            facts.warnings.push(Warning { text, repair: None });
         }
-        self.repairs.unknown_threads = unknown_threads;
-        if self.keep.shortest > 0 {
-            let shortest_us = spec.time_unit.micros(self.keep.shortest);
-            let text = calls_left_out(self.limits.max_calls, shortest_us, self.rereadable);
-            self.warnings.push(Warning { text, repair: None });
+        if facts.dropped_warnings > 0 {
+            let n = facts.dropped_warnings;
+            facts.warnings.push(Warning { text: format!("{n} more warnings not shown"), repair: None });
         }
-        if self.dropped_warnings > 0 {
-            let n = self.dropped_warnings;
-            self.warnings.push(Warning { text: format!("{n} more warnings not shown"), repair: None });
+        if let Some((frames, note)) = system.derived_frames.take().filter(|_| system.app_frames.is_empty()) {
+            system.app_frames = frames;
+            facts.warnings.push(Warning { text: note, repair: None });
         }
-        if let Some((frames, note)) = self.derived_frames.take().filter(|_| self.app_frames.is_empty()) {
-            self.app_frames = frames;
-            self.warnings.push(Warning { text: note, repair: None });
-        }
-        let (frames, canonical) = canonical_frames(&self.frames, &self.threads, &self.heap);
-        self.repairs.unknown_methods = frames.iter().filter(|f| f.unknown).count() as u64;
+        let (frames, canonical) = canonical_frames(&frame_sink.slots, &stacks.threads, &heap_sink);
+        let mut repairs = facts.repairs;
+        repairs.add(&stacks.repairs);
+        repairs.long_names += stacks.names.cut + frame_sink.names.cut + system.names.cut + heap_sink.names.cut;
+        repairs.unknown_methods = frames.iter().filter(|f| f.unknown).count() as u64;
         let (frame_names, frame_name_of) = display_names(&frames);
-        let processes = std::mem::take(&mut self.processes);
-        let heap = std::mem::take(&mut self.heap).finish(&canonical, &processes, spec.time_unit);
+        let processes = std::mem::take(&mut stacks.processes);
+        let heap = heap_sink.finish(&canonical, &processes, spec.time_unit);
         if let Some(over) = heap.as_ref().map(HeapProfiles::overfreed_rows).filter(|&n| n > 0) {
-            self.warnings.push(Warning {
+            facts.warnings.push(Warning {
                 text: format!(
                     "{} of heap dumps freed more bytes than they allocated (the recorder samples allocations): \
                      nothing of theirs is counted as not freed",
@@ -89,21 +74,22 @@ impl ProfileBuilder {
         }
         let main = spec.main.clone();
         let mut threads: Vec<Vec<ThreadProfile>> = vec![Vec::new(); 1 + spec.more.len()];
-        for (slot, t) in self.threads.into_iter().enumerate().filter(|(_, t)| t.events > 0 || t.listed) {
-            let source = self.sources.get(slot).copied().unwrap_or(SourceKind::Calls);
+        for (slot, t) in stacks.threads.into_iter().enumerate().filter(|(_, t)| t.events > 0 || t.listed) {
+            let source = stacks.sources.get(slot).copied().unwrap_or(SourceKind::Calls);
             let at = spec.more.iter().position(|m| m.kind == source).map_or(0, |i| i + 1);
-            // A trace's single clock was recorded as wall, whichever it was (the builder's
+            // A trace's single clock was recorded as wall, whichever it was (the sink's
             // contract): `ClockSet::Cpu` says it was the CPU clock.
             let swap = if at == 0 { main.clocks } else { spec.more[at - 1].clocks } == ClockSet::Cpu;
             let mut thread = finish_thread(t, slot as u32, &canonical, swap, &processes);
-            thread.states = self.states.get_mut(slot).map(std::mem::take).unwrap_or_default();
+            thread.states = system.states.get_mut(slot).map(std::mem::take).unwrap_or_default();
+            thread.sched = system.sched.get(slot).copied().flatten();
             threads[at].push(thread);
         }
         if spec.group_by_process {
             // Threads under their process, each process's tracks after its threads.
             threads.iter_mut().for_each(|t| t.sort_by_key(|t| (t.pid.unwrap_or(u32::MAX), t.track, t.tid)));
         }
-        let shortest_call = self.keep.shortest;
+        let shortest_call = stacks.keep.shortest;
         let mut pool: Vec<StackProfile> = std::iter::once(&main)
             .chain(&spec.more)
             .zip(threads)
@@ -146,9 +132,9 @@ impl ProfileBuilder {
             facts: Facts {
                 format: spec.format,
                 header: spec.header,
-                repairs: self.repairs,
-                warnings: self.warnings,
-                limits: self.limits,
+                repairs,
+                warnings: facts.warnings,
+                limits: facts.limits,
                 records: events,
                 rereadable: false,
             },
@@ -157,15 +143,15 @@ impl ProfileBuilder {
                 timeline: Timeline { start, end },
                 gaps: spec.gaps,
                 counters: spec.counters,
-                blocked_functions: self.blocked_functions,
-                cpus: self.cpus,
+                blocked_functions: system.blocked_functions,
+                cpus: system.cpus,
                 app_frames: {
-                    let mut frames = self.app_frames;
+                    let mut frames = system.app_frames;
                     frames.sort_by_key(|f| (f.start, f.pid, f.token));
                     frames
                 },
                 display_frames: {
-                    let mut frames = self.display_frames;
+                    let mut frames = system.display_frames;
                     frames.sort_by_key(|f| (f.start, f.pid, f.token));
                     frames
                 },
@@ -180,26 +166,54 @@ impl ProfileBuilder {
             shown,
             heap,
             dump: None,
-            renames: self.renames,
+            renames: frame_sink.renames,
             in_range: false,
         }
     }
 }
 
-impl ProfileBuilder {
-    /// From the earliest to the latest wall time of any thread's events.
-    fn event_span(&self) -> (u64, u64) {
-        let started = || self.threads.iter().filter(|t| t.started);
-        let dumps = || self.heap.processes.iter().flat_map(|p| &p.heaps).flat_map(|h| &h.dumps).map(|d| d.time);
-        let start = started().map(|t| t.first.wall).chain(dumps()).min().unwrap_or(0);
-        let end = started().map(|t| t.last.wall).chain(dumps()).max().unwrap_or(0);
-        (start, end)
+impl StackSink {
+    /// Every thread's open frames closed as the end of the trace closes them (see the
+    /// module's contract), frames from before tracing started at the timeline's start, and
+    /// threads without a name named by their id.
+    fn close_at_end_of_trace(&mut self, wall: bool, lost_at_end: bool, start: u64, end: u64) {
+        let mut unknown_threads = 0;
+        let wall_end = (wall && !lost_at_end).then_some(end);
+        for state in &mut self.threads {
+            self.repairs.open_at_end += state.stack.len() as u64;
+            state.close_at_end(wall_end, self.keep);
+            if wall {
+                let earlier = state.first.wall.saturating_sub(start);
+                for &node in &state.from_before {
+                    let incl = &mut state.tree.node_mut(node).incl;
+                    incl.wall = incl.wall.saturating_add(earlier);
+                }
+                let rebases = state.from_before.len();
+                for &(seen, place) in &state.calls_from_before {
+                    let call = &mut state.calls.at_depth_mut(rebases - seen)[place];
+                    call.start = start.min(call.start);
+                }
+            }
+            if state.name.is_none() && state.events > 0 {
+                state.name = Some(format!("Thread {}", crate::profile::thread::shown_tid(state.tid, state.track)));
+                unknown_threads += 1;
+            }
+        }
+        self.repairs.unknown_threads = unknown_threads;
     }
+}
+
+/// From the earliest to the latest wall time of any thread's events and any heap dump.
+fn event_span(stacks: &StackSink, heap: &HeapSink) -> (u64, u64) {
+    let started = || stacks.threads.iter().filter(|t| t.started);
+    let start = started().map(|t| t.first.wall).chain(heap.dump_times()).min().unwrap_or(0);
+    let end = started().map(|t| t.last.wall).chain(heap.dump_times()).max().unwrap_or(0);
+    (start, end)
 }
 
 /// Merges frame slots that describe the same method (class, name, signature) and keeps
 /// only those some event used. Returns the frames and the slot -> frame map.
-fn canonical_frames(slots: &[FrameSlot], threads: &[ThreadState], heap: &HeapBuilder) -> (Vec<Frame>, Vec<u32>) {
+fn canonical_frames(slots: &[FrameSlot], threads: &[ThreadState], heap: &HeapSink) -> (Vec<Frame>, Vec<u32>) {
     let mut used = vec![false; slots.len()];
     heap.mark_used(&mut used);
     for state in threads {
@@ -295,7 +309,7 @@ fn finish_thread(
         pid: state.pid,
         process: state.pid.and_then(|pid| processes.get(&pid).cloned()),
         track: state.track,
-        sched: state.sched,
+        sched: None,
         states: StateLog::default(),
         calls,
         slot,

@@ -1,33 +1,59 @@
-//! Reading in parts: a builder that reads on where another stands, and the two merged into
-//! what one builder fed every event would have made. The later one starts from the earlier
-//! one's threads and frame slots, each thread's open frames among them, so a call that
-//! spans the split is one call; it counts only what it is fed.
+//! Reading in parts: a builder that reads on where another stands, and the two merged, sink
+//! by sink, into what one builder fed every event would have made. The later stack sink
+//! starts from the earlier one's threads, each thread's open frames among them, so a call
+//! that spans the split is one call; every sink counts only what it is fed.
 
+use super::stack_sink::StackSink;
 use super::thread_state::{Open, ThreadState};
 use super::ProfileBuilder;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::Result;
 use crate::profile::tree::{CallTree, NodeBudget};
 
 impl ProfileBuilder {
-    /// A builder that reads on from where this one stands: the same frame slots, threads
-    /// and processes, each thread with its open frames, first and latest times; nothing
-    /// counted yet. Fed the events after this point and merged back (`merge`), it gives
-    /// what this builder fed them too would.
+    /// A builder that reads on from where this one stands, sink by sink. Fed the events
+    /// after this point and merged back (`merge`), it gives what this builder fed them too
+    /// would.
     #[cfg_attr(not(test), expect(dead_code, reason = "reading in parts is tested here before a reader uses it"))]
     pub(crate) fn continuing(&self) -> ProfileBuilder {
-        let mut later = ProfileBuilder::new(&self.limits);
+        ProfileBuilder {
+            facts: self.facts.continuing(),
+            frames: self.frames.continuing(),
+            stacks: self.stacks.continuing(),
+            system: self.system.continuing(),
+            heap: self.heap.continuing(),
+        }
+    }
+
+    /// This builder, fed the events up to a point, with `later`, made by `continuing` at
+    /// that point and fed the events after it. Heap dumps read in both parts are refused:
+    /// their stacks are numbered per sink.
+    #[cfg_attr(not(test), expect(dead_code, reason = "reading in parts is tested here before a reader uses it"))]
+    pub(crate) fn merge(mut self, later: ProfileBuilder) -> Result<ProfileBuilder> {
+        self.heap.merge(later.heap)?;
+        self.facts.merge(later.facts);
+        self.frames.merge(later.frames);
+        self.stacks.merge(later.stacks);
+        self.system.merge(later.system);
+        Ok(self)
+    }
+}
+
+impl StackSink {
+    /// A sink that reads on from where this one stands: the same threads and processes,
+    /// each thread with its open frames, first and latest times; nothing counted yet.
+    fn continuing(&self) -> StackSink {
+        let mut later = StackSink::new(&self.limits);
         later.keep = self.keep;
         later.only_thread = self.only_thread;
-        later.frames = self.frames.clone();
         later.processes = self.processes.clone();
         later.sources = self.sources.clone();
+        later.names = self.names.fresh();
         later.budget = NodeBudget { left: u64::MAX, exhausted: false };
         for earlier in &self.threads {
             let mut state = ThreadState::new(earlier.tid, earlier.name.clone());
             state.pid = earlier.pid;
             state.track = earlier.track;
             state.listed = earlier.listed;
-            state.sched = earlier.sched;
             state.started = earlier.started;
             state.first = earlier.first;
             state.last = earlier.last;
@@ -41,16 +67,8 @@ impl ProfileBuilder {
         later
     }
 
-    /// This builder, fed the events up to a point, with `later`, made by `continuing` at
-    /// that point and fed the events after it. Heap dumps read in both parts are refused:
-    /// their stacks are numbered per builder.
-    #[cfg_attr(not(test), expect(dead_code, reason = "reading in parts is tested here before a reader uses it"))]
-    pub(crate) fn merge(mut self, later: ProfileBuilder) -> Result<ProfileBuilder> {
-        if !self.heap.processes.is_empty() && !later.heap.processes.is_empty() {
-            return Err(Error::new(ErrorKind::Unsupported, "heap dumps read in two parts cannot be merged yet"));
-        }
-        // Its slots are this builder's and then its own.
-        self.frames = later.frames;
+    /// This sink with `later`, made by `continuing` and fed the events after it.
+    fn merge(&mut self, later: StackSink) {
         self.processes = later.processes;
         self.sources = later.sources;
         let earlier_threads = self.threads.len();
@@ -66,31 +84,9 @@ impl ProfileBuilder {
         let exhausted = self.budget.exhausted || later.budget.exhausted || stacks > self.limits.max_call_stacks;
         self.budget = NodeBudget { left: self.limits.max_call_stacks.saturating_sub(stacks), exhausted };
         self.repairs.add(&later.repairs);
-        for warning in later.warnings {
-            self.push_warning(warning.repair, warning.text);
-        }
-        self.dropped_warnings += later.dropped_warnings;
-        self.limit_hit = self.limit_hit.or(later.limit_hit);
-        self.rereadable |= later.rereadable;
+        self.refused = self.refused.or(later.refused);
+        self.names.cut += later.names.cut;
         self.keep.shortest = self.keep.shortest.max(later.keep.shortest);
-        if self.heap.processes.is_empty() {
-            self.heap = later.heap;
-        }
-        self.renames.extend(later.renames);
-        self.app_frames.extend(later.app_frames);
-        self.display_frames.extend(later.display_frames);
-        self.derived_frames = later.derived_frames.or(self.derived_frames);
-        for (slot, states) in later.states.into_iter().enumerate().filter(|(_, s)| !s.is_empty()) {
-            if slot >= self.states.len() {
-                self.states.resize_with(slot + 1, Default::default);
-            }
-            self.states[slot] = states;
-        }
-        if !later.blocked_functions.is_empty() {
-            self.blocked_functions = later.blocked_functions;
-        }
-        self.cpus = self.cpus.max(later.cpus);
-        Ok(self)
     }
 }
 
@@ -150,5 +146,4 @@ fn merge_thread(earlier: &mut ThreadState, later: ThreadState, keep_calls: bool)
     earlier.pid = later.pid;
     earlier.track = later.track;
     earlier.listed = later.listed;
-    earlier.sched = later.sched;
 }

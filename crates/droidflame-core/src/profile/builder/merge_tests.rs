@@ -1,13 +1,16 @@
 //! Reading in two parts gives what reading once gives: a builder fed every event, and one
 //! fed the events up to a split merged with one that continued from there, finish into the
-//! same profile, split at every event of streams of calls and of samples.
+//! same profile, split at every event of streams of calls, of samples and of scheduler
+//! states.
 
 use super::spec::FinishSpec;
 use super::ProfileBuilder;
 use crate::options::Options;
+use crate::profile::app_frames::AppFrame;
 use crate::profile::clock::{ClockSet, PerClock};
 use crate::profile::model::Profile;
 use crate::profile::source::SourceKind;
+use crate::profile::states::{SchedState, SchedTimes, StateEntry, StateLog};
 use crate::profile::tree::CallTree;
 use std::collections::BTreeMap;
 
@@ -32,10 +35,10 @@ fn spec(kind: SourceKind) -> FinishSpec {
 fn builder() -> ProfileBuilder {
     let mut b = ProfileBuilder::new(&Options { keep_calls: true, ..Options::default() });
     for frame in 0..FRAMES {
-        b.add_frame(100 + u64::from(frame), Some(super::FrameInfo::named(format!("f{frame}"))));
+        b.frames.add_frame(100 + u64::from(frame), Some(super::FrameInfo::named(format!("f{frame}"))));
     }
     for thread in 0..THREADS {
-        b.add_thread(10 + thread, Some(format!("t{thread}")));
+        b.stacks.add_thread(10 + thread, Some(format!("t{thread}")));
     }
     b
 }
@@ -43,11 +46,11 @@ fn builder() -> ProfileBuilder {
 fn feed(b: &mut ProfileBuilder, events: &[(PerClock, Event)]) {
     for (t, event) in events {
         match event {
-            Event::Enter(thread, frame) => b.enter(*thread, *frame, *t),
-            Event::Exit(thread, frame) => b.exit(*thread, *frame, *t),
-            Event::Sample(thread, stack) => b.sample(*thread, stack, *t),
+            Event::Enter(thread, frame) => b.stacks.enter(*thread, *frame, *t),
+            Event::Exit(thread, frame) => b.stacks.exit(*thread, *frame, *t),
+            Event::Sample(thread, stack) => b.stacks.sample(*thread, stack, *t),
             Event::CloseOpen(thread) => {
-                b.close_open(*thread, *t);
+                b.stacks.close_open(*thread, *t);
             }
         }
     }
@@ -175,5 +178,112 @@ fn calls_read_in_two_parts_are_the_calls_read_at_once() {
 fn samples_read_in_two_parts_are_the_samples_read_at_once() {
     for seed in [3, 99] {
         in_parts_as_once(&stream(seed, 160, true), SourceKind::CpuSamples);
+    }
+}
+
+/// Each thread's scheduler states from a seed: `count` entries (past a log's marks), times
+/// rising, every state and its details.
+fn state_stream(seed: u64, count: usize) -> Vec<Vec<StateEntry>> {
+    let mut state = seed;
+    let mut next = move |below: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % below
+    };
+    let mut start = 50;
+    (0..THREADS)
+        .map(|_| {
+            (0..count)
+                .map(|_| {
+                    start += 1 + next(300);
+                    let state = SchedState::KNOWN[next(5) as usize];
+                    StateEntry {
+                        start,
+                        state,
+                        cpu: (state == SchedState::Running).then(|| next(4) as u32),
+                        waker: (next(3) == 0).then(|| next(100) as u32),
+                        blocked: (state == SchedState::Uninterruptible).then(|| next(2) as u32),
+                        io_wait: next(5) == 0,
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// A thread's time in each state: one tick an entry, so that two halves add up.
+fn times(entries: &[StateEntry]) -> SchedTimes {
+    let mut times = SchedTimes::default();
+    for entry in entries {
+        match entry.state {
+            SchedState::Running => times.running += 1,
+            SchedState::Runnable | SchedState::Preempted => times.runnable += 1,
+            _ => times.sleeping += 1,
+        }
+    }
+    times
+}
+
+fn app_frame(token: i64) -> AppFrame {
+    AppFrame {
+        pid: 7,
+        layer: format!("layer {}", token % 2),
+        token,
+        start: 1_000 * token as u64,
+        end: Some(1_000 * token as u64 + 16),
+        expected: None,
+        jank: String::new(),
+        janky: false,
+        present: String::new(),
+        on_time_finish: true,
+        gpu_composition: false,
+        prediction: String::new(),
+        derived: false,
+    }
+}
+
+/// Feeds each thread's states from `from` on (up to `to`) and app frames of the same
+/// numbers, as a system decoder hands them over.
+fn feed_system(b: &mut ProfileBuilder, threads: &[Vec<StateEntry>], from: usize, to: usize) {
+    for (slot, entries) in threads.iter().enumerate() {
+        let mut log = StateLog::default();
+        entries[from..to].iter().for_each(|&e| log.push(e));
+        if !log.is_empty() {
+            b.system.set_states(slot as u32, log);
+            b.system.set_sched(slot as u32, times(&entries[from..to]));
+        }
+        b.stacks.list(slot as u32);
+    }
+    (from..to).for_each(|token| b.system.app_frame(app_frame(token as i64)));
+    b.system.cpu_count(4);
+}
+
+/// What a profile's system timeline and each thread's scheduling say.
+fn said_system(profile: &Profile) -> Vec<String> {
+    let mut out = vec![format!("{:?}", profile.facts.repairs), format!("cpus {}", profile.system.cpus)];
+    out.extend(profile.system.app_frames.iter().map(|f| format!("{f:?}")));
+    for thread in &profile.stacks().threads {
+        out.push(format!("thread {} sched {:?}", thread.tid, thread.sched));
+        out.extend(thread.states.spans(0, u64::MAX).map(|span| format!("  {span:?}")));
+    }
+    out
+}
+
+#[test]
+fn system_states_read_in_two_parts_are_the_states_read_at_once() {
+    let threads = state_stream(11, 150);
+    let count = threads[0].len();
+    let mut once = builder();
+    feed_system(&mut once, &threads, 0, count);
+    let whole = said_system(&once.finish(spec(SourceKind::Calls)));
+    assert!(whole.len() > 3 * 150, "every state is said: {}", whole.len());
+    for split in 0..=count {
+        let mut earlier = builder();
+        feed_system(&mut earlier, &threads, 0, split);
+        let mut later = earlier.continuing();
+        feed_system(&mut later, &threads, split, count);
+        let merged = earlier.merge(later).expect("no heap dumps to merge");
+        assert_eq!(said_system(&merged.finish(spec(SourceKind::Calls))), whole, "split before state {split}");
     }
 }

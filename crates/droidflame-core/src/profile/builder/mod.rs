@@ -1,56 +1,35 @@
-//! `ProfileBuilder`: the one place where events become call trees, for every format.
-//! It keeps a stack per thread and folds every exit straight into that thread's
-//! `CallTree`, so memory grows with unique stacks, never with events.
+//! `ProfileBuilder`: the sinks a decoder writes through, one per kind of data, finished
+//! together into one `Profile`. Each sink is the one place where its kind of data becomes
+//! a part of the model, for every format:
 //!
-//! # What a decoder must do
+//! - [`StackSink`] (`stacks`): threads, their calls or samples, folded as they come into
+//!   call trees; finished into the stack profiles, one per source.
+//! - [`FrameSink`] (`frames`): the frames events name, merged where two describe the same
+//!   method; finished into the profile's frames.
+//! - [`SystemSink`] (`system`): app and display frames, scheduler states and times, CPUs;
+//!   finished into the system timeline.
+//! - [`HeapSink`] (`heap`): heap dumps by callstack; finished into the heap profiles.
+//! - [`FactsSink`] (`facts`): the repairs a decoder counts, warnings and limits; finished,
+//!   with every sink's own repairs summed, into the trace's facts.
 //!
-//! - Create each thread with [`ProfileBuilder::add_thread`] before its first event, and
-//!   each frame with [`ProfileBuilder::add_frame`] before it is entered, and keep the slots
-//!   they return: the builder knows no ids of any format, so mapping the trace's ids (and
-//!   any reuse of them) to slots is the decoder's work.
-//! - Hand each thread's events in the order the thread ran them: [`ProfileBuilder::enter`]
-//!   a frame, [`ProfileBuilder::exit`] the frame that returns, or
-//!   [`ProfileBuilder::exit_top`] where the format does not say which one returns. An
-//!   event that cannot be used is still counted with [`ProfileBuilder::skip_event`], with
-//!   its own repair counter raised.
-//! - Give times on every clock the trace has, in its ticks, already unwrapped. A trace
-//!   with a single clock gives it as `wall` and says in [`FinishSpec::clocks`] which clock
-//!   it was: with `ClockSet::Cpu` the values move to the CPU clock when the profile is
-//!   finished (method traces may name their clock only in a summary after the records).
-//! - Go on after a limit is reached: the builder makes nothing more and answers with slot
-//!   0 where it would have made one, and the `Analyzer` stops with
-//!   [`ProfileBuilder::limit_error`]'s error after the chunk.
-//! - Describe frames and name threads whenever it learns them; the last description wins.
-//!
-//! # What the builder does, the same for every format
-//!
-//! - Repairs stacks and counts each repair: an exit of a frame below the top closes the
-//!   frames above it (`mismatched_exits`); an exit of a frame not on the stack was running
-//!   before tracing began (`unmatched_exits`) and is rebuilt from the start of the trace's
-//!   timeline on the wall clock, from the thread's first event on the CPU clock; frames
-//!   open at the end (`open_at_end`) close at the end of the timeline on the wall clock, at
-//!   the thread's last event on the CPU clock, or at the thread's last event on both where
-//!   the trace lost data at its end (`truncated`, `overflow`): then each thread's data may
-//!   stop at a different time.
-//! - Enforces the limits of `Options` (stack depth, call stacks, threads, frames, name
-//!   length), keeps at most 50 warnings, names threads that have none (`Thread 12`,
-//!   counted in `unknown_threads`), merges frames that describe the same method, and
-//!   computes self times.
-//! - With `Options::keep_calls`, also keeps each call (start, end, CPU time, frame, node)
-//!   under its depth as it returns; past `Options::max_calls`, only the longer ones.
+//! Each sink counts the repairs it makes and the limits it reaches itself. Two builders fed
+//! two halves of one event stream merge, sink by sink, into what one fed all of it makes
+//! (`merge.rs`): the unit of reading in parts.
 
-mod facts_input;
+mod facts_sink;
 mod finish;
+mod frame_sink;
 mod frames;
-mod heap;
-mod heap_input;
+mod heap_sink;
 mod keep;
 mod merge;
 #[cfg(test)]
 mod merge_tests;
+mod names;
 pub(crate) mod seed;
 mod spec;
-mod system_input;
+mod stack_sink;
+mod system_sink;
 #[cfg(test)]
 mod tests;
 mod thread_state;
@@ -58,21 +37,13 @@ mod thread_state;
 pub use frames::FrameInfo;
 pub(crate) use spec::{FinishSpec, SourceSpec};
 
-use super::app_frames::AppFrame;
-use super::clock::PerClock;
-use super::frame::ClassRename;
-use super::repairs::{Repairs, Warning};
-use super::source::SourceKind;
-use super::states::StateLog;
-use super::tree::NodeBudget;
+use crate::error::Error;
 use crate::options::Options;
-use frames::FrameSlot;
-use keep::{CallLengths, KeepCalls};
-use rustc_hash::FxHashMap;
-use thread_state::{Open, ThreadState};
-
-/// At most this many warnings are kept; the rest are counted.
-const MAX_WARNINGS: usize = 50;
+use facts_sink::FactsSink;
+use frame_sink::FrameSink;
+use heap_sink::HeapSink;
+use stack_sink::StackSink;
+use system_sink::SystemSink;
 
 /// A limit of `Options` that the trace went beyond.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,392 +54,35 @@ pub(crate) enum Limit {
     Frames,
 }
 
+/// Every sink of one reading.
 #[derive(Debug)]
 pub(crate) struct ProfileBuilder {
-    threads: Vec<ThreadState>,
-    frames: Vec<FrameSlot>,
-    pub repairs: Repairs,
-    warnings: Vec<Warning>,
-    dropped_warnings: usize,
-    limits: Options,
-    budget: NodeBudget,
-    /// The first limit reached, if any: the analysis stops with an error.
-    limit_hit: Option<Limit>,
-    /// Process names by pid.
-    processes: FxHashMap<u32, String>,
-    /// Which calls are kept, where the event methods read it.
-    keep: KeepCalls,
-    /// Re-reading for one thread: the other threads' calls are not kept.
-    only_thread: Option<u32>,
-    /// Calls left out for being short can be read again from the input (the warning says
-    /// so).
-    pub(crate) rereadable: bool,
-    /// Heap dumps, with stacks of frame slots.
-    heap: heap::HeapBuilder,
-    /// Original names of obfuscated classes and methods the trace itself gives.
-    renames: Vec<ClassRename>,
-    /// The source of each thread slot put in one other than the main (`set_source`).
-    sources: Vec<SourceKind>,
-    /// Frames apps produced.
-    app_frames: Vec<AppFrame>,
-    /// The compositor's display frames.
-    display_frames: Vec<AppFrame>,
-    /// App frames derived from slices, and the note that says how: the app frames where
-    /// the trace recorded none.
-    derived_frames: Option<(Vec<AppFrame>, String)>,
-    /// Each thread slot's scheduler states (kept apart from the thread's state, which the
-    /// record loop reads).
-    states: Vec<StateLog>,
-    /// Kernel functions threads blocked in.
-    blocked_functions: Vec<String>,
-    /// CPUs the scheduler ran threads on.
-    cpus: u32,
+    pub facts: FactsSink,
+    pub frames: FrameSink,
+    pub stacks: StackSink,
+    pub system: SystemSink,
+    pub heap: HeapSink,
 }
 
 impl ProfileBuilder {
     pub fn new(options: &Options) -> Self {
         ProfileBuilder {
-            threads: Vec::new(),
-            frames: Vec::new(),
-            repairs: Repairs::default(),
-            warnings: Vec::new(),
-            dropped_warnings: 0,
-            limits: options.clone(),
-            budget: NodeBudget { left: options.max_call_stacks, exhausted: false },
-            limit_hit: None,
-            processes: FxHashMap::default(),
-            keep: KeepCalls { on: options.keep_calls, shortest: 0 },
-            only_thread: None,
-            rereadable: false,
-            heap: heap::HeapBuilder::default(),
-            renames: Vec::new(),
-            sources: Vec::new(),
-            app_frames: Vec::new(),
-            display_frames: Vec::new(),
-            derived_frames: None,
-            states: Vec::new(),
-            blocked_functions: Vec::new(),
-            cpus: 0,
+            facts: FactsSink::new(options),
+            frames: FrameSink::new(options),
+            stacks: StackSink::new(options),
+            system: SystemSink::new(options),
+            heap: HeapSink::new(options),
         }
     }
 
-    /// Events of all threads so far. Summed when asked (rarely) rather than counted per
-    /// event, which would cost the per-record loop a memory update.
-    pub fn events(&self) -> u64 {
-        self.threads.iter().map(|t| t.events).sum()
-    }
-
-    /// Between chunks: past `Options::max_calls`, the shortest calls are let go and
-    /// shorter ones are no longer kept, so that about half the limit remains: what a
-    /// timeline of the whole trace can draw stays, and memory stays bounded. Counting here
-    /// rather than per call keeps the record loop as it is; memory overshoots by one
-    /// chunk's calls.
-    pub fn check_calls(&mut self) {
-        if !self.keep.on {
-            return;
-        }
-        let kept: u64 = self.threads.iter().map(|t| t.calls.len() as u64).sum();
-        if kept <= self.limits.max_calls {
-            return;
-        }
-        let mut lengths = CallLengths::default();
-        for state in &self.threads {
-            state.calls.iter().for_each(|(_, call)| lengths.add(call.duration()));
-        }
-        // Never lower: shorter calls than the last threshold are already gone.
-        self.keep.shortest = self.keep.shortest.max(lengths.shortest_within(self.limits.max_calls / 2));
-        for state in &mut self.threads {
-            let rebases = state.from_before.len();
-            let mut places: Vec<(usize, usize)> =
-                state.calls_from_before.iter().map(|&(seen, place)| (rebases - seen, place)).collect();
-            state.calls.retain_longer(self.keep.shortest, &mut places);
-            for (entry, (_, place)) in state.calls_from_before.iter_mut().zip(places) {
-                entry.1 = place;
-            }
-        }
-    }
-
-    // ---- frames --------------------------------------------------------------------
-
-    /// A new frame, described or (as yet) not; `id` is the trace's id for it, which names
-    /// it if it is never described. Beyond the frame limit, slot 0 (the analysis then stops).
-    #[cold]
-    pub fn add_frame(&mut self, id: u64, info: Option<FrameInfo>) -> u32 {
-        if self.frames.len() >= self.limits.max_methods.max(1) {
-            self.refuse(Limit::Frames);
-            return 0;
-        }
-        let info = info.map(|info| self.clip_frame(info));
-        self.frames.push(FrameSlot { id, info });
-        (self.frames.len() - 1) as u32
-    }
-
-    /// Describes a frame, replacing any earlier description.
-    pub fn describe_frame(&mut self, frame: u32, info: FrameInfo) {
-        let info = self.clip_frame(info);
-        self.frames[frame as usize].info = Some(info);
-    }
-
-    pub fn is_described(&self, frame: u32) -> bool {
-        self.frames[frame as usize].info.is_some()
-    }
-
-    // ---- threads -------------------------------------------------------------------
-
-    /// A new thread with the id users know it by. Beyond the thread limit, slot 0 (the
-    /// analysis then stops).
-    #[cold]
-    pub fn add_thread(&mut self, tid: u32, name: Option<String>) -> u32 {
-        if self.threads.len() >= self.limits.max_threads.max(1) {
-            self.refuse(Limit::Threads);
-            return 0;
-        }
-        let name = name.map(|n| self.clip_name(n));
-        self.threads.push(ThreadState::new(tid, name));
-        (self.threads.len() - 1) as u32
-    }
-
-    pub fn thread_count(&self) -> usize {
-        self.threads.len()
-    }
-
-    pub fn tid(&self, thread: u32) -> u32 {
-        self.threads[thread as usize].tid
-    }
-
-    /// Changes the id a thread is shown with.
-    pub fn set_tid(&mut self, thread: u32, tid: u32) {
-        self.threads[thread as usize].tid = tid;
-    }
-
-    pub fn thread_name(&self, thread: u32) -> Option<&str> {
-        self.threads[thread as usize].name.as_deref()
-    }
-
-    /// Names a thread unless it already has a name; `replace` lets a later name win.
-    pub fn name_thread(&mut self, thread: u32, name: String, replace: bool) {
-        let name = self.clip_name(name);
-        let state = &mut self.threads[thread as usize];
-        if replace || state.name.is_none() {
-            state.name = Some(name);
-        }
-    }
-
-    /// Events of one thread so far.
-    pub fn thread_events(&self, thread: u32) -> u64 {
-        self.threads[thread as usize].events
-    }
-
-    /// The time of a thread's first enter or exit, if it had one.
-    pub fn first_time(&self, thread: u32) -> Option<PerClock> {
-        let state = &self.threads[thread as usize];
-        state.started.then_some(state.first)
-    }
-
-    /// Frames open on a thread.
-    pub fn depth(&self, thread: u32) -> usize {
-        self.threads[thread as usize].stack.len()
-    }
-
-    pub fn set_process(&mut self, thread: u32, pid: u32) {
-        self.threads[thread as usize].pid = Some(pid);
-    }
-
-    pub fn name_process(&mut self, pid: u32, name: String) {
-        let name = self.clip_name(name);
-        self.processes.insert(pid, name);
-    }
-
-    /// Marks a thread as a named track of spans rather than a thread of execution.
-    pub fn mark_track(&mut self, thread: u32) {
-        self.threads[thread as usize].track = true;
-    }
-
-    /// Keeps a thread in the profile even if it has no events.
-    pub fn list(&mut self, thread: u32) {
-        self.threads[thread as usize].listed = true;
-    }
-
-    /// Forgets everything a thread had (it will not be in the profile unless it gets
-    /// events again).
-    pub fn discard(&mut self, thread: u32) {
-        let state = &mut self.threads[thread as usize];
-        *state = ThreadState::new(state.tid, None);
-    }
-
-    /// The trace gives class `obfuscated`'s original name and its methods' (`(obfuscated,
-    /// original)`; a method moved from another class is `Class.method`).
-    pub fn rename_class(&mut self, obfuscated: String, original: String, methods: Vec<(String, String)>) {
-        self.renames.push(ClassRename { obfuscated, original, methods });
-    }
-
-    /// Puts a thread in a source other than the trace's main one (its `FinishSpec::main`).
-    pub fn set_source(&mut self, thread: u32, kind: SourceKind) {
-        // Kept apart from the thread's state, which the record loop reads.
-        if self.sources.len() <= thread as usize {
-            self.sources.resize(thread as usize + 1, SourceKind::Calls);
-        }
-        self.sources[thread as usize] = kind;
-    }
-
-    /// Whether calls (and with them scheduler states) are kept.
-    pub fn keeps_calls(&self) -> bool {
-        self.keep.on
-    }
-
-    // ---- events --------------------------------------------------------------------
-    // Always inlined: called out of line, the times went through memory in two halves and
-    // came back as one load, a store-forwarding stall that cost 40% of the record loop.
-
-    /// `thread` enters `frame` at `t`.
-    #[inline(always)]
-    pub fn enter(&mut self, thread: u32, frame: u32, t: PerClock) {
-        let state = &mut self.threads[thread as usize];
-        state.count_at(t, state.stack.is_empty());
-        if !state.open(frame, t, self.limits.max_stack_depth, &mut self.budget) {
-            self.limit_hit.get_or_insert(Limit::Depth);
-        }
-    }
-
-    /// `thread` was seen running `stack` (outermost frame first) at `t`, a sample: the
-    /// frames no longer on it return at `t` and the new ones are entered at `t`, so a frame
-    /// that stays on the stack from one sample to the next is one call. One event.
-    #[inline]
-    pub fn sample(&mut self, thread: u32, stack: &[u32], t: PerClock) {
-        let keep = self.keep_for(thread);
-        let state = &mut self.threads[thread as usize];
-        state.count_at(t, true);
-        let same = state.stack.iter().zip(stack).take_while(|(open, &frame)| open.frame == frame).count();
-        while state.stack.len() > same {
-            let open = state.stack.pop().expect("the stack is deeper than the frames kept");
-            state.close(open, t, keep);
-        }
-        for &frame in &stack[same..] {
-            if !state.open(frame, t, self.limits.max_stack_depth, &mut self.budget) {
-                self.limit_hit.get_or_insert(Limit::Depth);
-                break;
-            }
-        }
-        if let Some(top) = state.stack.last() {
-            let node = top.node as usize;
-            if node >= state.samples.len() {
-                state.samples.resize(node + 1, 0);
-            }
-            state.samples[node] += 1;
-        }
-    }
-
-    /// Which of `thread`'s calls are kept.
-    #[inline(always)]
-    fn keep_for(&self, thread: u32) -> KeepCalls {
-        let on = self.keep.on && self.only_thread.is_none_or(|only| only == thread);
-        KeepCalls { on, ..self.keep }
-    }
-
-    /// `frame` returns on `thread` at `t`.
-    #[inline(always)]
-    pub fn exit(&mut self, thread: u32, frame: u32, t: PerClock) {
-        let keep = self.keep_for(thread);
-        let state = &mut self.threads[thread as usize];
-        if let Some(&top) = state.stack.last() {
-            if top.frame == frame {
-                state.count_at(t, false);
-                state.stack.pop();
-                state.close(top, t, keep);
-                return;
-            }
-        }
-        state.count_at(t, true);
-        exit_below_top(state, &mut self.repairs, &mut self.budget, frame, t, keep);
-    }
-
-    /// Whatever frame is on top of `thread` returns at `t`. False, with nothing changed
-    /// but the event count, when no frame is open.
-    pub fn exit_top(&mut self, thread: u32, t: PerClock) -> bool {
-        let keep = self.keep_for(thread);
-        let state = &mut self.threads[thread as usize];
-        state.events += 1;
-        let Some(open) = state.stack.pop() else {
-            return false;
-        };
-        state.last = t;
-        state.close(open, t, keep);
-        true
-    }
-
-    /// Every frame open on `thread` returns at `t`, where its data stops before a loss of
-    /// events (not an event of its own); returns how many closed.
-    pub fn close_open(&mut self, thread: u32, t: PerClock) -> u64 {
-        let keep = self.keep_for(thread);
-        let state = &mut self.threads[thread as usize];
-        let closed = state.stack.len() as u64;
-        while let Some(open) = state.stack.pop() {
-            state.close(open, t, keep);
-        }
-        if closed > 0 && t.wall > state.last.wall {
-            state.last = t;
-        }
-        closed
-    }
-
-    /// An event of `thread` that cannot be used: counted, nothing else.
-    pub fn skip_event(&mut self, thread: u32) {
-        self.threads[thread as usize].events += 1;
-    }
-
-    /// `thread` was seen at `t` without an event: frames still open at the end close at its
-    /// last sign of life, not at its last event.
-    pub fn touch(&mut self, thread: u32, t: PerClock) {
-        let state = &mut self.threads[thread as usize];
-        if state.started && t.wall > state.last.wall {
-            state.last = t;
-        }
-    }
-}
-
-/// An exit whose frame is not on top: either deeper in the stack (close the frames above
-/// it at this time) or not on the stack at all (it was running before tracing began).
-#[cold]
-fn exit_below_top(
-    state: &mut ThreadState,
-    repairs: &mut Repairs,
-    budget: &mut NodeBudget,
-    frame: u32,
-    t: PerClock,
-    keep: KeepCalls,
-) {
-    if let Some(at) = state.stack.iter().rposition(|open| open.frame == frame) {
-        repairs.mismatched_exits += 1;
-        while state.stack.len() > at {
-            let open = state.stack.pop().expect("stack is longer than `at`");
-            state.close(open, t, keep);
-        }
-        return;
-    }
-    repairs.unmatched_exits += 1;
-    // Each re-rooting makes a node: a trace of nothing but such exits must not grow
-    // memory without bound either.
-    if budget.left == 0 {
-        budget.exhausted = true;
-        return;
-    }
-    budget.left -= 1;
-    let node = state.tree.adopt_top_level(frame);
-    state.from_before.push(node);
-    state.stack.insert(0, Open { node, frame, enter: state.first });
-    if keep.on {
-        state.calls.rebase();
-    }
-    while state.stack.len() > 1 {
-        let open = state.stack.pop().expect("stack is longer than 1");
-        state.close(open, t, keep);
-    }
-    // Kept whatever its length: it began before the thread's first event, at a time
-    // known only at the end.
-    let open = state.stack.pop().expect("the frame from before tracing is on the stack");
-    state.close(open, t, keep.all());
-    if keep.on {
-        let place = state.calls.at_depth(0).len() - 1;
-        state.calls_from_before.push((state.from_before.len(), place));
+    /// The error for the first limit the trace reached, if it reached one: the `Analyzer`
+    /// stops with it after the chunk.
+    pub fn limit_error(&self) -> Option<Error> {
+        let exhausted = self.stacks.budget.exhausted || self.heap.budget.exhausted;
+        let limit = (self.stacks.refused)
+            .or(self.frames.refused)
+            .or(self.heap.refused)
+            .or(exhausted.then_some(Limit::CallStacks))?;
+        Some(facts_sink::limit_error(limit, &self.facts.limits))
     }
 }

@@ -1,11 +1,11 @@
-//! Marks and seeds: what re-reading part of a trace needs from the builder. A mark is
+//! Marks and seeds: what re-reading part of a trace needs from the stack sink. A mark is
 //! each thread's stack and times between two chunks; a builder seeded with one thread's
 //! mark reads on from there and rebuilds that thread's calls exactly as they were, short
 //! ones included.
 
 use super::keep::KeepCalls;
+use super::stack_sink::StackSink;
 use super::thread_state::Open;
-use super::ProfileBuilder;
 use crate::profile::calls::ThreadCalls;
 use crate::profile::clock::PerClock;
 
@@ -31,7 +31,7 @@ pub(crate) struct ReadCalls {
     pub from_before: Vec<(usize, usize)>,
 }
 
-impl ProfileBuilder {
+impl StackSink {
     /// Every thread's mark now.
     pub(crate) fn marks(&self) -> Vec<ThreadMark> {
         self.threads
@@ -45,16 +45,10 @@ impl ProfileBuilder {
             .collect()
     }
 
-    /// Each thread slot's tid, first time and frames from before tracing, and each frame
-    /// slot's id: what a builder re-reading the trace starts from.
-    pub(crate) fn slots(&self) -> (Vec<(u32, PerClock, usize)>, Vec<u64>) {
-        let threads = self.threads.iter().map(|t| (t.tid, t.first, t.from_before.len())).collect();
-        (threads, self.frames.iter().map(|f| f.id).collect())
-    }
-
-    /// The trace's id of a frame slot.
-    pub(crate) fn frame_id(&self, frame: u32) -> u64 {
-        self.frames[frame as usize].id
+    /// Each thread slot's tid, first time and frames from before tracing: what a sink
+    /// re-reading the trace starts from.
+    pub(crate) fn thread_slots(&self) -> Vec<(u32, PerClock, usize)> {
+        self.threads.iter().map(|t| (t.tid, t.first, t.from_before.len())).collect()
     }
 
     /// Keeps every call of `thread`, none of any other, whatever `Options` said.

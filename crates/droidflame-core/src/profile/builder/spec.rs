@@ -25,7 +25,7 @@ pub(crate) struct FinishSpec {
     /// What the threads no decoder put in another source hold (`calls` for most formats),
     /// and how to read them.
     pub main: SourceSpec,
-    /// How to read the threads put in other sources ([`ProfileBuilder::set_source`]).
+    /// How to read the threads put in other sources ([`StackSink::set_source`](super::stack_sink::StackSink::set_source)).
     pub more: Vec<SourceSpec>,
     /// The main source is shown first where the others have something too; false where it
     /// holds less than they do (a capture whose only calls are scheduler states).

@@ -1,11 +1,14 @@
 //! The builder's own rules: warnings past the cap, names cut to the limit, which calls are
 //! kept.
 
+use super::facts_sink::MAX_WARNINGS;
+use super::keep::CallLengths;
+use super::names::NameLimit;
 use super::*;
-use crate::profile::clock::{ClockSet, ClockWords, TimeUnit};
+use crate::profile::clock::{ClockSet, ClockWords, PerClock, TimeUnit};
 use crate::profile::format::FormatInfo;
 use crate::profile::frame::FrameKind;
-use crate::profile::source::Unit;
+use crate::profile::source::{SourceKind, Unit};
 
 fn spec() -> FinishSpec {
     spec_of(SourceKind::Calls, ClockSet::Wall)
@@ -51,7 +54,7 @@ pub(super) fn spec_of(kind: SourceKind, clocks: ClockSet) -> FinishSpec {
 #[test]
 fn past_fifty_warnings_the_rest_are_counted() {
     let mut b = ProfileBuilder::new(&Options::default());
-    (0..MAX_WARNINGS + 3).for_each(|i| b.warn(format!("warning {i}")));
+    (0..MAX_WARNINGS + 3).for_each(|i| b.facts.warn(format!("warning {i}")));
     let profile = b.finish(spec());
     let texts: Vec<&str> = profile.facts.warnings.iter().map(|w| w.text.as_str()).collect();
     assert_eq!(texts.len(), 51);
@@ -61,54 +64,66 @@ fn past_fifty_warnings_the_rest_are_counted() {
 
 #[test]
 fn long_names_are_cut_on_a_character_boundary_to_the_limit() {
-    let mut b = ProfileBuilder::new(&Options { max_name_bytes: 10, ..Options::default() });
-    assert_eq!(b.clip_name("abcdefghij".into()), "abcdefghij", "10 bytes fit");
-    assert_eq!(b.repairs.long_names, 0);
-    assert_eq!(b.clip_name("abcdefghijk".into()), "abcdefg\u{2026}", "7 bytes and the 3 of `…`");
+    let mut names = NameLimit::new(10);
+    assert_eq!(names.clip("abcdefghij".into()), "abcdefghij", "10 bytes fit");
+    assert_eq!(names.cut, 0);
+    assert_eq!(names.clip("abcdefghijk".into()), "abcdefg\u{2026}", "7 bytes and the 3 of `…`");
     // `é` is 2 bytes: 7 would split the fourth.
-    assert_eq!(b.clip_name("\u{e9}".repeat(7)), "\u{e9}\u{e9}\u{e9}\u{2026}");
-    assert_eq!(b.repairs.long_names, 2);
+    assert_eq!(names.clip("\u{e9}".repeat(7)), "\u{e9}\u{e9}\u{e9}\u{2026}");
+    assert_eq!(names.cut, 2);
     // Below 4 bytes the limit is 4: one byte and `…`.
-    let mut b = ProfileBuilder::new(&Options { max_name_bytes: 0, ..Options::default() });
-    assert_eq!(b.clip_name("abcde".into()), "a\u{2026}");
+    assert_eq!(NameLimit::new(0).clip("abcde".into()), "a\u{2026}");
+}
+
+#[test]
+fn each_sink_counts_the_names_it_cut_and_the_profile_sums_them() {
+    let mut b = ProfileBuilder::new(&Options { max_name_bytes: 5, ..Options::default() });
+    let thread = b.stacks.add_thread(1, Some("a long thread name".into()));
+    let frame = b.frames.add_frame(1, Some(FrameInfo::named("a long method name".into())));
+    b.stacks.name_process(7, "a long process name".into());
+    b.stacks.enter(thread, frame, PerClock::new(0, 0));
+    b.stacks.exit(thread, frame, PerClock::new(5, 5));
+    let profile = b.finish(spec());
+    assert_eq!(profile.facts.repairs.long_names, 3);
+    assert_eq!(profile.stacks().threads[0].name, "a \u{2026}");
 }
 
 #[test]
 fn past_the_call_limit_the_longest_half_is_kept() {
     let mut b = ProfileBuilder::new(&Options { keep_calls: true, max_calls: 6, ..Options::default() });
-    let thread = b.add_thread(1, None);
-    let frame = b.add_frame(1, None);
+    let thread = b.stacks.add_thread(1, None);
+    let frame = b.frames.add_frame(1, None);
     let mut t = 0;
     // Lengths in buckets of their own, back to back.
     for length in [1, 2, 3, 5, 8, 12, 20, 40, 100, 1000] {
-        b.enter(thread, frame, PerClock::new(t, t));
+        b.stacks.enter(thread, frame, PerClock::new(t, t));
         t += length;
-        b.exit(thread, frame, PerClock::new(t, t));
+        b.stacks.exit(thread, frame, PerClock::new(t, t));
     }
-    b.check_calls();
+    b.stacks.check_calls();
     // At most 3 calls (half of 6) reach 24, the start of the bucket above 20's (20 to 23).
-    assert_eq!(b.keep.shortest, 24);
-    let kept: Vec<u64> = b.threads[0].calls.iter().map(|(_, c)| c.duration()).collect();
+    assert_eq!(b.stacks.keep.shortest, 24);
+    let kept: Vec<u64> = b.stacks.threads[0].calls.iter().map(|(_, c)| c.duration()).collect();
     assert_eq!(kept, [40, 100, 1000]);
 }
 
 #[test]
 fn calls_are_kept_where_asked_and_only_there() {
     let one_call_each = |b: &mut ProfileBuilder| {
-        let frame = b.add_frame(1, None);
+        let frame = b.frames.add_frame(1, None);
         for tid in [1, 2] {
-            let thread = b.add_thread(tid, None);
-            b.enter(thread, frame, PerClock::new(0, 0));
-            b.exit(thread, frame, PerClock::new(5, 5));
+            let thread = b.stacks.add_thread(tid, None);
+            b.stacks.enter(thread, frame, PerClock::new(0, 0));
+            b.stacks.exit(thread, frame, PerClock::new(5, 5));
         }
-        b.threads.iter().map(|t| t.calls.len()).collect::<Vec<_>>()
+        b.stacks.threads.iter().map(|t| t.calls.len()).collect::<Vec<_>>()
     };
     assert_eq!(one_call_each(&mut ProfileBuilder::new(&Options::default())), [0, 0]);
     let every = Options { keep_calls: true, ..Options::default() };
     assert_eq!(one_call_each(&mut ProfileBuilder::new(&every)), [1, 1]);
     // Reading one thread again keeps its calls alone, whatever the options said.
     let mut b = ProfileBuilder::new(&Options::default());
-    b.keep_only(1);
+    b.stacks.keep_only(1);
     assert_eq!(one_call_each(&mut b), [0, 1]);
 }
 

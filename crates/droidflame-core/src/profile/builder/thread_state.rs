@@ -3,7 +3,6 @@
 use super::keep::KeepCalls;
 use crate::profile::calls::{Call, ThreadCalls};
 use crate::profile::clock::PerClock;
-use crate::profile::states::SchedTimes;
 use crate::profile::tree::{CallTree, NodeBudget, TreeBuilder};
 
 #[derive(Debug, Clone, Copy)]
@@ -27,7 +26,6 @@ pub(super) struct ThreadState {
     pub(super) track: bool,
     /// Kept in the profile even without events (a thread known only from its scheduling).
     pub(super) listed: bool,
-    pub(super) sched: Option<SchedTimes>,
     /// Nodes of calls that began before tracing did, one entry per call: on the wall clock
     /// they start at the timeline's start, known only at the end.
     pub(super) from_before: Vec<u32>,
@@ -56,7 +54,6 @@ impl ThreadState {
             pid: None,
             track: false,
             listed: false,
-            sched: None,
             from_before: Vec::new(),
             calls: ThreadCalls::new(),
             calls_from_before: Vec::new(),
