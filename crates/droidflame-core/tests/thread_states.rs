@@ -135,7 +135,7 @@ fn each_cpu_shows_the_threads_it_ran() {
     let p = kept(&c.text());
     assert_eq!(p.system.cpus, 3);
     let tid = |i: usize| p.stacks().threads[i].tid;
-    let boxes: Vec<(u32, u64, u64, u32)> = products::cpu_boxes(&p, 0.0, 10_000.0, 1000)
+    let boxes: Vec<(u32, u64, u64, u32)> = products::cpu_boxes(&p.system, p.stacks(), 0.0, 10_000.0, 1000)
         .iter()
         .map(|b| (b.cpu, b.start_us as u64, b.end_us as u64, tid(b.thread)))
         .collect();
@@ -143,9 +143,9 @@ fn each_cpu_shows_the_threads_it_ran() {
         boxes,
         [(1, 0, 2_000, 5), (1, 2_000, 3_000, 6), (1, 3_000, 6_000, 5), (1, 9_000, 10_000, 5), (2, 7_000, 10_000, 7)]
     );
-    let at = products::cpu_at_json(&p, 1, 2_500.0);
+    let at = products::cpu_at_json(&p.system, p.stacks(), 1, 2_500.0);
     assert_eq!((at["label"].as_str(), at["words"].as_str()), (Some("other [6]"), Some("Running")));
-    assert!(products::cpu_at_json(&p, 1, 7_000.0).is_null(), "CPU 1 was idle");
+    assert!(products::cpu_at_json(&p.system, p.stacks(), 1, 7_000.0).is_null(), "CPU 1 was idle");
     // CPU frequency is a counter of no process, in kHz.
     let freq = p.system.counters.iter().find(|c| c.name == "CPU 1 frequency (kHz)").unwrap();
     assert_eq!((freq.pid, freq.last, freq.series.len()), (0, 1_900_800, 1));
@@ -187,7 +187,7 @@ fn a_device_captures_cpu_frequencies_are_counters() {
     assert_eq!(p.system.cpus, 8);
     // What each CPU ran adds up to the threads' running time in the window drawn.
     let running: u64 = p.stacks().threads.iter().filter_map(|t| t.sched).map(|s| s.running).sum();
-    let drawn: f64 = products::cpu_boxes(&p, 0.0, p.micros_at(p.system.timeline.end), 1_000_000)
+    let drawn: f64 = products::cpu_boxes(&p.system, p.stacks(), 0.0, p.micros_at(p.system.timeline.end), 1_000_000)
         .iter()
         .map(|b| b.end_us - b.start_us)
         .sum();

@@ -115,21 +115,22 @@ fn frames_and_states(p: &Profile) {
             continue;
         }
         let mut last = 0.0f64;
-        for b in products::state_boxes(p, index, 0.0, length, 200) {
+        for b in products::state_boxes(&p.system, p.stacks(), index, 0.0, length, 200) {
             assert!(b.start_us <= b.end_us && b.start_us >= last - 1e-6, "state boxes out of order");
             last = b.end_us;
         }
-        let _ = products::state_at(p, index, length / 2.0).map(|s| products::state_json(p, &s));
+        let _ = products::state_at(&p.system, p.stacks(), index, length / 2.0)
+            .map(|s| products::state_json(&p.system, p.stacks(), &s));
         let whole = t.states.times(0, u64::MAX).sched();
         if let Some(sched) = t.sched {
             assert_eq!(whole, sched, "a thread's states add up to other totals than its own");
         }
     }
-    for b in products::cpu_boxes(p, 0.0, length, 300) {
+    for b in products::cpu_boxes(&p.system, p.stacks(), 0.0, length, 300) {
         assert!(b.cpu < p.system.cpus && b.start_us <= b.end_us && b.thread < p.stacks().threads.len());
     }
     for cpu in 0..p.system.cpus.min(4) {
-        let _ = products::cpu_at_json(p, cpu, length / 2.0);
+        let _ = products::cpu_at_json(&p.system, p.stacks(), cpu, length / 2.0);
     }
     for counter in 0..p.system.counters.len().min(4) {
         for s in products::counter_steps(&p.system, counter, 0.0, length, 100) {

@@ -277,7 +277,7 @@ fn call_json(p: &Profile, thread: usize, depth: u32, call: &droidflame_core::pro
         "start_us": p.micros_at(call.start), "end_us": p.micros_at(call.end),
         "wall_us": wall.then(|| p.micros_at(call.end) - p.micros_at(call.start)),
         "cpu_us": p.has(Clock::Cpu).then(|| p.stacks().time_unit.micros(call.cpu)),
-        "states": products::state_times_json(p, thread, call.start, call.end),
+        "states": products::state_times_json(p.stacks(), thread, call.start, call.end),
     })
 }
 

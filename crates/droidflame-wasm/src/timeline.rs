@@ -90,7 +90,8 @@ impl Session {
     pub fn state_boxes(&self, thread: u32, from_us: f64, to_us: f64, pixels: u32) -> Result<Vec<f64>, JsError> {
         let p = self.profile()?;
         self.thread(thread)?;
-        let boxes = products::state_boxes(&p.profile, thread as usize, from_us, to_us, pixels);
+        let boxes =
+            products::state_boxes(&p.profile.system, p.profile.stacks(), thread as usize, from_us, to_us, pixels);
         Ok(boxes
             .iter()
             .flat_map(|b| [b.start_us, b.end_us, f64::from(b.state as u8), f64::from(u8::from(b.mixed))])
@@ -103,8 +104,10 @@ impl Session {
     pub fn state_at_json(&self, thread: u32, at_us: f64) -> Result<String, JsError> {
         let p = self.profile()?;
         self.thread(thread)?;
-        let span = products::state_at(&p.profile, thread as usize, at_us);
-        Ok(span.map_or(serde_json::Value::Null, |s| products::state_json(&p.profile, &s)).to_string())
+        let span = products::state_at(&p.profile.system, p.profile.stacks(), thread as usize, at_us);
+        Ok(span
+            .map_or(serde_json::Value::Null, |s| products::state_json(&p.profile.system, p.profile.stacks(), &s))
+            .to_string())
     }
 
     /// What every CPU ran in a window `pixels` wide: five numbers a box, `cpu, start_us,
@@ -112,7 +115,7 @@ impl Session {
     #[wasm_bindgen(js_name = cpuBoxes)]
     pub fn cpu_boxes(&self, from_us: f64, to_us: f64, pixels: u32) -> Result<Vec<f64>, JsError> {
         let p = self.profile()?;
-        let boxes = products::cpu_boxes(&p.profile, from_us, to_us, pixels);
+        let boxes = products::cpu_boxes(&p.profile.system, p.profile.stacks(), from_us, to_us, pixels);
         Ok(boxes
             .iter()
             .flat_map(|b| [f64::from(b.cpu), b.start_us, b.end_us, b.thread as f64, f64::from(u8::from(b.mixed))])
@@ -122,7 +125,8 @@ impl Session {
     /// The thread on `cpu` at `at_us` with its state, as JSON (`products::cpu_at_json`).
     #[wasm_bindgen(js_name = cpuAtJson)]
     pub fn cpu_at_json(&self, cpu: u32, at_us: f64) -> Result<String, JsError> {
-        Ok(products::cpu_at_json(&self.profile()?.profile, cpu, at_us).to_string())
+        let p = &self.profile()?.profile;
+        Ok(products::cpu_at_json(&p.system, p.stacks(), cpu, at_us).to_string())
     }
 
     /// A counter's steps (index into `timelineJson`'s `counters`' `index`) in a window
@@ -219,7 +223,7 @@ impl Session {
                 "start_us": p.profile.micros_at(call.start), "end_us": p.profile.micros_at(call.end),
                 "wall_us": p.profile.has(Clock::Wall).then(|| p.profile.micros_at(call.end) - p.profile.micros_at(call.start)),
                 "cpu_us": cpu,
-                "states": products::state_times_json(&p.profile, thread as usize, call.start, call.end),
+                "states": products::state_times_json(p.profile.stacks(), thread as usize, call.start, call.end),
             })
             .to_string())
         })

@@ -2,7 +2,7 @@
 //! to its pixels, and the thread on a CPU at a moment.
 
 use super::thread_states::state_json;
-use crate::profile::{Profile, SchedState, StateSpan};
+use crate::profile::{SchedState, StackProfile, StateSpan, SystemTimeline};
 use serde_json::{json, Value};
 
 /// A run on one CPU: one thread's, or (`thread` None) several threads' each narrower than a
@@ -23,10 +23,10 @@ pub struct CpuBox {
 }
 
 /// Every CPU's runs between `from_us` and `to_us`, drawn `pixels` wide, CPU by CPU.
-pub fn cpu_boxes(p: &Profile, from_us: f64, to_us: f64, pixels: u32) -> Vec<CpuBox> {
-    let (from, to) = (p.ticks_at(from_us), p.ticks_at(to_us).saturating_add(1));
-    let mut runs: Vec<Vec<(u64, u64, usize)>> = vec![Vec::new(); p.system.cpus as usize];
-    for (index, t) in p.stacks().threads.iter().enumerate().filter(|(_, t)| !t.states.is_empty()) {
+pub fn cpu_boxes(system: &SystemTimeline, stacks: &StackProfile, from_us: f64, to_us: f64, pixels: u32) -> Vec<CpuBox> {
+    let (from, to) = (system.ticks_at(from_us), system.ticks_at(to_us).saturating_add(1));
+    let mut runs: Vec<Vec<(u64, u64, usize)>> = vec![Vec::new(); system.cpus as usize];
+    for (index, t) in stacks.threads.iter().enumerate().filter(|(_, t)| !t.states.is_empty()) {
         for span in t.states.spans(from, to).filter(|s| s.entry.state == SchedState::Running) {
             if let Some(lane) = span.entry.cpu.and_then(|cpu| runs.get_mut(cpu as usize)) {
                 lane.push((span.entry.start, span.end, index));
@@ -41,7 +41,7 @@ pub fn cpu_boxes(p: &Profile, from_us: f64, to_us: f64, pixels: u32) -> Vec<CpuB
         let mut run: Option<(u64, u64, usize, u64, bool)> = None;
         let mut flush = |run: &mut Option<(u64, u64, usize, u64, bool)>| {
             if let Some((start, end, thread, _, mixed)) = run.take() {
-                let (start_us, end_us) = (p.micros_at(start), p.micros_at(end));
+                let (start_us, end_us) = (system.micros_at(start), system.micros_at(end));
                 boxes.push(CpuBox { cpu: cpu as u32, start_us, end_us, thread, mixed });
             }
         };
@@ -75,9 +75,9 @@ pub fn cpu_boxes(p: &Profile, from_us: f64, to_us: f64, pixels: u32) -> Vec<CpuB
 }
 
 /// The thread running on `cpu` at `at_us`, with its state, where one was.
-pub fn cpu_at(p: &Profile, cpu: u32, at_us: f64) -> Option<(usize, StateSpan)> {
-    let at = p.ticks_at(at_us);
-    p.stacks().threads.iter().enumerate().find_map(|(index, t)| {
+pub fn cpu_at(system: &SystemTimeline, stacks: &StackProfile, cpu: u32, at_us: f64) -> Option<(usize, StateSpan)> {
+    let at = system.ticks_at(at_us);
+    stacks.threads.iter().enumerate().find_map(|(index, t)| {
         let span = t.states.at(at)?;
         (span.entry.state == SchedState::Running && span.entry.cpu == Some(cpu)).then_some((index, span))
     })
@@ -85,12 +85,12 @@ pub fn cpu_at(p: &Profile, cpu: u32, at_us: f64) -> Option<(usize, StateSpan)> {
 
 /// `cpu_at` as JSON: `thread` (index), `label` (`name [tid]`), `process`, `pid`, and the
 /// state as `state_json` gives it; `null` where the CPU ran no known thread.
-pub fn cpu_at_json(p: &Profile, cpu: u32, at_us: f64) -> Value {
-    let Some((index, span)) = cpu_at(p, cpu, at_us) else {
+pub fn cpu_at_json(system: &SystemTimeline, stacks: &StackProfile, cpu: u32, at_us: f64) -> Value {
+    let Some((index, span)) = cpu_at(system, stacks, cpu, at_us) else {
         return Value::Null;
     };
-    let t = &p.stacks().threads[index];
-    let mut value = state_json(p, &span);
+    let t = &stacks.threads[index];
+    let mut value = state_json(system, stacks, &span);
     value["thread"] = json!(index);
     value["label"] = json!(t.label());
     value["process"] = json!(t.process);

@@ -2,7 +2,7 @@
 //! boxes merged to its pixels, the state at one moment in words, and the time a span of
 //! the timeline spent in each state.
 
-use crate::profile::{Profile, SchedState, StateSpan, StateTimes};
+use crate::profile::{SchedState, StackProfile, StateSpan, StateTimes, SystemTimeline};
 use serde_json::{json, Value};
 
 /// A run of one state in a window, or (`mixed`) of states each narrower than a pixel,
@@ -20,8 +20,15 @@ pub struct StateBox {
 }
 
 /// Thread `thread`'s states between `from_us` and `to_us` drawn `pixels` wide.
-pub fn state_boxes(p: &Profile, thread: usize, from_us: f64, to_us: f64, pixels: u32) -> Vec<StateBox> {
-    let Some(t) = p.stacks().threads.get(thread) else {
+pub fn state_boxes(
+    system: &SystemTimeline,
+    stacks: &StackProfile,
+    thread: usize,
+    from_us: f64,
+    to_us: f64,
+    pixels: u32,
+) -> Vec<StateBox> {
+    let Some(t) = stacks.threads.get(thread) else {
         return Vec::new();
     };
     let pixel = (to_us - from_us).max(0.0) / f64::from(pixels.max(1));
@@ -37,8 +44,8 @@ pub fn state_boxes(p: &Profile, thread: usize, from_us: f64, to_us: f64, pixels:
             boxes.push(StateBox { start_us, end_us, state, mixed });
         }
     };
-    for span in t.states.spans(p.ticks_at(from_us), p.ticks_at(to_us).saturating_add(1)) {
-        let (start_us, end_us) = (p.micros_at(span.entry.start), p.micros_at(span.end));
+    for span in t.states.spans(system.ticks_at(from_us), system.ticks_at(to_us).saturating_add(1)) {
+        let (start_us, end_us) = (system.micros_at(span.entry.start), system.micros_at(span.end));
         if end_us - start_us >= pixel {
             flush(&mut run, &mut boxes);
             boxes.push(StateBox { start_us, end_us, state: span.entry.state, mixed: false });
@@ -60,29 +67,29 @@ pub fn state_boxes(p: &Profile, thread: usize, from_us: f64, to_us: f64, pixels:
 }
 
 /// The state thread `thread` was in at `at_us`, where known.
-pub fn state_at(p: &Profile, thread: usize, at_us: f64) -> Option<StateSpan> {
-    p.stacks().threads.get(thread)?.states.at(p.ticks_at(at_us))
+pub fn state_at(system: &SystemTimeline, stacks: &StackProfile, thread: usize, at_us: f64) -> Option<StateSpan> {
+    stacks.threads.get(thread)?.states.at(system.ticks_at(at_us))
 }
 
 /// A state span as JSON: `state` (its key), `words`, `start_us`, `end_us`, `dur_us`, and
 /// where known `cpu`, `waker` (`{tid, name}`; tid 0 is the idle task: an interrupt woke
 /// it), `blocked` (the kernel function) and `io_wait`.
-pub fn state_json(p: &Profile, span: &StateSpan) -> Value {
+pub fn state_json(system: &SystemTimeline, stacks: &StackProfile, span: &StateSpan) -> Value {
     let e = &span.entry;
     let waker = e.waker.map(|tid| {
         let name = if tid == 0 {
             "an interrupt (the idle task)".to_owned()
         } else {
-            p.stacks().threads.iter().find(|t| t.tid == tid && !t.track).map_or(format!("Thread {tid}"), |t| t.label())
+            stacks.threads.iter().find(|t| t.tid == tid && !t.track).map_or(format!("Thread {tid}"), |t| t.label())
         };
         json!({ "tid": tid, "name": name })
     });
     json!({
         "state": key(e.state), "words": e.state.words(),
-        "start_us": p.micros_at(e.start), "end_us": p.micros_at(span.end),
-        "dur_us": p.micros_at(span.end) - p.micros_at(e.start),
+        "start_us": system.micros_at(e.start), "end_us": system.micros_at(span.end),
+        "dur_us": system.micros_at(span.end) - system.micros_at(e.start),
         "cpu": e.cpu, "waker": waker,
-        "blocked": e.blocked.and_then(|f| p.system.blocked_functions.get(f as usize)),
+        "blocked": e.blocked.and_then(|f| system.blocked_functions.get(f as usize)),
         "io_wait": e.state == SchedState::Uninterruptible && e.io_wait,
     })
 }
@@ -90,15 +97,15 @@ pub fn state_json(p: &Profile, span: &StateSpan) -> Value {
 /// The time thread `thread` spent in each state between two times (ticks), as a JSON
 /// array of `{state, words, us}` with time in it, running first; `null` where the thread
 /// has no states.
-pub fn state_times_json(p: &Profile, thread: usize, from: u64, to: u64) -> Value {
-    let Some(t) = p.stacks().threads.get(thread).filter(|t| !t.states.is_empty()) else {
+pub fn state_times_json(stacks: &StackProfile, thread: usize, from: u64, to: u64) -> Value {
+    let Some(t) = stacks.threads.get(thread).filter(|t| !t.states.is_empty()) else {
         return Value::Null;
     };
     let times = t.states.times(from, to);
     let rows: Vec<Value> = SchedState::KNOWN
         .iter()
         .filter(|&&s| times.of(s) > 0)
-        .map(|&s| json!({ "state": key(s), "words": s.words(), "us": p.stacks().time_unit.micros_f64(times.of(s)) }))
+        .map(|&s| json!({ "state": key(s), "words": s.words(), "us": stacks.time_unit.micros_f64(times.of(s)) }))
         .collect();
     Value::Array(rows)
 }
@@ -143,21 +150,21 @@ mod tests {
         let p = analyze_with(text.as_bytes(), Options { keep_calls: true, ..Options::default() }).unwrap().profile;
         let t = p.stacks().threads.iter().position(|t| t.tid == 5).unwrap();
         // 100 pixels over 3.01 ms: about 30 µs a pixel.
-        let boxes = state_boxes(&p, t, 0.0, 3_010.0, 100);
+        let boxes = state_boxes(&p.system, p.stacks(), t, 0.0, 3_010.0, 100);
         assert_eq!(boxes[0], StateBox { start_us: 0.0, end_us: 1_000.0, state: SchedState::Running, mixed: false });
         let last = boxes.last().unwrap();
         assert_eq!((last.start_us, last.end_us, last.mixed), (2_010.0, 3_010.0, false));
         let middle = &boxes[1..boxes.len() - 1];
         assert!(middle.len() < 40 && middle[..middle.len() - 1].iter().all(|b| b.mixed), "{middle:?}");
         assert_eq!(middle[0].state, SchedState::Running, "a tie goes to running");
-        let at = state_at(&p, t, 500.0).unwrap();
+        let at = state_at(&p.system, p.stacks(), t, 500.0).unwrap();
         assert_eq!((at.entry.start, at.end, at.entry.cpu), (0, 1_000_000, Some(0)));
-        let json = state_json(&p, &at);
+        let json = state_json(&p.system, p.stacks(), &at);
         assert_eq!(
             (json["state"].as_str(), json["words"].as_str(), json["dur_us"].as_f64()),
             (Some("running"), Some("Running"), Some(1000.0))
         );
-        let times = state_times_json(&p, t, 0, 2_000_000);
+        let times = state_times_json(p.stacks(), t, 0, 2_000_000);
         assert_eq!(times[0]["us"], 1_500.0);
         assert_eq!(times[1]["state"], "sleeping");
     }
