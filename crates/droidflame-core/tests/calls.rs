@@ -288,16 +288,17 @@ fn a_range_counts_the_part_of_each_call_inside_it() {
 fn timeline_boxes_stay_within_the_pixels_and_cover_every_call() {
     let scenario = scenario(31, Clocks::Dual);
     let profile = profile_of(&scenario);
-    let length = profile.profile.micros_at(profile.profile.system.timeline.end);
+    let length = profile.profile.system.micros_at(profile.profile.system.timeline.end);
     for thread in &profile.profile.stacks().threads {
         for pixels in [50u32, 400, 100_000] {
-            let boxes = products::timeline_boxes(&profile.profile, &thread.calls, 0.0, length, pixels, 64);
+            let boxes = products::timeline_boxes(&profile.profile.system, &thread.calls, 0.0, length, pixels, 64);
             for depth in 0..thread.calls.depth_count() {
                 let at: Vec<_> = boxes.iter().filter(|b| b.depth as usize == depth).collect();
                 assert!(at.len() <= 2 * pixels as usize + 2, "{} boxes in {pixels} px", at.len());
                 // Every call lies inside some box of its depth: its own, or a merged one.
                 for call in thread.calls.at_depth(depth) {
-                    let (s, e) = (profile.profile.micros_at(call.start), profile.profile.micros_at(call.end));
+                    let (s, e) =
+                        (profile.profile.system.micros_at(call.start), profile.profile.system.micros_at(call.end));
                     assert!(at.iter().any(|b| b.start_us <= s && e <= b.end_us), "call {s}..{e} at depth {depth}");
                 }
             }
@@ -309,8 +310,8 @@ fn timeline_boxes_stay_within_the_pixels_and_cover_every_call() {
         }
         // The call under a point is the one that runs there.
         let (depth, call) = thread.calls.iter().nth(thread.calls.len() / 2).unwrap();
-        let middle = profile.profile.micros_at(call.start + call.duration() / 2);
-        assert_eq!(products::call_at(&profile.profile, &thread.calls, depth as usize, middle), Some(call));
+        let middle = profile.profile.system.micros_at(call.start + call.duration() / 2);
+        assert_eq!(products::call_at(&profile.profile.system, &thread.calls, depth as usize, middle), Some(call));
     }
 }
 
@@ -373,10 +374,10 @@ fn a_calls_path_is_the_calls_around_it_not_a_neighbour_that_ends_as_it_begins() 
     let path: Vec<u32> = products::callers_of(&calls, 2, d).iter().map(|c| c.frame).collect();
     assert_eq!(path, [0, 2], "C holds D, not B, which ends where D begins");
     // The moment where B ends and C begins is C's; at the very end, the call ending there.
-    let at = |ticks: u64| profile.profile.micros_at(base + ticks);
-    assert_eq!(products::call_at(&profile.profile, &calls, 1, at(50)).map(|c| c.frame), Some(2));
-    assert_eq!(products::call_at(&profile.profile, &calls, 1, at(100)).map(|c| c.frame), Some(2));
-    assert_eq!(products::call_at(&profile.profile, &calls, 1, at(101)).map(|c| c.frame), None);
+    let at = |ticks: u64| profile.profile.system.micros_at(base + ticks);
+    assert_eq!(products::call_at(&profile.profile.system, &calls, 1, at(50)).map(|c| c.frame), Some(2));
+    assert_eq!(products::call_at(&profile.profile.system, &calls, 1, at(100)).map(|c| c.frame), Some(2));
+    assert_eq!(products::call_at(&profile.profile.system, &calls, 1, at(101)).map(|c| c.frame), None);
 }
 
 #[test]
@@ -405,7 +406,7 @@ fn a_ranges_table_has_an_edge_for_each_call_in_it_and_none_for_the_others() {
     };
     let p = analyze_with(&trace.write(&Layout::ART_REGULAR), with_calls()).unwrap();
     let edges = |from: u64, to: u64| {
-        let cut = p.within(p.profile.ticks_at(from as f64), p.profile.ticks_at(to as f64)).unwrap();
+        let cut = p.within(p.profile.system.ticks_at(from as f64), p.profile.system.ticks_at(to as f64)).unwrap();
         let name = |f: u32| {
             if f == droidflame_core::profile::NONE {
                 "-".to_owned()
@@ -427,7 +428,7 @@ fn a_ranges_table_has_an_edge_for_each_call_in_it_and_none_for_the_others() {
     // touches it. A call of no time at that instant is in it.
     assert_eq!(edges(45, 45), []);
     assert_eq!(edges(30, 30), [edge("X.a", "X.c", 1, 0)]);
-    let error = p.within(p.profile.ticks_at(46.0), p.profile.ticks_at(45.0)).unwrap_err();
+    let error = p.within(p.profile.system.ticks_at(46.0), p.profile.system.ticks_at(45.0)).unwrap_err();
     assert!(error.to_string().contains("the range starts after it ends"), "{error}");
 }
 
@@ -472,7 +473,7 @@ fn back_to_back_calls_keep_their_own_cpu_time_in_a_range() {
     );
     let first = whole.within(whole.profile.system.timeline.start, whole.profile.system.timeline.start);
     assert!(first.unwrap_err().to_string().contains("keep_calls"), "a range keeps no calls to cut again");
-    let cut = p.within(p.profile.ticks_at(10.0), p.profile.ticks_at(20.0)).unwrap();
+    let cut = p.within(p.profile.system.ticks_at(10.0), p.profile.system.ticks_at(20.0)).unwrap();
     // From 10 to 20 µs: A's own 80 µs of CPU shared out by wall time (8 in 10 of its 100)
     // and the first B's 10; the second B and C only touch the range.
     assert_eq!(
@@ -485,7 +486,7 @@ fn back_to_back_calls_keep_their_own_cpu_time_in_a_range() {
 fn a_range_of_a_cpu_clock_trace_counts_cpu_time_inside_it() {
     // The same calls on the CPU clock alone: the range is on that clock.
     let p = hand_written(&[(0, 0, 100), (4, 10, 20), (4, 20, 30), (8, 20, 25)], Clocks::Cpu);
-    let cut = p.within(p.profile.ticks_at(15.0), p.profile.ticks_at(22.0)).unwrap();
+    let cut = p.within(p.profile.system.ticks_at(15.0), p.profile.system.ticks_at(22.0)).unwrap();
     let t = &cut.profile.stacks().threads[0];
     let incl: Vec<(&str, u64)> = t
         .tree

@@ -187,10 +187,11 @@ fn a_device_captures_cpu_frequencies_are_counters() {
     assert_eq!(p.system.cpus, 8);
     // What each CPU ran adds up to the threads' running time in the window drawn.
     let running: u64 = p.stacks().threads.iter().filter_map(|t| t.sched).map(|s| s.running).sum();
-    let drawn: f64 = products::cpu_boxes(&p.system, p.stacks(), 0.0, p.micros_at(p.system.timeline.end), 1_000_000)
-        .iter()
-        .map(|b| b.end_us - b.start_us)
-        .sum();
+    let drawn: f64 =
+        products::cpu_boxes(&p.system, p.stacks(), 0.0, p.system.micros_at(p.system.timeline.end), 1_000_000)
+            .iter()
+            .map(|b| b.end_us - b.start_us)
+            .sum();
     assert!((drawn - p.micros(running) as f64).abs() < 1_000.0, "{drawn} against {}", p.micros(running));
 }
 

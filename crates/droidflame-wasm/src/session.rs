@@ -113,8 +113,9 @@ impl Session {
     #[wasm_bindgen(js_name = setRange)]
     pub fn set_range(&mut self, from_us: f64, to_us: f64) -> Result<(), JsError> {
         let profile = self.profile()?;
-        let range =
-            profile.within(profile.profile.ticks_at(from_us), profile.profile.ticks_at(to_us)).map_err(js_error)?;
+        let range = profile
+            .within(profile.profile.system.ticks_at(from_us), profile.profile.system.ticks_at(to_us))
+            .map_err(js_error)?;
         self.range = Some(range);
         Ok(())
     }
@@ -274,8 +275,8 @@ fn call_json(p: &Profile, thread: usize, depth: u32, call: &droidflame_core::pro
     let wall = p.has(Clock::Wall);
     json!({
         "thread": thread, "tid": p.stacks().threads[thread].tid, "depth": depth, "name": p.frame_name(call.frame),
-        "start_us": p.micros_at(call.start), "end_us": p.micros_at(call.end),
-        "wall_us": wall.then(|| p.micros_at(call.end) - p.micros_at(call.start)),
+        "start_us": p.system.micros_at(call.start), "end_us": p.system.micros_at(call.end),
+        "wall_us": wall.then(|| p.system.micros_at(call.end) - p.system.micros_at(call.start)),
         "cpu_us": p.has(Clock::Cpu).then(|| p.stacks().time_unit.micros(call.cpu)),
         "states": products::state_times_json(p.stacks(), thread, call.start, call.end),
     })

@@ -28,7 +28,7 @@ impl Session {
             .iter()
             .map(|t| {
                 let clock = p.profile.timeline_clock();
-                json!({ "first_us": p.profile.micros_at(t.first[clock]), "last_us": p.profile.micros_at(t.last[clock]),
+                json!({ "first_us": p.profile.system.micros_at(t.first[clock]), "last_us": p.profile.system.micros_at(t.last[clock]),
                         "depths": t.calls.depth_count(), "calls": t.calls.len(), "states": t.states.len() })
             })
             .collect();
@@ -37,7 +37,7 @@ impl Session {
             .system
             .gaps
             .iter()
-            .map(|&(from, to)| [p.profile.micros_at(from), p.profile.micros_at(to)])
+            .map(|&(from, to)| [p.profile.system.micros_at(from), p.profile.system.micros_at(to)])
             .collect();
         // Counters with values over time, as tracks: index, process, name, range.
         let counters: Vec<_> = p
@@ -49,7 +49,7 @@ impl Session {
             .filter(|(_, c)| !c.series.is_empty())
             .map(|(index, c)| json!({ "index": index, "pid": c.pid, "name": c.name, "min": c.min, "max": c.max }))
             .collect();
-        Ok(json!({ "length_us": p.profile.micros_at(p.profile.system.timeline.end), "gaps": gaps, "calls_kept": p.profile.facts.limits.keep_calls,
+        Ok(json!({ "length_us": p.profile.system.micros_at(p.profile.system.timeline.end), "gaps": gaps, "calls_kept": p.profile.facts.limits.keep_calls,
                    "state_legend": products::state_legend(), "frames": !p.profile.system.app_frames.is_empty(),
                    "cpus": p.profile.system.cpus, "counters": counters,
                    "left_out": p.profile.calls_left_out(), "shortest_us": p.profile.micros(p.profile.stacks().shortest_call),
@@ -72,8 +72,14 @@ impl Session {
     ) -> Result<Vec<f64>, JsError> {
         let profile = self.profile()?;
         self.drawn(Window { thread, from_us, to_us }, |drawn| {
-            let boxes =
-                products::timeline_boxes(&profile.profile, drawn.calls(), from_us, to_us, pixels, max_depth as usize);
+            let boxes = products::timeline_boxes(
+                &profile.profile.system,
+                drawn.calls(),
+                from_us,
+                to_us,
+                pixels,
+                max_depth as usize,
+            );
             let mut out = Vec::with_capacity(boxes.len() * 4);
             for b in boxes {
                 let frame = b.frame.map_or(-1.0, |f| f64::from(drawn.name_index(&profile.profile, f)));
@@ -169,8 +175,9 @@ impl Session {
     pub fn reread_start(&mut self, thread: u32, from_us: f64, to_us: f64) -> Result<f64, JsError> {
         let p = self.profile()?;
         self.thread(thread)?;
-        let reread =
-            p.reread(thread as usize, p.profile.ticks_at(from_us), p.profile.ticks_at(to_us)).map_err(js_error)?;
+        let reread = p
+            .reread(thread as usize, p.profile.system.ticks_at(from_us), p.profile.system.ticks_at(to_us))
+            .map_err(js_error)?;
         let offset = reread.offset() as f64;
         self.reading = Some((Window { thread, from_us, to_us }, reread));
         Ok(offset)
@@ -210,7 +217,7 @@ impl Session {
         let p = self.profile()?;
         self.drawn(Window { thread, from_us: at_us, to_us: at_us }, |drawn| {
             let calls = drawn.calls();
-            let Some(call) = products::call_at(&p.profile, calls, depth as usize, at_us) else { return Ok("null".into()) };
+            let Some(call) = products::call_at(&p.profile.system, calls, depth as usize, at_us) else { return Ok("null".into()) };
             let path: Vec<&str> = products::callers_of(calls, depth as usize, call)
                 .into_iter()
                 .chain([call])
@@ -220,8 +227,8 @@ impl Session {
             Ok(json!({
                 "thread": thread, "tid": p.profile.stacks().threads[thread as usize].tid, "depth": depth,
                 "name": drawn.name(&p.profile, call.frame), "path": path,
-                "start_us": p.profile.micros_at(call.start), "end_us": p.profile.micros_at(call.end),
-                "wall_us": p.profile.has(Clock::Wall).then(|| p.profile.micros_at(call.end) - p.profile.micros_at(call.start)),
+                "start_us": p.profile.system.micros_at(call.start), "end_us": p.profile.system.micros_at(call.end),
+                "wall_us": p.profile.has(Clock::Wall).then(|| p.profile.system.micros_at(call.end) - p.profile.system.micros_at(call.start)),
                 "cpu_us": cpu,
                 "states": products::state_times_json(p.profile.stacks(), thread as usize, call.start, call.end),
             })

@@ -3,7 +3,7 @@
 //! one box per pixel column, so the answer stays small however many calls the window
 //! holds.
 
-use crate::profile::{Call, Profile, ThreadCalls};
+use crate::profile::{Call, SystemTimeline, ThreadCalls};
 
 /// One box of the timeline. Times are µs from the start of the trace's timeline.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -18,30 +18,18 @@ pub struct TimelineBox {
     pub frame: Option<u32>,
 }
 
-impl Profile {
-    /// Ticks on the timeline clock for `us` µs after the timeline's start.
-    pub fn ticks_at(&self, us: f64) -> u64 {
-        self.system.ticks_at(us)
-    }
-
-    /// µs after the timeline's start for a time in ticks (fractional where ticks are finer).
-    pub fn micros_at(&self, ticks: u64) -> f64 {
-        self.system.micros_at(ticks)
-    }
-}
-
 /// The boxes of a thread's `calls` (those it kept, or a window of them read again) between
 /// `from_us` and `to_us` drawn `pixels` wide, depths below `max_depth` only, depth by
 /// depth, each depth in time order.
 pub fn timeline_boxes(
-    profile: &Profile,
+    system: &SystemTimeline,
     calls: &ThreadCalls,
     from_us: f64,
     to_us: f64,
     pixels: u32,
     max_depth: usize,
 ) -> Vec<TimelineBox> {
-    let (from, to) = (profile.ticks_at(from_us), profile.ticks_at(to_us.max(from_us)));
+    let (from, to) = (system.ticks_at(from_us), system.ticks_at(to_us.max(from_us)));
     let pixel = ((to - from) as f64 / f64::from(pixels.max(1))).max(1.0);
     let mut boxes = Vec::new();
     for depth in 0..calls.depth_count().min(max_depth) {
@@ -52,8 +40,8 @@ pub fn timeline_boxes(
             if let Some((start, end)) = merged.take() {
                 boxes.push(TimelineBox {
                     depth: depth as u32,
-                    start_us: profile.micros_at(start),
-                    end_us: profile.micros_at(end),
+                    start_us: system.micros_at(start),
+                    end_us: system.micros_at(end),
                     frame: None,
                 });
             }
@@ -61,7 +49,7 @@ pub fn timeline_boxes(
         for call in calls.overlapping_at(depth, from, to) {
             if (call.duration() as f64) >= pixel {
                 flush(&mut merged, &mut boxes);
-                boxes.push(box_of(profile, depth, call));
+                boxes.push(box_of(system, depth, call));
                 continue;
             }
             merged = match merged {
@@ -77,18 +65,18 @@ pub fn timeline_boxes(
     boxes
 }
 
-fn box_of(profile: &Profile, depth: usize, call: &Call) -> TimelineBox {
+fn box_of(system: &SystemTimeline, depth: usize, call: &Call) -> TimelineBox {
     TimelineBox {
         depth: depth as u32,
-        start_us: profile.micros_at(call.start),
-        end_us: profile.micros_at(call.end),
+        start_us: system.micros_at(call.start),
+        end_us: system.micros_at(call.end),
         frame: Some(call.frame),
     }
 }
 
 /// The call among a thread's `calls` at `depth` running at `at_us`, if any.
-pub fn call_at<'a>(profile: &Profile, calls: &'a ThreadCalls, depth: usize, at_us: f64) -> Option<&'a Call> {
-    let at = profile.ticks_at(at_us);
+pub fn call_at<'a>(system: &SystemTimeline, calls: &'a ThreadCalls, depth: usize, at_us: f64) -> Option<&'a Call> {
+    let at = system.ticks_at(at_us);
     let found = calls.overlapping_at(depth, at, at);
     // Where one call ends as the next begins (samples run back to back), the moment is the
     // next one's.
