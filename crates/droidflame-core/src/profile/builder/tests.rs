@@ -7,6 +7,7 @@ use super::names::NameLimit;
 use super::*;
 use crate::profile::clock::{ClockSet, ClockWords, PerClock, TimeUnit};
 use crate::profile::format::FormatInfo;
+use crate::profile::repairs::Repair;
 use crate::profile::frame::FrameKind;
 use crate::profile::source::{SourceKind, Unit};
 
@@ -146,4 +147,63 @@ fn each_length_falls_in_the_bucket_that_bounds_it() {
     lengths.add(u64::MAX);
     assert_eq!(lengths.shortest_within(0), u64::MAX);
     assert_eq!(lengths.shortest_within(1), 320);
+}
+
+#[test]
+fn the_facts_of_two_parts_add_up_in_order() {
+    let mut earlier = ProfileBuilder::new(&Options::default());
+    (0..MAX_WARNINGS - 1).for_each(|i| earlier.facts.warn(format!("earlier {i}")));
+    earlier.facts.repairs.damaged_parts = 2;
+    let mut later = earlier.continuing();
+    assert!(later.facts.warnings.is_empty(), "a later part says only what it read");
+    later.facts.warn_about(Repair::DamagedParts, "a damaged part");
+    (0..MAX_WARNINGS).for_each(|i| later.facts.warn(format!("later {i}")));
+    later.facts.repairs.damaged_parts = 3;
+    later.facts.rereadable = true;
+    let merged = earlier.merge(later).expect("no heap dumps");
+    assert!(merged.facts.rereadable);
+    let profile = merged.finish(spec());
+    assert_eq!(profile.facts.repairs.damaged_parts, 5);
+    let warnings = &profile.facts.warnings;
+    // 49 of the earlier part's, the later part's first: then the cap (50); the later part
+    // dropped one of its 51 itself, and the merge 49 more.
+    assert_eq!(warnings.len(), MAX_WARNINGS + 1);
+    assert_eq!(warnings[MAX_WARNINGS - 2].text, format!("earlier {}", MAX_WARNINGS - 2));
+    assert_eq!(
+        (warnings[MAX_WARNINGS - 1].text.as_str(), warnings[MAX_WARNINGS - 1].repair),
+        ("a damaged part", Some(Repair::DamagedParts))
+    );
+    assert_eq!(warnings[MAX_WARNINGS].text, "50 more warnings not shown");
+}
+
+#[test]
+fn a_frame_is_named_by_its_last_description_and_its_id_until_then() {
+    let mut b = ProfileBuilder::new(&Options { max_methods: 2, ..Options::default() });
+    let described = b.frames.add_frame(7, None);
+    let never = b.frames.add_frame(0x1a4, None);
+    assert_eq!((b.frames.frame_id(described), b.frames.frame_id(never)), (7, 0x1a4));
+    assert!(!b.frames.is_described(described));
+    b.frames.describe_frame(described, FrameInfo::named("first".into()));
+    b.frames.describe_frame(described, FrameInfo::named("last".into()));
+    assert!(b.frames.is_described(described) && !b.frames.is_described(never));
+    assert_eq!(b.frames.slot_ids(), [7, 0x1a4]);
+    let thread = b.stacks.add_thread(1, None);
+    for frame in [described, never] {
+        b.stacks.enter(thread, frame, PerClock::new(0, 0));
+        b.stacks.exit(thread, frame, PerClock::new(5, 5));
+    }
+    assert!(b.limit_error().is_none());
+    let profile = b.finish(spec());
+    let names: Vec<&str> = profile.frames.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["last", ""]);
+    assert!(profile.frames[1].unknown && profile.frames[1].id == 0x1a4);
+}
+
+#[test]
+fn past_the_frame_limit_a_frame_is_slot_0_and_the_reading_stops() {
+    let mut b = ProfileBuilder::new(&Options { max_methods: 1, ..Options::default() });
+    assert_eq!(b.frames.add_frame(1, None), 0);
+    assert_eq!(b.frames.add_frame(2, None), 0, "beyond the limit");
+    let error = b.limit_error().expect("the frame limit was reached");
+    assert!(error.to_string().contains("more than 1 distinct methods"), "{error}");
 }
