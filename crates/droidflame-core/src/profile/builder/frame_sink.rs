@@ -68,9 +68,10 @@ impl FrameSink {
         self.renames.push(ClassRename { obfuscated, original, methods });
     }
 
-    /// A sink that reads on from this one: the same slots, nothing cut or refused yet.
+    /// A sink that reads on from this one: the same slots (and limit reached, if one
+    /// was), no renames or names cut yet.
     pub(super) fn continuing(&self) -> FrameSink {
-        FrameSink { renames: Vec::new(), refused: None, names: self.names.fresh(), ..self.clone() }
+        FrameSink { renames: Vec::new(), names: self.names.fresh(), ..self.clone() }
     }
 
     /// This sink with `later`, made by `continuing` and fed what came after: its slots

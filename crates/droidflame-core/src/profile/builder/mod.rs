@@ -27,6 +27,8 @@ mod merge;
 mod merge_tests;
 mod names;
 pub(crate) mod seed;
+#[cfg(test)]
+mod sink_tests;
 mod spec;
 mod stack_sink;
 mod system_sink;

@@ -7,8 +7,8 @@ use super::names::NameLimit;
 use super::*;
 use crate::profile::clock::{ClockSet, ClockWords, PerClock, TimeUnit};
 use crate::profile::format::FormatInfo;
-use crate::profile::repairs::Repair;
 use crate::profile::frame::FrameKind;
+use crate::profile::repairs::Repair;
 use crate::profile::source::{SourceKind, Unit};
 
 fn spec() -> FinishSpec {

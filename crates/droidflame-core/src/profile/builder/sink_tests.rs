@@ -1,0 +1,93 @@
+//! The frame and heap sinks' own rules: what two parts of a reading add up to, and the
+//! call-stack limit on heap stacks.
+
+use super::tests::spec_of;
+use super::*;
+use crate::profile::clock::{ClockSet, PerClock};
+use crate::profile::heap::HeapRow;
+use crate::profile::source::SourceKind;
+
+fn row(stack: u32, allocated: u64) -> HeapRow {
+    HeapRow { stack, allocated, freed: 0, allocations: 1, frees: 0 }
+}
+
+#[test]
+fn frames_renames_and_cut_names_of_two_parts_add_up() {
+    let options = Options { max_name_bytes: 8, ..Options::default() };
+    let mut earlier = ProfileBuilder::new(&options);
+    let outer = earlier.frames.add_frame(1, Some(FrameInfo::named("outer frame".into())));
+    earlier.frames.rename_class("a.a".into(), "First".into(), Vec::new());
+    let thread = earlier.stacks.add_thread(1, Some("t".into()));
+    earlier.stacks.enter(thread, outer, PerClock::new(0, 0));
+    let mut later = earlier.continuing();
+    assert_eq!(later.frames.slot_ids(), [1], "the later part names the earlier one's frames");
+    let inner = later.frames.add_frame(2, Some(FrameInfo::named("inner frame".into())));
+    later.frames.rename_class("a.b".into(), "Second".into(), Vec::new());
+    later.stacks.enter(thread, inner, PerClock::new(1, 1));
+    later.stacks.exit(thread, inner, PerClock::new(2, 2));
+    later.stacks.exit(thread, outer, PerClock::new(3, 3));
+    let merged = earlier.merge(later).expect("no heap dumps");
+    assert_eq!(merged.frames.slot_ids(), [1, 2]);
+    let profile = merged.finish(spec_of(SourceKind::Calls, ClockSet::Dual));
+    assert_eq!(profile.facts.repairs.long_names, 2, "one name cut in each part");
+    let names: Vec<&str> = profile.frames.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["outer\u{2026}", "inner\u{2026}"]);
+    let renamed: Vec<&str> = profile.renames.iter().map(|r| r.original.as_str()).collect();
+    assert_eq!(renamed, ["First", "Second"]);
+}
+
+#[test]
+fn heap_stacks_count_against_the_call_stack_limit() {
+    let mut b = ProfileBuilder::new(&Options { max_call_stacks: 3, ..Options::default() });
+    let frame = b.frames.add_frame(1, None);
+    assert_eq!(b.heap.stack(&[frame, frame]), 0);
+    assert_eq!(b.heap.stack(&[frame]), 1, "the last frame of the limit");
+    assert!(b.limit_error().is_none());
+    assert_eq!(b.heap.stack(&[frame]), 0, "beyond the limit");
+    let error = b.limit_error().expect("the call-stack limit was reached");
+    assert!(error.to_string().contains("more than 3 unique call stacks"), "{error}");
+}
+
+#[test]
+fn a_trace_of_heap_dumps_alone_spans_its_dumps() {
+    let mut b = ProfileBuilder::new(&Options::default());
+    let frame = b.frames.add_frame(1, Some(FrameInfo::named("alloc".into())));
+    let stack = b.heap.stack(&[frame]);
+    b.heap.dump(&mut b.frames, 9, "libc.malloc", 400, vec![row(stack, 64)]);
+    b.heap.dump(&mut b.frames, 9, "libc.malloc", 250, vec![row(stack, 32)]);
+    let profile = b.finish(spec_of(SourceKind::Calls, ClockSet::Wall));
+    assert_eq!((profile.system.timeline.start, profile.system.timeline.end), (250, 400));
+    let heap = profile.heap.as_ref().expect("dumps");
+    let times: Vec<u64> = heap.processes[0].heaps[0].dumps.iter().map(|d| d.time).collect();
+    assert_eq!(times, [250, 400], "in time order");
+}
+
+#[test]
+fn heap_dumps_of_one_part_merge_and_of_both_are_refused() {
+    let with_dump = |b: &mut ProfileBuilder, time: u64| {
+        let frame = b.frames.add_frame(time, Some(FrameInfo::named(format!("alloc {time}"))));
+        let stack = b.heap.stack(&[frame]);
+        b.heap.dump(&mut b.frames, 9, "libc.malloc", time, vec![row(stack, 8)]);
+    };
+    let dumps = |b: ProfileBuilder| -> Vec<u64> {
+        let profile = b.finish(spec_of(SourceKind::Calls, ClockSet::Wall));
+        profile.heap.map_or(Vec::new(), |h| h.processes[0].heaps[0].dumps.iter().map(|d| d.time).collect())
+    };
+    for (in_earlier, in_later) in [(true, false), (false, true), (true, true)] {
+        let mut earlier = ProfileBuilder::new(&Options::default());
+        if in_earlier {
+            with_dump(&mut earlier, 100);
+        }
+        let mut later = earlier.continuing();
+        if in_later {
+            with_dump(&mut later, 200);
+        }
+        match (in_earlier, in_later) {
+            (true, true) => assert!(earlier.merge(later).is_err(), "dumps of both parts"),
+            _ => {
+                let merged = earlier.merge(later).expect("dumps of one part");
+                assert_eq!(dumps(merged), [if in_earlier { 100 } else { 200 }]);
+            }
+        }
+    }
+}
