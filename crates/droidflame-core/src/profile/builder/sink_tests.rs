@@ -64,17 +64,19 @@ fn a_trace_of_heap_dumps_alone_spans_its_dumps() {
 
 #[test]
 fn heap_dumps_of_one_part_merge_and_of_both_are_refused() {
+    // A heap's name longer than the limit: it and its frame's name are cut.
     let with_dump = |b: &mut ProfileBuilder, time: u64| {
         let frame = b.frames.add_frame(time, Some(FrameInfo::named(format!("alloc {time}"))));
         let stack = b.heap.stack(&[frame]);
-        b.heap.dump(&mut b.frames, 9, "libc.malloc", time, vec![row(stack, 8)]);
+        b.heap.dump(&mut b.frames, 9, "a heap with a long name", time, vec![row(stack, 8)]);
     };
-    let dumps = |b: ProfileBuilder| -> Vec<u64> {
+    let dumps = |b: ProfileBuilder| -> (Vec<u64>, u64) {
         let profile = b.finish(spec_of(SourceKind::Calls, ClockSet::Wall));
-        profile.heap.map_or(Vec::new(), |h| h.processes[0].heaps[0].dumps.iter().map(|d| d.time).collect())
+        let heap = profile.heap.expect("dumps");
+        (heap.processes[0].heaps[0].dumps.iter().map(|d| d.time).collect(), profile.facts.repairs.long_names)
     };
     for (in_earlier, in_later) in [(true, false), (false, true), (true, true)] {
-        let mut earlier = ProfileBuilder::new(&Options::default());
+        let mut earlier = ProfileBuilder::new(&Options { max_name_bytes: 12, ..Options::default() });
         if in_earlier {
             with_dump(&mut earlier, 100);
         }
@@ -86,8 +88,38 @@ fn heap_dumps_of_one_part_merge_and_of_both_are_refused() {
             (true, true) => assert!(earlier.merge(later).is_err(), "dumps of both parts"),
             _ => {
                 let merged = earlier.merge(later).expect("dumps of one part");
-                assert_eq!(dumps(merged), [if in_earlier { 100 } else { 200 }]);
+                assert_eq!(dumps(merged), (vec![if in_earlier { 100 } else { 200 }], 2));
             }
         }
     }
+}
+
+#[test]
+fn the_call_stacks_of_two_parts_count_together_against_the_limit() {
+    // A thread of the earlier part and one made in the later part, which nests `deeper`
+    // frames: 2 + 1 + `deeper` unique stacks, against a limit of 4.
+    let read = |deeper: u64| {
+        let mut earlier = ProfileBuilder::new(&Options { max_call_stacks: 4, ..Options::default() });
+        let frames: Vec<u32> = (0..6).map(|id| earlier.frames.add_frame(id, None)).collect();
+        let first = earlier.stacks.add_thread(1, None);
+        earlier.stacks.enter(first, frames[0], PerClock::new(0, 0));
+        let mut later = earlier.continuing();
+        later.stacks.enter(first, frames[1], PerClock::new(1, 1));
+        let second = later.stacks.add_thread(2, None);
+        for frame in 2..3 + deeper {
+            later.stacks.enter(second, frames[frame as usize], PerClock::new(frame, frame));
+        }
+        earlier.merge(later).expect("no heap dumps")
+    };
+    let mut below = read(0);
+    assert!(below.limit_error().is_none(), "3 stacks of 4");
+    below.stacks.enter(0, 5, PerClock::new(9, 9));
+    assert!(below.limit_error().is_none(), "the fourth, read after the merge");
+    below.stacks.enter(0, 4, PerClock::new(9, 9));
+    assert!(below.limit_error().is_some(), "a fifth, read after the merge");
+    assert!(read(1).limit_error().is_none(), "4 stacks of 4");
+    assert!(read(2).limit_error().is_some(), "5 stacks of 4, read in two parts");
+    let profile = read(0).finish(spec_of(SourceKind::Calls, ClockSet::Dual));
+    let tids: Vec<u32> = profile.stacks().threads.iter().map(|t| t.tid).collect();
+    assert_eq!(tids, [1, 2], "the later part's new thread is kept");
 }
