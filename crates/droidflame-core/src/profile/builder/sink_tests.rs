@@ -23,13 +23,14 @@ fn frames_renames_and_cut_names_of_two_parts_add_up() {
     assert_eq!(later.frames.slot_ids(), [1], "the later part names the earlier one's frames");
     let inner = later.frames.add_frame(2, Some(FrameInfo::named("inner frame".into())));
     later.frames.rename_class("a.b".into(), "Second".into(), Vec::new());
+    later.stacks.add_thread(2, Some("a thread named at length".into()));
     later.stacks.enter(thread, inner, PerClock::new(1, 1));
     later.stacks.exit(thread, inner, PerClock::new(2, 2));
     later.stacks.exit(thread, outer, PerClock::new(3, 3));
     let merged = earlier.merge(later).expect("no heap dumps");
     assert_eq!(merged.frames.slot_ids(), [1, 2]);
     let profile = merged.finish(spec_of(SourceKind::Calls, ClockSet::Dual));
-    assert_eq!(profile.facts.repairs.long_names, 2, "one name cut in each part");
+    assert_eq!(profile.facts.repairs.long_names, 3, "a frame's name cut in each part, a thread's in the later");
     let names: Vec<&str> = profile.frames.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names, ["outer\u{2026}", "inner\u{2026}"]);
     let renamed: Vec<&str> = profile.renames.iter().map(|r| r.original.as_str()).collect();
@@ -119,6 +120,14 @@ fn the_call_stacks_of_two_parts_count_together_against_the_limit() {
     assert!(below.limit_error().is_some(), "a fifth, read after the merge");
     assert!(read(1).limit_error().is_none(), "4 stacks of 4");
     assert!(read(2).limit_error().is_some(), "5 stacks of 4, read in two parts");
+    // The earlier part reached the limit itself: the merge keeps it reached.
+    let mut earlier = ProfileBuilder::new(&Options { max_call_stacks: 1, ..Options::default() });
+    let thread = earlier.stacks.add_thread(1, None);
+    earlier.stacks.enter(thread, 0, PerClock::new(0, 0));
+    earlier.stacks.enter(thread, 0, PerClock::new(1, 1));
+    assert!(earlier.limit_error().is_some());
+    let later = earlier.continuing();
+    assert!(earlier.merge(later).expect("no heap dumps").limit_error().is_some(), "reached before the split");
     let profile = read(0).finish(spec_of(SourceKind::Calls, ClockSet::Dual));
     let tids: Vec<u32> = profile.stacks().threads.iter().map(|t| t.tid).collect();
     assert_eq!(tids, [1, 2], "the later part's new thread is kept");
