@@ -276,8 +276,13 @@ fn system_states_read_in_two_parts_are_the_states_read_at_once() {
     let count = threads[0].len();
     let mut once = builder();
     feed_system(&mut once, &threads, 0, count);
-    let whole = said_system(&once.finish(spec(SourceKind::Calls)));
-    assert!(whole.len() > 3 * 150, "every state is said: {}", whole.len());
+    let read_once = once.finish(spec(SourceKind::Calls));
+    assert_eq!(read_once.system.cpus, 4);
+    for (thread, entries) in read_once.stacks().threads.iter().zip(&threads) {
+        assert_eq!(thread.sched, Some(times(entries)));
+        assert_eq!(thread.states.len(), entries.len());
+    }
+    let whole = said_system(&read_once);
     for split in 0..=count {
         let mut earlier = builder();
         feed_system(&mut earlier, &threads, 0, split);

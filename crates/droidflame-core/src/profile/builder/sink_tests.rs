@@ -24,13 +24,31 @@ fn frames_renames_and_cut_names_of_two_parts_add_up() {
     let inner = later.frames.add_frame(2, Some(FrameInfo::named("inner frame".into())));
     later.frames.rename_class("a.b".into(), "Second".into(), Vec::new());
     later.stacks.add_thread(2, Some("a thread named at length".into()));
+    later.system.app_frame(crate::profile::app_frames::AppFrame {
+        pid: 1,
+        layer: "a layer named at length".into(),
+        token: 1,
+        start: 1,
+        end: Some(2),
+        expected: None,
+        jank: String::new(),
+        janky: false,
+        present: String::new(),
+        on_time_finish: true,
+        gpu_composition: false,
+        prediction: String::new(),
+        derived: false,
+    });
     later.stacks.enter(thread, inner, PerClock::new(1, 1));
     later.stacks.exit(thread, inner, PerClock::new(2, 2));
     later.stacks.exit(thread, outer, PerClock::new(3, 3));
     let merged = earlier.merge(later).expect("no heap dumps");
     assert_eq!(merged.frames.slot_ids(), [1, 2]);
     let profile = merged.finish(spec_of(SourceKind::Calls, ClockSet::Dual));
-    assert_eq!(profile.facts.repairs.long_names, 3, "a frame's name cut in each part, a thread's in the later");
+    assert_eq!(
+        profile.facts.repairs.long_names, 4,
+        "a frame's name cut in each part, a thread's and a layer's in the later"
+    );
     let names: Vec<&str> = profile.frames.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names, ["outer\u{2026}", "inner\u{2026}"]);
     let renamed: Vec<&str> = profile.renames.iter().map(|r| r.original.as_str()).collect();
