@@ -56,18 +56,23 @@ fn feed(b: &mut ProfileBuilder, events: &[(PerClock, Event)]) {
     }
 }
 
-/// A stream of `count` events from a seed (xorshift): mostly calls that enter and return
-/// in order, with exits of frames deeper in the stack, exits of frames never entered
-/// (running before tracing began) and losses; or, with `samples`, stacks that change by a
-/// few frames at a time.
-fn stream(seed: u64, count: usize, samples: bool) -> Vec<(PerClock, Event)> {
+/// Numbers below a bound, from a seed (xorshift).
+fn numbers(seed: u64) -> impl FnMut(u64) -> u64 {
     let mut state = seed;
-    let mut next = move |below: u64| {
+    move |below: u64| {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
         state % below
-    };
+    }
+}
+
+/// A stream of `count` events from a seed: mostly calls that enter and return
+/// in order, with exits of frames deeper in the stack, exits of frames never entered
+/// (running before tracing began) and losses; or, with `samples`, stacks that change by a
+/// few frames at a time.
+fn stream(seed: u64, count: usize, samples: bool) -> Vec<(PerClock, Event)> {
+    let mut next = numbers(seed);
     let mut stacks = vec![Vec::<u32>::new(); THREADS as usize];
     let mut t = PerClock::new(1_000, 500);
     let mut out = Vec::new();
@@ -184,13 +189,7 @@ fn samples_read_in_two_parts_are_the_samples_read_at_once() {
 /// Each thread's scheduler states from a seed: `count` entries (past a log's marks), times
 /// rising, every state and its details.
 fn state_stream(seed: u64, count: usize) -> Vec<Vec<StateEntry>> {
-    let mut state = seed;
-    let mut next = move |below: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % below
-    };
+    let mut next = numbers(seed);
     let mut start = 50;
     (0..THREADS)
         .map(|_| {
@@ -225,7 +224,7 @@ fn times(entries: &[StateEntry]) -> SchedTimes {
     times
 }
 
-fn app_frame(token: i64) -> AppFrame {
+pub(super) fn app_frame(token: i64) -> AppFrame {
     AppFrame {
         pid: 7,
         layer: format!("layer {}", token % 2),

@@ -3,6 +3,7 @@
 
 use super::tests::spec_of;
 use super::*;
+use crate::profile::app_frames::AppFrame;
 use crate::profile::clock::{ClockSet, PerClock};
 use crate::profile::heap::HeapRow;
 use crate::profile::source::SourceKind;
@@ -24,21 +25,8 @@ fn frames_renames_and_cut_names_of_two_parts_add_up() {
     let inner = later.frames.add_frame(2, Some(FrameInfo::named("inner frame".into())));
     later.frames.rename_class("a.b".into(), "Second".into(), Vec::new());
     later.stacks.add_thread(2, Some("a thread named at length".into()));
-    later.system.app_frame(crate::profile::app_frames::AppFrame {
-        pid: 1,
-        layer: "a layer named at length".into(),
-        token: 1,
-        start: 1,
-        end: Some(2),
-        expected: None,
-        jank: String::new(),
-        janky: false,
-        present: String::new(),
-        on_time_finish: true,
-        gpu_composition: false,
-        prediction: String::new(),
-        derived: false,
-    });
+    let frame = super::merge_tests::app_frame(1);
+    later.system.app_frame(AppFrame { layer: "a layer named at length".into(), ..frame });
     later.stacks.enter(thread, inner, PerClock::new(1, 1));
     later.stacks.exit(thread, inner, PerClock::new(2, 2));
     later.stacks.exit(thread, outer, PerClock::new(3, 3));
