@@ -255,12 +255,17 @@ fn feed_system(b: &mut ProfileBuilder, threads: &[Vec<StateEntry>], from: usize,
         b.stacks.list(slot as u32);
     }
     (from..to).for_each(|token| b.system.app_frame(app_frame(token as i64)));
+    if from == 0 {
+        b.system.blocked_functions(vec!["do_sys_poll".into(), "futex_wait_queue".into()]);
+    }
     b.system.cpu_count(4);
 }
 
 /// What a profile's system timeline and each thread's scheduling say.
 fn said_system(profile: &Profile) -> Vec<String> {
-    let mut out = vec![format!("{:?}", profile.facts.repairs), format!("cpus {}", profile.system.cpus)];
+    let system = &profile.system;
+    let mut out = vec![format!("{:?}", profile.facts.repairs), format!("cpus {}", system.cpus)];
+    out.push(format!("blocked in {:?}", system.blocked_functions));
     out.extend(profile.system.app_frames.iter().map(|f| format!("{f:?}")));
     for thread in &profile.stacks().threads {
         out.push(format!("thread {} sched {:?}", thread.tid, thread.sched));
@@ -277,6 +282,7 @@ fn system_states_read_in_two_parts_are_the_states_read_at_once() {
     feed_system(&mut once, &threads, 0, count);
     let read_once = once.finish(spec(SourceKind::Calls));
     assert_eq!(read_once.system.cpus, 4);
+    assert_eq!(read_once.system.blocked_functions, ["do_sys_poll", "futex_wait_queue"]);
     for (thread, entries) in read_once.stacks().threads.iter().zip(&threads) {
         assert_eq!(thread.sched, Some(times(entries)));
         assert_eq!(thread.states.len(), entries.len());

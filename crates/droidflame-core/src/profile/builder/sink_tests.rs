@@ -126,11 +126,13 @@ fn the_call_stacks_of_two_parts_count_together_against_the_limit() {
     assert!(below.limit_error().is_some(), "a fifth, read after the merge");
     assert!(read(1).limit_error().is_none(), "4 stacks of 4");
     assert!(read(2).limit_error().is_some(), "5 stacks of 4, read in two parts");
-    // The earlier part reached the limit itself: the merge keeps it reached.
+    // The earlier part reached the limit itself (a frame from before tracing had no room)
+    // with no more stacks than the limit: the merge keeps it reached.
     let mut earlier = ProfileBuilder::new(&Options { max_call_stacks: 1, ..Options::default() });
     let thread = earlier.stacks.add_thread(1, None);
     earlier.stacks.enter(thread, 0, PerClock::new(0, 0));
-    earlier.stacks.enter(thread, 0, PerClock::new(1, 1));
+    earlier.stacks.exit(thread, 0, PerClock::new(1, 1));
+    earlier.stacks.exit(thread, 1, PerClock::new(2, 2));
     assert!(earlier.limit_error().is_some());
     let later = earlier.continuing();
     assert!(earlier.merge(later).expect("no heap dumps").limit_error().is_some(), "reached before the split");
