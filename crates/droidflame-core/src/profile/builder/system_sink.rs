@@ -114,6 +114,7 @@ impl SystemSink {
                 sleeping: earlier.sleeping + later.sleeping,
             });
         }
+        // A decoder gives its whole list once, at its end (states number into it).
         if !later.blocked_functions.is_empty() {
             self.blocked_functions = later.blocked_functions;
         }
