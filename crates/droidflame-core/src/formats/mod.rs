@@ -9,6 +9,7 @@
 mod art;
 mod atrace;
 mod code_names;
+mod hprof;
 mod perfetto;
 mod sampled;
 mod simpleperf;
