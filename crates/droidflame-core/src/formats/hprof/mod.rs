@@ -4,3 +4,5 @@
 
 #[cfg_attr(not(test), expect(dead_code, reason = "the framing is tested here before the importer reads with it"))]
 mod framing;
+#[cfg(test)]
+mod framing_tests;
