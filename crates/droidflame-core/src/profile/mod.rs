@@ -5,6 +5,11 @@ mod app_frames;
 mod builder;
 mod calls;
 mod clock;
+#[cfg_attr(
+    not(test),
+    expect(dead_code, reason = "the heap graph's dominators, tested here before the heap graph uses them")
+)]
+mod dominators;
 mod facts;
 mod format;
 mod frame;
