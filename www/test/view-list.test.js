@@ -47,7 +47,7 @@ test('the list: ids, the module each view is made by, what follows the view\'s t
   assert.equal(viewOf('nothing'), undefined);
 });
 
-test('Left and Right move between the tabs on show, round at either end', () => {
+test('Left and Right move between the tabs on show, round at either end; Home and End to the first and last', () => {
   const shown = ['flame', 'tree', 'methods', 'trace'];
   assert.equal(tabAfter(shown, 'tree', 'ArrowRight'), 'methods');
   assert.equal(tabAfter(shown, 'tree', 'ArrowLeft'), 'flame');
@@ -55,4 +55,7 @@ test('Left and Right move between the tabs on show, round at either end', () => 
   assert.equal(tabAfter(shown, 'flame', 'ArrowLeft'), 'trace');
   assert.equal(tabAfter(shown, 'tree', 'Enter'), null);
   assert.equal(tabAfter([], 'tree', 'ArrowRight'), null);
+  assert.equal(tabAfter(shown, 'tree', 'Home'), 'flame');
+  assert.equal(tabAfter(shown, 'tree', 'End'), 'trace');
+  assert.equal(tabAfter([], 'tree', 'End'), null);
 });

@@ -1,6 +1,7 @@
 // The tabs, made from the list of views (views/list.js): a button per view, in its order,
-// that shows the view's panel; Left and Right move between the tabs on show (one Tab stop,
-// as a tablist has); and the bar of the view, shown with the views its transforms reach.
+// that shows the view's panel; Left and Right move between the tabs on show, Home and End
+// to the first and last (one Tab stop, as a tablist has); and the bar of the view, shown
+// with the views its transforms reach.
 
 import { $, element } from '../shared/dom.js';
 import { changed } from '../shared/state.js';
@@ -8,11 +9,15 @@ import { VIEWS, viewOf } from './list.js';
 
 /**
  * The tab that Left or Right (`key`) moves to from `current` among `shown` (ids in the
- * list's order, hidden tabs left out), round at either end; null for another key.
+ * list's order, hidden tabs left out), round at either end, or Home and End to the first
+ * and last; null for another key.
  */
 export function tabAfter(shown, current, key) {
+  if (shown.length === 0) return null;
+  if (key === 'Home') return shown[0];
+  if (key === 'End') return shown[shown.length - 1];
   const step = key === 'ArrowRight' ? 1 : key === 'ArrowLeft' ? -1 : 0;
-  if (step === 0 || shown.length === 0) return null;
+  if (step === 0) return null;
   const at = shown.indexOf(current);
   return shown[(at + step + shown.length) % shown.length];
 }
