@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  frameAt, framePatch, framesByLayer, frameTipLines, frameTone, jankRank, shortLayer, shownLayers,
+  frameAt, frameName, framePatch, framesByLayer, frameTipLines, frameTone, jankRank, shortLayer, shownLayers,
 } from '../src/frames/frame-marks.js';
 import { frameColumns, frameRows, jankTypesLine } from '../src/frames/frames.js';
 import { tableOrder } from '../src/shared/sort-table.js';
@@ -87,4 +87,9 @@ test('a call\'s states and a state\'s hover read as words', () => {
   const woken = stateTipLines({ words: 'Runnable', start_us: 0, end_us: 10, dur_us: 10, cpu: null, waker: { tid: 7, name: 'main [7]' } });
   assert.equal(woken[2], 'woken by main [7]');
   assert.notEqual(stateColour('running', false), stateColour('running', true));
+});
+
+test('a frame is named by its token, or by its start where it has none', () => {
+  assert.equal(frameName({ token: 4021, start_us: 1500 }), 'Frame 4021');
+  assert.equal(frameName({ token: 0, start_us: 1500 }), 'Frame at 1.50 ms');
 });

@@ -71,12 +71,17 @@ export function frameEnd(frame, length) {
   return frame.end_us === null ? length : frame.end_us;
 }
 
+/** A frame's name: its token, or where it has none its start. */
+export function frameName(frame) {
+  // A frame derived from slices of older Android has no token: its start names it.
+  return frame.token ? 'Frame ' + frame.token : 'Frame at ' + timeText(frame.start_us);
+}
+
 /** A frame's hover lines. */
 export function frameTipLines(frame, layer) {
   const lines = [];
   const duration = frame.end_us === null ? 'never ended' : timeText(frame.end_us - frame.start_us);
-  // A frame derived from slices of older Android has no token: its start names it.
-  lines.push((frame.token ? 'Frame ' + frame.token : 'Frame at ' + timeText(frame.start_us)) + ' · ' + duration);
+  lines.push(frameName(frame) + ' · ' + duration);
   if (frame.expected_end_us !== null) {
     lines.push('expected ' + timeText(frame.expected_end_us - frame.expected_start_us)
       + (frame.overrun_us !== null && frame.overrun_us > 0 ? ' · ' + timeText(frame.overrun_us) + ' late' : ''));

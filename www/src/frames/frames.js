@@ -5,9 +5,8 @@
 
 import { $, element } from '../shared/dom.js';
 import { count, percent } from '../shared/format.js';
-import { framePatch, frameTone, jankRank, TONE_WORDS } from './frame-marks.js';
+import { frameName, framePatch, frameTone, jankRank, shortLayer, TONE_WORDS } from './frame-marks.js';
 import { createSortTable } from '../shared/sort-table.js';
-import { shortLayer } from './frame-marks.js';
 import { changed } from '../shared/state.js';
 import { rangeText, timeText, viewAround } from '../shared/timespan.js';
 
@@ -122,7 +121,7 @@ export function createFrames({ store, products }) {
     const frame = state.frame >= 0 && data ? data.frames[state.frame] : null;
     $('frame-chosen').hidden = !frame || !state.range;
     if (!frame || !state.range) return;
-    $('frame-chosen-text').textContent = 'Frame ' + frame.token + ' (' + frame.jank + ', '
+    $('frame-chosen-text').textContent = frameName(frame) + ' (' + frame.jank + ', '
       + (frame.end_us === null ? 'never ended' : time(frame.end_us - frame.start_us)) + ') is selected: '
       + rangeText(state.range) + '. Show it in';
     $('frame-go-scheduling').hidden = $('tab-button-scheduling').hidden;
