@@ -20,6 +20,11 @@ mod facts_sink;
 mod finish;
 mod frame_sink;
 mod frames;
+#[cfg_attr(
+    not(test),
+    expect(dead_code, reason = "the heap-graph sink, tested here before the heap-dump reader writes through it")
+)]
+mod heap_graph_sink;
 mod heap_sink;
 mod keep;
 mod merge;

@@ -1,0 +1,187 @@
+//! The heap-graph sink: a heap dump's objects, references and roots as a reader meets them,
+//! by the dump's ids and in any order, made into the `HeapGraph` once the dump has ended.
+//! Objects are numbered in ascending id order (of two with one id, the first is kept);
+//! references and roots to ids the dump does not hold are dropped and counted.
+
+use crate::profile::heap_graph::{HeapGraph, ObjectKind, Objects, References, RootKind, Strength, Via};
+
+/// What the sink dropped making the graph.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct GraphDrops {
+    /// References to ids the dump holds no object of.
+    pub dangling_references: u64,
+    /// GC roots of ids the dump holds no object of.
+    pub dangling_roots: u64,
+    /// Objects whose id an earlier object had.
+    pub duplicate_objects: u64,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct HeapGraphSink {
+    heaps: Vec<String>,
+    classes: Vec<String>,
+    names: Vec<String>,
+    ids: Vec<u64>,
+    class: Vec<u32>,
+    heap: Vec<u8>,
+    shallow: Vec<u64>,
+    kind: Vec<ObjectKind>,
+    /// Where each object's references begin in the three lists below.
+    first_reference: Vec<u32>,
+    target: Vec<u64>,
+    strength: Vec<Strength>,
+    via: Vec<Via>,
+    roots: Vec<(u64, RootKind)>,
+}
+
+impl HeapGraphSink {
+    /// The number of heap `name`, made on its first use.
+    pub fn heap(&mut self, name: &str) -> u8 {
+        match self.heaps.iter().position(|h| h == name) {
+            Some(at) => at as u8,
+            None => {
+                self.heaps.push(name.to_owned());
+                (self.heaps.len() - 1) as u8
+            }
+        }
+    }
+
+    /// A new class's number.
+    pub fn class(&mut self, name: String) -> u32 {
+        self.classes.push(name);
+        (self.classes.len() - 1) as u32
+    }
+
+    /// A new field name's number (for `Via::Field`).
+    pub fn name(&mut self, name: String) -> u32 {
+        self.names.push(name);
+        (self.names.len() - 1) as u32
+    }
+
+    /// An object; the references that follow, up to the next object, are its own.
+    pub fn object(&mut self, id: u64, class: u32, heap: u8, shallow: u64, kind: ObjectKind) {
+        self.ids.push(id);
+        self.class.push(class);
+        self.heap.push(heap);
+        self.shallow.push(shallow);
+        self.kind.push(kind);
+        self.first_reference.push(self.target.len() as u32);
+    }
+
+    /// A reference of the last object to the object of id `target`.
+    pub fn reference(&mut self, target: u64, strength: Strength, via: Via) {
+        self.target.push(target);
+        self.strength.push(strength);
+        self.via.push(via);
+    }
+
+    /// The object of id `id` is a GC root of this kind.
+    pub fn root(&mut self, id: u64, kind: RootKind) {
+        self.roots.push((id, kind));
+    }
+
+    /// The graph, analysed, and what was dropped making it; `None` without objects.
+    pub fn finish(mut self) -> (Option<HeapGraph>, GraphDrops) {
+        let mut drops = GraphDrops::default();
+        if self.ids.is_empty() {
+            drops.dangling_roots = self.roots.len() as u64;
+            return (None, drops);
+        }
+        self.first_reference.push(self.target.len() as u32);
+        // Ascending ids, the first of equal ones kept.
+        let mut order: Vec<u32> = (0..self.ids.len() as u32).collect();
+        order.sort_by_key(|&i| self.ids[i as usize]);
+        order.dedup_by_key(|i| self.ids[*i as usize]);
+        drops.duplicate_objects = (self.ids.len() - order.len()) as u64;
+        let ids: Vec<u64> = order.iter().map(|&i| self.ids[i as usize]).collect();
+        let number = |id: u64| ids.binary_search(&id).ok().map(|at| at as u32);
+        let objects = Objects {
+            class: order.iter().map(|&i| self.class[i as usize]).collect(),
+            heap: order.iter().map(|&i| self.heap[i as usize]).collect(),
+            shallow: order.iter().map(|&i| self.shallow[i as usize]).collect(),
+            kind: order.iter().map(|&i| self.kind[i as usize]).collect(),
+            ids: ids.clone(),
+        };
+        let mut references = References::default();
+        references.first.push(0);
+        for &i in &order {
+            let range = self.first_reference[i as usize] as usize..self.first_reference[i as usize + 1] as usize;
+            for e in range {
+                match number(self.target[e]) {
+                    Some(to) => {
+                        references.target.push(to);
+                        references.strength.push(self.strength[e]);
+                        references.via.push(self.via[e]);
+                    }
+                    None => drops.dangling_references += 1,
+                }
+            }
+            references.first.push(references.target.len() as u32);
+        }
+        // The super-root holds every root object once, in ascending id order.
+        let mut roots: Vec<(u32, u32)> = Vec::new();
+        self.roots.sort_by_key(|&(id, _)| id);
+        for (id, kind) in self.roots {
+            match number(id) {
+                Some(object) if roots.last().is_some_and(|&(last, _)| last == object) => {
+                    roots.last_mut().expect("a root").1 |= kind.bit();
+                }
+                Some(object) => roots.push((object, kind.bit())),
+                None => drops.dangling_roots += 1,
+            }
+        }
+        for (at, &(object, _)) in roots.iter().enumerate() {
+            references.target.push(object);
+            references.strength.push(Strength::Strong);
+            references.via.push(Via::Element(at as u32));
+        }
+        references.first.push(references.target.len() as u32);
+        let graph = HeapGraph::new(self.heaps, self.classes, self.names, objects, references, roots);
+        (Some(graph), drops)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn objects_are_numbered_by_id_and_what_points_nowhere_is_dropped() {
+        let mut sink = HeapGraphSink::default();
+        let app = sink.heap("app");
+        assert_eq!((sink.heap("zygote"), sink.heap("app")), (1, app));
+        let class = sink.class("com.example.Holder".into());
+        let field = sink.name("held".into());
+        // Given out of order: 0x30 holds 0x10 and an id the dump lacks; 0x10 comes twice.
+        sink.object(0x30, class, app, 24, ObjectKind::Instance);
+        sink.reference(0x10, Strength::Strong, Via::Field(field));
+        sink.reference(0x99, Strength::Strong, Via::Field(field));
+        sink.object(0x10, class, app, 16, ObjectKind::Instance);
+        sink.object(0x20, class, 1, 8, ObjectKind::PrimitiveArray);
+        sink.object(0x10, class, app, 1000, ObjectKind::Instance);
+        sink.root(0x30, RootKind::JniGlobal);
+        sink.root(0x30, RootKind::StickyClass);
+        sink.root(0x98, RootKind::JavaFrame);
+        let (graph, drops) = sink.finish();
+        let graph = graph.expect("objects");
+        assert_eq!(drops, GraphDrops { dangling_references: 1, dangling_roots: 1, duplicate_objects: 1 });
+        assert_eq!(graph.objects.ids, [0x10, 0x20, 0x30]);
+        assert_eq!(graph.objects.shallow, [16, 8, 24], "the first 0x10 is kept");
+        assert_eq!(graph.objects.heap, [0, 1, 0]);
+        assert_eq!(graph.roots, [(2, RootKind::JniGlobal.bit() | RootKind::StickyClass.bit())]);
+        assert_eq!(graph.references.first, [0, 0, 0, 1, 2]);
+        assert_eq!(graph.references.target, [0, 2]);
+        assert_eq!(graph.reached.reach, [Some(Strength::Strong), None, Some(Strength::Strong)]);
+        assert_eq!(graph.reached.retained, [16, 0, 40]);
+        assert_eq!(graph.reached.path_parent[0], (2, Via::Field(field)));
+    }
+
+    #[test]
+    fn a_dump_without_objects_has_no_graph() {
+        let mut sink = HeapGraphSink::default();
+        sink.root(0x10, RootKind::Unknown);
+        let (graph, drops) = sink.finish();
+        assert!(graph.is_none());
+        assert_eq!(drops.dangling_roots, 1);
+    }
+}
