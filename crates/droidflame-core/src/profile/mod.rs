@@ -26,7 +26,7 @@ mod tree;
 
 pub use app_frames::AppFrame;
 pub(crate) use builder::seed::{ReadCalls, ThreadMark};
-pub(crate) use builder::{FinishSpec, FrameInfo, Limit, ProfileBuilder, SourceSpec};
+pub(crate) use builder::{FinishSpec, FrameInfo, HeapGraphSink, Limit, ProfileBuilder, SourceSpec};
 pub use calls::{Call, ThreadCalls};
 pub use clock::{Clock, ClockSet, ClockWords, PerClock, TimeUnit};
 pub use facts::Facts;
@@ -34,6 +34,7 @@ pub use format::{Detail, FormatInfo};
 pub(crate) use frame::{display_names, ClassRename};
 pub use frame::{Frame, FrameKind};
 pub use heap::{Heap, HeapDump, HeapProcess, HeapProfiles, HeapRow};
+pub(crate) use heap_graph::{ObjectKind, RootKind, Strength, Via};
 pub use model::Profile;
 pub use repairs::{counted, group_digits, sentence, were, Repair, RepairContext, Repairs, Warning, MAX_SLICE_DEPTH};
 pub use source::{Count, Source, SourceKind, Unit};

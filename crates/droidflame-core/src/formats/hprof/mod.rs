@@ -6,3 +6,10 @@
 mod framing;
 #[cfg(test)]
 mod framing_tests;
+#[cfg_attr(
+    not(test),
+    expect(dead_code, reason = "the graph's reader is tested here before the importer reads with it")
+)]
+mod graph;
+#[cfg(test)]
+mod graph_tests;

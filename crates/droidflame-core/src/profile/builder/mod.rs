@@ -42,6 +42,7 @@ mod tests;
 mod thread_state;
 
 pub use frames::FrameInfo;
+pub(crate) use heap_graph_sink::HeapGraphSink;
 pub(crate) use spec::{FinishSpec, SourceSpec};
 
 use crate::error::Error;

@@ -1,0 +1,332 @@
+//! A dump's pieces into the heap-graph sink: class names from strings and class loads, each
+//! class's fields from its class dump, and each object with its size and the references
+//! its fields, statics or elements hold. An instance met before its class's dump (or a
+//! superclass's) waits, with its field bytes, until the dump ends.
+
+use super::framing::{type_size, Piece, OBJECT_ARRAY};
+use crate::profile::{HeapGraphSink, ObjectKind, RootKind, Strength, Via};
+use rustc_hash::FxHashMap;
+
+/// A class object waiting for the end: its id, heap, bytes of statics, and each object
+/// static's target and name.
+#[derive(Debug, Clone)]
+struct ClassObject {
+    id: u64,
+    heap: u8,
+    statics: u64,
+    references: Vec<(u64, u32)>,
+}
+
+/// A class as its dump describes it.
+#[derive(Debug, Clone)]
+struct ClassLayout {
+    /// The superclass's object id (0 for none).
+    superclass: u64,
+    instance_size: u64,
+    /// Its own instance fields: name (as a sink name) and basic type.
+    fields: Vec<(u32, u8)>,
+    /// How its instances' `referent` is held, from the first `java.lang.ref` class up its
+    /// chain (strong where none is).
+    referent: Option<Strength>,
+}
+
+/// What the reader keeps while it reads.
+#[derive(Debug, Default)]
+pub(super) struct GraphReader {
+    id: usize,
+    strings: FxHashMap<u64, String>,
+    /// Class object id -> (the class's number, its name).
+    classes: FxHashMap<u64, (u32, String)>,
+    layouts: FxHashMap<u64, ClassLayout>,
+    /// Field names by string id, as sink names.
+    names: FxHashMap<u64, u32>,
+    /// The sink names that are `referent` (a `java.lang.ref` class's referent field).
+    referents: Vec<u32>,
+    /// The number of `java.lang.Class`, the class of class objects, and its instance size.
+    class_class: Option<u32>,
+    class_instance_size: u64,
+    /// Primitive array classes by element type code.
+    primitive_arrays: FxHashMap<u8, u32>,
+    heap: Option<u8>,
+    /// Instances whose class (or a superclass) had no dump yet: id, class id, heap, fields.
+    waiting: Vec<(u64, u64, u8, Vec<u8>)>,
+    /// Class objects, written at the end, when `java.lang.Class`'s instance size (part of
+    /// each one's size) is known.
+    class_objects: Vec<ClassObject>,
+    /// The array whose elements are coming: its next element's index, and whether they are
+    /// references (an object array's).
+    element: u32,
+    references: bool,
+    pub(super) sink: HeapGraphSink,
+}
+
+fn id_at(b: &[u8], at: usize, size: usize) -> u64 {
+    b[at..at + size].iter().fold(0, |n, &byte| n << 8 | u64::from(byte))
+}
+
+/// A class name as Java writes it (`[Ljava/lang/String;` is `java.lang.String[]`).
+fn java_name(name: &str) -> String {
+    let dims = name.bytes().take_while(|&b| b == b'[').count();
+    if dims == 0 {
+        return name.replace('/', ".");
+    }
+    let element = match &name[dims..] {
+        "Z" => "boolean".to_owned(),
+        "C" => "char".to_owned(),
+        "F" => "float".to_owned(),
+        "D" => "double".to_owned(),
+        "B" => "byte".to_owned(),
+        "S" => "short".to_owned(),
+        "I" => "int".to_owned(),
+        "J" => "long".to_owned(),
+        other => other.trim_start_matches('L').trim_end_matches(';').replace('/', "."),
+    };
+    element + &"[]".repeat(dims)
+}
+
+/// A primitive array class's element type code, by its name.
+fn primitive_code(name: &str) -> Option<u8> {
+    Some(match name {
+        "boolean[]" => 4,
+        "char[]" => 5,
+        "float[]" => 6,
+        "double[]" => 7,
+        "byte[]" => 8,
+        "short[]" => 9,
+        "int[]" => 10,
+        "long[]" => 11,
+        _ => return None,
+    })
+}
+
+impl GraphReader {
+    pub(super) fn piece(&mut self, piece: Piece<'_>) {
+        match piece {
+            Piece::Header { id_size, .. } => self.id = usize::from(id_size),
+            Piece::Record { tag: 0x01, body, .. } if body.len() >= self.id => {
+                let key = id_at(body, 0, self.id);
+                self.strings.insert(key, String::from_utf8_lossy(&body[self.id..]).into_owned());
+            }
+            Piece::Record { tag: 0x02, body, .. } if body.len() >= 8 + 2 * self.id => {
+                let class_id = id_at(body, 4, self.id);
+                let name_id = id_at(body, 8 + self.id, self.id);
+                let name = java_name(self.strings.get(&name_id).map_or("???", String::as_str));
+                let number = self.sink.class(name.clone());
+                if name == "java.lang.Class" {
+                    self.class_class = Some(number);
+                }
+                if let Some(code) = primitive_code(&name) {
+                    self.primitive_arrays.insert(code, number);
+                }
+                self.classes.insert(class_id, (number, name));
+            }
+            Piece::Record { .. } => {}
+            Piece::Sub { tag, body, .. } => self.sub(tag, body),
+            Piece::ArrayStart { tag, head, .. } => self.array(tag, head),
+            Piece::ArrayData(data) if self.references => {
+                for element in data.chunks_exact(self.id) {
+                    let target = id_at(element, 0, self.id);
+                    if target != 0 {
+                        self.sink.reference(target, Strength::Strong, Via::Element(self.element));
+                    }
+                    self.element += 1;
+                }
+            }
+            Piece::ArrayData(_) | Piece::ArrayEnd => {}
+            Piece::Damaged { .. } => {}
+        }
+    }
+
+    fn heap(&mut self) -> u8 {
+        match self.heap {
+            Some(heap) => heap,
+            None => {
+                let heap = self.sink.heap("default");
+                self.heap = Some(heap);
+                heap
+            }
+        }
+    }
+
+    fn name(&mut self, string: u64) -> u32 {
+        if let Some(&name) = self.names.get(&string) {
+            return name;
+        }
+        let text = self.strings.get(&string).cloned().unwrap_or_default();
+        let is_referent = text == "referent";
+        let name = self.sink.name(text);
+        if is_referent {
+            self.referents.push(name);
+        }
+        self.names.insert(string, name);
+        name
+    }
+
+    fn root(&mut self, tag: u8, body: &[u8]) {
+        let kind = match tag {
+            0xFF => RootKind::Unknown,
+            0x01 => RootKind::JniGlobal,
+            0x02 => RootKind::JniLocal,
+            0x03 => RootKind::JavaFrame,
+            0x04 => RootKind::NativeStack,
+            0x05 => RootKind::StickyClass,
+            0x06 => RootKind::ThreadBlock,
+            0x07 => RootKind::MonitorUsed,
+            0x08 => RootKind::ThreadObject,
+            0x89 => RootKind::InternedString,
+            0x8A => RootKind::Finalizing,
+            0x8B => RootKind::Debugger,
+            0x8C => RootKind::ReferenceCleanup,
+            0x8D => RootKind::VmInternal,
+            0x8E => RootKind::JniMonitor,
+            _ => RootKind::Unreachable,
+        };
+        self.sink.root(id_at(body, 0, self.id), kind);
+    }
+
+    fn sub(&mut self, tag: u8, body: &[u8]) {
+        let id = self.id;
+        match tag {
+            0xFE => {
+                let name = self.strings.get(&id_at(body, 4, id)).cloned().unwrap_or_default();
+                self.heap = Some(self.sink.heap(&name));
+            }
+            0x20 => self.class_dump(body),
+            0x21 => {
+                let object = id_at(body, 0, id);
+                let class = id_at(body, id + 4, id);
+                let heap = self.heap();
+                let fields = &body[2 * id + 8..];
+                if !self.instance(object, class, heap, fields) {
+                    self.waiting.push((object, class, heap, fields.to_vec()));
+                }
+            }
+            _ => self.root(tag, body),
+        }
+    }
+
+    fn class_dump(&mut self, b: &[u8]) {
+        let id = self.id;
+        let class_id = id_at(b, 0, id);
+        let superclass = id_at(b, id + 4, id);
+        let instance_size = u64::from(u32::from_be_bytes(b[7 * id + 4..7 * id + 8].try_into().expect("four bytes")));
+        let mut at = 7 * id + 8;
+        let entries = usize::from(u16::from_be_bytes([b[at], b[at + 1]]));
+        at += 2;
+        for _ in 0..entries {
+            at += 3 + type_size(b[at + 2], id).unwrap_or(0);
+        }
+        let statics = usize::from(u16::from_be_bytes([b[at], b[at + 1]]));
+        at += 2;
+        let heap = self.heap();
+        let mut references = Vec::new();
+        let mut size = 0;
+        for _ in 0..statics {
+            let name = id_at(b, at, id);
+            let code = b[at + id];
+            let value_size = type_size(code, id).unwrap_or(0);
+            size += value_size as u64;
+            if code == 2 {
+                let target = id_at(b, at + id + 1, id);
+                if target != 0 {
+                    references.push((target, self.name(name)));
+                }
+            }
+            at += id + 1 + value_size;
+        }
+        let count = usize::from(u16::from_be_bytes([b[at], b[at + 1]]));
+        at += 2;
+        let fields =
+            (0..count).map(|i| (id_at(b, at + i * (id + 1), id), b[at + i * (id + 1) + id])).collect::<Vec<_>>();
+        let fields = fields.into_iter().map(|(name, code)| (self.name(name), code)).collect();
+        let name = self.classes.get(&class_id).map(|(_, name)| name.clone()).unwrap_or_default();
+        if name == "java.lang.Class" {
+            self.class_instance_size = instance_size;
+        }
+        let referent = match name.as_str() {
+            "java.lang.ref.PhantomReference" => Some(Strength::Phantom),
+            "java.lang.ref.WeakReference" => Some(Strength::Weak),
+            "java.lang.ref.FinalizerReference" | "java.lang.ref.Finalizer" => Some(Strength::Finalizer),
+            "java.lang.ref.SoftReference" => Some(Strength::Soft),
+            _ => None,
+        };
+        self.layouts.insert(class_id, ClassLayout { superclass, instance_size, fields, referent });
+        self.class_objects.push(ClassObject { id: class_id, heap, statics: size, references });
+    }
+
+    fn array(&mut self, tag: u8, head: &[u8]) {
+        let id = self.id;
+        let object = id_at(head, 0, id);
+        let length = u64::from(u32::from_be_bytes(head[id + 4..id + 8].try_into().expect("four bytes")));
+        let heap = self.heap();
+        self.element = 0;
+        self.references = tag == OBJECT_ARRAY;
+        if tag == OBJECT_ARRAY {
+            let class = self.classes.get(&id_at(head, id + 8, id)).map_or(0, |c| c.0);
+            self.sink.object(object, class, heap, length * id as u64, ObjectKind::ObjectArray);
+        } else {
+            let code = head[id + 8];
+            let class = self.primitive_arrays.get(&code).copied().unwrap_or(0);
+            let size = length * type_size(code, id).unwrap_or(0) as u64;
+            self.sink.object(object, class, heap, size, ObjectKind::PrimitiveArray);
+        }
+    }
+
+    /// An instance with its references, if its class and every superclass have had their
+    /// dumps; false if not (nothing is written).
+    fn instance(&mut self, object: u64, class: u64, heap: u8, fields: &[u8]) -> bool {
+        let mut chain = Vec::new();
+        let mut at = class;
+        while at != 0 {
+            let Some(layout) = self.layouts.get(&at) else {
+                return false;
+            };
+            chain.push(at);
+            at = layout.superclass;
+        }
+        let Some(size) = chain.first().map(|c| self.layouts[c].instance_size) else {
+            return false;
+        };
+        let referent = chain.iter().find_map(|c| self.layouts[c].referent).unwrap_or(Strength::Strong);
+        let number = self.classes.get(&class).map_or(0, |c| c.0);
+        self.sink.object(object, number, heap, size, ObjectKind::Instance);
+        let id = self.id;
+        let mut offset = 0;
+        for c in &chain {
+            for &(name, code) in &self.layouts[c].fields {
+                let size = type_size(code, id).unwrap_or(0);
+                if code == 2 && offset + id <= fields.len() {
+                    let target = id_at(fields, offset, id);
+                    if target != 0 {
+                        let strength = match self.referents.contains(&name) {
+                            true => referent,
+                            false => Strength::Strong,
+                        };
+                        self.sink.reference(target, strength, Via::Field(name));
+                    }
+                }
+                offset += size;
+            }
+        }
+        true
+    }
+
+    /// The dump has ended: the instances that waited for their classes.
+    pub(super) fn finish(mut self) -> HeapGraphSink {
+        let class = self.class_class.unwrap_or(0);
+        for object in std::mem::take(&mut self.class_objects) {
+            let size = self.class_instance_size + object.statics;
+            self.sink.object(object.id, class, object.heap, size, ObjectKind::Class);
+            for (target, name) in object.references {
+                self.sink.reference(target, Strength::Strong, Via::Field(name));
+            }
+        }
+        for (object, class, heap, fields) in std::mem::take(&mut self.waiting) {
+            if !self.instance(object, class, heap, &fields) {
+                let number = self.classes.get(&class).map_or(0, |c| c.0);
+                self.sink.object(object, number, heap, 0, ObjectKind::Instance);
+            }
+        }
+        self.sink
+    }
+}
