@@ -5,6 +5,7 @@
 pub mod adversarial;
 pub mod atrace;
 pub mod exercise;
+pub mod hprof;
 pub mod large;
 pub mod mapping;
 pub mod perfetto;

@@ -73,3 +73,83 @@ fn the_shared_dumps_reach_what_ahat_reaches() {
     assert_eq!(top_binder, top);
     assert_eq!(top_ignored, top);
 }
+
+/// A dump as HotSpot writes one (8-byte ids, no heap names): a holder whose `MyWeak`
+/// (a `WeakReference` subclass) holds one object weakly and one strongly; a class whose
+/// static holds an array; an instance dumped before its class.
+fn built_dump() -> Vec<u8> {
+    use droidflame_testkit::hprof::{HprofWriter, Value::*};
+    let mut w = HprofWriter::new(8);
+    let names = [
+        (0x100, "java/lang/Object"),
+        (0x101, "java/lang/Class"),
+        (0x102, "java/lang/ref/Reference"),
+        (0x103, "java/lang/ref/WeakReference"),
+        (0x105, "com/example/MyWeak"),
+        (0x106, "com/example/Holder"),
+        (0x107, "[B"),
+        (0x108, "[Lcom/example/Holder;"),
+        (0x109, "com/example/Late"),
+    ];
+    names.iter().for_each(|&(id, name)| w.load_class(id, name));
+    // The instance of `Late` comes before `Late`'s class dump.
+    w.instance(0x1007, 0x109, &[Object(0x1005)]);
+    w.class_dump(0x100, 0, 0, &[], &[]);
+    w.class_dump(0x101, 0x100, 100, &[], &[]);
+    w.class_dump(0x102, 0x100, 16, &[], &[("referent", 2), ("queue", 2)]);
+    w.class_dump(0x103, 0x102, 16, &[], &[]);
+    w.class_dump(0x105, 0x103, 24, &[], &[("extra", 2)]);
+    w.class_dump(0x106, 0x100, 12, &[("all", Object(0x1004)), ("count", Int(3))], &[("a", 2), ("n", 10)]);
+    w.class_dump(0x107, 0x100, 0, &[], &[]);
+    w.class_dump(0x108, 0x100, 0, &[], &[]);
+    w.class_dump(0x109, 0x100, 8, &[], &[("x", 2)]);
+    w.instance(0x1000, 0x106, &[Object(0x1001), Int(5)]);
+    // Own field first (`extra`), then `Reference`'s (`referent`, `queue`).
+    w.instance(0x1001, 0x105, &[Object(0x1003), Object(0x1002), Object(0)]);
+    w.instance(0x1002, 0x106, &[Object(0), Int(0)]);
+    w.instance(0x1003, 0x106, &[Object(0), Int(0)]);
+    w.object_array(0x1004, 0x108, &[0x1000, 0, 0x1005]);
+    w.instance(0x1005, 0x106, &[Object(0x1006), Int(1)]);
+    w.byte_array(0x1006, &[7; 10]);
+    w.root(0x05, 0x106);
+    w.root(0x01, 0x1000);
+    w.root(0x03, 0x1007);
+    w.finish()
+}
+
+#[test]
+fn a_built_dump_with_eight_byte_ids_is_read_as_its_objects_say() {
+    let bytes = built_dump();
+    for chunk in [1, 5, bytes.len()] {
+        let mut framing = Framing::new();
+        let mut feeder = ChunkFeeder::default();
+        let mut reader = GraphReader::default();
+        for piece in bytes.chunks(chunk) {
+            feeder.push(piece, |data, offset| framing.decode(data, offset, &mut |p| reader.piece(p))).unwrap();
+        }
+        let (graph, drops) = reader.finish().finish();
+        let g = graph.expect("objects");
+        assert_eq!((drops.dangling_references, drops.duplicate_objects), (0, 0));
+        assert_eq!(g.heaps, ["default"]);
+        let at = |id: u64| g.objects.ids.binary_search(&id).expect("an object");
+        let reach = |id: u64| g.reached.reach[at(id)];
+        let strong = Some(Strength::Strong);
+        for id in [0x106, 0x1000, 0x1001, 0x1003, 0x1004, 0x1005, 0x1006, 0x1007] {
+            assert_eq!(reach(id), strong, "0x{id:x}");
+        }
+        assert_eq!(reach(0x1002), Some(Strength::Weak), "held by a WeakReference subclass's referent");
+        assert_eq!(reach(0x100), None, "no reference leads to a class but a root or a static");
+        let shallow = |id: u64| g.objects.shallow[at(id)];
+        // A class object: java.lang.Class's instance size and its statics (an id and an int).
+        assert_eq!([shallow(0x106), shallow(0x1004), shallow(0x1006), shallow(0x1001)], [112, 24, 10, 24]);
+        let retained = |id: u64| g.reached.retained[at(id)];
+        // 0x1000 keeps its MyWeak and what that holds strongly, not the weakly held 0x1002.
+        assert_eq!([retained(0x1000), retained(0x106), retained(0x1005), retained(0x1007)], [48, 136, 22, 8]);
+        let dominator = |id: u64| g.objects.ids.get(g.reached.dominator[at(id)] as usize).copied();
+        assert_eq!([dominator(0x1004), dominator(0x1006), dominator(0x1005)], [Some(0x106), Some(0x1005), None]);
+        // 0x1005 is first met through the Java frame's `Late`, not the static's array.
+        let (parent, via) = g.reached.path_parent[at(0x1005)];
+        assert_eq!(g.objects.ids[parent as usize], 0x1007);
+        assert!(matches!(via, crate::profile::Via::Field(name) if g.names[name as usize] == "x"));
+    }
+}
