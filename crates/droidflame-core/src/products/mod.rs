@@ -20,6 +20,8 @@ mod export;
 mod flame;
 mod folded;
 mod frames;
+#[cfg_attr(not(test), expect(dead_code, reason = "the class table, tested here before the heap commands show it"))]
+pub(crate) mod heap_classes;
 mod notes;
 mod render;
 mod runs;

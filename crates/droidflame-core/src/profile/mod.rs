@@ -34,7 +34,7 @@ pub use format::{Detail, FormatInfo};
 pub(crate) use frame::{display_names, ClassRename};
 pub use frame::{Frame, FrameKind};
 pub use heap::{Heap, HeapDump, HeapProcess, HeapProfiles, HeapRow};
-pub(crate) use heap_graph::{ObjectKind, RootKind, Strength, Via};
+pub(crate) use heap_graph::{HeapGraph, ObjectKind, RootKind, Strength, Via};
 pub use model::Profile;
 pub use repairs::{counted, group_digits, sentence, were, Repair, RepairContext, Repairs, Warning, MAX_SLICE_DEPTH};
 pub use source::{Count, Source, SourceKind, Unit};
