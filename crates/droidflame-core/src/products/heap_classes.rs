@@ -23,7 +23,7 @@ pub(crate) fn class_rows(graph: &HeapGraph, heap: Option<u8>) -> Vec<ClassRow> {
     let mut row_of_name: FxHashMap<&str, u32> = FxHashMap::default();
     let mut rows: Vec<ClassRow> = Vec::new();
     let mut row_of = vec![u32::MAX; n];
-    for v in 0..n {
+    for (v, row_slot) in row_of.iter_mut().enumerate() {
         let counted = graph.reached.reach[v] == Some(crate::profile::Strength::Strong)
             && heap.is_none_or(|h| objects.heap[v] == h);
         if !counted {
@@ -37,7 +37,7 @@ pub(crate) fn class_rows(graph: &HeapGraph, heap: Option<u8>) -> Vec<ClassRow> {
             rows.push(ClassRow { name: name.to_owned(), count: 0, shallow: 0, retained: 0 });
             (rows.len() - 1) as u32
         });
-        row_of[v] = row;
+        *row_slot = row;
         rows[row as usize].count += 1;
         rows[row as usize].shallow += objects.shallow[v];
     }
