@@ -2,7 +2,7 @@
 //! bytes, and the bytes they retain together (the retained sizes of the instances that no
 //! other instance of the class dominates). Class objects count under `java.lang.Class`.
 
-use crate::profile::{HeapGraph, ObjectKind};
+use crate::profile::{adjacency, HeapGraph, ObjectKind};
 use rustc_hash::FxHashMap;
 
 /// What a class holds.
@@ -43,22 +43,12 @@ pub(crate) fn class_rows(graph: &HeapGraph, heap: Option<u8>) -> Vec<ClassRow> {
     }
     // The dominator tree's children, the super-root's (n) last; then one walk down it that
     // knows how many instances of each row are open above the current object.
-    let mut first = vec![0u32; n + 2];
     let parent = |v: usize| match graph.reached.dominator[v] {
-        u32::MAX => n,
-        d => d as usize,
+        u32::MAX => n as u32,
+        d => d,
     };
-    let strong: Vec<usize> =
-        (0..n).filter(|&v| graph.reached.reach[v] == Some(crate::profile::Strength::Strong)).collect();
-    strong.iter().for_each(|&v| first[parent(v) + 1] += 1);
-    (0..=n).for_each(|i| first[i + 1] += first[i]);
-    let mut fill = first.clone();
-    let mut children = vec![0u32; strong.len()];
-    for &v in &strong {
-        let at = &mut fill[parent(v)];
-        children[*at as usize] = v as u32;
-        *at += 1;
-    }
+    let strong = (0..n).filter(|&v| graph.reached.reach[v] == Some(crate::profile::Strength::Strong));
+    let (first, children) = adjacency(n + 1, strong.map(|v| (parent(v), v as u32)));
     let mut open = vec![0u32; rows.len()];
     let mut stack: Vec<(usize, u32)> = vec![(n, first[n])];
     while let Some(&mut (v, ref mut next)) = stack.last_mut() {

@@ -23,6 +23,24 @@ impl Edges<'_> {
     }
 }
 
+/// Adjacency lists of `n` nodes from `(from, to)` pairs: `to`s in the order given, by
+/// `from` (the pairs are read twice: once to count, once to place).
+pub(crate) fn adjacency(n: usize, pairs: impl Iterator<Item = (u32, u32)> + Clone) -> (Vec<u32>, Vec<u32>) {
+    let mut first = vec![0u32; n + 1];
+    pairs.clone().for_each(|(from, _)| first[from as usize + 1] += 1);
+    for i in 0..n {
+        first[i + 1] += first[i];
+    }
+    let mut fill = first.clone();
+    let mut targets = vec![0u32; first[n] as usize];
+    for (from, to) in pairs {
+        let at = &mut fill[from as usize];
+        targets[*at as usize] = to;
+        *at += 1;
+    }
+    (first, targets)
+}
+
 /// The dominator tree of the nodes reachable from a root.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct DominatorTree {
@@ -62,24 +80,12 @@ impl DominatorTree {
         }
         let m = order.len();
         // Predecessors of each reachable node, by number.
-        let mut pred_first = vec![0u32; m + 1];
-        for &v in &order {
-            for &w in edges.of(v) {
-                pred_first[pre[w as usize] as usize + 1] += 1;
-            }
-        }
-        for i in 0..m {
-            pred_first[i + 1] += pred_first[i];
-        }
-        let mut fill = pred_first.clone();
-        let mut preds = vec![0u32; pred_first[m] as usize];
-        for (i, &v) in order.iter().enumerate() {
-            for &w in edges.of(v) {
-                let at = &mut fill[pre[w as usize] as usize];
-                preds[*at as usize] = i as u32;
-                *at += 1;
-            }
-        }
+        let number = &pre;
+        let arcs = order
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &v)| edges.of(v).iter().map(move |&w| (number[w as usize], i as u32)));
+        let (pred_first, preds) = adjacency(m, arcs);
         // Semidominators, by number, in reverse preorder, through a forest of the nodes
         // done so far (`ancestor`) whose paths are compressed as they are walked.
         let mut semi: Vec<u32> = (0..m as u32).collect();
@@ -153,18 +159,8 @@ fn eval(v: u32, ancestor: &mut [u32], label: &mut [u32], semi: &[u32], path: &mu
 mod tests {
     use super::*;
 
-    /// Adjacency lists of `n` nodes from a list of edges.
     fn lists(n: usize, edges: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
-        let mut first = vec![0u32; n + 1];
-        let mut sorted = edges.to_vec();
-        sorted.sort_by_key(|&(v, _)| v);
-        for &(v, _) in &sorted {
-            first[v as usize + 1] += 1;
-        }
-        for i in 0..n {
-            first[i + 1] += first[i];
-        }
-        (first, sorted.into_iter().map(|(_, w)| w).collect())
+        adjacency(n, edges.iter().copied())
     }
 
     /// Immediate dominators by definition: d dominates v when v cannot be reached from

@@ -29,6 +29,7 @@ pub(crate) use builder::seed::{ReadCalls, ThreadMark};
 pub(crate) use builder::{FinishSpec, FrameInfo, HeapGraphSink, Limit, ProfileBuilder, SourceSpec};
 pub use calls::{Call, ThreadCalls};
 pub use clock::{Clock, ClockSet, ClockWords, PerClock, TimeUnit};
+pub(crate) use dominators::adjacency;
 pub use facts::Facts;
 pub use format::{Detail, FormatInfo};
 pub(crate) use frame::{display_names, ClassRename};
