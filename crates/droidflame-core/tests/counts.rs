@@ -137,9 +137,9 @@ fn each_source(mut visit: impl FnMut(&str, &Analysis)) {
         let kinds: Vec<SourceKind> = p.profile.sources().iter().map(|s| s.kind).collect();
         for kind in kinds {
             p.profile.select_source(kind).unwrap();
-            let dumps = p.profile.dumps().filter(|_| kind.is_heap()).map_or(1, |(_, count)| count);
+            let dumps = p.profile.dumps().filter(|_| kind.from_dumps()).map_or(1, |(_, count)| count);
             for dump in 0..dumps {
-                if kind.is_heap() {
+                if kind.from_dumps() {
                     p.profile.select_dump(dump).unwrap();
                 }
                 visit(&file, &p);

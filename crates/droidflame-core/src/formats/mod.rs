@@ -19,9 +19,11 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::importer::{Format, Sniff};
 use crate::text::describe_bytes;
 
-/// Every format, in sniff order. simpleperf's magic is text, which a capture's sniffer
-/// would weigh as ftrace text, so it goes first; atrace's sniffer waits for whole lines.
-pub(crate) const FORMATS: [Format; 4] = [simpleperf::FORMAT, art::FORMAT, atrace::FORMAT, perfetto::FORMAT];
+/// Every format, in sniff order. simpleperf's and HPROF's magics are text, which a
+/// capture's sniffer would weigh as ftrace text, so they go first; atrace's sniffer waits
+/// for whole lines.
+pub(crate) const FORMATS: [Format; 5] =
+    [simpleperf::FORMAT, hprof::FORMAT, art::FORMAT, atrace::FORMAT, perfetto::FORMAT];
 
 /// The fewest bytes sniffed at first (a method trace's `*version`), unless the input is
 /// shorter.
@@ -74,8 +76,8 @@ pub(crate) fn not_a_trace(head: &[u8]) -> Error {
         Some(what) => format!("this looks like {what}"),
         None => format!(
             "expected an Android method trace (starting with \"*version\" or \"SLOW\"), an atrace/systrace \
-             capture (ftrace text, TRACE: + zlib, systrace HTML), a Perfetto trace or simpleperf samples \
-             (starting with \"SIMPLEPERF\"), found \"{}\"",
+             capture (ftrace text, TRACE: + zlib, systrace HTML), a Perfetto trace, simpleperf samples \
+             (starting with \"SIMPLEPERF\") or a heap dump (starting with \"JAVA PROFILE\"), found \"{}\"",
             describe_bytes(head)
         ),
     };

@@ -178,6 +178,7 @@ impl HeapProfiles {
             pid: Some(process.pid),
             process: process.name.clone(),
             track: false,
+            heap: false,
             sched: None,
             states: StateLog::default(),
             calls: ThreadCalls::default(),

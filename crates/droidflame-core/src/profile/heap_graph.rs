@@ -93,7 +93,8 @@ pub enum ObjectKind {
 pub struct Objects {
     /// Ids as the dump gives them, ascending.
     pub ids: Vec<u64>,
-    /// The class of each (an index into `HeapGraph::classes`).
+    /// The class of each (an index into `HeapGraph::classes`); a class object's is the
+    /// class it is the object of.
     pub class: Vec<u32>,
     /// The heap of each (an index into `HeapGraph::heaps`).
     pub heap: Vec<u8>,
@@ -127,6 +128,16 @@ pub struct Reached {
     pub retained: Vec<u64>,
 }
 
+/// The frames (indexes into `Profile::frames`) that name a class's objects in stacks;
+/// `NONE` for a class that no strongly reachable object needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClassFrames {
+    /// Its instances' (or arrays').
+    pub instances: u32,
+    /// Its class object's (`java.lang.Class<NAME>`).
+    pub class_object: u32,
+}
+
 /// A heap dump's objects and references, with what its analysis found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HeapGraph {
@@ -141,6 +152,8 @@ pub struct HeapGraph {
     /// Each root object's kinds of GC root, as a bit set of `RootKind`s.
     pub roots: Vec<(u32, u32)>,
     pub reached: Reached,
+    /// Each class's frames, by class number: made when the profile is finished.
+    pub frames: Vec<ClassFrames>,
 }
 
 impl HeapGraph {
@@ -155,7 +168,8 @@ impl HeapGraph {
         roots: Vec<(u32, u32)>,
     ) -> HeapGraph {
         let reached = analyse(&objects, &references);
-        HeapGraph { heaps, classes, names, objects, references, roots, reached }
+        let frames = vec![ClassFrames { instances: NONE, class_object: NONE }; classes.len()];
+        HeapGraph { heaps, classes, names, objects, references, roots, reached, frames }
     }
 
     /// The number of objects.
@@ -166,6 +180,22 @@ impl HeapGraph {
     /// Whether the dump has no objects.
     pub fn is_empty(&self) -> bool {
         self.objects.ids.is_empty()
+    }
+
+    /// What names object `v`'s kind: its class's name, or for a class object
+    /// `java.lang.Class<NAME>`.
+    pub fn object_class(&self, v: usize) -> std::borrow::Cow<'_, str> {
+        let class = &self.classes[self.objects.class[v] as usize];
+        match self.objects.kind[v] {
+            ObjectKind::Class => format!("java.lang.Class<{class}>").into(),
+            _ => class.into(),
+        }
+    }
+
+    /// Whether object `v` is strongly reachable: what tables, dominators and retained
+    /// sizes count.
+    pub fn is_strong(&self, v: usize) -> bool {
+        self.reached.reach[v] == Some(Strength::Strong)
     }
 }
 

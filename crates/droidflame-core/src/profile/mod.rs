@@ -13,6 +13,7 @@ mod heap;
 #[cfg_attr(not(test), expect(dead_code, reason = "the heap graph, tested here before its sink and reader make it"))]
 #[cfg_attr(test, allow(dead_code, reason = "its reader, not yet written, uses the rest"))]
 mod heap_graph;
+mod heap_graph_stacks;
 mod model;
 mod range;
 mod repairs;

@@ -4,6 +4,7 @@ use super::clock::Clock;
 use super::facts::Facts;
 use super::frame::{ClassRename, Frame};
 use super::heap::HeapProfiles;
+use super::heap_graph::HeapGraph;
 use super::repairs::group_digits;
 use super::source::Source;
 use super::stacks::StackProfile;
@@ -37,6 +38,8 @@ pub struct Profile {
     pub(crate) shown: Shown,
     /// The trace's heap dumps, where it has any.
     pub heap: Option<HeapProfiles>,
+    /// The trace's heap dump as a graph of objects, where it is one.
+    pub heap_graph: Option<HeapGraph>,
     /// The dump heap sources show; `None`: the last.
     pub(crate) dump: Option<usize>,
     /// Original names the trace itself gives for obfuscated classes and methods (applied

@@ -114,6 +114,15 @@ repairs! {
     /// Damaged parts of the input (a compressed dump, a packet), each skipped from the
     /// damage on to where reading can resume.
     damaged_parts: u64 ("is_zero") => DamagedParts,
+    /// A heap dump's objects whose class (or a superclass) it never describes: kept, by
+    /// the class's id, without a size where the class's layout is missing.
+    objects_without_class: u64 ("is_zero") => ObjectsWithoutClass,
+    /// A heap dump's references to objects it does not hold, dropped.
+    dangling_references: u64 ("is_zero") => DanglingReferences,
+    /// A heap dump's GC roots of objects it does not hold, dropped.
+    dangling_roots: u64 ("is_zero") => DanglingRoots,
+    /// A heap dump's objects given twice (by one id); the first is kept.
+    duplicate_objects: u64 ("is_zero") => DuplicateObjects,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -133,7 +142,7 @@ pub struct RepairContext {
 
 impl Repair {
     /// The order in which notes tell repairs: the worst (data lost) first.
-    pub const NOTE_ORDER: [Repair; 18] = [
+    pub const NOTE_ORDER: [Repair; 22] = [
         Repair::Truncated,
         Repair::Overflow,
         Repair::UnmatchedExits,
@@ -151,6 +160,10 @@ impl Repair {
         Repair::TooDeep,
         Repair::LongNames,
         Repair::DamagedParts,
+        Repair::ObjectsWithoutClass,
+        Repair::DanglingReferences,
+        Repair::DanglingRoots,
+        Repair::DuplicateObjects,
         Repair::LostSamples,
     ];
 
@@ -234,6 +247,18 @@ impl Repair {
             ),
             Repair::DamagedParts => format!("{} of the file {were} skipped", of("damaged part", "damaged parts")),
             Repair::LostSamples => format!("{} lost while recording", of("sample was", "samples were")),
+            Repair::ObjectsWithoutClass => format!(
+                "{} of a class the dump does not describe; {they} counted under the class's id, with no size where \
+                 its fields are unknown",
+                of("object is", "objects are")
+            ),
+            Repair::DanglingReferences => {
+                format!("{} to objects not in the dump {were} dropped", of("reference", "references"))
+            }
+            Repair::DanglingRoots => format!("{} of objects not in the dump {were} dropped", of("GC root", "GC roots")),
+            Repair::DuplicateObjects => {
+                format!("{} given twice in the dump; the first of each is kept", of("object was", "objects were"))
+            }
         };
         if details.is_empty() {
             format!("{lead}.")

@@ -2,6 +2,7 @@
 
 use super::clock::{Clock, TimeUnit};
 use super::heap::HeapView;
+use super::heap_graph_stacks::graph_stacks;
 use super::model::{Profile, Shown};
 use super::repairs::counted;
 use super::source::{Count, Source, SourceKind, Unit};
@@ -39,9 +40,11 @@ impl Profile {
                 format!("this trace has no {} source; it has: {have}", kind.name()),
             ));
         }
-        self.shown = if kind.is_heap() {
+        self.shown = if kind.from_dumps() {
             let heap = self.heap.as_ref().expect("a heap source has heap dumps");
             Shown::Heap(Box::new(heap.stack_profile(HeapView { kind, dump: self.dump }, &self.sources)))
+        } else if let Some(graph) = self.heap_graph.as_ref().filter(|_| kind.is_heap()) {
+            Shown::Heap(Box::new(graph_stacks(graph, kind)))
         } else {
             let at = self.stack_profiles.iter().position(|d| d.source.kind == kind).expect("a listed source is kept");
             Shown::Stacks(at)
@@ -86,7 +89,7 @@ impl Profile {
         }
         self.dump = Some(dump);
         let kind = self.source().kind;
-        if kind.is_heap() {
+        if kind.from_dumps() {
             let heap = self.heap.as_ref().expect("a heap source has heap dumps");
             self.shown = Shown::Heap(Box::new(heap.stack_profile(HeapView { kind, dump: self.dump }, &self.sources)));
         }

@@ -18,12 +18,22 @@ pub enum SourceKind {
     HeapUnreleased,
     /// Bytes allocated in all, freed or not, up to a heap dump.
     HeapAllocated,
+    /// A heap dump's objects down its dominator tree: what each object keeps alive.
+    HeapDominators,
+    /// A heap dump's objects down their shortest paths from the GC roots.
+    HeapPaths,
 }
 
 impl SourceKind {
     /// Every kind, in order of preference.
-    pub const ALL: [SourceKind; 4] =
-        [SourceKind::Calls, SourceKind::CpuSamples, SourceKind::HeapUnreleased, SourceKind::HeapAllocated];
+    pub const ALL: [SourceKind; 6] = [
+        SourceKind::Calls,
+        SourceKind::CpuSamples,
+        SourceKind::HeapUnreleased,
+        SourceKind::HeapAllocated,
+        SourceKind::HeapDominators,
+        SourceKind::HeapPaths,
+    ];
 
     /// The name the CLI, the summary and the bindings use.
     pub const fn name(self) -> &'static str {
@@ -32,6 +42,8 @@ impl SourceKind {
             SourceKind::CpuSamples => "cpu-samples",
             SourceKind::HeapUnreleased => "heap-unreleased",
             SourceKind::HeapAllocated => "heap-allocated",
+            SourceKind::HeapDominators => "heap-dominators",
+            SourceKind::HeapPaths => "heap-paths",
         }
     }
 
@@ -48,8 +60,14 @@ impl SourceKind {
         })
     }
 
-    /// A heap profile: its first frame is a process, not a thread, and it has dumps.
+    /// Bytes of memory, not calls in time: a heap profile (whose first frame is a
+    /// process, not a thread) or a heap dump's objects (whose first frame is a heap).
     pub const fn is_heap(self) -> bool {
+        !matches!(self, SourceKind::Calls | SourceKind::CpuSamples)
+    }
+
+    /// Made from one of a heap profile's dumps, the one chosen (`Profile::select_dump`).
+    pub const fn from_dumps(self) -> bool {
         matches!(self, SourceKind::HeapUnreleased | SourceKind::HeapAllocated)
     }
 
@@ -59,6 +77,7 @@ impl SourceKind {
             SourceKind::Calls => Count::Calls,
             SourceKind::CpuSamples => Count::Samples,
             SourceKind::HeapUnreleased | SourceKind::HeapAllocated => Count::Allocations,
+            SourceKind::HeapDominators | SourceKind::HeapPaths => Count::Objects,
         }
     }
 }
@@ -79,6 +98,8 @@ pub enum Count {
     Samples,
     /// Allocations made.
     Allocations,
+    /// Objects in a heap dump.
+    Objects,
 }
 
 impl Count {
@@ -88,6 +109,7 @@ impl Count {
             Count::Calls => "calls",
             Count::Samples => "samples",
             Count::Allocations => "allocations",
+            Count::Objects => "objects",
         }
     }
 
@@ -97,11 +119,12 @@ impl Count {
             Count::Calls => ("call", "calls"),
             Count::Samples => ("sample", "samples"),
             Count::Allocations => ("allocation", "allocations"),
+            Count::Objects => ("object", "objects"),
         };
         counted(n, one, many)
     }
 
-    /// Counted once per stack, at the stack's last frame: samples and allocations.
+    /// Counted once per stack, at the stack's last frame: samples, allocations, objects.
     pub const fn per_stack(self) -> bool {
         !matches!(self, Count::Calls)
     }
@@ -168,6 +191,12 @@ impl Source {
                 format!("Bytes allocated and not freed at the heap dump, in {processes}")
             }
             (SourceKind::HeapAllocated, _) => format!("Bytes allocated up to the heap dump, in {processes}"),
+            (SourceKind::HeapDominators, _) => {
+                format!("Bytes each object keeps alive, down the dominator tree, in {}", counted(count as u64, "heap", "heaps"))
+            }
+            (SourceKind::HeapPaths, _) => {
+                format!("Bytes of objects down their shortest paths from the GC roots, in {}", counted(count as u64, "heap", "heaps"))
+            }
         };
         Source { kind, unit, description }
     }

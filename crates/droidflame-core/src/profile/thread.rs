@@ -26,6 +26,8 @@ pub struct ThreadProfile {
     pub process: Option<String>,
     /// A named track of spans (async slices), not a thread of execution.
     pub track: bool,
+    /// One heap of a heap dump, not a thread: its frame is its name alone.
+    pub heap: bool,
     /// Time in each scheduler state, where the trace has scheduler events.
     pub sched: Option<SchedTimes>,
     /// Its scheduler states over time; empty unless `Options::keep_calls` asked.
@@ -37,9 +39,13 @@ pub struct ThreadProfile {
 }
 
 impl ThreadProfile {
-    /// `name [tid]`: the thread's frame in "all threads" graphs and folded output.
+    /// `name [tid]`: the thread's frame in "all threads" graphs and folded output; a
+    /// heap's is its name.
     pub fn label(&self) -> String {
-        format!("{} [{}]", self.name, self.shown_tid())
+        match self.heap {
+            true => self.name.clone(),
+            false => format!("{} [{}]", self.name, self.shown_tid()),
+        }
     }
 
     /// The thread's id as the trace wrote it: see [`shown_tid`].

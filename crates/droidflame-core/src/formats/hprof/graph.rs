@@ -42,12 +42,14 @@ pub(super) struct GraphReader {
     names: FxHashMap<u64, u32>,
     /// The sink names that are `referent` (a `java.lang.ref` class's referent field).
     referents: Vec<u32>,
-    /// The number of `java.lang.Class`, the class of class objects, and its instance size.
-    class_class: Option<u32>,
+    /// `java.lang.Class`'s instance size: part of every class object's size.
     class_instance_size: u64,
     /// Primitive array classes by element type code.
     primitive_arrays: FxHashMap<u8, u32>,
     heap: Option<u8>,
+    /// Objects whose class (or a superclass) the dump never describes: kept with what is
+    /// known of them (their class by id, no size where its layout is missing).
+    classless: u64,
     /// Instances whose class (or a superclass) had no dump yet: id, class id, heap, fields.
     waiting: Vec<(u64, u64, u8, Vec<u8>)>,
     /// Class objects, written at the end, when `java.lang.Class`'s instance size (part of
@@ -57,7 +59,6 @@ pub(super) struct GraphReader {
     /// references (an object array's).
     element: u32,
     references: bool,
-    pub(super) sink: HeapGraphSink,
 }
 
 fn id_at(b: &[u8], at: usize, size: usize) -> u64 {
@@ -86,21 +87,26 @@ fn java_name(name: &str) -> String {
 
 /// A primitive array class's element type code, by its name.
 fn primitive_code(name: &str) -> Option<u8> {
-    Some(match name {
-        "boolean[]" => 4,
-        "char[]" => 5,
-        "float[]" => 6,
-        "double[]" => 7,
-        "byte[]" => 8,
-        "short[]" => 9,
-        "int[]" => 10,
-        "long[]" => 11,
-        _ => return None,
-    })
+    (4..=11).find(|&code| primitive_name(code) == name)
+}
+
+/// A primitive array class's name, by its element type code.
+fn primitive_name(code: u8) -> &'static str {
+    match code {
+        4 => "boolean[]",
+        5 => "char[]",
+        6 => "float[]",
+        7 => "double[]",
+        8 => "byte[]",
+        9 => "short[]",
+        10 => "int[]",
+        11 => "long[]",
+        _ => "unknown[]",
+    }
 }
 
 impl GraphReader {
-    pub(super) fn piece(&mut self, piece: Piece<'_>) {
+    pub(super) fn piece(&mut self, sink: &mut HeapGraphSink, piece: Piece<'_>) {
         match piece {
             Piece::Header { id_size, .. } => self.id = usize::from(id_size),
             Piece::Record { tag: 0x01, body, .. } if body.len() >= self.id => {
@@ -111,23 +117,20 @@ impl GraphReader {
                 let class_id = id_at(body, 4, self.id);
                 let name_id = id_at(body, 8 + self.id, self.id);
                 let name = java_name(self.strings.get(&name_id).map_or("???", String::as_str));
-                let number = self.sink.class(name.clone());
-                if name == "java.lang.Class" {
-                    self.class_class = Some(number);
-                }
+                let number = sink.class(name.clone());
                 if let Some(code) = primitive_code(&name) {
                     self.primitive_arrays.insert(code, number);
                 }
                 self.classes.insert(class_id, (number, name));
             }
             Piece::Record { .. } => {}
-            Piece::Sub { tag, body, .. } => self.sub(tag, body),
-            Piece::ArrayStart { tag, head, .. } => self.array(tag, head),
+            Piece::Sub { tag, body, .. } => self.sub(sink, tag, body),
+            Piece::ArrayStart { tag, head, .. } => self.array(sink, tag, head),
             Piece::ArrayData(data) if self.references => {
                 for element in data.chunks_exact(self.id) {
                     let target = id_at(element, 0, self.id);
                     if target != 0 {
-                        self.sink.reference(target, Strength::Strong, Via::Element(self.element));
+                        sink.reference(target, Strength::Strong, Via::Element(self.element));
                     }
                     self.element += 1;
                 }
@@ -137,24 +140,24 @@ impl GraphReader {
         }
     }
 
-    fn heap(&mut self) -> u8 {
+    fn heap(&mut self, sink: &mut HeapGraphSink) -> u8 {
         match self.heap {
             Some(heap) => heap,
             None => {
-                let heap = self.sink.heap("default");
+                let heap = sink.heap("default");
                 self.heap = Some(heap);
                 heap
             }
         }
     }
 
-    fn name(&mut self, string: u64) -> u32 {
+    fn name(&mut self, sink: &mut HeapGraphSink, string: u64) -> u32 {
         if let Some(&name) = self.names.get(&string) {
             return name;
         }
         let text = self.strings.get(&string).cloned().unwrap_or_default();
         let is_referent = text == "referent";
-        let name = self.sink.name(text);
+        let name = sink.name(text);
         if is_referent {
             self.referents.push(name);
         }
@@ -162,7 +165,7 @@ impl GraphReader {
         name
     }
 
-    fn root(&mut self, tag: u8, body: &[u8]) {
+    fn root(&mut self, sink: &mut HeapGraphSink, tag: u8, body: &[u8]) {
         let kind = match tag {
             0xFF => RootKind::Unknown,
             0x01 => RootKind::JniGlobal,
@@ -181,31 +184,31 @@ impl GraphReader {
             0x8E => RootKind::JniMonitor,
             _ => RootKind::Unreachable,
         };
-        self.sink.root(id_at(body, 0, self.id), kind);
+        sink.root(id_at(body, 0, self.id), kind);
     }
 
-    fn sub(&mut self, tag: u8, body: &[u8]) {
+    fn sub(&mut self, sink: &mut HeapGraphSink, tag: u8, body: &[u8]) {
         let id = self.id;
         match tag {
             0xFE => {
                 let name = self.strings.get(&id_at(body, 4, id)).cloned().unwrap_or_default();
-                self.heap = Some(self.sink.heap(&name));
+                self.heap = Some(sink.heap(&name));
             }
-            0x20 => self.class_dump(body),
+            0x20 => self.class_dump(sink, body),
             0x21 => {
                 let object = id_at(body, 0, id);
                 let class = id_at(body, id + 4, id);
-                let heap = self.heap();
+                let heap = self.heap(sink);
                 let fields = &body[2 * id + 8..];
-                if !self.instance(object, class, heap, fields) {
+                if !self.instance(sink, object, class, heap, fields) {
                     self.waiting.push((object, class, heap, fields.to_vec()));
                 }
             }
-            _ => self.root(tag, body),
+            _ => self.root(sink, tag, body),
         }
     }
 
-    fn class_dump(&mut self, b: &[u8]) {
+    fn class_dump(&mut self, sink: &mut HeapGraphSink, b: &[u8]) {
         let id = self.id;
         let class_id = id_at(b, 0, id);
         let superclass = id_at(b, id + 4, id);
@@ -218,7 +221,7 @@ impl GraphReader {
         }
         let statics = usize::from(u16::from_be_bytes([b[at], b[at + 1]]));
         at += 2;
-        let heap = self.heap();
+        let heap = self.heap(sink);
         let mut references = Vec::new();
         let mut size = 0;
         for _ in 0..statics {
@@ -229,7 +232,7 @@ impl GraphReader {
             if code == 2 {
                 let target = id_at(b, at + id + 1, id);
                 if target != 0 {
-                    references.push((target, self.name(name)));
+                    references.push((target, self.name(sink, name)));
                 }
             }
             at += id + 1 + value_size;
@@ -238,7 +241,7 @@ impl GraphReader {
         at += 2;
         let fields =
             (0..count).map(|i| (id_at(b, at + i * (id + 1), id), b[at + i * (id + 1) + id])).collect::<Vec<_>>();
-        let fields = fields.into_iter().map(|(name, code)| (self.name(name), code)).collect();
+        let fields = fields.into_iter().map(|(name, code)| (self.name(sink, name), code)).collect();
         let name = self.classes.get(&class_id).map(|(_, name)| name.clone()).unwrap_or_default();
         if name == "java.lang.Class" {
             self.class_instance_size = instance_size;
@@ -254,27 +257,34 @@ impl GraphReader {
         self.class_objects.push(ClassObject { id: class_id, heap, statics: size, references });
     }
 
-    fn array(&mut self, tag: u8, head: &[u8]) {
+    fn array(&mut self, sink: &mut HeapGraphSink, tag: u8, head: &[u8]) {
         let id = self.id;
         let object = id_at(head, 0, id);
         let length = u64::from(u32::from_be_bytes(head[id + 4..id + 8].try_into().expect("four bytes")));
-        let heap = self.heap();
+        let heap = self.heap(sink);
         self.element = 0;
         self.references = tag == OBJECT_ARRAY;
         if tag == OBJECT_ARRAY {
-            let class = self.classes.get(&id_at(head, id + 8, id)).map_or(0, |c| c.0);
-            self.sink.object(object, class, heap, length * id as u64, ObjectKind::ObjectArray);
+            let class = self.class_number(sink, id_at(head, id + 8, id));
+            sink.object(object, class, heap, length * id as u64, ObjectKind::ObjectArray);
         } else {
             let code = head[id + 8];
-            let class = self.primitive_arrays.get(&code).copied().unwrap_or(0);
+            let class = match self.primitive_arrays.get(&code) {
+                Some(&class) => class,
+                None => {
+                    let class = sink.class(primitive_name(code).to_owned());
+                    self.primitive_arrays.insert(code, class);
+                    class
+                }
+            };
             let size = length * type_size(code, id).unwrap_or(0) as u64;
-            self.sink.object(object, class, heap, size, ObjectKind::PrimitiveArray);
+            sink.object(object, class, heap, size, ObjectKind::PrimitiveArray);
         }
     }
 
     /// An instance with its references, if its class and every superclass have had their
     /// dumps; false if not (nothing is written).
-    fn instance(&mut self, object: u64, class: u64, heap: u8, fields: &[u8]) -> bool {
+    fn instance(&mut self, sink: &mut HeapGraphSink, object: u64, class: u64, heap: u8, fields: &[u8]) -> bool {
         let mut chain = Vec::new();
         let mut at = class;
         while at != 0 {
@@ -288,8 +298,8 @@ impl GraphReader {
             return false;
         };
         let referent = chain.iter().find_map(|c| self.layouts[c].referent).unwrap_or(Strength::Strong);
-        let number = self.classes.get(&class).map_or(0, |c| c.0);
-        self.sink.object(object, number, heap, size, ObjectKind::Instance);
+        let number = self.class_number(sink, class);
+        sink.object(object, number, heap, size, ObjectKind::Instance);
         let id = self.id;
         let mut offset = 0;
         for c in &chain {
@@ -302,7 +312,7 @@ impl GraphReader {
                             true => referent,
                             false => Strength::Strong,
                         };
-                        self.sink.reference(target, strength, Via::Field(name));
+                        sink.reference(target, strength, Via::Field(name));
                     }
                 }
                 offset += size;
@@ -311,22 +321,38 @@ impl GraphReader {
         true
     }
 
-    /// The dump has ended: the instances that waited for their classes.
-    pub(super) fn finish(mut self) -> HeapGraphSink {
-        let class = self.class_class.unwrap_or(0);
+    /// The number of the class whose object id is `class`; a class the dump never loads is
+    /// named by its id.
+    fn class_number(&mut self, sink: &mut HeapGraphSink, class: u64) -> u32 {
+        match self.classes.get(&class) {
+            Some(&(number, _)) => number,
+            None => {
+                let name = format!("unknown class {class:#x}");
+                let number = sink.class(name.clone());
+                self.classes.insert(class, (number, name));
+                number
+            }
+        }
+    }
+
+    /// The dump has ended: the instances that waited for their classes. Returns how many
+    /// objects are of a class the dump never describes.
+    pub(super) fn finish(mut self, sink: &mut HeapGraphSink) -> u64 {
         for object in std::mem::take(&mut self.class_objects) {
             let size = self.class_instance_size + object.statics;
-            self.sink.object(object.id, class, object.heap, size, ObjectKind::Class);
+            let class = self.class_number(sink, object.id);
+            sink.object(object.id, class, object.heap, size, ObjectKind::Class);
             for (target, name) in object.references {
-                self.sink.reference(target, Strength::Strong, Via::Field(name));
+                sink.reference(target, Strength::Strong, Via::Field(name));
             }
         }
         for (object, class, heap, fields) in std::mem::take(&mut self.waiting) {
-            if !self.instance(object, class, heap, &fields) {
-                let number = self.classes.get(&class).map_or(0, |c| c.0);
-                self.sink.object(object, number, heap, 0, ObjectKind::Instance);
+            if !self.instance(sink, object, class, heap, &fields) {
+                self.classless += 1;
+                let number = self.class_number(sink, class);
+                sink.object(object, number, heap, 0, ObjectKind::Instance);
             }
         }
-        self.sink
+        self.classless
     }
 }

@@ -5,7 +5,7 @@
 use super::framing::Framing;
 use super::graph::GraphReader;
 use crate::feed::ChunkFeeder;
-use crate::profile::Strength;
+use crate::profile::{HeapGraphSink, Strength};
 
 /// Reachable objects and bytes, by heap name; then unreachable objects and bytes.
 type Totals = (Vec<(String, u64, u64)>, (u64, u64));
@@ -19,8 +19,10 @@ fn totals(file: &str) -> (Totals, Vec<Retainer>) {
     let mut framing = Framing::new();
     let mut feeder = ChunkFeeder::default();
     let mut reader = GraphReader::default();
-    feeder.push(&bytes, |data, offset| framing.decode(data, offset, &mut |piece| reader.piece(piece))).unwrap();
-    let (graph, drops) = reader.finish().finish();
+    let mut sink = HeapGraphSink::default();
+    feeder.push(&bytes, |data, offset| framing.decode(data, offset, &mut |piece| reader.piece(&mut sink, piece))).unwrap();
+    reader.finish(&mut sink);
+    let (graph, drops) = sink.finish();
     let graph = graph.expect("objects");
     assert_eq!((drops.dangling_references, drops.duplicate_objects), (0, 0), "{file}: {drops:?}");
     let objects = &graph.objects;
@@ -124,10 +126,12 @@ fn a_built_dump_with_eight_byte_ids_is_read_as_its_objects_say() {
         let mut framing = Framing::new();
         let mut feeder = ChunkFeeder::default();
         let mut reader = GraphReader::default();
+        let mut sink = HeapGraphSink::default();
         for piece in bytes.chunks(chunk) {
-            feeder.push(piece, |data, offset| framing.decode(data, offset, &mut |p| reader.piece(p))).unwrap();
+            feeder.push(piece, |data, offset| framing.decode(data, offset, &mut |p| reader.piece(&mut sink, p))).unwrap();
         }
-        let (graph, drops) = reader.finish().finish();
+        reader.finish(&mut sink);
+        let (graph, drops) = sink.finish();
         let g = graph.expect("objects");
         assert_eq!((drops.dangling_references, drops.duplicate_objects), (0, 0));
         assert_eq!(g.heaps, ["default"]);

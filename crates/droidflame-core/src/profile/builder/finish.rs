@@ -14,6 +14,7 @@ use crate::profile::frame::FrameKind;
 use crate::profile::frame::{display_names, Frame};
 use crate::profile::heap::HeapProfiles;
 use crate::profile::heap::HeapView;
+use crate::profile::heap_graph_stacks::{graph_stacks, make_class_frames};
 use crate::profile::model::calls_left_out;
 use crate::profile::model::Profile;
 use crate::profile::model::Shown;
@@ -31,7 +32,7 @@ impl ProfileBuilder {
     /// The profile: each sink finished into its part, with what only the decoder knows
     /// (`spec`).
     pub fn finish(self, mut spec: FinishSpec) -> Profile {
-        let ProfileBuilder { mut facts, frames: frame_sink, mut stacks, mut system, heap: heap_sink } = self;
+        let ProfileBuilder { mut facts, frames: frame_sink, mut stacks, mut system, heap: heap_sink, graph } = self;
         for counter in &mut spec.counters {
             counter.name = system.names.clip(std::mem::take(&mut counter.name));
         }
@@ -54,8 +55,15 @@ impl ProfileBuilder {
             system.app_frames = frames;
             facts.warnings.push(Warning { text: note, repair: None });
         }
-        let (frames, canonical) = canonical_frames(&frame_sink.slots, &stacks.threads, &heap_sink);
+        let (mut frames, canonical) = canonical_frames(&frame_sink.slots, &stacks.threads, &heap_sink);
+        let (mut graph, drops) = graph.finish();
+        if let Some(graph) = &mut graph {
+            make_class_frames(graph, &mut frames);
+        }
         let mut repairs = facts.repairs;
+        repairs.dangling_references += drops.dangling_references;
+        repairs.dangling_roots += drops.dangling_roots;
+        repairs.duplicate_objects += drops.duplicate_objects;
         repairs.add(&stacks.repairs);
         repairs.long_names += stacks.names.cut + frame_sink.names.cut + system.names.cut + heap_sink.names.cut;
         repairs.unknown_methods = frames.iter().filter(|f| f.unknown).count() as u64;
@@ -110,7 +118,7 @@ impl ProfileBuilder {
         let has_stacks = |d: &StackProfile| d.threads.iter().any(|t| !t.tree.is_empty());
         pool.retain(has_stacks);
         // The main source is listed where it has stacks, or where no source has any.
-        if has_stacks(&main) || (pool.is_empty() && heap.is_none()) {
+        if has_stacks(&main) || (pool.is_empty() && heap.is_none() && graph.is_none()) {
             let at = if spec.main_first { 0 } else { pool.len() };
             pool.insert(at, main);
         }
@@ -120,13 +128,22 @@ impl ProfileBuilder {
                 sources.push(Source::new(kind, Unit::Bytes, FrameKind::Function, heap.processes.len()));
             }
         }
-        let shown = match pool.is_empty() {
-            true => {
-                let heap = heap.as_ref().expect("a trace without stacks lists its main source");
+        let mut dump_stacks = None;
+        if let Some(graph) = &graph {
+            let dominators = graph_stacks(graph, SourceKind::HeapDominators);
+            let heaps = dominators.threads.len();
+            sources.push(dominators.source.clone());
+            sources.push(Source::new(SourceKind::HeapPaths, Unit::Bytes, FrameKind::Function, heaps));
+            dump_stacks = Some(dominators);
+        }
+        let shown = match (pool.is_empty(), &heap, dump_stacks) {
+            (false, ..) => Shown::Stacks(0),
+            (true, Some(heap), _) => {
                 let view = HeapView { kind: SourceKind::HeapUnreleased, dump: None };
                 Shown::Heap(Box::new(heap.stack_profile(view, &sources)))
             }
-            false => Shown::Stacks(0),
+            (true, None, Some(dominators)) => Shown::Heap(Box::new(dominators)),
+            (true, None, None) => unreachable!("a trace without stacks lists its main source"),
         };
         Profile {
             facts: Facts {
@@ -165,6 +182,7 @@ impl ProfileBuilder {
             stack_profiles: pool,
             shown,
             heap,
+            heap_graph: graph,
             dump: None,
             renames: frame_sink.renames,
             in_range: false,
@@ -309,6 +327,7 @@ fn finish_thread(
         pid: state.pid,
         process: state.pid.and_then(|pid| processes.get(&pid).cloned()),
         track: state.track,
+        heap: false,
         sched: None,
         states: StateLog::default(),
         calls,

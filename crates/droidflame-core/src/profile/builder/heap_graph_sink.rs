@@ -80,6 +80,26 @@ impl HeapGraphSink {
         self.roots.push((id, kind));
     }
 
+    /// Whether no object has been written.
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// This sink with `later`, fed what came after: a dump read in both parts is refused
+    /// (classes and names are numbered per sink).
+    pub(super) fn merge(&mut self, later: HeapGraphSink) -> crate::error::Result<()> {
+        if !self.is_empty() && !later.is_empty() {
+            return Err(crate::error::Error::new(
+                crate::error::ErrorKind::Unsupported,
+                "a heap dump read in two parts cannot be merged yet",
+            ));
+        }
+        if self.is_empty() {
+            *self = later;
+        }
+        Ok(())
+    }
+
     /// The graph, analysed, and what was dropped making it; `None` without objects.
     pub fn finish(mut self) -> (Option<HeapGraph>, GraphDrops) {
         let mut drops = GraphDrops::default();

@@ -3,6 +3,7 @@
 //! starts from the earlier one's threads, each thread's open frames among them, so a call
 //! that spans the split is one call; every sink counts only what it is fed.
 
+use super::heap_graph_sink::HeapGraphSink;
 use super::stack_sink::StackSink;
 use super::thread_state::{Open, ThreadState};
 use super::ProfileBuilder;
@@ -21,6 +22,7 @@ impl ProfileBuilder {
             stacks: self.stacks.continuing(),
             system: self.system.continuing(),
             heap: self.heap.continuing(),
+            graph: HeapGraphSink::default(),
         }
     }
 
@@ -30,6 +32,7 @@ impl ProfileBuilder {
     #[cfg_attr(not(test), expect(dead_code, reason = "reading in parts is tested here before a reader uses it"))]
     pub(crate) fn merge(mut self, later: ProfileBuilder) -> Result<ProfileBuilder> {
         self.heap.merge(later.heap)?;
+        self.graph.merge(later.graph)?;
         self.facts.merge(later.facts);
         self.frames.merge(later.frames);
         self.stacks.merge(later.stacks);

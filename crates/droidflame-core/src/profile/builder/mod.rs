@@ -9,6 +9,8 @@
 //! - [`SystemSink`] (`system`): app and display frames, scheduler states and times, CPUs;
 //!   finished into the system timeline.
 //! - [`HeapSink`] (`heap`): heap dumps by callstack; finished into the heap profiles.
+//! - [`HeapGraphSink`] (`graph`): a heap dump's objects, references and GC roots;
+//!   finished into the heap graph, analysed.
 //! - [`FactsSink`] (`facts`): the repairs a decoder counts, warnings and limits; finished,
 //!   with every sink's own repairs summed, into the trace's facts.
 //!
@@ -20,10 +22,6 @@ mod facts_sink;
 mod finish;
 mod frame_sink;
 mod frames;
-#[cfg_attr(
-    not(test),
-    expect(dead_code, reason = "the heap-graph sink, tested here before the heap-dump reader writes through it")
-)]
 mod heap_graph_sink;
 mod heap_sink;
 mod keep;
@@ -70,6 +68,7 @@ pub(crate) struct ProfileBuilder {
     pub stacks: StackSink,
     pub system: SystemSink,
     pub heap: HeapSink,
+    pub graph: HeapGraphSink,
 }
 
 impl ProfileBuilder {
@@ -80,6 +79,7 @@ impl ProfileBuilder {
             stacks: StackSink::new(options),
             system: SystemSink::new(options),
             heap: HeapSink::new(options),
+            graph: HeapGraphSink::default(),
         }
     }
 

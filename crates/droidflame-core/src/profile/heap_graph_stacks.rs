@@ -1,0 +1,173 @@
+//! A heap dump's objects as stacks, so that every stack product reads a dump: down the
+//! dominator tree (`heap-dominators`) or down the shortest paths from the GC roots
+//! (`heap-paths`). Each strongly reachable object is one stack: the objects above it,
+//! outermost first, then itself, each by its class (a class object as
+//! `java.lang.Class<NAME>`); its value is its shallow size, its count one object. A node's
+//! inclusive value is then the bytes the objects below it keep alive (dominators) or
+//! hang from (paths). Each heap is a "thread", holding the objects that live in it.
+
+use super::clock::{ClockSet, ClockWords, PerClock, TimeUnit};
+use super::frame::{Frame, FrameKind};
+use super::heap_graph::{HeapGraph, ObjectKind, Strength};
+use super::source::{Source, SourceKind, Unit};
+use super::stacks::StackProfile;
+use super::thread::ThreadProfile;
+use super::tree::{CallTree, NodeBudget, TreeBuilder, NONE};
+use rustc_hash::FxHashMap;
+
+/// The stack profile of `kind` (`HeapDominators` or `HeapPaths`) of `graph`.
+pub(crate) fn graph_stacks(graph: &HeapGraph, kind: SourceKind) -> StackProfile {
+    let n = graph.len();
+    let strong = |v: usize| graph.reached.reach[v] == Some(Strength::Strong);
+    let parent = |v: usize| match kind {
+        SourceKind::HeapPaths => graph.reached.path_parent[v].0,
+        _ => graph.reached.dominator[v],
+    };
+    let frame = |v: usize| {
+        let frames = graph.frames[graph.objects.class[v] as usize];
+        match graph.objects.kind[v] {
+            ObjectKind::Class => frames.class_object,
+            _ => frames.instances,
+        }
+    };
+    // Each object's chain of classes, in one tree for every heap: made by walking up to an
+    // object whose chain is known, then down again (no recursion: chains can be millions
+    // long).
+    let mut budget = NodeBudget { left: u64::MAX, exhausted: false };
+    let mut chains = TreeBuilder::new();
+    let mut chain = vec![NONE; n];
+    let mut up = Vec::new();
+    for v in (0..n).filter(|&v| strong(v)) {
+        let mut at = v as u32;
+        while at != NONE && chain[at as usize] == NONE {
+            up.push(at);
+            at = parent(at as usize);
+        }
+        let mut node = if at == NONE { CallTree::ROOT } else { chain[at as usize] };
+        for &w in up.iter().rev() {
+            node = chains.child(node, frame(w as usize), &mut budget);
+            chain[w as usize] = node;
+        }
+        up.clear();
+    }
+    // Each heap's tree: the chains its objects end, with their parents.
+    let links: Vec<(u32, u32)> = chains.nodes().iter().map(|node| (node.parent, node.frame)).collect();
+    let mut trees: Vec<(TreeBuilder, Vec<u32>)> =
+        graph.heaps.iter().map(|_| (TreeBuilder::new(), vec![NONE; links.len()])).collect();
+    let mut records = vec![0u64; graph.heaps.len()];
+    for v in (0..n).filter(|&v| strong(v)) {
+        let heap = graph.objects.heap[v] as usize;
+        let (tree, node_of) = &mut trees[heap];
+        node_of[CallTree::ROOT as usize] = CallTree::ROOT;
+        let mut at = chain[v];
+        while node_of[at as usize] == NONE {
+            up.push(at);
+            at = links[at as usize].0;
+        }
+        let mut node = node_of[at as usize];
+        for &c in up.iter().rev() {
+            node = tree.child(node, links[c as usize].1, &mut budget);
+            node_of[c as usize] = node;
+        }
+        up.clear();
+        let n = tree.node_mut(node);
+        n.self_time.wall += graph.objects.shallow[v];
+        n.calls += 1;
+        records[heap] += 1;
+    }
+    let threads = trees
+        .into_iter()
+        .zip(&graph.heaps)
+        .zip(records)
+        .enumerate()
+        .filter(|(_, (_, records))| *records > 0)
+        .map(|(heap, (((tree, _), name), records))| heap_thread(heap as u32, name, records, tree))
+        .collect::<Vec<_>>();
+    let words = match kind {
+        SourceKind::HeapPaths => "bytes of objects on paths from GC roots",
+        _ => "bytes retained",
+    };
+    StackProfile {
+        source: Source::new(kind, Unit::Bytes, FrameKind::Function, threads.len()),
+        threads,
+        clocks: ClockSet::Wall,
+        time_unit: TimeUnit::MICROS,
+        frame_kind: FrameKind::Function,
+        clock_words: ClockWords { wall: words, cpu: "" },
+        preferred_clock: None,
+        shortest_call: 0,
+        states_as_frames: false,
+        counts_unknown: false,
+    }
+}
+
+/// One heap's tree as a thread: inclusive values summed up from the self values (a child
+/// is always made after its parent).
+fn heap_thread(heap: u32, name: &str, records: u64, tree: TreeBuilder) -> ThreadProfile {
+    let mut tree = tree.into_tree();
+    let nodes = tree.nodes_mut();
+    for node in nodes.iter_mut() {
+        node.incl.wall = node.self_time.wall;
+    }
+    for index in (1..nodes.len()).rev() {
+        let (incl, parent) = (nodes[index].incl.wall, nodes[index].parent as usize);
+        nodes[parent].incl.wall += incl;
+    }
+    ThreadProfile {
+        tid: heap,
+        name: name.to_owned(),
+        records,
+        tree,
+        first: PerClock::ZERO,
+        last: PerClock::ZERO,
+        pid: None,
+        process: None,
+        track: false,
+        heap: true,
+        sched: None,
+        states: Default::default(),
+        calls: Default::default(),
+        slot: NONE,
+    }
+}
+
+/// Gives each class its frames in `frames`, made for the classes whose objects are
+/// strongly reachable: one per name, however many classes share it.
+pub(crate) fn make_class_frames(graph: &mut HeapGraph, frames: &mut Vec<Frame>) {
+    let mut by_name: FxHashMap<String, u32> = FxHashMap::default();
+    let mut frame_of = |name: std::borrow::Cow<'_, str>, id: u64| match by_name.get(name.as_ref()) {
+        Some(&frame) => frame,
+        None => {
+            frames.push(Frame {
+                class: String::new(),
+                name: name.clone().into_owned(),
+                signature: String::new(),
+                source: None,
+                line: None,
+                id,
+                unknown: false,
+            });
+            let frame = (frames.len() - 1) as u32;
+            by_name.insert(name.into_owned(), frame);
+            frame
+        }
+    };
+    for v in 0..graph.len() {
+        if !graph.is_strong(v) {
+            continue;
+        }
+        let class = graph.objects.class[v] as usize;
+        let slot = match graph.objects.kind[v] {
+            ObjectKind::Class => &graph.frames[class].class_object,
+            _ => &graph.frames[class].instances,
+        };
+        if *slot == NONE {
+            let frame = frame_of(graph.object_class(v), class as u64);
+            let frames = &mut graph.frames[class];
+            match graph.objects.kind[v] {
+                ObjectKind::Class => frames.class_object = frame,
+                _ => frames.instances = frame,
+            }
+        }
+    }
+}
