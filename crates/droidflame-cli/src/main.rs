@@ -10,6 +10,7 @@ use droidflame_core::{Clock, Options};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod heap;
 mod input;
 mod output;
 mod runs;
@@ -236,6 +237,12 @@ enum Command {
         output: PathBuf,
         #[command(flatten)]
         mapping: MappingArg,
+    },
+    /// A heap dump's tables: classes, objects, an object's path from a GC root, leaks, and
+    /// two dumps compared.
+    Heap {
+        #[command(subcommand)]
+        command: heap::HeapCommand,
     },
     /// Write the trace as a file other viewers open.
     Export {
@@ -575,6 +582,7 @@ fn run(cli: Cli, view: View) -> Result<(), String> {
             let query = products::FramesQuery { pid, jank_only, display, derived };
             stdout_stream(|out| products::write_frames(&profile.profile.system, &query, out))
         }
+        Command::Heap { command } => heap::run(command),
         Command::Summary { trace, mapping } => {
             let profile = analyze_mapped(&trace, Options::default(), &mapping)?;
             print(&(products::summary_json(&profile) + "\n"))

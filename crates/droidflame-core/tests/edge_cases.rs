@@ -678,7 +678,7 @@ fn unwind_is_an_exit() {
 fn not_a_trace_names_what_it_found() {
     let err = analyze(b"hello world, not a trace").unwrap_err();
     assert_eq!(err.kind(), ErrorKind::NotATrace);
-    assert_eq!(err.to_string(), "not an Android trace at byte 0: expected an Android method trace (starting with \"*version\" or \"SLOW\"), an atrace/systrace capture (ftrace text, TRACE: + zlib, systrace HTML), a Perfetto trace or simpleperf samples (starting with \"SIMPLEPERF\"), found \"hello world, not\"");
+    assert_eq!(err.to_string(), "not an Android trace at byte 0: expected an Android method trace (starting with \"*version\" or \"SLOW\"), an atrace/systrace capture (ftrace text, TRACE: + zlib, systrace HTML), a Perfetto trace, simpleperf samples (starting with \"SIMPLEPERF\") or a heap dump (starting with \"JAVA PROFILE\"), found \"hello world, not\"");
     assert_eq!(analyze(b"").unwrap_err().to_string(), "not an Android trace: the input is empty");
     let mut zip = b"PK\x03\x04".to_vec();
     zip.extend_from_slice(&[0; 20]);

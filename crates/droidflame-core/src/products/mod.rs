@@ -20,8 +20,7 @@ mod export;
 mod flame;
 mod folded;
 mod frames;
-#[cfg_attr(not(test), expect(dead_code, reason = "the class table, tested here before the heap commands show it"))]
-pub(crate) mod heap_classes;
+pub(crate) mod heap;
 mod notes;
 mod render;
 mod runs;
@@ -48,6 +47,11 @@ pub use diff_flame::{diff_svg, DiffGraphOptions, Widths};
 pub use export::{write_pprof, write_speedscope, ExportOptions};
 pub use flame::{flame_script, flame_svg, script_of, FlameOptions, GraphScope, Theme};
 pub use folded::{folded, for_each_folded_line, thread_stacks, write_folded, FoldedOptions, MAX_FOLDED_TEXT};
+pub use heap::{
+    group_leaks, heap_classes, heap_diff, heap_leaks, heap_objects, heap_path, object_id, write_class_changes,
+    write_classes, write_leak_groups, write_leaks, write_objects, write_path, ClassChange, ClassRow, Leak, LeakGroup,
+    ObjectQuery, ObjectRow, PathStep, HeapDumpJson, HeapTotals,
+};
 pub use notes::{notes, Note};
 pub use render::{render_site, RenderedFile};
 pub use runs::{

@@ -69,6 +69,9 @@ pub struct Summary<'a> {
     /// How many frames apps produced (a frame timeline's); absent without any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub app_frames: Option<usize>,
+    /// A heap dump's objects, bytes and roots; absent for other traces.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heap_dump: Option<super::HeapDumpJson>,
 }
 
 /// A source as the summary lists it.
@@ -114,11 +117,14 @@ impl Whole {
             let of = if profile.in_range { "the range's duration" } else { "the trace's duration" };
             return Whole { value: length, of: of.to_owned() };
         }
-        let whose = match (one_thread, profile.source().kind.is_heap()) {
-            (true, true) => "this process's",
-            (true, false) => "this thread's",
-            (false, true) => "all processes'",
-            (false, false) => "all threads'",
+        let kind = profile.source().kind;
+        let whose = match (one_thread, kind.is_heap(), kind.from_dumps()) {
+            (true, true, true) => "this process's",
+            (true, true, false) => "this heap's",
+            (true, false, _) => "this thread's",
+            (false, true, true) => "all processes'",
+            (false, true, false) => "all heaps'",
+            (false, false, _) => "all threads'",
         };
         Whole { value: sum, of: format!("{whose} {words}") }
     }
@@ -349,6 +355,7 @@ pub fn summary(analysis: &Analysis) -> Summary<'_> {
         count: profile.count().name(),
         counted: counted(profile),
         app_frames: (!profile.system.app_frames.is_empty()).then_some(profile.system.app_frames.len()),
+        heap_dump: profile.heap_graph.as_ref().map(super::heap::heap_dump_json),
         dumps: profile.dumps().map(|(selected, count)| DumpsJson {
             selected,
             count,

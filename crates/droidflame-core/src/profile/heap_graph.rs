@@ -50,6 +50,26 @@ pub enum RootKind {
 }
 
 impl RootKind {
+    /// Every kind, in the order of their bits.
+    pub const ALL: [RootKind; 16] = [
+        RootKind::Unknown,
+        RootKind::JniGlobal,
+        RootKind::JniLocal,
+        RootKind::JavaFrame,
+        RootKind::NativeStack,
+        RootKind::StickyClass,
+        RootKind::ThreadBlock,
+        RootKind::MonitorUsed,
+        RootKind::ThreadObject,
+        RootKind::InternedString,
+        RootKind::Finalizing,
+        RootKind::Debugger,
+        RootKind::ReferenceCleanup,
+        RootKind::VmInternal,
+        RootKind::JniMonitor,
+        RootKind::Unreachable,
+    ];
+
     /// Its bit in a root's set of kinds.
     pub fn bit(self) -> u32 {
         1 << self as u32
@@ -151,9 +171,17 @@ pub struct HeapGraph {
     pub references: References,
     /// Each root object's kinds of GC root, as a bit set of `RootKind`s.
     pub roots: Vec<(u32, u32)>,
+    /// The dump's GC root records of each kind (by `RootKind as usize`), those of objects
+    /// it lacks included.
+    pub root_records: [u64; RootKind::ALL.len()],
     pub reached: Reached,
     /// Each class's frames, by class number: made when the profile is finished.
     pub frames: Vec<ClassFrames>,
+    /// Each class's superclass, by class number (`NONE`: none, or not known).
+    pub superclass: Vec<u32>,
+    /// The activities (`android.app.Activity` and its subclasses) whose `mDestroyed` is
+    /// true, ascending.
+    pub destroyed: Vec<u32>,
 }
 
 impl HeapGraph {
@@ -169,7 +197,20 @@ impl HeapGraph {
     ) -> HeapGraph {
         let reached = analyse(&objects, &references);
         let frames = vec![ClassFrames { instances: NONE, class_object: NONE }; classes.len()];
-        HeapGraph { heaps, classes, names, objects, references, roots, reached, frames }
+        let superclass = vec![NONE; classes.len()];
+        HeapGraph {
+            heaps,
+            classes,
+            names,
+            objects,
+            references,
+            roots,
+            root_records: [0; RootKind::ALL.len()],
+            reached,
+            frames,
+            superclass,
+            destroyed: Vec::new(),
+        }
     }
 
     /// The number of objects.

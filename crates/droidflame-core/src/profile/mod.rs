@@ -10,8 +10,6 @@ mod facts;
 mod format;
 mod frame;
 mod heap;
-#[cfg_attr(not(test), expect(dead_code, reason = "the heap graph, tested here before its sink and reader make it"))]
-#[cfg_attr(test, allow(dead_code, reason = "its reader, not yet written, uses the rest"))]
 mod heap_graph;
 mod heap_graph_stacks;
 mod model;

@@ -28,6 +28,8 @@ struct ClassLayout {
     /// How its instances' `referent` is held, from the first `java.lang.ref` class up its
     /// chain (strong where none is).
     referent: Option<Strength>,
+    /// Which of its fields is an activity's `mDestroyed` (`android.app.Activity`'s own).
+    destroyed: Option<usize>,
 }
 
 /// What the reader keeps while it reads.
@@ -37,7 +39,11 @@ pub(super) struct GraphReader {
     strings: FxHashMap<u64, String>,
     /// Class object id -> (the class's number, its name).
     classes: FxHashMap<u64, (u32, String)>,
-    layouts: FxHashMap<u64, ClassLayout>,
+    /// Class object id -> its layout's place in `layout_list`.
+    layouts: FxHashMap<u64, u32>,
+    layout_list: Vec<ClassLayout>,
+    /// The layouts of an instance's class chain, its own first (kept to be reused).
+    chain: Vec<u32>,
     /// Field names by string id, as sink names.
     names: FxHashMap<u64, u32>,
     /// The sink names that are `referent` (a `java.lang.ref` class's referent field).
@@ -241,7 +247,7 @@ impl GraphReader {
         at += 2;
         let fields =
             (0..count).map(|i| (id_at(b, at + i * (id + 1), id), b[at + i * (id + 1) + id])).collect::<Vec<_>>();
-        let fields = fields.into_iter().map(|(name, code)| (self.name(sink, name), code)).collect();
+        let fields: Vec<(u32, u8)> = fields.into_iter().map(|(name, code)| (self.name(sink, name), code)).collect();
         let name = self.classes.get(&class_id).map(|(_, name)| name.clone()).unwrap_or_default();
         if name == "java.lang.Class" {
             self.class_instance_size = instance_size;
@@ -253,7 +259,17 @@ impl GraphReader {
             "java.lang.ref.SoftReference" => Some(Strength::Soft),
             _ => None,
         };
-        self.layouts.insert(class_id, ClassLayout { superclass, instance_size, fields, referent });
+        // An activity's `mDestroyed` says whether it was destroyed: a leak where it is still held.
+        let destroyed = (name == "android.app.Activity")
+            .then(|| fields.iter().position(|&(field, code)| code == 4 && sink.name_text(field) == "mDestroyed"))
+            .flatten();
+        let number = self.class_number(sink, class_id);
+        if superclass != 0 {
+            let parent = self.class_number(sink, superclass);
+            sink.superclass(number, parent);
+        }
+        self.layouts.insert(class_id, self.layout_list.len() as u32);
+        self.layout_list.push(ClassLayout { superclass, instance_size, fields, referent, destroyed });
         self.class_objects.push(ClassObject { id: class_id, heap, statics: size, references });
     }
 
@@ -285,40 +301,45 @@ impl GraphReader {
     /// An instance with its references, if its class and every superclass have had their
     /// dumps; false if not (nothing is written).
     fn instance(&mut self, sink: &mut HeapGraphSink, object: u64, class: u64, heap: u8, fields: &[u8]) -> bool {
-        let mut chain = Vec::new();
+        // The chain's list is the reader's own, reused: no allocation per instance.
+        let mut chain = std::mem::take(&mut self.chain);
+        chain.clear();
         let mut at = class;
         while at != 0 {
-            let Some(layout) = self.layouts.get(&at) else {
-                return false;
-            };
-            chain.push(at);
-            at = layout.superclass;
+            let Some(&layout) = self.layouts.get(&at) else { break };
+            chain.push(layout);
+            at = self.layout_list[layout as usize].superclass;
         }
-        let Some(size) = chain.first().map(|c| self.layouts[c].instance_size) else {
-            return false;
-        };
-        let referent = chain.iter().find_map(|c| self.layouts[c].referent).unwrap_or(Strength::Strong);
-        let number = self.class_number(sink, class);
-        sink.object(object, number, heap, size, ObjectKind::Instance);
-        let id = self.id;
-        let mut offset = 0;
-        for c in &chain {
-            for &(name, code) in &self.layouts[c].fields {
-                let size = type_size(code, id).unwrap_or(0);
-                if code == 2 && offset + id <= fields.len() {
-                    let target = id_at(fields, offset, id);
-                    if target != 0 {
-                        let strength = match self.referents.contains(&name) {
-                            true => referent,
-                            false => Strength::Strong,
-                        };
-                        sink.reference(target, strength, Via::Field(name));
+        let whole = at == 0 && !chain.is_empty();
+        if whole {
+            let number = self.class_number(sink, class);
+            let layouts = &self.layout_list;
+            let size = layouts[chain[0] as usize].instance_size;
+            sink.object(object, number, heap, size, ObjectKind::Instance);
+            let referent = chain.iter().find_map(|&c| layouts[c as usize].referent).unwrap_or(Strength::Strong);
+            let id = self.id;
+            let mut offset = 0;
+            for &c in &chain {
+                let layout = &layouts[c as usize];
+                for (at, &(name, code)) in layout.fields.iter().enumerate() {
+                    if code == 2 && offset + id <= fields.len() {
+                        let target = id_at(fields, offset, id);
+                        if target != 0 {
+                            let strength = match self.referents.contains(&name) {
+                                true => referent,
+                                false => Strength::Strong,
+                            };
+                            sink.reference(target, strength, Via::Field(name));
+                        }
+                    } else if layout.destroyed == Some(at) && fields.get(offset).is_some_and(|&b| b != 0) {
+                        sink.destroyed();
                     }
+                    offset += type_size(code, id).unwrap_or(0);
                 }
-                offset += size;
             }
         }
-        true
+        self.chain = chain;
+        whole
     }
 
     /// The number of the class whose object id is `class`; a class the dump never loads is

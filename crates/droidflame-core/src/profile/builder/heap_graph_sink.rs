@@ -4,6 +4,7 @@
 //! references and roots to ids the dump does not hold are dropped and counted.
 
 use crate::profile::heap_graph::{HeapGraph, ObjectKind, Objects, References, RootKind, Strength, Via};
+use crate::profile::tree::NONE;
 
 /// What the sink dropped making the graph.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -32,6 +33,10 @@ pub(crate) struct HeapGraphSink {
     strength: Vec<Strength>,
     via: Vec<Via>,
     roots: Vec<(u64, RootKind)>,
+    /// Each class's superclass, by class number (`NONE` for none).
+    superclass: Vec<u32>,
+    /// Ids of activities whose `mDestroyed` is true.
+    destroyed: Vec<u64>,
 }
 
 impl HeapGraphSink {
@@ -49,7 +54,25 @@ impl HeapGraphSink {
     /// A new class's number.
     pub fn class(&mut self, name: String) -> u32 {
         self.classes.push(name);
+        self.superclass.push(NONE);
         (self.classes.len() - 1) as u32
+    }
+
+    /// Class `class` extends `superclass`.
+    pub fn superclass(&mut self, class: u32, superclass: u32) {
+        self.superclass[class as usize] = superclass;
+    }
+
+    /// The text of field name `name`.
+    pub fn name_text(&self, name: u32) -> &str {
+        &self.names[name as usize]
+    }
+
+    /// The last object is an activity that was destroyed.
+    pub fn destroyed(&mut self) {
+        if let Some(&id) = self.ids.last() {
+            self.destroyed.push(id);
+        }
     }
 
     /// A new field name's number (for `Via::Field`).
@@ -140,6 +163,8 @@ impl HeapGraphSink {
         }
         // The super-root holds every root object once, in ascending id order.
         let mut roots: Vec<(u32, u32)> = Vec::new();
+        let mut root_records = [0u64; RootKind::ALL.len()];
+        self.roots.iter().for_each(|&(_, kind)| root_records[kind as usize] += 1);
         self.roots.sort_by_key(|&(id, _)| id);
         for (id, kind) in self.roots {
             match number(id) {
@@ -156,7 +181,13 @@ impl HeapGraphSink {
             references.via.push(Via::Element(at as u32));
         }
         references.first.push(references.target.len() as u32);
-        let graph = HeapGraph::new(self.heaps, self.classes, self.names, objects, references, roots);
+        let mut destroyed: Vec<u32> = self.destroyed.iter().filter_map(|&id| number(id)).collect();
+        destroyed.sort_unstable();
+        destroyed.dedup();
+        let mut graph = HeapGraph::new(self.heaps, self.classes, self.names, objects, references, roots);
+        graph.superclass = self.superclass;
+        graph.root_records = root_records;
+        graph.destroyed = destroyed;
         (Some(graph), drops)
     }
 }

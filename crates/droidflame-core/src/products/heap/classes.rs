@@ -7,10 +7,14 @@ use rustc_hash::FxHashMap;
 
 /// What a class holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct ClassRow {
+pub struct ClassRow {
+    /// The class's name (`java.lang.Class` for class objects).
     pub name: String,
+    /// Its strongly reachable instances.
     pub count: u64,
+    /// Their bytes.
     pub shallow: u64,
+    /// The bytes they keep alive together.
     pub retained: u64,
 }
 

@@ -1,0 +1,108 @@
+//! `droidflame heap …`: a heap dump's tables, tab-separated with a header line.
+
+use crate::input::{analyze_mapped, MappingArg};
+use crate::output::stdout_stream;
+use droidflame_core::products::{self, ObjectQuery};
+use droidflame_core::Options;
+use std::path::PathBuf;
+
+#[derive(clap::Subcommand)]
+pub(crate) enum HeapCommand {
+    /// Classes with a strongly reachable instance: `class count shallow retained`, by
+    /// retained bytes, largest first (class objects count under `java.lang.Class`).
+    Classes {
+        dump: PathBuf,
+        /// Only objects in this heap (`app`, `image`, `zygote`; `default` for a HotSpot dump).
+        #[arg(long, value_name = "NAME")]
+        heap: Option<String>,
+        #[command(flatten)]
+        mapping: MappingArg,
+    },
+    /// Objects by retained bytes, largest first: `id class heap shallow retained
+    /// dominator` (`root`: only the GC roots together dominate it).
+    Objects {
+        dump: PathBuf,
+        /// Only the N largest.
+        #[arg(long, value_name = "N")]
+        top: Option<usize>,
+        /// Only objects of this class (as `heap classes` names it).
+        #[arg(long, value_name = "NAME")]
+        class: Option<String>,
+        /// Only objects in this heap.
+        #[arg(long, value_name = "NAME")]
+        heap: Option<String>,
+        #[command(flatten)]
+        mapping: MappingArg,
+    },
+    /// The shortest chain of references from a GC root to an object, root first:
+    /// `id class via` (`root:KIND`, then the field `.name` or index `[i]` the line above
+    /// holds this one through).
+    Path {
+        dump: PathBuf,
+        /// The object's id, `0x…` as the tables print it.
+        id: String,
+        #[command(flatten)]
+        mapping: MappingArg,
+    },
+    /// Objects still held that their app is done with: `id class retained reason path`
+    /// (watched by LeakCanary, destroyed activity, detached fragment).
+    Leaks {
+        dump: PathBuf,
+        /// One row per path (array indices aside) with the count of leaks it holds:
+        /// `count class retained reason path`.
+        #[arg(long)]
+        grouped: bool,
+        #[command(flatten)]
+        mapping: MappingArg,
+    },
+    /// Two dumps class by class: `class count_before count_after shallow_before
+    /// shallow_after retained_before retained_after`, the largest change of retained bytes first.
+    Diff {
+        before: PathBuf,
+        after: PathBuf,
+        #[command(flatten)]
+        mapping: MappingArg,
+    },
+}
+
+pub(crate) fn run(command: HeapCommand) -> Result<(), String> {
+    let read = |dump: &PathBuf, mapping: &MappingArg| analyze_mapped(std::slice::from_ref(dump), Options::default(), mapping);
+    let failed = |e: droidflame_core::Error| e.to_string();
+    match command {
+        HeapCommand::Classes { dump, heap, mapping } => {
+            let rows = products::heap_classes(&read(&dump, &mapping)?.profile, heap.as_deref()).map_err(failed)?;
+            stdout_stream(|out| products::write_classes(&rows, out))
+        }
+        HeapCommand::Objects { dump, top, class, heap, mapping } => {
+            let query = ObjectQuery { top, class, heap };
+            let rows = products::heap_objects(&read(&dump, &mapping)?.profile, &query).map_err(failed)?;
+            stdout_stream(|out| products::write_objects(&rows, out))
+        }
+        HeapCommand::Path { dump, id, mapping } => {
+            let id = parse_id(&id)?;
+            let steps = products::heap_path(&read(&dump, &mapping)?.profile, id).map_err(failed)?;
+            stdout_stream(|out| products::write_path(&steps, out))
+        }
+        HeapCommand::Leaks { dump, grouped, mapping } => {
+            let leaks = products::heap_leaks(&read(&dump, &mapping)?.profile).map_err(failed)?;
+            match grouped {
+                true => stdout_stream(|out| products::write_leak_groups(&products::group_leaks(&leaks), out)),
+                false => stdout_stream(|out| products::write_leaks(&leaks, out)),
+            }
+        }
+        HeapCommand::Diff { before, after, mapping } => {
+            let (before, after) = (read(&before, &mapping)?, read(&after, &mapping)?);
+            let changes = products::heap_diff(&before.profile, &after.profile).map_err(failed)?;
+            stdout_stream(|out| products::write_class_changes(&changes, out))
+        }
+    }
+}
+
+/// An object id: `0x` and hex as the tables print it, or decimal.
+fn parse_id(text: &str) -> Result<u64, String> {
+    let parsed = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => text.parse(),
+    };
+    parsed.map_err(|_| format!("{text}: not an object id; give it as the tables print it (0x12c0a5e8)"))
+}
