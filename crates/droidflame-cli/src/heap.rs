@@ -66,7 +66,8 @@ pub(crate) enum HeapCommand {
 }
 
 pub(crate) fn run(command: HeapCommand) -> Result<(), String> {
-    let read = |dump: &PathBuf, mapping: &MappingArg| analyze_mapped(std::slice::from_ref(dump), Options::default(), mapping);
+    let read =
+        |dump: &PathBuf, mapping: &MappingArg| analyze_mapped(std::slice::from_ref(dump), Options::default(), mapping);
     let failed = |e: droidflame_core::Error| e.to_string();
     match command {
         HeapCommand::Classes { dump, heap, mapping } => {

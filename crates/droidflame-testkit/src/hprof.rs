@@ -184,10 +184,23 @@ impl HprofWriter {
         self.segment.extend(sub);
     }
 
-    /// The dump's bytes: its records, the segment of everything dumped, and the end.
-    pub fn finish(mut self) -> Vec<u8> {
+    /// Bytes put into the segment as they are: a damaged sub-record, say.
+    pub fn raw(&mut self, bytes: &[u8]) {
+        self.segment.extend(bytes);
+    }
+
+    /// Ends the heap-dump segment written so far: what follows goes into a new one (ART
+    /// writes many).
+    pub fn end_segment(&mut self) {
         let segment = std::mem::take(&mut self.segment);
-        self.record(0x1C, &segment);
+        if !segment.is_empty() {
+            self.record(0x1C, &segment);
+        }
+    }
+
+    /// The dump's bytes: its records, the segments of everything dumped, and the end.
+    pub fn finish(mut self) -> Vec<u8> {
+        self.end_segment();
         self.record(0x2C, &[]);
         self.out
     }

@@ -192,10 +192,16 @@ impl Source {
             }
             (SourceKind::HeapAllocated, _) => format!("Bytes allocated up to the heap dump, in {processes}"),
             (SourceKind::HeapDominators, _) => {
-                format!("Bytes each object keeps alive, down the dominator tree, in {}", counted(count as u64, "heap", "heaps"))
+                format!(
+                    "Bytes each object keeps alive, down the dominator tree, in {}",
+                    counted(count as u64, "heap", "heaps")
+                )
             }
             (SourceKind::HeapPaths, _) => {
-                format!("Bytes of objects down their shortest paths from the GC roots, in {}", counted(count as u64, "heap", "heaps"))
+                format!(
+                    "Bytes of objects down their shortest paths from the GC roots, in {}",
+                    counted(count as u64, "heap", "heaps")
+                )
             }
         };
         Source { kind, unit, description }

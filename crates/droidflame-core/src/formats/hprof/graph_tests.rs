@@ -20,7 +20,9 @@ fn totals(file: &str) -> (Totals, Vec<Retainer>) {
     let mut feeder = ChunkFeeder::default();
     let mut reader = GraphReader::default();
     let mut sink = HeapGraphSink::default();
-    feeder.push(&bytes, |data, offset| framing.decode(data, offset, &mut |piece| reader.piece(&mut sink, piece))).unwrap();
+    feeder
+        .push(&bytes, |data, offset| framing.decode(data, offset, &mut |piece| reader.piece(&mut sink, piece)))
+        .unwrap();
     reader.finish(&mut sink);
     let (graph, drops) = sink.finish();
     let graph = graph.expect("objects");
@@ -128,7 +130,9 @@ fn a_built_dump_with_eight_byte_ids_is_read_as_its_objects_say() {
         let mut reader = GraphReader::default();
         let mut sink = HeapGraphSink::default();
         for piece in bytes.chunks(chunk) {
-            feeder.push(piece, |data, offset| framing.decode(data, offset, &mut |p| reader.piece(&mut sink, p))).unwrap();
+            feeder
+                .push(piece, |data, offset| framing.decode(data, offset, &mut |p| reader.piece(&mut sink, p)))
+                .unwrap();
         }
         reader.finish(&mut sink);
         let (graph, drops) = sink.finish();

@@ -10,8 +10,6 @@ mod framing_tests;
 mod graph;
 #[cfg(test)]
 mod graph_tests;
-#[cfg(test)]
-mod importer_tests;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::feed::ChunkFeeder;

@@ -13,7 +13,8 @@ use rustc_hash::FxHashMap;
 /// The classes of LeakCanary's watching reference, by version.
 const WATCHERS: [&str; 2] = ["leakcanary.KeyedWeakReference", "com.squareup.leakcanary.KeyedWeakReference"];
 /// The fragment classes of the platform and its support libraries.
-const FRAGMENTS: [&str; 3] = ["androidx.fragment.app.Fragment", "android.support.v4.app.Fragment", "android.app.Fragment"];
+const FRAGMENTS: [&str; 3] =
+    ["androidx.fragment.app.Fragment", "android.support.v4.app.Fragment", "android.app.Fragment"];
 
 /// Why an object is a leak.
 const WATCHED: u8 = 1;
@@ -127,7 +128,8 @@ fn held_through<'a>(graph: &'a HeapGraph, v: usize, field: &'a str) -> impl Iter
 /// Which classes are `names` or extend one of them, by class number.
 fn classes_below(graph: &HeapGraph, names: &[&str]) -> Vec<bool> {
     let n = graph.classes.len();
-    let mut below: Vec<Option<bool>> = graph.classes.iter().map(|c| names.contains(&c.as_str()).then_some(true)).collect();
+    let mut below: Vec<Option<bool>> =
+        graph.classes.iter().map(|c| names.contains(&c.as_str()).then_some(true)).collect();
     for class in 0..n {
         // Up the chain to a class already decided (or its top), at most once round the
         // classes: a damaged dump's chain may loop.
@@ -144,7 +146,8 @@ fn classes_below(graph: &HeapGraph, names: &[&str]) -> Vec<bool> {
 }
 
 fn reason_words(why: u8) -> String {
-    let words = [(WATCHED, "watched"), (DESTROYED_ACTIVITY, "destroyed activity"), (DETACHED_FRAGMENT, "detached fragment")];
+    let words =
+        [(WATCHED, "watched"), (DESTROYED_ACTIVITY, "destroyed activity"), (DETACHED_FRAGMENT, "detached fragment")];
     words.iter().filter(|(bit, _)| why & bit != 0).map(|(_, w)| *w).collect::<Vec<_>>().join(", ")
 }
 

@@ -64,7 +64,9 @@ pub fn object_id(id: u64) -> String {
 
 /// The object of id `id` (`0x…` hex, or decimal), or why there is none.
 pub(crate) fn object_numbered(graph: &HeapGraph, id: u64) -> Result<usize> {
-    graph.objects.ids.binary_search(&id).map_err(|_| {
-        Error::new(ErrorKind::Request, format!("this dump holds no object {}", object_id(id)))
-    })
+    graph
+        .objects
+        .ids
+        .binary_search(&id)
+        .map_err(|_| Error::new(ErrorKind::Request, format!("this dump holds no object {}", object_id(id))))
 }

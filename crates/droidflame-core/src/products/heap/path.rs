@@ -65,10 +65,7 @@ pub(super) fn via_words(graph: &HeapGraph, via: Via) -> String {
 
 /// A root object's kinds of GC root, joined with `,`.
 fn root_words(graph: &HeapGraph, v: usize) -> String {
-    let bits = graph
-        .roots
-        .binary_search_by_key(&(v as u32), |&(object, _)| object)
-        .map_or(0, |at| graph.roots[at].1);
+    let bits = graph.roots.binary_search_by_key(&(v as u32), |&(object, _)| object).map_or(0, |at| graph.roots[at].1);
     let kinds: Vec<&str> = RootKind::ALL.iter().filter(|k| bits & k.bit() != 0).map(|k| k.words()).collect();
     kinds.join(",")
 }
