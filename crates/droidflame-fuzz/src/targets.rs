@@ -92,6 +92,51 @@ fn frame_seeds() -> Vec<Vec<u8>> {
     vec![pf::Trace::of(&packets).bytes]
 }
 
+/// Written heap dumps, 4- and 8-byte ids: classes with statics and a superclass chain, a
+/// `WeakReference` subclass, a destroyed activity, a detached fragment, heaps, arrays,
+/// roots of several kinds, an instance before its class, two segments.
+fn hprof_seeds() -> Vec<Vec<u8>> {
+    use droidflame_testkit::hprof::{HprofWriter, Value::*};
+    [4, 8]
+        .map(|id_size| {
+            let mut w = HprofWriter::new(id_size);
+            let classes = [
+                (0x100, "java/lang/Object"),
+                (0x101, "java/lang/Class"),
+                (0x102, "java/lang/ref/Reference"),
+                (0x103, "java/lang/ref/WeakReference"),
+                (0x110, "android/app/Activity"),
+                (0x120, "androidx/fragment/app/Fragment"),
+                (0x140, "leakcanary/KeyedWeakReference"),
+                (0x150, "[Ljava/lang/Object;"),
+                (0x151, "[B"),
+            ];
+            classes.iter().for_each(|&(id, name)| w.load_class(id, name));
+            w.heap("zygote");
+            w.instance(0x1009, 0x120, &[Object(0x1000)]);
+            w.class_dump(0x100, 0, 8, &[], &[]);
+            w.class_dump(0x101, 0x100, 50, &[("count", Int(2)), ("all", Object(0x1010))], &[]);
+            w.class_dump(0x102, 0x100, 16, &[], &[("referent", 2), ("queue", 2)]);
+            w.class_dump(0x103, 0x102, 16, &[], &[]);
+            w.class_dump(0x110, 0x100, 20, &[], &[("mDestroyed", 4), ("fragment", 2)]);
+            w.class_dump(0x120, 0x100, 12, &[], &[("mFragmentManager", 2)]);
+            w.class_dump(0x140, 0x103, 16, &[("serial", Long(7))], &[]);
+            w.end_segment();
+            w.heap("app");
+            w.object_array(0x1010, 0x150, &[0x1000, 0, 0x1002]);
+            w.instance(0x1000, 0x110, &[Bool(true), Object(0x1001)]);
+            w.instance(0x1001, 0x120, &[Object(0)]);
+            w.instance(0x1002, 0x140, &[Object(0x1000), Object(0x1003)]);
+            w.byte_array(0x1003, &[9; 40]);
+            w.root(0x05, 0x101);
+            w.root(0x01, 0x1002);
+            w.root(0x03, 0x1009);
+            w.root(0x89, 0x1003);
+            w.finish()
+        })
+        .to_vec()
+}
+
 /// Written CPU samples (two sequences, a clear, skipped and lost reports) and heap dumps
 /// (several packets, two dumps, two heaps, frees beyond allocations).
 fn profiling_seeds() -> Vec<Vec<u8>> {
@@ -141,7 +186,7 @@ fn corpus(keep: impl Fn(&str) -> bool, max: u64) -> Vec<Vec<u8>> {
         return Vec::new();
     }
     let mut out = Vec::new();
-    for dir in ["", "atrace", "mapping", "perfetto", "simpleperf"].map(|d| corpus_dir().join(d)) {
+    for dir in ["", "atrace", "hprof", "mapping", "perfetto", "simpleperf"].map(|d| corpus_dir().join(d)) {
         let Ok(entries) = std::fs::read_dir(&dir) else { continue };
         let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
         paths.sort();
@@ -303,6 +348,12 @@ pub fn all() -> Vec<Target> {
             name: "perfetto-frames",
             seeds: [frame_seeds(), corpus(|n| n.contains("nowinandroid") || n.contains("perflib-perfetto"), 4 << 20)]
                 .concat(),
+            wrap: same,
+            exercise: crate::exercise::exercise,
+        },
+        Target {
+            name: "hprof",
+            seeds: [hprof_seeds(), corpus(|n| n.ends_with(".hprof"), 4 << 20)].concat(),
             wrap: same,
             exercise: crate::exercise::exercise,
         },

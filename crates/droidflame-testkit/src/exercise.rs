@@ -80,6 +80,9 @@ pub fn make_every_product(analysis: &Analysis) {
     );
     let _ = products::write_chrome_trace(&analysis.profile, &products::View::default(), &mut std::io::sink());
     frames_and_states(&analysis.profile);
+    if analysis.profile.heap_graph.is_some() {
+        heap_tables(&analysis.profile);
+    }
     if analysis.profile.facts.records < GRAPH_RECORDS {
         must(
             "every thread's flame graph",
@@ -90,6 +93,30 @@ pub fn make_every_product(analysis: &Analysis) {
             must("a shallow flame graph", products::flame_svg(&analysis.profile, GraphScope::Thread(0), &shallow));
         }
     }
+}
+
+/// A heap dump's tables: each must be made, whatever the dump held.
+fn heap_tables(p: &Profile) {
+    let sink = &mut std::io::sink();
+    let classes = products::heap_classes(p, None).unwrap_or_else(|e| fail("the class table", e));
+    products::write_classes(&classes, sink).unwrap();
+    let query = products::ObjectQuery { top: Some(20), ..Default::default() };
+    let objects = products::heap_objects(p, &query).unwrap_or_else(|e| fail("the objects table", e));
+    products::write_objects(&objects, sink).unwrap();
+    for object in objects.iter().take(5) {
+        let path = products::heap_path(p, object.id).unwrap_or_else(|e| fail("a reachable object's path", e));
+        assert_eq!(path.last().map(|s| s.id), Some(object.id), "a path ends at its object");
+        products::write_path(&path, sink).unwrap();
+    }
+    let leaks = products::heap_leaks(p).unwrap_or_else(|e| fail("the leaks", e));
+    products::write_leaks(&leaks, sink).unwrap();
+    products::write_leak_groups(&products::group_leaks(&leaks), sink).unwrap();
+    let changes = products::heap_diff(p, p).unwrap_or_else(|e| fail("a dump against itself", e));
+    assert!(changes.iter().all(|c| c.before == c.after), "a dump differs from itself");
+}
+
+fn fail<T>(what: &str, e: Error) -> T {
+    panic!("{what} failed on a heap dump that was read: {e}")
 }
 
 /// App frames, threads' states, CPU lanes and counters, as the timeline and the Frames view

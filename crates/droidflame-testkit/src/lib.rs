@@ -67,10 +67,10 @@ pub fn corpus_present(test: &str) -> bool {
     false
 }
 
-/// Every trace of the corpus (its folders of traces; not mappings or heap dumps), sorted.
+/// Every trace of the corpus (its folders of traces and heap dumps; not mappings), sorted.
 pub fn corpus_traces() -> Vec<std::path::PathBuf> {
     let mut files = Vec::new();
-    for dir in ["", "atrace", "perfetto", "simpleperf"].map(|d| corpus_dir().join(d)) {
+    for dir in ["", "atrace", "hprof", "perfetto", "simpleperf"].map(|d| corpus_dir().join(d)) {
         for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display())) {
             let path = entry.expect("a directory entry").path();
             if path.is_file() && path.extension().is_none_or(|e| e != "md") {

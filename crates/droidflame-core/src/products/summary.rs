@@ -71,7 +71,7 @@ pub struct Summary<'a> {
     pub app_frames: Option<usize>,
     /// A heap dump's objects, bytes and roots; absent for other traces.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub heap_dump: Option<super::HeapDumpJson>,
+    pub heap_dump: Option<super::heap::HeapDumpJson>,
 }
 
 /// A source as the summary lists it.

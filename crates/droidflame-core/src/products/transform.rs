@@ -409,6 +409,10 @@ impl FrameTree {
         }
         if let At::Node(root) = at[0] {
             out.add(root, self.nodes[0].self_time);
+            // Samples or allocations whose every frame an earlier step merged away.
+            if self.per_stack {
+                out.nodes[root as usize].calls += self.nodes[0].calls;
+            }
         }
         let moved = at.iter().map(|a| if let At::Node(new) = a { *new } else { NONE }).collect();
         (out.finish(), moved)

@@ -189,6 +189,11 @@ pub fn call_tree_table(profile: &Profile, scope: GraphScope, view: &View) -> Res
         let mut at = vec![NONE; tree.nodes.len()];
         at[0] = top;
         let own = tree.nodes[0].self_time;
+        // Samples or allocations of stacks that a transform emptied (every frame merged)
+        // are the thread's own.
+        if profile.count().per_stack() {
+            table.calls[top as usize] += tree.nodes[0].calls;
+        }
         for (column, clock) in [(&mut table.self_wall, Clock::Wall), (&mut table.total_wall, Clock::Wall)]
             .into_iter()
             .chain([(&mut table.self_cpu, Clock::Cpu), (&mut table.total_cpu, Clock::Cpu)])

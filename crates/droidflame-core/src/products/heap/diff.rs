@@ -2,7 +2,7 @@
 //! before and after, the largest change of retained bytes first.
 
 use super::classes::{class_rows, ClassRow};
-use super::graph_of;
+use super::lookup::graph_of;
 use crate::error::Result;
 use crate::profile::Profile;
 use std::collections::BTreeMap;

@@ -4,7 +4,7 @@
 //! comes with its shortest path from a GC root; leaks held through the same path (array
 //! indices aside) group into one, with a count.
 
-use super::graph_of;
+use super::lookup::graph_of;
 use super::path::{path_of, via_words};
 use crate::error::Result;
 use crate::profile::{HeapGraph, ObjectKind, Profile, Via, NONE};

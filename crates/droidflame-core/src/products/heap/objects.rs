@@ -1,7 +1,7 @@
 //! The objects that retain the most: each with its class, heap, shallow and retained bytes
 //! and its immediate dominator.
 
-use super::{graph_of, heap_named};
+use super::lookup::{graph_of, heap_named};
 use crate::error::{Error, ErrorKind, Result};
 use crate::profile::{HeapGraph, ObjectKind, Profile, NONE};
 

@@ -1,7 +1,7 @@
 //! An object's shortest path from a GC root: the chain of references, root first, that
 //! the breadth-first search from the roots met it through.
 
-use super::{graph_of, object_id, object_numbered};
+use super::lookup::{graph_of, object_id, object_numbered};
 use crate::error::{Error, ErrorKind, Result};
 use crate::profile::{HeapGraph, Profile, RootKind, Via, NONE};
 

@@ -1,6 +1,11 @@
 //! The heap tables as tab-separated text with a header line, as the CLI prints them.
 
-use super::{object_id, ClassChange, ClassRow, Leak, LeakGroup, ObjectRow, PathStep};
+use super::classes::ClassRow;
+use super::diff::ClassChange;
+use super::leaks::{Leak, LeakGroup};
+use super::lookup::object_id;
+use super::objects::ObjectRow;
+use super::path::PathStep;
 use crate::error::{Error, ErrorKind, Result};
 use std::io::Write;
 
