@@ -305,7 +305,8 @@ impl GraphReader {
         let mut chain = std::mem::take(&mut self.chain);
         chain.clear();
         let mut at = class;
-        while at != 0 {
+        // A chain longer than there are classes loops (a damaged dump): no layout then.
+        while at != 0 && chain.len() <= self.layout_list.len() {
             let Some(&layout) = self.layouts.get(&at) else { break };
             chain.push(layout);
             at = self.layout_list[layout as usize].superclass;
