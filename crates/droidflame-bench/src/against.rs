@@ -1,6 +1,6 @@
 //! `droidflame-bench against OLD_BENCH [--label REV] [--quick] [--pairs N]`: the guard
 //! against slowdowns. Every case of a fixed suite (method traces in both record orders,
-//! streaming, V2, atrace text, `.ctrace`, Perfetto, simpleperf, SVGs, a mapping) is
+//! streaming, V2, atrace text, `.ctrace`, Perfetto, simpleperf, SVGs, a mapping, a heap dump) is
 //! measured by another build's bench binary and by this one, alternately, on the same
 //! files, each run in a fresh process; each pair gives a ratio, and the table shows the
 //! median ratio per measure. `cargo xtask bench --against REV` builds REV and runs this.
@@ -198,6 +198,14 @@ fn measures(dir: &Path, quick: bool) -> Result<Vec<Measure>, String> {
             method_runs = Some(file);
         }
     }
+    let objects = if quick { 160_000 } else { 1_600_000 };
+    let dump = dir.join(format!("against-heap-{objects}.hprof"));
+    ensure(&dump, |tmp| crate::files::write_heap_file(tmp, objects).map(|_| ()))?;
+    measures.push(Measure {
+        case: "heap dump (HotSpot)".into(),
+        args: vec!["probe".into(), "heap".into(), path_str(&dump)?],
+        fields: vec![("analysis", "analyze_s"), ("class table", "classes_s")],
+    });
     let trace = method_runs.expect("the suite has a method trace in per-thread runs");
     let mb = if quick { 10 } else { 100 };
     let mapping = dir.join(format!("app-start-mapping-{mb}MB.txt"));

@@ -2,6 +2,7 @@
 
 use droidflame_testkit::adversarial::{write_adversarial, Adversary};
 use droidflame_testkit::large::{write_large, write_mapping, LargeLayout, Shape};
+use droidflame_testkit::large_heap::write_large_heap;
 use std::path::Path;
 
 /// An R8 mapping of `bytes` for the app-start program (`generate mapping MB FILE`).
@@ -36,4 +37,11 @@ pub(crate) fn write_shape(path: &Path, layout: LargeLayout, shape: &Shape) -> Re
     let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
     write_large(&mut out, shape, layout).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// A heap dump of about `objects` objects (`generate heap OBJECTS FILE`).
+pub(crate) fn write_heap_file(path: &Path, objects: u64) -> Result<u64, String> {
+    let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+    write_large_heap(&mut out, objects, 47).map_err(|e| format!("{}: {e}", path.display()))
 }

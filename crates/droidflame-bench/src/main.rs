@@ -6,12 +6,14 @@
 //! - `generate regular|streaming|v2|atrace|ctrace|perfetto|perfetto-sched|perfetto-samples|simpleperf|small|interleaved RECORDS FILE`: one generated trace (`small`: a
 //!   regular trace of a small program, 12 threads and 3,000 methods); `generate deep DEPTH FILE`
 //!   and `generate fresh STACKS FILE` write the adversarial ones (a deep stack, all-new stacks).
-//! - `probe analyze|stream|calls|baseline|render|adversarial FILE`: one measurement, as a JSON line.
+//! - `generate heap OBJECTS FILE`: a HotSpot-style heap dump of about that many objects.
+//! - `probe analyze|stream|calls|baseline|render|adversarial|heap FILE`: one measurement, as a JSON line.
 //! - `against OLD_BENCH [--label REV] [--quick] [--pairs N]`: every case of the guard's suite
 //!   measured by another build's bench binary and this one alternately; a table of ratios.
 
 mod against;
 mod files;
+mod heap_probe;
 mod measure;
 mod probe;
 mod tree_runs;
@@ -35,7 +37,7 @@ fn main() {
         ["report", rest @ ..] => report(rest),
         ["against", rest @ ..] => against::against(rest),
         _ => Err("usage: droidflame-bench report [--quick] [--out FILE] | generate regular|streaming|v2|atrace|ctrace|perfetto|perfetto-sched|perfetto-samples|simpleperf|small|interleaved RECORDS FILE | generate deep DEPTH FILE | generate fresh STACKS FILE | \
-                  generate mapping MB FILE | probe analyze|stream|calls|baseline|render|adversarial FILE | probe mapping TRACE MAPPING | \
+                  generate mapping MB FILE | generate heap OBJECTS FILE | probe analyze|stream|calls|baseline|render|adversarial|heap FILE | probe mapping TRACE MAPPING | \
                   against OLD_BENCH [--label REV] [--quick] [--pairs N]"
             .into()),
     };
@@ -61,6 +63,7 @@ fn probe(kind: &str, file: &str) -> Result<Value, String> {
         "baseline" => probe::baseline(file, runs.min(3)),
         "render" => probe::render(file),
         "adversarial" => probe::adversarial(file),
+        "heap" => heap_probe::heap(file, runs),
         _ => Err(format!("unknown probe {kind}")),
     }
 }
@@ -86,6 +89,7 @@ fn generate(layout: &str, size: &str, file: &str) -> Result<(), String> {
     let size: u64 = size.parse().map_err(|_| format!("not a number: {size}"))?;
     match layout {
         "mapping" => write_mapping_file(Path::new(file), size << 20),
+        "heap" => files::write_heap_file(Path::new(file), size).map(|_| ()),
         "deep" => write_adversary(Path::new(file), Adversary::DeepChain { depth: size, methods: 1000 }).map(|_| ()),
         "fresh" => write_adversary(Path::new(file), fresh_stacks(size)).map(|_| ()),
         "small" => write_shape(Path::new(file), LargeLayout::Regular, &Shape::small_program(size)).map(|_| ()),
@@ -267,6 +271,38 @@ fn cases(quick: bool) -> Vec<Case> {
     ]
 }
 
+/// The heap dump's row: its class table from disk as `droidflame heap classes` makes it,
+/// with the process's peak memory, and the steps in memory.
+fn heap_table(row: &Value) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "\n### Heap dumps (native)\n");
+    let _ = writeln!(
+        s,
+        "A HotSpot-style dump (8-byte ids) written by the testkit: classes in a hierarchy, registries in statics, \
+         trees of instances, arrays and byte buffers with one reference in twenty across trees. `class table \
+         from disk`: read in 1 MiB pieces, the graph analysed (reachability, dominators, retained sizes) and the \
+         class table made, as `droidflame heap classes` does; peak RSS is the whole process's. `analysis` and \
+         `class table`: the two steps on the dump in memory, median of 3.\n"
+    );
+    let _ = writeln!(
+        s,
+        "| size | objects reachable | classes | class table from disk | peak RSS | analysis | class table |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|");
+    let _ = writeln!(
+        s,
+        "| {} | {} | {} | {} | {} | {} | {} |",
+        fmt_mb(f(row, &["bytes"])),
+        f(row, &["objects"]).map_or("—".into(), |r| format!("{:.2} M", r / 1e6)),
+        f(row, &["classes"]).unwrap_or(0.0),
+        fmt_s(f(row, &["stream_s"])),
+        f(row, &["peak_kib"]).map_or("—".into(), |k| format!("{:.0} MB", k * 1024.0 / 1e6)),
+        fmt_s(f(row, &["analyze_s"])),
+        fmt_s(f(row, &["classes_s"])),
+    );
+    s
+}
+
 fn report(args: &[&str]) -> Result<(), String> {
     let quick = args.contains(&"--quick");
     let out = match args.iter().position(|a| *a == "--out") {
@@ -331,8 +367,18 @@ fn report(args: &[&str]) -> Result<(), String> {
         row["bytes"] = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0).into();
         hostile.push(row);
     }
+    let objects = if quick { 160_000 } else { 1_600_000 };
+    let dump = dir.join(format!("heap-{objects}.hprof"));
+    if !dump.exists() {
+        eprintln!("bench: generating {} ({objects} objects)", dump.display());
+        let tmp = dump.with_extension("partial");
+        files::write_heap_file(&tmp, objects)?;
+        std::fs::rename(&tmp, &dump).map_err(|e| e.to_string())?;
+    }
+    let heap = child(me, &["probe", "heap", dump.to_str().ok_or("path is not UTF-8")?])?;
     let mut text = markdown(&rows, quick);
     text.push_str(&adversarial_table(&hostile));
+    text.push_str(&heap_table(&heap));
     let document = merge(&std::fs::read_to_string(&out).unwrap_or_default(), &text);
     std::fs::write(&out, document).map_err(|e| format!("{}: {e}", out.display()))?;
     println!("{text}");

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 const CHUNK: usize = 1 << 20;
 
 /// Peak resident memory of this process so far, in KiB (Linux).
-fn peak_kib() -> u64 {
+pub(crate) fn peak_kib() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     status
         .lines()

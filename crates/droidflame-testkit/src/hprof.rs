@@ -1,5 +1,5 @@
 //! A writer of HPROF heap dumps (`JAVA PROFILE 1.0.3`), as ART and HotSpot write them:
-//! strings and class loads as records, then one heap-dump segment of class dumps, objects
+//! an empty stack trace, strings and class loads as records, then one heap-dump segment of class dumps, objects
 //! and roots, then the heap dump's end. Ids are 4 or 8 bytes.
 
 /// A field's or static's value.
@@ -45,7 +45,11 @@ impl HprofWriter {
         let mut out = b"JAVA PROFILE 1.0.3\0".to_vec();
         out.extend((id_size as u32).to_be_bytes());
         out.extend(0u64.to_be_bytes());
-        HprofWriter { id: id_size, out, segment: Vec::new(), next_string: 0x10_0000, class_serial: 0 }
+        let mut w = HprofWriter { id: id_size, out, segment: Vec::new(), next_string: 0x10_0000, class_serial: 0 };
+        // The empty stack trace (serial 0) that objects name as where they were made: ART
+        // and HotSpot write it first, and readers such as ahat require it.
+        w.record(0x05, &[0; 12]);
+        w
     }
 
     fn id_bytes(&self, id: u64) -> Vec<u8> {
@@ -182,6 +186,12 @@ impl HprofWriter {
         };
         sub.extend(vec![0; extra]);
         self.segment.extend(sub);
+    }
+
+    /// The bytes of the records and ended segments so far, handed over: a large dump is
+    /// written out as it is made (`end_segment` first).
+    pub fn take_bytes(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.out)
     }
 
     /// Bytes put into the segment as they are: a damaged sub-record, say.

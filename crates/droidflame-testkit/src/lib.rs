@@ -7,6 +7,7 @@ pub mod atrace;
 pub mod exercise;
 pub mod hprof;
 pub mod large;
+pub mod large_heap;
 pub mod mapping;
 pub mod perfetto;
 pub mod perfetto_frames;

@@ -131,6 +131,13 @@ fn heap_thread(heap: u32, name: &str, records: u64, tree: TreeBuilder) -> Thread
     }
 }
 
+/// How many heaps hold a strongly reachable object: the threads of a dump's sources.
+pub(crate) fn graph_heaps(graph: &HeapGraph) -> usize {
+    let mut used = vec![false; graph.heaps.len()];
+    (0..graph.len()).filter(|&v| graph.is_strong(v)).for_each(|v| used[graph.objects.heap[v] as usize] = true);
+    used.iter().filter(|&&u| u).count()
+}
+
 /// Gives each class its frames in `frames`, made for the classes whose objects are
 /// strongly reachable: one per name, however many classes share it.
 pub(crate) fn make_class_frames(graph: &mut HeapGraph, frames: &mut Vec<Frame>) {

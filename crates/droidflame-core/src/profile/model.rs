@@ -5,10 +5,13 @@ use super::facts::Facts;
 use super::frame::{ClassRename, Frame};
 use super::heap::HeapProfiles;
 use super::heap_graph::HeapGraph;
+use super::heap_graph_stacks::graph_stacks;
 use super::repairs::group_digits;
 use super::source::Source;
+use super::source::SourceKind;
 use super::stacks::StackProfile;
 use super::system::SystemTimeline;
+use std::sync::OnceLock;
 
 /// The analysed trace.
 #[derive(Debug, Clone)]
@@ -56,6 +59,9 @@ pub(crate) enum Shown {
     Stacks(usize),
     /// A heap source's, made from the heap dumps.
     Heap(Box<StackProfile>),
+    /// A heap dump's source (`heap-dominators`, `heap-paths`), made from its graph when a
+    /// product first reads it: tables of a dump need none.
+    Dump(SourceKind, OnceLock<Box<StackProfile>>),
 }
 
 impl Profile {
@@ -65,6 +71,10 @@ impl Profile {
         match &self.shown {
             Shown::Stacks(at) => &self.stack_profiles[*at],
             Shown::Heap(stacks) => stacks,
+            Shown::Dump(kind, stacks) => stacks.get_or_init(|| {
+                let graph = self.heap_graph.as_ref().expect("a dump's source has its graph");
+                Box::new(graph_stacks(graph, *kind))
+            }),
         }
     }
 

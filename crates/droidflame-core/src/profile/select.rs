@@ -2,12 +2,12 @@
 
 use super::clock::{Clock, TimeUnit};
 use super::heap::HeapView;
-use super::heap_graph_stacks::graph_stacks;
 use super::model::{Profile, Shown};
 use super::repairs::counted;
 use super::source::{Count, Source, SourceKind, Unit};
 use super::stacks::StackProfile;
 use crate::error::{Error, ErrorKind, Result};
+use std::sync::OnceLock;
 
 impl Profile {
     /// The sources this trace has, in order of preference: the first is shown by default.
@@ -23,7 +23,11 @@ impl Profile {
 
     /// The source the profile shows now.
     pub fn source(&self) -> &Source {
-        &self.stacks().source
+        match &self.shown {
+            // Without making the dump's stacks.
+            Shown::Dump(kind, _) => self.sources.iter().find(|s| s.kind == *kind).expect("a shown source is listed"),
+            _ => &self.stacks().source,
+        }
     }
 
     /// Shows `kind` from now on: every product reads its stack profile (its threads, unit
@@ -43,8 +47,8 @@ impl Profile {
         self.shown = if kind.from_dumps() {
             let heap = self.heap.as_ref().expect("a heap source has heap dumps");
             Shown::Heap(Box::new(heap.stack_profile(HeapView { kind, dump: self.dump }, &self.sources)))
-        } else if let Some(graph) = self.heap_graph.as_ref().filter(|_| kind.is_heap()) {
-            Shown::Heap(Box::new(graph_stacks(graph, kind)))
+        } else if self.heap_graph.is_some() && kind.is_heap() {
+            Shown::Dump(kind, OnceLock::new())
         } else {
             let at = self.stack_profiles.iter().position(|d| d.source.kind == kind).expect("a listed source is kept");
             Shown::Stacks(at)

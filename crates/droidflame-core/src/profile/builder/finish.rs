@@ -14,7 +14,7 @@ use crate::profile::frame::FrameKind;
 use crate::profile::frame::{display_names, Frame};
 use crate::profile::heap::HeapProfiles;
 use crate::profile::heap::HeapView;
-use crate::profile::heap_graph_stacks::{graph_stacks, make_class_frames};
+use crate::profile::heap_graph_stacks::{graph_heaps, make_class_frames};
 use crate::profile::model::calls_left_out;
 use crate::profile::model::Profile;
 use crate::profile::model::Shown;
@@ -27,6 +27,7 @@ use crate::profile::system::{SystemTimeline, Timeline};
 use crate::profile::thread::ThreadProfile;
 use crate::profile::tree::NONE;
 use rustc_hash::FxHashMap;
+use std::sync::OnceLock;
 
 impl ProfileBuilder {
     /// The profile: each sink finished into its part, with what only the decoder knows
@@ -128,21 +129,19 @@ impl ProfileBuilder {
                 sources.push(Source::new(kind, Unit::Bytes, FrameKind::Function, heap.processes.len()));
             }
         }
-        let mut dump_stacks = None;
         if let Some(graph) = &graph {
-            let dominators = graph_stacks(graph, SourceKind::HeapDominators);
-            let heaps = dominators.threads.len();
-            sources.push(dominators.source.clone());
-            sources.push(Source::new(SourceKind::HeapPaths, Unit::Bytes, FrameKind::Function, heaps));
-            dump_stacks = Some(dominators);
+            let heaps = graph_heaps(graph);
+            for kind in [SourceKind::HeapDominators, SourceKind::HeapPaths] {
+                sources.push(Source::new(kind, Unit::Bytes, FrameKind::Function, heaps));
+            }
         }
-        let shown = match (pool.is_empty(), &heap, dump_stacks) {
+        let shown = match (pool.is_empty(), &heap, &graph) {
             (false, ..) => Shown::Stacks(0),
             (true, Some(heap), _) => {
                 let view = HeapView { kind: SourceKind::HeapUnreleased, dump: None };
                 Shown::Heap(Box::new(heap.stack_profile(view, &sources)))
             }
-            (true, None, Some(dominators)) => Shown::Heap(Box::new(dominators)),
+            (true, None, Some(_)) => Shown::Dump(SourceKind::HeapDominators, OnceLock::new()),
             (true, None, None) => unreachable!("a trace without stacks lists its main source"),
         };
         Profile {
