@@ -364,3 +364,63 @@ fn heap_diff_of_the_shared_dumps_is_their_class_tables_side_by_side() {
     assert!(sizes.windows(2).all(|w| w[0] >= w[1]), "largest change first");
     assert_eq!(changes[0].class, "java.lang.Object[]");
 }
+
+/// An obfuscated build's dump: `a.c` (a sticky class) holds in its static `a` the array
+/// `a.b[]` 0x1010 of one `a.b` 0x1000, whose field `a` holds the `a.b` 0x1001.
+fn obfuscated_dump() -> Vec<u8> {
+    let mut w = HprofWriter::new(4);
+    let classes =
+        [(0x100, "java/lang/Object"), (0x101, "java/lang/Class"), (0x111, "a/b"), (0x130, "a/c"), (0x150, "[La/b;")];
+    classes.iter().for_each(|&(id, name)| w.load_class(id, name));
+    w.class_dump(0x100, 0, 0, &[], &[]);
+    w.class_dump(0x101, 0x100, 50, &[], &[]);
+    w.class_dump(0x111, 0x100, 8, &[], &[("a", 2), ("b", 2)]);
+    w.class_dump(0x130, 0x100, 0, &[("a", Object(0x1010))], &[]);
+    w.class_dump(0x150, 0x100, 0, &[], &[]);
+    w.object_array(0x1010, 0x150, &[0x1000]);
+    w.instance(0x1000, 0x111, &[Object(0x1001), Object(0)]);
+    w.instance(0x1001, 0x111, &[Object(0), Object(0)]);
+    w.root(0x05, 0x130);
+    w.finish()
+}
+
+const MAPPING: &str = "com.example.Node -> a.b:\n    com.example.Node next -> a\n    com.example.Node prev -> b\n\
+                       com.example.Cache -> a.c:\n    com.example.Node[] nodes -> a\n";
+
+#[test]
+fn a_mapping_names_a_dump_s_classes_and_each_class_s_fields() {
+    let mut p = analyze(&obfuscated_dump()).unwrap();
+    let report = p.deobfuscate_with(MAPPING.as_bytes()).unwrap();
+    assert_eq!(report.heap_classes, Some(3), "a.b, a.c and the array a.b[]");
+    assert_eq!((report.classes.mapped, report.classes.not_found), (2, 2), "a.b and a.c; java.lang.Object and Class");
+    assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+    let classes: Vec<(String, u64)> =
+        products::heap_classes(&p.profile, None).unwrap().into_iter().map(|r| (r.name, r.count)).collect();
+    let count = |name: &str| classes.iter().find(|c| c.0 == name).map(|c| c.1);
+    assert_eq!((count("com.example.Node"), count("com.example.Node[]"), count("a.b")), (Some(2), Some(1), None));
+    let steps = products::heap_path(&p.profile, 0x1001).unwrap();
+    let steps: Vec<_> = steps.iter().map(|s| (s.class.as_str(), s.via.as_str())).collect();
+    assert_eq!(
+        steps,
+        [
+            ("java.lang.Class<com.example.Cache>", "root:sticky-class"),
+            ("com.example.Node[]", ".nodes"),
+            ("com.example.Node", "[0]"),
+            ("com.example.Node", ".next"),
+        ]
+    );
+    let stacks = folded(&mut p, SourceKind::HeapDominators);
+    assert!(
+        stacks
+            .iter()
+            .any(|l| l.starts_with("default;java.lang.Class<com.example.Cache>;com.example.Node[];com.example.Node")),
+        "{stacks:?}"
+    );
+    // Another mapping starts again from the dump's names.
+    p.deobfuscate_with(b"com.other.Thing -> a.b:\n").unwrap();
+    let classes = products::heap_classes(&p.profile, None).unwrap();
+    assert!(
+        classes.iter().any(|c| c.name == "com.other.Thing")
+            && !classes.iter().any(|c| c.name.starts_with("com.example"))
+    );
+}

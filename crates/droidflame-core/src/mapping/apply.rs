@@ -7,7 +7,7 @@ use super::kept::Mapping;
 use super::report::EXAMPLES;
 use super::report::{ClassCounts, MappingReport};
 use super::resolve::{original_line, resolve, Resolution};
-use crate::profile::{display_names, Frame, Profile};
+use crate::profile::{display_names, Profile};
 use crate::text::group_digits;
 
 impl Mapping {
@@ -63,8 +63,11 @@ impl Mapping {
                 frame.signature = signature;
             }
         }
-        report.classes = count_classes(profile.frames.iter(), mapping);
-        report.warnings = other_build_warnings(mapping, &report, profile.frames.iter());
+        report.classes = count_classes(profile, mapping);
+        report.warnings = other_build_warnings(mapping, &report, profile);
+        if let Some(graph) = &mut profile.heap_graph {
+            report.heap_classes = Some(mapping.apply_to_heap(graph, &mut frames));
+        }
         profile.unmapped_frames = std::mem::replace(&mut profile.frames, frames);
         (profile.frame_names, profile.frame_name_of) = display_names(&profile.frames);
         report
@@ -72,30 +75,33 @@ impl Mapping {
 }
 
 /// Every class a method frame or its signature names, once each: listed or not.
-fn count_classes<'a>(frames: impl Iterator<Item = &'a Frame>, mapping: &Mapping) -> ClassCounts {
+fn count_classes(profile: &Profile, mapping: &Mapping) -> ClassCounts {
     let mut classes: Vec<String> = Vec::new();
-    for frame in frames.filter(|f| !f.unknown && !f.class.is_empty()) {
+    for frame in profile.frames.iter().filter(|f| !f.unknown && !f.class.is_empty()) {
         classes.push(frame.class.clone());
         descriptor::for_each_class(&frame.signature, |c| classes.push(c.to_owned()));
     }
+    classes.extend(heap_classes(profile).map(str::to_owned));
     classes.sort_unstable();
     classes.dedup();
     let mapped = classes.iter().filter(|c| mapping.classes.contains_key(c.as_str())).count() as u64;
     ClassCounts { mapped, not_found: classes.len() as u64 - mapped }
 }
 
+/// A heap dump's classes as the dump names them (an array class by its element's).
+fn heap_classes(profile: &Profile) -> impl Iterator<Item = &str> {
+    let names = profile.heap_graph.as_ref().map_or(&[][..], |g| g.dump_class_names());
+    names.iter().map(|name| name.trim_end_matches("[]"))
+}
+
 /// Signs that the mapping is not this trace's: few of the trace's classes in the
 /// mapping's obfuscated packages are listed, few of the mapped classes' methods are, or
 /// the trace names its classes as the mapping's originals already.
-fn other_build_warnings<'a>(
-    mapping: &Mapping,
-    report: &MappingReport,
-    frames: impl Iterator<Item = &'a Frame>,
-) -> Vec<String> {
+fn other_build_warnings(mapping: &Mapping, report: &MappingReport, profile: &Profile) -> Vec<String> {
     let facts = &mapping.facts;
     let mut warnings = Vec::new();
-    let mut classes: Vec<&str> =
-        frames.filter(|f| !f.unknown && !f.class.is_empty()).map(|f| f.class.as_str()).collect();
+    let frames = profile.frames.iter().filter(|f| !f.unknown && !f.class.is_empty());
+    let mut classes: Vec<&str> = frames.map(|f| f.class.as_str()).chain(heap_classes(profile)).collect();
     classes.sort_unstable();
     classes.dedup();
     let missing_obfuscated = classes

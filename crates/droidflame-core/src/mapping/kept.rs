@@ -43,6 +43,8 @@ pub(super) struct ClassEntry {
     pub(super) source_file: Option<String>,
     /// Its methods by obfuscated name, inlined callees left out.
     pub(super) methods: FxHashMap<String, Vec<MethodEntry>>,
+    /// Its fields' original names, by obfuscated name.
+    pub(super) fields: FxHashMap<String, String>,
 }
 
 /// One method line (not an inlined callee): one line range of one method.
@@ -91,6 +93,11 @@ impl Wanted {
             }
             self.add(&frame.class);
             descriptor::for_each_class(&frame.signature, |class| self.add(class));
+        }
+        if let Some(graph) = &profile.heap_graph {
+            for class in graph.dump_class_names() {
+                self.add(class.trim_end_matches("[]"));
+            }
         }
     }
 

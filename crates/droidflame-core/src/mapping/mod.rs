@@ -19,6 +19,7 @@
 
 mod apply;
 mod descriptor;
+mod heap;
 mod kept;
 mod reader;
 mod report;

@@ -164,7 +164,11 @@ impl ReadState {
                 };
                 self.method(obfuscated, entry);
             }
-            Ok(ProguardRecord::Field { .. }) if self.in_classes => {}
+            Ok(ProguardRecord::Field { original, obfuscated, .. }) if self.in_classes => {
+                if let Some(class) = self.current.as_ref().and_then(|c| self.mapping.classes.get_mut(c)) {
+                    class.fields.entry(obfuscated.to_owned()).or_insert_with(|| original.to_owned());
+                }
+            }
             Ok(ProguardRecord::Field { .. }) => self.refuse(line, "a member line before any class line"),
             Err(_) if !self.in_classes => self.refuse(line, "no mapping line"),
             Err(_) => {
@@ -225,6 +229,7 @@ impl ReadState {
                 original: original.to_owned(),
                 source_file: None,
                 methods: Default::default(),
+                fields: Default::default(),
             });
             self.current = Some(obfuscated.to_owned());
         }

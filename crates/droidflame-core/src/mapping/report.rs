@@ -28,6 +28,10 @@ pub struct MappingReport {
     pub ambiguous_examples: Vec<String>,
     /// Signs that the mapping belongs to another build or app, in words.
     pub warnings: Vec<String>,
+    /// A heap dump's classes the mapping lists (renamed, with their fields); absent for
+    /// other traces.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heap_classes: Option<u64>,
 }
 
 /// Classes, by what the mapping says of them.

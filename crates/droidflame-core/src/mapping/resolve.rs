@@ -121,6 +121,7 @@ mod tests {
             original: "com.example.Box".into(),
             source_file: None,
             methods: [("a".to_owned(), entries)].into_iter().collect(),
+            fields: Default::default(),
         };
         let listed = &class.methods["a"];
         let plain = |_: &str| None;

@@ -165,8 +165,10 @@ pub struct HeapGraph {
     pub heaps: Vec<String>,
     /// The classes' names (a class loaded twice is two classes of one name).
     pub classes: Vec<String>,
-    /// Field names that references go through.
+    /// Field names that references go through: each a field or static of one class.
     pub names: Vec<String>,
+    /// The class whose field or static each name is.
+    pub name_class: Vec<u32>,
     pub objects: Objects,
     pub references: References,
     /// Each root object's kinds of GC root, as a bit set of `RootKind`s.
@@ -177,6 +179,8 @@ pub struct HeapGraph {
     pub reached: Reached,
     /// Each class's frames, by class number: made when the profile is finished.
     pub frames: Vec<ClassFrames>,
+    /// The classes' and names' names as the dump gives them, where a mapping renamed them.
+    pub(crate) unmapped: Option<(Vec<String>, Vec<String>)>,
     /// Each class's superclass, by class number (`NONE`: none, or not known).
     pub superclass: Vec<u32>,
     /// The activities (`android.app.Activity` and its subclasses) whose `mDestroyed` is
@@ -198,10 +202,12 @@ impl HeapGraph {
         let reached = analyse(&objects, &references);
         let frames = vec![ClassFrames { instances: NONE, class_object: NONE }; classes.len()];
         let superclass = vec![NONE; classes.len()];
+        let name_class = vec![NONE; names.len()];
         HeapGraph {
             heaps,
             classes,
             names,
+            name_class,
             objects,
             references,
             roots,
@@ -210,6 +216,7 @@ impl HeapGraph {
             frames,
             superclass,
             destroyed: Vec::new(),
+            unmapped: None,
         }
     }
 
@@ -231,6 +238,11 @@ impl HeapGraph {
             ObjectKind::Class => format!("java.lang.Class<{class}>").into(),
             _ => class.into(),
         }
+    }
+
+    /// The classes' names as the dump gives them (before any mapping).
+    pub fn dump_class_names(&self) -> &[String] {
+        self.unmapped.as_ref().map_or(&self.classes, |(classes, _)| classes)
     }
 
     /// Whether object `v` is strongly reachable: what tables, dominators and retained

@@ -44,8 +44,8 @@ pub(super) struct GraphReader {
     layout_list: Vec<ClassLayout>,
     /// The layouts of an instance's class chain, its own first (kept to be reused).
     chain: Vec<u32>,
-    /// Field names by string id, as sink names.
-    names: FxHashMap<u64, u32>,
+    /// Field names by string id and class, as sink names.
+    names: FxHashMap<(u64, u32), u32>,
     /// The sink names that are `referent` (a `java.lang.ref` class's referent field).
     referents: Vec<u32>,
     /// `java.lang.Class`'s instance size: part of every class object's size.
@@ -157,17 +157,19 @@ impl GraphReader {
         }
     }
 
-    fn name(&mut self, sink: &mut HeapGraphSink, string: u64) -> u32 {
-        if let Some(&name) = self.names.get(&string) {
+    /// The sink's name of field (or static) `string` of class `class`: one per class, so
+    /// that a mapping renames each class's fields by its own.
+    fn name(&mut self, sink: &mut HeapGraphSink, string: u64, class: u32) -> u32 {
+        if let Some(&name) = self.names.get(&(string, class)) {
             return name;
         }
         let text = self.strings.get(&string).cloned().unwrap_or_default();
         let is_referent = text == "referent";
-        let name = sink.name(text);
+        let name = sink.name(text, class);
         if is_referent {
             self.referents.push(name);
         }
-        self.names.insert(string, name);
+        self.names.insert((string, class), name);
         name
     }
 
@@ -218,6 +220,7 @@ impl GraphReader {
         let id = self.id;
         let class_id = id_at(b, 0, id);
         let superclass = id_at(b, id + 4, id);
+        let number = self.class_number(sink, class_id);
         let instance_size = u64::from(u32::from_be_bytes(b[7 * id + 4..7 * id + 8].try_into().expect("four bytes")));
         let mut at = 7 * id + 8;
         let entries = usize::from(u16::from_be_bytes([b[at], b[at + 1]]));
@@ -238,7 +241,7 @@ impl GraphReader {
             if code == 2 {
                 let target = id_at(b, at + id + 1, id);
                 if target != 0 {
-                    references.push((target, self.name(sink, name)));
+                    references.push((target, self.name(sink, name, number)));
                 }
             }
             at += id + 1 + value_size;
@@ -247,7 +250,8 @@ impl GraphReader {
         at += 2;
         let fields =
             (0..count).map(|i| (id_at(b, at + i * (id + 1), id), b[at + i * (id + 1) + id])).collect::<Vec<_>>();
-        let fields: Vec<(u32, u8)> = fields.into_iter().map(|(name, code)| (self.name(sink, name), code)).collect();
+        let fields: Vec<(u32, u8)> =
+            fields.into_iter().map(|(name, code)| (self.name(sink, name, number), code)).collect();
         let name = self.classes.get(&class_id).map(|(_, name)| name.clone()).unwrap_or_default();
         if name == "java.lang.Class" {
             self.class_instance_size = instance_size;
@@ -263,7 +267,6 @@ impl GraphReader {
         let destroyed = (name == "android.app.Activity")
             .then(|| fields.iter().position(|&(field, code)| code == 4 && sink.name_text(field) == "mDestroyed"))
             .flatten();
-        let number = self.class_number(sink, class_id);
         if superclass != 0 {
             let parent = self.class_number(sink, superclass);
             sink.superclass(number, parent);

@@ -91,7 +91,7 @@ mod tests {
         let heap = sink.heap("app");
         let node = sink.class("Node".into());
         let bytes = sink.class("byte[]".into());
-        let next = sink.name("next".into());
+        let next = sink.name("next".into(), node);
         sink.object(0x10, node, heap, 16, ObjectKind::Instance);
         sink.reference(0x20, Strength::Strong, Via::Field(next));
         sink.object(0x20, node, heap, 16, ObjectKind::Instance);

@@ -35,6 +35,8 @@ pub(crate) struct HeapGraphSink {
     roots: Vec<(u64, RootKind)>,
     /// Each class's superclass, by class number (`NONE` for none).
     superclass: Vec<u32>,
+    /// The class each name is a field or static of.
+    name_class: Vec<u32>,
     /// Ids of activities whose `mDestroyed` is true.
     destroyed: Vec<u64>,
 }
@@ -75,9 +77,10 @@ impl HeapGraphSink {
         }
     }
 
-    /// A new field name's number (for `Via::Field`).
-    pub fn name(&mut self, name: String) -> u32 {
+    /// A new field name's number (for `Via::Field`): a field or static of class `class`.
+    pub fn name(&mut self, name: String, class: u32) -> u32 {
         self.names.push(name);
+        self.name_class.push(class);
         (self.names.len() - 1) as u32
     }
 
@@ -187,6 +190,7 @@ impl HeapGraphSink {
         let mut graph = HeapGraph::new(self.heaps, self.classes, self.names, objects, references, roots);
         graph.superclass = self.superclass;
         graph.root_records = root_records;
+        graph.name_class = self.name_class;
         graph.destroyed = destroyed;
         (Some(graph), drops)
     }
@@ -202,7 +206,7 @@ mod tests {
         let app = sink.heap("app");
         assert_eq!((sink.heap("zygote"), sink.heap("app")), (1, app));
         let class = sink.class("com.example.Holder".into());
-        let field = sink.name("held".into());
+        let field = sink.name("held".into(), class);
         // Given out of order: 0x30 holds 0x10 and an id the dump lacks; 0x10 comes twice.
         sink.object(0x30, class, app, 24, ObjectKind::Instance);
         sink.reference(0x10, Strength::Strong, Via::Field(field));
