@@ -11,7 +11,8 @@ pub(crate) enum HeapCommand {
     /// Classes with a strongly reachable instance: `class count shallow retained`, by
     /// retained bytes, largest first (class objects count under `java.lang.Class`).
     Classes {
-        dump: PathBuf,
+        #[arg(value_name = "DUMP")]
+        file: PathBuf,
         /// Only objects in this heap (`app`, `image`, `zygote`; `default` for a HotSpot dump).
         #[arg(long, value_name = "NAME")]
         heap: Option<String>,
@@ -21,7 +22,8 @@ pub(crate) enum HeapCommand {
     /// Objects by retained bytes, largest first: `id class heap shallow retained
     /// dominator` (`root`: only the GC roots together dominate it).
     Objects {
-        dump: PathBuf,
+        #[arg(value_name = "DUMP")]
+        file: PathBuf,
         /// Only the N largest.
         #[arg(long, value_name = "N")]
         top: Option<usize>,
@@ -38,7 +40,8 @@ pub(crate) enum HeapCommand {
     /// `id class via` (`root:KIND`, then the field `.name` or index `[i]` the line above
     /// holds this one through).
     Path {
-        dump: PathBuf,
+        #[arg(value_name = "DUMP")]
+        file: PathBuf,
         /// The object's id, `0x…` as the tables print it.
         id: String,
         #[command(flatten)]
@@ -47,7 +50,8 @@ pub(crate) enum HeapCommand {
     /// Objects still held that their app is done with: `id class retained reason path`
     /// (watched by LeakCanary, destroyed activity, detached fragment).
     Leaks {
-        dump: PathBuf,
+        #[arg(value_name = "DUMP")]
+        file: PathBuf,
         /// One row per path (array indices aside) with the count of leaks it holds:
         /// `count class retained reason path`.
         #[arg(long)]
@@ -70,22 +74,22 @@ pub(crate) fn run(command: HeapCommand) -> Result<(), String> {
         |dump: &PathBuf, mapping: &MappingArg| analyze_mapped(std::slice::from_ref(dump), Options::default(), mapping);
     let failed = |e: droidflame_core::Error| e.to_string();
     match command {
-        HeapCommand::Classes { dump, heap, mapping } => {
-            let rows = products::heap_classes(&read(&dump, &mapping)?.profile, heap.as_deref()).map_err(failed)?;
+        HeapCommand::Classes { file, heap, mapping } => {
+            let rows = products::heap_classes(&read(&file, &mapping)?.profile, heap.as_deref()).map_err(failed)?;
             stdout_stream(|out| products::write_classes(&rows, out))
         }
-        HeapCommand::Objects { dump, top, class, heap, mapping } => {
+        HeapCommand::Objects { file, top, class, heap, mapping } => {
             let query = ObjectQuery { top, class, heap };
-            let rows = products::heap_objects(&read(&dump, &mapping)?.profile, &query).map_err(failed)?;
+            let rows = products::heap_objects(&read(&file, &mapping)?.profile, &query).map_err(failed)?;
             stdout_stream(|out| products::write_objects(&rows, out))
         }
-        HeapCommand::Path { dump, id, mapping } => {
+        HeapCommand::Path { file, id, mapping } => {
             let id = parse_id(&id)?;
-            let steps = products::heap_path(&read(&dump, &mapping)?.profile, id).map_err(failed)?;
+            let steps = products::heap_path(&read(&file, &mapping)?.profile, id).map_err(failed)?;
             stdout_stream(|out| products::write_path(&steps, out))
         }
-        HeapCommand::Leaks { dump, grouped, mapping } => {
-            let leaks = products::heap_leaks(&read(&dump, &mapping)?.profile).map_err(failed)?;
+        HeapCommand::Leaks { file, grouped, mapping } => {
+            let leaks = products::heap_leaks(&read(&file, &mapping)?.profile).map_err(failed)?;
             match grouped {
                 true => stdout_stream(|out| products::write_leak_groups(&products::group_leaks(&leaks), out)),
                 false => stdout_stream(|out| products::write_leaks(&leaks, out)),

@@ -23,7 +23,8 @@ pub(crate) struct MappingArg {
 #[derive(clap::Args, Clone)]
 pub(crate) struct SourceArg {
     /// Which of the trace's stack data to read (`summary` lists them under `sources`):
-    /// calls, cpu-samples, heap-unreleased or heap-allocated; default: the first listed.
+    /// calls, cpu-samples, heap-unreleased, heap-allocated, heap-dominators or heap-paths;
+    /// default: the first listed.
     #[arg(long, value_name = "NAME")]
     pub(crate) source: Option<String>,
     /// For heap sources: the heap dump to read, counted from 0 in time order; default: the last.

@@ -22,7 +22,7 @@ use output::{print, stdout_stream, write_text, write_to};
 #[command(
     name = "droidflame",
     version,
-    about = "Flame graphs and profiles from Android traces (method traces, atrace/systrace, Perfetto, simpleperf), on your machine."
+    about = "Flame graphs and profiles from Android traces (method traces, atrace/systrace, Perfetto, simpleperf) and heap dumps, on your machine."
 )]
 struct Cli {
     #[command(subcommand)]

@@ -743,3 +743,46 @@ fn frames_lists_app_frames_or_says_the_trace_has_none() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr_line(&out).contains("this trace has no frame timeline"));
 }
+
+/// Standard output's lines, split at tabs.
+fn table(out: &Output) -> Vec<Vec<String>> {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines().map(|l| l.split('\t').map(str::to_owned).collect()).collect()
+}
+
+#[test]
+fn heap_commands_print_their_tables_and_refuse_what_is_no_dump() {
+    if !droidflame_testkit::corpus_present("cli::heap_commands_print_their_tables_and_refuse_what_is_no_dump") {
+        return;
+    }
+    let dump = corpus("hprof/leakcanary-leak_service_binder.hprof");
+    let other = corpus("hprof/leakcanary-leak_service_binder_ignored.hprof");
+    let classes = table(&droidflame(&["heap", "classes", &dump]));
+    assert_eq!(classes[0], ["class", "count", "shallow", "retained"]);
+    assert_eq!(classes[1], ["java.lang.Class", "3645", "657876", "1970105"]);
+    let app = table(&droidflame(&["heap", "classes", &dump, "--heap", "app"]));
+    let counted: u64 = app[1..].iter().map(|r| r[1].parse::<u64>().unwrap()).sum();
+    assert_eq!(counted, 3_109, "the app heap's reachable objects");
+    let objects = table(&droidflame(&["heap", "objects", &dump, "--top", "2"]));
+    assert_eq!(objects[0], ["id", "class", "heap", "shallow", "retained", "dominator"]);
+    assert_eq!(objects[2], ["0xb0d4da78", "android.util.LongSparseArray[]", "zygote", "8", "249880", "0xb0cc6c78"]);
+    let path = table(&droidflame(&["heap", "path", &dump, "0xb0fa7cb0"]));
+    assert_eq!(path[1][2], "root:jni-global");
+    assert_eq!(path[2], ["0xb0fa7cb0", "com.example.leakcanary.LeakyService", ".service"]);
+    let leaks = table(&droidflame(&["heap", "leaks", &dump, "--grouped"]));
+    assert_eq!(leaks[1][..4], ["1", "com.example.leakcanary.LeakyService", "378", "watched"]);
+    let diff = table(&droidflame(&["heap", "diff", &dump, &other]));
+    assert_eq!(diff[0].len(), 7);
+    assert_eq!(diff[1][0], "java.lang.Object[]");
+    for (args, says) in [
+        (vec!["heap", "classes", &corpus("ffprof-art-regular.trace")], "this is no heap dump"),
+        (vec!["heap", "path", &dump, "0x1"], "this dump holds no object 0x1"),
+        (vec!["heap", "path", &dump, "xyz"], "not an object id"),
+        (vec!["heap", "classes", &dump, "--heap", "image"], "its heaps are zygote, app"),
+    ] {
+        let out = droidflame(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr_line(&out).contains(says), "{args:?}");
+    }
+}

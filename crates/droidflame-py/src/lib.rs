@@ -2,6 +2,7 @@
 //! Only translation: Python values in, the core's products out as columns, the core's
 //! errors as `DroidflameError` with the CLI's message. `python/droidflame` wraps it.
 
+mod heap;
 mod reading;
 mod runs;
 mod table;
@@ -137,6 +138,33 @@ impl Profile {
         let mut columns = Columns::default();
         columns.push("stack", StringArray::from(stacks)).push("value", UInt64Array::from(values));
         columns.finish()
+    }
+
+    /// A heap dump's classes with a strongly reachable instance (in heap `heap`): class,
+    /// count, shallow, retained.
+    #[pyo3(signature = (heap = None))]
+    fn classes(&self, heap: Option<&str>) -> PyResult<ArrowBatch> {
+        heap::classes(&self.analysis.profile, &self.label, heap)
+    }
+
+    /// A heap dump's strongly reachable objects by retained bytes: id, class, heap,
+    /// shallow, retained, dominator (null: the GC roots together).
+    #[pyo3(signature = (top = None, class_name = None, heap = None))]
+    fn objects(&self, top: Option<usize>, class_name: Option<String>, heap: Option<String>) -> PyResult<ArrowBatch> {
+        let query = products::ObjectQuery { top, class: class_name, heap };
+        heap::objects(&self.analysis.profile, &self.label, query)
+    }
+
+    /// A heap dump's leaks: id, class, retained, reason, path; `grouped`: count, class,
+    /// retained, reason, path, one row per path.
+    #[pyo3(signature = (grouped = false))]
+    fn leaks(&self, grouped: bool) -> PyResult<ArrowBatch> {
+        heap::leaks(&self.analysis.profile, &self.label, grouped)
+    }
+
+    /// This dump (before) against `after`, class by class.
+    fn compare_dump(&self, after: &Profile) -> PyResult<ArrowBatch> {
+        heap::compare(&self.analysis.profile, &after.analysis.profile, &after.label)
     }
 }
 

@@ -18,7 +18,7 @@ import pyarrow
 from . import _native
 from ._native import DroidflameError
 
-__all__ = ["analyze", "compare_runs", "Profile", "DroidflameError"]
+__all__ = ["analyze", "compare_runs", "compare_dumps", "Profile", "DroidflameError"]
 
 
 def _table(batch):
@@ -74,16 +74,42 @@ class Profile:
         `thread` picks one), value (self time in µs)."""
         return _table(self._native.folded(thread))
 
+    def classes(self, heap=None):
+        """A heap dump's classes with a strongly reachable instance (in heap `heap`, e.g.
+        "app"): class, count, shallow, retained (bytes), largest retained first, as
+        `droidflame heap classes` prints them."""
+        return _table(self._native.classes(heap))
+
+    def objects(self, top=None, class_name=None, heap=None):
+        """A heap dump's strongly reachable objects, largest retained first: id, class,
+        heap, shallow, retained, dominator (the immediate dominator's id; null where only
+        the GC roots together dominate it)."""
+        return _table(self._native.objects(top, class_name, heap))
+
+    def leaks(self, grouped=False):
+        """A heap dump's leaks (watched by LeakCanary, destroyed activities, detached
+        fragments): id, class, retained, reason, path; `grouped`: one row per path with
+        its count instead of id."""
+        return _table(self._native.leaks(grouped))
+
 
 def analyze(path_or_bytes, clock=None, mapping=None, source=None):
     """Analyses a trace given as a path or as bytes. `clock`: "wall" or "cpu" for folded
     stacks (default: the trace's); `mapping`: an R8/ProGuard mapping.txt (path or bytes);
     `source`: which stack data to read ("calls", "cpu-samples", "heap-unreleased",
-    "heap-allocated"). Raises DroidflameError with the CLI's message for a bad trace."""
+    "heap-allocated", "heap-dominators", "heap-paths"). Raises DroidflameError with the CLI's message for a bad trace."""
     data, label = _bytes_of(path_or_bytes, "trace")
     if mapping is not None:
         mapping, _ = _bytes_of(mapping, "mapping")
     return Profile(data, label, clock=clock, mapping=mapping, source=source)
+
+
+def compare_dumps(before, after, mapping=None):
+    """Two heap dumps (paths, bytes or Profiles) class by class: class, count, shallow and
+    retained bytes before and after, the largest change of retained bytes first, as
+    `droidflame heap diff` prints them."""
+    before, after = (p if isinstance(p, Profile) else analyze(p, mapping=mapping) for p in (before, after))
+    return _table(before._native.compare_dump(after._native))
 
 
 def compare_runs(before, after, alpha=0.05, share=False, clock=None, thread=None, mapping=None, source=None):
