@@ -156,6 +156,28 @@ fn paths_and_leaks_of_a_built_dump() {
     );
 }
 
+#[test]
+fn an_object_in_full_and_packages_of_a_built_dump() {
+    let p = analyze(&app_dump()).unwrap();
+    let shared = products::heap_object(&p.profile, 0x1004).unwrap();
+    assert_eq!((shared.reachability, shared.object.dominator, shared.references.len()), ("strong", None, 0));
+    let referrers: Vec<_> = shared.referrers.iter().map(|(r, via)| (r.id, via.as_str())).collect();
+    assert_eq!((referrers, shared.referrer_count), (vec![(0x1003, ".mFragmentManager"), (0x1005, ".queue")], 2));
+    let activity = products::heap_object(&p.profile, 0x1000).unwrap();
+    let references: Vec<_> = activity.references.iter().map(|(via, r)| (via.as_str(), r.id)).collect();
+    assert_eq!(references, [(".fragment", 0x1001), (".data", 0x1006)]);
+    let dominated: Vec<_> = activity.dominated.iter().map(|r| (r.id, r.retained)).collect();
+    assert_eq!((dominated, activity.dominated_count), (vec![(0x1006, 100), (0x1001, 12)], 2));
+    assert_eq!(activity.path.len(), 3);
+    let garbage = products::heap_object(&p.profile, 0x111).unwrap();
+    assert_eq!((garbage.reachability, garbage.path.len(), garbage.object.retained), ("unreachable", 0, 0));
+    let packages: Vec<_> =
+        products::heap_packages(&p.profile, None).unwrap().into_iter().map(|r| (r.name, r.count, r.retained)).collect();
+    // `java.lang`: the cache's class object (retaining all under it), the array, the Object.
+    let expected = [("java.lang", 3, 234), ("com.example", 2, 164), ("", 1, 100), ("androidx.fragment.app", 2, 24)];
+    assert_eq!(packages.iter().map(|(n, c, r)| (n.as_str(), *c, *r)).collect::<Vec<_>>()[..4], expected);
+}
+
 /// Folded stacks of `kind`, lines sorted.
 fn folded(p: &mut Analysis, kind: SourceKind) -> Vec<String> {
     p.profile.select_source(kind).unwrap();

@@ -19,28 +19,46 @@ pub struct ClassRow {
 }
 
 /// Every class with a strongly reachable instance (in heap `heap`, where one is given), by
-/// retained bytes, largest first, then by name.
-pub(crate) fn class_rows(graph: &HeapGraph, heap: Option<u8>) -> Vec<ClassRow> {
+/// retained bytes, largest first, then by name; with `by_package`, every package instead
+/// (`java.util` of `java.util.HashMap$Node[]`; primitive arrays in the package ``).
+pub(crate) fn class_rows(graph: &HeapGraph, heap: Option<u8>, by_package: bool) -> Vec<ClassRow> {
     let objects = &graph.objects;
     let n = graph.len();
-    // Each object's row: classes of one name share it.
-    let mut row_of_name: FxHashMap<&str, u32> = FxHashMap::default();
+    // Each class's row, found by name once per class (classes of one name share a row),
+    // not once per object; class objects share `java.lang.Class`'s.
+    let mut row_of_name: FxHashMap<String, u32> = FxHashMap::default();
     let mut rows: Vec<ClassRow> = Vec::new();
+    let mut row_of_class = vec![u32::MAX; graph.classes.len()];
+    let mut class_objects_row = u32::MAX;
+    let mut row_named = |name: &str, rows: &mut Vec<ClassRow>| -> u32 {
+        let key = if by_package { package(name) } else { name };
+        if let Some(&row) = row_of_name.get(key) {
+            return row;
+        }
+        rows.push(ClassRow { name: key.to_owned(), count: 0, shallow: 0, retained: 0 });
+        row_of_name.insert(key.to_owned(), (rows.len() - 1) as u32);
+        (rows.len() - 1) as u32
+    };
     let mut row_of = vec![u32::MAX; n];
     for (v, row_slot) in row_of.iter_mut().enumerate() {
-        let counted = graph.reached.reach[v] == Some(crate::profile::Strength::Strong)
-            && heap.is_none_or(|h| objects.heap[v] == h);
-        if !counted {
+        if !graph.is_strong(v) || heap.is_some_and(|h| objects.heap[v] != h) {
             continue;
         }
-        let name = match objects.kind[v] {
-            ObjectKind::Class => "java.lang.Class",
-            _ => graph.classes[objects.class[v] as usize].as_str(),
+        let row = match objects.kind[v] {
+            ObjectKind::Class => {
+                if class_objects_row == u32::MAX {
+                    class_objects_row = row_named("java.lang.Class", &mut rows);
+                }
+                class_objects_row
+            }
+            _ => {
+                let class = objects.class[v] as usize;
+                if row_of_class[class] == u32::MAX {
+                    row_of_class[class] = row_named(&graph.classes[class], &mut rows);
+                }
+                row_of_class[class]
+            }
         };
-        let row = *row_of_name.entry(name).or_insert_with(|| {
-            rows.push(ClassRow { name: name.to_owned(), count: 0, shallow: 0, retained: 0 });
-            (rows.len() - 1) as u32
-        });
         *row_slot = row;
         rows[row as usize].count += 1;
         rows[row as usize].shallow += objects.shallow[v];
@@ -78,6 +96,13 @@ pub(crate) fn class_rows(graph: &HeapGraph, heap: Option<u8>) -> Vec<ClassRow> {
     rows
 }
 
+/// A class's package: its element's, for an array class; `` for primitives and classes in
+/// no package.
+fn package(class: &str) -> &str {
+    let element = class.trim_end_matches("[]");
+    element.rfind('.').map_or("", |dot| &element[..dot])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,9 +133,11 @@ mod tests {
         // Node: 0x10 retains 0x20 and the array (0x30 is held by the class too): 132; 0x20
         // is under 0x10, so not counted again; 0x30 is dominated by the super-root: 16.
         assert_eq!(
-            class_rows(&graph, None),
+            class_rows(&graph, None, false),
             [row("Node", 3, 48, 148), row("byte[]", 1, 100, 100), row("java.lang.Class", 1, 8, 8)]
         );
-        assert_eq!(class_rows(&graph, Some(1)), []);
+        assert_eq!(class_rows(&graph, Some(1), false), []);
+        // Node and byte[] are in no package; java.lang.Class's object in java.lang.
+        assert_eq!(class_rows(&graph, None, true), [row("", 4, 148, 148), row("java.lang", 1, 8, 8)]);
     }
 }

@@ -28,7 +28,7 @@ impl ClassChange {
 /// Every class in either dump, by the size of its change of retained bytes, largest
 /// first, then by name.
 pub fn heap_diff(before: &Profile, after: &Profile) -> Result<Vec<ClassChange>> {
-    let (b, a) = (class_rows(graph_of(before)?, None), class_rows(graph_of(after)?, None));
+    let (b, a) = (class_rows(graph_of(before)?, None, false), class_rows(graph_of(after)?, None, false));
     let mut classes: BTreeMap<String, ClassChange> = BTreeMap::new();
     let mut put = |rows: Vec<ClassRow>, after: bool| {
         for row in rows {

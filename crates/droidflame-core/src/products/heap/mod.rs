@@ -7,6 +7,7 @@ mod classes;
 mod diff;
 mod leaks;
 mod lookup;
+mod object;
 mod objects;
 mod path;
 mod totals;
@@ -16,6 +17,7 @@ pub use classes::ClassRow;
 pub use diff::{heap_diff, ClassChange};
 pub use leaks::{group_leaks, heap_leaks, Leak, LeakGroup};
 pub use lookup::object_id;
+pub use object::{heap_object, ObjectDetails};
 pub use objects::{heap_objects, ObjectQuery, ObjectRow};
 pub use path::{heap_path, PathStep};
 pub use totals::{heap_dump_json, HeapDumpJson, HeapTotals};
@@ -29,9 +31,14 @@ use lookup::{graph_of, heap_named};
 /// given), by retained bytes, largest first, then by name.
 pub fn heap_classes(profile: &Profile, heap: Option<&str>) -> Result<Vec<ClassRow>> {
     let graph = graph_of(profile)?;
-    let heap = match heap {
-        None => None,
-        Some(name) => Some(heap_named(graph, name)?),
-    };
-    Ok(classes::class_rows(graph, heap))
+    let heap = heap.map(|name| heap_named(graph, name)).transpose()?;
+    Ok(classes::class_rows(graph, heap, false))
+}
+
+/// Packages, as `heap_classes` gives classes: each package's strongly reachable objects,
+/// their bytes, and what they retain together.
+pub fn heap_packages(profile: &Profile, heap: Option<&str>) -> Result<Vec<ClassRow>> {
+    let graph = graph_of(profile)?;
+    let heap = heap.map(|name| heap_named(graph, name)).transpose()?;
+    Ok(classes::class_rows(graph, heap, true))
 }
