@@ -44,7 +44,7 @@ test('a link round-trips every tab in the list of views', () => {
     assert.deepEqual(notes, [], id);
     assert.deepEqual(patch, { tab: id, thread: state.thread, clock: state.clock }, id);
   }
-  assert.deepEqual(VIEWS.map((v) => v.id), ['flame', 'tree', 'timeline', 'methods', 'frames', 'scheduling', 'counters', 'trace', 'compare']);
+  assert.deepEqual(VIEWS.map((v) => v.id), ['flame', 'heap', 'tree', 'timeline', 'methods', 'frames', 'scheduling', 'counters', 'trace', 'compare']);
 });
 
 test('the thread is found by its name and id; all threads by name', () => {

@@ -36,14 +36,14 @@ test('the Frames tab\'s "Show it in" buttons name views of the list by their lab
 
 test('the list: ids, the module each view is made by, what follows the view\'s transforms and what starts hidden', () => {
   assert.deepEqual(VIEWS.map((v) => [v.id, v.label, v.create.name]), [
-    ['flame', 'Flame graph', 'createGraph'], ['tree', 'Call tree', 'createTreeView'], ['timeline', 'Timeline', 'createTimeline'],
+    ['flame', 'Flame graph', 'createGraph'], ['heap', 'Heap', 'createHeap'], ['tree', 'Call tree', 'createTreeView'], ['timeline', 'Timeline', 'createTimeline'],
     ['methods', 'Methods', 'createMethods'], ['frames', 'Frames', 'createFrames'], ['scheduling', 'Scheduling', 'createScheduling'],
     ['counters', 'Counters', 'createCounters'], ['trace', 'Trace', 'createFacts'], ['compare', 'Compare', 'createCompare'],
   ]);
   assert.deepEqual(VIEWS.filter((v) => v.follows).map((v) => v.id), ['flame', 'tree', 'timeline', 'methods', 'compare']);
   assert.deepEqual(VIEWS.filter((v) => v.inverts).map((v) => v.id), ['flame', 'tree', 'compare']);
   assert.ok(VIEWS.every((v) => v.follows || !v.inverts), 'a view that offers Invert follows the view');
-  assert.deepEqual(VIEWS.filter((v) => v.optional).map((v) => v.id), ['frames', 'scheduling', 'counters', 'compare']);
+  assert.deepEqual(VIEWS.filter((v) => v.optional).map((v) => v.id), ['heap', 'frames', 'scheduling', 'counters', 'compare']);
   assert.equal(viewOf('nothing'), undefined);
 });
 

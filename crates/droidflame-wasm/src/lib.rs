@@ -14,6 +14,7 @@ use wasm_bindgen::prelude::*;
 mod columns;
 mod compare;
 mod convert;
+mod heap;
 mod mapping;
 mod runs;
 mod session;

@@ -5,6 +5,7 @@
 // side runs its half.
 
 import { COMPARE_REQUESTS } from './requests/compare.js';
+import { HEAP_REQUESTS } from './requests/heap.js';
 import { RUNS_REQUESTS } from './requests/runs.js';
 import { TIMELINE_REQUESTS } from './requests/timeline.js';
 import { TRACE_REQUESTS } from './requests/trace.js';
@@ -27,7 +28,9 @@ import { TRACE_REQUESTS } from './requests/trace.js';
  */
 
 /** @type {Readonly<Record<string, Request>>} */
-export const REQUESTS = Object.freeze({ ...TRACE_REQUESTS, ...TIMELINE_REQUESTS, ...COMPARE_REQUESTS, ...RUNS_REQUESTS });
+export const REQUESTS = Object.freeze({
+  ...TRACE_REQUESTS, ...TIMELINE_REQUESTS, ...COMPARE_REQUESTS, ...RUNS_REQUESTS, ...HEAP_REQUESTS,
+});
 
 /** The wasm module's exports no request calls, each with why. */
 export const NOT_ASKED = Object.freeze({

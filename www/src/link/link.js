@@ -37,6 +37,12 @@ export function hashOf(state) {
   if (state.treeSearch) params.set('tree_search', state.treeSearch);
   if (state.treeFunction) params.set('function', state.treeFunction);
   if (state.compare) params.set('compare', 'on');
+  if (state.summary.heap_dump) {
+    if (state.heapHeap) params.set('heap', state.heapHeap);
+    if (state.heapByPackage) params.set('packages', 'on');
+    if (state.heapClass) params.set('class', state.heapClass);
+    if (state.heapObject) params.set('object', state.heapObject);
+  }
   const call = state.focus;
   if (call && state.summary.threads[call.thread]) {
     params.set('call', [call.depth, round(call.start_us), round(call.end_us), threadLabel(state.summary.threads[call.thread])].join('~'));
@@ -138,7 +144,8 @@ export function linkPatch(params, state) {
   const notes = [];
   if (!params) return { patch, notes };
   const summary = state.summary;
-  const known = ['tab', 'source', 'dump', 'thread', 'clock', 'range', 'view', 'search', 'tree_search', 'function', 'compare', 'call'];
+  const known = ['tab', 'source', 'dump', 'thread', 'clock', 'range', 'view', 'search', 'tree_search', 'function', 'compare', 'call',
+    'heap', 'packages', 'class', 'object'];
   const unknown = [...new Set([...params.keys()].filter((k) => !known.includes(k)))];
   if (unknown.length) notes.push('The link has ' + (unknown.length === 1 ? 'a part' : 'parts') + ' this page does not know, left out: ' + unknown.map((k) => '"' + k.slice(0, 40) + '"').join(', ') + '.');
   const bad = (what) => notes.push('The link\'s ' + what + ' was left out.');
@@ -192,6 +199,34 @@ export function linkPatch(params, state) {
     if (compare !== 'on') bad('comparison');
     else if (!state.compare) notes.push('The link was made comparing two traces: open the second with Compare with… to see it.');
   }
+  Object.assign(patch, heapPatch(get, summary, bad));
   if (patch.tab === 'compare' && !state.compare) delete patch.tab;
   return { patch, notes };
+}
+
+/** A heap dump's choices from the link: its heap (one the dump has), packages, class, object. */
+function heapPatch(get, summary, bad) {
+  const patch = {};
+  const dump = summary.heap_dump;
+  if (!dump) {
+    if (['heap', 'packages', 'class', 'object'].some((k) => get(k) !== null)) bad('heap dump\'s choices (this is no heap dump)');
+    return patch;
+  }
+  const heap = get('heap');
+  if (heap !== null) {
+    if (dump.heaps.some((h) => h.name === heap)) patch.heapHeap = heap;
+    else bad('heap');
+  }
+  if (get('packages') !== null) patch.heapByPackage = get('packages') === 'on';
+  const className = get('class');
+  if (className !== null) {
+    if (className.length <= MAX_TEXT) patch.heapClass = className;
+    else bad('class');
+  }
+  const object = get('object');
+  if (object !== null) {
+    if (/^0x[0-9a-f]{1,16}$/.test(object)) patch.heapObject = object;
+    else bad('object');
+  }
+  return patch;
 }

@@ -24,6 +24,14 @@ export function initialState() {
     frameSort: { column: 'jank', descending: true },
     frameFilter: '', // the frames table's filter
     frameLayer: -1, // the layer the frames table lists (index into the core's layers); -1 for all
+    heapHeap: '', // the heap a dump's tables cover ('' for all)
+    heapByPackage: false, // the classes table lists packages instead
+    heapClass: '', // the class whose instances are listed ('' for none)
+    heapObject: '', // the object shown in full (`0x…`; '' for none)
+    heapSort: { column: 'retained', descending: true },
+    heapFilter: '', // the classes table's filter
+    heapInstanceSort: { column: 'retained', descending: true },
+    heapInstanceFilter: '', // the instances table's filter
     focus: null, // a call to show in the timeline: {thread, depth, start_us, end_us}
     timelineView: null, // {from, to} µs: the timeline's window (kept inside the trace where drawn); null for all of it
     threadFilter: '', // the thread list's filter
@@ -107,13 +115,18 @@ export function openedState(summary, name) {
     phase: 'done', summary, name, error: '', thread, clock: summary.format.default_clock || (clocks.wall ? 'wall' : 'cpu'),
     method: null, search: '', graphPath: null, threadFilter: '', treeSearch: '', treeFunction: '',
     range: null, frame: -1, frameFilter: '', frameLayer: -1, focus: null, timelineView: null, compare: null,
+    heapHeap: '', heapByPackage: false, heapClass: '', heapObject: '', heapFilter: '', heapInstanceFilter: '',
+    // A heap dump opens on its overview.
+    ...(summary.heap_dump ? { tab: 'heap' } : {}),
     ...plainViewState(),
   };
 }
 
 /** The state for another source of the trace on show: as opened, on the same tab. */
 export function sourceState(summary) {
-  const { phase, name, compare, ...rest } = openedState(summary, '');
+  // A dump's choices (its class, its object) are of the dump, whatever stacks are drawn.
+  const { phase, name, compare, tab, heapHeap, heapByPackage, heapClass, heapObject, heapFilter, heapInstanceFilter, ...rest } =
+    openedState(summary, '');
   return rest;
 }
 

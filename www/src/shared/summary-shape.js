@@ -38,7 +38,9 @@
  *   mapping?: MappingReport, sources: {name: string, unit: string, description: string, heap: boolean}[],
  *   source: string, unit: 'us' | 'samples' | 'bytes', units: {wall?: string, cpu?: string},
  *   dumps?: {selected: number, count: number, times_us: number[]},
- *   app_frames?: number, count: 'calls' | 'samples' | 'allocations', counted?: number,
+ *   app_frames?: number, count: 'calls' | 'samples' | 'allocations' | 'objects', counted?: number,
+ *   heap_dump?: {objects: number, bytes: number, heaps: {name: string, objects: number, bytes: number}[],
+ *     roots: Record<string, number>, unreachable: {objects: number, bytes: number}},
  *   wholes: Object<string, {value: number, of: string}>,
  * }} Summary
  * @typedef {{
@@ -70,10 +72,10 @@ const count = 'number';
 const micros = nullable('number');
 const clockName = oneOf('wall', 'cpu');
 /** The kinds of stack data a trace can hold, and what their values count. */
-export const SOURCE_NAMES = ['calls', 'cpu-samples', 'heap-unreleased', 'heap-allocated'];
+export const SOURCE_NAMES = ['calls', 'cpu-samples', 'heap-unreleased', 'heap-allocated', 'heap-dominators', 'heap-paths'];
 const UNITS = ['us', 'samples', 'bytes'];
 /** What a source counts beside its values: `calls` (recursive ones too), or stacks. */
-export const COUNT_NAMES = ['calls', 'samples', 'allocations'];
+export const COUNT_NAMES = ['calls', 'samples', 'allocations', 'objects'];
 
 const METHOD = {
   name: 'string', class: 'string', method: 'string', signature: 'string', source: nullable('string'),
@@ -86,6 +88,7 @@ export const MAPPING_REPORT_SHAPE = {
   classes: { mapped: count, not_found: count },
   methods: { mapped: count, ambiguous: count, not_found: count },
   skipped_lines: count, first_skipped_line: nullable(count), ambiguous_examples: listOf('string'), warnings: listOf('string'),
+  heap_classes: optional(count),
 };
 
 export const SUMMARY_SHAPE = {
@@ -134,6 +137,10 @@ export const SUMMARY_SHAPE = {
   units: mapOf(oneOf(...UNITS)),
   dumps: optional({ selected: count, count, times_us: listOf(count) }),
   app_frames: optional(count),
+  heap_dump: optional({
+    objects: count, bytes: count, heaps: listOf({ name: 'string', objects: count, bytes: count }),
+    roots: mapOf(count), unreachable: { objects: count, bytes: count },
+  }),
   count: oneOf(...COUNT_NAMES),
   counted: optional(count),
   wholes: mapOf({ value: count, of: 'string' }),

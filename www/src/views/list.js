@@ -6,6 +6,7 @@
 import { createCompare } from '../compare/compare.js';
 import { createFrames } from '../frames/frames.js';
 import { createGraph } from '../flame/graph.js';
+import { createHeap } from '../heap/heap.js';
 import { createMethods } from '../methods/methods.js';
 import { createCounters } from '../system/counters.js';
 import { createScheduling } from '../system/scheduling.js';
@@ -39,6 +40,7 @@ import { createTreeView } from '../tree/tree-view.js';
 /** @type {readonly View[]} */
 export const VIEWS = Object.freeze([
   { id: 'flame', label: 'Flame graph', create: createGraph, follows: true, inverts: true, optional: false },
+  { id: 'heap', label: 'Heap', create: createHeap, follows: false, inverts: false, optional: true },
   { id: 'tree', label: 'Call tree', create: createTreeView, follows: true, inverts: true, optional: false },
   { id: 'timeline', label: 'Timeline', create: createTimeline, follows: true, inverts: false, optional: false },
   { id: 'methods', label: 'Methods', create: createMethods, follows: true, inverts: false, optional: false },

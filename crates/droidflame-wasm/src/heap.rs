@@ -1,0 +1,110 @@
+//! A heap dump's tables as JSON text: classes (or packages), objects, one object in full,
+//! leaks, and two dumps compared. Object ids cross as `0x…` text (JS numbers hold only 53
+//! bits of a 64-bit id).
+
+use crate::convert::js_error;
+use crate::session::Session;
+use droidflame_core::products::{self, object_id, ObjectQuery, ObjectRow};
+use serde_json::{json, Value};
+use wasm_bindgen::prelude::*;
+
+fn object(r: &ObjectRow) -> Value {
+    json!({ "id": object_id(r.id), "class": r.class, "heap": r.heap, "shallow": r.shallow,
+            "retained": r.retained, "dominator": r.dominator.map(object_id) })
+}
+
+fn parse_id(text: &str) -> Result<u64, JsError> {
+    let hex = text.trim().trim_start_matches("0x").trim_start_matches("0X");
+    u64::from_str_radix(hex, 16).map_err(|_| JsError::new(&format!("{text}: not an object id (0x12c0a5e8)")))
+}
+
+#[wasm_bindgen]
+impl Session {
+    /// Classes (or, `by_package`, packages) with a strongly reachable instance, in heap
+    /// `heap` where one is named: `[{name, count, shallow, retained}]`, largest retained first.
+    #[wasm_bindgen(js_name = heapClassesJson)]
+    pub fn heap_classes_json(&self, heap: Option<String>, by_package: bool) -> Result<String, JsError> {
+        let profile = &self.profile()?.profile;
+        let heap = heap.as_deref().filter(|h| !h.is_empty());
+        let rows = match by_package {
+            true => products::heap_packages(profile, heap),
+            false => products::heap_classes(profile, heap),
+        }
+        .map_err(js_error)?;
+        let list: Vec<Value> = rows
+            .iter()
+            .map(|r| json!({ "name": r.name, "count": r.count, "shallow": r.shallow, "retained": r.retained }))
+            .collect();
+        Ok(Value::Array(list).to_string())
+    }
+
+    /// Strongly reachable objects by retained bytes (at most `top`, of class `class`, in heap
+    /// `heap`): `[{id, class, heap, shallow, retained, dominator}]`.
+    #[wasm_bindgen(js_name = heapObjectsJson)]
+    pub fn heap_objects_json(
+        &self,
+        top: Option<u32>,
+        class: Option<String>,
+        heap: Option<String>,
+    ) -> Result<String, JsError> {
+        let query = ObjectQuery {
+            top: top.map(|n| n as usize),
+            class: class.filter(|c| !c.is_empty()),
+            heap: heap.filter(|h| !h.is_empty()),
+        };
+        let rows = products::heap_objects(&self.profile()?.profile, &query).map_err(js_error)?;
+        Ok(Value::Array(rows.iter().map(object).collect()).to_string())
+    }
+
+    /// Object `id` in full: `{object, reachability, path: [{id, class, via}], references:
+    /// [{via, object}], referrers: [{object, via}], referrer_count, dominated: [object],
+    /// dominated_count}`.
+    #[wasm_bindgen(js_name = heapObjectJson)]
+    pub fn heap_object_json(&self, id: &str) -> Result<String, JsError> {
+        let d = products::heap_object(&self.profile()?.profile, parse_id(id)?).map_err(js_error)?;
+        let path: Vec<Value> =
+            d.path.iter().map(|s| json!({ "id": object_id(s.id), "class": s.class, "via": s.via })).collect();
+        Ok(json!({
+            "object": object(&d.object),
+            "reachability": d.reachability,
+            "path": path,
+            "references": d.references.iter().map(|(via, r)| json!({ "via": via, "object": object(r) })).collect::<Vec<_>>(),
+            "referrers": d.referrers.iter().map(|(r, via)| json!({ "via": via, "object": object(r) })).collect::<Vec<_>>(),
+            "referrer_count": d.referrer_count,
+            "dominated": d.dominated.iter().map(object).collect::<Vec<_>>(),
+            "dominated_count": d.dominated_count,
+        })
+        .to_string())
+    }
+
+    /// Leaks: `[{id, class, retained, reason, path}]`; `grouped`: `[{count, class,
+    /// retained, reason, path}]`, one per path.
+    #[wasm_bindgen(js_name = heapLeaksJson)]
+    pub fn heap_leaks_json(&self, grouped: bool) -> Result<String, JsError> {
+        let leaks = products::heap_leaks(&self.profile()?.profile).map_err(js_error)?;
+        let list: Vec<Value> = match grouped {
+            true => products::group_leaks(&leaks)
+                .iter()
+                .map(|g| json!({ "count": g.count, "class": g.class, "retained": g.retained, "reason": g.reason, "path": g.path }))
+                .collect(),
+            false => leaks
+                .iter()
+                .map(|l| json!({ "id": object_id(l.id), "class": l.class, "retained": l.retained, "reason": l.reason, "path": l.path }))
+                .collect(),
+        };
+        Ok(Value::Array(list).to_string())
+    }
+
+    /// This dump against `after`, class by class: `[{class, before: {count, shallow,
+    /// retained}, after: {…}}]`, the largest change of retained bytes first.
+    #[wasm_bindgen(js_name = heapDiffJson)]
+    pub fn heap_diff_json(&self, after: &Session) -> Result<String, JsError> {
+        let changes = products::heap_diff(&self.profile()?.profile, &after.profile()?.profile).map_err(js_error)?;
+        let side = |s: (u64, u64, u64)| json!({ "count": s.0, "shallow": s.1, "retained": s.2 });
+        let list: Vec<Value> = changes
+            .iter()
+            .map(|c| json!({ "class": c.class, "before": side(c.before), "after": side(c.after) }))
+            .collect();
+        Ok(Value::Array(list).to_string())
+    }
+}

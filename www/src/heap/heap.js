@@ -1,0 +1,175 @@
+// The Heap view: a dump's overview (totals by heap, GC roots, leaks with their paths), its
+// classes (or packages) by retained bytes, a class's instances, and one object in full:
+// its path from a GC root, what it references, what references it and what it keeps alive.
+// Every object named is a button that opens it here; the choices live in the store (and so
+// in the page's link).
+
+import { $, element } from '../shared/dom.js';
+import { count } from '../shared/format.js';
+import { createSortTable } from '../shared/sort-table.js';
+import { changed } from '../shared/state.js';
+import { asRows, bytes, classColumns, objectColumns, rootsLine, totalsLine } from './heap-tables.js';
+
+/** Instances listed at most: the largest by retained bytes. */
+const INSTANCE_LIMIT = 500;
+/** Classes listed at most; the filter reaches the others. */
+const CLASS_LIMIT = 1000;
+
+export function createHeap({ store, products }) {
+  const button = $('tab-button-heap');
+  let classes = [];
+  let instances = [];
+  // What the tables were made for: another heap, grouping or class asks again.
+  let classesFor = null;
+  let instancesFor = null;
+  let objectFor = null;
+
+  const classTable = createSortTable(store, {
+    head: $('heap-class-head'), subhead: $('heap-class-subhead'), body: $('heap-class-rows'),
+    filter: $('heap-class-filter'), note: $('heap-class-note'), sortKey: 'heapSort', filterKey: 'heapFilter',
+    fallback: 'retained', limit: CLASS_LIMIT, rowKey: 'class',
+    activate: (i) => classes[i] && !store.get().heapByPackage && store.update({ heapClass: classes[i].name }),
+  });
+  const instanceTable = createSortTable(store, {
+    head: $('heap-instance-head'), subhead: $('heap-instance-subhead'), body: $('heap-instance-rows'),
+    filter: $('heap-instance-filter'), note: $('heap-instance-note'), sortKey: 'heapInstanceSort',
+    filterKey: 'heapInstanceFilter', fallback: 'retained', limit: INSTANCE_LIMIT, rowKey: 'instance',
+    activate: (i) => instances[i] && store.update({ heapObject: instances[i].id }),
+  });
+  $('heap-heap').addEventListener('change', () => store.update({ heapHeap: $('heap-heap').value }));
+  $('heap-by-package').addEventListener('change', () => store.update({ heapByPackage: $('heap-by-package').checked }));
+  $('heap-object-close').addEventListener('click', () => store.update({ heapObject: '' }));
+
+  /** A button that opens object `row` (`{id, class}`) here. */
+  function objectButton(row) {
+    return element('button', { type: 'button', class: 'link object-link', title: 'Open ' + row.class + ' ' + row.id,
+      onclick: () => store.update({ heapObject: row.id }) },
+    element('span', { class: 'object-class', text: row.class }), ' ', element('span', { class: 'mono', text: row.id }));
+  }
+
+  function renderOverview(state) {
+    const dump = state.summary.heap_dump;
+    $('heap-totals').textContent = totalsLine(dump);
+    $('heap-roots').textContent = 'GC roots: ' + rootsLine(dump);
+    $('heap-heaps').replaceChildren(...dump.heaps.map((h) => element('tr', {},
+      element('td', { text: h.name }), element('td', { class: 'n', text: count(h.objects) }),
+      element('td', { class: 'n', text: bytes(h.bytes) }))));
+    const select = $('heap-heap');
+    select.replaceChildren(element('option', { value: '', text: 'All heaps' }),
+      ...dump.heaps.filter((h) => h.objects > 0).map((h) => element('option', { value: h.name, text: h.name + ' heap' })));
+    select.value = state.heapHeap;
+    $('heap-leaks-note').textContent = 'Looking for leaks…';
+    $('heap-leaks').replaceChildren();
+    Promise.all([products.heapLeaks(false), products.heapLeaks(true)]).then(([leaks, groups]) => {
+      if (store.get().summary !== state.summary) return;
+      $('heap-leaks-note').textContent = leaks.length === 0
+        ? 'No leaks: no object LeakCanary watches is still held, no destroyed activity, no detached fragment.'
+        : count(leaks.length) + (leaks.length === 1 ? ' leak' : ' leaks') + ', held through ' + count(groups.length)
+          + (groups.length === 1 ? ' path' : ' different paths') + '. Each row is an object still reachable that its app is done with.';
+      $('heap-leaks').replaceChildren(...leaks.slice(0, 200).map((l) => element('tr', {},
+        element('td', {}, objectButton(l)),
+        element('td', { class: 'n', text: bytes(l.retained) }),
+        element('td', { text: l.reason }),
+        element('td', { class: 'path', text: l.path || '(a GC root itself)' }))));
+    }).catch((error) => {
+      $('heap-leaks-note').textContent = 'The leaks could not be found: ' + error.message;
+    });
+  }
+
+  function renderClasses(state) {
+    const key = JSON.stringify([state.summary.source, state.heapHeap, state.heapByPackage, state.summary.mapping]);
+    if (key === classesFor) return showClasses(state);
+    classesFor = key;
+    classTable.say('Loading…');
+    products.heapClasses(state.heapHeap, state.heapByPackage).then((list) => {
+      if (classesFor !== key) return;
+      classes = asRows(list, (r) => r.name);
+      showClasses(store.get());
+    }).catch((error) => classTable.say('The classes could not be listed: ' + error.message));
+  }
+
+  function showClasses(state) {
+    const selected = classes.findIndex((c) => c.name === state.heapClass);
+    const noun = state.heapByPackage ? 'package' : 'class';
+    classTable.show(state, { columns: classColumns(state.heapByPackage, state.summary.heap_dump.bytes), rows: classes, selected, noun,
+      about: state.heapByPackage ? '' : 'Choose a class to list its instances.' });
+  }
+
+  function renderInstances(state) {
+    $('heap-instances').hidden = !state.heapClass || state.heapByPackage;
+    if ($('heap-instances').hidden) return;
+    $('heap-instance-title').textContent = 'Instances of ' + state.heapClass;
+    const key = JSON.stringify([state.summary.mapping, state.heapClass, state.heapHeap]);
+    if (key === instancesFor) return showInstances(state);
+    instancesFor = key;
+    instanceTable.say('Loading…');
+    products.heapObjects(INSTANCE_LIMIT, state.heapClass, state.heapHeap).then((list) => {
+      if (instancesFor !== key) return;
+      instances = asRows(list, (r) => r.id + ' ' + r.class);
+      showInstances(store.get());
+    }).catch((error) => instanceTable.say(error.message));
+  }
+
+  function showInstances(state) {
+    const selected = instances.findIndex((o) => o.id === state.heapObject);
+    instanceTable.show(state, { columns: objectColumns(), rows: instances, selected, noun: 'instance',
+      about: instances.length >= INSTANCE_LIMIT ? 'The ' + count(INSTANCE_LIMIT) + ' that retain the most.' : 'Choose one to see it in full.' });
+  }
+
+  function list(title, items, total, render) {
+    const more = total > items.length ? ' (the first ' + count(items.length) + ' of ' + count(total) + ')' : '';
+    return element('section', { class: 'heap-list' },
+      element('h4', { text: title + more }),
+      items.length === 0 ? element('p', { class: 'muted', text: 'None.' }) : element('ul', {}, ...items.map((item) => element('li', {}, ...render(item)))));
+  }
+
+  function renderObject(state) {
+    const box = $('heap-object');
+    box.hidden = !state.heapObject;
+    if (box.hidden) return;
+    const key = JSON.stringify([state.summary.mapping, state.heapObject]);
+    if (key === objectFor) return;
+    objectFor = key;
+    $('heap-object-body').replaceChildren(element('p', { class: 'muted', text: 'Loading…' }));
+    products.heapObject(state.heapObject).then((d) => {
+      if (objectFor !== key) return;
+      const o = d.object;
+      $('heap-object-title').replaceChildren(element('span', { text: o.class }), ' ', element('span', { class: 'mono', text: o.id }));
+      const facts = element('p', { class: 'heap-facts', text: [
+        o.heap + ' heap', bytes(o.shallow) + ' itself',
+        d.reachability === 'strong' ? bytes(o.retained) + ' retained' : 'held ' + d.reachability + 'ly at best: retains nothing for sure',
+      ].join(' · ') });
+      const dominator = o.dominator ? element('p', {}, 'Kept alive by ', objectButton({ id: o.dominator, class: 'its dominator' }))
+        : d.reachability === 'strong' ? element('p', { class: 'muted', text: 'No single object keeps it alive: the GC roots together do.' }) : null;
+      const path = d.path.length === 0
+        ? element('p', { class: 'muted', text: 'No GC root reaches it.' })
+        : element('ol', { class: 'heap-path' }, ...d.path.map((s) => element('li', {},
+          element('span', { class: 'via mono', text: s.via }), ' ', objectButton(s))));
+      $('heap-object-body').replaceChildren(facts, dominator,
+        element('h4', { text: 'Shortest path from a GC root' }), path,
+        list('References', d.references, d.references.length, (r) => [element('span', { class: 'via mono', text: r.via }), ' ', objectButton(r.object), ' ', bytes(r.object.retained)]),
+        list('Referenced by', d.referrers, d.referrer_count, (r) => [objectButton(r.object), ' ', element('span', { class: 'via mono', text: r.via })]),
+        list('Keeps alive (dominates)', d.dominated, d.dominated_count, (r) => [objectButton(r), ' ', bytes(r.retained)]));
+    }).catch((error) => {
+      if (objectFor === key) $('heap-object-body').replaceChildren(element('p', { class: 'error-text', text: error.message }));
+    });
+  }
+
+  store.subscribe((state, previous) => {
+    if (state.phase !== 'done' || !state.summary) return;
+    const dump = state.summary.heap_dump;
+    if (changed(state, previous, 'summary')) {
+      button.hidden = !dump;
+      if (!dump && state.tab === 'heap') store.update({ tab: 'flame' });
+    }
+    if (!dump) return;
+    if (changed(state, previous, 'summary')) renderOverview(state);
+    if (state.tab !== 'heap') return;
+    if (changed(state, previous, 'summary', 'tab', 'heapHeap', 'heapByPackage', 'heapClass')) {
+      $('heap-by-package').checked = state.heapByPackage;
+      renderClasses(state);
+    }
+    if (changed(state, previous, 'summary', 'tab', 'heapClass', 'heapHeap', 'heapByPackage', 'heapObject')) renderInstances(state);
+    if (changed(state, previous, 'summary', 'tab', 'heapObject')) renderObject(state);
+  });
+}
