@@ -446,3 +446,15 @@ fn a_mapping_names_a_dump_s_classes_and_each_class_s_fields() {
             && !classes.iter().any(|c| c.name.starts_with("com.example"))
     );
 }
+
+#[test]
+fn the_watched_service_in_full() {
+    if !corpus_present("heap_dumps::the_watched_service_in_full") {
+        return;
+    }
+    let p = analyze(&corpus_file(BINDER)).unwrap();
+    let service = products::heap_object(&p.profile, 0xb0fa7cb0).unwrap();
+    assert_eq!(service.path.len(), 2);
+    let referrers: Vec<_> = service.referrers.iter().map(|(r, via)| (r.class.as_str(), via.as_str())).collect();
+    assert!(referrers.contains(&("com.example.leakcanary.LeakyService$MyBinder", ".service")), "{referrers:?}");
+}

@@ -78,7 +78,8 @@ export function createHeap({ store, products }) {
 
   function renderClasses(state) {
     const key = JSON.stringify([state.summary.source, state.heapHeap, state.heapByPackage, state.summary.mapping]);
-    if (key === classesFor) return showClasses(state);
+    // The same rows: only the class chosen moves (the keyboard stays on its row).
+    if (key === classesFor) return classTable.select(classes.findIndex((c) => c.name === state.heapClass));
     classesFor = key;
     classTable.say('Loading…');
     products.heapClasses(state.heapHeap, state.heapByPackage).then((list) => {
@@ -100,7 +101,7 @@ export function createHeap({ store, products }) {
     if ($('heap-instances').hidden) return;
     $('heap-instance-title').textContent = 'Instances of ' + state.heapClass;
     const key = JSON.stringify([state.summary.mapping, state.heapClass, state.heapHeap]);
-    if (key === instancesFor) return showInstances(state);
+    if (key === instancesFor) return instanceTable.select(instances.findIndex((o) => o.id === state.heapObject));
     instancesFor = key;
     instanceTable.say('Loading…');
     products.heapObjects(INSTANCE_LIMIT, state.heapClass, state.heapHeap).then((list) => {

@@ -164,5 +164,5 @@ export function methodTitle(method) {
 
 /** `1 thread`, `3 threads`: a count and its noun, plural where it is not one. */
 export function countText(n, noun) {
-  return count(n) + ' ' + noun + (n === 1 ? '' : 's');
+  return count(n) + ' ' + noun + (n === 1 ? '' : /(s|sh|ch|x)$/.test(noun) ? 'es' : 's');
 }

@@ -27,8 +27,9 @@ export const HEAP_REQUESTS = {
   /** Object `id` (`0x…`) in full: path, references, referrers, what it dominates. */
   heapObject: {
     calls: ['Session.heapObjectJson'],
-    ask: (key, id) => ({ key, id }),
-    answer: (m, w) => w.session(m.key).heapObjectJson(m.id),
+    // `object`, not `id`: a request's `id` is its number in the engine.
+    ask: (key, id) => ({ key, object: id }),
+    answer: (m, w) => w.session(m.key).heapObjectJson(m.object),
     read: json,
     fresh: true,
   },

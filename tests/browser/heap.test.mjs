@@ -1,0 +1,71 @@
+// Heap dumps opened as an Android engineer would: the overview with the leak LeakCanary
+// watched and its path, the classes by retained bytes (by heap, by package, filtered), a
+// class's instances, an object in full with links through its path, the dominator flame
+// graph, a link that opens the same choices again; light and dark, wide and 760 px.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { corpus, pick, shot, shownSvg, useBrowser, checkedPage } from './support.mjs';
+
+const context = useBrowser();
+const DUMP = corpus('hprof/leakcanary-leak_service_binder.hprof');
+
+test('a heap dump opens on its overview: totals by heap, roots, and the watched service with its path', async (t) => {
+  const page = await checkedPage(context, t, { viewport: { width: 1280, height: 900 } });
+  assert.equal(await pick(page, [DUMP]), 'done');
+  assert.equal(await page.locator('#tab-button-heap').getAttribute('aria-selected'), 'true');
+  assert.match(await page.locator('#heap-totals').textContent(), /^44,065 reachable objects, 2\.5 MiB · zygote 2\.3 MiB \(93\.8%\), app 158 KiB \(6\.2%\) · 347 unreachable/);
+  assert.match(await page.locator('#heap-roots').textContent(), /interned-string 7,388 · sticky-class 3,645/);
+  await page.waitForFunction(() => /1 leak, held through 1 path/.test(document.getElementById('heap-leaks-note').textContent));
+  const leak = page.locator('#heap-leaks tr').first();
+  assert.match(await leak.textContent(), /com\.example\.leakcanary\.LeakyService\s*0xb0fa7cb0378 byteswatchedcom\.example\.leakcanary\.LeakyService\$MyBinder\.service/);
+  // The classes, largest retained first.
+  await page.waitForFunction(() => document.querySelectorAll('#heap-class-rows tr').length > 100);
+  // java.lang.Class: 3,645 objects, 642 KiB, retaining 1.9 MiB (ahat's class table).
+  assert.match(await page.locator('#heap-class-rows tr').first().textContent(), /^java\.lang\.Class3,645642 KiB1\.9 MiB/);
+  await shot(page, 'heap-overview');
+  // The leak's object in full: its path from the JNI global, what references it.
+  await leak.locator('button').click();
+  await page.waitForFunction(() => /Shortest path from a GC root/.test(document.getElementById('heap-object-body').textContent));
+  const path = await page.locator('.heap-path li').allTextContents();
+  assert.deepEqual(path, ['root:jni-global com.example.leakcanary.LeakyService$MyBinder 0xb0fa7de0', '.service com.example.leakcanary.LeakyService 0xb0fa7cb0']);
+  assert.match(await page.locator('#heap-object-body').textContent(), /Referenced by \(|Referenced by/);
+  // Following the path opens the binder; the link keeps it.
+  await page.locator('.heap-path li').first().locator('button').click();
+  await page.waitForFunction(() => /MyBinder/.test(document.getElementById('heap-object-title').textContent));
+  await page.waitForFunction(() => /object=0xb0fa7de0/.test(window.location.hash));
+  await shot(page, 'heap-object');
+});
+
+test('classes by heap and package, a class\'s instances, the dominator graph, in dark at 760 px', async (t) => {
+  const page = await checkedPage(context, t, { viewport: { width: 760, height: 900 }, colorScheme: 'dark' });
+  assert.equal(await pick(page, [DUMP]), 'done');
+  await page.waitForFunction(() => document.querySelectorAll('#heap-class-rows tr').length > 100);
+  await page.selectOption('#heap-heap', 'app');
+  await page.waitForFunction(() => /com\.example/.test(document.getElementById('heap-class-rows').textContent)
+    && document.querySelectorAll('#heap-class-rows tr').length < 400);
+  await page.fill('#heap-class-filter', 'LeakyService');
+  await page.waitForFunction(() => document.querySelectorAll('#heap-class-rows tr').length === 2);
+  await page.locator('#heap-class-rows tr', { hasText: /^com\.example\.leakcanary\.LeakyService\d/ }).click();
+  await page.waitForFunction(() => /Instances of com\.example\.leakcanary\.LeakyService$/.test(document.getElementById('heap-instance-title').textContent)
+    && document.querySelectorAll('#heap-instance-rows tr').length === 3);
+  // Three services (the CLI's class table says so), the watched one among them.
+  assert.match(await page.locator('#heap-instance-rows').textContent(), /0xb0fa7cb0app/);
+  const [first, second] = (await page.locator('#heap-instance-rows tr').allTextContents()).map((t) => t.slice(0, 10));
+  await page.locator('#heap-instance-rows tr').first().click();
+  await page.waitForFunction((id) => document.getElementById('heap-object-title').textContent.includes(id), first);
+  // The keyboard moves down the list; Enter opens the next one.
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((id) => document.getElementById('heap-object-title').textContent.includes(id), second);
+  await shot(page, 'heap-classes-dark-narrow');
+  // By package: com.example.leakcanary among them.
+  await page.fill('#heap-class-filter', '');
+  await page.check('#heap-by-package');
+  await page.waitForFunction(() => /^com\.example\.leakcanary/m.test(Array.from(document.querySelectorAll('#heap-class-rows td:first-child')).map((td) => td.textContent).join('\n')));
+  assert.equal(await page.locator('#heap-instances').isVisible(), false);
+  // The dominator tree as a flame graph: heaps, then classes.
+  await page.click('#tab-button-flame');
+  await page.waitForFunction(() => /java\.lang\.Class&lt;android\.content\.res\.Resources&gt;|java\.lang\.Class<android\.content\.res\.Resources>/.test(document.getElementById('flame').srcdoc));
+  assert.match(await shownSvg(page), /zygote/);
+  await shot(page, 'heap-dominators-dark-narrow');
+});
