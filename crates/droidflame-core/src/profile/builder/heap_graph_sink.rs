@@ -139,16 +139,29 @@ impl HeapGraphSink {
         order.sort_by_key(|&i| self.ids[i as usize]);
         order.dedup_by_key(|i| self.ids[*i as usize]);
         drops.duplicate_objects = (self.ids.len() - order.len()) as u64;
-        let ids: Vec<u64> = order.iter().map(|&i| self.ids[i as usize]).collect();
-        let number = |id: u64| ids.binary_search(&id).ok().map(|at| at as u32);
+        // Each column is let go once it is in id order: a dump's peak memory is the sum of
+        // what is alive at once (and a wasm heap never shrinks).
+        fn in_order<T: Copy>(order: &[u32], column: &mut Vec<T>) -> Vec<T> {
+            let sorted = order.iter().map(|&i| column[i as usize]).collect();
+            *column = Vec::new();
+            sorted
+        }
         let objects = Objects {
-            class: order.iter().map(|&i| self.class[i as usize]).collect(),
-            heap: order.iter().map(|&i| self.heap[i as usize]).collect(),
-            shallow: order.iter().map(|&i| self.shallow[i as usize]).collect(),
-            kind: order.iter().map(|&i| self.kind[i as usize]).collect(),
-            ids: ids.clone(),
+            class: in_order(&order, &mut self.class),
+            heap: in_order(&order, &mut self.heap),
+            shallow: in_order(&order, &mut self.shallow),
+            kind: in_order(&order, &mut self.kind),
+            ids: in_order(&order, &mut self.ids),
         };
-        let mut references = References::default();
+        let ids = &objects.ids;
+        let number = |id: u64| ids.binary_search(&id).ok().map(|at| at as u32);
+        let edges = self.target.len() + self.roots.len();
+        let mut references = References {
+            first: Vec::with_capacity(order.len() + 2),
+            target: Vec::with_capacity(edges),
+            strength: Vec::with_capacity(edges),
+            via: Vec::with_capacity(edges),
+        };
         references.first.push(0);
         for &i in &order {
             let range = self.first_reference[i as usize] as usize..self.first_reference[i as usize + 1] as usize;
@@ -164,6 +177,8 @@ impl HeapGraphSink {
             }
             references.first.push(references.target.len() as u32);
         }
+        (self.target, self.strength, self.via, self.first_reference) = Default::default();
+        drop(order);
         // The super-root holds every root object once, in ascending id order.
         let mut roots: Vec<(u32, u32)> = Vec::new();
         let mut root_records = [0u64; RootKind::ALL.len()];
