@@ -1,7 +1,7 @@
 // The Heap view's words and columns, from a summary's `heap_dump` as the core writes it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { asRows, classColumns, objectColumns, rootsLine, totalsLine } from '../src/heap/heap-tables.js';
+import { asRows, classColumns, objectColumns, rootsLine, share, totalsLine } from '../src/heap/heap-tables.js';
 
 const DUMP = {
   objects: 44065, bytes: 2603312,
@@ -27,4 +27,10 @@ test('the classes and objects tables show sizes in binary units and the GC roots
   const object = { id: '0xb0cc6c78', class: 'A', heap: 'zygote', shallow: 206, retained: 252694, dominator: null };
   assert.deepEqual(objectColumns().map((c) => c.cell(object)), ['0xb0cc6c78', 'zygote', '206 bytes', '247 KiB', 'GC roots']);
   assert.deepEqual(asRows([object], (r) => r.id + ' ' + r.class).map((r) => [r.name, r.signature]), [['0xb0cc6c78 A', '']]);
+});
+
+test('a small share reads as under a tenth of a percent, not as none', () => {
+  assert.equal(share(1, 10000), '<0.1%');
+  assert.equal(share(0, 10000), '0.0%');
+  assert.equal(share(10, 10000), '0.1%');
 });

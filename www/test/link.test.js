@@ -119,3 +119,22 @@ test('a link keeps the source and a heap profile\'s dump, and asks for them firs
   // A trace of one source writes none.
   assert.doesNotMatch(hashOf(opened()), /source=/);
 });
+
+test('a heap dump\'s choices go into the hash and come back; a trace that is no dump leaves them out', () => {
+  const summary = Object.assign(golden.method(), {
+    heap_dump: { objects: 3, bytes: 30, heaps: [{ name: 'zygote', objects: 1, bytes: 10 }, { name: 'app', objects: 2, bytes: 20 }],
+      roots: {}, unreachable: { objects: 0, bytes: 0 } },
+  });
+  const dump = Object.assign(initialState(), openedState(summary, 'a.hprof'));
+  assert.equal(dump.tab, 'heap', 'a dump opens on its overview');
+  const state = Object.assign(dump, { heapHeap: 'app', heapByPackage: true, heapClass: 'com.example.A$B', heapObject: '0xb0fa7cb0' });
+  const { patch, notes } = restored('#' + hashOf(state), state);
+  assert.deepEqual(notes, []);
+  assert.deepEqual([patch.heapHeap, patch.heapByPackage, patch.heapClass, patch.heapObject], ['app', true, 'com.example.A$B', '0xb0fa7cb0']);
+  const bad = restored('heap=image&object=0xZZ', state);
+  assert.equal('heapHeap' in bad.patch || 'heapObject' in bad.patch, false);
+  assert.equal(bad.notes.length, 2);
+  const trace = restored('class=A');
+  assert.deepEqual(trace.patch, {});
+  assert.match(trace.notes[0], /this is no heap dump/);
+});

@@ -169,6 +169,7 @@ fn an_object_in_full_and_packages_of_a_built_dump() {
     let dominated: Vec<_> = activity.dominated.iter().map(|r| (r.id, r.retained)).collect();
     assert_eq!((dominated, activity.dominated_count), (vec![(0x1006, 100), (0x1001, 12)], 2));
     assert_eq!(activity.path.len(), 3);
+    assert_eq!(activity.dominator.map(|d| (d.id, d.class)), Some((0x1010, "java.lang.Object[]".to_owned())));
     let garbage = products::heap_object(&p.profile, 0x111).unwrap();
     assert_eq!((garbage.reachability, garbage.path.len(), garbage.object.retained), ("unreachable", 0, 0));
     let packages: Vec<_> =

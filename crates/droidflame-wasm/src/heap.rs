@@ -56,7 +56,7 @@ impl Session {
         Ok(Value::Array(rows.iter().map(object).collect()).to_string())
     }
 
-    /// Object `id` in full: `{object, reachability, path: [{id, class, via}], references:
+    /// Object `id` in full: `{object, dominator, reachability, path: [{id, class, via}], references:
     /// [{via, object}], referrers: [{object, via}], referrer_count, dominated: [object],
     /// dominated_count}`.
     #[wasm_bindgen(js_name = heapObjectJson)]
@@ -66,6 +66,7 @@ impl Session {
             d.path.iter().map(|s| json!({ "id": object_id(s.id), "class": s.class, "via": s.via })).collect();
         Ok(json!({
             "object": object(&d.object),
+            "dominator": d.dominator.as_ref().map(object),
             "reachability": d.reachability,
             "path": path,
             "references": d.references.iter().map(|(via, r)| json!({ "via": via, "object": object(r) })).collect::<Vec<_>>(),

@@ -25,6 +25,11 @@ export function rootsLine(dump) {
   return kinds.length === 0 ? 'none' : kinds.map(([kind, n]) => kind + ' ' + count(n)).join(' · ');
 }
 
+/** `part` of `whole` as a percentage; `<0.1%` for a small part that is not none. */
+export function share(part, whole) {
+  return part > 0 && part * 1000 < whole ? '<0.1%' : percent(part, whole);
+}
+
 /** The classes (or packages) table's columns; `total` is the dump's reachable bytes. */
 export function classColumns(byPackage, total) {
   return [
@@ -34,19 +39,21 @@ export function classColumns(byPackage, total) {
       hint: 'The bytes of the objects themselves' },
     { id: 'retained', label: 'Retained', value: (r) => r.retained, cell: (r) => bytes(r.retained), className: 'n',
       hint: 'The bytes they keep alive together: freed if they all were' },
-    { id: 'share', label: '% retained', value: (r) => r.retained, cell: (r) => percent(r.retained, total), className: 'n' },
+    { id: 'share', label: '%', value: (r) => r.retained, cell: (r) => share(r.retained, total), className: 'n',
+      hint: 'Retained, as a share of every reachable byte' },
   ];
 }
 
-/** The objects table's columns. */
-export function objectColumns() {
+/** The objects table's columns; `link(id)`, where given, makes a dominator's cell a link. */
+export function objectColumns(link = null) {
   return [
     { id: 'id', label: 'Object', value: (r) => r.id, cell: (r) => r.id, text: true, className: 'mono' },
     { id: 'heap', label: 'Heap', value: (r) => r.heap, cell: (r) => r.heap, text: true },
     { id: 'shallow', label: 'Shallow', value: (r) => r.shallow, cell: (r) => bytes(r.shallow), className: 'n' },
     { id: 'retained', label: 'Retained', value: (r) => r.retained, cell: (r) => bytes(r.retained), className: 'n' },
     { id: 'dominator', label: 'Dominator', value: (r) => r.dominator || '', cell: (r) => r.dominator || 'GC roots', text: true,
-      className: 'mono', hint: 'The object that alone keeps it alive (GC roots: no single object does)' },
+      className: 'mono', hint: 'The object that alone keeps it alive (GC roots: no single object does)',
+      render: link ? (r) => (r.dominator ? link(r.dominator) : 'GC roots') : undefined },
   ];
 }
 

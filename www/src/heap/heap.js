@@ -28,7 +28,10 @@ export function createHeap({ store, products }) {
     head: $('heap-class-head'), subhead: $('heap-class-subhead'), body: $('heap-class-rows'),
     filter: $('heap-class-filter'), note: $('heap-class-note'), sortKey: 'heapSort', filterKey: 'heapFilter',
     fallback: 'retained', limit: CLASS_LIMIT, rowKey: 'class',
-    activate: (i) => classes[i] && !store.get().heapByPackage && store.update({ heapClass: classes[i].name }),
+    // A class lists its instances; a package, its classes.
+    activate: (i) => classes[i] && (store.get().heapByPackage
+      ? store.update({ heapByPackage: false, heapFilter: classes[i].name ? classes[i].name + '.' : '', heapClass: '' })
+      : store.update({ heapClass: classes[i].name })),
   });
   const instanceTable = createSortTable(store, {
     head: $('heap-instance-head'), subhead: $('heap-instance-subhead'), body: $('heap-instance-rows'),
@@ -39,6 +42,9 @@ export function createHeap({ store, products }) {
   $('heap-heap').addEventListener('change', () => store.update({ heapHeap: $('heap-heap').value }));
   $('heap-by-package').addEventListener('change', () => store.update({ heapByPackage: $('heap-by-package').checked }));
   $('heap-object-close').addEventListener('click', () => store.update({ heapObject: '' }));
+  $('heap-object').addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') store.update({ heapObject: '' });
+  });
 
   /** A button that opens object `row` (`{id, class}`) here. */
   function objectButton(row) {
@@ -113,7 +119,12 @@ export function createHeap({ store, products }) {
 
   function showInstances(state) {
     const selected = instances.findIndex((o) => o.id === state.heapObject);
-    instanceTable.show(state, { columns: objectColumns(), rows: instances, selected, noun: 'instance',
+    const link = (id) => element('button', { type: 'button', class: 'link mono', title: 'Open ' + id,
+      onclick: (event) => {
+        event.stopPropagation();
+        store.update({ heapObject: id });
+      } }, id);
+    instanceTable.show(state, { columns: objectColumns(link), rows: instances, selected, noun: 'instance',
       about: instances.length >= INSTANCE_LIMIT ? 'The ' + count(INSTANCE_LIMIT) + ' that retain the most.' : 'Choose one to see it in full.' });
   }
 
@@ -127,11 +138,19 @@ export function createHeap({ store, products }) {
   function renderObject(state) {
     const box = $('heap-object');
     box.hidden = !state.heapObject;
-    if (box.hidden) return;
+    if (box.hidden) {
+      box.dataset.shown = 'no';
+      return;
+    }
     const key = JSON.stringify([state.summary.mapping, state.heapObject]);
     if (key === objectFor) return;
     objectFor = key;
     $('heap-object-body').replaceChildren(element('p', { class: 'muted', text: 'Loading…' }));
+    const opening = box.dataset.shown !== 'yes';
+    box.dataset.shown = 'yes';
+    // Where the panel is below the tables (a narrow window), it comes into view.
+    const below = getComputedStyle($('heap-body')).flexDirection === 'column';
+    if (opening) box.scrollIntoView({ block: below ? 'start' : 'nearest' });
     products.heapObject(state.heapObject).then((d) => {
       if (objectFor !== key) return;
       const o = d.object;
@@ -140,7 +159,7 @@ export function createHeap({ store, products }) {
         o.heap + ' heap', bytes(o.shallow) + ' itself',
         d.reachability === 'strong' ? bytes(o.retained) + ' retained' : 'held ' + d.reachability + 'ly at best: retains nothing for sure',
       ].join(' · ') });
-      const dominator = o.dominator ? element('p', {}, 'Kept alive by ', objectButton({ id: o.dominator, class: 'its dominator' }))
+      const dominator = d.dominator ? element('p', {}, 'Kept alive by ', objectButton(d.dominator), ' (its dominator: freed with it)')
         : d.reachability === 'strong' ? element('p', { class: 'muted', text: 'No single object keeps it alive: the GC roots together do.' }) : null;
       const path = d.path.length === 0
         ? element('p', { class: 'muted', text: 'No GC root reaches it.' })
@@ -168,6 +187,7 @@ export function createHeap({ store, products }) {
     if (state.tab !== 'heap') return;
     if (changed(state, previous, 'summary', 'tab', 'heapHeap', 'heapByPackage', 'heapClass')) {
       $('heap-by-package').checked = state.heapByPackage;
+      $('heap-heap').value = state.heapHeap;
       renderClasses(state);
     }
     if (changed(state, previous, 'summary', 'tab', 'heapClass', 'heapHeap', 'heapByPackage', 'heapObject')) renderInstances(state);

@@ -17,6 +17,8 @@ pub const MOST_LISTED: usize = 200;
 pub struct ObjectDetails {
     /// The object itself (retained 0 and no dominator where it is not strongly reachable).
     pub object: ObjectRow,
+    /// Its immediate dominator, where one object alone keeps it alive.
+    pub dominator: Option<ObjectRow>,
     /// `strong`, `soft`, `finalizer`, `weak`, `phantom`, or `unreachable`.
     pub reachability: &'static str,
     /// Its shortest path from a GC root; empty when unreachable.
@@ -66,7 +68,9 @@ pub fn heap_object(profile: &Profile, id: u64) -> Result<ObjectDetails> {
         Some(_) => heap_path(profile, id)?,
         None => Vec::new(),
     };
+    let dominator = graph.reached.dominator[v];
     Ok(ObjectDetails {
+        dominator: (dominator != crate::profile::NONE).then(|| row(graph, dominator as usize)),
         object: row(graph, v),
         reachability,
         path,
