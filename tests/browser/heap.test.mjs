@@ -34,6 +34,10 @@ test('a heap dump opens on its overview: totals by heap, roots, and the watched 
   await page.waitForFunction(() => /MyBinder/.test(document.getElementById('heap-object-title').textContent));
   await page.waitForFunction(() => /object=0xb0fa7de0/.test(window.location.hash));
   await shot(page, 'heap-object');
+  // Back returns to the object before, as following a link does.
+  await page.goBack();
+  await page.waitForFunction(() => /0xb0fa7cb0/.test(document.getElementById('heap-object-title').textContent));
+  assert.equal(await page.evaluate(() => document.body.dataset.state), 'done', 'the dump stays open');
 });
 
 test('classes by heap and package, a class\'s instances, the dominator graph, in dark at 760 px', async (t) => {

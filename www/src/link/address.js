@@ -1,5 +1,6 @@
 // The page's address follows the view: its hash (link.js) changes as the view does,
-// without a request or a history entry; a link opened (or pasted into an open page) shows
+// without a request, and without a history entry but where a heap dump's object is opened
+// (so that Back returns to the one before, as following references in a browser does); a link opened (or pasted into an open page) shows
 // its view in the trace opened with it, saying what it left out; "Copy link" copies it.
 // An embedded page (`#embed`) leaves its address to its host. A pause after the view last
 // changed, `body[data-address]` says `written` (or `kept`, embedded), for what waits on it.
@@ -21,6 +22,8 @@ export function createAddress(store, showSource) {
   let pendingLink = parseHash(window.location.hash);
   $('link-welcome').hidden = !pendingLink.params;
   let linkTimer = 0;
+  // The heap dump's object the address last showed.
+  let shownObject = '';
 
   /**
    * The link's view shown in the trace just opened, with a note for each part left out;
@@ -43,22 +46,40 @@ export function createAddress(store, showSource) {
   }
 
   $('link-note-close').addEventListener('click', () => { $('link-note').hidden = true; });
+  function writeAddress() {
+    const state = store.get();
+    const hash = hashOf(state);
+    if (hash && window.location.hash.slice(1) !== hash) {
+      const opened = state.heapObject && state.heapObject !== shownObject;
+      if (opened) window.history.pushState(window.history.state, '', '#' + hash);
+      else window.history.replaceState(window.history.state, '', '#' + hash);
+      lastRead = window.location.hash;
+    }
+    shownObject = state.heapObject || '';
+    document.body.dataset.address = 'written';
+  }
   store.subscribe((state) => {
     $('copy-link').hidden = state.phase !== 'done';
     clearTimeout(linkTimer);
     if (state.phase !== 'done') return;
     document.body.dataset.address = 'waiting';
-    linkTimer = setTimeout(() => {
-      const hash = hashOf(store.get());
-      if (hash && window.location.hash.slice(1) !== hash) window.history.replaceState(window.history.state, '', '#' + hash);
-      document.body.dataset.address = 'written';
-    }, LINK_DELAY_MS);
+    // An object opened is a step Back returns from: written at once, so that quick steps
+    // are each one.
+    if (state.heapObject && state.heapObject !== shownObject) writeAddress();
+    else linkTimer = setTimeout(writeAddress, LINK_DELAY_MS);
   });
-  window.addEventListener('hashchange', () => {
+  // A link pasted into the open page, or Back to an object opened before (which browsers
+  // tell as `popstate`; entries the page pushed make no `hashchange`).
+  let lastRead = window.location.hash;
+  const followAddress = () => {
+    if (window.location.hash === lastRead) return;
+    lastRead = window.location.hash;
     pendingLink = parseHash(window.location.hash);
     if (store.get().phase === 'done') applyLink();
     else $('link-welcome').hidden = !pendingLink.params;
-  });
+  };
+  window.addEventListener('hashchange', followAddress);
+  window.addEventListener('popstate', followAddress);
   $('copy-link').addEventListener('click', async () => {
     clearTimeout(linkTimer);
     window.history.replaceState(window.history.state, '', '#' + hashOf(store.get()));
