@@ -17,21 +17,66 @@ pub(crate) struct GraphDrops {
     pub duplicate_objects: u64,
 }
 
+/// Elements a chunk of a `Chunked` column holds.
+const CHUNK: usize = 1 << 16;
+
+/// A column that grows a chunk at a time, so that no element ever moves: a vector that
+/// doubles copies itself into new memory each time, and in a wasm heap (which never
+/// shrinks, and where the memory it left is mostly too small to use again) a dump's
+/// columns would then take two to three times their size.
+#[derive(Debug)]
+struct Chunked<T> {
+    chunks: Vec<Vec<T>>,
+    len: usize,
+}
+
+impl<T> Default for Chunked<T> {
+    fn default() -> Self {
+        Chunked { chunks: Vec::new(), len: 0 }
+    }
+}
+
+impl<T: Copy> Chunked<T> {
+    fn push(&mut self, value: T) {
+        if self.len % CHUNK == 0 {
+            self.chunks.push(Vec::with_capacity(CHUNK));
+        }
+        self.chunks.last_mut().expect("a chunk").push(value);
+        self.len += 1;
+    }
+
+    fn get(&self, at: usize) -> T {
+        self.chunks[at / CHUNK][at % CHUNK]
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn last(&self) -> Option<T> {
+        self.len.checked_sub(1).map(|at| self.get(at))
+    }
+}
+
 #[derive(Debug, Default)]
 pub(crate) struct HeapGraphSink {
     heaps: Vec<String>,
     classes: Vec<String>,
     names: Vec<String>,
-    ids: Vec<u64>,
-    class: Vec<u32>,
-    heap: Vec<u8>,
-    shallow: Vec<u64>,
-    kind: Vec<ObjectKind>,
-    /// Where each object's references begin in the three lists below.
-    first_reference: Vec<u32>,
-    target: Vec<u64>,
-    strength: Vec<Strength>,
-    via: Vec<Via>,
+    ids: Chunked<u64>,
+    class: Chunked<u32>,
+    heap: Chunked<u8>,
+    shallow: Chunked<u64>,
+    kind: Chunked<ObjectKind>,
+    /// Where each object's references begin in the three columns below.
+    first_reference: Chunked<u32>,
+    target: Chunked<u64>,
+    strength: Chunked<Strength>,
+    via: Chunked<Via>,
     roots: Vec<(u64, RootKind)>,
     /// Each class's superclass, by class number (`NONE` for none).
     superclass: Vec<u32>,
@@ -72,7 +117,7 @@ impl HeapGraphSink {
 
     /// The last object is an activity that was destroyed.
     pub fn destroyed(&mut self) {
-        if let Some(&id) = self.ids.last() {
+        if let Some(id) = self.ids.last() {
             self.destroyed.push(id);
         }
     }
@@ -136,14 +181,14 @@ impl HeapGraphSink {
         self.first_reference.push(self.target.len() as u32);
         // Ascending ids, the first of equal ones kept.
         let mut order: Vec<u32> = (0..self.ids.len() as u32).collect();
-        order.sort_by_key(|&i| self.ids[i as usize]);
-        order.dedup_by_key(|i| self.ids[*i as usize]);
+        order.sort_by_key(|&i| self.ids.get(i as usize));
+        order.dedup_by_key(|i| self.ids.get(*i as usize));
         drops.duplicate_objects = (self.ids.len() - order.len()) as u64;
         // Each column is let go once it is in id order: a dump's peak memory is the sum of
         // what is alive at once (and a wasm heap never shrinks).
-        fn in_order<T: Copy>(order: &[u32], column: &mut Vec<T>) -> Vec<T> {
-            let sorted = order.iter().map(|&i| column[i as usize]).collect();
-            *column = Vec::new();
+        fn in_order<T: Copy>(order: &[u32], column: &mut Chunked<T>) -> Vec<T> {
+            let sorted = order.iter().map(|&i| column.get(i as usize)).collect();
+            *column = Chunked::default();
             sorted
         }
         let objects = Objects {
@@ -164,13 +209,14 @@ impl HeapGraphSink {
         };
         references.first.push(0);
         for &i in &order {
-            let range = self.first_reference[i as usize] as usize..self.first_reference[i as usize + 1] as usize;
+            let range =
+                self.first_reference.get(i as usize) as usize..self.first_reference.get(i as usize + 1) as usize;
             for e in range {
-                match number(self.target[e]) {
+                match number(self.target.get(e)) {
                     Some(to) => {
                         references.target.push(to);
-                        references.strength.push(self.strength[e]);
-                        references.via.push(self.via[e]);
+                        references.strength.push(self.strength.get(e));
+                        references.via.push(self.via.get(e));
                     }
                     None => drops.dangling_references += 1,
                 }
