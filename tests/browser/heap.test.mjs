@@ -73,3 +73,15 @@ test('classes by heap and package, a class\'s instances, the dominator graph, in
   assert.match(await shownSvg(page), /zygote/);
   await shot(page, 'heap-dominators-dark-narrow');
 });
+
+test('two dumps dropped together: the Heap view lists the classes that changed most, as heap diff does', async (t) => {
+  const page = await checkedPage(context, t, { viewport: { width: 1280, height: 900 } });
+  await pick(page, [DUMP, corpus('hprof/leakcanary-leak_service_binder_ignored.hprof')]);
+  await page.waitForFunction(() => document.body.dataset.state === 'done' && !document.getElementById('tab-button-compare').hidden);
+  await page.click('#tab-button-heap');
+  await page.waitForFunction(() => document.querySelectorAll('#heap-change-rows tr').length > 10, null, { timeout: 30000 });
+  // `droidflame heap diff`'s first row: java.lang.Object[] 215 -> 207 objects, 80,629 -> 70,867 bytes retained.
+  const first = await page.locator('#heap-change-rows tr').first().locator('td').allTextContents();
+  assert.deepEqual(first, ['java.lang.Object[]', '215 → 207', '−8', '79 KiB → 69 KiB', '−9.5 KiB']);
+  await shot(page, 'heap-changes');
+});

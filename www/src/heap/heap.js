@@ -4,6 +4,7 @@
 // Every object named is a button that opens it here; the choices live in the store (and so
 // in the page's link).
 
+import { COMPARE_KEY } from '../compare/compare.js';
 import { $, element } from '../shared/dom.js';
 import { count } from '../shared/format.js';
 import { createSortTable } from '../shared/sort-table.js';
@@ -14,6 +15,8 @@ import { asRows, bytes, classColumns, objectColumns, rootsLine, totalsLine } fro
 const INSTANCE_LIMIT = 500;
 /** Classes listed at most; the filter reaches the others. */
 const CLASS_LIMIT = 1000;
+/** Classes compared at most: the largest changes. */
+const CHANGE_LIMIT = 100;
 
 export function createHeap({ store, products }) {
   const button = $('tab-button-heap');
@@ -175,6 +178,31 @@ export function createHeap({ store, products }) {
     });
   }
 
+  // Two dumps open (Compare with…): what changed, class by class, the largest change first.
+  let changesFor = null;
+  function renderChanges(state) {
+    const other = state.compare;
+    const shown = Boolean(other && other.phase === 'done' && other.summary && other.summary.heap_dump);
+    $('heap-changes').hidden = !shown;
+    if (!shown || changesFor === other) return;
+    changesFor = other;
+    $('heap-changes-title').textContent = 'Against ' + other.name + ' (after): the classes whose retained bytes changed most';
+    $('heap-change-rows').replaceChildren();
+    products.heapDiff(COMPARE_KEY).then((changes) => {
+      if (changesFor !== other) return;
+      const signed = (n) => (n > 0 ? '+' : n < 0 ? '−' : '') + bytes(Math.abs(n));
+      const counted = (n) => (n > 0 ? '+' : n < 0 ? '−' : '') + count(Math.abs(n));
+      $('heap-change-rows').replaceChildren(...changes.slice(0, CHANGE_LIMIT).map((c) => element('tr', {},
+        element('td', { class: 'name', text: c.class, title: c.class }),
+        element('td', { class: 'n', text: count(c.before.count) + ' → ' + count(c.after.count) }),
+        element('td', { class: 'n', text: counted(c.after.count - c.before.count) }),
+        element('td', { class: 'n', text: bytes(c.before.retained) + ' → ' + bytes(c.after.retained) }),
+        element('td', { class: 'n ' + (c.after.retained > c.before.retained ? 'grew' : 'shrank'), text: signed(c.after.retained - c.before.retained) }))));
+    }).catch((error) => {
+      $('heap-changes-title').textContent = 'The dumps could not be compared: ' + error.message;
+    });
+  }
+
   store.subscribe((state, previous) => {
     if (state.phase !== 'done' || !state.summary) return;
     const dump = state.summary.heap_dump;
@@ -184,6 +212,10 @@ export function createHeap({ store, products }) {
     }
     if (!dump) return;
     if (changed(state, previous, 'summary')) renderOverview(state);
+    if (changed(state, previous, 'summary', 'compare')) {
+      changesFor = changed(state, previous, 'summary') ? null : changesFor;
+      renderChanges(state);
+    }
     if (state.tab !== 'heap') return;
     if (changed(state, previous, 'summary', 'tab', 'heapHeap', 'heapByPackage', 'heapClass')) {
       $('heap-by-package').checked = state.heapByPackage;
