@@ -78,3 +78,10 @@ test('a count of what the source counts is singular at one', () => {
   assert.equal(countedNoun(1, { count: 'allocations' }), '1 allocation');
   assert.equal(countedNoun(0, {}), '0 calls');
 });
+
+test('a dump\'s heap is named by its name alone, a thread by its name and id', async () => {
+  const { threadLabel } = await import('../src/shared/format.js');
+  assert.equal(threadLabel({ name: 'main', tid: 12 }), 'main [12]');
+  assert.equal(threadLabel({ name: 'app', tid: 1, heap: true }), 'app');
+  assert.equal(threadLabel(null), 'All threads');
+});

@@ -74,6 +74,10 @@ fn a_built_dump_gives_the_numbers_worked_out_by_hand() {
     let s = summary(&p);
     assert_eq!(s["format"]["family"], "hprof");
     assert_eq!(s["format"]["description"], "Heap dump (HPROF 1.0.3, 4-byte ids)");
+    // Each heap is a "thread" of the dump's stacks, named by its name alone.
+    let threads: Vec<_> =
+        s["threads"].as_array().unwrap().iter().map(|t| (t["name"].clone(), t["heap"].clone())).collect();
+    assert_eq!(threads, [("zygote".into(), true.into()), ("app".into(), true.into())]);
     assert_eq!(
         s["heap_dump"],
         serde_json::json!({

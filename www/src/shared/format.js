@@ -118,9 +118,10 @@ export function frameNameParts(name) {
   return { head, tail };
 }
 
-/** `name [tid]` as the core labels a thread, or `All threads`. */
+/** `name [tid]` as the core labels a thread (a dump's heap by its name), or `All threads`. */
 export function threadLabel(thread) {
-  return thread ? thread.name + ' [' + thread.tid + ']' : 'All threads';
+  if (!thread) return 'All threads';
+  return thread.heap ? thread.name : thread.name + ' [' + thread.tid + ']';
 }
 
 /** What `clock` measures in the trace `summary` is of, as the core words it. */

@@ -4,7 +4,7 @@
 // Undo; the words of the breadcrumbs; the items of a frame's menu. Frame names are the
 // graph's display names: untrusted trace text, only ever shown as text.
 
-import { frameNameParts } from './format.js';
+import { frameNameParts, threadLabel } from './format.js';
 
 /** The whole profile, as recorded. */
 export const PLAIN_VIEW = Object.freeze({ transforms: Object.freeze([]), invert: false });
@@ -134,7 +134,7 @@ export function nameOfTitle(title) {
 
 /** A thread's frame in the all-threads graph, as the core names it (folded text's rules). */
 export function threadFrameName(thread) {
-  return (thread.name + ' [' + thread.tid + ']').replace(/;/g, ':').replace(/[\r\n]/g, ' ');
+  return threadLabel(thread).replace(/;/g, ':').replace(/[\r\n]/g, ' ');
 }
 
 /**

@@ -195,6 +195,9 @@ pub struct ThreadJson<'a> {
     /// A named track of async slices, not a thread (atrace). Tracks have no CPU clock.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub track: bool,
+    /// One heap of a heap dump, not a thread: it is named by its name alone.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub heap: bool,
     /// Scheduler time (atrace with sched_switch); absent where unknown.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub running_us: Option<u64>,
@@ -273,6 +276,7 @@ pub fn summary(analysis: &Analysis) -> Summary<'_> {
                 max_depth: t.tree.max_depth(),
                 pid: t.pid,
                 process: t.process.as_deref(),
+                heap: t.heap,
                 track: t.track,
                 running_us: t.sched.map(|s| profile.micros(s.running)),
                 runnable_us: t.sched.map(|s| profile.micros(s.runnable)),
