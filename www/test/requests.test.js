@@ -139,6 +139,9 @@ function fakeWasm() {
     summaryJson() {
       return JSON.stringify({ bytes: this.bytes, max: this.max });
     }
+    isHeapDump() {
+      return this.bytes === 7;
+    }
     defaultThread() {
       return 2;
     }
@@ -177,6 +180,16 @@ test('the worker draws the first graph once the summary is posted, and answers t
   assert.equal(drawn.length, 2, 'once: then it is drawn again');
   assert.throws(() => REQUESTS.svg.answer(Object.assign({}, first, { view: '{"refused":1}' }), w),
     (error) => error.kind === 'view' && /no frame is named "refused"/.test(error.message));
+});
+
+test('a heap dump opens on its tables: no graph is drawn for it first', async () => {
+  const { wasm, drawn } = fakeWasm();
+  const w = new Sessions(wasm, { buffer: { byteLength: 1 << 20 } }, () => {});
+  // The fake's dump is the input of 7 bytes.
+  const asked = REQUESTS.analyze.ask('ui', [new Uint8Array(7)], () => {}, true, 5, 'dark');
+  await REQUESTS.analyze.answer(Object.assign({ id: 3 }, asked), w);
+  for (const task of w.takeTasks(3)) task();
+  assert.deepEqual(drawn, []);
 });
 
 test('typed arrays in an answer are handed over, once each; nothing else is', () => {

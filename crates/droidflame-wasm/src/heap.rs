@@ -20,6 +20,12 @@ fn parse_id(text: &str) -> Result<u64, JsError> {
 
 #[wasm_bindgen]
 impl Session {
+    /// Whether this is a heap dump (which a viewer opens on its tables, not a graph).
+    #[wasm_bindgen(js_name = isHeapDump)]
+    pub fn is_heap_dump(&self) -> Result<bool, JsError> {
+        Ok(self.profile()?.profile.heap_graph.is_some())
+    }
+
     /// Classes (or, `by_package`, packages) with a strongly reachable instance, in heap
     /// `heap` where one is named: `[{name, count, shallow, retained}]`, largest retained first.
     #[wasm_bindgen(js_name = heapClassesJson)]

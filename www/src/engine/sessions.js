@@ -110,9 +110,13 @@ export class Sessions {
     if (input) this.inputsOf.set(key, input);
   }
 
-  /** The graph an analysis opens on (its default thread and clock), drawn for `svg` to answer. */
+  /**
+   * The graph an analysis opens on (its default thread and clock), drawn for `svg` to answer;
+   * none for a heap dump, which opens on its tables (a dump's graph costs memory as its
+   * tables do).
+   */
   drawFirst(key, session, theme) {
-    if (this.sessions.get(key) !== session) return;
+    if (this.sessions.get(key) !== session || session.isHeapDump()) return;
     const thread = session.defaultThread();
     const clock = session.defaultClock();
     try {

@@ -7,7 +7,7 @@ use super::notes::{notes, Note};
 use super::table::{frame_rows, frame_table, frame_table_of, FrameRow};
 use crate::analysis::Analysis;
 use crate::mapping::MappingReport;
-use crate::profile::{Clock, Counter, PerClock, Profile, Repairs, ThreadProfile};
+use crate::profile::{Clock, Counter, PerClock, Profile, Repairs, ThreadProfile, TimeUnit};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -265,8 +265,16 @@ pub fn summary(analysis: &Analysis) -> Summary<'_> {
         .threads
         .iter()
         .map(|t| {
-            let frames = FrameTree::merged(profile, &names, &[t]);
-            let total = |clock: Clock| profile.has(clock).then(|| frames.total_micros(profile, clock));
+            // Ticks of a µs sum to the folded values whichever stacks merge; others are cut
+            // to whole µs per folded stack, so the stacks are merged as folding does.
+            let frames =
+                (profile.stacks().time_unit != TimeUnit::MICROS).then(|| FrameTree::merged(profile, &names, &[t]));
+            let total = |clock: Clock| {
+                profile.has(clock).then(|| match &frames {
+                    Some(frames) => frames.total_micros(profile, clock),
+                    None => t.tree.total_self(clock),
+                })
+            };
             ThreadJson {
                 tid: t.shown_tid(),
                 name: &t.name,

@@ -6,21 +6,14 @@
 /// No node: the dominator of an unreachable node, and an empty link.
 pub(crate) const NONE: u32 = u32::MAX;
 
-/// A graph as adjacency lists: node `v`'s successors are `targets[first[v]..first[v + 1]]`.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Edges<'a> {
-    pub first: &'a [u32],
-    pub targets: &'a [u32],
-}
-
-impl Edges<'_> {
-    fn nodes(&self) -> usize {
-        self.first.len() - 1
-    }
-
-    fn of(&self, v: u32) -> &[u32] {
-        &self.targets[self.first[v as usize] as usize..self.first[v as usize + 1] as usize]
-    }
+/// A graph as the dominator tree reads it: nodes `0..nodes()`, each with a range of edge
+/// numbers, of which some lead nowhere (a view that leaves edges out, without copying).
+pub(crate) trait Graph {
+    fn nodes(&self) -> usize;
+    /// The numbers of node `v`'s edges.
+    fn edges(&self, v: u32) -> std::ops::Range<usize>;
+    /// Where edge `e` leads; `None`: the view leaves it out.
+    fn target(&self, e: usize) -> Option<u32>;
 }
 
 /// Adjacency lists of `n` nodes from `(from, to)` pairs: `to`s in the order given, by
@@ -52,39 +45,41 @@ pub(crate) struct DominatorTree {
 }
 
 impl DominatorTree {
-    /// The tree of `edges` from `root`.
-    pub(crate) fn of(edges: Edges<'_>, root: u32) -> DominatorTree {
-        let n = edges.nodes();
+    /// The tree of `graph` from `root`.
+    pub(crate) fn of(graph: &impl Graph, root: u32) -> DominatorTree {
+        let n = graph.nodes();
         // Depth-first preorder: `pre[v]` is v's number, `order[i]` the node numbered i, and
         // `parent[i]` the number of its parent in the depth-first tree.
         let mut pre = vec![NONE; n];
         let mut order = Vec::new();
         let mut parent: Vec<u32> = Vec::new();
-        let mut stack: Vec<(u32, u32)> = vec![(root, edges.first[root as usize])];
+        // Edge numbers fit in `u32` (adjacency lists begin at `u32`s); a stack as deep as a
+        // chain of every node stays small.
+        let mut stack: Vec<(u32, u32)> = vec![(root, graph.edges(root).start as u32)];
         pre[root as usize] = 0;
         order.push(root);
         parent.push(0);
         while let Some(&mut (v, ref mut next)) = stack.last_mut() {
-            if *next == edges.first[v as usize + 1] {
+            if *next as usize == graph.edges(v).end {
                 stack.pop();
                 continue;
             }
-            let w = edges.targets[*next as usize];
+            let e = *next as usize;
             *next += 1;
+            let Some(w) = graph.target(e) else { continue };
             if pre[w as usize] == NONE {
                 pre[w as usize] = order.len() as u32;
                 parent.push(pre[v as usize]);
                 order.push(w);
-                stack.push((w, edges.first[w as usize]));
+                stack.push((w, graph.edges(w).start as u32));
             }
         }
         let m = order.len();
         // Predecessors of each reachable node, by number.
         let number = &pre;
-        let arcs = order
-            .iter()
-            .enumerate()
-            .flat_map(|(i, &v)| edges.of(v).iter().map(move |&w| (number[w as usize], i as u32)));
+        let arcs = order.iter().enumerate().flat_map(|(i, &v)| {
+            graph.edges(v).filter_map(move |e| Some((number[graph.target(e)? as usize], i as u32)))
+        });
         let (pred_first, preds) = adjacency(m, arcs);
         // Semidominators, by number, in reverse preorder, through a forest of the nodes
         // done so far (`ancestor`) whose paths are compressed as they are walked.
@@ -116,10 +111,10 @@ impl DominatorTree {
 
     /// Each node's retained size: its own size and that of every node it dominates
     /// (0 for a node the root does not reach).
-    pub(crate) fn retained(&self, sizes: &[u64]) -> Vec<u64> {
-        let mut retained = vec![0u64; sizes.len()];
+    pub(crate) fn retained(&self, size: impl Fn(u32) -> u64) -> Vec<u64> {
+        let mut retained = vec![0u64; self.idom.len()];
         for &v in &self.order {
-            retained[v as usize] = sizes[v as usize];
+            retained[v as usize] = size(v);
         }
         // A node's dominated nodes all come after it in preorder.
         for &v in self.order.iter().skip(1).rev() {
@@ -158,6 +153,27 @@ fn eval(v: u32, ancestor: &mut [u32], label: &mut [u32], semi: &[u32], path: &mu
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A graph as adjacency lists: node `v`'s successors are `targets[first[v]..first[v + 1]]`.
+    #[derive(Debug, Clone, Copy)]
+    struct Edges<'a> {
+        first: &'a [u32],
+        targets: &'a [u32],
+    }
+
+    impl Graph for Edges<'_> {
+        fn nodes(&self) -> usize {
+            self.first.len() - 1
+        }
+
+        fn edges(&self, v: u32) -> std::ops::Range<usize> {
+            self.first[v as usize] as usize..self.first[v as usize + 1] as usize
+        }
+
+        fn target(&self, e: usize) -> Option<u32> {
+            Some(self.targets[e])
+        }
+    }
 
     fn lists(n: usize, edges: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
         adjacency(n, edges.iter().copied())
@@ -214,7 +230,7 @@ mod tests {
                 (0..edge_count).map(|_| (next(n as u64) as u32, next(n as u64) as u32)).collect();
             let root = next(n as u64) as u32;
             let (first, targets) = lists(n, &edges);
-            let tree = DominatorTree::of(Edges { first: &first, targets: &targets }, root);
+            let tree = DominatorTree::of(&Edges { first: &first, targets: &targets }, root);
             assert_eq!(tree.idom, by_definition(n, &edges, root), "round {round}: {n} nodes, root {root}, {edges:?}");
             assert_eq!(tree.order[0], root);
             for (i, &v) in tree.order.iter().enumerate().skip(1) {
@@ -229,9 +245,10 @@ mod tests {
         // 0 -> 1 -> 2, 0 -> 3 -> 2: 2 is dominated by 0 alone; 1 and 3 keep only themselves.
         // 3 -> 4 -> 5: 3 retains 4 and 5. 6 is not reachable.
         let (first, targets) = lists(7, &[(0, 1), (1, 2), (0, 3), (3, 2), (3, 4), (4, 5), (6, 0)]);
-        let tree = DominatorTree::of(Edges { first: &first, targets: &targets }, 0);
+        let tree = DominatorTree::of(&Edges { first: &first, targets: &targets }, 0);
         assert_eq!(tree.idom, [0, 0, 0, 0, 3, 4, NONE]);
-        let retained = tree.retained(&[1, 10, 100, 1_000, 10_000, 100_000, 7]);
+        let sizes = [1, 10, 100, 1_000, 10_000, 100_000, 7];
+        let retained = tree.retained(|v| sizes[v as usize]);
         assert_eq!(retained, [111_111, 10, 100, 111_000, 110_000, 100_000, 0]);
     }
 
@@ -240,9 +257,9 @@ mod tests {
         let n = 1_000_000u32;
         let first: Vec<u32> = (0..=n).map(|v| v.min(n - 1)).collect();
         let targets: Vec<u32> = (1..n).collect();
-        let tree = DominatorTree::of(Edges { first: &first, targets: &targets }, 0);
+        let tree = DominatorTree::of(&Edges { first: &first, targets: &targets }, 0);
         assert_eq!(tree.order.len(), n as usize);
         assert_eq!(tree.idom[n as usize - 1], n - 2);
-        assert_eq!(tree.retained(&vec![1; n as usize])[0], u64::from(n));
+        assert_eq!(tree.retained(|_| 1)[0], u64::from(n));
     }
 }

@@ -8,7 +8,7 @@
 //! weakest reference on the path (strong, then soft, finalizer, weak, phantom); dominators
 //! and retained sizes count strongly reachable objects only.
 
-use super::dominators::{DominatorTree, Edges, NONE};
+use super::dominators::{DominatorTree, Graph, NONE};
 
 /// How a reference holds what it points to, strongest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -26,6 +26,32 @@ pub enum Strength {
 pub enum Via {
     Field(u32),
     Element(u32),
+}
+
+/// A `Via` in four bytes, as the graph's columns keep it (there is one per reference):
+/// the top bit tells an element from a field, the others hold the number (a field name's
+/// number and an array's index both stay below 2^31).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PackedVia(u32);
+
+impl PackedVia {
+    const ELEMENT: u32 = 1 << 31;
+
+    pub fn get(self) -> Via {
+        match self.0 & Self::ELEMENT {
+            0 => Via::Field(self.0),
+            _ => Via::Element(self.0 & !Self::ELEMENT),
+        }
+    }
+}
+
+impl From<Via> for PackedVia {
+    fn from(via: Via) -> PackedVia {
+        match via {
+            Via::Field(name) => PackedVia(name & !PackedVia::ELEMENT),
+            Via::Element(index) => PackedVia(index.min(!PackedVia::ELEMENT) | PackedVia::ELEMENT),
+        }
+    }
 }
 
 /// The kinds of GC root a dump names.
@@ -130,7 +156,7 @@ pub struct References {
     pub first: Vec<u32>,
     pub target: Vec<u32>,
     pub strength: Vec<Strength>,
-    pub via: Vec<Via>,
+    pub via: Vec<PackedVia>,
 }
 
 /// What the graph's analysis found for each object.
@@ -140,7 +166,7 @@ pub struct Reached {
     pub reach: Vec<Option<Strength>>,
     /// The object before each on its shortest path from a root, and how it holds it;
     /// `NONE` for a root itself and for an unreachable object.
-    pub path_parent: Vec<(u32, Via)>,
+    pub path_parent: Vec<(u32, PackedVia)>,
     /// Each strongly reachable object's immediate dominator (`NONE`: the super-root);
     /// `NONE` too for the others.
     pub dominator: Vec<u32>,
@@ -258,43 +284,11 @@ impl HeapGraph {
 fn analyse(objects: &Objects, refs: &References) -> Reached {
     let n = objects.ids.len();
     let root = n as u32;
-    let mut reach: Vec<Option<Strength>> = vec![None; n];
-    let mut path_parent = vec![(NONE, Via::Element(0)); n];
-    let strengths = [Strength::Strong, Strength::Soft, Strength::Finalizer, Strength::Weak, Strength::Phantom];
-    // Queues by strength: (object, from, via) in the order they were met.
-    let mut waiting: Vec<std::collections::VecDeque<(u32, u32, Via)>> = vec![Default::default(); strengths.len()];
-    let edges = |v: u32| refs.first[v as usize] as usize..refs.first[v as usize + 1] as usize;
-    for e in edges(root) {
-        waiting[0].push_back((refs.target[e], NONE, refs.via[e]));
-    }
-    for (level, &strength) in strengths.iter().enumerate() {
-        while let Some((v, from, via)) = waiting[level].pop_front() {
-            if reach[v as usize].is_some() {
-                continue;
-            }
-            reach[v as usize] = Some(strength);
-            path_parent[v as usize] = (from, via);
-            for e in edges(v) {
-                let w = refs.target[e];
-                if reach[w as usize].is_none() {
-                    let at = (refs.strength[e].max(strength)) as usize;
-                    waiting[at].push_back((w, v, refs.via[e]));
-                }
-            }
-        }
-    }
+    let (reach, path_parent) = shortest_paths(n, refs);
     // Dominators over strong references only, from the super-root.
-    let mut first = Vec::with_capacity(n + 2);
-    let mut target = Vec::with_capacity(refs.target.len());
-    first.push(0u32);
-    for v in 0..=n {
-        target.extend(edges(v as u32).filter(|&e| refs.strength[e] == Strength::Strong).map(|e| refs.target[e]));
-        first.push(target.len() as u32);
-    }
-    let tree = DominatorTree::of(Edges { first: &first, targets: &target }, root);
-    let mut sizes = objects.shallow.clone();
-    sizes.push(0);
-    let mut retained = tree.retained(&sizes);
+    let strong = StrongEdges(refs);
+    let tree = DominatorTree::of(&strong, root);
+    let mut retained = tree.retained(|v| objects.shallow.get(v as usize).copied().unwrap_or(0));
     retained.truncate(n);
     let mut dominator = tree.idom;
     dominator.truncate(n);
@@ -304,6 +298,83 @@ fn analyse(objects: &Objects, refs: &References) -> Reached {
         }
     }
     Reached { reach, path_parent, dominator, retained }
+}
+
+/// The references that count for dominators: the strong ones.
+struct StrongEdges<'a>(&'a References);
+
+impl Graph for StrongEdges<'_> {
+    fn nodes(&self) -> usize {
+        self.0.first.len() - 1
+    }
+
+    fn edges(&self, v: u32) -> std::ops::Range<usize> {
+        self.0.first[v as usize] as usize..self.0.first[v as usize + 1] as usize
+    }
+
+    fn target(&self, e: usize) -> Option<u32> {
+        (self.0.strength[e] == Strength::Strong).then(|| self.0.target[e])
+    }
+}
+
+/// How each object is held at best, and the object before it on its shortest path, by
+/// one breadth-first search per strength from the super-root (`refs`' last list).
+fn shortest_paths(n: usize, refs: &References) -> (Vec<Option<Strength>>, Vec<(u32, PackedVia)>) {
+    let mut search = Search {
+        waits: vec![None; n],
+        path_parent: vec![(NONE, PackedVia::from(Via::Element(0))); n],
+        queues: Default::default(),
+    };
+    let mut reach: Vec<Option<Strength>> = vec![None; n];
+    let edges = |v: usize| refs.first[v] as usize..refs.first[v + 1] as usize;
+    for e in edges(n) {
+        search.meet(refs.target[e], NONE, refs.via[e], Strength::Strong);
+    }
+    for strength in Search::STRENGTHS {
+        let mut next = 0;
+        while let Some(&v) = search.queues[strength as usize].get(next) {
+            next += 1;
+            if reach[v as usize].is_some() {
+                continue;
+            }
+            reach[v as usize] = Some(strength);
+            for e in edges(v as usize) {
+                let w = refs.target[e];
+                if reach[w as usize].is_none() {
+                    search.meet(w, v, refs.via[e], refs.strength[e].max(strength));
+                }
+            }
+        }
+        search.queues[strength as usize] = Vec::new();
+    }
+    (reach, search.path_parent)
+}
+
+/// The breadth-first searches' state. Each object waits in at most one queue per
+/// strength, and its parent so far is kept with it rather than in the queue: a reference
+/// of a stronger strength replaces it, one of an equal or weaker one does not (the first
+/// of a strength is the one the search would take, queues being first in, first out).
+/// Every object met is reached, at the strength it last waited at.
+struct Search {
+    /// The strength each object waits at; `None`: not met yet.
+    waits: Vec<Option<Strength>>,
+    path_parent: Vec<(u32, PackedVia)>,
+    queues: [Vec<u32>; 5],
+}
+
+impl Search {
+    const STRENGTHS: [Strength; 5] =
+        [Strength::Strong, Strength::Soft, Strength::Finalizer, Strength::Weak, Strength::Phantom];
+
+    /// Object `w` is met from `from` through `via`, held at `strength` at best.
+    fn meet(&mut self, w: u32, from: u32, via: PackedVia, strength: Strength) {
+        let at = w as usize;
+        if self.waits[at].is_none_or(|waits| strength < waits) {
+            self.waits[at] = Some(strength);
+            self.path_parent[at] = (from, via);
+            self.queues[strength as usize].push(w);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -344,7 +415,7 @@ mod tests {
             first,
             target: edges.iter().map(|e| e.1).collect(),
             strength: edges.iter().map(|e| e.2).collect(),
-            via: edges.iter().map(|e| e.3).collect(),
+            via: edges.iter().map(|e| e.3.into()).collect(),
         };
         let names = ["b", "c", "s", "referent", "x", "y"].map(String::from).to_vec();
         let roots = vec![(0, RootKind::JniGlobal.bit()), (3, RootKind::StickyClass.bit())];
@@ -358,9 +429,9 @@ mod tests {
         // 0x80 is held strongly, but by what is held weakly.
         assert_eq!(g.reached.reach, [s, s, s, s, weak, soft, None, weak]);
         // 0x30 is first met through 0x10's `.c`, before 0x20's element.
-        assert_eq!(g.reached.path_parent[2], (0, Via::Field(1)));
-        assert_eq!(g.reached.path_parent[5], (1, Via::Field(2)));
-        assert_eq!(g.reached.path_parent[4], (3, Via::Field(3)));
+        assert_eq!(g.reached.path_parent[2], (0, Via::Field(1).into()));
+        assert_eq!(g.reached.path_parent[5], (1, Via::Field(2).into()));
+        assert_eq!(g.reached.path_parent[4], (3, Via::Field(3).into()));
         assert_eq!(g.reached.path_parent[0].0, NONE);
         assert_eq!(g.reached.path_parent[6].0, NONE);
     }

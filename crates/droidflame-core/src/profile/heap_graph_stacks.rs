@@ -12,7 +12,7 @@ use super::heap_graph::{HeapGraph, ObjectKind, Strength};
 use super::source::{Source, SourceKind, Unit};
 use super::stacks::StackProfile;
 use super::thread::ThreadProfile;
-use super::tree::{CallTree, NodeBudget, TreeBuilder, NONE};
+use super::tree::{CallTree, NONE};
 use rustc_hash::FxHashMap;
 
 /// The stack profile of `kind` (`HeapDominators` or `HeapPaths`) of `graph`.
@@ -30,58 +30,12 @@ pub(crate) fn graph_stacks(graph: &HeapGraph, kind: SourceKind) -> StackProfile 
             _ => frames.instances,
         }
     };
-    // Each object's chain of classes, in one tree for every heap: made by walking up to an
-    // object whose chain is known, then down again (no recursion: chains can be millions
-    // long).
-    let mut budget = NodeBudget { left: u64::MAX, exhausted: false };
-    let mut chains = TreeBuilder::new();
-    let mut chain = vec![NONE; n];
-    let mut up = Vec::new();
-    for v in (0..n).filter(|&v| strong(v)) {
-        let mut at = v as u32;
-        while at != NONE && chain[at as usize] == NONE {
-            up.push(at);
-            at = parent(at as usize);
-        }
-        let mut node = if at == NONE { CallTree::ROOT } else { chain[at as usize] };
-        for &w in up.iter().rev() {
-            node = chains.child(node, frame(w as usize), &mut budget);
-            chain[w as usize] = node;
-        }
-        up.clear();
-    }
-    // Each heap's tree: the chains its objects end, with their parents.
-    let links: Vec<(u32, u32)> = chains.nodes().iter().map(|node| (node.parent, node.frame)).collect();
-    let mut trees: Vec<(TreeBuilder, Vec<u32>)> =
-        graph.heaps.iter().map(|_| (TreeBuilder::new(), vec![NONE; links.len()])).collect();
-    let mut records = vec![0u64; graph.heaps.len()];
-    for v in (0..n).filter(|&v| strong(v)) {
-        let heap = graph.objects.heap[v] as usize;
-        let (tree, node_of) = &mut trees[heap];
-        node_of[CallTree::ROOT as usize] = CallTree::ROOT;
-        let mut at = chain[v];
-        while node_of[at as usize] == NONE {
-            up.push(at);
-            at = links[at as usize].0;
-        }
-        let mut node = node_of[at as usize];
-        for &c in up.iter().rev() {
-            node = tree.child(node, links[c as usize].1, &mut budget);
-            node_of[c as usize] = node;
-        }
-        up.clear();
-        let n = tree.node_mut(node);
-        n.self_time.wall += graph.objects.shallow[v];
-        n.calls += 1;
-        records[heap] += 1;
-    }
-    let threads = trees
-        .into_iter()
-        .zip(&graph.heaps)
-        .zip(records)
-        .enumerate()
-        .filter(|(_, (_, records))| *records > 0)
-        .map(|(heap, (((tree, _), name), records))| heap_thread(heap as u32, name, records, tree))
+    let threads = (0..graph.heaps.len())
+        .filter_map(|heap| {
+            let objects = (0..n).filter(|&v| strong(v) && graph.objects.heap[v] as usize == heap);
+            let (tree, records) = heap_tree(n, objects, parent, frame, |v| graph.objects.shallow[v]);
+            (records > 0).then(|| heap_thread(heap as u32, &graph.heaps[heap], records, tree))
+        })
         .collect::<Vec<_>>();
     let words = match kind {
         SourceKind::HeapPaths => "bytes of objects on paths from GC roots",
@@ -101,10 +55,58 @@ pub(crate) fn graph_stacks(graph: &HeapGraph, kind: SourceKind) -> StackProfile 
     }
 }
 
+/// One heap's tree: each of `objects` adds its shallow size and one count to the node of
+/// its chain of frames (the frames of the objects above it, outermost first, then its
+/// own), and the tree's number of objects. The nodes are numbered first (chains walked up
+/// to an object whose node is known, then down again: no recursion, chains can be
+/// millions long), then made at once, so that the tree takes no more memory than its
+/// nodes.
+fn heap_tree(
+    n: usize,
+    objects: impl Iterator<Item = usize> + Clone,
+    parent: impl Fn(usize) -> u32,
+    frame: impl Fn(usize) -> u32,
+    shallow: impl Fn(usize) -> u64,
+) -> (CallTree, u64) {
+    let mut node_of = vec![NONE; n];
+    // Each node's parent and frame, the root first.
+    let mut links: Vec<(u32, u32)> = vec![(NONE, NONE)];
+    let mut index: FxHashMap<(u32, u32), u32> = FxHashMap::default();
+    let mut up = Vec::new();
+    for v in objects.clone() {
+        let mut at = v as u32;
+        while at != NONE && node_of[at as usize] == NONE {
+            up.push(at);
+            at = parent(at as usize);
+        }
+        let mut node = if at == NONE { CallTree::ROOT } else { node_of[at as usize] };
+        for &w in up.iter().rev() {
+            let frame = frame(w as usize);
+            node = *index.entry((node, frame)).or_insert_with(|| {
+                links.push((node, frame));
+                (links.len() - 1) as u32
+            });
+            node_of[w as usize] = node;
+        }
+        up.clear();
+    }
+    drop(index);
+    let mut tree = CallTree::of_links(&links);
+    drop(links);
+    let nodes = tree.nodes_mut();
+    let mut records = 0;
+    for v in objects {
+        let node = &mut nodes[node_of[v] as usize];
+        node.self_time.wall += shallow(v);
+        node.calls += 1;
+        records += 1;
+    }
+    (tree, records)
+}
+
 /// One heap's tree as a thread: inclusive values summed up from the self values (a child
 /// is always made after its parent).
-fn heap_thread(heap: u32, name: &str, records: u64, tree: TreeBuilder) -> ThreadProfile {
-    let mut tree = tree.into_tree();
+fn heap_thread(heap: u32, name: &str, records: u64, mut tree: CallTree) -> ThreadProfile {
     let nodes = tree.nodes_mut();
     for node in nodes.iter_mut() {
         node.incl.wall = node.self_time.wall;

@@ -32,6 +32,22 @@ pub struct Node {
     hint: (u32, u32),
 }
 
+impl Node {
+    /// A node without children or values, before sibling `next_sibling`.
+    fn leaf(parent: u32, frame: u32, next_sibling: u32) -> Node {
+        Node {
+            parent,
+            frame,
+            first_child: NONE,
+            next_sibling,
+            calls: 0,
+            incl: PerClock::ZERO,
+            self_time: PerClock::ZERO,
+            hint: (NONE, NONE),
+        }
+    }
+}
+
 /// One thread's calls, merged by stack: the root stands for the thread.
 #[derive(Debug, Clone)]
 pub struct CallTree {
@@ -43,17 +59,21 @@ impl CallTree {
     pub const ROOT: u32 = 0;
 
     fn new() -> Self {
-        let root = Node {
-            parent: NONE,
-            frame: NONE,
-            first_child: NONE,
-            next_sibling: NONE,
-            calls: 0,
-            incl: PerClock::ZERO,
-            self_time: PerClock::ZERO,
-            hint: (NONE, NONE),
-        };
-        CallTree { nodes: vec![root] }
+        CallTree { nodes: vec![Node::leaf(NONE, NONE, NONE)] }
+    }
+
+    /// The tree of these nodes' `(parent, frame)`, the root's first and each node after
+    /// its parent, as a `TreeBuilder` would make it from them in this order; its memory is
+    /// taken at once, for exactly these nodes.
+    pub(crate) fn of_links(links: &[(u32, u32)]) -> CallTree {
+        let mut tree = CallTree { nodes: Vec::with_capacity(links.len().max(1)) };
+        tree.nodes.push(Node::leaf(NONE, NONE, NONE));
+        for &(parent, frame) in links.iter().skip(1) {
+            let index = tree.nodes.len() as u32;
+            let first = std::mem::replace(&mut tree.nodes[parent as usize].first_child, index);
+            tree.nodes.push(Node::leaf(parent, frame, first));
+        }
+        tree
     }
 
     /// Every node, the root first; a node's index is its id.
@@ -214,16 +234,7 @@ impl TreeBuilder {
     fn push_node(&mut self, parent: u32, frame: u32) -> u32 {
         let index = self.tree.nodes.len() as u32;
         let first = self.tree.nodes[parent as usize].first_child;
-        self.tree.nodes.push(Node {
-            parent,
-            frame,
-            first_child: NONE,
-            next_sibling: first,
-            calls: 0,
-            incl: PerClock::ZERO,
-            self_time: PerClock::ZERO,
-            hint: (NONE, NONE),
-        });
+        self.tree.nodes.push(Node::leaf(parent, frame, first));
         self.tree.nodes[parent as usize].first_child = index;
         index
     }

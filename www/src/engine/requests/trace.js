@@ -19,7 +19,8 @@ export const TRACE_REQUESTS = {
    */
   analyze: {
     calls: ['Session.constructor', 'Session.withCalls', 'Session.push', 'Session.endOfKeyFile', 'Session.finish',
-      'splitKeyIsSecond', 'Session.summaryJson', 'Session.defaultThread', 'Session.defaultClock', 'Session.flameSvg'],
+      'splitKeyIsSecond', 'Session.summaryJson', 'Session.isHeapDump', 'Session.defaultThread', 'Session.defaultClock',
+      'Session.flameSvg'],
     ask: (key, inputs, progress, calls = false, maxCalls = undefined, theme = undefined) =>
       ({ key, inputs, progress, calls, maxCalls, theme }),
     async answer(m, w) {

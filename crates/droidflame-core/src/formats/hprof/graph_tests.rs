@@ -158,6 +158,6 @@ fn a_built_dump_with_eight_byte_ids_is_read_as_its_objects_say() {
         // 0x1005 is first met through the Java frame's `Late`, not the static's array.
         let (parent, via) = g.reached.path_parent[at(0x1005)];
         assert_eq!(g.objects.ids[parent as usize], 0x1007);
-        assert!(matches!(via, crate::profile::Via::Field(name) if g.names[name as usize] == "x"));
+        assert!(matches!(via.get(), crate::profile::Via::Field(name) if g.names[name as usize] == "x"));
     }
 }

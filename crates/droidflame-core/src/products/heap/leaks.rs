@@ -121,7 +121,7 @@ pub fn group_leaks(leaks: &[Leak]) -> Vec<LeakGroup> {
 fn held_through<'a>(graph: &'a HeapGraph, v: usize, field: &'a str) -> impl Iterator<Item = usize> + 'a {
     let refs = &graph.references;
     (refs.first[v] as usize..refs.first[v + 1] as usize)
-        .filter(move |&e| matches!(refs.via[e], Via::Field(n) if graph.names[n as usize] == field))
+        .filter(move |&e| matches!(refs.via[e].get(), Via::Field(n) if graph.names[n as usize] == field))
         .map(move |e| refs.target[e] as usize)
 }
 

@@ -41,14 +41,15 @@ pub fn heap_object(profile: &Profile, id: u64) -> Result<ObjectDetails> {
     let v = object_numbered(graph, id)?;
     let refs = &graph.references;
     let edges = |w: usize| refs.first[w] as usize..refs.first[w + 1] as usize;
-    let references = edges(v).map(|e| (via_words(graph, refs.via[e]), row(graph, refs.target[e] as usize))).collect();
+    let references =
+        edges(v).map(|e| (via_words(graph, refs.via[e].get()), row(graph, refs.target[e] as usize))).collect();
     let mut referrers = Vec::new();
     let mut referrer_count = 0;
     for w in 0..graph.len() {
         for e in edges(w).filter(|&e| refs.target[e] as usize == v) {
             referrer_count += 1;
             if referrers.len() < MOST_LISTED {
-                referrers.push((row(graph, w), via_words(graph, refs.via[e])));
+                referrers.push((row(graph, w), via_words(graph, refs.via[e].get())));
             }
         }
     }

@@ -48,7 +48,7 @@ pub(super) fn path_of(graph: &HeapGraph, v: usize) -> Vec<(usize, Option<Via>)> 
     let mut at = v as u32;
     while at != NONE {
         let (parent, via) = graph.reached.path_parent[at as usize];
-        path.push((at as usize, (parent != NONE).then_some(via)));
+        path.push((at as usize, (parent != NONE).then_some(via.get())));
         at = parent;
     }
     path.reverse();

@@ -3,7 +3,7 @@
 //! Objects are numbered in ascending id order (of two with one id, the first is kept);
 //! references and roots to ids the dump does not hold are dropped and counted.
 
-use crate::profile::heap_graph::{HeapGraph, ObjectKind, Objects, References, RootKind, Strength, Via};
+use crate::profile::heap_graph::{HeapGraph, ObjectKind, Objects, PackedVia, References, RootKind, Strength, Via};
 use crate::profile::tree::NONE;
 
 /// What the sink dropped making the graph.
@@ -76,7 +76,7 @@ pub(crate) struct HeapGraphSink {
     first_reference: Chunked<u32>,
     target: Chunked<u64>,
     strength: Chunked<Strength>,
-    via: Chunked<Via>,
+    via: Chunked<PackedVia>,
     roots: Vec<(u64, RootKind)>,
     /// Each class's superclass, by class number (`NONE` for none).
     superclass: Vec<u32>,
@@ -143,7 +143,7 @@ impl HeapGraphSink {
     pub fn reference(&mut self, target: u64, strength: Strength, via: Via) {
         self.target.push(target);
         self.strength.push(strength);
-        self.via.push(via);
+        self.via.push(via.into());
     }
 
     /// The object of id `id` is a GC root of this kind.
@@ -242,7 +242,7 @@ impl HeapGraphSink {
         for (at, &(object, _)) in roots.iter().enumerate() {
             references.target.push(object);
             references.strength.push(Strength::Strong);
-            references.via.push(Via::Element(at as u32));
+            references.via.push(Via::Element(at as u32).into());
         }
         references.first.push(references.target.len() as u32);
         let mut destroyed: Vec<u32> = self.destroyed.iter().filter_map(|&id| number(id)).collect();
@@ -289,7 +289,7 @@ mod tests {
         assert_eq!(graph.references.target, [0, 2]);
         assert_eq!(graph.reached.reach, [Some(Strength::Strong), None, Some(Strength::Strong)]);
         assert_eq!(graph.reached.retained, [16, 0, 40]);
-        assert_eq!(graph.reached.path_parent[0], (2, Via::Field(field)));
+        assert_eq!(graph.reached.path_parent[0], (2, Via::Field(field).into()));
     }
 
     #[test]
