@@ -85,7 +85,10 @@ impl DominatorTree {
         // done so far (`ancestor`) whose paths are compressed as they are walked.
         let mut semi: Vec<u32> = (0..m as u32).collect();
         let mut label: Vec<u32> = (0..m as u32).collect();
-        let mut ancestor = vec![NONE; m];
+        // The forest takes the numbering's memory, which is not read again.
+        let mut ancestor = pre;
+        ancestor.truncate(m);
+        ancestor.fill(NONE);
         let mut path = Vec::new();
         for w in (1..m).rev() {
             for &v in &preds[pred_first[w] as usize..pred_first[w + 1] as usize] {
@@ -96,13 +99,18 @@ impl DominatorTree {
         }
         // Each immediate dominator: the nearest ancestor of the depth-first parent whose
         // number is at most the semidominator's.
+        // What is done with is let go before more is taken: the peak of a dump's reading.
+        drop((preds, pred_first, label));
         let mut idom_pre = parent;
         for w in 1..m {
             while idom_pre[w] > semi[w] {
                 idom_pre[w] = idom_pre[idom_pre[w] as usize];
             }
         }
-        let mut idom = vec![NONE; n];
+        drop(semi);
+        let mut idom = ancestor;
+        idom.clear();
+        idom.resize(n, NONE);
         for (i, &v) in order.iter().enumerate() {
             idom[v as usize] = order[idom_pre[i] as usize];
         }
