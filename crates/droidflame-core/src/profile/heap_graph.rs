@@ -9,6 +9,7 @@
 //! and retained sizes count strongly reachable objects only.
 
 use super::dominators::{DominatorTree, Graph, NONE};
+use super::heap_values::{FieldType, Values};
 
 /// How a reference holds what it points to, strongest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -144,9 +145,25 @@ pub struct Objects {
     pub class: Vec<u32>,
     /// The heap of each (an index into `HeapGraph::heaps`).
     pub heap: Vec<u8>,
-    /// Bytes of each, as the dump sizes it.
-    pub shallow: Vec<u64>,
+    /// Bytes of each, as the dump sizes it; `u32::MAX` for one of 4 GiB or more, whose
+    /// size `large` holds.
+    pub(crate) small: Vec<u32>,
+    /// The objects of 4 GiB or more, ascending, with their sizes.
+    pub(crate) large: Vec<(u32, u64)>,
     pub kind: Vec<ObjectKind>,
+}
+
+impl Objects {
+    /// Bytes of object `v`, as the dump sizes it.
+    pub fn shallow(&self, v: usize) -> u64 {
+        match self.small[v] {
+            u32::MAX => self
+                .large
+                .binary_search_by_key(&(v as u32), |&(w, _)| w)
+                .map_or(u64::from(u32::MAX), |at| self.large[at].1),
+            small => u64::from(small),
+        }
+    }
 }
 
 /// References as adjacency lists: object `v`'s are at `first[v]..first[v + 1]`, the last
@@ -212,6 +229,10 @@ pub struct HeapGraph {
     /// The activities (`android.app.Activity` and its subclasses) whose `mDestroyed` is
     /// true, ascending.
     pub destroyed: Vec<u32>,
+    /// What each object holds besides references (`heap_values`).
+    pub values: Values,
+    /// Each class's own instance fields, in the order of their values: name and type.
+    pub fields: Vec<Vec<(u32, FieldType)>>,
 }
 
 impl HeapGraph {
@@ -228,6 +249,7 @@ impl HeapGraph {
         let reached = analyse(&objects, &references);
         let frames = vec![ClassFrames { instances: NONE, class_object: NONE }; classes.len()];
         let superclass = vec![NONE; classes.len()];
+        let classes_len = classes.len();
         let name_class = vec![NONE; names.len()];
         HeapGraph {
             heaps,
@@ -243,6 +265,8 @@ impl HeapGraph {
             superclass,
             destroyed: Vec::new(),
             unmapped: None,
+            values: Values::default(),
+            fields: vec![Vec::new(); classes_len],
         }
     }
 
@@ -288,7 +312,7 @@ fn analyse(objects: &Objects, refs: &References) -> Reached {
     // Dominators over strong references only, from the super-root.
     let strong = StrongEdges(refs);
     let tree = DominatorTree::of(&strong, root);
-    let mut retained = tree.retained(|v| objects.shallow.get(v as usize).copied().unwrap_or(0));
+    let mut retained = tree.retained(|v| if (v as usize) < n { objects.shallow(v as usize) } else { 0 });
     retained.truncate(n);
     let mut dominator = tree.idom;
     dominator.truncate(n);
@@ -392,7 +416,8 @@ mod tests {
             ids,
             class: vec![0, 1, 2, 3, 4, 4, 0, 0],
             heap: vec![0; n],
-            shallow,
+            small: shallow,
+            large: Vec::new(),
             kind: vec![ObjectKind::Instance; n],
         };
         let (s, w, f) = (Strength::Strong, Strength::Weak, Via::Field);

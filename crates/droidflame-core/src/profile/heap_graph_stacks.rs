@@ -33,7 +33,7 @@ pub(crate) fn graph_stacks(graph: &HeapGraph, kind: SourceKind) -> StackProfile 
     let threads = (0..graph.heaps.len())
         .filter_map(|heap| {
             let objects = (0..n).filter(|&v| strong(v) && graph.objects.heap[v] as usize == heap);
-            let (tree, records) = heap_tree(n, objects, parent, frame, |v| graph.objects.shallow[v]);
+            let (tree, records) = heap_tree(n, objects, parent, frame, |v| graph.objects.shallow(v));
             (records > 0).then(|| heap_thread(heap as u32, &graph.heaps[heap], records, tree))
         })
         .collect::<Vec<_>>();

@@ -4,7 +4,7 @@
 //! superclass's) waits, with its field bytes, until the dump ends.
 
 use super::framing::{type_size, Piece, OBJECT_ARRAY};
-use crate::profile::{HeapGraphSink, ObjectKind, RootKind, Strength, Via};
+use crate::profile::{ContentHash, FieldType, HeapGraphSink, ObjectKind, RootKind, Strength, Via, ARRAY_PREFIX};
 use rustc_hash::FxHashMap;
 
 /// A class object waiting for the end: its id, heap, bytes of statics, and each object
@@ -65,6 +65,10 @@ pub(super) struct GraphReader {
     /// references (an object array's).
     element: u32,
     references: bool,
+    /// A primitive array's contents coming: their hash so far, and how many of their
+    /// first bytes are still to be kept.
+    contents: Option<ContentHash>,
+    prefix_left: usize,
 }
 
 fn id_at(b: &[u8], at: usize, size: usize) -> u64 {
@@ -89,6 +93,22 @@ fn java_name(name: &str) -> String {
         other => other.trim_start_matches('L').trim_end_matches(';').replace('/', "."),
     };
     element + &"[]".repeat(dims)
+}
+
+/// The type of basic type `code`; `None` for a code HPROF does not define.
+fn field_type(code: u8) -> Option<FieldType> {
+    Some(match code {
+        2 => FieldType::Object,
+        4 => FieldType::Boolean,
+        5 => FieldType::Char,
+        6 => FieldType::Float,
+        7 => FieldType::Double,
+        8 => FieldType::Byte,
+        9 => FieldType::Short,
+        10 => FieldType::Int,
+        11 => FieldType::Long,
+        _ => return None,
+    })
 }
 
 /// A primitive array class's element type code, by its name.
@@ -131,7 +151,7 @@ impl GraphReader {
             }
             Piece::Record { .. } => {}
             Piece::Sub { tag, body, .. } => self.sub(sink, tag, body),
-            Piece::ArrayStart { tag, head, .. } => self.array(sink, tag, head),
+            Piece::ArrayStart { tag, head, element_size, .. } => self.array(sink, tag, head, element_size),
             Piece::ArrayData(data) if self.references => {
                 for element in data.chunks_exact(self.id) {
                     let target = id_at(element, 0, self.id);
@@ -141,7 +161,20 @@ impl GraphReader {
                     self.element += 1;
                 }
             }
-            Piece::ArrayData(_) | Piece::ArrayEnd => {}
+            Piece::ArrayData(data) => {
+                if let Some(contents) = &mut self.contents {
+                    contents.write(data);
+                    let kept = data.len().min(self.prefix_left);
+                    sink.values(&data[..kept]);
+                    self.prefix_left -= kept;
+                }
+            }
+            Piece::ArrayEnd => {
+                // Contents longer than what is kept of them are known by their hash too.
+                if let Some(contents) = self.contents.take().filter(|_| self.prefix_left == 0) {
+                    sink.values(&contents.finish().to_le_bytes());
+                }
+            }
             Piece::Damaged { .. } => {}
         }
     }
@@ -267,6 +300,8 @@ impl GraphReader {
         let destroyed = (name == "android.app.Activity")
             .then(|| fields.iter().position(|&(field, code)| code == 4 && sink.name_text(field) == "mDestroyed"))
             .flatten();
+        let types = fields.iter().filter_map(|&(name, code)| Some((name, field_type(code)?))).collect();
+        sink.fields(number, types);
         if superclass != 0 {
             let parent = self.class_number(sink, superclass);
             sink.superclass(number, parent);
@@ -276,13 +311,14 @@ impl GraphReader {
         self.class_objects.push(ClassObject { id: class_id, heap, statics: size, references });
     }
 
-    fn array(&mut self, sink: &mut HeapGraphSink, tag: u8, head: &[u8]) {
+    fn array(&mut self, sink: &mut HeapGraphSink, tag: u8, head: &[u8], element_size: usize) {
         let id = self.id;
         let object = id_at(head, 0, id);
         let length = u64::from(u32::from_be_bytes(head[id + 4..id + 8].try_into().expect("four bytes")));
         let heap = self.heap(sink);
         self.element = 0;
         self.references = tag == OBJECT_ARRAY;
+        self.contents = None;
         if tag == OBJECT_ARRAY {
             let class = self.class_number(sink, id_at(head, id + 8, id));
             sink.object(object, class, heap, length * id as u64, ObjectKind::ObjectArray);
@@ -298,6 +334,11 @@ impl GraphReader {
             };
             let size = length * type_size(code, id).unwrap_or(0) as u64;
             sink.object(object, class, heap, size, ObjectKind::PrimitiveArray);
+            // An array without its data (ART's) has no contents to keep.
+            if element_size > 0 {
+                self.contents = Some(ContentHash::default());
+                self.prefix_left = ARRAY_PREFIX;
+            }
         }
     }
 
@@ -335,8 +376,12 @@ impl GraphReader {
                             };
                             sink.reference(target, strength, Via::Field(name));
                         }
-                    } else if layout.destroyed == Some(at) && fields.get(offset).is_some_and(|&b| b != 0) {
-                        sink.destroyed();
+                    } else if code != 2 {
+                        let size = type_size(code, id).unwrap_or(0);
+                        sink.values(fields.get(offset..offset + size).unwrap_or_default());
+                        if layout.destroyed == Some(at) && fields.get(offset).is_some_and(|&b| b != 0) {
+                            sink.destroyed();
+                        }
                     }
                     offset += type_size(code, id).unwrap_or(0);
                 }

@@ -34,11 +34,11 @@ fn totals(file: &str) -> (Totals, Vec<Retainer>) {
         match graph.reached.reach[i] {
             Some(Strength::Strong) => {
                 heaps[objects.heap[i] as usize].1 += 1;
-                heaps[objects.heap[i] as usize].2 += objects.shallow[i];
+                heaps[objects.heap[i] as usize].2 += objects.shallow(i);
             }
             None => {
                 unreachable.0 += 1;
-                unreachable.1 += objects.shallow[i];
+                unreachable.1 += objects.shallow(i);
             }
             Some(_) => {}
         }
@@ -52,7 +52,7 @@ fn totals(file: &str) -> (Totals, Vec<Retainer>) {
     };
     let top = top[..2]
         .iter()
-        .map(|&i| (objects.ids[i], objects.shallow[i], graph.reached.retained[i], dominator(i)))
+        .map(|&i| (objects.ids[i], objects.shallow(i), graph.reached.retained[i], dominator(i)))
         .collect();
     ((heaps, unreachable), top)
 }
@@ -147,7 +147,7 @@ fn a_built_dump_with_eight_byte_ids_is_read_as_its_objects_say() {
         }
         assert_eq!(reach(0x1002), Some(Strength::Weak), "held by a WeakReference subclass's referent");
         assert_eq!(reach(0x100), None, "no reference leads to a class but a root or a static");
-        let shallow = |id: u64| g.objects.shallow[at(id)];
+        let shallow = |id: u64| g.objects.shallow(at(id));
         // A class object: java.lang.Class's instance size and its statics (an id and an int).
         assert_eq!([shallow(0x106), shallow(0x1004), shallow(0x1006), shallow(0x1001)], [112, 24, 10, 24]);
         let retained = |id: u64| g.reached.retained[at(id)];

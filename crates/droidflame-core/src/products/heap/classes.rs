@@ -61,7 +61,7 @@ pub(crate) fn class_rows(graph: &HeapGraph, heap: Option<u8>, by_package: bool) 
         };
         *row_slot = row;
         rows[row as usize].count += 1;
-        rows[row as usize].shallow += objects.shallow[v];
+        rows[row as usize].shallow += objects.shallow(v);
     }
     // The dominator tree's children, the super-root's (n) last; then one walk down it that
     // knows how many instances of each row are open above the current object.

@@ -78,7 +78,7 @@ pub(super) fn row(graph: &HeapGraph, v: usize) -> ObjectRow {
         id: graph.objects.ids[v],
         class: graph.object_class(v).into_owned(),
         heap: graph.heaps[graph.objects.heap[v] as usize].clone(),
-        shallow: graph.objects.shallow[v],
+        shallow: graph.objects.shallow(v),
         retained: graph.reached.retained[v],
         dominator: (dominator != NONE).then(|| graph.objects.ids[dominator as usize]),
     }

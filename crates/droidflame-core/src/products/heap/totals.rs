@@ -46,7 +46,7 @@ pub fn heap_dump_json(graph: &HeapGraph) -> HeapDumpJson {
         graph.heaps.iter().map(|name| HeapTotals { name: name.clone(), objects: 0, bytes: 0 }).collect();
     let mut unreachable = Totals::default();
     for v in 0..graph.len() {
-        let bytes = graph.objects.shallow[v];
+        let bytes = graph.objects.shallow(v);
         if graph.is_strong(v) {
             let heap = &mut heaps[graph.objects.heap[v] as usize];
             heap.objects += 1;

@@ -3,7 +3,9 @@
 //! Objects are numbered in ascending id order (of two with one id, the first is kept);
 //! references and roots to ids the dump does not hold are dropped and counted.
 
+use crate::profile::chunked::Chunked;
 use crate::profile::heap_graph::{HeapGraph, ObjectKind, Objects, PackedVia, References, RootKind, Strength, Via};
+use crate::profile::heap_values::{FieldType, Values};
 use crate::profile::tree::NONE;
 
 /// What the sink dropped making the graph.
@@ -17,51 +19,6 @@ pub(crate) struct GraphDrops {
     pub duplicate_objects: u64,
 }
 
-/// Elements a chunk of a `Chunked` column holds.
-const CHUNK: usize = 1 << 16;
-
-/// A column that grows a chunk at a time, so that no element ever moves: a vector that
-/// doubles copies itself into new memory each time, and in a wasm heap (which never
-/// shrinks, and where the memory it left is mostly too small to use again) a dump's
-/// columns would then take two to three times their size.
-#[derive(Debug)]
-struct Chunked<T> {
-    chunks: Vec<Vec<T>>,
-    len: usize,
-}
-
-impl<T> Default for Chunked<T> {
-    fn default() -> Self {
-        Chunked { chunks: Vec::new(), len: 0 }
-    }
-}
-
-impl<T: Copy> Chunked<T> {
-    fn push(&mut self, value: T) {
-        if self.len % CHUNK == 0 {
-            self.chunks.push(Vec::with_capacity(CHUNK));
-        }
-        self.chunks.last_mut().expect("a chunk").push(value);
-        self.len += 1;
-    }
-
-    fn get(&self, at: usize) -> T {
-        self.chunks[at / CHUNK][at % CHUNK]
-    }
-
-    fn len(&self) -> usize {
-        self.len
-    }
-
-    fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    fn last(&self) -> Option<T> {
-        self.len.checked_sub(1).map(|at| self.get(at))
-    }
-}
-
 #[derive(Debug, Default)]
 pub(crate) struct HeapGraphSink {
     heaps: Vec<String>,
@@ -70,7 +27,9 @@ pub(crate) struct HeapGraphSink {
     ids: Chunked<u64>,
     class: Chunked<u32>,
     heap: Chunked<u8>,
-    shallow: Chunked<u64>,
+    /// Sizes below 4 GiB; `u32::MAX` for the others, which `large` holds by object.
+    shallow: Chunked<u32>,
+    large: Vec<(u32, u64)>,
     kind: Chunked<ObjectKind>,
     /// Where each object's references begin in the three columns below.
     first_reference: Chunked<u32>,
@@ -84,6 +43,11 @@ pub(crate) struct HeapGraphSink {
     name_class: Vec<u32>,
     /// Ids of activities whose `mDestroyed` is true.
     destroyed: Vec<u64>,
+    /// Each object's values (`heap_values`), one after another, and where each begins.
+    values: Chunked<u8>,
+    value_start: Chunked<u32>,
+    /// Each class's own instance fields, by class number.
+    fields: Vec<Vec<(u32, FieldType)>>,
 }
 
 impl HeapGraphSink {
@@ -102,12 +66,24 @@ impl HeapGraphSink {
     pub fn class(&mut self, name: String) -> u32 {
         self.classes.push(name);
         self.superclass.push(NONE);
+        self.fields.push(Vec::new());
         (self.classes.len() - 1) as u32
     }
 
     /// Class `class` extends `superclass`.
     pub fn superclass(&mut self, class: u32, superclass: u32) {
         self.superclass[class as usize] = superclass;
+    }
+
+    /// Class `class`'s own instance fields, in the order of their values: name and type.
+    pub fn fields(&mut self, class: u32, fields: Vec<(u32, FieldType)>) {
+        self.fields[class as usize] = fields;
+    }
+
+    /// More of the last object's values: an instance's primitive fields' bytes, or a
+    /// primitive array's first bytes then the hash of its contents (`heap_values`).
+    pub fn values(&mut self, bytes: &[u8]) {
+        self.values.extend(bytes);
     }
 
     /// The text of field name `name`.
@@ -134,9 +110,16 @@ impl HeapGraphSink {
         self.ids.push(id);
         self.class.push(class);
         self.heap.push(heap);
-        self.shallow.push(shallow);
+        match u32::try_from(shallow) {
+            Ok(small) if small < u32::MAX => self.shallow.push(small),
+            _ => {
+                self.large.push((self.shallow.len() as u32, shallow));
+                self.shallow.push(u32::MAX);
+            }
+        }
         self.kind.push(kind);
         self.first_reference.push(self.target.len() as u32);
+        self.value_start.push(self.values.len() as u32);
     }
 
     /// A reference of the last object to the object of id `target`.
@@ -181,7 +164,11 @@ impl HeapGraphSink {
         self.first_reference.push(self.target.len() as u32);
         // Ascending ids, the first of equal ones kept.
         let mut order: Vec<u32> = (0..self.ids.len() as u32).collect();
-        order.sort_by_key(|&i| self.ids.get(i as usize));
+        // Dumps mostly come in id order already: then nothing is sorted. A stable sort keeps
+        // the first of equal ids first, and finds the runs that are in order.
+        if !order.is_sorted_by_key(|&i| self.ids.get(i as usize)) {
+            order.sort_by_key(|&i| self.ids.get(i as usize));
+        }
         order.dedup_by_key(|i| self.ids.get(*i as usize));
         drops.duplicate_objects = (self.ids.len() - order.len()) as u64;
         // Each column is let go once it is in id order: a dump's peak memory is the sum of
@@ -191,13 +178,26 @@ impl HeapGraphSink {
             *column = Chunked::default();
             sorted
         }
-        let objects = Objects {
+        let values = self.values_in_order(&order);
+        let large: Vec<(u64, u32, u64)> = std::mem::take(&mut self.large)
+            .into_iter()
+            .map(|(at, size)| (self.ids.get(at as usize), at, size))
+            .collect();
+        let mut objects = Objects {
             class: in_order(&order, &mut self.class),
             heap: in_order(&order, &mut self.heap),
-            shallow: in_order(&order, &mut self.shallow),
+            small: in_order(&order, &mut self.shallow),
+            large: Vec::new(),
             kind: in_order(&order, &mut self.kind),
             ids: in_order(&order, &mut self.ids),
         };
+        for (id, at, size) in large {
+            match objects.ids.binary_search(&id) {
+                Ok(v) if order[v] == at => objects.large.push((v as u32, size)),
+                _ => {}
+            }
+        }
+        objects.large.sort_unstable();
         let ids = &objects.ids;
         let number = |id: u64| ids.binary_search(&id).ok().map(|at| at as u32);
         let edges = self.target.len() + self.roots.len();
@@ -253,7 +253,24 @@ impl HeapGraphSink {
         graph.root_records = root_records;
         graph.name_class = self.name_class;
         graph.destroyed = destroyed;
+        graph.values = values;
+        graph.fields = self.fields;
         (Some(graph), drops)
+    }
+
+    /// The objects' values in `order`, letting the sink's go (chunked as they were, so that
+    /// they take the memory the sink's columns leave rather than more).
+    fn values_in_order(&mut self, order: &[u32]) -> Values {
+        self.value_start.push(self.values.len() as u32);
+        let mut values = Values { bytes: Chunked::default(), start: Vec::with_capacity(order.len() + 1) };
+        let span = |i: u32| self.value_start.get(i as usize) as usize..self.value_start.get(i as usize + 1) as usize;
+        for &i in order {
+            values.start.push(values.bytes.len() as u32);
+            self.values.slices(span(i)).for_each(|slice| values.bytes.extend(slice));
+        }
+        values.start.push(values.bytes.len() as u32);
+        (self.values, self.value_start) = Default::default();
+        values
     }
 }
 
@@ -282,7 +299,7 @@ mod tests {
         let graph = graph.expect("objects");
         assert_eq!(drops, GraphDrops { dangling_references: 1, dangling_roots: 1, duplicate_objects: 1 });
         assert_eq!(graph.objects.ids, [0x10, 0x20, 0x30]);
-        assert_eq!(graph.objects.shallow, [16, 8, 24], "the first 0x10 is kept");
+        assert_eq!((0..3).map(|v| graph.objects.shallow(v)).collect::<Vec<_>>(), [16, 8, 24], "the first 0x10 is kept");
         assert_eq!(graph.objects.heap, [0, 1, 0]);
         assert_eq!(graph.roots, [(2, RootKind::JniGlobal.bit() | RootKind::StickyClass.bit())]);
         assert_eq!(graph.references.first, [0, 0, 0, 1, 2]);
@@ -290,6 +307,23 @@ mod tests {
         assert_eq!(graph.reached.reach, [Some(Strength::Strong), None, Some(Strength::Strong)]);
         assert_eq!(graph.reached.retained, [16, 0, 40]);
         assert_eq!(graph.reached.path_parent[0], (2, Via::Field(field).into()));
+    }
+
+    #[test]
+    fn an_object_of_4_gib_or_more_keeps_its_size() {
+        let mut sink = HeapGraphSink::default();
+        let app = sink.heap("app");
+        let class = sink.class("long[]".into());
+        let huge = 5u64 << 30;
+        // Out of id order, and a later duplicate of the huge one that is dropped.
+        sink.object(0x20, class, app, huge, ObjectKind::PrimitiveArray);
+        sink.object(0x10, class, app, u64::from(u32::MAX), ObjectKind::PrimitiveArray);
+        sink.object(0x20, class, app, 8, ObjectKind::PrimitiveArray);
+        sink.root(0x20, RootKind::JniGlobal);
+        let (graph, _) = sink.finish();
+        let graph = graph.expect("objects");
+        assert_eq!([graph.objects.shallow(0), graph.objects.shallow(1)], [u64::from(u32::MAX), huge]);
+        assert_eq!(graph.reached.retained[1], huge);
     }
 
     #[test]
