@@ -59,6 +59,18 @@ pub(crate) enum HeapCommand {
         #[command(flatten)]
         mapping: MappingArg,
     },
+    /// Copies: strings of equal text and primitive arrays of equal contents, `kind class
+    /// count bytes wasted example preview`, the most bytes wasted first (`bytes`: one copy's;
+    /// `wasted`: all but one's).
+    Duplicates {
+        #[arg(value_name = "DUMP")]
+        file: PathBuf,
+        /// Only the N groups that waste the most.
+        #[arg(long, value_name = "N")]
+        top: Option<usize>,
+        #[command(flatten)]
+        mapping: MappingArg,
+    },
     /// Two dumps class by class: `class count_before count_after shallow_before
     /// shallow_after retained_before retained_after`, the largest change of retained bytes first.
     Diff {
@@ -94,6 +106,11 @@ pub(crate) fn run(command: HeapCommand) -> Result<(), String> {
                 true => stdout_stream(|out| products::write_leak_groups(&products::group_leaks(&leaks), out)),
                 false => stdout_stream(|out| products::write_leaks(&leaks, out)),
             }
+        }
+        HeapCommand::Duplicates { file, top, mapping } => {
+            let mut rows = products::heap_duplicates(&read(&file, &mapping)?.profile).map_err(failed)?;
+            rows.truncate(top.unwrap_or(usize::MAX));
+            stdout_stream(|out| products::write_duplicates(&rows, out))
         }
         HeapCommand::Diff { before, after, mapping } => {
             let (before, after) = (read(&before, &mapping)?, read(&after, &mapping)?);

@@ -5,23 +5,29 @@
 
 mod classes;
 mod diff;
+mod duplicates;
 mod leaks;
 mod lookup;
 mod object;
 mod objects;
 mod path;
 mod totals;
+mod values;
 mod write;
 
 pub use classes::ClassRow;
 pub use diff::{heap_diff, ClassChange};
+pub use duplicates::{heap_duplicates, DuplicateRow};
 pub use leaks::{group_leaks, heap_leaks, Leak, LeakGroup};
 pub use lookup::object_id;
 pub use object::{heap_object, ObjectDetails};
 pub use objects::{heap_objects, ObjectQuery, ObjectRow};
 pub use path::{heap_path, PathStep};
 pub use totals::{heap_dump_json, HeapDumpJson, HeapTotals};
-pub use write::{write_class_changes, write_classes, write_leak_groups, write_leaks, write_objects, write_path};
+pub use values::FieldValue;
+pub use write::{
+    write_class_changes, write_classes, write_duplicates, write_leak_groups, write_leaks, write_objects, write_path,
+};
 
 use crate::error::Result;
 use crate::profile::Profile;

@@ -5,6 +5,7 @@
 use super::lookup::{graph_of, object_numbered};
 use super::objects::{row, ObjectRow};
 use super::path::{heap_path, via_words, PathStep};
+use super::values::{array_preview, fields, string_text, FieldValue};
 use crate::error::Result;
 use crate::profile::{Profile, Strength};
 
@@ -33,6 +34,12 @@ pub struct ObjectDetails {
     pub dominated: Vec<ObjectRow>,
     /// How many it immediately dominates in all.
     pub dominated_count: u64,
+    /// An instance's fields with their values, its own class's first.
+    pub fields: Vec<FieldValue>,
+    /// A string's text (its first characters, `…` where more follow).
+    pub text: Option<String>,
+    /// A primitive array's first elements.
+    pub elements: Option<String>,
 }
 
 /// Object `id` of the dump, in full.
@@ -80,5 +87,8 @@ pub fn heap_object(profile: &Profile, id: u64) -> Result<ObjectDetails> {
         referrer_count,
         dominated: dominated.into_iter().map(|w| row(graph, w)).collect(),
         dominated_count,
+        fields: fields(graph, v),
+        text: string_text(graph, v),
+        elements: array_preview(graph, v),
     })
 }

@@ -2,6 +2,7 @@
 
 use super::classes::ClassRow;
 use super::diff::ClassChange;
+use super::duplicates::DuplicateRow;
 use super::leaks::{Leak, LeakGroup};
 use super::lookup::object_id;
 use super::objects::ObjectRow;
@@ -78,6 +79,25 @@ pub fn write_class_changes(changes: &[ClassChange], out: &mut impl Write) -> Res
     for c in changes {
         let (b, a) = (c.before, c.after);
         writeln!(out, "{}\t{}\t{}\t{}\t{}\t{}\t{}", cell(&c.class), b.0, a.0, b.1, a.1, b.2, a.2).map_err(failed)?;
+    }
+    Ok(())
+}
+
+/// `kind class count bytes wasted example preview`.
+pub fn write_duplicates(rows: &[DuplicateRow], out: &mut impl Write) -> Result<()> {
+    writeln!(out, "kind\tclass\tcount\tbytes\twasted\texample\tpreview").map_err(failed)?;
+    for d in rows {
+        let (class, preview) = (cell(&d.class), cell(&d.preview));
+        writeln!(
+            out,
+            "{}\t{class}\t{}\t{}\t{}\t{}\t{preview}",
+            d.kind,
+            d.count,
+            d.bytes,
+            d.wasted,
+            object_id(d.example)
+        )
+        .map_err(failed)?;
     }
     Ok(())
 }

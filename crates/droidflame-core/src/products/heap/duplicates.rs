@@ -1,0 +1,167 @@
+//! Copies: strings of equal text, and primitive arrays of equal contents (a bitmap's
+//! pixels held twice), each group with the bytes all but one copy waste. Contents are
+//! equal when their class, length, first bytes and a 64-bit hash of all of them are.
+
+use super::lookup::graph_of;
+use super::values::{array_preview, string_text};
+use crate::error::Result;
+use crate::profile::{ContentHash, FieldType, HeapGraph, ObjectKind, Profile};
+use rustc_hash::FxHashMap;
+
+/// One group of copies.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DuplicateRow {
+    /// `string` or `array`.
+    pub kind: &'static str,
+    /// The class of the copies (`java.lang.String`, `byte[]`…).
+    pub class: String,
+    /// How many copies.
+    pub count: u64,
+    /// The bytes one copy takes (a string's own and its characters').
+    pub bytes: u64,
+    /// The bytes all copies but one take: a string's characters count once per array,
+    /// however many strings share one.
+    pub wasted: u64,
+    /// The copy of lowest id.
+    pub example: u64,
+    /// The text, or the first elements.
+    pub preview: String,
+}
+
+/// What makes two copies equal: the class, the length, the hash, and the first bytes.
+type Key = (u32, u64, u64, Vec<u8>, u8);
+
+/// Groups of two copies or more among the strongly reachable objects, the most bytes
+/// wasted first, then by class and example.
+pub fn heap_duplicates(profile: &Profile) -> Result<Vec<DuplicateRow>> {
+    let graph = graph_of(profile)?;
+    let mut strings: FxHashMap<Key, (Vec<usize>, Vec<usize>)> = FxHashMap::default();
+    let mut in_strings = vec![false; graph.len()];
+    let mut layouts: FxHashMap<u32, Option<StringLayout>> = FxHashMap::default();
+    for v in (0..graph.len()).filter(|&v| graph.is_strong(v) && graph.objects.kind[v] == ObjectKind::Instance) {
+        let class = graph.objects.class[v];
+        let Some(layout) = *layouts.entry(class).or_insert_with(|| string_layout(graph, v)) else { continue };
+        let refs = &graph.references;
+        let Some(e) = (refs.first[v] as usize..refs.first[v + 1] as usize)
+            .find(|&e| refs.via[e].get() == crate::profile::Via::Field(layout.value))
+        else {
+            continue;
+        };
+        let w = refs.target[e] as usize;
+        let values = graph.values.of(v);
+        let coder = layout.coder.and_then(|at| values.get(at).copied()).unwrap_or(0);
+        let int = |at: Option<usize>| {
+            at.and_then(|at| values.get(at..at + 4)).map(|b| u32::from_be_bytes(b.try_into().expect("four bytes")))
+        };
+        let key = match (int(layout.offset), int(layout.count)) {
+            // A string of part of a shared array: known by its characters where they are kept.
+            (Some(offset), Some(count)) => {
+                let (start, end) = (2 * offset as usize, 2 * (offset as usize + count as usize));
+                let size = graph.objects.shallow(w);
+                match graph.values.contents(w, size) {
+                    Some((hash, _)) if start == 0 && end as u64 == size => {
+                        Some((graph.objects.class[w], size, hash, Vec::new(), coder))
+                    }
+                    Some((_, prefix)) if end <= prefix.len() => {
+                        let part = &prefix[start..end];
+                        let mut hash = ContentHash::default();
+                        hash.write(part);
+                        Some((graph.objects.class[w], part.len() as u64, hash.finish(), part.to_vec(), coder))
+                    }
+                    _ => None,
+                }
+            }
+            _ => contents_key(graph, w, coder),
+        };
+        let Some(key) = key else { continue };
+        in_strings[w] = true;
+        let group = strings.entry(key).or_default();
+        group.0.push(v);
+        if !group.1.contains(&w) {
+            group.1.push(w);
+        }
+    }
+    let mut arrays: FxHashMap<Key, Vec<usize>> = FxHashMap::default();
+    for v in (0..graph.len()).filter(|&v| graph.is_strong(v) && !in_strings[v]) {
+        if graph.objects.kind[v] == ObjectKind::PrimitiveArray && graph.objects.shallow(v) > 0 {
+            if let Some(key) = contents_key(graph, v, 0) {
+                arrays.entry(key).or_default().push(v);
+            }
+        }
+    }
+    let mut rows: Vec<DuplicateRow> = strings
+        .into_values()
+        .filter(|(copies, _)| copies.len() > 1)
+        .map(|(copies, shared)| {
+            let (string, array) = (graph.objects.shallow(copies[0]), graph.objects.shallow(shared[0]));
+            let first = *copies.iter().min_by_key(|&&v| graph.objects.ids[v]).expect("copies");
+            DuplicateRow {
+                kind: "string",
+                class: graph.object_class(first).into_owned(),
+                count: copies.len() as u64,
+                bytes: string + array,
+                wasted: (copies.len() as u64 - 1) * string + (shared.len() as u64 - 1) * array,
+                example: graph.objects.ids[first],
+                preview: string_text(graph, first).unwrap_or_default(),
+            }
+        })
+        .collect();
+    rows.extend(arrays.into_values().filter(|copies| copies.len() > 1).map(|copies| {
+        let first = *copies.iter().min_by_key(|&&v| graph.objects.ids[v]).expect("copies");
+        let bytes = graph.objects.shallow(first);
+        DuplicateRow {
+            kind: "array",
+            class: graph.object_class(first).into_owned(),
+            count: copies.len() as u64,
+            bytes,
+            wasted: (copies.len() as u64 - 1) * bytes,
+            example: graph.objects.ids[first],
+            preview: array_preview(graph, first).unwrap_or_default(),
+        }
+    }));
+    rows.sort_by(|a, b| b.wasted.cmp(&a.wasted).then_with(|| a.class.cmp(&b.class)).then(a.example.cmp(&b.example)));
+    Ok(rows)
+}
+
+/// Where a string class keeps its characters: its `value` field, and its `coder`'s byte
+/// among its values.
+#[derive(Debug, Clone, Copy)]
+struct StringLayout {
+    value: u32,
+    coder: Option<usize>,
+    /// An older string's `offset` and `count` (`int`s) into an array it may share.
+    offset: Option<usize>,
+    count: Option<usize>,
+}
+
+/// The layout of instance `v`'s class, if it is `java.lang.String`.
+fn string_layout(graph: &HeapGraph, v: usize) -> Option<StringLayout> {
+    let class = graph.objects.class[v];
+    if graph.dump_class_names().get(class as usize).is_none_or(|c| c != "java.lang.String") {
+        return None;
+    }
+    let own = &graph.fields[class as usize];
+    let value = own.iter().find(|&&(name, kind)| kind == FieldType::Object && graph.names[name as usize] == "value")?.0;
+    let (mut at, mut coder, mut offset, mut count) = (0, None, None, None);
+    for &(name, kind) in own {
+        match (graph.names[name as usize].as_str(), kind) {
+            ("coder", FieldType::Byte) => coder = Some(at),
+            ("offset", FieldType::Int) => offset = Some(at),
+            ("count", FieldType::Int) => count = Some(at),
+            _ => {}
+        }
+        at += kind.size();
+    }
+    Some(StringLayout { value, coder, offset: offset.and(count).and(offset), count: offset.and(count) })
+}
+
+/// Primitive array `v`'s contents as a key (with a string's coder), where the dump gave
+/// them whole.
+fn contents_key(graph: &HeapGraph, v: usize, coder: u8) -> Option<Key> {
+    if graph.objects.kind[v] != ObjectKind::PrimitiveArray {
+        return None;
+    }
+    let size = graph.objects.shallow(v);
+    let (hash, prefix) = graph.values.contents(v, size)?;
+    Some((graph.objects.class[v], size, hash, prefix.into_owned(), coder))
+}

@@ -1,0 +1,110 @@
+//! What a dump's objects hold besides references: fields with their values, strings'
+//! text, arrays' first elements, and copies of equal contents, on a dump built here whose
+//! every value is written below.
+
+use droidflame_core::analyze;
+use droidflame_core::products::{self, DuplicateRow};
+use droidflame_testkit::hprof::{HprofWriter, Value::*};
+
+/// A HotSpot-style dump (8-byte ids): the `Object[]` 0x1000 (a JNI global) holds
+///
+/// - the strings 0x2000 and 0x2002, both "hello" on the one `byte[]` 0x2100, 0x2001
+///   "hello" on its own copy 0x2101, and 0x2003 "world" (0x2102);
+/// - the `byte[100]`s 0x3000 and 0x3001, all 7s, and 0x3002, 7s but for its last byte;
+///   the `byte[10]`s 0x3003 and 0x3004, all 0s;
+/// - the `Point` 0x4000: x = -3, big = 2^40, on, label = 0x2003.
+///
+/// Sizes: `String` 16, `Point` 32, the arrays their lengths, `Object[]` 7 ids.
+fn values_dump() -> Vec<u8> {
+    let mut w = HprofWriter::new(8);
+    let classes = [
+        (0x100, "java/lang/Object"),
+        (0x101, "java/lang/String"),
+        (0x102, "com/example/Point"),
+        (0x103, "[Ljava/lang/Object;"),
+    ];
+    classes.iter().for_each(|&(id, name)| w.load_class(id, name));
+    w.class_dump(0x100, 0, 0, &[], &[]);
+    w.class_dump(0x101, 0x100, 16, &[], &[("value", 2), ("coder", 8), ("hash", 10)]);
+    w.class_dump(0x102, 0x100, 32, &[], &[("x", 10), ("big", 11), ("on", 4), ("label", 2)]);
+    // The root first: a dump cut short still reaches what came before the cut.
+    w.root(0x01, 0x1000);
+    let held = [0x2000, 0x2001, 0x2002, 0x2003, 0x3000, 0x3001, 0x3002, 0x3003, 0x3004, 0x4000];
+    w.object_array(0x1000, 0x103, &held);
+    w.instance(0x2000, 0x101, &[Object(0x2100), Byte(0), Int(0)]);
+    w.instance(0x2001, 0x101, &[Object(0x2101), Byte(0), Int(0)]);
+    w.instance(0x2002, 0x101, &[Object(0x2100), Byte(0), Int(99)]);
+    w.instance(0x2003, 0x101, &[Object(0x2102), Byte(0), Int(0)]);
+    w.byte_array(0x2100, b"hello");
+    w.byte_array(0x2101, b"hello");
+    w.byte_array(0x2102, b"world");
+    w.byte_array(0x3000, &[7; 100]);
+    w.byte_array(0x3001, &[7; 100]);
+    let mut last = [7u8; 100];
+    last[99] = 8;
+    w.byte_array(0x3002, &last);
+    w.byte_array(0x3003, &[0; 10]);
+    w.byte_array(0x3004, &[0; 10]);
+    w.instance(0x4000, 0x102, &[Int(-3), Long(1 << 40), Bool(true), Object(0x2003)]);
+    w.finish()
+}
+
+#[test]
+fn an_instance_s_fields_a_string_s_text_and_an_array_s_elements() {
+    let p = analyze(&values_dump()).unwrap();
+    let point = products::heap_object(&p.profile, 0x4000).unwrap();
+    let fields: Vec<_> = point.fields.iter().map(|f| (f.name.as_str(), f.kind, f.value.as_str(), f.object)).collect();
+    assert_eq!(
+        fields,
+        [
+            ("x", "int", "-3", None),
+            ("big", "long", "1099511627776", None),
+            ("on", "boolean", "true", None),
+            ("label", "Object", "0x2003", Some(0x2003))
+        ]
+    );
+    assert_eq!(products::heap_object(&p.profile, 0x2003).unwrap().text.as_deref(), Some("world"));
+    let zeros = products::heap_object(&p.profile, 0x3003).unwrap();
+    assert_eq!(zeros.elements.as_deref(), Some("[0, 0, 0, 0, 0, 0, 0, 0, 0, 0]"));
+    assert!(zeros.fields.is_empty() && zeros.text.is_none());
+    // 100 bytes: the first 16 shown, and more said to follow.
+    let sevens = products::heap_object(&p.profile, 0x3000).unwrap().elements.unwrap();
+    assert_eq!(sevens, format!("[{}, …]", ["7"; 16].join(", ")));
+}
+
+#[test]
+fn copies_of_equal_contents_and_the_bytes_all_but_one_waste() {
+    let p = analyze(&values_dump()).unwrap();
+    let rows = products::heap_duplicates(&p.profile).unwrap();
+    let row = |kind, class: &str, count, bytes, wasted, example, preview: &str| DuplicateRow {
+        kind,
+        class: class.to_owned(),
+        count,
+        bytes,
+        wasted,
+        example,
+        preview: preview.to_owned(),
+    };
+    let sevens = format!("[{}, …]", ["7"; 16].join(", "));
+    assert_eq!(
+        rows,
+        [
+            // 0x3002 differs past the bytes kept: its hash tells it apart.
+            row("array", "byte[]", 2, 100, 100, 0x3000, &sevens),
+            // Three strings (16 bytes each), two arrays of "hello" (5): 2 * 16 + 5.
+            row("string", "java.lang.String", 3, 21, 37, 0x2000, "hello"),
+            row("array", "byte[]", 2, 10, 10, 0x3003, "[0, 0, 0, 0, 0, 0, 0, 0, 0, 0]"),
+        ]
+    );
+}
+
+#[test]
+fn an_array_cut_by_the_end_of_the_dump_has_no_contents_and_no_copies() {
+    let dump = values_dump();
+    // Cut inside 0x3001's bytes: the 7s of 0x3000 have no whole copy left.
+    let at = dump.windows(8).rposition(|w| w == 0x3001u64.to_be_bytes()).unwrap() + 8 + 4 + 4 + 1 + 50;
+    let p = analyze(&dump[..at]).unwrap();
+    let rows = products::heap_duplicates(&p.profile).unwrap();
+    assert!(rows.iter().all(|r| r.example != 0x3000), "{rows:?}");
+    assert_eq!(rows.iter().map(|r| r.kind).collect::<Vec<_>>(), ["string"]);
+}
