@@ -22,6 +22,9 @@ test('a heap dump opens on its overview: totals by heap, roots, and the watched 
   await page.waitForFunction(() => document.querySelectorAll('#heap-class-rows tr').length > 100);
   // java.lang.Class: 3,645 objects, 642 KiB, retaining 1.9 MiB (ahat's class table).
   assert.match(await page.locator('#heap-class-rows tr').first().textContent(), /^java\.lang\.Class3,645642 KiB1\.9 MiB/);
+  // Copies: `droidflame heap duplicates`' first row, 423 zeroed byte[24]s wasting 10,128 bytes.
+  await page.waitForFunction(() => /groups of copies/.test(document.getElementById('heap-copies-note').textContent));
+  assert.match(await page.locator('#heap-copies tr').first().textContent(), /423\s*24 bytes\s*9\.9 KiB\s*byte\[\] 0xb0c8c1e9$/);
   await shot(page, 'heap-overview');
   // The leak's object in full: its path from the JNI global, what references it.
   await leak.locator('button').click();
@@ -29,6 +32,8 @@ test('a heap dump opens on its overview: totals by heap, roots, and the watched 
   const path = await page.locator('.heap-path li').allTextContents();
   assert.deepEqual(path, ['root:jni-global com.example.leakcanary.LeakyService$MyBinder 0xb0fa7de0', '.service com.example.leakcanary.LeakyService 0xb0fa7cb0']);
   assert.match(await page.locator('#heap-object-body').textContent(), /Referenced by \(|Referenced by/);
+  // Its fields with their values: the service's own first, then its superclasses'.
+  assert.match(await page.locator('.heap-fields').textContent(), /Object\s*mBase/);
   // Following the path opens the binder; the link keeps it.
   await page.locator('.heap-path li').first().locator('button').click();
   await page.waitForFunction(() => /MyBinder/.test(document.getElementById('heap-object-title').textContent));

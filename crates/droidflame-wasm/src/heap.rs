@@ -64,7 +64,7 @@ impl Session {
 
     /// Object `id` in full: `{object, dominator, reachability, path: [{id, class, via}], references:
     /// [{via, object}], referrers: [{object, via}], referrer_count, dominated: [object],
-    /// dominated_count}`.
+    /// dominated_count, fields: [{name, type, value, object}], text, elements}`.
     #[wasm_bindgen(js_name = heapObjectJson)]
     pub fn heap_object_json(&self, id: &str) -> Result<String, JsError> {
         let d = products::heap_object(&self.profile()?.profile, parse_id(id)?).map_err(js_error)?;
@@ -80,6 +80,10 @@ impl Session {
             "referrer_count": d.referrer_count,
             "dominated": d.dominated.iter().map(object).collect::<Vec<_>>(),
             "dominated_count": d.dominated_count,
+            "fields": d.fields.iter().map(|f| json!({ "name": f.name, "type": f.kind, "value": f.value,
+                "object": f.object.map(object_id) })).collect::<Vec<_>>(),
+            "text": d.text,
+            "elements": d.elements,
         })
         .to_string())
     }
@@ -99,6 +103,22 @@ impl Session {
                 .map(|l| json!({ "id": object_id(l.id), "class": l.class, "retained": l.retained, "reason": l.reason, "path": l.path }))
                 .collect(),
         };
+        Ok(Value::Array(list).to_string())
+    }
+
+    /// Copies of equal contents, the most bytes wasted first (at most `top`): `[{kind,
+    /// class, count, bytes, wasted, example, preview}]`.
+    #[wasm_bindgen(js_name = heapDuplicatesJson)]
+    pub fn heap_duplicates_json(&self, top: Option<u32>) -> Result<String, JsError> {
+        let rows = products::heap_duplicates(&self.profile()?.profile).map_err(js_error)?;
+        let list: Vec<Value> = rows
+            .iter()
+            .take(top.map_or(usize::MAX, |n| n as usize))
+            .map(|d| {
+                json!({ "kind": d.kind, "class": d.class, "count": d.count, "bytes": d.bytes,
+                "wasted": d.wasted, "example": object_id(d.example), "preview": d.preview })
+            })
+            .collect();
         Ok(Value::Array(list).to_string())
     }
 

@@ -17,6 +17,8 @@ const INSTANCE_LIMIT = 500;
 const CLASS_LIMIT = 1000;
 /** Classes compared at most: the largest changes. */
 const CHANGE_LIMIT = 100;
+/** Groups of copies the overview lists: those that waste the most. */
+const COPY_LIMIT = 100;
 
 export function createHeap({ store, products }) {
   const button = $('tab-button-heap');
@@ -75,6 +77,7 @@ export function createHeap({ store, products }) {
         ? 'No leaks: no object LeakCanary watches is still held, no destroyed activity, no detached fragment.'
         : count(leaks.length) + (leaks.length === 1 ? ' leak' : ' leaks') + ', held through ' + count(groups.length)
           + (groups.length === 1 ? ' path' : ' different paths') + '. Each row is an object still reachable that its app is done with.';
+      $('heap-leaks').closest('.scroll').hidden = leaks.length === 0;
       $('heap-leaks').replaceChildren(...leaks.slice(0, 200).map((l) => element('tr', {},
         element('td', {}, objectButton(l)),
         element('td', { class: 'n', text: bytes(l.retained) }),
@@ -82,6 +85,31 @@ export function createHeap({ store, products }) {
         element('td', { class: 'path', text: l.path || '(a GC root itself)' }))));
     }).catch((error) => {
       $('heap-leaks-note').textContent = 'The leaks could not be found: ' + error.message;
+    });
+    renderCopies(state);
+  }
+
+  // Strings of equal text and arrays of equal contents: the bytes all copies but one take.
+  function renderCopies(state) {
+    $('heap-copies-note').textContent = 'Looking for copies…';
+    $('heap-copies').replaceChildren();
+    products.heapDuplicates(COPY_LIMIT).then((rows) => {
+      if (store.get().summary !== state.summary) return;
+      const wasted = rows.reduce((sum, r) => sum + r.wasted, 0);
+      $('heap-copies-note').textContent = rows.length === 0
+        ? 'No copies: no two strings of equal text, no two arrays of equal contents.'
+        : (rows.length < COPY_LIMIT ? count(rows.length) + ' groups of copies' : 'The ' + count(COPY_LIMIT) + ' groups of copies that waste the most')
+          + ': ' + bytes(wasted) + ' held more than once.';
+      $('heap-copies').closest('.scroll').hidden = rows.length === 0;
+      $('heap-copies').replaceChildren(...rows.map((r) => element('tr', {},
+        element('td', { class: 'preview', title: r.preview },
+          element('span', { class: 'object-class', text: r.class }), ' ', element('span', { class: 'mono', text: r.preview })),
+        element('td', { class: 'n', text: count(r.count) }),
+        element('td', { class: 'n', text: bytes(r.bytes) }),
+        element('td', { class: 'n', text: bytes(r.wasted) }),
+        element('td', {}, objectButton({ id: r.example, class: r.class })))));
+    }).catch((error) => {
+      $('heap-copies-note').textContent = 'The copies could not be found: ' + error.message;
     });
   }
 
@@ -168,7 +196,19 @@ export function createHeap({ store, products }) {
         ? element('p', { class: 'muted', text: 'No GC root reaches it.' })
         : element('ol', { class: 'heap-path' }, ...d.path.map((s) => element('li', {},
           element('span', { class: 'via mono', text: s.via }), ' ', objectButton(s))));
-      $('heap-object-body').replaceChildren(facts, dominator,
+      const contents = [
+        d.text !== null && d.text !== undefined ? element('p', {}, 'Text: ', element('q', { class: 'mono', text: d.text })) : null,
+        d.elements ? element('p', {}, 'Elements: ', element('span', { class: 'mono', text: d.elements })) : null,
+      ];
+      const fields = d.fields.length === 0 ? null : element('section', { class: 'heap-list' },
+        element('h4', { text: 'Fields' }),
+        element('table', { class: 'heap-fields' }, element('tbody', {}, ...d.fields.map((f) => element('tr', {},
+          element('td', { class: 'muted', text: f.type }),
+          element('td', { class: 'mono', text: f.name }),
+          element('td', {}, f.object
+            ? element('button', { type: 'button', class: 'link mono', text: f.value, onclick: () => store.update({ heapObject: f.object }) })
+            : element('span', { class: 'mono', text: f.value })))))));
+      $('heap-object-body').replaceChildren(...[facts, ...contents, dominator, fields].filter(Boolean),
         element('h4', { text: 'Shortest path from a GC root' }), path,
         list('References', d.references, d.references.length, (r) => [element('span', { class: 'via mono', text: r.via }), ' ', objectButton(r.object), ' ', bytes(r.object.retained)]),
         list('Referenced by', d.referrers, d.referrer_count, (r) => [objectButton(r.object), ' ', element('span', { class: 'via mono', text: r.via })]),

@@ -58,7 +58,10 @@ impl FieldType {
         match self {
             FieldType::Object => String::new(),
             FieldType::Boolean => (n != 0).to_string(),
-            FieldType::Char => char::from_u32(n as u32).map_or_else(|| format!("\\u{n:04x}"), String::from),
+            // A control character or half a surrogate pair is shown by its number.
+            FieldType::Char => {
+                char::from_u32(n as u32).filter(|c| !c.is_control()).map_or_else(|| format!("\\u{n:04x}"), String::from)
+            }
             FieldType::Float => f32::from_bits(n as u32).to_string(),
             FieldType::Double => f64::from_bits(n).to_string(),
             FieldType::Byte => (n as u8 as i8).to_string(),
@@ -218,6 +221,7 @@ mod tests {
         assert_eq!(FieldType::Long.show(&(1i64 << 40).to_be_bytes()), "1099511627776");
         assert_eq!(FieldType::Boolean.show(&[1]), "true");
         assert_eq!(FieldType::Char.show(&[0, b'A']), "A");
+        assert_eq!(FieldType::Char.show(&[0, 0]), "\\u0000");
         assert_eq!(FieldType::Double.show(&1.5f64.to_be_bytes()), "1.5");
         assert_eq!(FieldType::Float.show(&0.25f32.to_be_bytes()), "0.25");
         assert_eq!(FieldType::Short.show(&(-2i16).to_be_bytes()), "-2");

@@ -41,6 +41,14 @@ export const HEAP_REQUESTS = {
     read: json,
     fresh: true,
   },
+  /** Copies of equal contents, the most bytes wasted first (at most `top`). */
+  heapDuplicates: {
+    calls: ['Session.heapDuplicatesJson'],
+    ask: (key, top) => ({ key, top }),
+    answer: (m, w) => w.session(m.key).heapDuplicatesJson(m.top),
+    read: json,
+    fresh: true,
+  },
   /** The dump under `key` against the one under `after`, class by class. */
   heapDiff: {
     calls: ['Session.heapDiffJson'],

@@ -38,7 +38,7 @@ pub(super) fn fields(graph: &HeapGraph, v: usize) -> Vec<FieldValue> {
         for &(name, kind) in &graph.fields[class as usize] {
             let (value, object) = match kind {
                 FieldType::Object => match held(name) {
-                    Some(id) => (super::object_id(id), Some(id)),
+                    Some(id) => (super::lookup::object_id(id), Some(id)),
                     None => ("null".to_owned(), None),
                 },
                 _ => {
