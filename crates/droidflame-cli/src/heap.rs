@@ -71,6 +71,22 @@ pub(crate) enum HeapCommand {
         #[command(flatten)]
         mapping: MappingArg,
     },
+    /// Three dumps or more, taken after each repetition of one scenario: the classes whose
+    /// count grows at every step, `class count_1 … count_N bytes_1 … bytes_N objects_per_step
+    /// bytes_per_step` (retained bytes), the most bytes added per step first; `--paths`: the
+    /// paths from the GC roots (heap;class;…, as heap-paths folds them) instead.
+    Series {
+        #[arg(value_name = "DUMP", num_args = 3.., required = true)]
+        files: Vec<PathBuf>,
+        /// The paths from the GC roots whose count grows, not the classes.
+        #[arg(long)]
+        paths: bool,
+        /// Only the N rows that add the most bytes per step.
+        #[arg(long, value_name = "N")]
+        top: Option<usize>,
+        #[command(flatten)]
+        mapping: MappingArg,
+    },
     /// Two dumps class by class: `class count_before count_after shallow_before
     /// shallow_after retained_before retained_after`, the largest change of retained bytes first.
     Diff {
@@ -111,6 +127,17 @@ pub(crate) fn run(command: HeapCommand) -> Result<(), String> {
             let mut rows = products::heap_duplicates(&read(&file, &mapping)?.profile).map_err(failed)?;
             rows.truncate(top.unwrap_or(usize::MAX));
             stdout_stream(|out| products::write_duplicates(&rows, out))
+        }
+        HeapCommand::Series { files, paths, top, mapping } => {
+            let analyses = files.iter().map(|f| read(f, &mapping)).collect::<Result<Vec<_>, _>>()?;
+            let profiles: Vec<_> = analyses.iter().map(|a| &a.profile).collect();
+            let growth = products::heap_series(&profiles).map_err(failed)?;
+            let (name, mut rows) = match paths {
+                true => ("path", growth.paths),
+                false => ("class", growth.classes),
+            };
+            rows.truncate(top.unwrap_or(usize::MAX));
+            stdout_stream(|out| products::write_series(name, &rows, files.len(), out))
         }
         HeapCommand::Diff { before, after, mapping } => {
             let (before, after) = (read(&before, &mapping)?, read(&after, &mapping)?);

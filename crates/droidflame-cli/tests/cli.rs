@@ -772,6 +772,14 @@ fn heap_commands_print_their_tables_and_refuse_what_is_no_dump() {
     assert_eq!(path[2], ["0xb0fa7cb0", "com.example.leakcanary.LeakyService", ".service"]);
     let leaks = table(&droidflame(&["heap", "leaks", &dump, "--grouped"]));
     assert_eq!(leaks[1][..4], ["1", "com.example.leakcanary.LeakyService", "378", "watched"]);
+    let copies = table(&droidflame(&["heap", "duplicates", &dump, "--top", "1"]));
+    assert_eq!(copies[0], ["kind", "class", "count", "bytes", "wasted", "example", "preview"]);
+    assert_eq!(copies.len(), 2);
+    assert_eq!(copies[1][..6], ["array", "byte[]", "423", "24", "10128", "0xb0c8c1e9"]);
+    // Three dumps: a column per dump; nothing grows at every step of these.
+    let series = table(&droidflame(&["heap", "series", &other, &dump, &dump]));
+    assert_eq!(series[0].len(), 1 + 3 + 3 + 2);
+    assert_eq!(series.len(), 1, "{series:?}");
     let diff = table(&droidflame(&["heap", "diff", &dump, &other]));
     assert_eq!(diff[0].len(), 7);
     assert_eq!(diff[1][0], "java.lang.Object[]");

@@ -108,3 +108,50 @@ fn an_array_cut_by_the_end_of_the_dump_has_no_contents_and_no_copies() {
     assert!(rows.iter().all(|r| r.example != 0x3000), "{rows:?}");
     assert_eq!(rows.iter().map(|r| r.kind).collect::<Vec<_>>(), ["string"]);
 }
+
+/// The dump after repetition `step` of a scenario that leaks: `Holder` 0x130 (a sticky
+/// class) holds in its static `list` an `Object[]` of `step` `Leak`s (24 bytes each) and
+/// of `Other`s that come and go (2, 1, 3 of them, 8 bytes each).
+fn series_dump(step: usize) -> Vec<u8> {
+    let mut w = HprofWriter::new(4);
+    for (id, name) in [
+        (0x100, "java/lang/Object"),
+        (0x110, "com/example/Leak"),
+        (0x120, "com/example/Other"),
+        (0x130, "com/example/Holder"),
+        (0x140, "[Ljava/lang/Object;"),
+    ] {
+        w.load_class(id, name);
+    }
+    w.class_dump(0x100, 0, 0, &[], &[]);
+    w.class_dump(0x110, 0x100, 24, &[], &[]);
+    w.class_dump(0x120, 0x100, 8, &[], &[]);
+    w.class_dump(0x130, 0x100, 0, &[("list", Object(0x1000))], &[]);
+    let others = [2, 1, 3][step - 1];
+    let leaks: Vec<u64> = (0..step as u64).map(|i| 0x2000 + i).collect();
+    let other: Vec<u64> = (0..others).map(|i| 0x3000 + i).collect();
+    w.object_array(0x1000, 0x140, &[leaks.clone(), other.clone()].concat());
+    leaks.iter().for_each(|&id| w.instance(id, 0x110, &[]));
+    other.iter().for_each(|&id| w.instance(id, 0x120, &[]));
+    w.root(0x05, 0x130);
+    w.finish()
+}
+
+#[test]
+fn a_series_of_dumps_gives_what_grows_at_every_step() {
+    let analyses: Vec<_> = (1..=3).map(|step| analyze(&series_dump(step)).unwrap()).collect();
+    let profiles: Vec<_> = analyses.iter().map(|a| &a.profile).collect();
+    let growth = products::heap_series(&profiles).unwrap();
+    // `Leak` alone grows at every step (1, 2, 3); `Object[]` grows by its elements' ids too
+    // (3, 3, 6 elements: not at every step), and `Other` comes and goes.
+    let classes: Vec<_> = growth.classes.iter().map(|r| (r.name.as_str(), r.counts.clone(), r.bytes.clone())).collect();
+    assert_eq!(classes, [("com.example.Leak", vec![1, 2, 3], vec![24, 48, 72])]);
+    assert_eq!((growth.classes[0].objects_per_step(), growth.classes[0].bytes_per_step()), (1.0, 24.0));
+    let paths: Vec<_> = growth.paths.iter().map(|r| (r.name.as_str(), r.counts.clone())).collect();
+    assert_eq!(
+        paths,
+        [("default;java.lang.Class<com.example.Holder>;java.lang.Object[];com.example.Leak", vec![1, 2, 3])]
+    );
+    let two = products::heap_series(&profiles[..2]).unwrap_err();
+    assert!(two.to_string().contains("3 dumps or more"), "{two}");
+}

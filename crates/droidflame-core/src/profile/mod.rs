@@ -37,6 +37,7 @@ pub(crate) use frame::{display_names, ClassRename};
 pub use frame::{Frame, FrameKind};
 pub use heap::{Heap, HeapDump, HeapProcess, HeapProfiles, HeapRow};
 pub(crate) use heap_graph::{HeapGraph, ObjectKind, RootKind, Strength, Via};
+pub(crate) use heap_graph_stacks::graph_stacks;
 pub(crate) use heap_values::{ContentHash, FieldType, ARRAY_PREFIX};
 pub use model::Profile;
 pub use repairs::{counted, group_digits, sentence, were, Repair, RepairContext, Repairs, Warning, MAX_SLICE_DEPTH};

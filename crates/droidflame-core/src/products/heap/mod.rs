@@ -11,6 +11,7 @@ mod lookup;
 mod object;
 mod objects;
 mod path;
+mod series;
 mod totals;
 mod values;
 mod write;
@@ -23,10 +24,12 @@ pub use lookup::object_id;
 pub use object::{heap_object, ObjectDetails};
 pub use objects::{heap_objects, ObjectQuery, ObjectRow};
 pub use path::{heap_path, PathStep};
+pub use series::{heap_series, SeriesGrowth, SeriesRow, FEWEST_DUMPS};
 pub use totals::{heap_dump_json, HeapDumpJson, HeapTotals};
 pub use values::FieldValue;
 pub use write::{
     write_class_changes, write_classes, write_duplicates, write_leak_groups, write_leaks, write_objects, write_path,
+    write_series,
 };
 
 use crate::error::Result;

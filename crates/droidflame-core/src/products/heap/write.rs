@@ -7,6 +7,7 @@ use super::leaks::{Leak, LeakGroup};
 use super::lookup::object_id;
 use super::objects::ObjectRow;
 use super::path::PathStep;
+use super::series::SeriesRow;
 use crate::error::{Error, ErrorKind, Result};
 use std::io::Write;
 
@@ -98,6 +99,21 @@ pub fn write_duplicates(rows: &[DuplicateRow], out: &mut impl Write) -> Result<(
             object_id(d.example)
         )
         .map_err(failed)?;
+    }
+    Ok(())
+}
+
+/// `name count_1 … count_N bytes_1 … bytes_N objects_per_step bytes_per_step`, with
+/// `name` the first column's heading (`class` or `path`).
+pub fn write_series(name: &str, rows: &[SeriesRow], dumps: usize, out: &mut impl Write) -> Result<()> {
+    let numbered = |word: &str| (1..=dumps).map(|i| format!("\t{word}_{i}")).collect::<String>();
+    writeln!(out, "{name}{}{}\tobjects_per_step\tbytes_per_step", numbered("count"), numbered("bytes"))
+        .map_err(failed)?;
+    for r in rows {
+        let cells = |v: &[u64]| v.iter().map(|n| format!("\t{n}")).collect::<String>();
+        let (objects, bytes) = (r.objects_per_step(), r.bytes_per_step());
+        writeln!(out, "{}{}{}\t{objects:.1}\t{bytes:.0}", cell(&r.name), cells(&r.counts), cells(&r.bytes))
+            .map_err(failed)?;
     }
     Ok(())
 }
