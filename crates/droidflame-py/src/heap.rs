@@ -3,7 +3,7 @@
 
 use crate::reading::failed;
 use crate::table::{ArrowBatch, Columns};
-use arrow_array::{StringArray, UInt64Array};
+use arrow_array::{Float64Array, StringArray, UInt64Array};
 use droidflame_core::products::{self, ObjectQuery};
 use droidflame_core::Profile;
 use pyo3::prelude::*;
@@ -66,5 +66,38 @@ pub(crate) fn compare(before: &Profile, after: &Profile, label: &str) -> PyResul
         .push("shallow_after", side(|c| c.after.1))
         .push("retained_before", side(|c| c.before.2))
         .push("retained_after", side(|c| c.after.2));
+    columns.finish()
+}
+
+pub(crate) fn duplicates(profile: &Profile, label: &str) -> PyResult<ArrowBatch> {
+    let rows = products::heap_duplicates(profile).map_err(|e| failed(label, e))?;
+    let mut columns = Columns::default();
+    columns
+        .push("kind", StringArray::from_iter_values(rows.iter().map(|r| r.kind)))
+        .push("class", StringArray::from_iter_values(rows.iter().map(|r| r.class.as_str())))
+        .push("count", UInt64Array::from_iter_values(rows.iter().map(|r| r.count)))
+        .push("bytes", UInt64Array::from_iter_values(rows.iter().map(|r| r.bytes)))
+        .push("wasted", UInt64Array::from_iter_values(rows.iter().map(|r| r.wasted)))
+        .push("example", UInt64Array::from_iter_values(rows.iter().map(|r| r.example)))
+        .push("preview", StringArray::from_iter_values(rows.iter().map(|r| r.preview.as_str())));
+    columns.finish()
+}
+
+/// What grows at every step of a series of dumps: classes, or (`paths`) paths from the GC
+/// roots, with a column per dump of counts and of bytes.
+pub(crate) fn series(dumps: &[&Profile], paths: bool) -> PyResult<ArrowBatch> {
+    let growth = products::heap_series(dumps).map_err(|e| failed("series", e))?;
+    let rows = if paths { growth.paths } else { growth.classes };
+    let mut columns = Columns::default();
+    columns.push(if paths { "path" } else { "class" }, StringArray::from_iter_values(rows.iter().map(|r| r.name.as_str())));
+    for (word, pick) in [("count", 0), ("bytes", 1)] {
+        for at in 0..dumps.len() {
+            let cell = |r: &products::SeriesRow| if pick == 0 { r.counts[at] } else { r.bytes[at] };
+            columns.push(&format!("{word}_{}", at + 1), UInt64Array::from_iter_values(rows.iter().map(cell)));
+        }
+    }
+    columns
+        .push("objects_per_step", Float64Array::from_iter_values(rows.iter().map(|r| r.objects_per_step())))
+        .push("bytes_per_step", Float64Array::from_iter_values(rows.iter().map(|r| r.bytes_per_step())));
     columns.finish()
 }

@@ -162,10 +162,25 @@ impl Profile {
         heap::leaks(&self.analysis.profile, &self.label, grouped)
     }
 
+    /// A heap dump's copies of equal contents: kind, class, count, bytes, wasted, example,
+    /// preview, the most bytes wasted first.
+    fn duplicates(&self) -> PyResult<ArrowBatch> {
+        heap::duplicates(&self.analysis.profile, &self.label)
+    }
+
     /// This dump (before) against `after`, class by class.
     fn compare_dump(&self, after: &Profile) -> PyResult<ArrowBatch> {
         heap::compare(&self.analysis.profile, &after.analysis.profile, &after.label)
     }
+}
+
+/// Dumps taken after each repetition of a scenario (three or more): the classes, or
+/// (`paths`) the paths from the GC roots, whose count grows at every step.
+#[pyfunction]
+#[pyo3(signature = (dumps, paths = false))]
+fn dump_series(dumps: Vec<PyRef<'_, Profile>>, paths: bool) -> PyResult<ArrowBatch> {
+    let profiles: Vec<&droidflame_core::Profile> = dumps.iter().map(|d| &d.analysis.profile).collect();
+    heap::series(&profiles, paths)
 }
 
 #[pymodule]
@@ -175,5 +190,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ArrowBatch>()?;
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
     m.add_function(wrap_pyfunction!(runs::compare_runs, m)?)?;
+    m.add_function(wrap_pyfunction!(dump_series, m)?)?;
     Ok(())
 }

@@ -34,6 +34,7 @@ def test_classes_objects_and_leaks_equal_the_cli(corpus, cli):
         (("objects", "--class", "java.lang.String", "--top", "5"), dump.objects(top=5, class_name="java.lang.String")),
         (("leaks",), dump.leaks()),
         (("leaks", "--grouped"), dump.leaks(grouped=True)),
+        (("duplicates",), dump.duplicates()),
     ]:
         header, rows = _rows(cli("heap", *args[:1], path, *args[1:]).stdout)
         assert table.column_names == header, args
@@ -60,3 +61,18 @@ def test_a_trace_is_no_heap_dump(corpus):
         assert "this is no heap dump" in str(e)
     else:
         raise AssertionError("a method trace gave a class table")
+
+
+def test_a_series_has_the_cli_s_columns_and_needs_three_dumps(corpus, cli):
+    dumps = [corpus / IGNORED, corpus / BINDER, corpus / BINDER]
+    table = droidflame.dump_series(dumps)
+    header, rows = _rows(cli("heap", "series", *dumps).stdout)
+    assert table.column_names == header
+    # Two of the three dumps are one file: nothing grows at every step.
+    assert (table.num_rows, rows) == (0, [])
+    try:
+        droidflame.dump_series(dumps[:2])
+    except droidflame.DroidflameError as error:
+        assert "3 dumps or more" in str(error)
+    else:
+        raise AssertionError("two dumps make no series")

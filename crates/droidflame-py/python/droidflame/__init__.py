@@ -18,7 +18,7 @@ import pyarrow
 from . import _native
 from ._native import DroidflameError
 
-__all__ = ["analyze", "compare_runs", "compare_dumps", "Profile", "DroidflameError"]
+__all__ = ["analyze", "compare_runs", "compare_dumps", "dump_series", "Profile", "DroidflameError"]
 
 
 def _table(batch):
@@ -92,6 +92,13 @@ class Profile:
         its count instead of id."""
         return _table(self._native.leaks(grouped))
 
+    def duplicates(self):
+        """A heap dump's copies: strings of equal text and primitive arrays of equal
+        contents, one row per group (kind, class, count, bytes of one copy, wasted by all but
+        one, example id, preview), the most bytes wasted first, as `droidflame heap
+        duplicates` prints them."""
+        return _table(self._native.duplicates())
+
 
 def analyze(path_or_bytes, clock=None, mapping=None, source=None):
     """Analyses a trace given as a path or as bytes. `clock`: "wall" or "cpu" for folded
@@ -110,6 +117,15 @@ def compare_dumps(before, after, mapping=None):
     `droidflame heap diff` prints them."""
     before, after = (p if isinstance(p, Profile) else analyze(p, mapping=mapping) for p in (before, after))
     return _table(before._native.compare_dump(after._native))
+
+
+def dump_series(dumps, paths=False, mapping=None):
+    """Three heap dumps or more (paths, bytes or Profiles), taken after each repetition of a
+    scenario: the classes (or, `paths`, the paths from the GC roots) whose count grows at
+    every step, with a column per dump of counts and bytes and what each step adds, as
+    `droidflame heap series` prints them."""
+    dumps = [p if isinstance(p, Profile) else analyze(p, mapping=mapping) for p in dumps]
+    return _table(_native.dump_series([d._native for d in dumps], paths))
 
 
 def compare_runs(before, after, alpha=0.05, share=False, clock=None, thread=None, mapping=None, source=None):
