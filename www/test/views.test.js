@@ -102,6 +102,9 @@ test('facts and the Trace tab come from the summary as it is', () => {
   assert.equal(factsLine(summary.samples()), 'Callstack samples (simpleperf: cpu-clock + off-CPU) · clock dual · pid 7657 · ' +
     'elapsed 1.97 s · 1,234 records · 14 threads · sampled every ~250 µs');
   assert.match(factsLine(summary.system()), / · 4 threads$/, 'async tracks are not threads');
+  // A heap dump's stacks are its heaps'.
+  const dump = Object.assign(summary.method(), { heap_dump: { objects: 3, bytes: 30, heaps: [] } });
+  assert.match(factsLine(dump), / · 1 heap$/);
   const rows = traceRows(method);
   assert.deepEqual(rows.find((r) => r[1] === 'clocks'), ['format', 'clocks', 'wall, cpu']);
   assert.deepEqual(rows.find((r) => r[1] === 'sampling_interval_us'), ['format', 'sampling_interval_us', '—']);

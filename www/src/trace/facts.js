@@ -18,7 +18,7 @@ export function factsLine(summary) {
   // A heap profile's values are bytes on no clock, its stacks are processes', and it has
   // no records in time.
   const bytes = Object.values(summary.units || {}).every((u) => u === 'bytes');
-  const [one, many] = summary.count === 'allocations' ? [' process', ' processes'] : [' thread', ' threads'];
+  const [one, many] = summary.heap_dump ? [' heap', ' heaps'] : summary.count === 'allocations' ? [' process', ' processes'] : [' thread', ' threads'];
   return [
     f.description,
     bytes ? null : 'clock ' + f.clock,

@@ -53,9 +53,9 @@ export function threadMatches(thread, filter) {
   return haystack.includes(filter.trim().toLowerCase());
 }
 
-function nameCell(t, share) {
-  const label = threadLabel(t);
-  const [head, tail] = splitName(t ? t.name : 'All threads');
+function nameCell(t, share, all) {
+  const label = t ? threadLabel(t) : all;
+  const [head, tail] = splitName(t ? t.name : all);
   const states = t && typeof t.running_us === 'number'
     ? '\nrunning ' + millis(t.running_us) + ' · runnable ' + millis(t.runnable_us) + ' · sleeping ' + millis(t.sleeping_us)
     : '';
@@ -104,6 +104,11 @@ export function createThreadList(store, products) {
     const whole = wholeOf(summary, state.clock);
     const total = whole ? whole.value : allThreadsTotal(summary, state.clock);
     const text = state.threadFilter;
+    // A heap dump's "threads" are its heaps.
+    const dump = Boolean(summary.heap_dump);
+    $('thread-heading').textContent = dump ? 'Heap' : 'Thread';
+    filter.placeholder = dump ? 'Filter heaps' : 'Filter threads';
+    filter.setAttribute('aria-label', filter.placeholder);
     let group = null;
     // All threads' row: each clock's whole, named.
     const allCell = (clock) => {
@@ -116,8 +121,9 @@ export function createThreadList(store, products) {
       const value = t ? threadTotal(t, state.clock) : total;
       const share = t ? (total && !t.track ? Math.min(1, (value || 0) / total) : 0) : 1;
       return element('tr', { 'aria-selected': String(state.thread === index), 'data-thread': String(index) },
-        nameCell(t, share),
-        element('td', { class: 'n', text: t && !t.track ? t.tid : '' }),
+        nameCell(t, share, dump ? 'All heaps' : 'All threads'),
+        // A heap of a dump is no thread: it has no tid.
+        element('td', { class: 'n', text: t && !t.track && !t.heap ? t.tid : '' }),
         // A thread known only from its scheduling has no frames of its own.
         t ? element('td', { class: 'n', text: t.records === 0 ? '—' : amount(t.wall_us, unitOf(summary, 'wall')) }) : allCell('wall'),
         t ? element('td', { class: 'n', text: t.records === 0 ? '—' : amount(t.cpu_us, unitOf(summary, 'cpu')) }) : allCell('cpu'),
@@ -145,7 +151,7 @@ export function createThreadList(store, products) {
     }
     settle(body, 'tr[data-thread]');
     const tracks = threads.filter((t) => t.track).length;
-    $('thread-count').textContent = countText(threads.length - tracks, 'thread') + (tracks ? ', ' + countText(tracks, 'track') : '');
+    $('thread-count').textContent = countText(threads.length - tracks, dump ? 'heap' : 'thread') + (tracks ? ', ' + countText(tracks, 'track') : '');
   }
 
   store.subscribe((state, previous) => {
