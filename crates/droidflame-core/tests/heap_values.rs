@@ -11,7 +11,7 @@ use droidflame_testkit::hprof::{HprofWriter, Value::*};
 /// - the strings 0x2000 and 0x2002, both "hello" on the one `byte[]` 0x2100, 0x2001
 ///   "hello" on its own copy 0x2101, and 0x2003 "world" (0x2102);
 /// - the `byte[100]`s 0x3000 and 0x3001, all 7s, and 0x3002, 7s but for its last byte;
-///   the `byte[10]`s 0x3003 and 0x3004, all 0s;
+///   the `byte[64]`s 0x3003 and 0x3004 (as long as the bytes kept of an array), all 0s;
 /// - the `Point` 0x4000: x = -3, big = 2^40, on, label = 0x2003.
 ///
 /// Sizes: `String` 16, `Point` 32, the arrays their lengths, `Object[]` 7 ids.
@@ -43,8 +43,8 @@ fn values_dump() -> Vec<u8> {
     let mut last = [7u8; 100];
     last[99] = 8;
     w.byte_array(0x3002, &last);
-    w.byte_array(0x3003, &[0; 10]);
-    w.byte_array(0x3004, &[0; 10]);
+    w.byte_array(0x3003, &[0; 64]);
+    w.byte_array(0x3004, &[0; 64]);
     w.instance(0x4000, 0x102, &[Int(-3), Long(1 << 40), Bool(true), Object(0x2003)]);
     w.finish()
 }
@@ -65,7 +65,7 @@ fn an_instance_s_fields_a_string_s_text_and_an_array_s_elements() {
     );
     assert_eq!(products::heap_object(&p.profile, 0x2003).unwrap().text.as_deref(), Some("world"));
     let zeros = products::heap_object(&p.profile, 0x3003).unwrap();
-    assert_eq!(zeros.elements.as_deref(), Some("[0, 0, 0, 0, 0, 0, 0, 0, 0, 0]"));
+    assert_eq!(zeros.elements, Some(format!("[{}, …]", ["0"; 16].join(", "))));
     assert!(zeros.fields.is_empty() && zeros.text.is_none());
     // 100 bytes: the first 16 shown, and more said to follow.
     let sevens = products::heap_object(&p.profile, 0x3000).unwrap().elements.unwrap();
@@ -91,9 +91,9 @@ fn copies_of_equal_contents_and_the_bytes_all_but_one_waste() {
         [
             // 0x3002 differs past the bytes kept: its hash tells it apart.
             row("array", "byte[]", 2, 100, 100, 0x3000, &sevens),
+            row("array", "byte[]", 2, 64, 64, 0x3003, &format!("[{}, …]", ["0"; 16].join(", "))),
             // Three strings (16 bytes each), two arrays of "hello" (5): 2 * 16 + 5.
             row("string", "java.lang.String", 3, 21, 37, 0x2000, "hello"),
-            row("array", "byte[]", 2, 10, 10, 0x3003, "[0, 0, 0, 0, 0, 0, 0, 0, 0, 0]"),
         ]
     );
 }

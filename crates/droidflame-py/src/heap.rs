@@ -89,7 +89,10 @@ pub(crate) fn series(dumps: &[&Profile], paths: bool) -> PyResult<ArrowBatch> {
     let growth = products::heap_series(dumps).map_err(|e| failed("series", e))?;
     let rows = if paths { growth.paths } else { growth.classes };
     let mut columns = Columns::default();
-    columns.push(if paths { "path" } else { "class" }, StringArray::from_iter_values(rows.iter().map(|r| r.name.as_str())));
+    columns.push(
+        if paths { "path" } else { "class" },
+        StringArray::from_iter_values(rows.iter().map(|r| r.name.as_str())),
+    );
     for (word, pick) in [("count", 0), ("bytes", 1)] {
         for at in 0..dumps.len() {
             let cell = |r: &products::SeriesRow| if pick == 0 { r.counts[at] } else { r.bytes[at] };

@@ -65,8 +65,8 @@ pub(super) struct GraphReader {
     /// references (an object array's).
     element: u32,
     references: bool,
-    /// A primitive array's contents coming: their hash so far, and how many of their
-    /// first bytes are still to be kept.
+    /// A primitive array's contents coming: their hash so far (of one longer than the
+    /// bytes kept), and how many of their first bytes are still to be kept.
     contents: Option<ContentHash>,
     prefix_left: usize,
 }
@@ -162,16 +162,16 @@ impl GraphReader {
                 }
             }
             Piece::ArrayData(data) => {
+                let kept = data.len().min(self.prefix_left);
+                sink.values(&data[..kept]);
+                self.prefix_left -= kept;
                 if let Some(contents) = &mut self.contents {
                     contents.write(data);
-                    let kept = data.len().min(self.prefix_left);
-                    sink.values(&data[..kept]);
-                    self.prefix_left -= kept;
                 }
             }
             Piece::ArrayEnd => {
                 // Contents longer than what is kept of them are known by their hash too.
-                if let Some(contents) = self.contents.take().filter(|_| self.prefix_left == 0) {
+                if let Some(contents) = self.contents.take() {
                     sink.values(&contents.finish().to_le_bytes());
                 }
             }
@@ -319,6 +319,7 @@ impl GraphReader {
         self.element = 0;
         self.references = tag == OBJECT_ARRAY;
         self.contents = None;
+        self.prefix_left = 0;
         if tag == OBJECT_ARRAY {
             let class = self.class_number(sink, id_at(head, id + 8, id));
             sink.object(object, class, heap, length * id as u64, ObjectKind::ObjectArray);
@@ -334,10 +335,11 @@ impl GraphReader {
             };
             let size = length * type_size(code, id).unwrap_or(0) as u64;
             sink.object(object, class, heap, size, ObjectKind::PrimitiveArray);
-            // An array without its data (ART's) has no contents to keep.
+            // An array without its data (ART's) has no contents to keep; one no longer than
+            // the bytes kept needs no hash.
             if element_size > 0 {
-                self.contents = Some(ContentHash::default());
                 self.prefix_left = ARRAY_PREFIX;
+                self.contents = (size > ARRAY_PREFIX as u64).then(ContentHash::default);
             }
         }
     }
