@@ -263,10 +263,16 @@ impl HeapGraphSink {
     fn values_in_order(&mut self, order: &[u32]) -> Values {
         self.value_start.push(self.values.len() as u32);
         let mut values = Values { bytes: Chunked::default(), start: Vec::with_capacity(order.len() + 1) };
-        let span = |i: u32| self.value_start.get(i as usize) as usize..self.value_start.get(i as usize + 1) as usize;
-        for &i in order {
-            values.start.push(values.bytes.len() as u32);
-            self.values.slices(span(i)).for_each(|slice| values.bytes.extend(slice));
+        let start = |i: u32| self.value_start.get(i as usize) as usize;
+        // Objects that follow one another in the dump follow one another here too (most
+        // do): their values are copied as one run.
+        let mut rest = order;
+        while let Some(&first) = rest.first() {
+            let run = rest.iter().zip(first..).take_while(|&(&i, next)| i == next).count();
+            let (base, from) = (values.bytes.len(), start(first));
+            values.start.extend(rest[..run].iter().map(|&i| (base + start(i) - from) as u32));
+            self.values.slices(from..start(first + run as u32)).for_each(|slice| values.bytes.extend(slice));
+            rest = &rest[run..];
         }
         values.start.push(values.bytes.len() as u32);
         (self.values, self.value_start) = Default::default();
