@@ -14,58 +14,10 @@ fn summary(p: &Analysis) -> serde_json::Value {
     serde_json::from_str(&products::summary_json(p)).unwrap()
 }
 
-/// An app's dump, ART style (4-byte ids; classes in `zygote`, instances in `app`):
-///
-/// - `com.example.Cache` (class object 0x130, a sticky-class root) holds in its static
-///   `activities` the `Object[]` 0x1010 of two `MainActivity`s: 0x1000, destroyed, and
-///   0x1002, alive;
-/// - each activity holds a fragment in `.fragment`: 0x1001, detached (no fragment
-///   manager), and 0x1003, whose manager is the `Object` 0x1004; 0x1000 holds the
-///   `byte[100]` 0x1006 in `.data`;
-/// - LeakCanary's `KeyedWeakReference` 0x1005 (a JNI global) watches 0x1000 (its
-///   referent) and holds 0x1004 in its `queue`.
-///
-/// Sizes: `Class` 50 (so 0x130 is 54 with its static), `MainActivity` 20, `Fragment` 12,
-/// `Object` 8, the reference 16, the arrays 8 and 100. No other class object is a root, so
-/// those eight (400 bytes) are unreachable.
+/// The app heap of `droidflame_testkit::app_heap`, as HPROF; its numbers are worked out
+/// there.
 fn app_dump() -> Vec<u8> {
-    let mut w = HprofWriter::new(4);
-    let classes = [
-        (0x100, "java/lang/Object"),
-        (0x101, "java/lang/Class"),
-        (0x102, "java/lang/ref/Reference"),
-        (0x103, "java/lang/ref/WeakReference"),
-        (0x110, "android/app/Activity"),
-        (0x111, "com/example/MainActivity"),
-        (0x120, "androidx/fragment/app/Fragment"),
-        (0x130, "com/example/Cache"),
-        (0x140, "leakcanary/KeyedWeakReference"),
-        (0x150, "[Ljava/lang/Object;"),
-        (0x151, "[B"),
-    ];
-    classes.iter().for_each(|&(id, name)| w.load_class(id, name));
-    w.heap("zygote");
-    w.class_dump(0x100, 0, 8, &[], &[]);
-    w.class_dump(0x101, 0x100, 50, &[], &[]);
-    w.class_dump(0x102, 0x100, 16, &[], &[("referent", 2), ("queue", 2)]);
-    w.class_dump(0x103, 0x102, 16, &[], &[]);
-    w.class_dump(0x110, 0x100, 20, &[], &[("mDestroyed", 4)]);
-    w.class_dump(0x111, 0x110, 20, &[], &[("fragment", 2), ("data", 2)]);
-    w.class_dump(0x120, 0x100, 12, &[], &[("mFragmentManager", 2)]);
-    w.class_dump(0x130, 0x100, 8, &[("activities", Object(0x1010))], &[]);
-    w.class_dump(0x140, 0x103, 16, &[], &[]);
-    w.heap("app");
-    w.object_array(0x1010, 0x150, &[0x1000, 0x1002]);
-    w.instance(0x1000, 0x111, &[Object(0x1001), Object(0x1006), Bool(true)]);
-    w.instance(0x1002, 0x111, &[Object(0x1003), Object(0), Bool(false)]);
-    w.instance(0x1001, 0x120, &[Object(0)]);
-    w.instance(0x1003, 0x120, &[Object(0x1004)]);
-    w.instance(0x1004, 0x100, &[]);
-    w.instance(0x1005, 0x140, &[Object(0x1000), Object(0x1004)]);
-    w.byte_array(0x1006, &[1; 100]);
-    w.root(0x05, 0x130);
-    w.root(0x01, 0x1005);
-    w.finish()
+    droidflame_testkit::app_heap::hprof()
 }
 
 #[test]

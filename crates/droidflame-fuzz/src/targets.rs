@@ -92,6 +92,16 @@ fn frame_seeds() -> Vec<Vec<u8>> {
     vec![pf::Trace::of(&packets).bytes]
 }
 
+/// Java heap graphs in Perfetto packets, as ART writes them: one object a packet or many,
+/// ids packed or not, and two dumps interleaved (of which one is read).
+fn heap_graph_seeds() -> Vec<Vec<u8>> {
+    use droidflame_testkit::perfetto_heap::Encoding;
+    let one = |per_packet, packed| droidflame_testkit::app_heap::heap_graph(Encoding { per_packet, packed });
+    let mut two = one(1, true);
+    two.extend(one(2, false));
+    vec![one(1, true), one(4, false), one(100, true), two]
+}
+
 /// Written heap dumps, 4- and 8-byte ids: classes with statics and a superclass chain, a
 /// `WeakReference` subclass, a destroyed activity, a detached fragment, heaps, arrays,
 /// roots of several kinds, an instance before its class, two segments.
@@ -354,6 +364,12 @@ pub fn all() -> Vec<Target> {
         Target {
             name: "hprof",
             seeds: [hprof_seeds(), corpus(|n| n.ends_with(".hprof"), 4 << 20)].concat(),
+            wrap: same,
+            exercise: crate::exercise::exercise,
+        },
+        Target {
+            name: "perfetto-heap-graph",
+            seeds: heap_graph_seeds(),
             wrap: same,
             exercise: crate::exercise::exercise,
         },

@@ -3,6 +3,7 @@
 //! structures with their expected profile computed independently ([`scenario`]).
 
 pub mod adversarial;
+pub mod app_heap;
 pub mod atrace;
 pub mod exercise;
 pub mod hprof;
@@ -11,6 +12,7 @@ pub mod large_heap;
 pub mod mapping;
 pub mod perfetto;
 pub mod perfetto_frames;
+pub mod perfetto_heap;
 pub mod perfetto_profiling;
 pub mod runs;
 pub mod scenario;

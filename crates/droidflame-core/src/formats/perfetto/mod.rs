@@ -9,6 +9,8 @@ mod cpu_samples;
 mod frame_timeline;
 mod framing;
 mod heap_dumps;
+mod java_heap_proto;
+mod java_heaps;
 mod notes;
 mod packets;
 mod profiling_proto;
@@ -124,6 +126,7 @@ impl Importer for PerfettoDecoder {
     fn finish(mut self: Box<Self>, builder: &mut ProfileBuilder) -> Result<Imported> {
         let gzip = self.gzip;
         self.reader.finish(builder);
+        let java_heap = self.reader.java_heaps.dump_read();
         if let Some((at, bytes)) = self.framing.unfinished() {
             builder.facts.repairs.truncated = true;
             builder.facts.warn_about(
@@ -180,6 +183,10 @@ impl Importer for PerfettoDecoder {
         spec.more.extend(samples);
         // A capture whose only calls are scheduler states opens on its samples or heap.
         spec.main_first = slices > 0;
+        if let (Some((pid, _)), 0, 0) = (java_heap, slices, self.reader.samples.stats.samples) {
+            spec.format.kind = "heap dump";
+            spec.format.description = format!("Java heap dump of pid {pid} (Perfetto heap graph)");
+        }
         Ok(spec.into())
     }
 }

@@ -99,6 +99,12 @@ pub fn warn(reader: &PacketReader, slices: u64, end: &SystemEnd, builder: &mut P
             counted(reader.heap.stats.dumps, "heap dump", "heap dumps")
         ));
     }
+    if let Some((pid, objects)) = reader.java_heaps.dump_read() {
+        read.push(format!(
+            "Java heap dump of pid {pid} ({}; the heap-dominators and heap-paths sources)",
+            counted(objects, "object", "objects")
+        ));
+    }
     if reader.frames.events > 0 {
         read.push(format!(
             "{} (`droidflame frames` lists the app frames)",

@@ -7,6 +7,7 @@ use super::code::CodeFrames;
 use super::cpu_samples::{CpuSamples, Read};
 use super::frame_timeline::FrameTimeline;
 use super::heap_dumps::HeapDumps;
+use super::java_heaps::JavaHeaps;
 use super::proto::ftrace_event::Event as FtraceKind;
 use super::proto::CLOCK_MONOTONIC_COARSE;
 use super::proto::{CompactSched, FtraceEventBundle, PerfSample, ProcessTree, TracePacket, TrackEvent};
@@ -40,6 +41,7 @@ pub struct PacketReader {
     pub code: CodeFrames,
     pub samples: CpuSamples,
     pub heap: HeapDumps,
+    pub java_heaps: JavaHeaps,
     pub frames: FrameTimeline,
 }
 
@@ -118,6 +120,10 @@ impl PacketReader {
             // A dump's own time is on the coarse monotonic clock; else the packet's is taken.
             let time = |t: Option<u64>| t.and_then(|t| clocks.to_boot(CLOCK_MONOTONIC_COARSE, t)).or(ts).unwrap_or(0);
             self.heap.packet(id, profile, time, &mut sequence.code, &mut self.code, b);
+            used = true;
+        }
+        if let Some(graph) = &packet.heap_graph {
+            self.java_heaps.packet(id, packet.timestamp.unwrap_or(0), graph.clone(), b);
             used = true;
         }
         if let Some(event) = &packet.frame_timeline_event {
@@ -375,6 +381,7 @@ impl PacketReader {
         let (sorter, mut to) = self.sorting();
         sorter.finish(&mut |s: &TimeSorter, h: &Held| to.apply(s, h, b));
         self.heap.finish(&mut self.sequences, &mut self.code, b);
+        self.java_heaps.finish(b);
     }
 }
 

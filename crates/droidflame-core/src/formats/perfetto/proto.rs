@@ -55,6 +55,9 @@ pub struct TracePacket {
     pub deobfuscation_mapping: Option<DeobfuscationMapping>,
     #[prost(message, optional, tag = "76")]
     pub frame_timeline_event: Option<FrameTimelineEvent>,
+    /// A Java heap graph (`HeapGraph`), decoded by `java_heaps`.
+    #[prost(bytes = "bytes", optional, tag = "56")]
+    pub heap_graph: Option<Bytes>,
 }
 
 /// `sequence_flags`: the sequence's interned data and defaults start afresh here.
