@@ -52,3 +52,29 @@ export function heapTrace({ pid = 4242, heap = 'malloc', rows, dumps = [rows] })
   });
   return Uint8Array.from(message(packets));
 }
+
+/**
+ * A Java heap dump as a Perfetto heap graph (`heap_graph.proto`, as ART writes it): the
+ * static `com.example.Holder.list` (its class object a sticky-class root) holds an
+ * `Object[]` of `leaks` instances of `com.example.Leak` (24 bytes each) and `others` of
+ * `com.example.Other` (16 bytes).
+ */
+export function javaHeapGraph({ pid = 4242, leaks, others }) {
+  const leakIds = Array.from({ length: leaks }, (_, i) => 0x2000 + 16 * i);
+  const otherIds = Array.from({ length: others }, (_, i) => 0x3000 + 16 * i);
+  const types = [
+    [1, 'java.lang.Object', 8, 0, 1], [2, 'com.example.Leak', 24, 1, 1], [3, 'com.example.Other', 16, 1, 1],
+    [4, 'java.lang.Object[]', 0, 1, 4],
+  ].map(([id, name, size, superclass, kind]) => [9, [[1, id], [3, name], [4, size], [5, superclass], [7, kind]]]);
+  types.push([9, [[1, 5], [3, 'java.lang.Class<com.example.Holder>']]]);
+  const elements = [...leakIds, ...otherIds];
+  const objects = [
+    [2, [[1, 0x100], [2, 5], [3, 100], [4, 1], [5, 0x1000], [9, 1]]],
+    [2, [[1, 0x1000], [2, 4], [3, 4 * elements.length], ...elements.map((id) => [5, id])]],
+    ...leakIds.map((id) => [2, [[1, id], [2, 2]]]),
+    ...otherIds.map((id) => [2, [[1, id], [2, 3]]]),
+  ];
+  const graph = [[1, pid], [7, [[1, 0x100], [2, 5]]], ...types, ...objects,
+    [4, [[1, 1], [2, 'java.lang.Object[] com.example.Holder.list']]], [5, 0], [6, 0]];
+  return Uint8Array.from(message([[1, [[8, 1_000_000_000], [10, 1], [56, graph]]]]));
+}

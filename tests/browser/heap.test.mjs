@@ -4,7 +4,9 @@
 // graph, a link that opens the same choices again; light and dark, wide and 760 px.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { corpus, pick, shot, shownSvg, useBrowser, checkedPage } from './support.mjs';
+import { execFileSync } from 'node:child_process';
+import { corpus, pick, shot, shownSvg, tempFile, useBrowser, checkedPage } from './support.mjs';
+import { javaHeapGraph } from './heap-trace.mjs';
 
 const context = useBrowser();
 const DUMP = corpus('hprof/leakcanary-leak_service_binder.hprof');
@@ -89,4 +91,30 @@ test('two dumps dropped together: the Heap view lists the classes that changed m
   const first = await page.locator('#heap-change-rows tr').first().locator('td').allTextContents();
   assert.deepEqual(first, ['java.lang.Object[]', '215 → 207', '−8', '79 KiB → 69 KiB', '−9.5 KiB']);
   await shot(page, 'heap-changes');
+});
+
+test('a series of Perfetto heap graphs: the class and path that grow at every step, as heap series finds them', async (t) => {
+  const page = await checkedPage(context, t, { viewport: { width: 1280, height: 900 } });
+  // Dumps after repetitions 1, 2 and 3: one more Leak each time; Other goes up and down.
+  const dumps = [[1, 2], [2, 1], [3, 3]].map(([leaks, others], i) =>
+    tempFile('after-' + (i + 1) + '.perfetto-trace', javaHeapGraph({ leaks, others })));
+  assert.equal(await pick(page, [dumps[0]]), 'done');
+  assert.match(await page.locator('#heap-totals').textContent(), /^5 reachable objects/);
+  // A heap graph records no field values: the leaks note says what it cannot tell.
+  await page.waitForFunction(() => /Destroyed activities cannot be told/.test(document.getElementById('heap-leaks-note').textContent));
+  assert.equal(await page.locator('#thread-rows tr').first().locator('td:visible').count(), 3, 'a heap has no tid and no CPU time');
+  // Chosen out of order: the series takes them by name.
+  await page.setInputFiles('#heap-series-picker', [dumps[2], dumps[1]]);
+  await page.waitForFunction(() => /^Dumps in order/.test(document.getElementById('heap-series-note').textContent));
+  assert.equal(await page.locator('#heap-series-note').textContent(),
+    'Dumps in order: after-1.perfetto-trace, after-2.perfetto-trace, after-3.perfetto-trace. 1 class grows and 1 path grows at every step.');
+  const root = new URL('../..', import.meta.url).pathname;
+  const cli = execFileSync('cargo', ['run', '-q', '-p', 'droidflame-cli', '--', 'heap', 'series', ...dumps], { cwd: root, encoding: 'utf8' });
+  // `class count_1 count_2 count_3 bytes_1 bytes_2 bytes_3 objects_per_step bytes_per_step`
+  const [name, ...values] = cli.trim().split('\n')[1].split('\t');
+  assert.equal(name, 'com.example.Leak');
+  const cells = await page.locator('#heap-series-classes tr').first().locator('td').allTextContents();
+  assert.deepEqual(cells, [name, values.slice(0, 3).join(' → '), '+' + Math.round(Number(values[6])), '+' + values[7] + ' bytes']);
+  assert.match(await page.locator('#heap-series-paths').textContent(), /^app › java\.lang\.Class<com\.example\.Holder> › java\.lang\.Object\[\] › com\.example\.Leak1 → 2 → 3\+1\+24 bytes$/);
+  await shot(page, 'heap-series');
 });

@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { asRows, classColumns, objectColumns, rootsLine, share, totalsLine } from '../src/heap/heap-tables.js';
+import { growthNote, inTakenOrder, steps } from '../src/heap/heap-series.js';
 
 const DUMP = {
   objects: 44065, bytes: 2603312,
@@ -33,4 +34,15 @@ test('a small share reads as under a tenth of a percent, not as none', () => {
   assert.equal(share(1, 10000), '<0.1%');
   assert.equal(share(0, 10000), '0.0%');
   assert.equal(share(10, 10000), '0.1%');
+});
+
+test('a series takes its dumps in name order, numbers by value, and says what grew', () => {
+  const files = ['dump-10.hprof', 'dump-9.hprof', 'dump-2.hprof'].map((name) => ({ name }));
+  assert.deepEqual(inTakenOrder(files).map((f) => f.name), ['dump-2.hprof', 'dump-9.hprof', 'dump-10.hprof']);
+  assert.equal(steps([12, 1400, 2800]), '12 → 1,400 → 2,800');
+  const growth = { dumps: ['a.hprof', 'b.hprof', 'c.hprof'], classes: [], paths: [], classes_total: 1, paths_total: 3 };
+  assert.equal(growthNote(growth), 'Dumps in order: a.hprof, b.hprof, c.hprof. 1 class grows and 3 paths grow at every step.');
+  assert.equal(growthNote({ ...growth, classes_total: 0, paths_total: 0 }),
+    'Dumps in order: a.hprof, b.hprof, c.hprof. Nothing grows at every step: no class or path keeps gaining objects.');
+  assert.match(growthNote({ ...growth, classes_total: 250 }), /250 classes grow and 3 paths grow at every step \(the 100 that add the most are listed\)\.$/);
 });

@@ -80,6 +80,12 @@ fn a_heap_graph_s_leaks_fields_and_notes() {
         2,
         "the queue is strong, the referent not"
     );
+    // What an empty leaks list would say names only what such a dump can show.
+    let hprof = analyze(&app_heap::hprof()).unwrap();
+    assert!(products::no_leaks_words(&hprof.profile).unwrap().contains("no destroyed activity"));
+    assert!(products::no_leaks_words(&p.profile)
+        .unwrap()
+        .ends_with("Destroyed activities cannot be told: the dump records no field values."));
     let notes = notes(&p);
     assert!(notes.iter().any(|n| n.contains("no field values")), "{notes:?}");
     assert!(notes.iter().all(|n| !n.contains("incomplete")), "{notes:?}");

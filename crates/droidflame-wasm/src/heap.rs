@@ -88,11 +88,13 @@ impl Session {
         .to_string())
     }
 
-    /// Leaks: `[{id, class, retained, reason, path}]`; `grouped`: `[{count, class,
-    /// retained, reason, path}]`, one per path.
+    /// Leaks: `{leaks: [{id, class, retained, reason, path}], none}`; `grouped`: `leaks`
+    /// is `[{count, class, retained, reason, path}]`, one per path; `none` is what to say
+    /// where there are none (the kinds looked for).
     #[wasm_bindgen(js_name = heapLeaksJson)]
     pub fn heap_leaks_json(&self, grouped: bool) -> Result<String, JsError> {
-        let leaks = products::heap_leaks(&self.profile()?.profile).map_err(js_error)?;
+        let profile = &self.profile()?.profile;
+        let leaks = products::heap_leaks(profile).map_err(js_error)?;
         let list: Vec<Value> = match grouped {
             true => products::group_leaks(&leaks)
                 .iter()
@@ -103,7 +105,8 @@ impl Session {
                 .map(|l| json!({ "id": object_id(l.id), "class": l.class, "retained": l.retained, "reason": l.reason, "path": l.path }))
                 .collect(),
         };
-        Ok(Value::Array(list).to_string())
+        let none = products::no_leaks_words(profile).map_err(js_error)?;
+        Ok(json!({ "leaks": list, "none": none }).to_string())
     }
 
     /// Copies of equal contents, the most bytes wasted first (at most `top`): `[{kind,
@@ -133,5 +136,54 @@ impl Session {
             .map(|c| json!({ "class": c.class, "before": side(c.before), "after": side(c.after) }))
             .collect();
         Ok(Value::Array(list).to_string())
+    }
+}
+
+/// A series of dumps, taken after each repetition of a scenario: each session is reduced
+/// into it as it is added and can be freed at once (the page holds one dump at a time).
+#[wasm_bindgen]
+pub struct DumpSeries {
+    inner: products::HeapSeries,
+    names: Vec<String>,
+}
+
+#[wasm_bindgen]
+impl DumpSeries {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> DumpSeries {
+        DumpSeries { inner: products::HeapSeries::default(), names: Vec::new() }
+    }
+
+    /// The next dump, named `name`, taken after those added before.
+    pub fn add(&mut self, name: &str, dump: &Session) -> Result<(), JsError> {
+        self.inner.add(&dump.profile()?.profile).map_err(js_error)?;
+        self.names.push(name.to_owned());
+        Ok(())
+    }
+
+    /// What grows at every step: `{dumps: [name], classes: [{name, counts, bytes,
+    /// objects_per_step, bytes_per_step}], paths: [...]}`, at most `top` of each, the
+    /// most bytes added per step first.
+    #[wasm_bindgen(js_name = growthJson)]
+    pub fn growth_json(&self, top: Option<u32>) -> Result<String, JsError> {
+        let growth = self.inner.growth().map_err(js_error)?;
+        let rows = |rows: &[products::SeriesRow]| -> Vec<Value> {
+            rows.iter()
+                .take(top.map_or(usize::MAX, |n| n as usize))
+                .map(|r| {
+                    json!({ "name": r.name, "counts": r.counts, "bytes": r.bytes,
+                            "objects_per_step": r.objects_per_step(), "bytes_per_step": r.bytes_per_step() })
+                })
+                .collect()
+        };
+        Ok(json!({ "dumps": self.names, "classes": rows(&growth.classes), "paths": rows(&growth.paths),
+                   "classes_total": growth.classes.len(), "paths_total": growth.paths.len() })
+        .to_string())
+    }
+}
+
+impl Default for DumpSeries {
+    fn default() -> Self {
+        DumpSeries::new()
     }
 }

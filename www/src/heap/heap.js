@@ -10,6 +10,7 @@ import { count } from '../shared/format.js';
 import { createSortTable } from '../shared/sort-table.js';
 import { changed } from '../shared/state.js';
 import { asRows, bytes, classColumns, objectColumns, rootsLine, totalsLine } from './heap-tables.js';
+import { createHeapSeries } from './heap-series.js';
 
 /** Instances listed at most: the largest by retained bytes. */
 const INSTANCE_LIMIT = 500;
@@ -22,6 +23,7 @@ const COPY_LIMIT = 100;
 
 export function createHeap({ store, products }) {
   const button = $('tab-button-heap');
+  const resetSeries = createHeapSeries({ store, products });
   let classes = [];
   let instances = [];
   // What the tables were made for: another heap, grouping or class asks again.
@@ -71,10 +73,10 @@ export function createHeap({ store, products }) {
     select.value = state.heapHeap;
     $('heap-leaks-note').textContent = 'Looking for leaks…';
     $('heap-leaks').replaceChildren();
-    Promise.all([products.heapLeaks(false), products.heapLeaks(true)]).then(([leaks, groups]) => {
+    Promise.all([products.heapLeaks(false), products.heapLeaks(true)]).then(([{ leaks, none }, { leaks: groups }]) => {
       if (store.get().summary !== state.summary) return;
       $('heap-leaks-note').textContent = leaks.length === 0
-        ? 'No leaks: no object LeakCanary watches is still held, no destroyed activity, no detached fragment.'
+        ? none
         : count(leaks.length) + (leaks.length === 1 ? ' leak' : ' leaks') + ', held through ' + count(groups.length)
           + (groups.length === 1 ? ' path' : ' different paths') + '. Each row is an object still reachable that its app is done with.';
       $('heap-leaks').closest('.scroll').hidden = leaks.length === 0;
@@ -251,7 +253,10 @@ export function createHeap({ store, products }) {
       if (!dump && state.tab === 'heap') store.update({ tab: 'flame' });
     }
     if (!dump) return;
-    if (changed(state, previous, 'summary')) renderOverview(state);
+    if (changed(state, previous, 'summary')) {
+      renderOverview(state);
+      resetSeries();
+    }
     if (changed(state, previous, 'summary', 'compare')) {
       changesFor = changed(state, previous, 'summary') ? null : changesFor;
       renderChanges(state);

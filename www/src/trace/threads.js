@@ -107,6 +107,8 @@ export function createThreadList(store, products) {
     // A heap dump's "threads" are its heaps.
     const dump = Boolean(summary.heap_dump);
     $('thread-heading').textContent = dump ? 'Heap' : 'Thread';
+    // A heap has no tid and no second clock: those columns go.
+    body.closest('table').classList.toggle('heaps', dump);
     filter.placeholder = dump ? 'Filter heaps' : 'Filter threads';
     filter.setAttribute('aria-label', filter.placeholder);
     let group = null;

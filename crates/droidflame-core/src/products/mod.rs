@@ -49,10 +49,10 @@ pub use flame::{flame_script, flame_svg, script_of, FlameOptions, GraphScope, Th
 pub use folded::{folded, for_each_folded_line, thread_stacks, write_folded, FoldedOptions, MAX_FOLDED_TEXT};
 pub use heap::{
     group_leaks, heap_classes, heap_diff, heap_duplicates, heap_leaks, heap_object, heap_objects, heap_packages,
-    heap_path, heap_series, object_id, write_class_changes, write_classes, write_duplicates, write_leak_groups,
-    write_leaks, write_objects, write_path, write_series, ClassChange, ClassRow, DuplicateRow, FieldValue,
-    HeapDumpJson, HeapTotals, Leak, LeakGroup, ObjectDetails, ObjectQuery, ObjectRow, PathStep, SeriesGrowth,
-    SeriesRow, FEWEST_DUMPS,
+    heap_path, heap_series, no_leaks_words, object_id, write_class_changes, write_classes, write_duplicates,
+    write_leak_groups, write_leaks, write_objects, write_path, write_series, ClassChange, ClassRow, DuplicateRow,
+    FieldValue, HeapDumpJson, HeapSeries, HeapTotals, Leak, LeakGroup, ObjectDetails, ObjectQuery, ObjectRow, PathStep,
+    SeriesGrowth, SeriesRow, FEWEST_DUMPS,
 };
 pub use notes::{notes, Note};
 pub use render::{render_site, RenderedFile};

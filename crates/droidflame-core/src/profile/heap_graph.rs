@@ -233,6 +233,9 @@ pub struct HeapGraph {
     pub values: Values,
     /// Each class's own instance fields, in the order of their values: name and type.
     pub fields: Vec<Vec<(u32, FieldType)>>,
+    /// Whether the dump records its objects' primitive values (an HPROF dump does; a
+    /// Perfetto heap graph records references alone).
+    pub field_values: bool,
 }
 
 impl HeapGraph {
@@ -267,6 +270,7 @@ impl HeapGraph {
             unmapped: None,
             values: Values::default(),
             fields: vec![Vec::new(); classes_len],
+            field_values: false,
         }
     }
 

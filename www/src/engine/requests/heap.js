@@ -2,6 +2,8 @@
 // leaks, and two dumps compared. Entries of the request table (../requests.js says what an
 // entry holds); each is asked anew (`fresh`): the Heap view keeps what it shows.
 
+import { analyzeInto, sizeOf } from '../feed.js';
+
 /** @typedef {import('../requests.js').Request} Request */
 
 const json = (text) => JSON.parse(text);
@@ -33,7 +35,7 @@ export const HEAP_REQUESTS = {
     read: json,
     fresh: true,
   },
-  /** The leaks, one per object or (`grouped`) one per path. */
+  /** The leaks, one per object or (`grouped`) one per path: `{leaks, none}`, `none` what to say of none. */
   heapLeaks: {
     calls: ['Session.heapLeaksJson'],
     ask: (key, grouped) => ({ key, grouped }),
@@ -54,6 +56,42 @@ export const HEAP_REQUESTS = {
     calls: ['Session.heapDiffJson'],
     ask: (key, after) => ({ key, after }),
     answer: (m, w) => w.session(m.key).heapDiffJson(w.session(m.after)),
+    read: json,
+    fresh: true,
+  },
+  /**
+   * A series: the dump under `key` (named `name`), then `files` in the order taken, each
+   * read and reduced before the next is read; what grows at every step, at most `top` rows
+   * of each kind: `{dumps, classes: [{name, counts, bytes, objects_per_step,
+   * bytes_per_step}], paths, classes_total, paths_total}`.
+   */
+  heapSeries: {
+    calls: ['DumpSeries.constructor', 'DumpSeries.add', 'DumpSeries.growthJson', 'Session.constructor', 'Session.push',
+      'Session.endOfKeyFile', 'Session.finish', 'splitKeyIsSecond'],
+    ask: (key, name, files, progress, top) => ({ key, name, files, progress, top }),
+    async answer(m, w) {
+      const series = new w.wasm.DumpSeries();
+      try {
+        series.add(m.name, w.session(m.key));
+        const whole = m.files.reduce((sum, file) => sum + sizeOf(file), 0);
+        let before = 0;
+        for (const file of m.files) {
+          const dump = new w.wasm.Session();
+          try {
+            await analyzeInto(dump, [file], w.wasm.splitKeyIsSecond, (done) => w.progress(m.id, before + done, whole));
+            series.add(file.name, dump);
+          } catch (error) {
+            throw new Error(file.name + ': ' + error.message);
+          } finally {
+            dump.free();
+          }
+          before += sizeOf(file);
+        }
+        return series.growthJson(m.top);
+      } finally {
+        series.free();
+      }
+    },
     read: json,
     fresh: true,
   },

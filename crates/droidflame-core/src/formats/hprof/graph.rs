@@ -134,7 +134,10 @@ fn primitive_name(code: u8) -> &'static str {
 impl GraphReader {
     pub(super) fn piece(&mut self, sink: &mut HeapGraphSink, piece: Piece<'_>) {
         match piece {
-            Piece::Header { id_size, .. } => self.id = usize::from(id_size),
+            Piece::Header { id_size, .. } => {
+                self.id = usize::from(id_size);
+                sink.records_field_values();
+            }
             Piece::Record { tag: 0x01, body, .. } if body.len() >= self.id => {
                 let key = id_at(body, 0, self.id);
                 self.strings.insert(key, String::from_utf8_lossy(&body[self.id..]).into_owned());

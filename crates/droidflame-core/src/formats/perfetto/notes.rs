@@ -111,7 +111,9 @@ pub fn warn(reader: &PacketReader, slices: u64, end: &SystemEnd, builder: &mut P
             counted(reader.frames.events, "frame timeline event", "frame timeline events")
         ));
     }
-    if slices == 0 && !read.is_empty() {
+    // A Java heap dump alone (a `.perfetto-java-heap-dump`) is what it is: nothing is missing.
+    let java_only = read.len() == 1 && reader.java_heaps.dump_read().is_some() && stats.ftrace_events == 0;
+    if slices == 0 && !read.is_empty() && !java_only {
         let held = held(stats);
         let states = if end.scheduled {
             "; its scheduler events are the calls source, each thread's frames its scheduler states (Running, \
@@ -128,7 +130,7 @@ pub fn warn(reader: &PacketReader, slices: u64, end: &SystemEnd, builder: &mut P
             "the trace has no slices (atrace markers or track events); droidflame read its {}{states}{also}",
             read.join(" and ")
         ));
-    } else if slices == 0 {
+    } else if slices == 0 && !java_only {
         let held = held(stats);
         // What was read, then what else the trace holds: never "only" where there is more.
         let instead = if end.scheduled && held.is_empty() {

@@ -54,6 +54,18 @@ pub struct LeakGroup {
     pub path: String,
 }
 
+/// What the leaks list says when it is empty: the kinds of leak looked for, and the kind
+/// a dump without field values cannot show.
+pub fn no_leaks_words(profile: &Profile) -> Result<&'static str> {
+    Ok(match graph_of(profile)?.field_values {
+        true => "No leaks: no object LeakCanary watches is still held, no destroyed activity, no detached fragment.",
+        false => {
+            "No leaks: no object LeakCanary watches is still held, no detached fragment. Destroyed activities cannot \
+             be told: the dump records no field values."
+        }
+    })
+}
+
 /// Every leaking object, by retained bytes, largest first, then by id.
 pub fn heap_leaks(profile: &Profile) -> Result<Vec<Leak>> {
     let graph = graph_of(profile)?;

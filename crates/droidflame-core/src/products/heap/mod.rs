@@ -19,12 +19,12 @@ mod write;
 pub use classes::ClassRow;
 pub use diff::{heap_diff, ClassChange};
 pub use duplicates::{heap_duplicates, DuplicateRow};
-pub use leaks::{group_leaks, heap_leaks, Leak, LeakGroup};
+pub use leaks::{group_leaks, heap_leaks, no_leaks_words, Leak, LeakGroup};
 pub use lookup::object_id;
 pub use object::{heap_object, ObjectDetails};
 pub use objects::{heap_objects, ObjectQuery, ObjectRow};
 pub use path::{heap_path, PathStep};
-pub use series::{heap_series, SeriesGrowth, SeriesRow, FEWEST_DUMPS};
+pub use series::{heap_series, HeapSeries, SeriesGrowth, SeriesRow, FEWEST_DUMPS};
 pub use totals::{heap_dump_json, HeapDumpJson, HeapTotals};
 pub use values::FieldValue;
 pub use write::{

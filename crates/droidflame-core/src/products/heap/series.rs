@@ -6,8 +6,8 @@
 use super::classes::class_rows;
 use super::lookup::graph_of;
 use crate::error::{Error, ErrorKind, Result};
-use crate::profile::{graph_stacks, CallTree, Profile, SourceKind};
-use std::collections::BTreeMap;
+use crate::profile::{graph_stacks, CallTree, Profile, SourceKind, NONE};
+use rustc_hash::FxHashMap;
 
 /// The fewest dumps a series has: with two, every change is a trend.
 pub const FEWEST_DUMPS: usize = 3;
@@ -54,50 +54,141 @@ pub struct SeriesGrowth {
 /// The classes and paths of `dumps` (in the order taken) whose count of strongly
 /// reachable objects grows from each dump to the next.
 pub fn heap_series(dumps: &[&Profile]) -> Result<SeriesGrowth> {
-    if dumps.len() < FEWEST_DUMPS {
-        return Err(Error::new(
-            ErrorKind::Request,
-            format!(
-                "a series needs {FEWEST_DUMPS} dumps or more (taken after each repetition of a scenario); \
-                 {} given: compare two dumps with heap diff",
-                dumps.len()
-            ),
-        ));
+    let mut series = HeapSeries::default();
+    for dump in dumps {
+        series.add(dump)?;
     }
-    let graphs = dumps.iter().map(|p| graph_of(p)).collect::<Result<Vec<_>>>()?;
-    let mut classes: BTreeMap<String, SeriesRow> = BTreeMap::new();
-    let mut paths: BTreeMap<String, SeriesRow> = BTreeMap::new();
-    let n = graphs.len();
-    let row = |name: &str| SeriesRow { name: name.to_owned(), counts: vec![0; n], bytes: vec![0; n] };
-    for (at, graph) in graphs.iter().enumerate() {
+    series.growth()
+}
+
+/// A series being read: each dump is reduced, as it is added, to its classes' and paths'
+/// counts, so that it can be let go before the next is read. Paths are kept as a tree
+/// shared by every dump (a path is its parent's and one more class), not as text.
+#[derive(Debug, Default)]
+pub struct HeapSeries {
+    dumps: usize,
+    /// Classes by name: each one's count and retained bytes in each dump (0 where absent).
+    classes: FxHashMap<String, (Vec<u64>, Vec<u64>)>,
+    /// Class (and heap) names in paths, by number.
+    names: Vec<String>,
+    name_numbers: FxHashMap<String, u32>,
+    /// Each path: the path it extends (`NONE` for a heap's own) and its last name.
+    paths: Vec<(u32, u32)>,
+    path_numbers: FxHashMap<(u32, u32), u32>,
+    /// Each dump's objects and bytes per path, by path number (0 past the end).
+    path_counts: Vec<Vec<(u64, u64)>>,
+}
+
+impl HeapSeries {
+    /// The next dump of the series (taken after the ones before).
+    pub fn add(&mut self, dump: &Profile) -> Result<()> {
+        let graph = graph_of(dump)?;
+        let at = self.dumps;
+        self.dumps += 1;
         for r in class_rows(graph, None, false) {
-            let entry = classes.entry(r.name.clone()).or_insert_with(|| row(&r.name));
-            (entry.counts[at], entry.bytes[at]) = (r.count, r.retained);
+            let entry = self.classes.entry(r.name).or_default();
+            entry.0.resize(at, 0);
+            entry.1.resize(at, 0);
+            entry.0.push(r.count);
+            entry.1.push(r.retained);
         }
+        let mut counts: Vec<(u64, u64)> = Vec::new();
         let stacks = graph_stacks(graph, SourceKind::HeapPaths);
         for thread in &stacks.threads {
             let tree = &thread.tree;
             // Each node's path, made from its parent's (a parent comes first).
-            let mut names: Vec<String> = Vec::with_capacity(tree.len());
+            let mut numbers: Vec<u32> = Vec::with_capacity(tree.len());
             for (index, node) in tree.nodes().iter().enumerate() {
-                let name = match index as u32 {
-                    CallTree::ROOT => thread.name.clone(),
-                    _ => format!("{};{}", names[node.parent as usize], dumps[at].frame_name(node.frame)),
+                let (parent, name) = match index as u32 {
+                    CallTree::ROOT => (NONE, self.name(&thread.name)),
+                    _ => (numbers[node.parent as usize], self.name(dump.frame_name(node.frame))),
                 };
-                if index as u32 != CallTree::ROOT && node.calls > 0 {
-                    let entry = paths.entry(name.clone()).or_insert_with(|| row(&name));
-                    entry.counts[at] += node.calls;
-                    entry.bytes[at] += node.self_time.wall;
+                let next = self.paths.len() as u32;
+                let path = *self.path_numbers.entry((parent, name)).or_insert(next);
+                if path == next {
+                    self.paths.push((parent, name));
                 }
-                names.push(name);
+                if index as u32 != CallTree::ROOT && node.calls > 0 {
+                    if counts.len() <= path as usize {
+                        counts.resize(path as usize + 1, (0, 0));
+                    }
+                    counts[path as usize].0 += node.calls;
+                    counts[path as usize].1 += node.self_time.wall;
+                }
+                numbers.push(path);
             }
         }
+        self.path_counts.push(counts);
+        Ok(())
     }
-    let growing = |rows: BTreeMap<String, SeriesRow>| {
-        let mut rows: Vec<SeriesRow> =
-            rows.into_values().filter(|r| r.counts.windows(2).all(|w| w[1] > w[0])).collect();
-        rows.sort_by(|a, b| b.bytes_per_step().total_cmp(&a.bytes_per_step()).then_with(|| a.name.cmp(&b.name)));
-        rows
-    };
-    Ok(SeriesGrowth { classes: growing(classes), paths: growing(paths) })
+
+    fn name(&mut self, text: &str) -> u32 {
+        if let Some(&number) = self.name_numbers.get(text) {
+            return number;
+        }
+        self.names.push(text.to_owned());
+        let number = self.names.len() as u32 - 1;
+        self.name_numbers.insert(text.to_owned(), number);
+        number
+    }
+
+    /// How many dumps have been added.
+    pub fn len(&self) -> usize {
+        self.dumps
+    }
+
+    /// Whether no dump has been added.
+    pub fn is_empty(&self) -> bool {
+        self.dumps == 0
+    }
+
+    /// What grows at every step of the dumps added.
+    pub fn growth(&self) -> Result<SeriesGrowth> {
+        if self.dumps < FEWEST_DUMPS {
+            return Err(Error::new(
+                ErrorKind::Request,
+                format!(
+                    "a series needs {FEWEST_DUMPS} dumps or more (taken after each repetition of a scenario); \
+                     {} given: compare two dumps with heap diff",
+                    self.dumps
+                ),
+            ));
+        }
+        let n = self.dumps;
+        let grows = |counts: &[u64]| counts.windows(2).all(|w| w[1] > w[0]);
+        let mut classes: Vec<SeriesRow> = Vec::new();
+        for (name, (counts, bytes)) in &self.classes {
+            let (mut counts, mut bytes) = (counts.clone(), bytes.clone());
+            counts.resize(n, 0);
+            bytes.resize(n, 0);
+            if grows(&counts) {
+                classes.push(SeriesRow { name: name.clone(), counts, bytes });
+            }
+        }
+        let mut paths: Vec<SeriesRow> = Vec::new();
+        for path in 0..self.paths.len() {
+            let of = |d: &Vec<(u64, u64)>| d.get(path).copied().unwrap_or_default();
+            let counts: Vec<u64> = self.path_counts.iter().map(|d| of(d).0).collect();
+            if grows(&counts) {
+                let bytes = self.path_counts.iter().map(|d| of(d).1).collect();
+                paths.push(SeriesRow { name: self.path_name(path as u32), counts, bytes });
+            }
+        }
+        for rows in [&mut classes, &mut paths] {
+            rows.sort_by(|a, b| b.bytes_per_step().total_cmp(&a.bytes_per_step()).then_with(|| a.name.cmp(&b.name)));
+        }
+        Ok(SeriesGrowth { classes, paths })
+    }
+
+    /// A path's names, its heap first, joined by `;`.
+    fn path_name(&self, mut path: u32) -> String {
+        let mut names = Vec::new();
+        while path != NONE {
+            let (parent, name) = self.paths[path as usize];
+            names.push(self.names[name as usize].as_str());
+            path = parent;
+        }
+        names.reverse();
+        names.join(";")
+    }
 }

@@ -48,6 +48,7 @@ pub(crate) struct HeapGraphSink {
     value_start: Chunked<u32>,
     /// Each class's own instance fields, by class number.
     fields: Vec<Vec<(u32, FieldType)>>,
+    field_values: bool,
 }
 
 impl HeapGraphSink {
@@ -84,6 +85,11 @@ impl HeapGraphSink {
     /// primitive array's first bytes then the hash of its contents (`heap_values`).
     pub fn values(&mut self, bytes: &[u8]) {
         self.values.extend(bytes);
+    }
+
+    /// The dump records its objects' primitive values (which `values` then gives).
+    pub fn records_field_values(&mut self) {
+        self.field_values = true;
     }
 
     /// The text of field name `name`.
@@ -255,6 +261,7 @@ impl HeapGraphSink {
         graph.destroyed = destroyed;
         graph.values = values;
         graph.fields = self.fields;
+        graph.field_values = self.field_values;
         (Some(graph), drops)
     }
 
