@@ -369,28 +369,37 @@ impl GraphReader {
             let referent = chain.iter().find_map(|&c| layouts[c as usize].referent).unwrap_or(Strength::Strong);
             let id = self.id;
             let mut offset = 0;
+            // Primitive fields that follow one another are kept as one run of bytes (as far
+            // as the instance's bytes go: a damaged one's may end early).
+            let mut primitives = 0..0;
+            let run = |r: std::ops::Range<usize>| &fields[r.start.min(fields.len())..r.end.min(fields.len())];
             for &c in &chain {
                 let layout = &layouts[c as usize];
                 for (at, &(name, code)) in layout.fields.iter().enumerate() {
-                    if code == 2 && offset + id <= fields.len() {
-                        let target = id_at(fields, offset, id);
-                        if target != 0 {
-                            let strength = match self.referents.contains(&name) {
-                                true => referent,
-                                false => Strength::Strong,
-                            };
-                            sink.reference(target, strength, Via::Field(name));
+                    let size = type_size(code, id).unwrap_or(0);
+                    if code == 2 {
+                        sink.values(run(primitives.clone()));
+                        primitives = offset + size..offset + size;
+                        if offset + id <= fields.len() {
+                            let target = id_at(fields, offset, id);
+                            if target != 0 {
+                                let strength = match self.referents.contains(&name) {
+                                    true => referent,
+                                    false => Strength::Strong,
+                                };
+                                sink.reference(target, strength, Via::Field(name));
+                            }
                         }
-                    } else if code != 2 {
-                        let size = type_size(code, id).unwrap_or(0);
-                        sink.values(fields.get(offset..offset + size).unwrap_or_default());
+                    } else {
+                        primitives.end = offset + size;
                         if layout.destroyed == Some(at) && fields.get(offset).is_some_and(|&b| b != 0) {
                             sink.destroyed();
                         }
                     }
-                    offset += type_size(code, id).unwrap_or(0);
+                    offset += size;
                 }
             }
+            sink.values(run(primitives));
         }
         self.chain = chain;
         whole
