@@ -218,3 +218,35 @@ fn objects_of_a_type_the_dump_never_gives_are_kept_and_counted() {
     let classes: Vec<_> = classes.iter().map(|r| (r.name.as_str(), r.shallow)).collect();
     assert_eq!(classes, [("com.example.Node", 16), ("unknown type 0x4d", 24)]);
 }
+
+#[test]
+fn damaged_objects_and_packets_are_skipped_or_kept_and_counted() {
+    use droidflame_testkit::perfetto::Message;
+    let mut graph = Message::new();
+    graph.varint(1, 9);
+    graph.message(7, Message::new().varint(1, 0x10).varint(2, 3));
+    graph.message(9, Message::new().varint(1, 1).bytes(3, b"a.Node").varint(4, 16).varint(7, 1));
+    // Two field names for one reference: kept, the reference named by the first.
+    graph.message(2, Message::new().varint(1, 0x10).varint(2, 1).packed(4, &[1, 2]).packed(5, &[0x11]));
+    // A key without its value: nothing of it can be read.
+    graph.bytes(2, &[0x08]);
+    graph.message(2, Message::new().varint(1, 0x11).varint(2, 1));
+    graph.message(4, Message::new().varint(1, 1).bytes(2, b"a.Node a.Node.next"));
+    graph.message(4, Message::new().varint(1, 2).bytes(2, b"a.Node a.Node.prev"));
+    let mut packet = Message::new();
+    packet.varint(8, 5).varint(10, 1).message(56, &graph);
+    // Another sequence's heap graph that is no message at all.
+    let mut broken = Message::new();
+    broken.varint(8, 5).varint(10, 2).bytes(56, &[0xFF]);
+    let p = analyze(&Trace::of(&[packet, broken]).bytes).unwrap();
+    let s = summary(&p);
+    assert_eq!((&s["heap_dump"]["objects"], &s["repairs"]["damaged_parts"]), (&2.into(), &3.into()));
+    let path = products::heap_path(&p.profile, 0x11).unwrap();
+    assert_eq!(path.iter().map(|s| s.via.as_str()).collect::<Vec<_>>(), ["root:java-frame", ".next"]);
+    let said = notes(&p);
+    assert!(
+        said.iter().any(|n| n.contains("2 objects of the Java heap dump of pid 9 at 5 ns could not be read whole")),
+        "{said:?}"
+    );
+    assert!(said.iter().any(|n| n.contains("1 Java heap-graph packet could not be decoded")), "{said:?}");
+}

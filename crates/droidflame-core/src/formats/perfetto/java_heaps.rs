@@ -108,21 +108,14 @@ impl JavaHeaps {
         for (_, dump) in open {
             self.close(dump, false, b);
         }
-        let facts = &mut b.facts;
-        if self.undecodable > 0 {
-            facts.repairs.damaged_parts += self.undecodable;
-            facts.warn_about(
-                Repair::DamagedParts,
-                format!(
-                    "{} could not be decoded and skipped",
-                    counted(self.undecodable, "Java heap-graph packet", "Java heap-graph packets")
-                ),
-            );
-        }
+        damaged(b, self.undecodable, || {
+            let packets = counted(self.undecodable, "Java heap-graph packet", "Java heap-graph packets");
+            format!("{packets} could not be decoded and skipped")
+        });
         let Some(read) = self.read else { return };
         let which = format!("the Java heap dump of pid {} at {} ns", read.pid, group_digits(read.time));
         if !read.ended || read.missing > 0 {
-            facts.repairs.truncated = true;
+            b.facts.repairs.truncated = true;
             let why = match read.missing {
                 0 => "never ended (its last packet is missing)".to_owned(),
                 n => format!("lacks {} between those that came", counted(n, "packet", "packets")),
@@ -135,18 +128,14 @@ impl JavaHeaps {
                     if n == 1 { "its id" } else { "their ids" }
                 ),
             };
-            facts.warn_about(Repair::Truncated, format!("{which} {why}: the objects that came are shown{unplaced}"));
+            let words = format!("{which} {why}: the objects that came are shown{unplaced}");
+            b.facts.warn_about(Repair::Truncated, words);
         }
-        if read.damaged > 0 {
-            facts.repairs.damaged_parts += read.damaged;
-            facts.warn_about(
-                Repair::DamagedParts,
-                format!(
-                    "{} of {which} could not be read whole: what could be is kept",
-                    counted(read.damaged, "object", "objects")
-                ),
-            );
-        }
+        damaged(b, read.damaged, || {
+            let objects = counted(read.damaged, "object", "objects");
+            format!("{objects} of {which} could not be read whole: what could be is kept")
+        });
+        let facts = &mut b.facts;
         facts.repairs.objects_without_class += read.classless;
         if !self.left_out.is_empty() {
             let others: Vec<String> =
@@ -161,6 +150,14 @@ impl JavaHeaps {
             "A Perfetto heap graph records objects and references but no field values: primitive fields, the \
              text of strings, duplicate contents and destroyed activities are not in it",
         );
+    }
+}
+
+/// `count` damaged parts, the note saying what they were.
+fn damaged(b: &mut ProfileBuilder, count: u64, words: impl FnOnce() -> String) {
+    if count > 0 {
+        b.facts.repairs.damaged_parts += count;
+        b.facts.warn_about(Repair::DamagedParts, words());
     }
 }
 
