@@ -44,5 +44,6 @@ test('a series takes its dumps in name order, numbers by value, and says what gr
   assert.equal(growthNote(growth), 'Dumps in order: a.hprof, b.hprof, c.hprof. 1 class grows and 3 paths grow at every step.');
   assert.equal(growthNote({ ...growth, classes_total: 0, paths_total: 0 }),
     'Dumps in order: a.hprof, b.hprof, c.hprof. Nothing grows at every step: no class or path keeps gaining objects.');
+  assert.match(growthNote({ ...growth, reordered: true }), /^Dumps in the order taken, as each records: a\.hprof, b\.hprof, c\.hprof\. /);
   assert.match(growthNote({ ...growth, classes_total: 250 }), /250 classes grow and 3 paths grow at every step \(the 100 that add the most are listed\)\.$/);
 });

@@ -129,9 +129,19 @@ pub(crate) fn run(command: HeapCommand) -> Result<(), String> {
             stdout_stream(|out| products::write_duplicates(&rows, out))
         }
         HeapCommand::Series { files, paths, top, mapping } => {
-            let analyses = files.iter().map(|f| read(f, &mapping)).collect::<Result<Vec<_>, _>>()?;
-            let profiles: Vec<_> = analyses.iter().map(|a| &a.profile).collect();
-            let growth = products::heap_series(&profiles).map_err(failed)?;
+            // One dump at a time, each reduced before the next is read.
+            let mut series = products::HeapSeries::default();
+            for file in &files {
+                series.add(&read(file, &mapping)?.profile).map_err(failed)?;
+            }
+            let growth = series.growth().map_err(failed)?;
+            if growth.order.iter().enumerate().any(|(at, &d)| at != d) {
+                let names: Vec<String> = growth.order.iter().map(|&d| files[d].display().to_string()).collect();
+                eprintln!(
+                    "droidflame: the dumps record when each was taken: counted in that order, {}",
+                    names.join(", ")
+                );
+            }
             let (name, mut rows) = match paths {
                 true => ("path", growth.paths),
                 false => ("class", growth.classes),

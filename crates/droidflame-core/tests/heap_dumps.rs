@@ -30,6 +30,8 @@ fn a_built_dump_gives_the_numbers_worked_out_by_hand() {
     let threads: Vec<_> =
         s["threads"].as_array().unwrap().iter().map(|t| (t["name"].clone(), t["heap"].clone())).collect();
     assert_eq!(threads, [("zygote".into(), true.into()), ("app".into(), true.into())]);
+    // The app's own heap is where it opens, though the zygote's is larger.
+    assert_eq!(s["default_thread"], 1);
     assert_eq!(
         s["heap_dump"],
         serde_json::json!({

@@ -113,7 +113,13 @@ fn an_array_cut_by_the_end_of_the_dump_has_no_contents_and_no_copies() {
 /// class) holds in its static `list` an `Object[]` of `step` `Leak`s (24 bytes each) and
 /// of `Other`s that come and go (2, 1, 3 of them, 8 bytes each).
 fn series_dump(step: usize) -> Vec<u8> {
+    series_dump_at(step, 0)
+}
+
+/// The dump after repetition `step`, its header saying it was taken at `ms` (0: unknown).
+fn series_dump_at(step: usize, ms: u64) -> Vec<u8> {
     let mut w = HprofWriter::new(4);
+    w.dumped_at(ms);
     for (id, name) in [
         (0x100, "java/lang/Object"),
         (0x110, "com/example/Leak"),
@@ -152,6 +158,80 @@ fn a_series_of_dumps_gives_what_grows_at_every_step() {
         paths,
         [("default;java.lang.Class<com.example.Holder>;java.lang.Object[];com.example.Leak", vec![1, 2, 3])]
     );
+    assert_eq!(growth.order, [0, 1, 2]);
     let two = products::heap_series(&profiles[..2]).unwrap_err();
     assert!(two.to_string().contains("3 dumps or more"), "{two}");
+}
+
+#[test]
+fn a_series_given_out_of_order_is_counted_in_the_order_its_dumps_were_taken() {
+    // Given third, first, second: each header says when it was taken.
+    let given = [(3, 3_000), (1, 1_000), (2, 2_000)];
+    let analyses: Vec<_> = given.iter().map(|&(step, ms)| analyze(&series_dump_at(step, ms)).unwrap()).collect();
+    let mut series = products::HeapSeries::default();
+    analyses.iter().for_each(|a| series.add(&a.profile).unwrap());
+    let growth = series.growth().unwrap();
+    assert_eq!(growth.order, [1, 2, 0]);
+    assert_eq!(growth.classes[0].counts, [1, 2, 3]);
+    // Where one dump does not say, the order given stands: nothing grows at every step.
+    let unknown = analyze(&series_dump_at(2, 0)).unwrap();
+    let mut series = products::HeapSeries::default();
+    for p in [&analyses[0].profile, &analyses[1].profile, &unknown.profile] {
+        series.add(p).unwrap();
+    }
+    let growth = series.growth().unwrap();
+    assert_eq!((growth.order.as_slice(), growth.classes.len()), (&[0, 1, 2][..], 0));
+}
+
+#[test]
+fn the_runtime_s_storage_of_statics_is_no_copy() {
+    let mut w = HprofWriter::new(4);
+    for (id, name) in [(0x100, "java/lang/Object"), (0x110, "com/example/A"), (0x120, "com/example/B"), (0x130, "[B")] {
+        w.load_class(id, name);
+    }
+    w.class_dump(0x100, 0, 8, &[], &[]);
+    // ART gives each class object a zeroed byte[] for its statics' storage.
+    w.class_dump(0x110, 0x100, 8, &[("$staticOverhead", Object(0x111)), ("kept", Object(0x2000))], &[]);
+    w.class_dump(0x120, 0x100, 8, &[("$staticOverhead", Object(0x121)), ("kept", Object(0x2001))], &[]);
+    w.byte_array(0x111, &[0; 16]);
+    w.byte_array(0x121, &[0; 16]);
+    // Two arrays the app made, as zeroed: copies.
+    w.byte_array(0x2000, &[0; 16]);
+    w.byte_array(0x2001, &[0; 16]);
+    w.root(0x05, 0x110);
+    w.root(0x05, 0x120);
+    let p = analyze(&w.finish()).unwrap();
+    let rows = products::heap_duplicates(&p.profile).unwrap();
+    assert_eq!(rows.iter().map(|r| (r.count, r.example)).collect::<Vec<_>>(), [(2, 0x2000)]);
+}
+
+/// The shared dump's most copied strings, as AOSP's ahat counts them: its strongly
+/// reachable `java.lang.String`s grouped by `AhatInstance.asString()`, the most copies
+/// first: 50 `Cipher`, 25 `Signature` and `SecretKeyFactory`, 21 empty, 12 `MessageDigest`
+/// and `Mac`, 11 `S`, `DSA` and `SSLContext`.
+#[test]
+fn the_shared_dump_s_copied_strings_are_those_ahat_counts() {
+    if !droidflame_testkit::corpus_present("heap_values::the_shared_dump_s_copied_strings_are_those_ahat_counts") {
+        return;
+    }
+    let bytes = droidflame_testkit::corpus_file("hprof/leakcanary-leak_service_binder.hprof");
+    let p = analyze(&bytes).unwrap();
+    let rows = products::heap_duplicates(&p.profile).unwrap();
+    let count = |text: &str| rows.iter().find(|r| r.kind == "string" && r.preview == text).map(|r| r.count);
+    let ahat = [
+        ("Cipher", 50),
+        ("Signature", 25),
+        ("SecretKeyFactory", 25),
+        ("", 21),
+        ("MessageDigest", 12),
+        ("Mac", 12),
+        ("S", 11),
+        ("DSA", 11),
+        ("SSLContext", 11),
+    ];
+    for (text, copies) in ahat {
+        assert_eq!(count(text), Some(copies), "{text:?}");
+    }
+    let most = rows.iter().filter(|r| r.kind == "string").map(|r| r.count).max();
+    assert_eq!(most, Some(50), "no string has more copies than ahat's most");
 }

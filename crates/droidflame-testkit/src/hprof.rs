@@ -63,6 +63,12 @@ impl HprofWriter {
         self.out.extend(body);
     }
 
+    /// The dump was taken at `ms` (since 1970), as its header says.
+    pub fn dumped_at(&mut self, ms: u64) {
+        let at = b"JAVA PROFILE 1.0.3\0".len() + 4;
+        self.out[at..at + 8].copy_from_slice(&ms.to_be_bytes());
+    }
+
     /// A string record; its id.
     pub fn string(&mut self, text: &str) -> u64 {
         self.next_string += 1;

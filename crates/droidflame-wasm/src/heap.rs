@@ -161,9 +161,10 @@ impl DumpSeries {
         Ok(())
     }
 
-    /// What grows at every step: `{dumps: [name], classes: [{name, counts, bytes,
-    /// objects_per_step, bytes_per_step}], paths: [...]}`, at most `top` of each, the
-    /// most bytes added per step first.
+    /// What grows at every step: `{dumps: [name], reordered, classes: [{name, counts,
+    /// bytes, objects_per_step, bytes_per_step}], paths: [...]}`, at most `top` of each,
+    /// the most bytes added per step first; `dumps` in the order counted (`reordered`:
+    /// by the times the dumps record, not as added).
     #[wasm_bindgen(js_name = growthJson)]
     pub fn growth_json(&self, top: Option<u32>) -> Result<String, JsError> {
         let growth = self.inner.growth().map_err(js_error)?;
@@ -176,7 +177,9 @@ impl DumpSeries {
                 })
                 .collect()
         };
-        Ok(json!({ "dumps": self.names, "classes": rows(&growth.classes), "paths": rows(&growth.paths),
+        let dumps: Vec<&String> = growth.order.iter().map(|&d| &self.names[d]).collect();
+        let reordered = growth.order.iter().enumerate().any(|(at, &d)| at != d);
+        Ok(json!({ "dumps": dumps, "reordered": reordered, "classes": rows(&growth.classes), "paths": rows(&growth.paths),
                    "classes_total": growth.classes.len(), "paths_total": growth.paths.len() })
         .to_string())
     }

@@ -22,7 +22,7 @@ export function steps(values, show = count) {
 
 /** What the note says of a growth answer. */
 export function growthNote(growth) {
-  const order = 'Dumps in order: ' + growth.dumps.join(', ') + '. ';
+  const order = (growth.reordered ? 'Dumps in the order taken, as each records: ' : 'Dumps in order: ') + growth.dumps.join(', ') + '. ';
   if (growth.classes_total === 0 && growth.paths_total === 0) {
     return order + 'Nothing grows at every step: no class or path keeps gaining objects.';
   }

@@ -20,6 +20,8 @@ const CLASS_LIMIT = 1000;
 const CHANGE_LIMIT = 100;
 /** Groups of copies the overview lists: those that waste the most. */
 const COPY_LIMIT = 100;
+/** An object's references listed at most (an array can hold millions). */
+const LISTED = 200;
 
 export function createHeap({ store, products }) {
   const button = $('tab-button-heap');
@@ -30,6 +32,9 @@ export function createHeap({ store, products }) {
   let classesFor = null;
   let instancesFor = null;
   let objectFor = null;
+  // Bumped by every summary (another dump, or this one renamed or on another source): its
+  // tables are asked anew, whatever the choices.
+  let dumpNumber = 0;
 
   const classTable = createSortTable(store, {
     head: $('heap-class-head'), subhead: $('heap-class-subhead'), body: $('heap-class-rows'),
@@ -63,7 +68,7 @@ export function createHeap({ store, products }) {
   function renderOverview(state) {
     const dump = state.summary.heap_dump;
     $('heap-totals').textContent = totalsLine(dump);
-    $('heap-roots').textContent = 'GC roots: ' + rootsLine(dump);
+    $('heap-roots').textContent = 'GC root records: ' + rootsLine(dump);
     $('heap-heaps').replaceChildren(...dump.heaps.map((h) => element('tr', {},
       element('td', { text: h.name }), element('td', { class: 'n', text: count(h.objects) }),
       element('td', { class: 'n', text: bytes(h.bytes) }))));
@@ -116,7 +121,7 @@ export function createHeap({ store, products }) {
   }
 
   function renderClasses(state) {
-    const key = JSON.stringify([state.summary.source, state.heapHeap, state.heapByPackage, state.summary.mapping]);
+    const key = JSON.stringify([dumpNumber, state.summary.source, state.heapHeap, state.heapByPackage, state.summary.mapping]);
     // The same rows: only the class chosen moves (the keyboard stays on its row).
     if (key === classesFor) return classTable.select(classes.findIndex((c) => c.name === state.heapClass));
     classesFor = key;
@@ -131,7 +136,9 @@ export function createHeap({ store, products }) {
   function showClasses(state) {
     const selected = classes.findIndex((c) => c.name === state.heapClass);
     const noun = state.heapByPackage ? 'package' : 'class';
-    classTable.show(state, { columns: classColumns(state.heapByPackage, state.summary.heap_dump.bytes), rows: classes, selected, noun,
+    const dump = state.summary.heap_dump;
+    const heap = dump.heaps.find((h) => h.name === state.heapHeap);
+    classTable.show(state, { columns: classColumns(state.heapByPackage, heap ? heap.bytes : dump.bytes), rows: classes, selected, noun,
       about: state.heapByPackage ? '' : 'Choose a class to list its instances.' });
   }
 
@@ -139,7 +146,7 @@ export function createHeap({ store, products }) {
     $('heap-instances').hidden = !state.heapClass || state.heapByPackage;
     if ($('heap-instances').hidden) return;
     $('heap-instance-title').textContent = 'Instances of ' + state.heapClass;
-    const key = JSON.stringify([state.summary.mapping, state.heapClass, state.heapHeap]);
+    const key = JSON.stringify([dumpNumber, state.summary.mapping, state.heapClass, state.heapHeap]);
     if (key === instancesFor) return instanceTable.select(instances.findIndex((o) => o.id === state.heapObject));
     instancesFor = key;
     instanceTable.say('Loading…');
@@ -175,7 +182,7 @@ export function createHeap({ store, products }) {
       box.dataset.shown = 'no';
       return;
     }
-    const key = JSON.stringify([state.summary.mapping, state.heapObject]);
+    const key = JSON.stringify([dumpNumber, state.summary.mapping, state.heapObject]);
     if (key === objectFor) return;
     objectFor = key;
     $('heap-object-body').replaceChildren(element('p', { class: 'muted', text: 'Loading…' }));
@@ -183,7 +190,7 @@ export function createHeap({ store, products }) {
     box.dataset.shown = 'yes';
     // Where the panel is below the tables (a narrow window), it comes into view.
     const below = getComputedStyle($('heap-body')).flexDirection === 'column';
-    if (opening) box.scrollIntoView({ block: below ? 'start' : 'nearest' });
+    if (opening) box.scrollIntoView({ block: 'start' });
     products.heapObject(state.heapObject).then((d) => {
       if (objectFor !== key) return;
       const o = d.object;
@@ -212,7 +219,7 @@ export function createHeap({ store, products }) {
             : element('span', { class: 'mono', text: f.value })))))));
       $('heap-object-body').replaceChildren(...[facts, ...contents, dominator, fields].filter(Boolean),
         element('h4', { text: 'Shortest path from a GC root' }), path,
-        list('References', d.references, d.references.length, (r) => [element('span', { class: 'via mono', text: r.via }), ' ', objectButton(r.object), ' ', bytes(r.object.retained)]),
+        list('References', d.references.slice(0, LISTED), d.references.length, (r) => [element('span', { class: 'via mono', text: r.via }), ' ', objectButton(r.object), ' ', bytes(r.object.retained)]),
         list('Referenced by', d.referrers, d.referrer_count, (r) => [objectButton(r.object), ' ', element('span', { class: 'via mono', text: r.via })]),
         list('Keeps alive (dominates)', d.dominated, d.dominated_count, (r) => [objectButton(r), ' ', bytes(r.retained)]));
     }).catch((error) => {
@@ -234,7 +241,10 @@ export function createHeap({ store, products }) {
       if (changesFor !== other) return;
       const signed = (n) => (n > 0 ? '+' : n < 0 ? '−' : '') + bytes(Math.abs(n));
       const counted = (n) => (n > 0 ? '+' : n < 0 ? '−' : '') + count(Math.abs(n));
-      $('heap-change-rows').replaceChildren(...changes.slice(0, CHANGE_LIMIT).map((c) => element('tr', {},
+      const moved = changes.filter((c) => c.before.count !== c.after.count || c.before.retained !== c.after.retained);
+      $('heap-changes-title').textContent = 'Against ' + other.name + ' (after): ' + (moved.length === 0 ? 'no class changed'
+        : count(moved.length) + (moved.length === 1 ? ' class changed' : ' classes changed') + (moved.length > CHANGE_LIMIT ? ', the ' + count(CHANGE_LIMIT) + ' whose retained bytes changed most:' : ', largest change of retained bytes first:'));
+      $('heap-change-rows').replaceChildren(...moved.slice(0, CHANGE_LIMIT).map((c) => element('tr', {},
         element('td', { class: 'name', text: c.class, title: c.class }),
         element('td', { class: 'n', text: count(c.before.count) + ' → ' + count(c.after.count) }),
         element('td', { class: 'n', text: counted(c.after.count - c.before.count) }),
@@ -254,6 +264,7 @@ export function createHeap({ store, products }) {
     }
     if (!dump) return;
     if (changed(state, previous, 'summary')) {
+      dumpNumber++;
       renderOverview(state);
       resetSeries();
     }

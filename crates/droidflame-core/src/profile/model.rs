@@ -169,7 +169,8 @@ impl Profile {
     /// as Android names every app's main thread), else the thread with the most time on
     /// the CPU clock (the wall clock where there is none). Idle threads often have the
     /// most wall time, blocked in a wait, so wall time does not tell the busy ones.
-    /// Tracks are never chosen. `None` when there is no thread.
+    /// Tracks are never chosen. A heap dump opens on its `app` heap. `None` when there is
+    /// no thread.
     pub fn default_thread(&self) -> Option<usize> {
         let candidates = || self.stacks().threads.iter().enumerate().filter(|(_, t)| !t.track && !t.tree.is_empty());
         if let Some(pid) = self.facts.format.pid {
@@ -179,6 +180,13 @@ impl Profile {
         }
         if let Some((i, _)) = candidates().find(|(_, t)| t.name == "main") {
             return Some(i);
+        }
+        // A dump's "threads" are its heaps: an Android app's objects are in `app` (the
+        // zygote's and the boot image's are larger, and shared by every app).
+        if self.heap_graph.is_some() && self.stacks().source.kind.is_heap() {
+            if let Some((i, _)) = candidates().find(|(_, t)| t.name == "app") {
+                return Some(i);
+            }
         }
         let clock = if self.has(Clock::Cpu) { Clock::Cpu } else { Clock::Wall };
         let busiest = candidates()

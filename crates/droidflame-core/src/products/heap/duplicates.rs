@@ -5,7 +5,7 @@
 use super::lookup::graph_of;
 use super::values::{array_preview, string_text};
 use crate::error::Result;
-use crate::profile::{ContentHash, FieldType, HeapGraph, ObjectKind, Profile};
+use crate::profile::{ContentHash, FieldType, HeapGraph, ObjectKind, Profile, Via};
 use rustc_hash::FxHashMap;
 
 /// One group of copies.
@@ -30,6 +30,27 @@ pub struct DuplicateRow {
 
 /// What makes two copies equal: the class, the length, the hash, and the first bytes.
 type Key = (u32, u64, u64, Vec<u8>, u8);
+
+/// The arrays ART's dumps give each class object for the storage of its statics (held
+/// through `$staticOverhead`, zeroed where the statics are): the runtime's, not copies an
+/// app made, and left out.
+fn runtime_storage(graph: &HeapGraph) -> Vec<bool> {
+    let mut held = vec![false; graph.len()];
+    let names: Vec<u32> =
+        (0..graph.names.len() as u32).filter(|&n| graph.names[n as usize] == "$staticOverhead").collect();
+    if names.is_empty() {
+        return held;
+    }
+    let refs = &graph.references;
+    for (e, via) in refs.via.iter().enumerate() {
+        if let Via::Field(name) = via.get() {
+            if names.contains(&name) {
+                held[refs.target[e] as usize] = true;
+            }
+        }
+    }
+    held
+}
 
 /// Groups of two copies or more among the strongly reachable objects, the most bytes
 /// wasted first, then by class and example.
@@ -59,9 +80,9 @@ pub fn heap_duplicates(profile: &Profile) -> Result<Vec<DuplicateRow>> {
                 let (start, end) = (2 * offset as usize, 2 * (offset as usize + count as usize));
                 let size = graph.objects.shallow(w);
                 match graph.values.contents(w, size) {
-                    Some((hash, _)) if start == 0 && end as u64 == size => {
-                        Some((graph.objects.class[w], size, hash, Vec::new(), coder))
-                    }
+                    // The whole array: known as any array is, so that a string of a whole
+                    // array and one of part of a longer one with equal text are one group.
+                    Some(_) if start == 0 && end as u64 == size => contents_key(graph, w, coder),
                     Some((_, prefix)) if end <= prefix.len() => {
                         let part = &prefix[start..end];
                         let mut hash = ContentHash::default();
@@ -82,7 +103,8 @@ pub fn heap_duplicates(profile: &Profile) -> Result<Vec<DuplicateRow>> {
         }
     }
     let mut arrays: FxHashMap<Key, Vec<usize>> = FxHashMap::default();
-    for v in (0..graph.len()).filter(|&v| graph.is_strong(v) && !in_strings[v]) {
+    let storage = runtime_storage(graph);
+    for v in (0..graph.len()).filter(|&v| graph.is_strong(v) && !in_strings[v] && !storage[v]) {
         if graph.objects.kind[v] == ObjectKind::PrimitiveArray && graph.objects.shallow(v) > 0 {
             if let Some(key) = contents_key(graph, v, 0) {
                 arrays.entry(key).or_default().push(v);

@@ -49,6 +49,9 @@ pub struct SeriesGrowth {
     pub classes: Vec<SeriesRow>,
     /// Paths whose count grows at every step, the most bytes added per step first.
     pub paths: Vec<SeriesRow>,
+    /// The dumps in the order the rows count them, by their place as given: the order
+    /// given, unless every dump records when it was taken and they were given in another.
+    pub order: Vec<usize>,
 }
 
 /// The classes and paths of `dumps` (in the order taken) whose count of strongly
@@ -77,12 +80,15 @@ pub struct HeapSeries {
     path_numbers: FxHashMap<(u32, u32), u32>,
     /// Each dump's objects and bytes per path, by path number (0 past the end).
     path_counts: Vec<Vec<(u64, u64)>>,
+    /// When each dump was taken (ms since 1970), where it says.
+    taken: Vec<Option<u64>>,
 }
 
 impl HeapSeries {
     /// The next dump of the series (taken after the ones before).
     pub fn add(&mut self, dump: &Profile) -> Result<()> {
         let graph = graph_of(dump)?;
+        self.taken.push(dump.facts.format.number("dumped_at_ms").filter(|&ms| ms > 0));
         let at = self.dumps;
         self.dumps += 1;
         for r in class_rows(graph, None, false) {
@@ -155,29 +161,41 @@ impl HeapSeries {
             ));
         }
         let n = self.dumps;
+        let order = self.order();
         let grows = |counts: &[u64]| counts.windows(2).all(|w| w[1] > w[0]);
         let mut classes: Vec<SeriesRow> = Vec::new();
         for (name, (counts, bytes)) in &self.classes {
-            let (mut counts, mut bytes) = (counts.clone(), bytes.clone());
-            counts.resize(n, 0);
-            bytes.resize(n, 0);
+            let at = |values: &[u64], d: usize| values.get(d).copied().unwrap_or(0);
+            let counts: Vec<u64> = order.iter().map(|&d| at(counts, d)).collect();
             if grows(&counts) {
+                let bytes = order.iter().map(|&d| at(bytes, d)).collect();
                 classes.push(SeriesRow { name: name.clone(), counts, bytes });
             }
         }
+        debug_assert_eq!(order.len(), n);
         let mut paths: Vec<SeriesRow> = Vec::new();
         for path in 0..self.paths.len() {
-            let of = |d: &Vec<(u64, u64)>| d.get(path).copied().unwrap_or_default();
-            let counts: Vec<u64> = self.path_counts.iter().map(|d| of(d).0).collect();
+            let of = |d: usize| self.path_counts[d].get(path).copied().unwrap_or_default();
+            let counts: Vec<u64> = order.iter().map(|&d| of(d).0).collect();
             if grows(&counts) {
-                let bytes = self.path_counts.iter().map(|d| of(d).1).collect();
+                let bytes = order.iter().map(|&d| of(d).1).collect();
                 paths.push(SeriesRow { name: self.path_name(path as u32), counts, bytes });
             }
         }
         for rows in [&mut classes, &mut paths] {
             rows.sort_by(|a, b| b.bytes_per_step().total_cmp(&a.bytes_per_step()).then_with(|| a.name.cmp(&b.name)));
         }
-        Ok(SeriesGrowth { classes, paths })
+        Ok(SeriesGrowth { classes, paths, order })
+    }
+
+    /// The dumps in the order they were taken: as given, unless every one records its time
+    /// (then by it; dumps of one time keep the order given).
+    fn order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.dumps).collect();
+        if self.taken.iter().all(Option::is_some) {
+            order.sort_by_key(|&d| self.taken[d]);
+        }
+        order
     }
 
     /// A path's names, its heap first, joined by `;`.
