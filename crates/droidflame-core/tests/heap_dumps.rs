@@ -417,3 +417,20 @@ fn the_watched_service_in_full() {
     let referrers: Vec<_> = service.referrers.iter().map(|(r, via)| (r.class.as_str(), via.as_str())).collect();
     assert!(referrers.contains(&("com.example.leakcanary.LeakyService$MyBinder", ".service")), "{referrers:?}");
 }
+
+#[test]
+fn a_heap_without_a_reachable_object_has_no_stacks() {
+    let mut w = HprofWriter::new(4);
+    w.load_class(0x100, "java/lang/Object");
+    w.class_dump(0x100, 0, 8, &[], &[]);
+    w.heap("image");
+    w.instance(0x1000, 0x100, &[]);
+    w.heap("app");
+    w.instance(0x2000, 0x100, &[]);
+    w.root(0x01, 0x2000);
+    let p = analyze(&w.finish()).unwrap();
+    let s = summary(&p);
+    let heaps: Vec<_> = s["threads"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(heaps, ["app"], "the image heap holds only garbage");
+    assert_eq!(s["heap_dump"]["unreachable"]["objects"], 2, "the image heap's instance and the class object");
+}

@@ -12,7 +12,8 @@ use droidflame_testkit::hprof::{HprofWriter, Value::*};
 ///   "hello" on its own copy 0x2101, and 0x2003 "world" (0x2102);
 /// - the `byte[100]`s 0x3000 and 0x3001, all 7s, and 0x3002, 7s but for its last byte;
 ///   the `byte[64]`s 0x3003 and 0x3004 (as long as the bytes kept of an array), all 0s;
-/// - the `Point` 0x4000: x = -3, big = 2^40, on, label = 0x2003.
+/// - the `Point` 0x4000: x = -3, big = 2^40, on, label = 0x2003, c = 'A', f = 0.5,
+///   d = -2.25, b = -1, s = 300.
 ///
 /// Sizes: `String` 16, `Point` 32, the arrays their lengths, `Object[]` 7 ids.
 fn values_dump() -> Vec<u8> {
@@ -26,7 +27,8 @@ fn values_dump() -> Vec<u8> {
     classes.iter().for_each(|&(id, name)| w.load_class(id, name));
     w.class_dump(0x100, 0, 0, &[], &[]);
     w.class_dump(0x101, 0x100, 16, &[], &[("value", 2), ("coder", 8), ("hash", 10)]);
-    w.class_dump(0x102, 0x100, 32, &[], &[("x", 10), ("big", 11), ("on", 4), ("label", 2)]);
+    let point = [("x", 10), ("big", 11), ("on", 4), ("label", 2), ("c", 5), ("f", 6), ("d", 7), ("b", 8), ("s", 9)];
+    w.class_dump(0x102, 0x100, 32, &[], &point);
     // The root first: a dump cut short still reaches what came before the cut.
     w.root(0x01, 0x1000);
     let held = [0x2000, 0x2001, 0x2002, 0x2003, 0x3000, 0x3001, 0x3002, 0x3003, 0x3004, 0x4000];
@@ -45,7 +47,18 @@ fn values_dump() -> Vec<u8> {
     w.byte_array(0x3002, &last);
     w.byte_array(0x3003, &[0; 64]);
     w.byte_array(0x3004, &[0; 64]);
-    w.instance(0x4000, 0x102, &[Int(-3), Long(1 << 40), Bool(true), Object(0x2003)]);
+    let point = [
+        Int(-3),
+        Long(1 << 40),
+        Bool(true),
+        Object(0x2003),
+        Char(0x41),
+        Float(0.5),
+        Double(-2.25),
+        Byte(-1),
+        Short(300),
+    ];
+    w.instance(0x4000, 0x102, &point);
     w.finish()
 }
 
@@ -60,7 +73,12 @@ fn an_instance_s_fields_a_string_s_text_and_an_array_s_elements() {
             ("x", "int", "-3", None),
             ("big", "long", "1099511627776", None),
             ("on", "boolean", "true", None),
-            ("label", "Object", "0x2003", Some(0x2003))
+            ("label", "Object", "0x2003", Some(0x2003)),
+            ("c", "char", "A", None),
+            ("f", "float", "0.5", None),
+            ("d", "double", "-2.25", None),
+            ("b", "byte", "-1", None),
+            ("s", "short", "300", None),
         ]
     );
     assert_eq!(products::heap_object(&p.profile, 0x2003).unwrap().text.as_deref(), Some("world"));
@@ -234,4 +252,20 @@ fn the_shared_dump_s_copied_strings_are_those_ahat_counts() {
     }
     let most = rows.iter().filter(|r| r.kind == "string").map(|r| r.count).max();
     assert_eq!(most, Some(50), "no string has more copies than ahat's most");
+}
+
+#[test]
+fn any_chunking_keeps_the_same_values() {
+    let bytes = values_dump();
+    let of = |p: &droidflame_core::Analysis| {
+        let fields = products::heap_object(&p.profile, 0x4000).unwrap().fields;
+        (products::heap_duplicates(&p.profile).unwrap(), fields)
+    };
+    let whole = of(&analyze(&bytes).unwrap());
+    assert_eq!(whole.0.len(), 3, "the copies are there to compare");
+    for size in [1, 7, 33] {
+        let mut analyzer = droidflame_core::Analyzer::default();
+        bytes.chunks(size).for_each(|chunk| analyzer.push(chunk).unwrap());
+        assert_eq!(of(&analyzer.finish().unwrap()), whole, "chunks of {size}");
+    }
 }

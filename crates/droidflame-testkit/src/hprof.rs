@@ -3,12 +3,17 @@
 //! and roots, then the heap dump's end. Ids are 4 or 8 bytes.
 
 /// A field's or static's value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Value {
     /// An object id (0 is null).
     Object(u64),
     Bool(bool),
+    /// A UTF-16 code unit.
+    Char(u16),
+    Float(f32),
+    Double(f64),
     Byte(i8),
+    Short(i16),
     Int(i32),
     Long(i64),
 }
@@ -19,7 +24,11 @@ impl Value {
         match self {
             Value::Object(_) => 2,
             Value::Bool(_) => 4,
+            Value::Char(_) => 5,
+            Value::Float(_) => 6,
+            Value::Double(_) => 7,
             Value::Byte(_) => 8,
+            Value::Short(_) => 9,
             Value::Int(_) => 10,
             Value::Long(_) => 11,
         }
@@ -96,7 +105,11 @@ impl HprofWriter {
         match value {
             Value::Object(id) => self.id_bytes(id),
             Value::Bool(b) => vec![u8::from(b)],
+            Value::Char(c) => c.to_be_bytes().to_vec(),
+            Value::Float(f) => f.to_be_bytes().to_vec(),
+            Value::Double(d) => d.to_be_bytes().to_vec(),
             Value::Byte(b) => b.to_be_bytes().to_vec(),
+            Value::Short(n) => n.to_be_bytes().to_vec(),
             Value::Int(n) => n.to_be_bytes().to_vec(),
             Value::Long(n) => n.to_be_bytes().to_vec(),
         }

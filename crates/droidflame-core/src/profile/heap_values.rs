@@ -226,6 +226,52 @@ mod tests {
     }
 
     #[test]
+    fn contents_fed_a_byte_at_a_time_hash_as_when_fed_whole() {
+        let data: Vec<u8> = (0..100u8).map(|b| b.wrapping_mul(37)).collect();
+        let mut whole = ContentHash::default();
+        whole.write(&data);
+        let mut bytes = ContentHash::default();
+        data.iter().for_each(|b| bytes.write(std::slice::from_ref(b)));
+        assert_eq!(bytes.finish(), whole.finish());
+    }
+
+    #[test]
+    fn one_bit_flipped_anywhere_moves_about_half_the_hash() {
+        let data: Vec<u8> = (0..40u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+        let hash = |d: &[u8]| {
+            let mut h = ContentHash::default();
+            h.write(d);
+            h.finish()
+        };
+        let base = hash(&data);
+        let moved: Vec<u32> = (0..data.len() * 8)
+            .map(|bit| {
+                let mut flipped = data.clone();
+                flipped[bit / 8] ^= 1 << (bit % 8);
+                (hash(&flipped) ^ base).count_ones()
+            })
+            .collect();
+        let mean = moved.iter().sum::<u32>() as f64 / moved.len() as f64;
+        assert!((28.0..=36.0).contains(&mean), "{mean} bits of 64 move on average");
+        assert!(moved.iter().all(|&m| m >= 12), "every flip moves many bits: {moved:?}");
+    }
+
+    #[test]
+    fn many_near_alike_contents_never_collide() {
+        // 2^17 arrays of 24 bytes, each a counter in one of three places among zeros.
+        let mut seen = std::collections::HashSet::new();
+        for at in [0usize, 8, 16] {
+            for n in 0..(1u64 << 17) / 3 + 1 {
+                let mut data = [0u8; 24];
+                data[at..at + 8].copy_from_slice(&n.to_le_bytes());
+                let mut h = ContentHash::default();
+                h.write(&data);
+                assert!(seen.insert(h.finish()) || (n == 0 && at > 0), "a collision at {at}, {n}");
+            }
+        }
+    }
+
+    #[test]
     fn values_are_shown_as_java_prints_them() {
         assert_eq!(FieldType::Int.show(&(-5i32).to_be_bytes()), "-5");
         assert_eq!(FieldType::Long.show(&(1i64 << 40).to_be_bytes()), "1099511627776");
