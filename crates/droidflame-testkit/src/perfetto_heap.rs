@@ -191,7 +191,9 @@ impl HeapGraphWriter {
 
     /// The dump's packets: the last one holds the field names and is not `continued`.
     pub fn finish(mut self) -> Vec<Message> {
-        let names = std::mem::take(&mut self.field_names);
+        // In the order of their ids, as ART interns them (first used, first written).
+        let mut names: Vec<(String, u64)> = std::mem::take(&mut self.field_names).into_iter().collect();
+        names.sort_by_key(|&(_, iid)| iid);
         for (name, iid) in names {
             self.graph.message(4, Message::new().varint(1, iid).bytes(2, name.as_bytes()));
         }
