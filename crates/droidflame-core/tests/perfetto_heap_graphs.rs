@@ -250,3 +250,93 @@ fn damaged_objects_and_packets_are_skipped_or_kept_and_counted() {
     );
     assert!(said.iter().any(|n| n.contains("1 Java heap-graph packet could not be decoded")), "{said:?}");
 }
+
+/// One packet's dump of `graph`'s fields (pid 9 at 5 ns, sequence 1), ended.
+fn one_packet(graph: &mut droidflame_testkit::perfetto::Message) -> Vec<u8> {
+    use droidflame_testkit::perfetto::Message;
+    graph.varint(1, 9);
+    let mut packet = Message::new();
+    packet.varint(8, 5).varint(10, 1).message(56, graph);
+    Trace::of(&[packet]).bytes
+}
+
+#[test]
+fn references_of_every_kind_of_reference_and_the_runtime_s_own() {
+    use droidflame_testkit::perfetto::Message;
+    let mut graph = Message::new();
+    // Each kind of `java.lang.ref.Reference`, holding an object of its own in `referent`.
+    graph.message(9, Message::new().varint(1, 1).bytes(3, b"java.lang.Object").varint(4, 8).varint(7, 1));
+    graph.message(
+        9,
+        Message::new()
+            .varint(1, 2)
+            .bytes(3, b"java.lang.ref.Reference")
+            .varint(4, 16)
+            .varint(5, 1)
+            .packed(6, &[1])
+            .varint(7, 1),
+    );
+    let kinds = [
+        (3, "java.lang.ref.SoftReference", 8),
+        (4, "java.lang.ref.FinalizerReference", 10),
+        (5, "java.lang.ref.PhantomReference", 11),
+    ];
+    for (id, name, kind) in kinds {
+        graph.message(
+            9,
+            Message::new().varint(1, id).bytes(3, name.as_bytes()).varint(4, 16).varint(5, 2).varint(7, kind),
+        );
+    }
+    graph.message(4, Message::new().varint(1, 1).bytes(2, b"java.lang.Object java.lang.ref.Reference.referent"));
+    let holders = [(0x10, 3, 0x20), (0x11, 4, 0x21), (0x12, 5, 0x22)];
+    graph.message(7, Message::new().packed(1, &[0x10, 0x11, 0x12, 0x30]).varint(2, 1));
+    for (holder, kind, held) in holders {
+        graph.message(2, Message::new().varint(1, holder).varint(2, kind).packed(5, &[held]));
+        graph.message(2, Message::new().varint(1, held).varint(2, 1));
+    }
+    // The runtime's own references (no field), and unknown fixed-size fields skipped.
+    let mut runtime = Message::new();
+    runtime.varint(1, 0x30).varint(2, 1).packed(10, &[0x31, 0]).double(20, 1.5);
+    runtime.0.extend([0xAD, 0x01, 1, 2, 3, 4]);
+    graph.message(2, &runtime);
+    graph.message(2, Message::new().varint(1, 0x31).varint(2, 1));
+    let p = analyze(&one_packet(&mut graph)).unwrap();
+    let reach = |id| products::heap_object(&p.profile, id).unwrap().reachability;
+    assert_eq!([reach(0x20), reach(0x21), reach(0x22)], ["soft", "finalizer", "phantom"]);
+    let path = products::heap_path(&p.profile, 0x31).unwrap();
+    assert_eq!(path.iter().map(|s| s.via.as_str()).collect::<Vec<_>>(), ["root:jni-global", ".runtimeInternalObjects"]);
+    assert_eq!(summary(&p)["repairs"]["damaged_parts"], serde_json::Value::Null, "nothing was damaged");
+}
+
+#[test]
+fn a_superclass_loop_a_heap_past_the_known_and_a_field_past_its_object_end_safely() {
+    use droidflame_testkit::perfetto::Message;
+    let mut graph = Message::new();
+    // Types 1 and 2 each other's superclass: names by position stop where the loop is cut.
+    graph.message(
+        9,
+        Message::new().varint(1, 1).bytes(3, b"a.A").varint(4, 16).varint(5, 2).packed(6, &[1]).varint(7, 1),
+    );
+    graph.message(
+        9,
+        Message::new().varint(1, 2).bytes(3, b"a.B").varint(4, 16).varint(5, 1).packed(6, &[2]).varint(7, 1),
+    );
+    graph.message(4, Message::new().varint(1, 1).bytes(2, b"a.A a.A.first"));
+    graph.message(4, Message::new().varint(1, 2).bytes(2, b"a.B a.B.second"));
+    graph.message(7, Message::new().packed(1, &[0x10]).varint(2, 3));
+    // Heap type 4, which no recorder writes: the default heap.
+    graph.message(2, Message::new().varint(1, 0x10).varint(2, 1).packed(5, &[0x11, 0x12]).varint(9, 4));
+    graph.message(2, Message::new().varint(1, 0x11).varint(2, 2));
+    graph.message(2, Message::new().varint(1, 0x12).varint(2, 2));
+    // A reference list longer than the object holding it: damaged, left out.
+    graph.bytes(2, &[0x08, 0x13, 0x2A, 0x05, 0x01]);
+    let p = analyze(&one_packet(&mut graph)).unwrap();
+    let s = summary(&p);
+    assert_eq!(s["heap_dump"]["heaps"], serde_json::json!([{"name": "default", "objects": 3, "bytes": 48}]));
+    assert_eq!(s["repairs"]["damaged_parts"], 1);
+    let held = products::heap_object(&p.profile, 0x10).unwrap().references;
+    assert_eq!(
+        held.iter().map(|(via, o)| (via.as_str(), o.id)).collect::<Vec<_>>(),
+        [(".first", 0x11), (".second", 0x12)]
+    );
+}

@@ -295,7 +295,9 @@ impl DumpReader {
     /// Each type's names of references by position, and its own reference fields (for an
     /// object's Fields).
     fn chains(&mut self, sink: &mut HeapGraphSink) {
-        let ids: Vec<u64> = self.types.keys().copied().collect();
+        // In id order: what each type gives the sink does not hang on a hash map's order.
+        let mut ids: Vec<u64> = self.types.keys().copied().collect();
+        ids.sort_unstable();
         for id in ids {
             let mut chain = Vec::new();
             let mut at = Some(id);
