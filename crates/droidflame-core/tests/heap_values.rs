@@ -269,3 +269,34 @@ fn any_chunking_keeps_the_same_values() {
         assert_eq!(of(&analyzer.finish().unwrap()), whole, "chunks of {size}");
     }
 }
+
+/// Strings as Java before 9 made them: `value` a `char[]`, with `offset` and `count` into
+/// it. 0x2000 and 0x2001 are "hello" at 0 and 5 of the shared "hellohello" 0x3000; 0x2002
+/// is "hello", all of its own 0x3001; 0x2003 is "llo", at 2 of 0x3000; 0x2004, another
+/// "hello" of 0x3001, is unreachable.
+#[test]
+fn old_strings_of_part_of_a_shared_array_are_copies_by_their_text() {
+    let mut w = HprofWriter::new(4);
+    for (id, name) in [(0x100, "java/lang/Object"), (0x101, "java/lang/String"), (0x102, "[Ljava/lang/Object;")] {
+        w.load_class(id, name);
+    }
+    w.class_dump(0x100, 0, 8, &[], &[]);
+    w.class_dump(0x101, 0x100, 24, &[], &[("value", 2), ("offset", 10), ("count", 10), ("hash", 10)]);
+    w.root(0x01, 0x1000);
+    w.object_array(0x1000, 0x102, &[0x2000, 0x2001, 0x2002, 0x2003]);
+    for (string, array, offset, count) in
+        [(0x2000, 0x3000, 0, 5), (0x2001, 0x3000, 5, 5), (0x2002, 0x3001, 0, 5), (0x2003, 0x3000, 2, 3)]
+    {
+        w.instance(string, 0x101, &[Object(array), Int(offset), Int(count), Int(0)]);
+    }
+    w.char_array(0x3000, "hellohello");
+    w.char_array(0x3001, "hello");
+    // Garbage: a "hello" no root reaches is no copy.
+    w.instance(0x2004, 0x101, &[Object(0x3001), Int(0), Int(5), Int(0)]);
+    let p = analyze(&w.finish()).unwrap();
+    let text = |id| products::heap_object(&p.profile, id).unwrap().text;
+    assert_eq!([text(0x2001), text(0x2003)], [Some("hello".to_owned()), Some("llo".to_owned())]);
+    let rows = products::heap_duplicates(&p.profile).unwrap();
+    let rows: Vec<_> = rows.iter().map(|r| (r.kind, r.count, r.example, r.preview.as_str())).collect();
+    assert_eq!(rows, [("string", 3, 0x2000, "hello")]);
+}

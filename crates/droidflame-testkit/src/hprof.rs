@@ -192,6 +192,18 @@ impl HprofWriter {
         self.segment.extend(sub);
     }
 
+    /// A `char[]` of `text`'s UTF-16 code units (as Java strings before 9 held their text).
+    pub fn char_array(&mut self, id: u64, text: &str) {
+        let units: Vec<u16> = text.encode_utf16().collect();
+        let mut sub = vec![0x23];
+        sub.extend(self.id_bytes(id));
+        sub.extend(0u32.to_be_bytes());
+        sub.extend((units.len() as u32).to_be_bytes());
+        sub.push(5);
+        units.iter().for_each(|u| sub.extend(u.to_be_bytes()));
+        self.segment.extend(sub);
+    }
+
     /// Object `id` is a GC root of kind `tag`, with the thread and frame numbers its kind
     /// carries (0).
     pub fn root(&mut self, tag: RootTag, id: u64) {
