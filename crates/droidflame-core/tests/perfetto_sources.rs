@@ -252,6 +252,10 @@ fn heap_dumps_equal_an_independent_decoders() {
     let kinds: Vec<_> = p.profile.sources().iter().map(|s| s.kind).collect();
     assert_eq!(kinds, [SourceKind::HeapUnreleased, SourceKind::HeapAllocated], "no slices, no samples");
     assert_eq!(p.profile.dumps(), Some((0, 1)));
+    // What it holds and what it lacks, said (a Java heap dump alone would need no such note).
+    let said = "the trace has no slices (atrace markers or track events); droidflame read its 1 heap dump (the \
+                heap-unreleased and heap-allocated sources)";
+    assert!(p.profile.facts.warnings.iter().any(|w| w.contains(said)), "{:?}", p.profile.facts.warnings);
     let bytes_of = |p: &Analysis| -> BTreeMap<u64, u64> {
         p.profile.stacks().threads.iter().map(|t| (u64::from(t.tid), t.tree.total_self(Clock::Wall))).collect()
     };
