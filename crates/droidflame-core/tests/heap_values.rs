@@ -273,7 +273,7 @@ fn any_chunking_keeps_the_same_values() {
 /// Strings as Java before 9 made them: `value` a `char[]`, with `offset` and `count` into
 /// it. 0x2000 and 0x2001 are "hello" at 0 and 5 of the shared "hellohello" 0x3000; 0x2002
 /// is "hello", all of its own 0x3001; 0x2003 is "llo", at 2 of 0x3000; 0x2004, another
-/// "hello" of 0x3001, is unreachable.
+/// "hello" of 0x3001, is unreachable; 0x2005 is "hello" at 35 of a 40-char array.
 #[test]
 fn old_strings_of_part_of_a_shared_array_are_copies_by_their_text() {
     let mut w = HprofWriter::new(4);
@@ -283,7 +283,7 @@ fn old_strings_of_part_of_a_shared_array_are_copies_by_their_text() {
     w.class_dump(0x100, 0, 8, &[], &[]);
     w.class_dump(0x101, 0x100, 24, &[], &[("value", 2), ("offset", 10), ("count", 10), ("hash", 10)]);
     w.root(0x01, 0x1000);
-    w.object_array(0x1000, 0x102, &[0x2000, 0x2001, 0x2002, 0x2003]);
+    w.object_array(0x1000, 0x102, &[0x2000, 0x2001, 0x2002, 0x2003, 0x2005]);
     for (string, array, offset, count) in
         [(0x2000, 0x3000, 0, 5), (0x2001, 0x3000, 5, 5), (0x2002, 0x3001, 0, 5), (0x2003, 0x3000, 2, 3)]
     {
@@ -293,6 +293,10 @@ fn old_strings_of_part_of_a_shared_array_are_copies_by_their_text() {
     w.char_array(0x3001, "hello");
     // Garbage: a "hello" no root reaches is no copy.
     w.instance(0x2004, 0x101, &[Object(0x3001), Int(0), Int(5), Int(0)]);
+    // A "hello" past the first 64 bytes kept of a long array: its text is not known, so it
+    // is counted in no group.
+    w.instance(0x2005, 0x101, &[Object(0x3002), Int(35), Int(5), Int(0)]);
+    w.char_array(0x3002, &("x".repeat(35) + "hello"));
     let p = analyze(&w.finish()).unwrap();
     let text = |id| products::heap_object(&p.profile, id).unwrap().text;
     assert_eq!([text(0x2001), text(0x2003)], [Some("hello".to_owned()), Some("llo".to_owned())]);
