@@ -283,7 +283,10 @@ fn old_strings_of_part_of_a_shared_array_are_copies_by_their_text() {
     w.class_dump(0x100, 0, 8, &[], &[]);
     w.class_dump(0x101, 0x100, 24, &[], &[("value", 2), ("offset", 10), ("count", 10), ("hash", 10)]);
     w.root(0x01, 0x1000);
-    w.object_array(0x1000, 0x102, &[0x2000, 0x2001, 0x2002, 0x2003, 0x2005]);
+    w.object_array(0x1000, 0x102, &[0x2000, 0x2001, 0x2002, 0x2003, 0x2005, 0x3003, 0x3004]);
+    // Two empty arrays: alike, but they waste nothing.
+    w.byte_array(0x3003, &[]);
+    w.byte_array(0x3004, &[]);
     for (string, array, offset, count) in
         [(0x2000, 0x3000, 0, 5), (0x2001, 0x3000, 5, 5), (0x2002, 0x3001, 0, 5), (0x2003, 0x3000, 2, 3)]
     {
@@ -303,4 +306,26 @@ fn old_strings_of_part_of_a_shared_array_are_copies_by_their_text() {
     let rows = products::heap_duplicates(&p.profile).unwrap();
     let rows: Vec<_> = rows.iter().map(|r| (r.kind, r.count, r.example, r.preview.as_str())).collect();
     assert_eq!(rows, [("string", 3, 0x2000, "hello")]);
+}
+
+/// Strings as Java 9 and later make them: `value` a `byte[]`, `coder` 0 for Latin-1, 1 for
+/// UTF-16. The same two bytes are "hi" in one and "楨" in the other: no copies.
+#[test]
+fn equal_bytes_of_two_coders_are_two_texts() {
+    let mut w = HprofWriter::new(4);
+    for (id, name) in [(0x100, "java/lang/Object"), (0x101, "java/lang/String"), (0x102, "[Ljava/lang/Object;")] {
+        w.load_class(id, name);
+    }
+    w.class_dump(0x100, 0, 8, &[], &[]);
+    w.class_dump(0x101, 0x100, 16, &[], &[("value", 2), ("coder", 8)]);
+    w.root(0x01, 0x1000);
+    w.object_array(0x1000, 0x102, &[0x2000, 0x2001]);
+    w.instance(0x2000, 0x101, &[Object(0x3000), Byte(0)]);
+    w.instance(0x2001, 0x101, &[Object(0x3001), Byte(1)]);
+    w.byte_array(0x3000, b"hi");
+    w.byte_array(0x3001, b"hi");
+    let p = analyze(&w.finish()).unwrap();
+    let text = |id| products::heap_object(&p.profile, id).unwrap().text;
+    assert_eq!([text(0x2000), text(0x2001)], [Some("hi".to_owned()), Some("楨".to_owned())]);
+    assert_eq!(products::heap_duplicates(&p.profile).unwrap(), []);
 }
