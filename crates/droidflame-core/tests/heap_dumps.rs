@@ -434,3 +434,22 @@ fn a_heap_without_a_reachable_object_has_no_stacks() {
     assert_eq!(heaps, ["app"], "the image heap holds only garbage");
     assert_eq!(s["heap_dump"]["unreachable"]["objects"], 2, "the image heap's instance and the class object");
 }
+
+#[test]
+fn an_object_held_by_many_lists_its_first_referrers_and_counts_them_all() {
+    let mut w = HprofWriter::new(4);
+    for (id, name) in [(0x100, "java/lang/Object"), (0x110, "com/example/Holder"), (0x120, "[Ljava/lang/Object;")] {
+        w.load_class(id, name);
+    }
+    w.class_dump(0x100, 0, 8, &[], &[]);
+    w.class_dump(0x110, 0x100, 12, &[], &[("held", 2)]);
+    let holders: Vec<u64> = (0..250).map(|i| 0x2000 + 8 * i).collect();
+    w.object_array(0x1000, 0x120, &holders);
+    holders.iter().for_each(|&h| w.instance(h, 0x110, &[Object(0x9000)]));
+    w.instance(0x9000, 0x100, &[]);
+    w.root(0x01, 0x1000);
+    let p = analyze(&w.finish()).unwrap();
+    let held = products::heap_object(&p.profile, 0x9000).unwrap();
+    assert_eq!((held.referrer_count, held.referrers.len()), (250, 200));
+    assert_eq!(held.referrers[0].0.id, 0x2000, "in id order");
+}

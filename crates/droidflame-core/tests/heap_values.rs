@@ -171,10 +171,14 @@ fn a_series_of_dumps_gives_what_grows_at_every_step() {
     let classes: Vec<_> = growth.classes.iter().map(|r| (r.name.as_str(), r.counts.clone(), r.bytes.clone())).collect();
     assert_eq!(classes, [("com.example.Leak", vec![1, 2, 3], vec![24, 48, 72])]);
     assert_eq!((growth.classes[0].objects_per_step(), growth.classes[0].bytes_per_step()), (1.0, 24.0));
-    let paths: Vec<_> = growth.paths.iter().map(|r| (r.name.as_str(), r.counts.clone())).collect();
+    let paths: Vec<_> = growth.paths.iter().map(|r| (r.name.as_str(), r.counts.clone(), r.bytes.clone())).collect();
     assert_eq!(
         paths,
-        [("default;java.lang.Class<com.example.Holder>;java.lang.Object[];com.example.Leak", vec![1, 2, 3])]
+        [(
+            "default;java.lang.Class<com.example.Holder>;java.lang.Object[];com.example.Leak",
+            vec![1, 2, 3],
+            vec![24, 48, 72]
+        )]
     );
     assert_eq!(growth.order, [0, 1, 2]);
     let two = products::heap_series(&profiles[..2]).unwrap_err();

@@ -138,16 +138,6 @@ impl HeapSeries {
         number
     }
 
-    /// How many dumps have been added.
-    pub fn len(&self) -> usize {
-        self.dumps
-    }
-
-    /// Whether no dump has been added.
-    pub fn is_empty(&self) -> bool {
-        self.dumps == 0
-    }
-
     /// What grows at every step of the dumps added.
     pub fn growth(&self) -> Result<SeriesGrowth> {
         if self.dumps < FEWEST_DUMPS {
@@ -208,5 +198,18 @@ impl HeapSeries {
         }
         names.reverse();
         names.join(";")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_step_adds_the_change_over_the_steps() {
+        let row = SeriesRow { name: "A".into(), counts: vec![2, 5, 11], bytes: vec![10, 40, 100] };
+        assert_eq!((row.objects_per_step(), row.bytes_per_step()), (4.5, 45.0));
+        let one = SeriesRow { name: "A".into(), counts: vec![7], bytes: vec![70] };
+        assert_eq!((one.objects_per_step(), one.bytes_per_step()), (0.0, 0.0), "one dump has no step");
     }
 }
