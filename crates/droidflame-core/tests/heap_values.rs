@@ -287,7 +287,7 @@ fn old_strings_of_part_of_a_shared_array_are_copies_by_their_text() {
     w.class_dump(0x100, 0, 8, &[], &[]);
     w.class_dump(0x101, 0x100, 24, &[], &[("value", 2), ("offset", 10), ("count", 10), ("hash", 10)]);
     w.root(0x01, 0x1000);
-    w.object_array(0x1000, 0x102, &[0x2000, 0x2001, 0x2002, 0x2003, 0x2005, 0x3003, 0x3004]);
+    w.object_array(0x1000, 0x102, &[0x2000, 0x2001, 0x2002, 0x2003, 0x2005, 0x2006, 0x3003, 0x3004]);
     // Two empty arrays: alike, but they waste nothing.
     w.byte_array(0x3003, &[]);
     w.byte_array(0x3004, &[]);
@@ -303,10 +303,13 @@ fn old_strings_of_part_of_a_shared_array_are_copies_by_their_text() {
     // A "hello" past the first 64 bytes kept of a long array: its text is not known, so it
     // is counted in no group.
     w.instance(0x2005, 0x101, &[Object(0x3002), Int(35), Int(5), Int(0)]);
+    // One across the end of those bytes: the characters known, then `…`.
+    w.instance(0x2006, 0x101, &[Object(0x3002), Int(30), Int(5), Int(0)]);
     w.char_array(0x3002, &("x".repeat(35) + "hello"));
     let p = analyze(&w.finish()).unwrap();
     let text = |id| products::heap_object(&p.profile, id).unwrap().text;
     assert_eq!([text(0x2001), text(0x2003)], [Some("hello".to_owned()), Some("llo".to_owned())]);
+    assert_eq!([text(0x2005), text(0x2006)], [None, Some("xx…".to_owned())]);
     let rows = products::heap_duplicates(&p.profile).unwrap();
     let rows: Vec<_> = rows.iter().map(|r| (r.kind, r.count, r.example, r.preview.as_str())).collect();
     assert_eq!(rows, [("string", 3, 0x2000, "hello")]);
@@ -332,4 +335,71 @@ fn equal_bytes_of_two_coders_are_two_texts() {
     let text = |id| products::heap_object(&p.profile, id).unwrap().text;
     assert_eq!([text(0x2000), text(0x2001)], [Some("hi".to_owned()), Some("楨".to_owned())]);
     assert_eq!(products::heap_duplicates(&p.profile).unwrap(), []);
+}
+
+/// Every primitive array type's first elements, as Java prints them; `…` only where more
+/// follow than are shown.
+#[test]
+fn arrays_of_every_primitive_type_show_their_first_elements() {
+    let mut w = HprofWriter::new(4);
+    w.load_class(0x100, "java/lang/Object");
+    w.load_class(0x102, "[Ljava/lang/Object;");
+    w.class_dump(0x100, 0, 8, &[], &[]);
+    let arrays: [(u64, u8, Vec<droidflame_testkit::hprof::Value>, &str); 9] = [
+        (0x3000, 4, vec![Bool(true), Bool(false)], "[true, false]"),
+        (0x3001, 5, vec![Char(0x41), Char(0x42)], "[A, B]"),
+        (0x3002, 6, vec![Float(0.5)], "[0.5]"),
+        (0x3003, 7, vec![Double(-2.25)], "[-2.25]"),
+        (0x3004, 8, vec![Byte(-1), Byte(2)], "[-1, 2]"),
+        (0x3005, 9, vec![Short(300)], "[300]"),
+        (0x3006, 10, (0..16).map(Int).collect(), "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]"),
+        (0x3007, 10, (0..17).map(Int).collect(), "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, …]"),
+        (0x3008, 11, vec![Long(1 << 40)], "[1099511627776]"),
+    ];
+    w.root(0x01, 0x1000);
+    w.object_array(0x1000, 0x102, &arrays.iter().map(|a| a.0).collect::<Vec<_>>());
+    for (id, code, values, _) in &arrays {
+        w.primitive_array(*id, *code, values);
+    }
+    let p = analyze(&w.finish()).unwrap();
+    for (id, _, _, shown) in &arrays {
+        assert_eq!(products::heap_object(&p.profile, *id).unwrap().elements.as_deref(), Some(*shown), "{id:#x}");
+    }
+}
+
+/// Two classes each the other's superclass (a damaged dump): an instance's fields are
+/// listed, each class once, and the listing ends.
+#[test]
+fn a_superclass_loop_ends_an_instance_s_fields() {
+    let mut w = HprofWriter::new(4);
+    w.load_class(0x110, "com/example/A");
+    w.load_class(0x120, "com/example/B");
+    w.class_dump(0x110, 0x120, 8, &[], &[("a", 10)]);
+    w.class_dump(0x120, 0x110, 8, &[], &[("b", 10)]);
+    w.instance(0x2000, 0x110, &[Int(1), Int(2)]);
+    w.root(0x01, 0x2000);
+    let p = analyze(&w.finish()).unwrap();
+    let fields = products::heap_object(&p.profile, 0x2000).unwrap().fields;
+    assert_eq!(fields.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), ["a", "b"]);
+}
+
+/// A string's text is its first 64 bytes' characters, then `…` where the string is longer.
+#[test]
+fn a_long_string_s_text_is_its_first_characters_then_an_ellipsis() {
+    let mut w = HprofWriter::new(4);
+    for (id, name) in [(0x100, "java/lang/Object"), (0x101, "java/lang/String"), (0x102, "[Ljava/lang/Object;")] {
+        w.load_class(id, name);
+    }
+    w.class_dump(0x100, 0, 8, &[], &[]);
+    w.class_dump(0x101, 0x100, 16, &[], &[("value", 2), ("coder", 8)]);
+    w.root(0x01, 0x1000);
+    w.object_array(0x1000, 0x102, &[0x2000, 0x2001]);
+    w.instance(0x2000, 0x101, &[Object(0x3000), Byte(0)]);
+    w.instance(0x2001, 0x101, &[Object(0x3001), Byte(0)]);
+    w.byte_array(0x3000, &[b'a'; 64]);
+    w.byte_array(0x3001, &[b'b'; 100]);
+    let p = analyze(&w.finish()).unwrap();
+    let text = |id| products::heap_object(&p.profile, id).unwrap().text.unwrap();
+    assert_eq!(text(0x2000), "a".repeat(64));
+    assert_eq!(text(0x2001), "b".repeat(64) + "…");
 }

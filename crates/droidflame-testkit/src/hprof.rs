@@ -192,6 +192,18 @@ impl HprofWriter {
         self.segment.extend(sub);
     }
 
+    /// A primitive array of `values`, all of one type (`code`, a basic type's code, says
+    /// which where there are none).
+    pub fn primitive_array(&mut self, id: u64, code: u8, values: &[Value]) {
+        let mut sub = vec![0x23];
+        sub.extend(self.id_bytes(id));
+        sub.extend(0u32.to_be_bytes());
+        sub.extend((values.len() as u32).to_be_bytes());
+        sub.push(code);
+        values.iter().for_each(|&v| sub.extend(self.value(v)));
+        self.segment.extend(sub);
+    }
+
     /// A `char[]` of `text`'s UTF-16 code units (as Java strings before 9 held their text).
     pub fn char_array(&mut self, id: u64, text: &str) {
         let units: Vec<u16> = text.encode_utf16().collect();

@@ -3,7 +3,6 @@
 //! each object (`heap_values`); what the dump did not give whole is said to be cut.
 
 use crate::profile::{FieldType, HeapGraph, ObjectKind, Via};
-use std::borrow::Cow;
 
 /// One field of an instance.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -127,18 +126,17 @@ pub(super) fn string_text(graph: &HeapGraph, v: usize) -> Option<String> {
     };
     // Older strings share an array: their own characters start at `offset`, `count` long.
     let number = |name: &str| field(name).and_then(|f| f.value.parse::<usize>().ok());
-    let units: Cow<'_, [u16]> = match (number("offset"), number("count")) {
-        (Some(offset), Some(count)) if fields.iter().any(|f| f.name == "offset") => {
-            let end = (offset + count).min(units.len());
+    match (number("offset"), number("count")) {
+        (Some(offset), Some(count)) => {
             // Characters past those kept: nothing is known of this string's text.
             if offset >= units.len() && count > 0 {
                 return None;
             }
-            return Some(text_of(&units[offset.min(end)..end], cut && offset + count > units.len()));
+            let end = (offset + count).min(units.len());
+            Some(text_of(&units[offset.min(end)..end], cut && offset + count > units.len()))
         }
-        _ => Cow::Owned(units),
-    };
-    Some(text_of(&units, cut))
+        _ => Some(text_of(&units, cut)),
+    }
 }
 
 fn text_of(units: &[u16], cut: bool) -> String {
