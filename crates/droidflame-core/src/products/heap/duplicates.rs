@@ -31,6 +31,39 @@ pub struct DuplicateRow {
 /// What makes two copies equal: the class, the length, the hash, and the first bytes.
 type Key = (u32, u64, u64, Vec<u8>, u8);
 
+/// Groups of two primitive arrays or more of equal contents (strongly reachable, not a
+/// string's, not the runtime's). Every array is keyed in a few bytes (class, size, hash,
+/// number), the keys sorted, and only runs of equal keys compared by their first bytes:
+/// a dump has hundreds of thousands of arrays, and a key that held its bytes would cost
+/// the page as much memory again as the dump's values.
+fn array_copies(graph: &HeapGraph, in_strings: &[bool]) -> Vec<Vec<usize>> {
+    let storage = runtime_storage(graph);
+    let mut keys: Vec<(u32, u64, u64, u32)> = Vec::new();
+    for v in (0..graph.len()).filter(|&v| graph.is_strong(v) && !in_strings[v] && !storage[v]) {
+        if graph.objects.kind[v] == ObjectKind::PrimitiveArray && graph.objects.shallow(v) > 0 {
+            let size = graph.objects.shallow(v);
+            if let Some((hash, _)) = graph.values.contents(v, size) {
+                keys.push((graph.objects.class[v], size, hash, v as u32));
+            }
+        }
+    }
+    keys.sort_unstable();
+    let mut groups = Vec::new();
+    for run in keys.chunk_by(|a, b| a.0 == b.0 && a.1 == b.1 && a.2 == b.2).filter(|run| run.len() > 1) {
+        // Equal hashes: the first bytes tell apart what a collision put together.
+        let mut by_prefix: Vec<(Vec<u8>, Vec<usize>)> = Vec::new();
+        for &(_, size, _, v) in run {
+            let prefix = graph.values.contents(v as usize, size).map(|(_, p)| p.into_owned()).unwrap_or_default();
+            match by_prefix.iter_mut().find(|(p, _)| *p == prefix) {
+                Some((_, copies)) => copies.push(v as usize),
+                None => by_prefix.push((prefix, vec![v as usize])),
+            }
+        }
+        groups.extend(by_prefix.into_iter().map(|(_, copies)| copies).filter(|copies| copies.len() > 1));
+    }
+    groups
+}
+
 /// The arrays ART's dumps give each class object for the storage of its statics (held
 /// through `$staticOverhead`, zeroed where the statics are): the runtime's, not copies an
 /// app made, and left out.
@@ -102,15 +135,7 @@ pub fn heap_duplicates(profile: &Profile) -> Result<Vec<DuplicateRow>> {
             group.1.push(w);
         }
     }
-    let mut arrays: FxHashMap<Key, Vec<usize>> = FxHashMap::default();
-    let storage = runtime_storage(graph);
-    for v in (0..graph.len()).filter(|&v| graph.is_strong(v) && !in_strings[v] && !storage[v]) {
-        if graph.objects.kind[v] == ObjectKind::PrimitiveArray && graph.objects.shallow(v) > 0 {
-            if let Some(key) = contents_key(graph, v, 0) {
-                arrays.entry(key).or_default().push(v);
-            }
-        }
-    }
+    let arrays = array_copies(graph, &in_strings);
     let mut rows: Vec<DuplicateRow> = strings
         .into_values()
         .filter(|(copies, _)| copies.len() > 1)
@@ -128,7 +153,7 @@ pub fn heap_duplicates(profile: &Profile) -> Result<Vec<DuplicateRow>> {
             }
         })
         .collect();
-    rows.extend(arrays.into_values().filter(|copies| copies.len() > 1).map(|copies| {
+    rows.extend(arrays.into_iter().map(|copies| {
         let first = *copies.iter().min_by_key(|&&v| graph.objects.ids[v]).expect("copies");
         let bytes = graph.objects.shallow(first);
         DuplicateRow {
