@@ -30,6 +30,11 @@ pub struct DuplicateRow {
 
 /// What makes two copies equal: the class, the length, the hash, and the first bytes.
 type Key = (u32, u64, u64, Vec<u8>, u8);
+/// A key without its bytes (class, length, hash, coder): equal for every copy, and
+/// equal for two contents apart about once in 2^64.
+type ShortKey = (u32, u64, u64, u8);
+/// Strings of one text: the strings, and the arrays that hold it.
+type StringCopies = (Vec<usize>, Vec<usize>);
 
 /// Groups of two primitive arrays or more of equal contents (strongly reachable, not a
 /// string's, not the runtime's). Every array is keyed in a few bytes (class, size, hash,
@@ -64,6 +69,40 @@ fn array_copies(graph: &HeapGraph, in_strings: &[bool]) -> Vec<Vec<usize>> {
     groups
 }
 
+/// String `v`'s key (what makes two strings' texts equal) and the array holding its text.
+fn string_key(graph: &HeapGraph, v: usize, layout: &StringLayout) -> Option<(Key, usize)> {
+    let refs = &graph.references;
+    let e = (refs.first[v] as usize..refs.first[v + 1] as usize)
+        .find(|&e| refs.via[e].get() == Via::Field(layout.value))?;
+    let w = refs.target[e] as usize;
+    let values = graph.values.of(v);
+    let coder = layout.coder.and_then(|at| values.get(at).copied()).unwrap_or(0);
+    let int = |at: Option<usize>| {
+        at.and_then(|at| values.get(at..at + 4)).map(|b| u32::from_be_bytes(b.try_into().expect("four bytes")))
+    };
+    let key = match (int(layout.offset), int(layout.count)) {
+        // A string of part of a shared array: known by its characters where they are kept.
+        (Some(offset), Some(count)) => {
+            let (start, end) = (2 * offset as usize, 2 * (offset as usize + count as usize));
+            let size = graph.objects.shallow(w);
+            match graph.values.contents(w, size) {
+                // The whole array: known as any array is, so that a string of a whole
+                // array and one of part of a longer one with equal text are one group.
+                Some(_) if start == 0 && end as u64 == size => contents_key(graph, w, coder),
+                Some((_, prefix)) if end <= prefix.len() => {
+                    let part = &prefix[start..end];
+                    let mut hash = ContentHash::default();
+                    hash.write(part);
+                    Some((graph.objects.class[w], part.len() as u64, hash.finish(), part.to_vec(), coder))
+                }
+                _ => None,
+            }
+        }
+        _ => contents_key(graph, w, coder),
+    }?;
+    Some((key, w))
+}
+
 /// The arrays ART's dumps give each class object for the storage of its statics (held
 /// through `$staticOverhead`, zeroed where the statics are): the runtime's, not copies an
 /// app made, and left out.
@@ -89,55 +128,44 @@ fn runtime_storage(graph: &HeapGraph) -> Vec<bool> {
 /// wasted first, then by class and example.
 pub fn heap_duplicates(profile: &Profile) -> Result<Vec<DuplicateRow>> {
     let graph = graph_of(profile)?;
-    let mut strings: FxHashMap<Key, (Vec<usize>, Vec<usize>)> = FxHashMap::default();
     let mut in_strings = vec![false; graph.len()];
     let mut layouts: FxHashMap<u32, Option<StringLayout>> = FxHashMap::default();
+    // Every string keyed in a few bytes (its text's class, length, hash and coder, the
+    // string and its array), sorted; runs of equal keys are told apart by their first
+    // bytes alone, so no key holds its bytes (a dump has hundreds of thousands).
+    let mut keys: Vec<(ShortKey, u32, u32)> = Vec::new();
     for v in (0..graph.len()).filter(|&v| graph.is_strong(v) && graph.objects.kind[v] == ObjectKind::Instance) {
         let class = graph.objects.class[v];
         let Some(layout) = *layouts.entry(class).or_insert_with(|| string_layout(graph, v)) else { continue };
-        let refs = &graph.references;
-        let Some(e) = (refs.first[v] as usize..refs.first[v + 1] as usize)
-            .find(|&e| refs.via[e].get() == crate::profile::Via::Field(layout.value))
-        else {
-            continue;
-        };
-        let w = refs.target[e] as usize;
-        let values = graph.values.of(v);
-        let coder = layout.coder.and_then(|at| values.get(at).copied()).unwrap_or(0);
-        let int = |at: Option<usize>| {
-            at.and_then(|at| values.get(at..at + 4)).map(|b| u32::from_be_bytes(b.try_into().expect("four bytes")))
-        };
-        let key = match (int(layout.offset), int(layout.count)) {
-            // A string of part of a shared array: known by its characters where they are kept.
-            (Some(offset), Some(count)) => {
-                let (start, end) = (2 * offset as usize, 2 * (offset as usize + count as usize));
-                let size = graph.objects.shallow(w);
-                match graph.values.contents(w, size) {
-                    // The whole array: known as any array is, so that a string of a whole
-                    // array and one of part of a longer one with equal text are one group.
-                    Some(_) if start == 0 && end as u64 == size => contents_key(graph, w, coder),
-                    Some((_, prefix)) if end <= prefix.len() => {
-                        let part = &prefix[start..end];
-                        let mut hash = ContentHash::default();
-                        hash.write(part);
-                        Some((graph.objects.class[w], part.len() as u64, hash.finish(), part.to_vec(), coder))
-                    }
-                    _ => None,
-                }
-            }
-            _ => contents_key(graph, w, coder),
-        };
-        let Some(key) = key else { continue };
+        let Some((key, w)) = string_key(graph, v, &layout) else { continue };
         in_strings[w] = true;
-        let group = strings.entry(key).or_default();
-        group.0.push(v);
-        if !group.1.contains(&w) {
-            group.1.push(w);
+        keys.push(((key.0, key.1, key.2, key.4), v as u32, w as u32));
+    }
+    keys.sort_unstable();
+    let mut strings: Vec<StringCopies> = Vec::new();
+    for run in keys.chunk_by(|a, b| a.0 == b.0).filter(|run| run.len() > 1) {
+        let mut by_prefix: Vec<(Vec<u8>, StringCopies)> = Vec::new();
+        for &(_, v, w) in run {
+            let (v, w) = (v as usize, w as usize);
+            let layout = layouts[&graph.objects.class[v]].expect("a string's layout");
+            let prefix = string_key(graph, v, &layout).map(|(key, _)| key.3).unwrap_or_default();
+            let group = match by_prefix.iter().position(|(p, _)| *p == prefix) {
+                Some(at) => &mut by_prefix[at].1,
+                None => {
+                    by_prefix.push((prefix, Default::default()));
+                    &mut by_prefix.last_mut().expect("a group").1
+                }
+            };
+            group.0.push(v);
+            if !group.1.contains(&w) {
+                group.1.push(w);
+            }
         }
+        strings.extend(by_prefix.into_iter().map(|(_, group)| group));
     }
     let arrays = array_copies(graph, &in_strings);
     let mut rows: Vec<DuplicateRow> = strings
-        .into_values()
+        .into_iter()
         .filter(|(copies, _)| copies.len() > 1)
         .map(|(copies, shared)| {
             let (string, array) = (graph.objects.shallow(copies[0]), graph.objects.shallow(shared[0]));
