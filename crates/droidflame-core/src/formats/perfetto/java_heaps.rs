@@ -2,8 +2,9 @@
 //! writes them) into the heap-graph sink, the model an HPROF dump makes. A dump spans
 //! packets of one sequence up to the first not `continued`; its types and field names may
 //! come after the objects that use them, so its packets are kept (as they came, compact)
-//! and read once it has ended. The model holds one dump: the first whole one is read, the
-//! others are named in a note.
+//! and read once it has ended. The model holds one dump: the first to end is read (cut
+//! short where a packet of another process or time came before its last), the others are
+//! named in a note.
 
 use super::framing::varint;
 use super::java_heap_proto::KIND_WEAK_REFERENCE;
