@@ -119,3 +119,38 @@ test('a series of Perfetto heap graphs: the class and path that grow at every st
   assert.match(await page.locator('#heap-series-paths').textContent(), /^app › java\.lang\.Class<com\.example\.Holder> › java\.lang\.Object\[\] › com\.example\.Leak1 → 2 → 3\+1\+24 bytes$/);
   await shot(page, 'heap-series');
 });
+
+test('a link to a class and an object names its file, opens them again, and Back steps out; the keyboard stays where it was', async (t) => {
+  const link = '#file=leakcanary-leak_service_binder.hprof&tab=heap&class=com.example.leakcanary.LeakyService&object=0xb0fa7cb0';
+  const page = await checkedPage(context, t, { viewport: { width: 1280, height: 900 }, query: link });
+  assert.equal(await page.locator('#link-welcome').textContent(),
+    'This link shows a view of "leakcanary-leak_service_binder.hprof". Open that file to see it: the link holds the view, never the trace.');
+  assert.equal(await pick(page, [DUMP]), 'done');
+  await page.waitForFunction(() => /0xb0fa7cb0/.test(document.getElementById('heap-object-title').textContent)
+    && document.querySelectorAll('#heap-instance-rows tr').length === 3);
+  assert.equal(await page.locator('#link-note').isVisible(), false, 'the same file: nothing left out');
+  // A reference field names the class it holds.
+  assert.match(await page.locator('.heap-fields tr', { hasText: 'mBase' }).textContent(), /^Object\s*mBase\s*android\.app\.ContextImpl 0x[0-9a-f]+$/);
+  // Sorting by a header from the keyboard: the focus stays on that header.
+  await page.locator('#heap-class-head button[data-column="count"]').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.activeElement.dataset.column === 'count'
+    && document.activeElement.closest('th').getAttribute('aria-sort') === 'descending');
+  // Escape in the object's panel closes it and gives the keyboard back to what opened it.
+  await page.locator('#heap-instance-rows tr[aria-selected="false"]').first().click();
+  await page.waitForFunction(() => !/0xb0fa7cb0/.test(document.getElementById('heap-object-title').textContent));
+  await page.locator('#heap-object-close').focus();
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => document.getElementById('heap-object').hidden);
+  assert.equal(await page.evaluate(() => document.activeElement.closest('#heap-instance-rows tr') !== null), true);
+  // Closing is no step: Back goes to the object the link opened.
+  await page.goBack();
+  await page.waitForFunction(() => /0xb0fa7cb0/.test(document.getElementById('heap-object-title').textContent));
+  // Another class is a step: Back returns to the link's.
+  const other = await page.locator('#heap-class-rows tr').first().locator('td').first().textContent();
+  await page.locator('#heap-class-rows tr').first().click();
+  await page.waitForFunction((name) => document.getElementById('heap-instance-title').textContent === 'Instances of ' + name, other);
+  await page.goBack();
+  await page.waitForFunction(() => document.getElementById('heap-instance-title').textContent === 'Instances of com.example.leakcanary.LeakyService');
+  assert.equal(await page.evaluate(() => document.body.dataset.state), 'done', 'the dump stays open');
+});

@@ -47,11 +47,13 @@ test('the view follows into the address, and the same address and file show it a
   await page.waitForFunction(() => new URL(location.href).hash.includes('tree_search=run'), null, { timeout: 5000 });
   const hash = hashOf(page);
   for (const part of ['tab=tree', 'thread=pool-12-thread-1+%5B21594%5D', 'clock=cpu', 'view=']) assert.ok(hash.includes(part), part + ' in ' + hash);
-  assert.equal(hash.includes(encodeURIComponent(TRACE)), false, 'the link holds the view, not the file');
+  // The link names its file (for whoever opens it without), and holds nothing of it.
+  assert.ok(hash.startsWith('#file=' + encodeURIComponent(TRACE) + '&'), hash);
 
   // The address opened again (a reload) knows the view, not the trace: it asks for the file.
   await page.reload();
   assert.equal(await page.isVisible('#link-welcome'), true);
+  assert.equal(await page.textContent('#link-welcome-file'), JSON.stringify(TRACE));
   await shot(page, 'link-welcome');
   await opened(page);
   await page.waitForFunction(() => document.body.dataset.tree === 'ready');
@@ -75,7 +77,7 @@ test('a link made on the Frames tab opens on the Frames tab', async (t) => {
   assert.equal(await pick(page, corpus(FRAMES)), 'done');
   await page.click('#tab-button-frames');
   await page.waitForFunction(() => document.body.dataset.frames === 'shown');
-  await page.waitForFunction(() => new URL(location.href).hash.startsWith('#tab=frames&'), null, { timeout: 5000 });
+  await page.waitForFunction(() => /^#file=[^&]+&tab=frames&/.test(new URL(location.href).hash), null, { timeout: 5000 });
   await page.reload();
   assert.equal(await pick(page, corpus(FRAMES)), 'done');
   await page.waitForFunction(() => document.body.dataset.frames === 'shown');

@@ -31,7 +31,18 @@ test('a view goes into the hash and comes back from it, whole', () => {
     treeFunction: 'java.lang.Thread.run', view: state.view,
   });
   assert.equal(hashOf(initialState()), '', 'nothing open: no hash');
-  assert.match(hashOf(opened()), /^tab=flame&thread=/);
+  assert.match(hashOf(opened()), /^file=a\.trace&tab=flame&thread=/);
+});
+
+test('a link names the file it was made with, and says so where another is open', async () => {
+  const { linkFile } = await import('../src/link/link.js');
+  const hash = hashOf(opened());
+  assert.equal(linkFile(parseHash(hash).params), 'a.trace');
+  assert.deepEqual(restored(hash).notes, [], 'the same file: nothing to say');
+  const other = Object.assign(opened(), { name: 'b.trace' });
+  assert.deepEqual(restored(hash, other).notes, ['The link was made with "a.trace"; this is "b.trace".']);
+  assert.equal(linkFile(parseHash('tab=flame').params), '', 'an older link names none');
+  assert.equal(linkFile(null), '');
 });
 
 test('a link round-trips every tab in the list of views', () => {
@@ -39,7 +50,7 @@ test('a link round-trips every tab in the list of views', () => {
     // Compare's tab is taken only while a comparison is open.
     const state = Object.assign(opened(), { tab: id }, id === 'compare' ? { compare: { phase: 'done', name: 'b.trace' } } : {});
     const hash = hashOf(state);
-    assert.match(hash, new RegExp('^tab=' + id + '&'), id);
+    assert.match(hash, new RegExp('^file=a\\.trace&tab=' + id + '&'), id);
     const { patch, notes } = restored('#' + hash, state);
     assert.deepEqual(notes, [], id);
     assert.deepEqual(patch, { tab: id, thread: state.thread, clock: state.clock }, id);
@@ -106,7 +117,7 @@ test('a link keeps the source and a heap profile\'s dump, and asks for them firs
   const summary = Object.assign({}, opened().summary, { sources, source: 'heap-allocated', dumps: { selected: 0, count: 3, times_us: [1, 2, 3] } });
   const state = Object.assign({}, opened(), { summary });
   const hash = hashOf(state);
-  assert.match(hash, /^tab=flame&source=heap-allocated&dump=1&thread=/);
+  assert.match(hash, /^file=a\.trace&tab=flame&source=heap-allocated&dump=1&thread=/);
   const params = parseHash('#' + hash).params;
   // Asked of the trace opened on its first source and last dump: both change.
   const fresh = Object.assign({}, summary, { source: 'heap-unreleased', dumps: { selected: 2, count: 3, times_us: [1, 2, 3] } });
@@ -132,8 +143,11 @@ test('a heap dump\'s choices go into the hash and come back; a trace that is no 
   assert.deepEqual(notes, []);
   assert.deepEqual([patch.heapHeap, patch.heapByPackage, patch.heapClass, patch.heapObject], ['app', true, 'com.example.A$B', '0xb0fa7cb0']);
   const bad = restored('heap=image&object=0xZZ', state);
-  assert.equal('heapHeap' in bad.patch || 'heapObject' in bad.patch, false);
+  assert.deepEqual([bad.patch.heapHeap, bad.patch.heapObject], ['', ''], 'left out: all heaps, no object');
   assert.equal(bad.notes.length, 2);
+  // A link without a class or an object (Back from one) shows none.
+  const plain = restored('tab=heap', state).patch;
+  assert.deepEqual([plain.heapHeap, plain.heapByPackage, plain.heapClass, plain.heapObject], ['', false, '', '']);
   const trace = restored('class=A');
   assert.deepEqual(trace.patch, {});
   assert.match(trace.notes[0], /this is no heap dump/);

@@ -81,7 +81,14 @@ fn an_instance_s_fields_a_string_s_text_and_an_array_s_elements() {
             ("s", "short", "300", None),
         ]
     );
-    assert_eq!(products::heap_object(&p.profile, 0x2003).unwrap().text.as_deref(), Some("world"));
+    // A reference field names what it holds: its class, and a string's text.
+    let label = point.fields.iter().find(|f| f.name == "label").unwrap();
+    assert_eq!((label.class.as_deref(), label.text.as_deref()), (Some("java.lang.String"), Some("world")));
+    assert!(point.fields.iter().filter(|f| f.name != "label").all(|f| f.class.is_none() && f.text.is_none()));
+    let world = products::heap_object(&p.profile, 0x2003).unwrap();
+    assert_eq!(world.text.as_deref(), Some("world"));
+    let value = world.fields.iter().find(|f| f.name == "value").unwrap();
+    assert_eq!((value.object, value.class.as_deref(), value.text.as_deref()), (Some(0x2102), Some("byte[]"), None));
     let zeros = products::heap_object(&p.profile, 0x3003).unwrap();
     assert_eq!(zeros.elements, Some(format!("[{}, …]", ["0"; 16].join(", "))));
     assert!(zeros.fields.is_empty() && zeros.text.is_none());

@@ -64,7 +64,8 @@ impl Session {
 
     /// Object `id` in full: `{object, dominator, reachability, path: [{id, class, via}], references:
     /// [{via, object}], referrers: [{object, via}], referrer_count, dominated: [object],
-    /// dominated_count, fields: [{name, type, value, object}], text, elements}`.
+    /// dominated_count, fields: [{name, type, value, object, class, text}], text, elements}`: a
+    /// reference field's `object` is the id it holds, `class` that object's, `text` a string's.
     #[wasm_bindgen(js_name = heapObjectJson)]
     pub fn heap_object_json(&self, id: &str) -> Result<String, JsError> {
         let d = products::heap_object(&self.profile()?.profile, parse_id(id)?).map_err(js_error)?;
@@ -81,7 +82,7 @@ impl Session {
             "dominated": d.dominated.iter().map(object).collect::<Vec<_>>(),
             "dominated_count": d.dominated_count,
             "fields": d.fields.iter().map(|f| json!({ "name": f.name, "type": f.kind, "value": f.value,
-                "object": f.object.map(object_id) })).collect::<Vec<_>>(),
+                "object": f.object.map(object_id), "class": f.class, "text": f.text })).collect::<Vec<_>>(),
             "text": d.text,
             "elements": d.elements,
         })

@@ -32,6 +32,8 @@ export function createHeap({ store, products }) {
   let classesFor = null;
   let instancesFor = null;
   let objectFor = null;
+  // What had the keyboard when the object panel opened.
+  let opener = null;
   // Bumped by every summary (another dump, or this one renamed or on another source): its
   // tables are asked anew, whatever the choices.
   let dumpNumber = 0;
@@ -179,9 +181,16 @@ export function createHeap({ store, products }) {
     const box = $('heap-object');
     box.hidden = !state.heapObject;
     if (box.hidden) {
+      // Closed (Escape, ×, Back): the keyboard goes back to what opened it.
+      if (box.dataset.shown === 'yes' && (box.contains(document.activeElement) || document.activeElement === document.body)) {
+        const back = opener && opener.isConnected ? opener : $('heap-instance-rows').querySelector('tr[tabindex="0"]');
+        if (back) back.focus();
+      }
       box.dataset.shown = 'no';
       return;
     }
+    const active = document.activeElement;
+    if (active && active !== document.body && !box.contains(active)) opener = active;
     const key = JSON.stringify([dumpNumber, state.summary.mapping, state.heapObject]);
     if (key === objectFor) return;
     objectFor = key;
@@ -214,9 +223,9 @@ export function createHeap({ store, products }) {
         element('table', { class: 'heap-fields' }, element('tbody', {}, ...d.fields.map((f) => element('tr', {},
           element('td', { class: 'muted', text: f.type }),
           element('td', { class: 'mono', text: f.name }),
-          element('td', {}, f.object
-            ? element('button', { type: 'button', class: 'link mono', text: f.value, onclick: () => store.update({ heapObject: f.object }) })
-            : element('span', { class: 'mono', text: f.value })))))));
+          element('td', {}, ...(f.object
+            ? [objectButton({ id: f.object, class: f.class }), ...(typeof f.text === 'string' ? [' ', element('q', { class: 'mono', text: f.text })] : [])]
+            : [element('span', { class: 'mono', text: f.value })])))))));
       $('heap-object-body').replaceChildren(...[facts, ...contents, dominator, fields].filter(Boolean),
         element('h4', { text: 'Shortest path from a GC root' }), path,
         list('References', d.references.slice(0, LISTED), d.references.length, (r) => [element('span', { class: 'via mono', text: r.via }), ' ', objectButton(r.object), ' ', bytes(r.object.retained)]),

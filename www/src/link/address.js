@@ -1,12 +1,13 @@
 // The page's address follows the view: its hash (link.js) changes as the view does,
-// without a request, and without a history entry but where a heap dump's object is opened
-// (so that Back returns to the one before, as following references in a browser does); a link opened (or pasted into an open page) shows
-// its view in the trace opened with it, saying what it left out; "Copy link" copies it.
+// without a request, and without a history entry but where a heap dump's class or object is
+// opened (so that Back returns to the one before, as following links in a browser does); a
+// link opened (or pasted into an open page) shows its view in the trace opened with it,
+// saying what it left out; "Copy link" copies it.
 // An embedded page (`#embed`) leaves its address to its host. A pause after the view last
 // changed, `body[data-address]` says `written` (or `kept`, embedded), for what waits on it.
 
 import { $ } from '../shared/dom.js';
-import { hashOf, linkPatch, linkSource, parseHash } from './link.js';
+import { hashOf, linkFile, linkPatch, linkSource, parseHash } from './link.js';
 import { PLAIN_VIEW, isPlain } from '../shared/transforms.js';
 
 // A pause before the address changes: a search typed letter by letter is one change.
@@ -20,10 +21,17 @@ export function createAddress(store, showSource) {
   }
   // The view a link asks for, until a trace is open to show it in.
   let pendingLink = parseHash(window.location.hash);
-  $('link-welcome').hidden = !pendingLink.params;
+  welcome();
   let linkTimer = 0;
-  // The heap dump's object the address last showed.
-  let shownObject = '';
+  // The heap dump's class and object the address last showed.
+  let shown = { heapClass: '', heapObject: '' };
+
+  // The welcome says a link waits for its file, naming it where the link does.
+  function welcome() {
+    $('link-welcome').hidden = !pendingLink.params;
+    const file = linkFile(pendingLink.params);
+    $('link-welcome-file').textContent = file ? JSON.stringify(file) : 'a trace';
+  }
 
   /**
    * The link's view shown in the trace just opened, with a note for each part left out;
@@ -39,6 +47,9 @@ export function createAddress(store, showSource) {
     const notes = sourceNotes.concat(viewNotes);
     // Undo goes from a linked view to the whole profile.
     if (patch.view && !isPlain(patch.view)) Object.assign(patch, { viewHistory: [PLAIN_VIEW], viewError: '' });
+    // The link's class and object are where the address is already: no step.
+    const now = store.get();
+    shown = { heapClass: patch.heapClass ?? now.heapClass, heapObject: patch.heapObject ?? now.heapObject };
     store.update(patch);
     const said = unread.concat(notes);
     $('link-note-text').textContent = said.join(' ');
@@ -50,22 +61,22 @@ export function createAddress(store, showSource) {
     const state = store.get();
     const hash = hashOf(state);
     if (hash && window.location.hash.slice(1) !== hash) {
-      const opened = state.heapObject && state.heapObject !== shownObject;
-      if (opened) window.history.pushState(window.history.state, '', '#' + hash);
+      if (steps(state)) window.history.pushState(window.history.state, '', '#' + hash);
       else window.history.replaceState(window.history.state, '', '#' + hash);
       lastRead = window.location.hash;
     }
-    shownObject = state.heapObject || '';
+    shown = { heapClass: state.heapClass, heapObject: state.heapObject };
     document.body.dataset.address = 'written';
   }
+  // A class or an object opened is a step Back returns from; closing one is not.
+  const steps = (state) => ['heapClass', 'heapObject'].some((key) => state[key] && state[key] !== shown[key]);
   store.subscribe((state) => {
     $('copy-link').hidden = state.phase !== 'done';
     clearTimeout(linkTimer);
     if (state.phase !== 'done') return;
     document.body.dataset.address = 'waiting';
-    // An object opened is a step Back returns from: written at once, so that quick steps
-    // are each one.
-    if (state.heapObject && state.heapObject !== shownObject) writeAddress();
+    // A step is written at once, so that quick steps are each one.
+    if (steps(state)) writeAddress();
     else linkTimer = setTimeout(writeAddress, LINK_DELAY_MS);
   });
   // A link pasted into the open page, or Back to an object opened before (which browsers
@@ -76,7 +87,7 @@ export function createAddress(store, showSource) {
     lastRead = window.location.hash;
     pendingLink = parseHash(window.location.hash);
     if (store.get().phase === 'done') applyLink();
-    else $('link-welcome').hidden = !pendingLink.params;
+    else welcome();
   };
   window.addEventListener('hashchange', followAddress);
   window.addEventListener('popstate', followAddress);

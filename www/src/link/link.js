@@ -1,4 +1,4 @@
-// The view in the page's address: its hash says the tab, the thread (by name and id), the
+// The view in the page's address: its hash says the file's name, the tab, the thread (by name and id), the
 // clock, the range, the view's transforms, the searches, the selected function, the
 // timeline's chosen call and whether a comparison was on, so that a link opened with the
 // same file shows the same view. The hash never leaves the page (no request carries it).
@@ -23,6 +23,8 @@ const MAX_PATH = 512;
 export function hashOf(state) {
   if (state.phase !== 'done' || !state.summary) return '';
   const params = new URLSearchParams();
+  // The file it was made with, to name where the link is opened without it.
+  if (state.name) params.set('file', state.name.slice(0, MAX_TEXT));
   params.set('tab', state.tab);
   // The source first: the thread and everything else are of it.
   const sources = state.summary.sources || [];
@@ -63,6 +65,12 @@ export function callFromText(value, summary) {
 
 function round(us) {
   return Math.round(us * 1000) / 1000;
+}
+
+/** The file a link was made with (its `file`), or '' where it does not say. */
+export function linkFile(params) {
+  const file = params && params.get('file');
+  return file ? file.slice(0, 200) : '';
 }
 
 /** The hash's keys and values, or a note where it cannot be read. */
@@ -144,13 +152,17 @@ export function linkPatch(params, state) {
   const notes = [];
   if (!params) return { patch, notes };
   const summary = state.summary;
-  const known = ['tab', 'source', 'dump', 'thread', 'clock', 'range', 'view', 'search', 'tree_search', 'function', 'compare', 'call',
+  const known = ['file', 'tab', 'source', 'dump', 'thread', 'clock', 'range', 'view', 'search', 'tree_search', 'function', 'compare', 'call',
     'heap', 'packages', 'class', 'object'];
   const unknown = [...new Set([...params.keys()].filter((k) => !known.includes(k)))];
   if (unknown.length) notes.push('The link has ' + (unknown.length === 1 ? 'a part' : 'parts') + ' this page does not know, left out: ' + unknown.map((k) => '"' + k.slice(0, 40) + '"').join(', ') + '.');
   const bad = (what) => notes.push('The link\'s ' + what + ' was left out.');
   const get = (key) => (params.has(key) ? params.get(key) : null);
 
+  const file = get('file');
+  if (file !== null && state.name && file !== state.name) {
+    notes.push('The link was made with ' + JSON.stringify(file.slice(0, 200)) + '; this is ' + JSON.stringify(state.name.slice(0, 200)) + '.');
+  }
   const tab = get('tab');
   if (tab !== null) {
     if (viewOf(tab)) patch.tab = tab;
@@ -204,14 +216,17 @@ export function linkPatch(params, state) {
   return { patch, notes };
 }
 
-/** A heap dump's choices from the link: its heap (one the dump has), packages, class, object. */
+/**
+ * A heap dump's choices from the link: its heap (one the dump has), packages, class, object;
+ * one the link leaves out is none (Back from a class or an object goes to the view without).
+ */
 function heapPatch(get, summary, bad) {
-  const patch = {};
   const dump = summary.heap_dump;
   if (!dump) {
     if (['heap', 'packages', 'class', 'object'].some((k) => get(k) !== null)) bad('heap dump\'s choices (this is no heap dump)');
-    return patch;
+    return {};
   }
+  const patch = { heapHeap: '', heapByPackage: false, heapClass: '', heapObject: '' };
   const heap = get('heap');
   if (heap !== null) {
     if (dump.heaps.some((h) => h.name === heap)) patch.heapHeap = heap;

@@ -104,6 +104,7 @@ export function createSortTable(store, parts) {
     return element('button', {
       type: 'button',
       title: column.hint || null,
+      'data-column': column.id,
       onclick: () => {
         const s = store.get()[sortKey];
         const same = s.column === column.id;
@@ -115,6 +116,8 @@ export function createSortTable(store, parts) {
   // In the columns' order: an ungrouped column two rows high where others are grouped, a
   // group's heading over its columns, which are in the second row.
   function renderHead(state, columns) {
+    // The headers are made anew: the keyboard stays on the one it sorted by.
+    const focused = [head, subhead].some((row) => row.contains(document.activeElement)) ? document.activeElement.dataset.column : null;
     const sort = state[sortKey];
     const ariaSort = (column) => (sort.column === column.id ? (sort.descending ? 'descending' : 'ascending') : 'none');
     const groups = columnGroups(columns);
@@ -128,6 +131,8 @@ export function createSortTable(store, parts) {
     });
     head.replaceChildren(...top);
     subhead.replaceChildren(...columns.filter((c) => c.group).map((column) => th(column, { 'aria-label': column.group + ' ' + column.label })));
+    const again = focused && [...head.querySelectorAll('button'), ...subhead.querySelectorAll('button')].find((b) => b.dataset.column === focused);
+    if (again) again.focus();
   }
 
   function render(state) {

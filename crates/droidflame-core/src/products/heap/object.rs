@@ -87,7 +87,15 @@ pub fn heap_object(profile: &Profile, id: u64) -> Result<ObjectDetails> {
         referrer_count,
         dominated: dominated.into_iter().map(|w| row(graph, w)).collect(),
         dominated_count,
-        fields: fields(graph, v),
+        fields: fields(graph, v)
+            .into_iter()
+            .map(|mut f| {
+                // Here, not in `fields`: `string_text` reads a string's fields, and a
+                // damaged dump's strings may hold strings without end.
+                f.text = f.object.and_then(|id| string_text(graph, graph.objects.ids.binary_search(&id).ok()?));
+                f
+            })
+            .collect(),
         text: string_text(graph, v),
         elements: array_preview(graph, v),
     })

@@ -16,6 +16,10 @@ pub struct FieldValue {
     pub value: String,
     /// The object a reference field holds.
     pub object: Option<u64>,
+    /// That object's class.
+    pub class: Option<String>,
+    /// That object's text, where it is a string (`heap_object` fills it in).
+    pub text: Option<String>,
 }
 
 /// The fields of instance `v`: its own class's first, then each superclass's, as the
@@ -29,7 +33,7 @@ pub(super) fn fields(graph: &HeapGraph, v: usize) -> Vec<FieldValue> {
     let held = |name: u32| {
         (refs.first[v] as usize..refs.first[v + 1] as usize)
             .find(|&e| refs.via[e].get() == Via::Field(name))
-            .map(|e| graph.objects.ids[refs.target[e] as usize])
+            .map(|e| refs.target[e] as usize)
     };
     let mut out = Vec::new();
     let mut at = 0;
@@ -37,7 +41,7 @@ pub(super) fn fields(graph: &HeapGraph, v: usize) -> Vec<FieldValue> {
         for &(name, kind) in &graph.fields[class as usize] {
             let (value, object) = match kind {
                 FieldType::Object => match held(name) {
-                    Some(id) => (super::lookup::object_id(id), Some(id)),
+                    Some(w) => (super::lookup::object_id(graph.objects.ids[w]), Some(w)),
                     None => ("null".to_owned(), None),
                 },
                 _ => {
@@ -46,7 +50,14 @@ pub(super) fn fields(graph: &HeapGraph, v: usize) -> Vec<FieldValue> {
                     (bytes.map_or_else(|| "?".to_owned(), |b| kind.show(b)), None)
                 }
             };
-            out.push(FieldValue { name: graph.names[name as usize].clone(), kind: kind.words(), value, object });
+            out.push(FieldValue {
+                name: graph.names[name as usize].clone(),
+                kind: kind.words(),
+                value,
+                object: object.map(|w| graph.objects.ids[w]),
+                class: object.map(|w| graph.object_class(w).into_owned()),
+                text: None,
+            });
         }
     }
     out
