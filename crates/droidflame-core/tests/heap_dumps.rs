@@ -453,3 +453,24 @@ fn an_object_held_by_many_lists_its_first_referrers_and_counts_them_all() {
     assert_eq!((held.referrer_count, held.referrers.len()), (250, 200));
     assert_eq!(held.referrers[0].0.id, 0x2000, "in id order");
 }
+
+/// A dump opens on its `app` heap wherever the dump lists it, though the zygote's is larger.
+#[test]
+fn a_dump_opens_on_its_app_heap_wherever_it_is_listed() {
+    let mut w = HprofWriter::new(4);
+    for (id, name) in [(0x100, "java/lang/Object"), (0x101, "com/example/Small"), (0x102, "[B")] {
+        w.load_class(id, name);
+    }
+    w.heap("app");
+    w.class_dump(0x100, 0, 8, &[], &[]);
+    w.class_dump(0x101, 0x100, 8, &[], &[]);
+    w.instance(0x1000, 0x101, &[]);
+    w.heap("zygote");
+    w.byte_array(0x2000, &[0; 4096]);
+    w.root(0x01, 0x1000);
+    w.root(0x01, 0x2000);
+    let p = analyze(&w.finish()).unwrap();
+    let threads: Vec<_> = p.profile.stacks().threads.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(threads, ["app", "zygote"]);
+    assert_eq!(p.profile.default_thread(), Some(0));
+}

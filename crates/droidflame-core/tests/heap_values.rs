@@ -284,7 +284,8 @@ fn any_chunking_keeps_the_same_values() {
 /// Strings as Java before 9 made them: `value` a `char[]`, with `offset` and `count` into
 /// it. 0x2000 and 0x2001 are "hello" at 0 and 5 of the shared "hellohello" 0x3000; 0x2002
 /// is "hello", all of its own 0x3001; 0x2003 is "llo", at 2 of 0x3000; 0x2004, another
-/// "hello" of 0x3001, is unreachable; 0x2005 is "hello" at 35 of a 40-char array.
+/// "hello" of 0x3001, is unreachable; 0x2005 is "hello" at 35 of a 40-char array; 0x2007
+/// and 0x2008 are 40 "y"s, each all of its own array.
 #[test]
 fn old_strings_of_part_of_a_shared_array_are_copies_by_their_text() {
     let mut w = HprofWriter::new(4);
@@ -294,7 +295,7 @@ fn old_strings_of_part_of_a_shared_array_are_copies_by_their_text() {
     w.class_dump(0x100, 0, 8, &[], &[]);
     w.class_dump(0x101, 0x100, 24, &[], &[("value", 2), ("offset", 10), ("count", 10), ("hash", 10)]);
     w.root(0x01, 0x1000);
-    w.object_array(0x1000, 0x102, &[0x2000, 0x2001, 0x2002, 0x2003, 0x2005, 0x2006, 0x3003, 0x3004]);
+    w.object_array(0x1000, 0x102, &[0x2000, 0x2001, 0x2002, 0x2003, 0x2005, 0x2006, 0x2007, 0x2008, 0x3003, 0x3004]);
     // Two empty arrays: alike, but they waste nothing.
     w.byte_array(0x3003, &[]);
     w.byte_array(0x3004, &[]);
@@ -313,13 +314,22 @@ fn old_strings_of_part_of_a_shared_array_are_copies_by_their_text() {
     // One across the end of those bytes: the characters known, then `…`.
     w.instance(0x2006, 0x101, &[Object(0x3002), Int(30), Int(5), Int(0)]);
     w.char_array(0x3002, &("x".repeat(35) + "hello"));
+    // Two strings each the whole of its own 40-char array: known by the whole array's
+    // contents (past the bytes kept), and so copies.
+    w.instance(0x2007, 0x101, &[Object(0x3005), Int(0), Int(40), Int(0)]);
+    w.instance(0x2008, 0x101, &[Object(0x3006), Int(0), Int(40), Int(0)]);
+    w.char_array(0x3005, &"y".repeat(40));
+    w.char_array(0x3006, &"y".repeat(40));
     let p = analyze(&w.finish()).unwrap();
     let text = |id| products::heap_object(&p.profile, id).unwrap().text;
     assert_eq!([text(0x2001), text(0x2003)], [Some("hello".to_owned()), Some("llo".to_owned())]);
     assert_eq!([text(0x2005), text(0x2006)], [None, Some("xx…".to_owned())]);
     let rows = products::heap_duplicates(&p.profile).unwrap();
     let rows: Vec<_> = rows.iter().map(|r| (r.kind, r.count, r.example, r.preview.as_str())).collect();
-    assert_eq!(rows, [("string", 3, 0x2000, "hello")]);
+    // The 40 "y"s waste the most (their string and its array, once); their preview is
+    // the 32 characters kept.
+    let ys = "y".repeat(32) + "…";
+    assert_eq!(rows, [("string", 2, 0x2007, ys.as_str()), ("string", 3, 0x2000, "hello")]);
 }
 
 /// Strings as Java 9 and later make them: `value` a `byte[]`, `coder` 0 for Latin-1, 1 for

@@ -420,3 +420,33 @@ fn app_frames_keep_their_times_while_a_heap_source_is_shown() {
     p.profile.select_source(SourceKind::HeapUnreleased).unwrap();
     assert_eq!(times(&p), (Some(1_000.0), Some(10_000.0)));
 }
+
+/// A heap profile opens on its largest process, whatever the processes are called: a
+/// process named `app` is no heap dump's app heap.
+#[test]
+fn a_heap_profile_opens_on_its_largest_process_even_beside_one_named_app() {
+    let mut code = CodeInterner::new(0);
+    let mut index = 0;
+    let row = |allocated| HeapRow { allocated, freed: 0, allocations: 1, frees: 0 };
+    let spec = |pid, bytes| HeapDumpSpec {
+        pid,
+        heap: Some("malloc".to_owned()),
+        ts: 30 * MS,
+        rows: vec![(vec![libc("main"), libc("malloc")], row(bytes))],
+    };
+    let mut packets = Vec::new();
+    for (pid, name) in [(8u64, "app"), (9, "com.example.big")] {
+        let mut process = Message::new();
+        process.varint(1, pid).varint(2, 1).bytes(3, name.as_bytes());
+        let mut tree = Message::new();
+        tree.message(1, &process);
+        let mut packet = Message::new();
+        packet.varint(8, 10 * MS).message(2, &tree);
+        packets.push(packet);
+    }
+    packets.extend(heap_dump(1, &mut code, &[spec(8, 64), spec(9, 4096)], 1, &mut index));
+    let p = analyze(&Trace::of(&packets).bytes).unwrap();
+    let names: Vec<_> = p.profile.stacks().threads.iter().map(|t| t.name.as_str()).collect();
+    assert!(names.contains(&"app"), "{names:?}");
+    assert_eq!(p.profile.stacks().threads[p.profile.default_thread().unwrap()].name, "com.example.big");
+}
