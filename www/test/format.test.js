@@ -46,6 +46,10 @@ test('clocks and frames are named as the trace names them', () => {
   assert.equal(frameNoun(summary.samples(), true), 'functions');
   assert.equal(frameTitle(summary.system(), false), 'Slice');
   assert.equal(frameTitle(summary.method(), true), 'Methods');
+  // A heap dump's frames are classes.
+  const dump = Object.assign(summary.method(), {});
+  dump.format = Object.assign({}, dump.format, { frame_kind: 'class' });
+  assert.deepEqual([frameNoun(dump, false), frameNoun(dump, true), frameTitle(dump, true)], ['class', 'classes', 'Classes']);
 });
 
 test('a count and its noun agree', async () => {

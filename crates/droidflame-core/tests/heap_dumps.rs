@@ -26,6 +26,10 @@ fn a_built_dump_gives_the_numbers_worked_out_by_hand() {
     let s = summary(&p);
     assert_eq!(s["format"]["family"], "hprof");
     assert_eq!(s["format"]["description"], "Heap dump (HPROF 1.0.3, 4-byte ids)");
+    // Its stacks' frames are classes, and a graph's tooltip says so.
+    assert_eq!(s["format"]["frame_kind"], "class");
+    let svg = products::flame_svg(&p.profile, products::GraphScope::AllThreads, &Default::default()).unwrap();
+    assert!(svg.contains("'Class:'"), "{}", &svg[..svg.len().min(300)]);
     // Each heap is a "thread" of the dump's stacks, named by its name alone.
     let threads: Vec<_> =
         s["threads"].as_array().unwrap().iter().map(|t| (t["name"].clone(), t["heap"].clone())).collect();

@@ -281,6 +281,20 @@ fn any_chunking_keeps_the_same_values() {
     }
 }
 
+/// A dump's writer with `java.lang.String` of `fields` (`size` bytes an instance), and a
+/// root array (0x1000) holding `held`: what each test of strings starts from.
+fn strings_dump(size: u32, fields: &[(&str, u8)], held: &[u64]) -> HprofWriter {
+    let mut w = HprofWriter::new(4);
+    for (id, name) in [(0x100, "java/lang/Object"), (0x101, "java/lang/String"), (0x102, "[Ljava/lang/Object;")] {
+        w.load_class(id, name);
+    }
+    w.class_dump(0x100, 0, 8, &[], &[]);
+    w.class_dump(0x101, 0x100, size, &[], fields);
+    w.root(0x01, 0x1000);
+    w.object_array(0x1000, 0x102, held);
+    w
+}
+
 /// Strings as Java before 9 made them: `value` a `char[]`, with `offset` and `count` into
 /// it. 0x2000 and 0x2001 are "hello" at 0 and 5 of the shared "hellohello" 0x3000; 0x2002
 /// is "hello", all of its own 0x3001; 0x2003 is "llo", at 2 of 0x3000; 0x2004, another
@@ -288,14 +302,9 @@ fn any_chunking_keeps_the_same_values() {
 /// and 0x2008 are 40 "y"s, each all of its own array.
 #[test]
 fn old_strings_of_part_of_a_shared_array_are_copies_by_their_text() {
-    let mut w = HprofWriter::new(4);
-    for (id, name) in [(0x100, "java/lang/Object"), (0x101, "java/lang/String"), (0x102, "[Ljava/lang/Object;")] {
-        w.load_class(id, name);
-    }
-    w.class_dump(0x100, 0, 8, &[], &[]);
-    w.class_dump(0x101, 0x100, 24, &[], &[("value", 2), ("offset", 10), ("count", 10), ("hash", 10)]);
-    w.root(0x01, 0x1000);
-    w.object_array(0x1000, 0x102, &[0x2000, 0x2001, 0x2002, 0x2003, 0x2005, 0x2006, 0x2007, 0x2008, 0x3003, 0x3004]);
+    let fields = [("value", 2), ("offset", 10), ("count", 10), ("hash", 10)];
+    let held = [0x2000, 0x2001, 0x2002, 0x2003, 0x2005, 0x2006, 0x2007, 0x2008, 0x3003, 0x3004];
+    let mut w = strings_dump(24, &fields, &held);
     // Two empty arrays: alike, but they waste nothing.
     w.byte_array(0x3003, &[]);
     w.byte_array(0x3004, &[]);
@@ -336,14 +345,7 @@ fn old_strings_of_part_of_a_shared_array_are_copies_by_their_text() {
 /// UTF-16. The same two bytes are "hi" in one and "楨" in the other: no copies.
 #[test]
 fn equal_bytes_of_two_coders_are_two_texts() {
-    let mut w = HprofWriter::new(4);
-    for (id, name) in [(0x100, "java/lang/Object"), (0x101, "java/lang/String"), (0x102, "[Ljava/lang/Object;")] {
-        w.load_class(id, name);
-    }
-    w.class_dump(0x100, 0, 8, &[], &[]);
-    w.class_dump(0x101, 0x100, 16, &[], &[("value", 2), ("coder", 8)]);
-    w.root(0x01, 0x1000);
-    w.object_array(0x1000, 0x102, &[0x2000, 0x2001]);
+    let mut w = strings_dump(16, &[("value", 2), ("coder", 8)], &[0x2000, 0x2001]);
     w.instance(0x2000, 0x101, &[Object(0x3000), Byte(0)]);
     w.instance(0x2001, 0x101, &[Object(0x3001), Byte(1)]);
     w.byte_array(0x3000, b"hi");
@@ -403,14 +405,7 @@ fn a_superclass_loop_ends_an_instance_s_fields() {
 /// A string's text is its first 64 bytes' characters, then `…` where the string is longer.
 #[test]
 fn a_long_string_s_text_is_its_first_characters_then_an_ellipsis() {
-    let mut w = HprofWriter::new(4);
-    for (id, name) in [(0x100, "java/lang/Object"), (0x101, "java/lang/String"), (0x102, "[Ljava/lang/Object;")] {
-        w.load_class(id, name);
-    }
-    w.class_dump(0x100, 0, 8, &[], &[]);
-    w.class_dump(0x101, 0x100, 16, &[], &[("value", 2), ("coder", 8)]);
-    w.root(0x01, 0x1000);
-    w.object_array(0x1000, 0x102, &[0x2000, 0x2001]);
+    let mut w = strings_dump(16, &[("value", 2), ("coder", 8)], &[0x2000, 0x2001]);
     w.instance(0x2000, 0x101, &[Object(0x3000), Byte(0)]);
     w.instance(0x2001, 0x101, &[Object(0x3001), Byte(0)]);
     w.byte_array(0x3000, &[b'a'; 64]);

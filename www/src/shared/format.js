@@ -129,10 +129,15 @@ export function clockWords(clock, summary) {
   return summary.format.clock_words[clock];
 }
 
-/** What the trace's frames are called (`method`, `slice`, `function`), plural if asked. */
+/** What the trace's frames are called (`method`, `slice`, `function`, `class`), plural if asked. */
 export function frameNoun(summary, plural) {
   const kind = summary.format.frame_kind;
-  return plural ? kind + 's' : kind;
+  return plural ? pluralOf(kind) : kind;
+}
+
+/** `noun`'s plural: `classes`, `threads`. */
+function pluralOf(noun) {
+  return noun + (/(s|sh|ch|x)$/.test(noun) ? 'es' : 's');
 }
 
 /** The same with a capital, for a column or a label. */
@@ -165,5 +170,5 @@ export function methodTitle(method) {
 
 /** `1 thread`, `3 threads`: a count and its noun, plural where it is not one. */
 export function countText(n, noun) {
-  return count(n) + ' ' + noun + (n === 1 ? '' : /(s|sh|ch|x)$/.test(noun) ? 'es' : 's');
+  return count(n) + ' ' + (n === 1 ? noun : pluralOf(noun));
 }

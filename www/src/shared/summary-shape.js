@@ -10,7 +10,7 @@
  *   family: string, layout: string, version: number, streaming: boolean, clock: string,
  *   vm: string | null, gzip: boolean, split: boolean, record_size: number | null,
  *   sampling_interval_us: number | null, clocks: ClockName[], default_clock: ClockName,
- *   clock_words: {wall?: string, cpu?: string}, frame_kind: 'method' | 'slice' | 'function',
+ *   clock_words: {wall?: string, cpu?: string}, frame_kind: 'method' | 'slice' | 'function' | 'class',
  *   description: string,
  * }} Format
  * @typedef {{
@@ -98,7 +98,7 @@ export const SUMMARY_SHAPE = {
     gzip: 'boolean', split: 'boolean', record_size: nullable(count), sampling_interval_us: nullable(count),
     clocks: listOf(clockName), default_clock: clockName,
     clock_words: { wall: optional('string'), cpu: optional('string') },
-    frame_kind: oneOf('method', 'slice', 'function'), description: 'string',
+    frame_kind: oneOf('method', 'slice', 'function', 'class'), description: 'string',
   },
   header: mapOf('string'),
   records: count,

@@ -11,27 +11,31 @@ pub enum FrameKind {
     Slice,
     /// A function of sampled call stacks: Java, native or kernel code.
     Function,
+    /// A class of a heap dump's objects (a heap graph's stacks: dominators, paths).
+    Class,
 }
 
 impl FrameKind {
     /// Every kind, for work that must cover all of them (the graph scripts a page allows).
-    pub const ALL: [FrameKind; 3] = [FrameKind::Method, FrameKind::Slice, FrameKind::Function];
+    pub const ALL: [FrameKind; 4] = [FrameKind::Method, FrameKind::Slice, FrameKind::Function, FrameKind::Class];
 
-    /// `method`, `slice` or `function`, as the summary's `format.frame_kind` says it.
+    /// `method`, `slice`, `function` or `class`, as the summary's `format.frame_kind` says it.
     pub const fn name(self) -> &'static str {
         match self {
             FrameKind::Method => "method",
             FrameKind::Slice => "slice",
             FrameKind::Function => "function",
+            FrameKind::Class => "class",
         }
     }
 
-    /// `Method`, `Slice` or `Function`, to begin a sentence or a label with.
+    /// `Method`, `Slice`, `Function` or `Class`, to begin a sentence or a label with.
     pub const fn title(self) -> &'static str {
         match self {
             FrameKind::Method => "Method",
             FrameKind::Slice => "Slice",
             FrameKind::Function => "Function",
+            FrameKind::Class => "Class",
         }
     }
 }

@@ -42,11 +42,11 @@ pub(crate) fn graph_stacks(graph: &HeapGraph, kind: SourceKind) -> StackProfile 
         _ => "bytes retained",
     };
     StackProfile {
-        source: Source::new(kind, Unit::Bytes, FrameKind::Function, threads.len()),
+        source: Source::new(kind, Unit::Bytes, FrameKind::Class, threads.len()),
         threads,
         clocks: ClockSet::Wall,
         time_unit: TimeUnit::MICROS,
-        frame_kind: FrameKind::Function,
+        frame_kind: FrameKind::Class,
         clock_words: ClockWords { wall: words, cpu: "" },
         preferred_clock: None,
         shortest_call: 0,

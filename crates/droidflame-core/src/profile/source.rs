@@ -181,7 +181,8 @@ impl Source {
         let calls = match frames {
             FrameKind::Method => "Method calls",
             FrameKind::Slice => "Slices",
-            FrameKind::Function => "Calls",
+            // A dump's sources are no calls; its frames are never drawn as such.
+            FrameKind::Function | FrameKind::Class => "Calls",
         };
         let description = match (kind, unit) {
             (SourceKind::Calls, _) => format!("{calls} of {threads}"),

@@ -192,7 +192,7 @@ fn finish_spec(header: &Header, gzip: bool) -> FinishSpec {
             kind: SourceKind::Calls,
             unit: Unit::Micros,
             clocks: ClockSet::Wall,
-            frame_kind: FrameKind::Function,
+            frame_kind: FrameKind::Class,
             clock_words: ClockWords { wall: "wall time", cpu: "" },
             preferred_clock: None,
             states_as_frames: false,
