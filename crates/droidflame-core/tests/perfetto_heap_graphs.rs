@@ -231,6 +231,8 @@ fn damaged_objects_and_packets_are_skipped_or_kept_and_counted() {
     // A key without its value: nothing of it can be read.
     graph.bytes(2, &[0x08]);
     graph.message(2, Message::new().varint(1, 0x11).varint(2, 1));
+    // Object 0x12 whose ids say they take 3 bytes where 2 are left.
+    graph.bytes(2, &[0x08, 0x12, 0x2A, 0x03, 0x01, 0x02]);
     graph.message(4, Message::new().varint(1, 1).bytes(2, b"a.Node a.Node.next"));
     graph.message(4, Message::new().varint(1, 2).bytes(2, b"a.Node a.Node.prev"));
     let mut packet = Message::new();
@@ -240,12 +242,12 @@ fn damaged_objects_and_packets_are_skipped_or_kept_and_counted() {
     broken.varint(8, 5).varint(10, 2).bytes(56, &[0xFF]);
     let p = analyze(&Trace::of(&[packet, broken]).bytes).unwrap();
     let s = summary(&p);
-    assert_eq!((&s["heap_dump"]["objects"], &s["repairs"]["damaged_parts"]), (&2.into(), &3.into()));
+    assert_eq!((&s["heap_dump"]["objects"], &s["repairs"]["damaged_parts"]), (&2.into(), &4.into()));
     let path = products::heap_path(&p.profile, 0x11).unwrap();
     assert_eq!(path.iter().map(|s| s.via.as_str()).collect::<Vec<_>>(), ["root:java-frame", ".next"]);
     let said = notes(&p);
     assert!(
-        said.iter().any(|n| n.contains("2 objects of the Java heap dump of pid 9 at 5 ns could not be read whole")),
+        said.iter().any(|n| n.contains("3 objects of the Java heap dump of pid 9 at 5 ns could not be read whole")),
         "{said:?}"
     );
     assert!(said.iter().any(|n| n.contains("1 Java heap-graph packet could not be decoded")), "{said:?}");
@@ -338,5 +340,36 @@ fn a_superclass_loop_a_heap_past_the_known_and_a_field_past_its_object_end_safel
     assert_eq!(
         held.iter().map(|(via, o)| (via.as_str(), o.id)).collect::<Vec<_>>(),
         [(".first", 0x11), (".second", 0x12)]
+    );
+}
+
+/// A Java heap dump beside other data: the trace's note on what it read names the dump
+/// with its pid and how many objects it gave (a trace of the dump alone has no such note).
+#[test]
+fn a_heap_graph_beside_a_heap_profile_is_named_with_its_objects() {
+    use droidflame_testkit::perfetto_profiling::{heap_dump, CodeFrame, CodeInterner, HeapDumpSpec, HeapRow};
+    let mut code = CodeInterner::new(0);
+    let mut index = 0;
+    let spec = HeapDumpSpec {
+        pid: 7,
+        heap: Some("malloc".to_owned()),
+        ts: 1_000_000,
+        rows: vec![(
+            vec![CodeFrame::function("main", "/lib/libc.so"), CodeFrame::function("malloc", "/lib/libc.so")],
+            HeapRow { allocated: 64, freed: 0, allocations: 1, frees: 0 },
+        )],
+    };
+    let mut bytes = Trace::of(&heap_dump(9, &mut code, &[spec], 1, &mut index)).bytes;
+    let alone = analyze(&app_heap::heap_graph(Encoding::default())).unwrap();
+    assert!(notes(&alone).iter().all(|n| !n.contains("droidflame read its")), "{:?}", notes(&alone));
+    bytes.extend(app_heap::heap_graph(Encoding::default()));
+    let p = analyze(&bytes).unwrap();
+    let objects = summary(&alone)["heap_dump"]["objects"].as_u64().unwrap()
+        + summary(&alone)["heap_dump"]["unreachable"]["objects"].as_u64().unwrap();
+    let named = format!("Java heap dump of pid 4242 ({objects} objects; the heap-dominators and heap-paths sources)");
+    let notes = notes(&p);
+    assert!(
+        notes.iter().any(|n| n.contains("1 heap dump (the heap-unreleased") && n.contains(&named)),
+        "{named} in {notes:?}"
     );
 }
