@@ -415,3 +415,25 @@ fn a_long_string_s_text_is_its_first_characters_then_an_ellipsis() {
     assert_eq!(text(0x2000), "a".repeat(64));
     assert_eq!(text(0x2001), "b".repeat(64) + "…");
 }
+
+/// Only a `java.lang.String` has a text, and its text is its `value` field's, whichever
+/// reference fields come before it: a `Box` holding bytes in a `value` field is no string.
+#[test]
+fn a_string_s_text_is_its_value_field_s_and_nothing_else_has_one() {
+    let fields = [("owner", 2), ("value", 2), ("coder", 8)];
+    let mut w = strings_dump(20, &fields, &[0x2000, 0x2001, 0x2002]);
+    w.load_class(0x103, "com/example/Box");
+    w.class_dump(0x103, 0x100, 12, &[], &[("value", 2)]);
+    w.instance(0x2000, 0x101, &[Object(0x3000), Object(0x3001), Byte(0)]);
+    w.instance(0x2001, 0x101, &[Object(0x3000), Object(0x3002), Byte(0)]);
+    w.instance(0x2002, 0x103, &[Object(0x3001)]);
+    w.byte_array(0x3000, b"owner");
+    w.byte_array(0x3001, b"hi");
+    w.byte_array(0x3002, b"hi");
+    let p = analyze(&w.finish()).unwrap();
+    let text = |id| products::heap_object(&p.profile, id).unwrap().text;
+    assert_eq!([text(0x2000), text(0x2001), text(0x2002)], [Some("hi".to_owned()), Some("hi".to_owned()), None]);
+    let rows = products::heap_duplicates(&p.profile).unwrap();
+    let rows: Vec<_> = rows.iter().map(|r| (r.kind, r.count, r.example, r.preview.as_str())).collect();
+    assert_eq!(rows, [("string", 2, 0x2000, "hi")]);
+}
