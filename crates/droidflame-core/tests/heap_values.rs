@@ -303,7 +303,7 @@ fn strings_dump(size: u32, fields: &[(&str, u8)], held: &[u64]) -> HprofWriter {
 #[test]
 fn old_strings_of_part_of_a_shared_array_are_copies_by_their_text() {
     let fields = [("value", 2), ("offset", 10), ("count", 10), ("hash", 10)];
-    let held = [0x2000, 0x2001, 0x2002, 0x2003, 0x2005, 0x2006, 0x2007, 0x2008, 0x3003, 0x3004];
+    let held = [0x2000, 0x2001, 0x2002, 0x2003, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200A, 0x200B, 0x3003, 0x3004];
     let mut w = strings_dump(24, &fields, &held);
     // Two empty arrays: alike, but they waste nothing.
     w.byte_array(0x3003, &[]);
@@ -322,6 +322,11 @@ fn old_strings_of_part_of_a_shared_array_are_copies_by_their_text() {
     w.instance(0x2005, 0x101, &[Object(0x3002), Int(35), Int(5), Int(0)]);
     // One across the end of those bytes: the characters known, then `…`.
     w.instance(0x2006, 0x101, &[Object(0x3002), Int(30), Int(5), Int(0)]);
+    // Three more of it: empty, past the bytes kept; the first five; four ending where the
+    // bytes kept end (whole, so no `…`).
+    w.instance(0x2009, 0x101, &[Object(0x3002), Int(35), Int(0), Int(0)]);
+    w.instance(0x200A, 0x101, &[Object(0x3002), Int(0), Int(5), Int(0)]);
+    w.instance(0x200B, 0x101, &[Object(0x3002), Int(28), Int(4), Int(0)]);
     w.char_array(0x3002, &("x".repeat(35) + "hello"));
     // Two strings each the whole of its own 40-char array: known by the whole array's
     // contents (past the bytes kept), and so copies.
@@ -333,6 +338,8 @@ fn old_strings_of_part_of_a_shared_array_are_copies_by_their_text() {
     let text = |id| products::heap_object(&p.profile, id).unwrap().text;
     assert_eq!([text(0x2001), text(0x2003)], [Some("hello".to_owned()), Some("llo".to_owned())]);
     assert_eq!([text(0x2005), text(0x2006)], [None, Some("xx…".to_owned())]);
+    let texts = [text(0x2009), text(0x200A), text(0x200B)];
+    assert_eq!(texts, [Some(String::new()), Some("xxxxx".to_owned()), Some("xxxx".to_owned())]);
     let rows = products::heap_duplicates(&p.profile).unwrap();
     let rows: Vec<_> = rows.iter().map(|r| (r.kind, r.count, r.example, r.preview.as_str())).collect();
     // The 40 "y"s waste the most (their string and its array, once); their preview is
@@ -436,4 +443,15 @@ fn a_string_s_text_is_its_value_field_s_and_nothing_else_has_one() {
     let rows = products::heap_duplicates(&p.profile).unwrap();
     let rows: Vec<_> = rows.iter().map(|r| (r.kind, r.count, r.example, r.preview.as_str())).collect();
     assert_eq!(rows, [("string", 2, 0x2000, "hi")]);
+}
+
+/// Strings as Java 8 made them: `value` a whole `char[]`, no offset or count; a text of all
+/// its array has no `…`.
+#[test]
+fn a_string_of_a_whole_char_array_is_all_of_it() {
+    let mut w = strings_dump(12, &[("value", 2), ("hash", 10)], &[0x2000]);
+    w.instance(0x2000, 0x101, &[Object(0x3000), Int(0)]);
+    w.char_array(0x3000, "hi");
+    let p = analyze(&w.finish()).unwrap();
+    assert_eq!(products::heap_object(&p.profile, 0x2000).unwrap().text.as_deref(), Some("hi"));
 }

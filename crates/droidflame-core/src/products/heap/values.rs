@@ -144,7 +144,9 @@ pub(super) fn string_text(graph: &HeapGraph, v: usize) -> Option<String> {
                 return None;
             }
             let end = (offset + count).min(units.len());
-            Some(text_of(&units[offset.min(end)..end], cut && offset + count > units.len()))
+            // `…` where some of its own characters are past those kept (an empty string
+            // has none, wherever its offset).
+            Some(text_of(&units[offset.min(end)..end], cut && count > 0 && offset + count > units.len()))
         }
         _ => Some(text_of(&units, cut)),
     }
