@@ -121,6 +121,13 @@ fn copies_of_equal_contents_and_the_bytes_all_but_one_waste() {
             row("string", "java.lang.String", 3, 21, 37, 0x2000, "hello"),
         ]
     );
+    // As the CLI writes them: one row a group, its first copy's id as the tables print it.
+    let mut tsv = Vec::new();
+    products::write_duplicates(&rows[2..], &mut tsv).unwrap();
+    assert_eq!(
+        String::from_utf8(tsv).unwrap(),
+        "kind\tclass\tcount\tbytes\twasted\texample\tpreview\nstring\tjava.lang.String\t3\t21\t37\t0x2000\thello\n"
+    );
 }
 
 #[test]
@@ -188,6 +195,14 @@ fn a_series_of_dumps_gives_what_grows_at_every_step() {
         )]
     );
     assert_eq!(growth.order, [0, 1, 2]);
+    // As the CLI writes it: a row per class, each dump's count and bytes, then per step.
+    let mut tsv = Vec::new();
+    products::write_series("class", &growth.classes, 3, &mut tsv).unwrap();
+    assert_eq!(
+        String::from_utf8(tsv).unwrap(),
+        "class\tcount_1\tcount_2\tcount_3\tbytes_1\tbytes_2\tbytes_3\tobjects_per_step\tbytes_per_step\n\
+         com.example.Leak\t1\t2\t3\t24\t48\t72\t1.0\t24\n"
+    );
     let two = products::heap_series(&profiles[..2]).unwrap_err();
     assert!(two.to_string().contains("3 dumps or more"), "{two}");
 }

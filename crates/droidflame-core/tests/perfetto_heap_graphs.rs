@@ -373,3 +373,22 @@ fn a_heap_graph_beside_a_heap_profile_is_named_with_its_objects() {
         "{named} in {notes:?}"
     );
 }
+
+/// Sizes of 4 GiB and more (a heap graph gives any size) are kept whole; of an object given
+/// twice, the first is kept with its own size, whatever the other's.
+#[test]
+fn sizes_past_four_gib_are_kept_and_an_object_given_twice_keeps_its_first() {
+    const GIB: u64 = 1 << 30;
+    let mut w = HeapGraphWriter::new(9, 5, 1, Encoding::default());
+    w.class(1, "com.example.Huge", 16, 0, TypeKind::Normal, &[]);
+    w.root(3, &[0x10, 0x11, 0x12]);
+    w.object(0x10, 1, Some(5 * GIB), HeapType::App, None, &[]);
+    w.object(0x11, 1, Some(u64::from(u32::MAX)), HeapType::App, None, &[]);
+    w.object(0x12, 1, Some(32), HeapType::App, None, &[]);
+    w.object(0x10, 1, Some(6 * GIB), HeapType::App, None, &[]);
+    let p = analyze(&Trace::of(&w.finish()).bytes).unwrap();
+    assert_eq!(summary(&p)["repairs"]["duplicate_objects"], 1);
+    let shallow = |id| products::heap_object(&p.profile, id).unwrap().object.shallow;
+    assert_eq!([shallow(0x10), shallow(0x11), shallow(0x12)], [5 * GIB, u64::from(u32::MAX), 32]);
+    assert_eq!(summary(&p)["heap_dump"]["bytes"], 5 * GIB + u64::from(u32::MAX) + 32);
+}
