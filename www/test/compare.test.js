@@ -67,6 +67,14 @@ test('the two traces\' facts line up under one head', () => {
   assert.deepEqual(facts.rows[1], ['b.trace', 'Method trace, regular v1', 'thread-cpu', '53 µs', '10', '1', '7', '2']);
   // A system trace's async tracks are not threads.
   assert.equal(sideBySide(summary.system(), summary.method(), ['a', 'b']).rows[0][5], '4');
+  // Two heap dumps: objects, bytes and heaps (those holding any), no clock or records.
+  const dump = (objects, bytes) => Object.assign(summary.method(), {
+    format: Object.assign(summary.method().format, { description: 'Heap dump (HPROF 1.0.3, 4-byte ids)', frame_kind: 'class' }),
+    heap_dump: { objects, bytes, heaps: [{ name: 'image', objects: 0, bytes: 0 }, { name: 'zygote', objects: 1, bytes: 10 }, { name: 'app', objects: objects - 1, bytes: bytes - 10 }] },
+  });
+  const dumps = sideBySide(dump(44065, 2621440), dump(44100, 2631440), ['a.hprof', 'b.hprof']);
+  assert.deepEqual(dumps.head, ['File', 'Format', 'Reachable objects', 'Reachable bytes', 'Heaps', 'Classes', 'Notes']);
+  assert.deepEqual(dumps.rows[0].slice(2, 5), ['44,065', '2.5 MiB', '2']);
 });
 
 test('the legend says which side sets the widths, what the colour measures and what scaling did, the clock in the core\'s words', () => {
@@ -78,6 +86,9 @@ test('the legend says which side sets the widths, what the colour measures and w
     /^Thread main, wall time\. Widths: after\. Colour: how a frame's own \(self\) time changed from before to after, deeper the larger a share of the whole graph the change is \(deepest from 5% of it\): red grew, blue shrank; grey under 0\.1% of the whole or within ±5% of the frame's own\. Code that is gone shows with widths: before\.$/);
   assert.match(legendText(state('before', true)), /Widths: before\..*from before to after \(after scaled to the same total\), deeper.*Code that is new/);
   assert.match(legendText(state('after', false, 'wall', summary.method(), 'total')), /Colour: how a frame's total time \(itself and what it calls\) changed/);
+  // Bytes are no time; a dump's frames are classes.
+  const bytes = Object.assign(state('after', false), { summary: Object.assign(summary.method(), { units: { wall: 'bytes' }, heap_dump: {} }) });
+  assert.match(legendText(bytes), /Colour: how a frame's own \(self\) value changed.*Classes that are gone show with widths: before\.$/);
   // Each side's words where they differ: a method trace's CPU clock is the thread's, samples' is on-CPU time.
   assert.equal(compareClockWords(state('after', false, 'cpu')), 'thread CPU time');
   assert.equal(compareClockWords(state('after', false, 'cpu', summary.samples())), 'thread CPU time (before), on-CPU time (after)');

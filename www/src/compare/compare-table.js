@@ -2,7 +2,7 @@
 // methods' before/after/delta table and their order, a change in words, the two traces'
 // facts side by side, and the graph's legend. No DOM here.
 
-import { amount, clockWords, count, countHeading, frameTitle, millis, unitSymbol } from '../shared/format.js';
+import { amount, clockWords, count, countHeading, frameTitle, millis, unitOf, unitSymbol } from '../shared/format.js';
 import { threadCount } from '../trace/facts.js';
 
 /** Rows shown at most; the filter reaches the others. */
@@ -101,13 +101,21 @@ export function cellTitle(column, row) {
 
 /** `{head, rows}`: the two traces' facts side by side, a row for each trace under one head. */
 export function sideBySide(before, after, names) {
+  // Two heap dumps: their objects, bytes and heaps; no clock, no time, no records.
+  const dumps = Boolean(before.heap_dump && after.heap_dump);
   const facts = [
     ['File', (s, i) => names[i]],
     ['Format', (s) => s.format.description],
-    ['Clock', (s) => s.format.clock],
-    ['Elapsed', (s) => (s.elapsed_us === null || s.elapsed_us === undefined ? '—' : millis(s.elapsed_us))],
-    ['Records', (s) => count(s.records)],
-    ['Threads', (s) => count(threadCount(s))],
+    ...(dumps ? [
+      ['Reachable objects', (s) => count(s.heap_dump.objects)],
+      ['Reachable bytes', (s) => amount(s.heap_dump.bytes, 'bytes')],
+      ['Heaps', (s) => count(s.heap_dump.heaps.filter((h) => h.objects > 0).length)],
+    ] : [
+      ['Clock', (s) => s.format.clock],
+      ['Elapsed', (s) => (s.elapsed_us === null || s.elapsed_us === undefined ? '—' : millis(s.elapsed_us))],
+      ['Records', (s) => count(s.records)],
+      ['Threads', (s) => count(threadCount(s))],
+    ]),
     [frameTitle(before, true), (s) => count(s.methods.length)],
     ['Notes', (s) => count((s.notes || []).length)],
   ];
@@ -133,10 +141,13 @@ export function legendText(state) {
   const other = width === 'after' ? 'before' : 'after';
   const scope = state.compareThread ? 'Thread ' + state.compareThread : 'All threads, each under its name';
   const scaled = state.compareNormalize ? ' (' + other + ' scaled to the same total)' : '';
+  // Time, or what else the stacks count (bytes, samples), as the core words it above.
+  const what = unitOf(state.summary, state.compare.facts.clock) === 'us' ? 'time' : 'value';
   const measure = state.compareColour === 'total'
-    ? 'a frame\'s total time (itself and what it calls)'
-    : 'a frame\'s own (self) time';
-  const missing = width === 'after' ? 'Code that is gone shows with widths: before.' : 'Code that is new shows with widths: after.';
+    ? 'a frame\'s total ' + what + ' (itself and what it calls)'
+    : 'a frame\'s own (self) ' + what;
+  const [gone, fresh] = state.summary.heap_dump ? ['Classes that are gone show', 'Classes that are new show'] : ['Code that is gone shows', 'Code that is new shows'];
+  const missing = width === 'after' ? gone + ' with widths: before.' : fresh + ' with widths: after.';
   return scope + ', ' + compareClockWords(state) + '. Widths: ' + width + '. Colour: how ' + measure + ' changed from before to after' + scaled +
     ', deeper the larger a share of the whole graph the change is (deepest from 5% of it): red grew, blue shrank; grey under 0.1% of the whole or within ±5% of the frame\'s own' +
     (state.compareChanged ? ', and faded' : '') + '. ' + missing;
