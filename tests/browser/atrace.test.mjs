@@ -64,9 +64,10 @@ test('a capture of kernel events alone draws thread states; counters and schedul
   await page.click('#tab-button-scheduling');
   const rows = page.locator('#sched-rows tr');
   assert.equal(await rows.count(), 22);
-  // Binder_1 [780]: 537 µs running, 117 µs runnable, 137 ms sleeping.
+  // Binder_1 [780]: 537 µs running, 117 µs runnable, 137 ms sleeping, 18 µs in D (from
+  // its switch out at 1213.327763 to its wakeup at .327781).
   const binder = page.locator('#sched-rows tr', { hasText: 'Binder_1 [780]' });
-  assert.deepEqual(await binder.locator('td.n').allTextContents(), ['537 µs', '117 µs', '137 ms', '0.4%']);
+  assert.deepEqual(await binder.locator('td.n').allTextContents(), ['537 µs', '117 µs', '137 ms', '18 µs', '0.4%']);
   await binder.click();
   await page.waitForFunction(() => document.querySelector('#thread-rows tr[aria-selected=true] td.name')?.textContent.startsWith('Binder_1'));
   await page.click('#tab-button-timeline');

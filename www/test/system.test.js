@@ -8,15 +8,16 @@ import { summary as golden } from './golden.js';
 test('scheduling lists threads with scheduler times, most running first, tracks and method threads left out', () => {
   const summary = {
     threads: [
-      { tid: 1, name: 'main', pid: 1, process: 'app', running_us: 100, runnable_us: 50, sleeping_us: 850 },
-      { tid: 2, name: 'RenderThread', pid: 1, process: 'app', running_us: 300, runnable_us: 0, sleeping_us: 700 },
+      { tid: 1, name: 'main', pid: 1, process: 'app', running_us: 100, runnable_us: 50, sleeping_us: 850, uninterruptible_us: 0 },
+      { tid: 2, name: 'RenderThread', pid: 1, process: 'app', running_us: 300, runnable_us: 0, sleeping_us: 500, uninterruptible_us: 200 },
       { tid: 2147483648, name: 'load', pid: 1, track: true },
-      { tid: 9, name: 'idle', running_us: 0, runnable_us: 0, sleeping_us: 0 },
+      { tid: 9, name: 'idle', running_us: 0, runnable_us: 0, sleeping_us: 0, uninterruptible_us: 0 },
     ],
   };
   const rows = schedulingRows(summary);
   assert.deepEqual(rows.map((r) => r.index), [1, 0, 3]);
-  assert.deepEqual(rows[0], { index: 1, thread: 'RenderThread [2]', process: 'app', running: 300, runnable: 0, sleeping: 700, share: '30.0%' });
+  // Uninterruptible sleep is known time too: 300 of 1,000 µs running.
+  assert.deepEqual(rows[0], { index: 1, thread: 'RenderThread [2]', process: 'app', running: 300, runnable: 0, sleeping: 500, uninterruptible: 200, share: '30.0%' });
   assert.equal(rows[2].share, '—', 'no known time: no share');
   assert.equal(rows[2].process, '');
   assert.deepEqual(schedulingRows({ threads: [{ tid: 1, name: 'main', wall_us: 5 }] }), []);

@@ -189,9 +189,11 @@ fn kernel_only_captures_draw_scheduler_states_or_say_why_nothing_is_drawn() {
     assert!(folded_cpu(&p.profile).contains("Binder_1 [780];Running 537\n"), "{}", folded_cpu(&p.profile));
     let binder = p.profile.stacks().threads.iter().find(|t| t.tid == 780).unwrap();
     let sched = binder.sched.unwrap();
+    // One switch out in D (at 1213.327763, woken at .327781): 18 µs uninterruptible.
+    let us = |t| p.profile.micros(t);
     assert_eq!(
-        (p.profile.micros(sched.running), p.profile.micros(sched.runnable), p.profile.micros(sched.sleeping)),
-        (537, 117, 136_799)
+        (us(sched.running), us(sched.runnable), us(sched.sleeping), us(sched.uninterruptible)),
+        (537, 117, 136_781, 18)
     );
     // The states are calls in time, for the timeline.
     let summary: serde_json::Value = serde_json::from_str(&products::summary_json(&p)).unwrap();
@@ -522,4 +524,74 @@ fn the_flame_graph_script_is_the_same_for_every_graph_of_a_kind_of_frame() {
             }
         }
     }
+}
+
+/// Each thread's uninterruptible sleep (`D`, `D|K`) in a real capture, read from its text
+/// apart from the importer: from a switch out in D to the thread's next wakeup or switch
+/// in, or to the capture's last event. The summary gives it per thread, apart from sleeping.
+#[test]
+fn uninterruptible_sleep_per_thread_is_the_text_s() {
+    if !droidflame_testkit::corpus_present("atrace::uninterruptible_sleep_per_thread_is_the_text_s") {
+        return;
+    }
+    let bytes = corpus_file("tracecompass-atrace-test.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    let field = |line: &str, key: &str| -> Option<String> {
+        let at = line.find(key)? + key.len();
+        Some(line[at..].split_whitespace().next()?.to_owned())
+    };
+    let (mut switches_in_d, mut last) = (0, 0u64);
+    let mut since: std::collections::BTreeMap<u64, u64> = Default::default();
+    let mut d_us: std::collections::BTreeMap<u64, u64> = Default::default();
+    for line in text.lines() {
+        // `… [002] d..3 214168.484950: sched_switch: …`: the time in µs.
+        let Some(colon) = line.find(": ") else { continue };
+        let Some(ts) = line[..colon].rsplit(' ').next().filter(|t| t.len() > 7 && t.as_bytes()[t.len() - 7] == b'.')
+        else {
+            continue;
+        };
+        let us: u64 = ts.replace('.', "").parse().unwrap();
+        last = last.max(us);
+        let mut end = |tid: u64| {
+            if let Some(from) = since.remove(&tid) {
+                *d_us.entry(tid).or_default() += us - from;
+            }
+        };
+        if line.contains(" sched_wakeup: ") {
+            end(field(line, " pid=").unwrap().parse().unwrap());
+        } else if line.contains(" sched_switch: ") {
+            let state = field(line, "prev_state=").unwrap();
+            let (prev, next): (u64, u64) = (
+                field(line, "prev_pid=").unwrap().parse().unwrap(),
+                field(line, "next_pid=").unwrap().parse().unwrap(),
+            );
+            end(next);
+            if state.starts_with('D') {
+                switches_in_d += 1;
+                since.insert(prev, us);
+            }
+        }
+    }
+    for (tid, from) in since {
+        *d_us.entry(tid).or_default() += last - from;
+    }
+    assert_eq!(switches_in_d, 125);
+    assert_eq!(d_us[&430], 1_426_588, "msm-core:sampli, the most");
+    let p = analyze(&bytes).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&products::summary_json(&p)).unwrap();
+    let threads = json["threads"].as_array().unwrap();
+    let given: std::collections::BTreeMap<u64, u64> = threads
+        .iter()
+        .filter(|t| t["uninterruptible_us"].as_u64().is_some_and(|d| d > 0))
+        .map(|t| (t["tid"].as_u64().unwrap(), t["uninterruptible_us"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(given, d_us);
+    // Sleeping does not hold it too: counted twice, the four states would pass the
+    // capture's 1.45 s.
+    let t430 = threads.iter().find(|t| t["tid"] == 430).unwrap();
+    let sum: u64 = ["running_us", "runnable_us", "sleeping_us", "uninterruptible_us"]
+        .iter()
+        .map(|k| t430[k].as_u64().unwrap())
+        .sum();
+    assert!(sum >= 1_426_588 && sum <= 1_450_000, "{t430}");
 }

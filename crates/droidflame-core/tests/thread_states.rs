@@ -60,7 +60,7 @@ fn each_state_has_its_details() {
     // 0.5 uninterruptible.
     let cut = p.within(5 * MS / 2, 13 * MS / 2).unwrap();
     let sched = cut.stacks().threads.iter().find(|t| t.tid == 5).unwrap().sched.unwrap();
-    assert_eq!((sched.running, sched.runnable, sched.sleeping), (3 * MS, MS / 2, MS / 2 + 1));
+    assert_eq!((sched.running, sched.runnable, sched.sleeping, sched.uninterruptible), (3 * MS, MS / 2, 0, MS / 2 + 1));
 }
 
 #[test]

@@ -16,7 +16,7 @@
  * @typedef {{
  *   tid: number, name: string, records: number, wall_us: number | null, cpu_us: number | null,
  *   max_depth: number, pid?: number, process?: string, track?: boolean, heap?: boolean,
- *   running_us?: number, runnable_us?: number, sleeping_us?: number,
+ *   running_us?: number, runnable_us?: number, sleeping_us?: number, uninterruptible_us?: number,
  * }} Thread
  * @typedef {{
  *   name: string, class: string, method: string, signature: string, source: string | null,
@@ -105,7 +105,7 @@ export const SUMMARY_SHAPE = {
   threads: listOf({
     tid: count, name: 'string', records: count, wall_us: micros, cpu_us: micros, max_depth: count,
     pid: optional(count), process: optional('string'), track: optional('boolean'), heap: optional('boolean'),
-    running_us: optional(count), runnable_us: optional(count), sleeping_us: optional(count),
+    running_us: optional(count), runnable_us: optional(count), sleeping_us: optional(count), uninterruptible_us: optional(count),
   }),
   methods: listOf(METHOD),
   repairs: {

@@ -1,5 +1,6 @@
 // The Scheduling tab: every thread the scheduler saw, with the time it spent running,
-// runnable (woken, waiting for a CPU) and sleeping, busiest first, over the selected range
+// runnable (woken, waiting for a CPU), sleeping and in uninterruptible sleep (blocked in
+// the kernel, I/O wait among it), busiest first, over the selected range
 // (else the whole trace). Choosing a row shows that thread everywhere else.
 
 import { $, element } from '../shared/dom.js';
@@ -14,7 +15,7 @@ export function schedulingRows(summary) {
     .map((t, index) => ({ index, t }))
     .filter(({ t }) => typeof t.running_us === 'number')
     .map(({ index, t }) => {
-      const known = t.running_us + t.runnable_us + t.sleeping_us;
+      const known = t.running_us + t.runnable_us + t.sleeping_us + t.uninterruptible_us;
       return {
         index,
         thread: threadLabel(t),
@@ -22,6 +23,7 @@ export function schedulingRows(summary) {
         running: t.running_us,
         runnable: t.runnable_us,
         sleeping: t.sleeping_us,
+        uninterruptible: t.uninterruptible_us,
         share: known ? percent(t.running_us, known) : '—',
       };
     })
@@ -43,7 +45,7 @@ export function createScheduling({ store, products }) {
       try {
         summary = await products.shownSummary();
       } catch (error) {
-        body.replaceChildren(element('tr', {}, element('td', { colspan: '6', class: 'muted', text: error.message })));
+        body.replaceChildren(element('tr', {}, element('td', { colspan: '7', class: 'muted', text: error.message })));
         return;
       }
       if (mine !== asked) return;
@@ -57,6 +59,7 @@ export function createScheduling({ store, products }) {
         element('td', { class: 'n', text: millis(r.running) }),
         element('td', { class: 'n', text: millis(r.runnable) }),
         element('td', { class: 'n', text: millis(r.sleeping) }),
+        element('td', { class: 'n', text: millis(r.uninterruptible) }),
         element('td', { class: 'n', text: r.share }))));
     settle(body, 'tr[data-thread]');
     document.body.dataset.scheduling = 'shown';

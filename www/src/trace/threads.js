@@ -57,7 +57,7 @@ function nameCell(t, share, all) {
   const label = t ? threadLabel(t) : all;
   const [head, tail] = splitName(t ? t.name : all);
   const states = t && typeof t.running_us === 'number'
-    ? '\nrunning ' + millis(t.running_us) + ' · runnable ' + millis(t.runnable_us) + ' · sleeping ' + millis(t.sleeping_us)
+    ? '\nrunning ' + millis(t.running_us) + ' · runnable ' + millis(t.runnable_us) + ' · sleeping ' + millis(t.sleeping_us) + ' · uninterruptible ' + millis(t.uninterruptible_us)
     : '';
   // A process's main thread has the process's id.
   const main = Boolean(t && !t.track && t.pid !== undefined && t.tid === t.pid);

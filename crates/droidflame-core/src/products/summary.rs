@@ -205,6 +205,9 @@ pub struct ThreadJson<'a> {
     pub runnable_us: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sleeping_us: Option<u64>,
+    /// Uninterruptible sleep (`D`, `DK`, I/O wait included): not in `sleeping_us`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uninterruptible_us: Option<u64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -289,6 +292,7 @@ pub fn summary(analysis: &Analysis) -> Summary<'_> {
                 running_us: t.sched.map(|s| profile.micros(s.running)),
                 runnable_us: t.sched.map(|s| profile.micros(s.runnable)),
                 sleeping_us: t.sched.map(|s| profile.micros(s.sleeping)),
+                uninterruptible_us: t.sched.map(|s| profile.micros(s.uninterruptible)),
             }
         })
         .collect();

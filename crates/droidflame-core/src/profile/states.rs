@@ -15,8 +15,23 @@ pub struct SchedTimes {
     pub running: u64,
     /// Ready to run, waiting for a CPU.
     pub runnable: u64,
-    /// Blocked or asleep.
+    /// Asleep (interruptible).
     pub sleeping: u64,
+    /// In uninterruptible sleep (`D`, `DK`): blocked in the kernel, I/O wait included.
+    pub uninterruptible: u64,
+}
+
+impl std::ops::Add for SchedTimes {
+    type Output = SchedTimes;
+
+    fn add(self, other: SchedTimes) -> SchedTimes {
+        SchedTimes {
+            running: self.running + other.running,
+            runnable: self.runnable + other.runnable,
+            sleeping: self.sleeping + other.sleeping,
+            uninterruptible: self.uninterruptible + other.uninterruptible,
+        }
+    }
 }
 
 /// Entries between two marks.
@@ -287,13 +302,13 @@ impl StateTimes {
         }
     }
 
-    /// The totals a thread's scheduling row shows: runnable with preempted, sleeping with
-    /// uninterruptible.
+    /// The totals a thread's scheduling row shows: runnable with preempted.
     pub fn sched(&self) -> SchedTimes {
         SchedTimes {
             running: self.of(SchedState::Running),
             runnable: self.of(SchedState::Runnable) + self.of(SchedState::Preempted),
-            sleeping: self.of(SchedState::Sleeping) + self.of(SchedState::Uninterruptible),
+            sleeping: self.of(SchedState::Sleeping),
+            uninterruptible: self.of(SchedState::Uninterruptible),
         }
     }
 }
@@ -348,7 +363,7 @@ mod tests {
         log.push(entry(80, SchedState::Unknown));
         let spans: Vec<(u64, u64)> = log.spans(0, 100).map(|s| (s.entry.start, s.end)).collect();
         assert_eq!(spans, [(10, 20), (50, 80)]);
-        assert_eq!(log.times(15, 60).sched(), SchedTimes { running: 5, runnable: 0, sleeping: 10 });
+        assert_eq!(log.times(15, 60).sched(), SchedTimes { running: 5, runnable: 0, sleeping: 10, uninterruptible: 0 });
     }
 
     /// Each number is written in 7-bit groups: 127 takes one byte, 128 two, 16,384 three;

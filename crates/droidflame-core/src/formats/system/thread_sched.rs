@@ -34,7 +34,8 @@ impl Sched {
         match self.state {
             SchedState::Running => self.times.running += spent,
             SchedState::Runnable | SchedState::Preempted => self.times.runnable += spent,
-            SchedState::Sleeping | SchedState::Uninterruptible => self.times.sleeping += spent,
+            SchedState::Sleeping => self.times.sleeping += spent,
+            SchedState::Uninterruptible => self.times.uninterruptible += spent,
             SchedState::Unknown => {}
         }
         if keep {
@@ -66,12 +67,7 @@ impl Sched {
     #[cfg_attr(not(test), expect(dead_code, reason = "reading in parts is tested here before a reader uses it"))]
     pub fn merge(mut self, later: Sched) -> Sched {
         self.log.append(&later.log);
-        let times = SchedTimes {
-            running: self.times.running + later.times.running,
-            runnable: self.times.runnable + later.times.runnable,
-            sleeping: self.times.sleeping + later.times.sleeping,
-        };
-        Sched { times, log: self.log, ..later }
+        Sched { times: self.times + later.times, log: self.log, ..later }
     }
 
     /// On-CPU time up to `ts`.
@@ -94,22 +90,23 @@ mod tests {
         s.enter(at(100, SchedState::Running), true);
         assert_eq!(s.cpu_clock(150), 50);
         s.enter(at(200, SchedState::Sleeping), true);
+        s.enter(at(225, SchedState::Uninterruptible), true);
         s.enter(at(260, SchedState::Runnable), true);
         s.enter(at(300, SchedState::Running), true);
         s.enter(at(310, SchedState::Unknown), true);
-        assert_eq!(s.times, SchedTimes { running: 110, runnable: 40, sleeping: 60 });
+        assert_eq!(s.times, SchedTimes { running: 110, runnable: 40, sleeping: 25, uninterruptible: 35 });
         assert_eq!(s.cpu_clock(1000), 110);
         let logged: Vec<(u64, u64)> = s.log.spans(0, u64::MAX).map(|x| (x.entry.start, x.end)).collect();
-        assert_eq!(logged, [(100, 200), (200, 260), (260, 300), (300, 310)]);
+        assert_eq!(logged, [(100, 200), (200, 225), (225, 260), (260, 300), (300, 310)]);
         // Each state entered is logged once, the unknown end with them; nothing before the
         // first known state.
-        assert_eq!(s.log.len(), 5);
+        assert_eq!(s.log.len(), 6);
         // Seen again: the unknown stretch is not logged twice.
         s.enter(at(400, SchedState::Running), true);
         s.enter(at(450, SchedState::Unknown), true);
-        assert_eq!(s.log.len(), 7);
+        assert_eq!(s.log.len(), 8);
         let logged: Vec<(u64, u64)> = s.log.spans(0, u64::MAX).map(|x| (x.entry.start, x.end)).collect();
-        assert_eq!(logged, [(100, 200), (200, 260), (260, 300), (300, 310), (400, 450)]);
+        assert_eq!(logged, [(100, 200), (200, 225), (225, 260), (260, 300), (300, 310), (400, 450)]);
         assert_eq!(s.times.running, 160);
     }
 
@@ -158,7 +155,8 @@ mod tests {
             // it to the second; the last state is still running.
             let at = |i: usize| entries[i].start;
             let known = (at(7) - at(0)) + (at(11) - at(8));
-            assert_eq!(whole.times.running + whole.times.runnable + whole.times.sleeping, known);
+            let t = whole.times;
+            assert_eq!(t.running + t.runnable + t.sleeping + t.uninterruptible, known);
         }
     }
 }

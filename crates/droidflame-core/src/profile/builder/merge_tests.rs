@@ -218,6 +218,7 @@ fn times(entries: &[StateEntry]) -> SchedTimes {
         match entry.state {
             SchedState::Running => times.running += 1,
             SchedState::Runnable | SchedState::Preempted => times.runnable += 1,
+            SchedState::Uninterruptible => times.uninterruptible += 1,
             _ => times.sleeping += 1,
         }
     }

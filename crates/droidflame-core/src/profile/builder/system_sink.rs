@@ -108,11 +108,7 @@ impl SystemSink {
                 self.sched.resize(slot + 1, None);
             }
             let earlier = self.sched[slot].unwrap_or_default();
-            self.sched[slot] = Some(SchedTimes {
-                running: earlier.running + later.running,
-                runnable: earlier.runnable + later.runnable,
-                sleeping: earlier.sleeping + later.sleeping,
-            });
+            self.sched[slot] = Some(earlier + later);
         }
         // A decoder gives its whole list once, at its end (states number into it).
         if !later.blocked_functions.is_empty() {
