@@ -593,5 +593,5 @@ fn uninterruptible_sleep_per_thread_is_the_text_s() {
         .iter()
         .map(|k| t430[k].as_u64().unwrap())
         .sum();
-    assert!(sum >= 1_426_588 && sum <= 1_450_000, "{t430}");
+    assert!((1_426_588..=1_450_000).contains(&sum), "{t430}");
 }
