@@ -62,12 +62,15 @@ test('a capture of kernel events alone draws thread states; counters and schedul
   assert.doesNotMatch(cpu, />Sleeping</, 'sleeping takes no CPU');
   assert.equal(await page.isVisible('#tab-button-counters'), false, 'no counters in this capture');
   await page.click('#tab-button-scheduling');
+  await page.waitForFunction(() => document.body.dataset.scheduling === 'shown');
   const rows = page.locator('#sched-rows tr');
   assert.equal(await rows.count(), 22);
   // Binder_1 [780]: 537 µs running, 117 µs runnable, 137 ms sleeping, 18 µs in D (from
   // its switch out at 1213.327763 to its wakeup at .327781).
   const binder = page.locator('#sched-rows tr', { hasText: 'Binder_1 [780]' });
-  assert.deepEqual(await binder.locator('td.n').allTextContents(), ['537 µs', '117 µs', '137 ms', '18 µs', '0.4%']);
+  // Its 117 µs runnable were after wakeups, none preempted; the capture marks no I/O wait.
+  assert.deepEqual(await binder.locator('td.n').allTextContents(), ['537 µs', '117 µs', '0 µs', '137 ms', '18 µs', '', '0.4%']);
+
   await binder.click();
   await page.waitForFunction(() => document.querySelector('#thread-rows tr[aria-selected=true] td.name')?.textContent.startsWith('Binder_1'));
   await page.click('#tab-button-timeline');
@@ -104,4 +107,21 @@ test('a systrace HTML report picked from disk', async (t) => {
   assert.ok(await page.locator('#method-rows tr').count() >= 2, 'slices are listed like methods');
   assert.equal(await page.locator('#method-head th').first().textContent(), 'Slice');
   await shot(page, 'atrace-html');
+});
+
+test('Scheduling counts uninterruptible sleep apart, with who woke each thread and its CPUs', async (t) => {
+  const page = await newPage(t);
+  assert.equal(await pick(page, corpus('tracecompass-atrace-test.txt')), 'done');
+  await page.click('#tab-button-scheduling');
+  await page.waitForFunction(() => document.body.dataset.scheduling === 'shown');
+  // msm-core:sampli [430] slept 1,426,588 µs in D, the capture's most (tests/atrace.rs reads
+  // the text apart from the importer); every CPU it ran on has a share.
+  const sampler = page.locator('#sched-rows tr', { hasText: 'msm-core:sampli [430]' });
+  const cells = await sampler.locator('td.n').allTextContents();
+  assert.equal(cells[4], '1.43 s', cells.join(' | '));
+  assert.match(await sampler.locator('td.cpus').textContent(), /^\d \d+\.\d%( · \d \d+\.\d%)*$/);
+  // Its wakeups come from sched_wakeup lines, written on the woken thread's CPU: they name
+  // no waker, so none is claimed.
+  assert.equal(await sampler.locator('td.waker').textContent(), '');
+  await shot(page, 'atrace-scheduling-uninterruptible');
 });

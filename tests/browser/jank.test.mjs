@@ -162,7 +162,8 @@ test('the Scheduling table follows the selected range', async (t) => {
   assert.equal(await pick(page, [corpus(DEVICE)]), 'done');
   await page.click('#tab-button-scheduling');
   await page.waitForFunction(() => document.body.dataset.scheduling === 'shown');
-  const rowOf = () => page.locator('#sched-rows tr[data-thread]:has-text("RenderThread [2453]")');
+  // By the name cell: other rows name it as their waker.
+  const rowOf = () => page.locator('#sched-rows tr[data-thread]:has(td.name:text-is("RenderThread [2453]"))');
   const whole = await rowOf().textContent();
   // A range of the first half of the trace, dragged on the timeline.
   await page.click('#tab-button-timeline');

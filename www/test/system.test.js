@@ -2,25 +2,33 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { schedulingRows } from '../src/system/scheduling.js';
+import { schedulingLine } from '../src/shared/thread-states.js';
 import { counterRows } from '../src/system/counters.js';
 import { summary as golden } from './golden.js';
 
-test('scheduling lists threads with scheduler times, most running first, tracks and method threads left out', () => {
-  const summary = {
-    threads: [
-      { tid: 1, name: 'main', pid: 1, process: 'app', running_us: 100, runnable_us: 50, sleeping_us: 850, uninterruptible_us: 0 },
-      { tid: 2, name: 'RenderThread', pid: 1, process: 'app', running_us: 300, runnable_us: 0, sleeping_us: 500, uninterruptible_us: 200 },
-      { tid: 2147483648, name: 'load', pid: 1, track: true },
-      { tid: 9, name: 'idle', running_us: 0, runnable_us: 0, sleeping_us: 0, uninterruptible_us: 0 },
-    ],
-  };
-  const rows = schedulingRows(summary);
-  assert.deepEqual(rows.map((r) => r.index), [1, 0, 3]);
+test('scheduling rows are the core rows, in its order, with shares of known and running time', () => {
+  // Two threads as the core's `scheduling` product gives them, the most running first.
+  const core = [
+    { thread: 4, shown: 1, tid: 2, pid: 1, label: 'RenderThread [2]', process: 'app', running_us: 300, runnable_us: 0, preempted_us: 0,
+      sleeping_us: 500, uninterruptible_us: 200, io_wait_us: 150, wakeups: 3,
+      wakers: [{ tid: 1, name: 'main [1]', count: 2 }, { tid: 0, name: 'an interrupt (the idle task)', count: 1 }],
+      cpus: [{ cpu: 2, us: 225 }, { cpu: 0, us: 75 }] },
+    { thread: 9, shown: null, tid: 9, pid: null, label: 'idle [9]', process: null, running_us: 0, runnable_us: 0, preempted_us: 0,
+      sleeping_us: 0, uninterruptible_us: 0, io_wait_us: 0, wakeups: 0, wakers: [], cpus: [] },
+  ];
+  const rows = schedulingRows(core);
+  assert.deepEqual(rows.map((r) => r.index), [1, null]);
   // Uninterruptible sleep is known time too: 300 of 1,000 µs running.
-  assert.deepEqual(rows[0], { index: 1, thread: 'RenderThread [2]', process: 'app', running: 300, runnable: 0, sleeping: 500, uninterruptible: 200, share: '30.0%' });
-  assert.equal(rows[2].share, '—', 'no known time: no share');
-  assert.equal(rows[2].process, '');
-  assert.deepEqual(schedulingRows({ threads: [{ tid: 1, name: 'main', wall_us: 5 }] }), []);
+  assert.equal(rows[0].share, '30.0%');
+  assert.equal(rows[0].waker, 'main [1] ×2');
+  assert.equal(rows[0].wakers, 'main [1]: 2 of 3 wakeups\nan interrupt (the idle task): 1 of 3 wakeups');
+  assert.equal(rows[0].cpus, '2 75.0% · 0 25.0%');
+  assert.equal(rows[0].ioWait, 150);
+  assert.equal(rows[1].share, '—', 'no known time: no share');
+  assert.equal(rows[1].process, '');
+  assert.equal(schedulingLine(core[0]), 'Woken 3 times, most by main [1] (2) · on CPU 2 75%, 0 25% · I/O wait 150 µs');
+  assert.equal(schedulingLine(core[1]), '');
+  assert.equal(schedulingLine(null), '');
 });
 
 test('counters are named by their process where a thread of it names it', () => {

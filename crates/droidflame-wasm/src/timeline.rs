@@ -17,7 +17,8 @@ impl Session {
     /// calls were left out, why (`left_out`, else null: then ranges can be selected), below
     /// which length (`shortest_us`) and whether one thread's can be read again (`reread`);
     /// where the capture recorded nothing (`gaps`, `[from_us, to_us]` pairs); and per thread
-    /// (summary order), its first and last event and how many depths and calls it has.
+    /// (summary order), its first and last event and how many depths and calls it has;
+    /// `scheduling`: whether threads have scheduler states (`schedulingJson` has rows).
     #[wasm_bindgen(js_name = timelineJson)]
     pub fn timeline_json(&self) -> Result<String, JsError> {
         let p = self.profile()?;
@@ -52,6 +53,7 @@ impl Session {
         Ok(json!({ "length_us": p.profile.system.micros_at(p.profile.system.timeline.end), "gaps": gaps, "calls_kept": p.profile.facts.limits.keep_calls,
                    "state_legend": products::state_legend(), "frames": !p.profile.system.app_frames.is_empty(),
                    "cpus": p.profile.system.cpus, "counters": counters,
+                   "scheduling": p.profile.states_stacks().is_some(),
                    "left_out": p.profile.calls_left_out(), "shortest_us": p.profile.micros(p.profile.stacks().shortest_call),
                    "reread": p.profile.can_reread(), "threads": threads })
         .to_string())
@@ -102,6 +104,13 @@ impl Session {
             .iter()
             .flat_map(|b| [b.start_us, b.end_us, f64::from(b.state as u8), f64::from(u8::from(b.mixed))])
             .collect())
+    }
+
+    /// Every thread's scheduling between `from_us` and `to_us`, whichever source is shown:
+    /// time per state, I/O wait, wakers and CPUs (`products::scheduling_json`).
+    #[wasm_bindgen(js_name = schedulingJson)]
+    pub fn scheduling_json(&self, from_us: f64, to_us: f64) -> Result<String, JsError> {
+        Ok(products::scheduling_json(&self.profile()?.profile, from_us, to_us).to_string())
     }
 
     /// The scheduler state of one thread at `at_us`, whole, as JSON (`products::state_json`);
@@ -231,6 +240,7 @@ impl Session {
                 "wall_us": p.profile.has(Clock::Wall).then(|| p.profile.system.micros_at(call.end) - p.profile.system.micros_at(call.start)),
                 "cpu_us": cpu,
                 "states": products::state_times_json(p.profile.stacks(), thread as usize, call.start, call.end),
+                "scheduling": scheduling_of(&p.profile, thread as usize, call.start, call.end),
             })
             .to_string())
         })
@@ -269,5 +279,18 @@ impl Session {
             }
         };
         with(&Drawn::Viewed(&viewed[at].calls))
+    }
+}
+
+/// The scheduling of the shown source's thread `thread` within `from..to` ticks: its
+/// thread's among the threads with states (the same tid), whichever source is shown.
+fn scheduling_of(profile: &droidflame_core::Profile, thread: usize, from: u64, to: u64) -> serde_json::Value {
+    let shown = &profile.stacks().threads[thread];
+    let Some(stacks) = profile.states_stacks().filter(|_| !shown.track) else {
+        return serde_json::Value::Null;
+    };
+    match stacks.threads.iter().position(|t| t.tid == shown.tid && !t.track) {
+        Some(at) => products::thread_scheduling_json(stacks, at, from, to),
+        None => serde_json::Value::Null,
     }
 }

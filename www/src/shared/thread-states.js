@@ -47,3 +47,23 @@ export function stateTipLines(state) {
   else if (state.io_wait) lines.push('waiting for I/O');
   return lines;
 }
+
+/**
+ * A span's wakeups and CPUs as one line (`Woken 3 times, most by app [5] (2) · on CPU 2
+ * 67%, 0 33% · I/O wait 1.2 ms`), from the core's scheduling of a thread; '' where it has
+ * none of them (`scheduling` null: the trace has no states).
+ */
+export function schedulingLine(scheduling) {
+  if (!scheduling) return '';
+  const parts = [];
+  if (scheduling.wakeups > 0) {
+    const top = scheduling.wakers[0];
+    parts.push('Woken ' + (scheduling.wakeups === 1 ? 'once' : scheduling.wakeups + ' times') + (top ? ', most by ' + top.name + ' (' + top.count + ')' : ''));
+  }
+  const running = scheduling.cpus.reduce((sum, c) => sum + c.us, 0);
+  if (running > 0) {
+    parts.push('on CPU ' + scheduling.cpus.map((c) => c.cpu + ' ' + Math.round((100 * c.us) / running) + '%').join(', '));
+  }
+  if (scheduling.io_wait_us > 0) parts.push('I/O wait ' + timeText(scheduling.io_wait_us));
+  return parts.join(' · ');
+}

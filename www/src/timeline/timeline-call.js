@@ -10,7 +10,7 @@ import { createFrameMenu } from '../flame/frame-menu.js';
 import { methodKey } from '../shared/state.js';
 import { chosenPatch, pathMenuItems } from '../shared/transforms.js';
 import { timeText } from '../shared/timespan.js';
-import { stateTimesLine } from '../shared/thread-states.js';
+import { schedulingLine, stateTimesLine } from '../shared/thread-states.js';
 
 /** A box's time on each clock the trace has, in the core's words ('—' where it has none). */
 export function clockLine(call, summary) {
@@ -63,6 +63,7 @@ export function createCallPanel(store, products, viewOf) {
       element('p', { text: 'starts at ' + timeText(call.start_us) + ' · ends at ' + timeText(call.end_us) + ' · depth ' + call.depth }),
       element('p', { text: clockLine(call, summary) }),
       ...(stateTimesLine(call.states) ? [element('p', { class: 'call-states', text: 'Its thread was: ' + stateTimesLine(call.states) })] : []),
+      ...(schedulingLine(call.scheduling) ? [element('p', { class: 'call-scheduling', text: schedulingLine(call.scheduling) })] : []),
       ...(pieceNote ? [pieceNote] : []),
       path,
       // A bottom-up graph's paths run from the leaves: there it only searches.

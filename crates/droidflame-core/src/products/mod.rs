@@ -24,6 +24,7 @@ pub(crate) mod heap;
 mod notes;
 mod render;
 mod runs;
+mod scheduling;
 mod sorted_walk;
 mod summary;
 mod table;
@@ -61,6 +62,7 @@ pub use runs::{
     Cell, Evidence, Group, GroupTest, MethodComparison, MethodName, Run, RunOptions, Runs, SideFigures, Stat, Verdict,
     DEFAULT_ALPHA, GROUP_METHOD_COLUMN_NAMES, MIN_CHANGE,
 };
+pub use scheduling::{scheduling_json, thread_scheduling, thread_scheduling_json, ThreadScheduling, TOP_WAKERS};
 pub use summary::{methods_json, summary, summary_json};
 pub use table::{frame_rows, frame_table, frame_table_of, Edge, FrameRow, FrameTable};
 pub use thread_states::{state_at, state_boxes, state_json, state_legend, state_times_json, StateBox};

@@ -76,14 +76,7 @@ pub fn state_at(system: &SystemTimeline, stacks: &StackProfile, thread: usize, a
 /// it), `blocked` (the kernel function) and `io_wait`.
 pub fn state_json(system: &SystemTimeline, stacks: &StackProfile, span: &StateSpan) -> Value {
     let e = &span.entry;
-    let waker = e.waker.map(|tid| {
-        let name = if tid == 0 {
-            "an interrupt (the idle task)".to_owned()
-        } else {
-            stacks.threads.iter().find(|t| t.tid == tid && !t.track).map_or(format!("Thread {tid}"), |t| t.label())
-        };
-        json!({ "tid": tid, "name": name })
-    });
+    let waker = e.waker.map(|tid| json!({ "tid": tid, "name": super::scheduling::waker_name(stacks, tid) }));
     json!({
         "state": key(e.state), "words": e.state.words(),
         "start_us": system.micros_at(e.start), "end_us": system.micros_at(span.end),

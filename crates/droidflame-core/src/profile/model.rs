@@ -78,6 +78,12 @@ impl Profile {
         }
     }
 
+    /// The stack profile whose threads carry scheduler states (the calls source's), whichever
+    /// source is shown; `None` where the trace has no states or they were not kept.
+    pub fn states_stacks(&self) -> Option<&StackProfile> {
+        self.stack_profiles.iter().find(|s| s.threads.iter().any(|t| !t.states.is_empty()))
+    }
+
     /// Whole microseconds for a tick count (truncating).
     pub fn micros(&self, ticks: u64) -> u64 {
         self.stacks().time_unit.micros(ticks)

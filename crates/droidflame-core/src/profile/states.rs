@@ -231,6 +231,12 @@ impl StateLog {
         })
     }
 
+    /// The entries that begin within `from..to`, zero-length ones too (a wakeup at the
+    /// moment its thread was switched in still counts as a wakeup).
+    pub fn entries(&self, from: u64, to: u64) -> impl Iterator<Item = StateEntry> + '_ {
+        self.entries_from(from).skip_while(move |e| e.start < from).take_while(move |e| e.start < to)
+    }
+
     /// The whole known state `at` was in.
     pub fn at(&self, at: u64) -> Option<StateSpan> {
         let mut entries = self.entries_from(at).peekable();

@@ -52,6 +52,17 @@ export const TIMELINE_REQUESTS = {
     ask: (key, thread, from, to, pixels) => ({ key, thread, from, to, pixels }),
     answer: (m, w) => new Float64Array(w.session(m.key).stateBoxes(m.thread, m.from, m.to, m.pixels)),
   },
+  /**
+   * Every thread's scheduling between `from` and `to` µs, whichever source is shown: time
+   * per state, I/O wait, wakeups, top wakers and CPUs, the most running first.
+   */
+  scheduling: {
+    calls: ['Session.schedulingJson'],
+    fresh: true,
+    ask: (key, from, to) => ({ key, from, to }),
+    answer: (m, w) => w.session(m.key).schedulingJson(m.from, m.to),
+    read: json,
+  },
   /** The scheduler state of a thread at `at` µs, whole (null where unknown). */
   stateAt: {
     calls: ['Session.stateAtJson'],
