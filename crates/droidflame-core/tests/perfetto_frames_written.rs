@@ -93,7 +93,7 @@ fn app_frames_carry_every_jank_type_in_perfettos_words() {
     assert!(notes.iter().any(|n| n.contains(&read)), "{read} in {notes:?}");
     // Whose jank it was, for the page's colours: the app's where it missed its deadline or
     // the recorder could not say.
-    let json: serde_json::Value = serde_json::from_str(&products::frames_json(&p.system)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&products::frames_json(&p)).unwrap();
     let by_app: Vec<bool> = json["frames"].as_array().unwrap().iter().take(4).map(|f| f["by_app"] == true).collect();
     assert_eq!(by_app, [false, true, false, true]);
     // How far past its expected end each ended: frame 1 ended 7 ms before its 16 ms, frame 2
@@ -242,7 +242,7 @@ fn layer_figures_and_each_frames_layer_are_its_own() {
     assert_eq!(types, [("App Deadline Missed", 2), ("Buffer Stuffing", 2), ("Dropped Frame", 1)]);
     assert_eq!(main.janky, 3);
     // Every frame's `layer` is the index of its own process's layer of its name.
-    let json: serde_json::Value = serde_json::from_str(&products::frames_json(&p.system)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&products::frames_json(&p)).unwrap();
     let mut by_token: Vec<(i64, u64)> = json["frames"]
         .as_array()
         .unwrap()

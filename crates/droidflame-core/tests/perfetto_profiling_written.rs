@@ -409,7 +409,7 @@ fn app_frames_keep_their_times_while_a_heap_source_is_shown() {
     packets.extend(heap_dump(1, &mut code, &[dump(7, "malloc", 20 * MS, &[(&java, 1600, 0)])], 1, &mut index));
     let mut p = analyze(&Trace::of(&packets).bytes).unwrap();
     let times = |p: &Analysis| {
-        let json: serde_json::Value = serde_json::from_str(&products::frames_json(&p.profile.system)).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&products::frames_json(&p.profile)).unwrap();
         let f = &json["frames"][0];
         (f["start_us"].as_f64(), f["end_us"].as_f64())
     };

@@ -442,3 +442,77 @@ fn every_app_frame_equals_the_walkers() {
         }
     }
 }
+
+/// Every actual surface frame's display frame token (field 3) and every actual display
+/// frame's token, as the walker reads them.
+fn walked_display_tokens(bytes: &[u8]) -> (Vec<(FrameKey, Option<u64>)>, std::collections::BTreeSet<u64>) {
+    let (mut surfaces, mut displays) = (Vec::new(), std::collections::BTreeSet::new());
+    for (_, packet) in fields(bytes) {
+        let packet = fields(packet.bytes());
+        let Some(event) = get(&packet, 76) else { continue };
+        let event = fields(event.bytes());
+        if let Some(actual) = get(&event, 4) {
+            let a = fields(actual.bytes());
+            let int = |f| get(&a, f).map_or(0, Field::int);
+            let layer = get(&a, 5).map(|l| String::from_utf8_lossy(l.bytes()).into_owned()).unwrap_or_default();
+            surfaces.push(((int(4), int(2), layer), get(&a, 3).map(Field::int)));
+        }
+        if let Some(actual) = get(&event, 2) {
+            displays.insert(get(&fields(actual.bytes()), 2).map_or(0, Field::int));
+        }
+    }
+    surfaces.sort();
+    (surfaces, displays)
+}
+
+/// Each app frame names the display frame that presented it, as the capture does, and the
+/// frames view links the two; each layer names its app's main thread and RenderThreads.
+#[test]
+fn app_frames_name_their_display_frames_and_threads() {
+    if !droidflame_testkit::corpus_present("perfetto_sources::app_frames_name_their_display_frames_and_threads") {
+        return;
+    }
+    for (name, linked) in
+        [("nowinandroid-fork-trace.perfetto-trace", 1_068), ("mstools-perfetto_android12_cpuschedstack.pftrace", 87)]
+    {
+        let (bytes, p) = perfetto(name);
+        let (walked, displays) = walked_display_tokens(&bytes);
+        let mut ours: Vec<(FrameKey, Option<u64>)> = p
+            .profile
+            .system
+            .app_frames
+            .iter()
+            .map(|f| ((u64::from(f.pid), f.token as u64, f.layer.clone()), f.display_token.map(|t| t as u64)))
+            .collect();
+        ours.sort();
+        assert_eq!(ours, walked, "{name}");
+        let json: serde_json::Value = serde_json::from_str(&products::frames_json(&p.profile)).unwrap();
+        let frames = json["frames"].as_array().unwrap();
+        let mut links = 0;
+        for f in frames.iter().filter(|f| !f["display_token"].is_null()) {
+            let token = f["display_token"].as_u64().unwrap();
+            match f["display_frame"].as_u64() {
+                Some(at) => {
+                    links += 1;
+                    assert_eq!(frames[at as usize]["token"].as_u64(), Some(token), "{name}");
+                    assert!(displays.contains(&token));
+                }
+                None => assert!(!displays.contains(&token), "{name}: display frame {token} is in the capture"),
+            }
+        }
+        assert_eq!(links, linked, "{name}: app frames whose display frame the capture has");
+    }
+    // The apps' threads: android12 names its threads by their sched comms.
+    let (_, p) = perfetto("mstools-perfetto_android12_cpuschedstack.pftrace");
+    let threads = |pid| products::app_threads(&p.profile, pid);
+    // 9664's process is known only from its CPU samples (the scheduler names no process).
+    assert_eq!(threads(1323), (Some(1323), vec![2328, 9664]), "the launcher, two RenderThreads");
+    assert_eq!(threads(4692), (Some(4692), vec![7956]), "chrome");
+    assert_eq!(threads(2262), (Some(2262), vec![2524, 9663]), "the search app, two RenderThreads");
+    // nowinandroid names no threads: its main thread is known by its tid, no RenderThread.
+    let (_, p) = perfetto("nowinandroid-fork-trace.perfetto-trace");
+    assert_eq!(products::app_threads(&p.profile, 9305), (Some(9305), vec![]));
+    // perflib's frames are derived from systemui's slices; its threads are named.
+    let (_, p) = perfetto("toolsbase-perflib-perfetto.trace");
+    assert_eq!(products::app_threads(&p.profile, 2211), (Some(2211), vec![2453]));
+}

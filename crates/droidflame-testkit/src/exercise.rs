@@ -135,7 +135,7 @@ fn frames_and_states(p: &Profile) {
     for f in p.system.app_frames.iter().chain(&p.system.display_frames) {
         assert!(f.end.is_none_or(|end| end >= f.start), "a frame ends before it starts");
     }
-    let _ = products::frames_json(&p.system);
+    let _ = products::frames_json(p);
     let length = p.system.micros_at(p.system.timeline.end);
     for (index, t) in p.stacks().threads.iter().enumerate().take(8) {
         if t.states.is_empty() {

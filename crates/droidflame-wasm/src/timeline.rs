@@ -166,7 +166,7 @@ impl Session {
     /// The frames apps produced, with each layer's figures (`products::frames_json`).
     #[wasm_bindgen(js_name = framesJson)]
     pub fn frames_json(&self) -> Result<String, JsError> {
-        Ok(products::frames_json(&self.profile()?.profile.system))
+        Ok(products::frames_json(&self.profile()?.profile))
     }
 
     /// The names the view's transforms make (a collapsed package's frame), as a JSON array:

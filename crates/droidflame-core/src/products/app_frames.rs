@@ -5,7 +5,8 @@
 //! frames in figures, and the frames view's data.
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::profile::{AppFrame, SystemTimeline};
+use crate::profile::{AppFrame, Profile, SystemTimeline, RENDER_THREAD};
+use rustc_hash::FxHashMap;
 use std::io::Write;
 
 /// Which frames to list.
@@ -179,17 +180,25 @@ fn figures(system: &SystemTimeline, pid: u32, layer: &str, display: bool, frames
     }
 }
 
-/// The frames view's data as JSON: `length_us` (the timeline's), `layers` (`frame_layers`)
-/// and `frames`, each with its
+/// The frames view's data as JSON: `length_us` (the timeline's), `layers` (`frame_layers`,
+/// each with its app's `main_thread`, the thread whose tid is its pid where the trace has
+/// it, and `render_threads`, its threads named `RenderThread`) and `frames`, each with its
 /// `layer` (index into `layers`), `token`, `start_us` and `end_us` (µs on the timeline;
 /// `end_us` null where it never ended), `expected_start_us`/`expected_end_us` (null where
 /// unknown), `overrun_us` (past its expected end), `jank`, `janky`, `present`,
-/// `on_time_finish`, `gpu_composition`, `prediction`, `derived`, and `by_app` (janky
-/// because the app missed its deadline).
-pub fn frames_json(system: &SystemTimeline) -> String {
+/// `on_time_finish`, `gpu_composition`, `prediction`, `derived`, `by_app` (janky
+/// because the app missed its deadline), and for an app frame `display_token` and
+/// `display_frame` (the index in `frames` of the display frame that presented it; null
+/// where the trace does not say or lacks it).
+pub fn frames_json(profile: &Profile) -> String {
+    let system = &profile.system;
     let layers = frame_layers(system);
     let at = |ticks: u64| system.micros_at(ticks);
     let display = layers.iter().position(|l| l.display);
+    let mut displays: FxHashMap<i64, usize> = FxHashMap::default();
+    for (i, f) in system.display_frames.iter().enumerate() {
+        displays.entry(f.token).or_insert(system.app_frames.len() + i);
+    }
     let frames: Vec<serde_json::Value> = system
         .app_frames
         .iter()
@@ -206,9 +215,40 @@ pub fn frames_json(system: &SystemTimeline) -> String {
                 "overrun_us": overrun, "jank": f.jank, "janky": f.janky, "present": f.present,
                 "on_time_finish": f.on_time_finish, "gpu_composition": f.gpu_composition, "prediction": f.prediction,
                 "derived": f.derived, "by_app": by_app(f),
+                "display_token": f.display_token, "display_frame": f.display_token.and_then(|t| displays.get(&t)),
             })
+        })
+        .collect();
+    let layers: Vec<serde_json::Value> = layers
+        .iter()
+        .map(|l| {
+            let mut value = serde_json::to_value(l).unwrap_or_default();
+            if !l.display {
+                let (main, render) = app_threads(profile, l.pid);
+                value["main_thread"] = serde_json::json!(main);
+                value["render_threads"] = serde_json::json!(render);
+            }
+            value
         })
         .collect();
     let length_us = system.micros_at(system.timeline.end);
     serde_json::json!({ "layers": layers, "frames": frames, "length_us": length_us }).to_string()
+}
+
+/// Process `pid`'s main thread (the thread whose tid is the pid) where any source has it,
+/// and its threads named `RenderThread`, lowest tid first: the threads an app's frames are
+/// drawn on.
+pub fn app_threads(profile: &Profile, pid: u32) -> (Option<u32>, Vec<u32>) {
+    let threads = profile.stack_profiles.iter().flat_map(|s| &s.threads).filter(|t| !t.track && t.pid == Some(pid));
+    let mut main = None;
+    let mut render = Vec::new();
+    for t in threads {
+        if t.tid == pid {
+            main = Some(pid);
+        } else if t.name == RENDER_THREAD && !render.contains(&t.tid) {
+            render.push(t.tid);
+        }
+    }
+    render.sort_unstable();
+    (main, render)
 }

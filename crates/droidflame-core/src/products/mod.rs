@@ -35,7 +35,7 @@ mod tree;
 mod view_calls;
 mod view_methods;
 
-pub use app_frames::{frame_layers, frames_json, write_frames, FramesQuery, LayerFrames, DISPLAY_LAYER};
+pub use app_frames::{app_threads, frame_layers, frames_json, write_frames, FramesQuery, LayerFrames, DISPLAY_LAYER};
 pub use callgraph::{write_callgraph_dot, CallGraphOptions, DEFAULT_THRESHOLD_PERCENT};
 pub use calls::{select_calls, write_calls, CallQuery, ListedCall};
 pub use chrome::write_chrome_trace;

@@ -1,6 +1,9 @@
 //! Frames an app produced, as a compositor's frame timeline records them: when each was
 //! expected and when it really ran, and whether it was janky, in the recorder's words.
 
+/// The name Android gives each app's rendering thread.
+pub const RENDER_THREAD: &str = "RenderThread";
+
 /// One app frame (a surface frame of one layer), or one of the compositor's display frames
 /// (which have no layer).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -12,6 +15,9 @@ pub struct AppFrame {
     pub layer: String,
     /// The frame's token (the vsync id the app drew it for).
     pub token: i64,
+    /// The token of the display frame that presented it, where the trace says (an app
+    /// frame's; display frames have none).
+    pub display_token: Option<i64>,
     /// When it started, in the profile's timeline ticks.
     pub start: u64,
     /// When it ended; `None` for a frame the trace never ends (kept, and marked).

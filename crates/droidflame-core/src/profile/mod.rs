@@ -25,7 +25,7 @@ mod system;
 mod thread;
 mod tree;
 
-pub use app_frames::AppFrame;
+pub use app_frames::{AppFrame, RENDER_THREAD};
 pub(crate) use builder::seed::{ReadCalls, ThreadMark};
 pub(crate) use builder::{FinishSpec, FrameInfo, HeapGraphSink, Limit, ProfileBuilder, SourceSpec};
 pub use calls::{Call, ThreadCalls};

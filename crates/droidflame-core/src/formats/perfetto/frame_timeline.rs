@@ -130,7 +130,9 @@ impl FrameTimeline {
                 gpu_composition: s.gpu_composition,
                 prediction_type: s.prediction_type,
             };
-            self.surfaces.actual_start(s.cookie, actual(s.pid, layer, s.token, &verdict, ts));
+            let frame =
+                AppFrame { display_token: s.display_frame_token, ..actual(s.pid, layer, s.token, &verdict, ts) };
+            self.surfaces.actual_start(s.cookie, frame);
         }
         if let Some(s) = &event.expected_display_frame_start {
             self.displays.expected_start(s.cookie, s.pid, s.token, ts);
@@ -182,6 +184,7 @@ fn actual(pid: Option<i32>, layer: String, token: Option<i64>, v: &Verdict, ts: 
         pid: pid_of(pid),
         layer,
         token: token.unwrap_or(0),
+        display_token: None,
         start: ts,
         end: None,
         expected: None,

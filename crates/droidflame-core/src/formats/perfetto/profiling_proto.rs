@@ -213,6 +213,9 @@ pub struct SurfaceFrameStart {
     pub cookie: Option<i64>,
     #[prost(int64, optional, tag = "2")]
     pub token: Option<i64>,
+    /// The display frame that presents it.
+    #[prost(int64, optional, tag = "3")]
+    pub display_frame_token: Option<i64>,
     #[prost(int32, optional, tag = "4")]
     pub pid: Option<i32>,
     #[prost(bytes = "bytes", optional, tag = "5")]

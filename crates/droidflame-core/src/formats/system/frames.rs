@@ -5,7 +5,7 @@
 //! display refresh, measured from the compositor's `VSYNC-app` counter (each write is one
 //! refresh) where the capture has it.
 
-use crate::profile::AppFrame;
+use crate::profile::{AppFrame, RENDER_THREAD};
 use rustc_hash::FxHashMap;
 
 const DO_FRAME: u8 = 1;
@@ -163,7 +163,7 @@ impl FrameSlices {
             let lists = by_pid.entry(pid).or_default();
             match done.kind {
                 DO_FRAME => lists.0.push(done),
-                _ if facts.name == b"RenderThread" => lists.1.push(done),
+                _ if facts.name == RENDER_THREAD.as_bytes() => lists.1.push(done),
                 _ => {}
             }
         }
@@ -186,6 +186,7 @@ impl FrameSlices {
                     pid,
                     layer: layer.clone(),
                     token: frame.token,
+                    display_token: None,
                     start: frame.start,
                     end: Some(end),
                     expected: Some((frame.start, frame.start + period)),

@@ -230,6 +230,7 @@ pub(super) fn app_frame(token: i64) -> AppFrame {
         pid: 7,
         layer: format!("layer {}", token % 2),
         token,
+        display_token: Some(token + 1),
         start: 1_000 * token as u64,
         end: Some(1_000 * token as u64 + 16),
         expected: None,
