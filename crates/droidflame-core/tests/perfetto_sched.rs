@@ -4,6 +4,7 @@
 //! numbers, sharing no code with the importer.
 
 use droidflame_core::products;
+use droidflame_core::profile::SchedState;
 use droidflame_core::{analyze_with, Options};
 use droidflame_testkit::corpus_file;
 use droidflame_testkit::proto_fields::{fields, get, Field};
@@ -55,7 +56,10 @@ fn sched_events(bytes: &[u8]) -> Vec<(u64, Sched)> {
 /// Per tid: wakeups by waker, and running ns per CPU (switch-in to switch-out).
 type Walked = BTreeMap<u64, (BTreeMap<u64, u32>, BTreeMap<u32, u64>)>;
 
-fn walk(events: &[(u64, Sched)], end: u64) -> Walked {
+/// Per tid: its runs on a CPU, `[switch in, switch out)`, in order.
+type Runs = BTreeMap<u64, Vec<(u64, u64)>>;
+
+fn walk(events: &[(u64, Sched)], end: u64) -> (Walked, Runs) {
     #[derive(Clone, Copy, PartialEq)]
     enum State {
         Unknown,
@@ -65,6 +69,7 @@ fn walk(events: &[(u64, Sched)], end: u64) -> Walked {
     }
     let mut state: BTreeMap<u64, State> = BTreeMap::new();
     let mut out: Walked = BTreeMap::new();
+    let mut runs: Runs = BTreeMap::new();
     // A CPU's first event, of any kind, comes from a thread that was running there since
     // before the CPU's buffer begins: it runs from that event on.
     let mut cpus_seen = std::collections::BTreeSet::new();
@@ -82,6 +87,7 @@ fn walk(events: &[(u64, Sched)], end: u64) -> Walked {
                 if prev != 0 {
                     if let Some(State::Running(on, since)) = state.get(&prev).copied() {
                         *out.entry(prev).or_default().1.entry(on).or_default() += ts - since;
+                        runs.entry(prev).or_default().push((since, ts));
                     }
                     // No sleeping or dead bit set: preempted, still runnable.
                     let left = if prev_state == 0 || prev_state == 0x100 { State::Waiting } else { State::Asleep };
@@ -107,9 +113,72 @@ fn walk(events: &[(u64, Sched)], end: u64) -> Walked {
     for (tid, s) in state {
         if let State::Running(on, since) = s {
             *out.entry(tid).or_default().1.entry(on).or_default() += end - since;
+            runs.entry(tid).or_default().push((since, end));
         }
     }
-    out
+    (out, runs)
+}
+
+/// Every CPU sample with a callstack: (time on the boot clock, tid), in the file's order.
+/// The samples' packets name another clock (their own `timestamp_clock_id`, field 58, or
+/// their sequence's default, field 59). A clock snapshot (field 6) reads the clocks one
+/// after another, boot time first; its monotonic reading ahead of its boot reading is a
+/// read delay (the one can never be ahead of the other). The snapshot with the least delay
+/// relates the clocks, that delay added to the boot time for clocks listed from the
+/// monotonic one on.
+fn perf_samples(bytes: &[u8]) -> Vec<(u64, u64)> {
+    const BOOTTIME: u64 = 6;
+    const MONOTONIC: u64 = 3;
+    let mut samples = Vec::new();
+    let mut defaults: BTreeMap<u64, u64> = BTreeMap::new();
+    // (delay, boot time minus each clock's time)
+    let mut best: Option<(u64, BTreeMap<u64, i64>)> = None;
+    for (field, packet) in fields(bytes) {
+        if field != 1 {
+            continue;
+        }
+        let packet = fields(packet.bytes());
+        let sequence = get(&packet, 10).map_or(0, Field::int);
+        if let Some(d) = get(&packet, 59) {
+            if let Some(clock) = get(&fields(d.bytes()), 58) {
+                defaults.insert(sequence, clock.int());
+            }
+        }
+        if let Some(snapshot) = get(&packet, 6) {
+            let clocks: Vec<(u64, u64)> = fields(snapshot.bytes())
+                .iter()
+                .filter(|(f, _)| *f == 1)
+                .map(|(_, c)| {
+                    let c = fields(c.bytes());
+                    (get(&c, 1).map_or(0, Field::int), get(&c, 2).map_or(0, Field::int))
+                })
+                .collect();
+            let reading = |id| clocks.iter().find(|c| c.0 == id).map(|c| c.1);
+            let boot = reading(BOOTTIME).unwrap();
+            let delay = reading(MONOTONIC).unwrap().saturating_sub(boot);
+            if best.as_ref().is_none_or(|b| delay <= b.0) {
+                let mono_at = clocks.iter().position(|c| c.0 == MONOTONIC).unwrap();
+                let offsets = clocks
+                    .iter()
+                    .enumerate()
+                    .map(|(at, &(id, value))| {
+                        (id, (boot + if at >= mono_at { delay } else { 0 }) as i64 - value as i64)
+                    })
+                    .collect();
+                best = Some((delay, offsets));
+            }
+        }
+        let Some(sample) = get(&packet, 66) else { continue };
+        let sample = fields(sample.bytes());
+        if get(&sample, 4).is_none() {
+            continue;
+        }
+        let ts = get(&packet, 8).map_or(0, Field::int);
+        let clock = get(&packet, 58).map(Field::int).or_else(|| defaults.get(&sequence).copied()).unwrap_or(BOOTTIME);
+        let boot = if clock == BOOTTIME { ts } else { (ts as i64 + best.as_ref().unwrap().1[&clock]) as u64 };
+        samples.push((boot, get(&sample, 3).map_or(0, Field::int)));
+    }
+    samples
 }
 
 #[test]
@@ -119,7 +188,7 @@ fn wakers_and_cpus_equal_the_ftrace_events() {
     }
     let bytes = corpus_file("perfetto/mstools-perfetto_android12_cpuschedstack.pftrace");
     let p = analyze_with(&bytes[..], Options { keep_calls: true, ..Options::default() }).unwrap().profile;
-    let walked = walk(&sched_events(&bytes), p.system.timeline.end);
+    let (walked, _) = walk(&sched_events(&bytes), p.system.timeline.end);
     let stacks = p.states_stacks().expect("the capture has scheduler states");
     let mut given: Walked = BTreeMap::new();
     for t in stacks.threads.iter().filter(|t| !t.states.is_empty()) {
@@ -135,4 +204,124 @@ fn wakers_and_cpus_equal_the_ftrace_events() {
     assert_eq!(given, walked);
     // The busiest waker of the launcher's RenderThread is its main thread.
     assert_eq!(walked[&2328].0.iter().max_by_key(|w| w.1), Some((&1323, &21)));
+}
+
+/// Every CPU sample of the capture lies in a run of its thread on a CPU: the samples are
+/// taken at `sched_switch`, so just before each run ends. Checked against the scheduler's
+/// runs as the walker reads them, and against the core's states of the same thread.
+#[test]
+fn samples_fall_in_their_threads_running_spans() {
+    if !droidflame_testkit::corpus_present("perfetto_sched::samples_fall_in_their_threads_running_spans") {
+        return;
+    }
+    let bytes = corpus_file("perfetto/mstools-perfetto_android12_cpuschedstack.pftrace");
+    let p = analyze_with(&bytes[..], Options { keep_calls: true, ..Options::default() }).unwrap().profile;
+    let (_, runs) = walk(&sched_events(&bytes), p.system.timeline.end);
+    let samples = perf_samples(&bytes);
+    assert_eq!(samples.len(), 5_003);
+    // (a) Each thread's sample times are the capture's.
+    let mut by_tid: BTreeMap<u64, Vec<u64>> = BTreeMap::new();
+    for &(ts, tid) in &samples {
+        by_tid.entry(tid).or_default().push(ts);
+    }
+    by_tid.values_mut().for_each(|times| times.sort_unstable());
+    for (&tid, times) in &by_tid {
+        let kept = products::sampled_thread(&p, tid as u32).map(|t| t.sample_times.from(0).collect::<Vec<_>>());
+        assert_eq!(kept.as_ref(), Some(times), "tid {tid}");
+    }
+    // (b) Inside the scheduler's window, each sample of a known thread is in one of its runs,
+    // or (as the clock snapshots cannot say better: see `perf_samples`) within
+    // `UNCERTAIN` of one.
+    const UNCERTAIN: u64 = 20_000;
+    let events = sched_events(&bytes);
+    let window = (events.first().unwrap().0, events.last().unwrap().0);
+    let (mut inside, mut near, mut outside, mut unknown_tid) = (0, 0, 0, 0);
+    let states = p.states_stacks().unwrap();
+    for &(ts, tid) in &samples {
+        if tid == u64::from(u32::MAX) {
+            unknown_tid += 1;
+            continue;
+        }
+        if ts < window.0 || ts >= window.1 {
+            outside += 1;
+            continue;
+        }
+        let t = states.threads.iter().find(|t| u64::from(t.tid) == tid && !t.track).unwrap();
+        let state = t.states.at(ts).map(|s| s.entry.state);
+        let runs = &runs[&tid];
+        if runs.iter().any(|&(from, to)| from <= ts && ts < to) {
+            assert_eq!(state, Some(SchedState::Running), "{tid} at {ts}");
+            inside += 1;
+        } else {
+            assert!(runs.iter().any(|&(from, to)| from < ts + UNCERTAIN && ts < to + UNCERTAIN), "{tid} at {ts}");
+            assert_ne!(state, Some(SchedState::Running), "{tid} at {ts}");
+            near += 1;
+        }
+    }
+    assert_eq!((inside, near, outside, unknown_tid), (4_940, 32, 30, 1));
+    // (c) The product counts the same, thread by thread.
+    let (mut running, mut unknown) = (0, 0);
+    for &tid in by_tid.keys() {
+        let (counts, not_known) = products::samples_in_states(&p, tid as u32, 0, u64::MAX);
+        running += counts.of(SchedState::Running);
+        unknown += not_known;
+    }
+    assert_eq!(running, 4_945);
+    assert!(unknown <= 32, "{unknown}");
+    // Marks over the whole trace hold every sample.
+    let length = p.system.micros_at(p.system.timeline.end);
+    let marked: u32 = by_tid
+        .keys()
+        .flat_map(|&tid| products::sample_marks(&p, tid as u32, 0.0, length, 2_000))
+        .map(|m| m.count)
+        .sum();
+    assert_eq!(marked, 5_003);
+}
+
+/// Samples on the raw monotonic clock, related to the boot clock by snapshots whose reads
+/// were delayed, land in the runs they were taken in: the snapshot read closest together is
+/// used, less the delay it shows. (Taken as the latest snapshot says, each would land 0.7 ms
+/// early, outside its 100 µs run.)
+#[test]
+fn samples_on_a_delayed_snapshots_clock_land_in_their_runs() {
+    use droidflame_testkit::atrace::Capture;
+    use droidflame_testkit::perfetto::{from_capture, FromCapture, Message, Trace};
+    use droidflame_testkit::perfetto_profiling::{perf_sample, samples_start, CodeFrame, CodeInterner, Timebase};
+    const RAW_AHEAD: u64 = 2_000_000;
+    // Thread 5 runs on CPU 0 for 100 µs of every ms.
+    let mut capture = Capture::new();
+    let runs: Vec<u64> = (1..=20).map(|i| i * 1_000_000).collect();
+    for &start in &runs {
+        capture.switch(0, start, ("swapper/0", 0), "R", ("app", 5));
+        capture.switch(0, start + 100_000, ("app", 5), "S", ("swapper/0", 0));
+    }
+    let mut packets = from_capture(&capture, FromCapture::default());
+    // Boot, monotonic, raw: read `delay` apart, the raw clock truly `RAW_AHEAD` ahead.
+    for (boot, delay) in [(500_000, 300_000), (700_000, 700_000)] {
+        let mut snapshot = Message::new();
+        for (clock, value) in [(6, boot), (3, boot + delay), (5, boot + delay + RAW_AHEAD)] {
+            snapshot.message(1, Message::new().varint(1, clock).varint(2, value));
+        }
+        packets.push(Message::new().message(6, &snapshot).clone());
+    }
+    packets.push(samples_start(2, Timebase::Tracepoint));
+    let mut code = CodeInterner::new(1);
+    let stack = code.stack(&[CodeFrame::function("main", "/app")]);
+    for &start in &runs {
+        // 10 µs before the switch out, on the raw clock.
+        let mut sample = perf_sample(2, &mut code, start + 90_000 + RAW_AHEAD, (5, 5, 0), stack);
+        packets.push(sample.varint(58, 5).clone());
+    }
+    let bytes = Trace::of(&packets).bytes;
+    let p = analyze_with(&bytes[..], Options { keep_calls: true, ..Options::default() }).unwrap().profile;
+    let times: Vec<u64> = products::sampled_thread(&p, 5).unwrap().sample_times.from(0).collect();
+    assert_eq!(times, runs.iter().map(|s| s + 90_000).collect::<Vec<_>>());
+    let (counts, unknown) = products::samples_in_states(&p, 5, 0, u64::MAX);
+    assert_eq!((counts.of(SchedState::Running), unknown), (20, 0));
+    assert!(
+        p.facts.warnings.iter().any(|w| w.text.contains("2 clock snapshots read their clocks as much as 700 µs apart")
+            && w.text.contains("less the 300 µs it shows")),
+        "{:?}",
+        p.facts.warnings
+    );
 }

@@ -9,6 +9,7 @@ use super::source::{Source, SourceKind};
 use super::stacks::StackProfile;
 use super::states::StateLog;
 use super::thread::ThreadProfile;
+use super::time_log::TimeLog;
 use super::tree::NONE;
 use super::tree::{CallTree, NodeBudget, TreeBuilder};
 
@@ -181,6 +182,7 @@ impl HeapProfiles {
             heap: false,
             sched: None,
             states: StateLog::default(),
+            sample_times: TimeLog::default(),
             calls: ThreadCalls::default(),
             slot: NONE,
         }

@@ -128,6 +128,7 @@ fn heap_thread(heap: u32, name: &str, records: u64, mut tree: CallTree) -> Threa
         heap: true,
         sched: None,
         states: Default::default(),
+        sample_times: Default::default(),
         calls: Default::default(),
         slot: NONE,
     }

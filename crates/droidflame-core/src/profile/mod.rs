@@ -23,6 +23,7 @@ mod stacks;
 mod states;
 mod system;
 mod thread;
+mod time_log;
 mod tree;
 
 pub use app_frames::{AppFrame, RENDER_THREAD};
@@ -46,4 +47,5 @@ pub use stacks::StackProfile;
 pub use states::{SchedState, SchedTimes, StateEntry, StateLog, StateSpan, StateTimes};
 pub use system::{Counter, SystemTimeline, Timeline};
 pub use thread::{shown_tid, ThreadProfile};
+pub use time_log::TimeLog;
 pub use tree::{CallTree, Children, Node, NONE};

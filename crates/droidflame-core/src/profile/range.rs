@@ -10,6 +10,7 @@ use super::stacks::StackProfile;
 use super::states::StateLog;
 use super::system::{SystemTimeline, Timeline};
 use super::thread::ThreadProfile;
+use super::time_log::TimeLog;
 use super::tree::CallTree;
 use crate::error::{Error, ErrorKind, Result};
 use crate::options::Options;
@@ -130,6 +131,7 @@ impl Profile {
                 heap: t.heap,
                 sched: t.sched,
                 states: StateLog::default(),
+                sample_times: TimeLog::default(),
                 calls: ThreadCalls::default(),
                 slot: t.slot,
             })

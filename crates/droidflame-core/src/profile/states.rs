@@ -34,8 +34,7 @@ impl std::ops::Add for SchedTimes {
     }
 }
 
-/// Entries between two marks.
-const MARK_EVERY: u32 = 64;
+use super::time_log::{get, put, MARK_EVERY};
 
 /// Where a thread is, as the scheduler sees it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize)]
@@ -139,29 +138,6 @@ const HAS_CPU: u8 = 1 << 3;
 const HAS_WAKER: u8 = 1 << 4;
 const HAS_BLOCKED: u8 = 1 << 5;
 const IO_WAIT: u8 = 1 << 6;
-
-fn put(bytes: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        bytes.push(v as u8 | 0x80);
-        v >>= 7;
-    }
-    bytes.push(v as u8);
-}
-
-/// A number `put` wrote: at most ten groups, the last at a shift of 63.
-fn get(bytes: &[u8], at: &mut usize) -> u64 {
-    let mut v = 0u64;
-    let mut shift = 0;
-    while let Some(&b) = bytes.get(*at) {
-        *at += 1;
-        v |= u64::from(b & 0x7F) << shift;
-        shift += 7;
-        if b & 0x80 == 0 {
-            break;
-        }
-    }
-    v
-}
 
 impl StateLog {
     /// Appends `entry`; entries come in time order (an earlier one is taken as at the last).

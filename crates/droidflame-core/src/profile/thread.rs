@@ -3,6 +3,7 @@
 use super::calls::ThreadCalls;
 use super::clock::PerClock;
 use super::states::{SchedTimes, StateLog};
+use super::time_log::TimeLog;
 use super::tree::CallTree;
 
 /// One thread's part of the profile.
@@ -32,6 +33,9 @@ pub struct ThreadProfile {
     pub sched: Option<SchedTimes>,
     /// Its scheduler states over time; empty unless `Options::keep_calls` asked.
     pub states: StateLog,
+    /// When each of its CPU samples was taken (ticks); empty for a thread of calls, and
+    /// unless `Options::keep_calls` asked.
+    pub sample_times: TimeLog,
     /// Each call with its start and end; empty unless `Options::keep_calls` asked.
     pub calls: ThreadCalls,
     /// Its slot while the trace was read: what reading part of it again needs.

@@ -86,6 +86,18 @@ fn held(stats: &PacketStats) -> Vec<String> {
 /// Every note of a Perfetto trace read into `slices` slices.
 pub fn warn(reader: &PacketReader, slices: u64, end: &SystemEnd, builder: &mut ProfileBuilder) {
     let stats = &reader.stats;
+    let (delayed, longest) = reader.clocks.delayed;
+    if delayed > 0 {
+        builder.facts.warn(format!(
+            "{} read {} clocks as much as {} µs apart (CLOCK_MONOTONIC ahead of the boot clock, which it cannot \
+             be): times on other clocks (CPU samples, frames) were converted with the snapshot read closest \
+             together, less the {} µs it shows, and may still be off by tens of µs",
+            counted(u64::from(delayed), "clock snapshot", "clock snapshots"),
+            if delayed == 1 { "its" } else { "their" },
+            group_digits(longest / 1_000),
+            group_digits(reader.clocks.corrected / 1_000),
+        ));
+    }
     let mut read = Vec::new();
     if reader.samples.stats.samples > 0 {
         read.push(format!(

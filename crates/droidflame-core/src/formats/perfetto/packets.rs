@@ -33,7 +33,7 @@ pub struct PacketReader {
     pub system: SystemTrace,
     sorter: TimeSorter,
     sequences: FxHashMap<u32, Sequence>,
-    clocks: TraceClocks,
+    pub(super) clocks: TraceClocks,
     tracks: TrackTable,
     /// The latest ftrace event time read from each sequence (where a loss begins).
     ftrace_last: FxHashMap<u32, u64>,

@@ -90,6 +90,8 @@ pub struct Clock {
 pub const CLOCK_BOOTTIME: u32 = 6;
 /// The coarse monotonic clock: heap dumps' own times.
 pub const CLOCK_MONOTONIC_COARSE: u32 = 4;
+/// The monotonic clock: frame timelines' times; never ahead of the boot clock.
+pub const CLOCK_MONOTONIC: u32 = 3;
 /// Clock ids from here up belong to one sequence.
 pub const FIRST_SEQUENCE_CLOCK: u32 = 64;
 

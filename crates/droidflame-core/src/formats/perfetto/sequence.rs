@@ -5,8 +5,8 @@
 
 use super::code::CodeTables;
 use super::proto::{
-    ClockSnapshot, Timebase, TracePacket, CLOCK_BOOTTIME, FIRST_SEQUENCE_CLOCK, SEQ_INCREMENTAL_STATE_CLEARED,
-    SEQ_NEEDS_INCREMENTAL_STATE,
+    ClockSnapshot, Timebase, TracePacket, CLOCK_BOOTTIME, CLOCK_MONOTONIC, FIRST_SEQUENCE_CLOCK,
+    SEQ_INCREMENTAL_STATE_CLEARED, SEQ_NEEDS_INCREMENTAL_STATE,
 };
 use bytes::Bytes;
 use rustc_hash::FxHashMap;
@@ -130,22 +130,48 @@ impl Sequence {
 }
 
 /// Clocks shared by the trace: how far each is from the boot clock, as of the latest
-/// snapshot.
+/// snapshot read closely enough.
+///
+/// A snapshot reads its clocks one after another, the boot clock first; on a busy or
+/// emulated device the reads can be hundreds of µs apart. `CLOCK_MONOTONIC` cannot run
+/// ahead of the boot clock (they differ by time spent suspended), so a snapshot whose
+/// monotonic reading is ahead shows at least that delay. A snapshot read further apart than
+/// the one in use is not taken, and the delay a taken one shows comes off the clocks it read
+/// from the monotonic one on: a capture's samples then land on the scheduler's times rather
+/// than half a millisecond early.
 #[derive(Debug, Default)]
 pub struct TraceClocks {
     /// Boot time minus the clock's time.
     offsets: FxHashMap<u32, i128>,
+    /// The read delay of the snapshot in use, in ns; `None` before one.
+    delay: Option<u64>,
+    /// Snapshots that showed a read delay, and the longest, in ns.
+    pub delayed: (u32, u64),
+    /// The read delay of the snapshot in use, where it showed one, in ns.
+    pub corrected: u64,
 }
 
 impl TraceClocks {
     /// Takes in a snapshot, for the trace and for the sequence it came on.
     pub fn snapshot(&mut self, snapshot: &ClockSnapshot, sequence: &mut Sequence) {
-        let boot = snapshot.clocks.iter().find(|c| c.clock_id == Some(CLOCK_BOOTTIME)).and_then(|c| c.timestamp);
+        let reading = |id: u32| snapshot.clocks.iter().find(|c| c.clock_id == Some(id)).and_then(|c| c.timestamp);
+        let boot = reading(CLOCK_BOOTTIME);
         if let Some(boot) = boot {
-            for clock in &snapshot.clocks {
-                if let (Some(id), Some(value)) = (clock.clock_id, clock.timestamp) {
-                    if id < FIRST_SEQUENCE_CLOCK && clock.is_incremental != Some(true) {
-                        self.offsets.insert(id, boot as i128 - value as i128);
+            let delay = reading(CLOCK_MONOTONIC).map_or(0, |mono| mono.saturating_sub(boot));
+            if delay > 0 {
+                self.delayed = (self.delayed.0 + 1, self.delayed.1.max(delay));
+            }
+            if self.delay.is_none_or(|used| delay <= used) {
+                self.delay = Some(delay);
+                self.corrected = delay;
+                // Clocks read from the monotonic one on were read at least `delay` after boot.
+                let mono_at = snapshot.clocks.iter().position(|c| c.clock_id == Some(CLOCK_MONOTONIC));
+                for (at, clock) in snapshot.clocks.iter().enumerate() {
+                    if let (Some(id), Some(value)) = (clock.clock_id, clock.timestamp) {
+                        if id < FIRST_SEQUENCE_CLOCK && clock.is_incremental != Some(true) {
+                            let late = if mono_at.is_some_and(|m| at >= m) { delay } else { 0 };
+                            self.offsets.insert(id, boot as i128 + late as i128 - value as i128);
+                        }
                     }
                 }
             }

@@ -314,6 +314,8 @@ fn finish_thread(
             call.cpu = call.end - call.start;
         }
     });
+    let mut sample_times = state.sample_times;
+    sample_times.shrink();
     ThreadProfile {
         tid: state.tid,
         name: state
@@ -329,6 +331,7 @@ fn finish_thread(
         heap: false,
         sched: None,
         states: StateLog::default(),
+        sample_times,
         calls,
         slot,
     }

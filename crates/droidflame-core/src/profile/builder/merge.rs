@@ -138,6 +138,7 @@ fn merge_thread(earlier: &mut ThreadState, later: ThreadState, keep_calls: bool)
     earlier.from_before.extend(later.from_before.iter().map(|&node| placed[node as usize]));
     earlier.calls_from_before.extend(later.calls_from_before.iter().map(|&(seen, place)| (seen + rebases, place)));
     earlier.calls.append(later.calls, |node| placed[node as usize]);
+    earlier.sample_times.append(&later.sample_times);
     earlier.stack = later.stack.iter().map(|open| Open { node: placed[open.node as usize], ..*open }).collect();
     earlier.events += later.events;
     // The later part began from the earlier one's first and latest times: its own are the

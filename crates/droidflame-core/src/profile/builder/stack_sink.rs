@@ -248,6 +248,9 @@ impl StackSink {
         let keep = self.keep_for(thread);
         let state = &mut self.threads[thread as usize];
         state.count_at(t, true);
+        if keep.on {
+            state.sample_times.push(t.wall);
+        }
         let same = state.stack.iter().zip(stack).take_while(|(open, &frame)| open.frame == frame).count();
         while state.stack.len() > same {
             let open = state.stack.pop().expect("the stack is deeper than the frames kept");

@@ -3,6 +3,7 @@
 use super::keep::KeepCalls;
 use crate::profile::calls::{Call, ThreadCalls};
 use crate::profile::clock::PerClock;
+use crate::profile::time_log::TimeLog;
 use crate::profile::tree::{CallTree, NodeBudget, TreeBuilder};
 
 #[derive(Debug, Clone, Copy)]
@@ -38,6 +39,8 @@ pub(super) struct ThreadState {
     /// A sampled thread's samples by the node their stack ends at (empty for a thread of
     /// calls): the nodes' counts once the thread is finished (see `Count`).
     pub(super) samples: Vec<u64>,
+    /// When each sample was taken, where calls are kept.
+    pub(super) sample_times: TimeLog,
 }
 
 impl ThreadState {
@@ -58,6 +61,7 @@ impl ThreadState {
             calls: ThreadCalls::new(),
             calls_from_before: Vec::new(),
             samples: Vec::new(),
+            sample_times: TimeLog::default(),
         }
     }
 
