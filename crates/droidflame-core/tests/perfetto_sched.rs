@@ -325,3 +325,39 @@ fn samples_on_a_delayed_snapshots_clock_land_in_their_runs() {
         p.facts.warnings
     );
 }
+
+/// The timeline's tracks group threads by process, with an app's main thread and
+/// RenderThread named, and open on the span that has thread data: from the first CPU
+/// sample or ftrace event, not from the frame timeline's first frame at the trace's start.
+#[test]
+fn tracks_group_threads_by_process_over_the_span_with_data() {
+    if !droidflame_testkit::corpus_present("perfetto_sched::tracks_group_threads_by_process_over_the_span_with_data") {
+        return;
+    }
+    let bytes = corpus_file("perfetto/mstools-perfetto_android12_cpuschedstack.pftrace");
+    let p = analyze_with(&bytes[..], Options { keep_calls: true, ..Options::default() }).unwrap().profile;
+    let tracks = products::tracks_json(&p);
+    let events = sched_events(&bytes);
+    let first_sample = perf_samples(&bytes).iter().map(|s| s.0).min().unwrap();
+    let from = first_sample.min(events[0].0);
+    let data = tracks["data_us"].as_array().unwrap();
+    assert_eq!(data[0].as_f64(), Some(p.system.micros_at(from)));
+    assert!(data[0].as_f64().unwrap() > 27_000_000.0, "{data:?}: the packets begin 27 s earlier");
+    let processes = tracks["processes"].as_array().unwrap();
+    let chrome = processes.iter().find(|p| p["pid"] == 4692).unwrap();
+    assert_eq!((&chrome["main"], &chrome["render"]), (&serde_json::json!(4692), &serde_json::json!([7956])));
+    let tids: Vec<u64> = chrome["threads"].as_array().unwrap().iter().map(|t| t["tid"].as_u64().unwrap()).collect();
+    assert!(tids.contains(&4692) && tids.contains(&7956), "{tids:?}");
+    // Every thread with states or samples has a track, once.
+    let all: Vec<u64> =
+        processes.iter().flat_map(|p| p["threads"].as_array().unwrap()).map(|t| t["tid"].as_u64().unwrap()).collect();
+    let unique: std::collections::BTreeSet<u64> = all.iter().copied().collect();
+    assert_eq!(all.len(), unique.len());
+    for tid in perf_samples(&bytes).iter().map(|s| s.1).filter(|&t| t != u64::from(u32::MAX)) {
+        assert!(unique.contains(&tid), "sampled thread {tid} has a track");
+    }
+    // A sampled thread's track counts its samples: 1451 is the busiest.
+    let t1451 = processes.iter().flat_map(|p| p["threads"].as_array().unwrap()).find(|t| t["tid"] == 1451).unwrap();
+    assert_eq!(t1451["samples"], 871);
+    assert!(t1451["states"].as_u64().unwrap() > 0);
+}

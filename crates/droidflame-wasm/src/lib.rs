@@ -19,6 +19,7 @@ mod mapping;
 mod runs;
 mod session;
 mod timeline;
+mod tracks;
 mod viewed;
 
 pub use columns::CallTreeColumns;

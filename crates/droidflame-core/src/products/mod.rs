@@ -31,6 +31,7 @@ mod summary;
 mod table;
 mod thread_states;
 mod timeline;
+mod tracks;
 mod transform;
 mod tree;
 mod view_calls;
@@ -67,8 +68,11 @@ pub use sample_marks::{sample_marks, sampled_thread, samples_in_states, samples_
 pub use scheduling::{scheduling_json, thread_scheduling, thread_scheduling_json, ThreadScheduling, TOP_WAKERS};
 pub use summary::{methods_json, summary, summary_json};
 pub use table::{frame_rows, frame_table, frame_table_of, Edge, FrameRow, FrameTable};
-pub use thread_states::{state_at, state_boxes, state_json, state_legend, state_times_json, StateBox};
+pub use thread_states::{
+    log_boxes, state_at, state_boxes, state_json, state_legend, state_times_json, states_thread, StateBox,
+};
 pub use timeline::{call_at, callers_of, timeline_boxes, TimelineBox};
+pub use tracks::tracks_json;
 pub use transform::{libraries_of, Transform, View};
 pub use tree::{call_tree_table, write_tree, CallTreeTable, TreeFormat, TreeOptions};
 pub use view_calls::{made_names, viewed_calls, ViewedCalls, NO_CPU};

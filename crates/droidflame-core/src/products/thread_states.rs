@@ -2,7 +2,7 @@
 //! boxes merged to its pixels, the state at one moment in words, and the time a span of
 //! the timeline spent in each state.
 
-use crate::profile::{SchedState, StackProfile, StateSpan, StateTimes, SystemTimeline};
+use crate::profile::{Profile, SchedState, StackProfile, StateLog, StateSpan, StateTimes, SystemTimeline};
 use serde_json::{json, Value};
 
 /// A run of one state in a window, or (`mixed`) of states each narrower than a pixel,
@@ -28,9 +28,21 @@ pub fn state_boxes(
     to_us: f64,
     pixels: u32,
 ) -> Vec<StateBox> {
-    let Some(t) = stacks.threads.get(thread) else {
-        return Vec::new();
-    };
+    match stacks.threads.get(thread) {
+        Some(t) => log_boxes(system, &t.states, from_us, to_us, pixels),
+        None => Vec::new(),
+    }
+}
+
+/// The thread `tid` of the source with scheduler states, whichever source is shown: its
+/// stack profile and index there.
+pub fn states_thread(profile: &Profile, tid: u32) -> Option<(&StackProfile, usize)> {
+    let stacks = profile.states_stacks()?;
+    stacks.threads.iter().position(|t| t.tid == tid && !t.track && !t.states.is_empty()).map(|at| (stacks, at))
+}
+
+/// A log's states between `from_us` and `to_us` drawn `pixels` wide.
+pub fn log_boxes(system: &SystemTimeline, log: &StateLog, from_us: f64, to_us: f64, pixels: u32) -> Vec<StateBox> {
     let pixel = (to_us - from_us).max(0.0) / f64::from(pixels.max(1));
     let mut boxes = Vec::new();
     // A run of narrow spans: its start, end and time in each state.
@@ -44,7 +56,7 @@ pub fn state_boxes(
             boxes.push(StateBox { start_us, end_us, state, mixed });
         }
     };
-    for span in t.states.spans(system.ticks_at(from_us), system.ticks_at(to_us).saturating_add(1)) {
+    for span in log.spans(system.ticks_at(from_us), system.ticks_at(to_us).saturating_add(1)) {
         let (start_us, end_us) = (system.micros_at(span.entry.start), system.micros_at(span.end));
         if end_us - start_us >= pixel {
             flush(&mut run, &mut boxes);

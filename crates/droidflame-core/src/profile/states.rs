@@ -178,6 +178,11 @@ impl StateLog {
         self.entries as usize
     }
 
+    /// The first and the last entry's start, where any is logged.
+    pub fn span(&self) -> Option<(u64, u64)> {
+        Some((self.marks.first()?.0, self.last))
+    }
+
     pub(crate) fn shrink(&mut self) {
         self.bytes.shrink_to_fit();
         self.marks.shrink_to_fit();

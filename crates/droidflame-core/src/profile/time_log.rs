@@ -70,6 +70,11 @@ impl TimeLog {
         self.len == 0
     }
 
+    /// The first and the last time, where any is logged.
+    pub fn span(&self) -> Option<(u64, u64)> {
+        Some((self.marks.first()?.0, self.last))
+    }
+
     pub(crate) fn shrink(&mut self) {
         self.bytes.shrink_to_fit();
         self.marks.shrink_to_fit();
