@@ -34,8 +34,8 @@ pub fn tracks_json(profile: &Profile) -> Value {
     let mut tracks: Vec<ThreadTrack> = Vec::new();
     let mut at: FxHashMap<u32, usize> = FxHashMap::default();
     for (index, t) in profile.stacks().threads.iter().enumerate().filter(|(_, t)| !t.track && !t.heap) {
-        if !at.contains_key(&t.tid) {
-            at.insert(t.tid, tracks.len());
+        if let std::collections::hash_map::Entry::Vacant(entry) = at.entry(t.tid) {
+            entry.insert(tracks.len());
             tracks.push(ThreadTrack { shown: Some((index, t)), states: None, samples: None, named: t });
         }
     }
