@@ -127,7 +127,7 @@ test('without a frame timeline, frames come from doFrame slices and say so', asy
   await shot(page, 'jank-derived-frames');
 });
 
-test('all threads: a lane per CPU shows which thread ran, and counters are tracks', async (t) => {
+test('all threads: a lane per CPU shows which thread ran, processes group their threads and counters', async (t) => {
   const page = await checkedPage(context, t, { viewport: { width: 1280, height: 1000 }, colorScheme: 'dark' });
   assert.equal(await pick(page, [corpus(DEVICE)]), 'done');
   await page.click('#thread-rows tr[data-thread]:has-text("All threads")');
@@ -143,18 +143,36 @@ test('all threads: a lane per CPU shows which thread ran, and counters are track
     tip = await page.locator('#timeline-tip').textContent();
   }
   assert.match(tip, /\[\d+\] on CPU 4for [\d.]+ (ms|µs), from /);
-  // CPU frequency as a track, its value in kHz.
-  const first = layout.system.counters[0];
-  assert.equal(first.name, 'CPU 0 frequency (kHz)');
-  await hoverAt(page, canvas.x + canvas.width * 0.9, canvas.y + first.top + 12);
-  assert.match(await page.locator('#timeline-tip').textContent(), /^CPU 0 frequency \(kHz\): [\d,]+since /);
-  await shot(page, 'jank-cpu-lanes-dark');
-  // The first 8 of 43 counters; the heading shows them all.
-  assert.equal(layout.system.counters.length, 8);
-  await page.mouse.click(canvas.x + 40, canvas.y + first.top - 7);
-  await page.waitForFunction(() => JSON.parse(document.getElementById('timeline-canvas').dataset.layout).system.counters.length === 43);
+  // 175 threads: each process a closed group, its name and thread count on its heading.
+  const groups = layout.tracks.filter((track) => track.kind === 'group');
+  assert.ok(groups.length > 10, groups.length + ' groups in view');
+  const systemui = groups.find((g) => g.key === 'g:2211');
+  assert.ok(systemui, 'systemui (pid 2211) has a group');
+  await hoverAt(page, canvas.x + 60, canvas.y + systemui.top + 8);
+  assert.match(await page.locator('#timeline-tip').textContent(), /com\.android\.systemui \(pid 2211\).*click: open this group/);
+  // Opened, its threads follow its heading, the RenderThread among them with its states.
+  await page.mouse.click(canvas.x + 60, canvas.y + systemui.top + 8);
+  await page.waitForFunction(() => JSON.parse(document.getElementById('timeline-canvas').dataset.layout).tracks.some((t) => t.key === 't:2453'));
+  await timelineSettled(page);
   layout = await layoutOf(page);
-  assert.ok(layout.system.counters.some((c) => c.name === 'VSYNC-app'));
+  const render = layout.tracks.find((track) => track.key === 't:2453');
+  assert.ok(render.top > systemui.top);
+  assert.ok(layout.strips.some((s) => s.tid === 2453), 'its states are drawn');
+  await shot(page, 'jank-groups-dark');
+  // A click on its name pins it to the top, above the CPUs (the legend above the pane has
+  // grown by the states' colours: the canvas is measured again).
+  const moved = await page.locator('#timeline-canvas').boundingBox();
+  await page.mouse.click(moved.x + 30, moved.y + render.top + 7);
+  await page.waitForFunction(() => JSON.parse(document.getElementById('timeline-canvas').dataset.layout).tracks[0].key === 't:2453');
+  // Counters of no process (CPU frequency) come last, scaled to their own range.
+  await page.evaluate(() => { const pane = document.querySelector('.timeline-scroll'); pane.scrollTop = pane.scrollHeight; });
+  await page.waitForFunction(() => JSON.parse(document.getElementById('timeline-canvas').dataset.layout).system.counters.some((c) => c.name === 'CPU 0 frequency (kHz)'));
+  await timelineSettled(page);
+  layout = await layoutOf(page);
+  const frequency = layout.system.counters.find((c) => c.name === 'CPU 0 frequency (kHz)');
+  await hoverAt(page, moved.x + moved.width * 0.9, moved.y + frequency.top + 16);
+  assert.match(await page.locator('#timeline-tip').textContent(), /^CPU 0 frequency \(kHz\): [\d,]+since /);
+  await shot(page, 'jank-cpu-counters-dark');
 });
 
 test('the Scheduling table follows the selected range', async (t) => {

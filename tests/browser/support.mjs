@@ -149,6 +149,14 @@ export async function hoverAt(page, x, y) {
   await page.waitForFunction((n) => Number(document.body.dataset.timelineHovered || 0) > n, before);
 }
 
+// The page point of the timeline's row `depth` in lane `lane` (the chosen thread's is the
+// first) at `share` of its width, from the canvas's layout.
+export async function rowPoint(page, depth, share = 0.5, lane = 0) {
+  const box = await page.locator('#timeline-canvas').boundingBox();
+  const found = await page.evaluate((i) => JSON.parse(document.getElementById('timeline-canvas').dataset.layout).lanes[i], lane);
+  return { x: box.x + box.width * share, y: box.y + found.top + depth * found.row + found.row / 2 };
+}
+
 // Waits until the timeline has drawn the window on show with its own boxes and reads
 // nothing again from the file.
 export function timelineSettled(page, timeout = 30000) {

@@ -56,7 +56,12 @@ test('janky frames open first, the latest first; then the longest', () => {
 });
 
 test('choosing a frame selects its time and its app\'s main thread', () => {
-  assert.deepEqual(framePatch(summary, data, 1, 100_000), { frame: 1, range: { from: 20_000, to: 60_000 }, thread: 1 });
+  assert.deepEqual(framePatch(summary, data, 1, 100_000), { frame: 1, range: { from: 20_000, to: 60_000 }, thread: 1, pins: [] });
+  // The app's RenderThreads are pinned beside its main thread; a main thread the source
+  // shown lacks is pinned too.
+  const withThreads = { ...data, layers: data.layers.map((l, i) => (i === 0 ? { ...l, main_thread: l.pid, render_threads: [71, 72] } : l)) };
+  assert.deepEqual(framePatch(summary, withThreads, 1, 100_000).pins, [71, 72]);
+  assert.deepEqual(framePatch({ threads: [] }, withThreads, 1, 100_000).pins, [data.layers[0].pid, 71, 72]);
   assert.deepEqual(framePatch(summary, data, 4, 100_000).range, { from: 95_000, to: 100_000 });
   // With one thread shown, the lanes are its process's layers.
   assert.deepEqual(shownLayers(data, summary, 2), [1]);

@@ -21,6 +21,7 @@ test('a view goes into the hash and comes back from it, whole', () => {
     tab: 'tree', thread: 0, clock: 'cpu', range: { from: 12.5, to }, search: 'a;b c&d=e#f',
     treeSearch: 'Löoper', treeFunction: 'java.lang.Thread.run',
     view: { transforms: [{ merge: 'x.Y.z' }, { focus_subtree: ['a', 'b'] }, { collapse_package: 'android.' }], invert: true },
+    timelineView: { from: 10, to: 20.25 }, pins: [2328, 9664],
   });
   const hash = hashOf(state);
   assert.doesNotMatch(hash, /[#\s]/, 'one hash, no spaces');
@@ -28,8 +29,9 @@ test('a view goes into the hash and comes back from it, whole', () => {
   assert.deepEqual(notes, []);
   assert.deepEqual(patch, {
     tab: 'tree', thread: 0, clock: 'cpu', range: { from: 12.5, to }, search: 'a;b c&d=e#f', treeSearch: 'Löoper',
-    treeFunction: 'java.lang.Thread.run', view: state.view,
+    treeFunction: 'java.lang.Thread.run', view: state.view, timelineView: { from: 10, to: 20.25 }, pins: [2328, 9664],
   });
+  assert.match(hash, /&window=10-20\.25&pins=2328\.9664&/);
   assert.equal(hashOf(initialState()), '', 'nothing open: no hash');
   assert.match(hashOf(opened()), /^file=a\.trace&tab=flame&thread=/);
 });
@@ -95,6 +97,9 @@ test('a hostile hash: unknown keys, bad values and markup are left out with a no
   const threadCpu = Object.assign(initialState(), openedState(golden.threadCpu(), 'b.trace'));
   assert.equal('clock' in restored('clock=wall', threadCpu).patch, false);
   assert.equal('range' in restored('range=0-1e99').patch, false);
+  assert.equal('timelineView' in restored('window=5-2').patch, false);
+  assert.match(restored('pins=12.x').notes[0], /pinned threads was left out/);
+  assert.equal('pins' in restored('pins=-1').patch, false);
   assert.equal('tab' in restored('tab=compare').patch, false);
   assert.match(restored('compare=on').notes[0], /Compare with/);
   // Too long to read at all.

@@ -83,7 +83,8 @@ test('each request\'s answer calls the exports it names', () => {
 test('every request is a method of the engine, and the fresh ones of the products too', () => {
   for (const type of Object.keys(REQUESTS)) assert.equal(typeof Engine.prototype[type], 'function', type);
   const fresh = Object.keys(REQUESTS).filter((type) => REQUESTS[type].fresh);
-  assert.deepEqual(fresh, ['boxes', 'callAt', 'states', 'scheduling', 'stateAt', 'cpus', 'cpuAt', 'counterSteps', 'counterAt', 'detail',
+  assert.deepEqual(fresh, ['boxes', 'callAt', 'states', 'scheduling', 'stateAt', 'cpus', 'cpuAt', 'threadStates', 'threadStateAt', 'sampleMarks',
+    'samplesInStates', 'counterSteps', 'counterAt', 'detail',
     'heapClasses', 'heapObjects', 'heapObject', 'heapLeaks', 'heapDuplicates', 'heapDiff', 'heapSeries']);
   const asked = [];
   const engine = Object.fromEntries(fresh.map((type) => [type, (...args) => asked.push([type, ...args])]));

@@ -125,23 +125,30 @@ impl Session {
             .to_string())
     }
 
-    /// What every CPU ran in a window `pixels` wide: five numbers a box, `cpu, start_us,
-    /// end_us, thread, mixed` (thread: summary index, the longest where mixed is 1).
+    /// What every CPU ran in a window `pixels` wide, whichever source is shown: five numbers
+    /// a box, `cpu, start_us, end_us, pid, mixed` (pid: the process of the thread that ran,
+    /// the longest where mixed is 1; -1 where unknown).
     #[wasm_bindgen(js_name = cpuBoxes)]
     pub fn cpu_boxes(&self, from_us: f64, to_us: f64, pixels: u32) -> Result<Vec<f64>, JsError> {
-        let p = self.profile()?;
-        let boxes = products::cpu_boxes(&p.profile.system, p.profile.stacks(), from_us, to_us, pixels);
+        let p = &self.profile()?.profile;
+        let Some(stacks) = p.states_stacks() else { return Ok(Vec::new()) };
+        let boxes = products::cpu_boxes(&p.system, stacks, from_us, to_us, pixels);
         Ok(boxes
             .iter()
-            .flat_map(|b| [f64::from(b.cpu), b.start_us, b.end_us, b.thread as f64, f64::from(u8::from(b.mixed))])
+            .flat_map(|b| {
+                let pid = stacks.threads[b.thread].pid.map_or(-1.0, f64::from);
+                [f64::from(b.cpu), b.start_us, b.end_us, pid, f64::from(u8::from(b.mixed))]
+            })
             .collect())
     }
 
-    /// The thread on `cpu` at `at_us` with its state, as JSON (`products::cpu_at_json`).
+    /// The thread on `cpu` at `at_us` with its state, as JSON (`products::cpu_at_json`),
+    /// whichever source is shown.
     #[wasm_bindgen(js_name = cpuAtJson)]
     pub fn cpu_at_json(&self, cpu: u32, at_us: f64) -> Result<String, JsError> {
         let p = &self.profile()?.profile;
-        Ok(products::cpu_at_json(&p.system, p.stacks(), cpu, at_us).to_string())
+        let Some(stacks) = p.states_stacks() else { return Ok("null".into()) };
+        Ok(products::cpu_at_json(&p.system, stacks, cpu, at_us).to_string())
     }
 
     /// A counter's steps (index into `timelineJson`'s `counters`' `index`) in a window

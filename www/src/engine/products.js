@@ -100,6 +100,10 @@ export class Products {
     return this.once('timeline:' + this.generation, () => this.engine.timeline(this.key));
   }
 
+  tracks() {
+    return this.once('tracks:' + this.generation, () => this.engine.tracks(this.key));
+  }
+
   frames() {
     return this.once('frames:' + this.generation, () => this.engine.frames(this.key));
   }

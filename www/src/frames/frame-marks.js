@@ -131,8 +131,9 @@ export function jankRank(frame) {
 }
 
 /**
- * The store's patch that selects frame `index`: its time as the range, and the app's main
- * thread (its tid is the process id) where the summary lists it.
+ * The store's patch that selects frame `index`: its time as the range, the app's main
+ * thread (its tid is the process id) where the summary lists it, and the app's threads
+ * pinned in the timeline.
  */
 export function framePatch(summary, data, index, length) {
   const frame = data.frames[index];
@@ -140,5 +141,10 @@ export function framePatch(summary, data, index, length) {
   const patch = { frame: index, range: frameRange(frame, length) };
   const main = layer ? summary.threads.findIndex((t) => t.tid === layer.pid && !t.track) : -1;
   if (main >= 0) patch.thread = main;
+  // The app's threads side by side in the timeline: its main thread (where the source shown
+  // lacks it) and its RenderThreads.
+  if (layer && !layer.display) {
+    patch.pins = [...(main < 0 && layer.main_thread !== null && layer.main_thread !== undefined ? [layer.main_thread] : []), ...(layer.render_threads || [])];
+  }
   return patch;
 }

@@ -34,6 +34,9 @@ export function hashOf(state) {
   params.set('thread', state.thread < 0 ? 'all' : threadLabel(state.summary.threads[state.thread]));
   params.set('clock', state.clock);
   if (state.range) params.set('range', round(state.range.from) + '-' + round(state.range.to));
+  // The timeline's window and the threads pinned in it.
+  if (state.timelineView) params.set('window', round(state.timelineView.from) + '-' + round(state.timelineView.to));
+  if (state.pins && state.pins.length > 0) params.set('pins', state.pins.join('.'));
   if (!isPlain(state.view)) params.set('view', JSON.stringify({ transforms: state.view.transforms, invert: state.view.invert }));
   if (state.search) params.set('search', state.search);
   if (state.treeSearch) params.set('tree_search', state.treeSearch);
@@ -152,7 +155,7 @@ export function linkPatch(params, state) {
   const notes = [];
   if (!params) return { patch, notes };
   const summary = state.summary;
-  const known = ['file', 'tab', 'source', 'dump', 'thread', 'clock', 'range', 'view', 'search', 'tree_search', 'function', 'compare', 'call',
+  const known = ['file', 'tab', 'source', 'dump', 'thread', 'clock', 'range', 'window', 'pins', 'view', 'search', 'tree_search', 'function', 'compare', 'call',
     'heap', 'packages', 'class', 'object'];
   const unknown = [...new Set([...params.keys()].filter((k) => !known.includes(k)))];
   if (unknown.length) notes.push('The link has ' + (unknown.length === 1 ? 'a part' : 'parts') + ' this page does not know, left out: ' + unknown.map((k) => '"' + k.slice(0, 40) + '"').join(', ') + '.');
@@ -179,14 +182,24 @@ export function linkPatch(params, state) {
     if ((clock === 'wall' || clock === 'cpu') && clocksOf(summary)[clock]) patch.clock = clock;
     else bad('clock');
   }
-  const range = get('range');
-  if (range !== null) {
-    const found = /^(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)$/.exec(range);
+  const span = (key, field, what) => {
+    const value = get(key);
+    if (value === null) return;
+    const found = /^(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)$/.exec(value);
     const from = found ? Number(found[1]) : NaN;
     const to = found ? Number(found[2]) : NaN;
     const length = summary.elapsed_us;
-    if (found && from < to && (typeof length !== 'number' || to <= length + 1)) patch.range = { from, to };
-    else bad('range');
+    if (found && from < to && (typeof length !== 'number' || to <= length + 1)) patch[field] = { from, to };
+    else bad(what);
+  };
+  span('range', 'range', 'range');
+  span('window', 'timelineView', 'timeline window');
+  const pins = get('pins');
+  if (pins !== null) {
+    // Thread ids: the timeline leaves out any the trace lacks.
+    const tids = pins.split('.').slice(0, MAX_STEPS).map(Number);
+    if (pins.length <= MAX_TEXT && tids.every((tid) => Number.isInteger(tid) && tid >= 0 && tid < 2 ** 32)) patch.pins = tids;
+    else bad('pinned threads');
   }
   const view = get('view');
   if (view !== null) {

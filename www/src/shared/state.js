@@ -33,7 +33,10 @@ export function initialState() {
     heapInstanceSort: { column: 'retained', descending: true },
     heapInstanceFilter: '', // the instances table's filter
     focus: null, // a call to show in the timeline: {thread, depth, start_us, end_us}
-    timelineView: null, // {from, to} µs: the timeline's window (kept inside the trace where drawn); null for all of it
+    timelineView: null, // {from, to} µs: the timeline's window (kept inside the trace where drawn); null for the span with data
+    pins: [], // thread ids the timeline shows at the top, beside the chosen thread
+    timelineDeep: false, // the chosen thread's every depth, whatever else the timeline shows
+    timelineGroups: {}, // a process's group open (true) or closed (false) where the reader chose, by groupKey
     threadFilter: '', // the thread list's filter
     method: null, // the selected method's key (see methodKey)
     methodSort: { column: 'incl', descending: true },
@@ -114,7 +117,7 @@ export function openedState(summary, name) {
   return {
     phase: 'done', summary, name, error: '', thread, clock: summary.format.default_clock || (clocks.wall ? 'wall' : 'cpu'),
     method: null, search: '', graphPath: null, threadFilter: '', treeSearch: '', treeFunction: '',
-    range: null, frame: -1, frameFilter: '', frameLayer: -1, focus: null, timelineView: null, compare: null,
+    range: null, frame: -1, frameFilter: '', frameLayer: -1, focus: null, timelineView: null, pins: [], timelineGroups: {}, timelineDeep: false, compare: null,
     heapHeap: '', heapByPackage: false, heapClass: '', heapObject: '', heapFilter: '', heapInstanceFilter: '',
     // A heap dump opens on its overview.
     ...(summary.heap_dump ? { tab: 'heap' } : {}),

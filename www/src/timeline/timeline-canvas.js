@@ -1,65 +1,61 @@
-// The timeline's canvas: where each lane goes (one thread as a flame chart, or every thread
-// in its own lane, with frame lanes and system lanes above), and the painting of a window:
-// the boxes the worker merged to its pixels, state strips, gaps, the axis and the range
-// being dragged. It reads the timeline's scene (timeline.js) and draws nothing of its own.
+// The timeline's canvas: as tall as its pane, it stays in view while the tracks under its
+// header scroll (a spacer below it gives the pane their height). Its header, the time axis
+// and the frame lanes, stays at the top; only the tracks in view are drawn: the boxes the
+// worker merged to the window's pixels, state strips, sample ticks, CPUs and counters, the
+// gaps and the range being dragged. It reads the timeline's scene (timeline.js) and draws
+// nothing of its own.
 
 import { $ } from '../shared/dom.js';
-import { frameNameParts, threadLabel } from '../shared/format.js';
+import { frameNameParts } from '../shared/format.js';
 import { axisTicks, frameColour, labelColour, timeText } from '../shared/timespan.js';
-import { threadOrder } from '../trace/threads.js';
 import { drawStateStrip } from './timeline-marks.js';
+import { counterLabel, drawCounter, drawCpus } from './timeline-system.js';
+import { AXIS, HEAD, ROW, layoutTracks, tracksIn } from './track-layout.js';
 
-export const AXIS = 22; // px: the time axis at the top
-const ROW = 17; // px per depth when one thread is shown
-const LANE_ROW = 5; // px per depth in a lane of "all threads"
-const LANE_DEPTHS = 8; // depths drawn per lane of "all threads"
-const LANE_HEAD = 15; // px: a lane's thread name
-const MAX_DEPTHS = 256;
-const STRIP = 8; // px: a thread's scheduler states, shown alone
-const LANE_STRIP = 4; // px: the same in a lane of "all threads"
+export { AXIS };
 
 /**
- * The canvas of `scene` (`{facts, made, view, lanes, drag}`, timeline.js), with its frame
- * lanes and system lanes: `layout(state)` places the lanes and sizes the canvas, `draw()`
- * paints the window, `timeAt(px)` and `width()` measure it.
+ * The canvas of `scene` (`{facts, catalog, made, view, layout, data, header, drag}`,
+ * timeline.js) with its frame lanes: `layout(state)` places the tracks, `draw()` paints the
+ * window, `timeAt(px)`, `width()` and `scroll()` measure it, `shown()` gives the tracks in
+ * view (with a screen's margin each way) and `contentY(py)` turns a point into a track's y.
  */
-export function createTimelineCanvas(canvas, store, scene, frameLanes, system) {
+export function createTimelineCanvas(canvas, store, scene, frameLanes) {
   const holder = canvas.parentElement;
+  const spacer = $('timeline-space');
   const dark = () => store.get().theme === 'dark';
   const width = () => Math.max(200, holder.clientWidth);
+  const viewport = () => Math.max(160, holder.clientHeight);
+  const scroll = () => holder.scrollTop;
   const nameOf = (id) => (id < scene.facts.names.length ? scene.facts.names[id] : scene.made[id - scene.facts.names.length]);
 
   function layout(state) {
-    const facts = scene.facts;
-    // All threads: in the thread list's order, those with calls.
-    const shown = state.thread >= 0 ? [state.thread] : threadOrder(state.summary.threads).filter((i) => facts.threads[i].calls > 0);
-    let top = frameLanes.layout(state.summary, state.thread, AXIS + 2);
-    if (!frameLanes.shown()) top = AXIS;
-    top = system.layout(facts, state.thread < 0, top);
-    scene.lanes = shown.map((thread) => {
-      const single = state.thread >= 0;
-      const depths = Math.min(facts.threads[thread].depths, single ? MAX_DEPTHS : LANE_DEPTHS);
-      const head = top + (single ? 0 : LANE_HEAD);
-      // The thread's scheduler states run over its calls.
-      const strip = facts.threads[thread].states > 0 ? { top: head, height: single ? STRIP : LANE_STRIP } : null;
-      const lane = { thread, top: head + (strip ? strip.height + 2 : 0), rowHeight: single ? ROW : LANE_ROW, depths, boxes: null, strip, states: null };
-      top = lane.top + Math.max(depths, 1) * lane.rowHeight + (single ? 0 : 6);
-      return lane;
-    });
-    // Where frame lanes and state strips are, for what reads the page (tests).
-    canvas.dataset.layout = JSON.stringify({
-      frames: frameLanes.positions(),
-      strips: scene.lanes.filter((l) => l.strip).map((l) => ({ thread: l.thread, top: l.strip.top, height: l.strip.height })),
-      lanes: scene.lanes.map((l) => ({ thread: l.thread, top: l.top, row: l.rowHeight })),
-      system: system.positions(),
-    });
-    const height = Math.max(top + 8, 160);
-    const ratio = window.devicePixelRatio || 1;
-    canvas.width = Math.round(width() * ratio);
-    canvas.height = Math.round(height * ratio);
-    canvas.style.width = width() + 'px';
-    canvas.style.height = height + 'px';
+    let header = frameLanes.layout(state.summary, state.thread, AXIS + 2);
+    if (!frameLanes.shown()) header = AXIS;
+    scene.header = header + 2;
+    scene.layout = layoutTracks(scene.catalog, scene.facts, state);
+    size();
   }
+
+  // The canvas fills the pane; the spacer makes up the rest of the tracks' height.
+  function size() {
+    const ratio = window.devicePixelRatio || 1;
+    const h = Math.min(viewport(), scene.header + scene.layout.height + 8);
+    canvas.width = Math.round(width() * ratio);
+    canvas.height = Math.round(h * ratio);
+    canvas.style.width = width() + 'px';
+    canvas.style.height = h + 'px';
+    spacer.style.height = Math.max(0, scene.header + scene.layout.height + 8 - h) + 'px';
+  }
+
+  /** The tracks in view, and those a screen above and below (what is fetched). */
+  function shown(margin = true) {
+    const h = viewport() - scene.header;
+    const extra = margin ? h : 0;
+    return tracksIn(scene.layout.tracks, scroll() - extra, scroll() + h + extra);
+  }
+
+  const contentY = (py) => py - scene.header + scroll();
 
   // The width `draw` measured: read once a drawing, not once a box (each read of the
   // holder's width is a call into the DOM, and a frame draws 100,000s of boxes).
@@ -84,35 +80,110 @@ export function createTimelineCanvas(canvas, store, scene, frameLanes, system) {
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     const style = getComputedStyle(document.body);
     const colour = (name, fallback) => style.getPropertyValue(name).trim() || fallback;
-    const palette = { ink: colour('--fg', '#222'), muted: colour('--muted', '#777'), panel: colour('--panel', '#f4f4f4') };
-    ctx.fillStyle = colour('--bg', '#fff');
+    const palette = { ink: colour('--fg', '#222'), muted: colour('--muted', '#777'), panel: colour('--panel', '#f4f4f4'), bg: colour('--bg', '#fff') };
+    ctx.fillStyle = palette.bg;
     ctx.fillRect(0, 0, w, h);
     ctx.font = '11px system-ui, sans-serif';
     ctx.textBaseline = 'middle';
-    // Where a thread has no data (before its first event, after its last): hatched.
-    for (const lane of scene.lanes) {
-      const t = facts.threads[lane.thread];
-      const laneHeight = Math.max(lane.depths, 1) * lane.rowHeight;
-      ctx.fillStyle = dark() ? 'rgba(255,255,255,0.06)' : 'rgba(0,0,0,0.05)';
-      if (t.first_us > view.from) ctx.fillRect(0, lane.top, Math.max(0, x(t.first_us)), laneHeight);
-      if (t.last_us < view.to) ctx.fillRect(x(t.last_us), lane.top, w - x(t.last_us), laneHeight);
-      const labelAt = lane.strip ? lane.strip.top : lane.top;
-      if (state.thread < 0) {
-        ctx.fillStyle = palette.muted;
-        ctx.fillText(threadLabel(state.summary.threads[lane.thread]), 4, labelAt - LANE_HEAD / 2);
-      }
-      if (lane.strip) drawStateStrip(ctx, lane.strip, lane.states, facts.state_legend, x, w, dark());
-      drawBoxes(ctx, lane, w);
-    }
+    // The tracks, under the header, moved up by the pane's scroll.
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(0, scene.header, w, h - scene.header);
+    ctx.clip();
+    ctx.translate(0, scene.header - scroll());
+    const inView = shown(false);
+    for (const track of inView) drawTrack(ctx, track, w, palette, state);
+    drawGaps(ctx, w, scroll(), scroll() + h, palette);
+    ctx.restore();
+    // The header over everything: the frame lanes, then the axis.
+    ctx.fillStyle = palette.bg;
+    ctx.fillRect(0, 0, w, scene.header);
     frameLanes.draw(ctx, x, w, dark(), palette, state.frame);
-    system.draw(ctx, x, w, dark(), palette, state.summary);
-    drawGaps(ctx, w, h, palette);
     drawAxis(ctx, w, palette);
+    ctx.fillStyle = palette.muted;
+    ctx.fillRect(0, scene.header - 1, w, 1);
     drawSelection(ctx, h);
     canvas.dataset.from = String(view.from);
     canvas.dataset.theme = state.theme;
     canvas.dataset.to = String(view.to);
+    canvas.dataset.layout = JSON.stringify(positions(inView));
     $('timeline-span').textContent = timeText(view.from) + ' – ' + timeText(view.to) + ' of ' + timeText(facts.length_us);
+  }
+
+  // Where the header's lanes and the tracks in view are on the canvas, for what reads
+  // the page (tests): tops in canvas pixels at the present scroll.
+  function positions(inView) {
+    const at = (y) => y + scene.header - scroll();
+    const threads = inView.filter((t) => t.kind === 'thread');
+    const cpus = inView.find((t) => t.kind === 'cpus');
+    return {
+      header: scene.header,
+      frames: frameLanes.positions(),
+      tracks: inView.map((t) => ({ key: t.key, kind: t.kind, top: at(t.top), height: t.height, ...(t.tid !== undefined ? { tid: t.tid, thread: t.thread } : {}) })),
+      lanes: threads.filter((t) => t.depths > 0).map((t) => ({ thread: t.thread, tid: t.tid, top: at(t.rows), row: t.rowHeight })),
+      strips: threads.filter((t) => t.strip).map((t) => ({ thread: t.thread, tid: t.tid, top: at(t.strip.top), height: t.strip.height })),
+      marks: threads.filter((t) => t.marks).map((t) => ({ tid: t.tid, top: at(t.marks.top), height: t.marks.height })),
+      system: {
+        cpus: cpus ? Array.from({ length: cpus.cpus }, (_, i) => at(cpus.rows) + i * 12) : [],
+        counters: inView.filter((t) => t.kind === 'counter').map((t) => ({ name: t.counter.name, top: at(t.top) })),
+      },
+    };
+  }
+
+  function drawTrack(ctx, track, w, palette, state) {
+    const data = scene.data.get(track.key);
+    if (track.kind === 'group') {
+      ctx.fillStyle = palette.panel;
+      ctx.fillRect(0, track.top, w, track.height - 1);
+      ctx.fillStyle = palette.ink;
+      const what = track.counters ? track.count + ' counters' : track.count + (track.count === 1 ? ' thread' : ' threads');
+      ctx.fillText((track.open ? '▾ ' : '▸ ') + track.label + ' · ' + what, 4, track.top + track.height / 2);
+      return;
+    }
+    if (track.kind === 'cpus') return drawCpus(ctx, track, data && data.cpus, x, w, dark(), palette);
+    if (track.kind === 'counter') return drawCounter(ctx, track, data && data.steps, counterLabel(track.counter, state.summary), x, w, dark(), palette);
+    // A thread: its name, its samples, its states, its calls.
+    const rowsHeight = track.depths * track.rowHeight;
+    ctx.fillStyle = dark() ? 'rgba(255,255,255,0.06)' : 'rgba(0,0,0,0.05)';
+    const hatchTop = track.top + HEAD;
+    const hatchHeight = track.rows - hatchTop + rowsHeight;
+    if (track.first_us > scene.view.from) ctx.fillRect(0, hatchTop, Math.max(0, x(track.first_us)), hatchHeight);
+    if (track.last_us < scene.view.to) ctx.fillRect(x(track.last_us), hatchTop, w - x(track.last_us), hatchHeight);
+    drawHead(ctx, track, w, palette);
+    if (track.marks) drawMarks(ctx, track.marks, data && data.marks, w, palette);
+    if (track.strip) drawStateStrip(ctx, track.strip, data && data.states, scene.facts.state_legend, x, w, dark());
+    if (track.depths > 0) drawBoxes(ctx, track, data && data.boxes, w);
+  }
+
+  // A thread's name on its own row: bold where chosen, else with what a click on it does.
+  function drawHead(ctx, track, w, palette) {
+    ctx.fillStyle = palette.ink;
+    ctx.font = (track.chosen ? '600 ' : '') + '11px system-ui, sans-serif';
+    const more = track.allDepths > track.depths && track.depths > 0 ? ' · ' + track.depths + ' of ' + track.allDepths + ' depths' +
+      (track.chosen ? ' (click for all)' : '') : '';
+    ctx.fillText(track.label + more, 4, track.top + HEAD / 2);
+    const labelEnd = 4 + ctx.measureText(track.label + more).width;
+    ctx.font = '11px system-ui, sans-serif';
+    // A click on the name row pins or unpins the thread (timeline-pointer.js).
+    if (!track.chosen) {
+      ctx.fillStyle = palette.muted;
+      ctx.fillText(track.pinned ? '✕ unpin' : 'pin to the top', labelEnd + 10, track.top + HEAD / 2);
+    }
+  }
+
+  // CPU samples: a tick at each, in the ink colour, over a faint band.
+  function drawMarks(ctx, band, marks, w, palette) {
+    ctx.fillStyle = dark() ? 'rgba(255,255,255,0.05)' : 'rgba(0,0,0,0.04)';
+    ctx.fillRect(0, band.top, w, band.height);
+    if (!marks) return;
+    ctx.fillStyle = palette.ink;
+    for (let i = 0; i < marks.length; i += 3) {
+      const left = x(marks[i]);
+      const right = x(marks[i + 1]);
+      if (right < 0 || left > w) continue;
+      const from = Math.floor(left);
+      ctx.fillRect(from, band.top, Math.max(Math.round(right) - from, 1), band.height);
+    }
   }
 
   // Each name's colour, made once per name and theme: a drawing sets 100,000s of boxes'.
@@ -133,8 +204,7 @@ export function createTimelineCanvas(canvas, store, scene, frameLanes, system) {
     return labelWidths.byId[id];
   }
 
-  function drawBoxes(ctx, lane, w) {
-    const boxes = lane.boxes;
+  function drawBoxes(ctx, track, boxes, w) {
     if (!boxes) return;
     // Boxes fetched for an older window are redrawn at the new scale until new ones come.
     const focus = store.get().focus;
@@ -143,21 +213,22 @@ export function createTimelineCanvas(canvas, store, scene, frameLanes, system) {
     let fill = '';
     for (let i = 0; i < boxes.length; i += 4) {
       const depth = boxes[i];
+      if (depth >= track.depths) continue;
       const left = x(boxes[i + 1]);
       const right = x(boxes[i + 2]);
       if (right < 0 || left > w) continue;
-      const y = lane.top + depth * lane.rowHeight;
+      const y = track.rows + depth * track.rowHeight;
       const bw = Math.max(right - left, 1);
       const colour = colourOf(boxes[i + 3], isDark);
       if (colour !== fill) ctx.fillStyle = fill = colour;
       // On whole pixels: a box edge between two is blended, at a cost a drawing pays per box.
       const from = Math.round(left);
-      ctx.fillRect(from, y, Math.max(Math.round(right) - from, 1), lane.rowHeight - 1);
-      const labelled = lane.rowHeight >= ROW && bw > 30 && boxes[i + 3] >= 0;
-      if (focus && focus.thread === lane.thread && focus.depth === depth && Math.abs(boxes[i + 1] - focus.start_us) < 1e-6) {
+      ctx.fillRect(from, y, Math.max(Math.round(right) - from, 1), track.rowHeight - 1);
+      const labelled = track.rowHeight >= ROW && bw > 30 && boxes[i + 3] >= 0;
+      if (focus && focus.thread === track.thread && focus.depth === depth && Math.abs(boxes[i + 1] - focus.start_us) < 1e-6) {
         ctx.strokeStyle = '#1a73e8';
         ctx.lineWidth = 2;
-        ctx.strokeRect(left + 1, y + 1, Math.max(bw - 2, 1), lane.rowHeight - 3);
+        ctx.strokeRect(left + 1, y + 1, Math.max(bw - 2, 1), track.rowHeight - 3);
       }
       if (labelled) {
         const name = nameOf(boxes[i + 3]);
@@ -168,38 +239,39 @@ export function createTimelineCanvas(canvas, store, scene, frameLanes, system) {
         const text = bw - 6 >= labelWidth(ctx, boxes[i + 3]) ? name : frameNameParts(name).tail;
         ctx.save();
         ctx.beginPath();
-        ctx.rect(Math.max(left, 0), y, Math.min(bw, w), lane.rowHeight);
+        ctx.rect(Math.max(left, 0), y, Math.min(bw, w), track.rowHeight);
         ctx.clip();
-        ctx.fillText(text, Math.max(left, 0) + 3, y + lane.rowHeight / 2);
+        ctx.fillText(text, Math.max(left, 0) + 3, y + track.rowHeight / 2);
         ctx.restore();
       }
     }
   }
 
-  // Where the trace lost every event: striped across all lanes, labelled where it fits.
-  function drawGaps(ctx, w, h, palette) {
-    for (const [from, to] of scene.facts.gaps || []) {
-      const left = Math.max(x(from), 0);
-      const right = Math.min(x(to), w);
+  // Where the trace lost every event: striped across the tracks in view, labelled where it fits.
+  function drawGaps(ctx, w, from, to, palette) {
+    for (const [start, end] of scene.facts.gaps || []) {
+      const left = Math.max(x(start), 0);
+      const right = Math.min(x(end), w);
       if (right < 0 || left > w) continue;
       const gw = Math.max(right - left, 2);
+      const h = to - from;
       ctx.save();
       ctx.beginPath();
-      ctx.rect(left, AXIS, gw, h - AXIS);
+      ctx.rect(left, from, gw, h);
       ctx.clip();
       ctx.fillStyle = palette.panel;
-      ctx.fillRect(left, AXIS, gw, h - AXIS);
+      ctx.fillRect(left, from, gw, h);
       ctx.strokeStyle = dark() ? 'rgba(255,255,255,0.18)' : 'rgba(0,0,0,0.14)';
       ctx.lineWidth = 1;
       for (let sx = left - h; sx < left + gw; sx += 8) {
         ctx.beginPath();
-        ctx.moveTo(sx, h);
-        ctx.lineTo(sx + h, 0);
+        ctx.moveTo(sx, to);
+        ctx.lineTo(sx + h, from);
         ctx.stroke();
       }
       if (gw > 70) {
         ctx.fillStyle = palette.muted;
-        ctx.fillText('nothing recorded', left + 4, AXIS + 8);
+        ctx.fillText('nothing recorded', left + 4, from + 8);
       }
       ctx.restore();
     }
@@ -235,5 +307,5 @@ export function createTimelineCanvas(canvas, store, scene, frameLanes, system) {
     ctx.fillRect(right - 1, 0, 1, h);
   }
 
-  return { layout, draw, timeAt, width };
+  return { layout, size, draw, timeAt, width, scroll, shown, contentY };
 }

@@ -1,7 +1,8 @@
 // The timeline's pointer and keys: the wheel and W/S/A/D zoom and pan, a drag selects a
-// range, a click chooses a call (or a frame, or opens more counters), a right click, the
-// Menu key or Shift+F10 opens a call's frame menu, and where the pointer rests a tooltip
-// says what is there: a call, a frame, a thread's state, a CPU or counter, or a gap.
+// range, a click chooses a call (or a frame; on a thread's name, pins or unpins it; on a
+// process's heading, opens or closes its group), a right click, the Menu key or Shift+F10
+// opens a call's frame menu, and where the pointer rests a tooltip says what is there: a
+// call, a frame, a thread's state or samples, a CPU or counter, or a gap.
 
 import { $ } from '../shared/dom.js';
 import { isMenuKey } from '../shared/list-keys.js';
@@ -9,37 +10,76 @@ import { stateTipLines } from '../shared/thread-states.js';
 import { panView, timeText, zoomView } from '../shared/timespan.js';
 import { AXIS } from './timeline-canvas.js';
 import { clockLine } from './timeline-call.js';
+import { counterTip, cpuTip } from './timeline-system.js';
+import { groupKey, partAt, trackAt } from './track-layout.js';
 
 /**
  * Wires the pointer and keys of the timeline's canvas. `parts`: its `scene` and `paper`
- * (timeline-canvas.js), `frameLanes`, `system`, the call `panel`, `viewOf()` (the view's
- * transforms as the timeline takes them), `setView(window)` and `refetch()` (the window's
- * boxes asked for again).
+ * (timeline-canvas.js), `frameLanes`, the call `panel`, `viewOf()` (the view's transforms
+ * as the timeline takes them), `setView(window)` and `refetch()` (the window's data asked
+ * for again).
  */
 export function wireTimelinePointer(canvas, store, products, parts) {
-  const { scene, paper, frameLanes, system, panel, viewOf, setView, refetch } = parts;
+  const { scene, paper, frameLanes, panel, viewOf, setView, refetch } = parts;
   const tip = $('timeline-tip');
   let hoverTimer = 0;
   let hovers = 0; // pointer rests answered or being answered: an older answer is dropped
 
-  // A frame (`{frame}`, its index) or a thread's state strip (`{strip: lane, at}`) under a
-  // point, if any.
-  function markAt(px, py) {
-    const index = frameLanes.at(paper.timeAt(px), py);
-    if (index >= 0) return { frame: index };
-    const lane = scene.lanes.find((l) => l.strip && py >= l.strip.top - 1 && py < l.strip.top + l.strip.height + 1);
-    if (lane) return { strip: lane, at: paper.timeAt(px) };
-    const systemLane = system.hit(py);
-    return systemLane ? { system: systemLane, at: paper.timeAt(px) } : null;
+  // What is under a point: a frame (`{frame}`, its index), or a track's part (`{track,
+  // part, depth?, cpu?, at}`, track-layout.js' `partAt`), or null. The header (axis and
+  // frame lanes) stays put; the tracks under it scroll.
+  function pointAt(px, py) {
+    const at = paper.timeAt(px);
+    if (py < scene.header) {
+      const index = frameLanes.at(at, py);
+      return index >= 0 ? { frame: index } : null;
+    }
+    const y = paper.contentY(py);
+    const track = trackAt(scene.layout.tracks, y);
+    const part = partAt(track, y);
+    return part ? { track, ...part, at } : null;
   }
 
-  // The lane and depth under a point, if any.
+  // A mark under a point (what a tooltip of its own describes): a frame, a strip, sample
+  // ticks, a CPU, a counter, a thread's name or a group's heading.
+  function markAt(px, py) {
+    const found = pointAt(px, py);
+    return found && found.part !== 'rows' ? found : null;
+  }
+
+  // The call under a point, if any: its track (a thread the source shown has), depth and time.
   function hit(px, py) {
-    for (const lane of scene.lanes) {
-      const depth = Math.floor((py - lane.top) / lane.rowHeight);
-      if (depth >= 0 && depth < lane.depths) return { lane, depth, at: paper.timeAt(px) };
+    const found = pointAt(px, py);
+    return found && found.part === 'rows' && found.track.thread !== null ? { lane: found.track, depth: found.depth, at: found.at } : null;
+  }
+
+  // The hover lines of a mark.
+  async function markTip(mark) {
+    if (mark.frame !== undefined) return frameLanes.tip(mark.frame);
+    const { track, part, at } = mark;
+    if (part === 'group') return [track.label, (track.open ? 'click: close' : 'click: open') + ' this group'];
+    if (part === 'head') {
+      const deeper = track.allDepths > track.depths ? ' · click: show all ' + track.allDepths + ' depths'
+        : store.get().timelineDeep ? ' · click: show fewer depths' : '';
+      return [track.label, track.chosen ? 'the thread chosen: graphs and tables show it' + deeper
+        : track.pinned ? 'click: unpin it' : 'click: pin it to the top'];
     }
+    if (part === 'cpu') return cpuTip(products, mark.cpu, at);
+    if (part === 'counter') return counterTip(products, track.counter, at, store.get().summary);
+    if (part === 'strip') return products.threadStateAt(track.tid, at).then((s) => (s ? stateTipLines(s) : null));
+    if (part === 'marks') return sampleTip(track, at);
     return null;
+  }
+
+  // The samples within a few pixels of `at`, and the states their thread was in.
+  async function sampleTip(track, at) {
+    const span = (4 * (scene.view.to - scene.view.from)) / paper.width();
+    const found = await products.samplesInStates(track.tid, at - span, at + span);
+    if (!found || found.total === 0) return ['No CPU sample here', 'ticks mark ' + track.label + '\'s samples'];
+    const states = found.states.map((s) => s.words + ' ' + s.count);
+    if (found.unknown > 0) states.push('state unknown ' + found.unknown);
+    return [found.total + (found.total === 1 ? ' CPU sample' : ' CPU samples') + ' of ' + track.label,
+      'from ' + timeText(at - span) + ' to ' + timeText(at + span), 'taken while ' + states.join(' · ')];
   }
 
   // The tooltip for where the pointer rests; `body[data-timeline-hovered]` then counts it,
@@ -67,10 +107,7 @@ export function wireTimelinePointer(canvas, store, products, parts) {
       line(timeText(gap[0]) + ' – ' + timeText(gap[1]) + ': the trace lost every event here');
     } else if (markAt(px, event.clientY - rect.top)) {
       const mark = markAt(px, event.clientY - rect.top);
-      const lines = mark.frame !== undefined
-        ? frameLanes.tip(mark.frame)
-        : mark.system ? await system.tip(mark.system, mark.at, store.get().summary)
-          : await products.stateAt(mark.strip.thread, mark.at).then((s) => (s ? stateTipLines(s) : null));
+      const lines = await markTip(mark);
       if (mine !== hovers) return;
       if (!lines) {
         tip.hidden = true;
@@ -99,7 +136,8 @@ export function wireTimelinePointer(canvas, store, products, parts) {
     tip.hidden = false;
     const left = Math.min(event.clientX - rect.left + 14, paper.width() - tip.offsetWidth - 4);
     tip.style.left = Math.max(0, left) + 'px';
-    tip.style.top = (event.clientY - rect.top + 16) + 'px';
+    // The tip sits in the pane's content, which has scrolled by the pane's scroll.
+    tip.style.top = (event.clientY - rect.top + paper.scroll() + 16) + 'px';
   }
 
   canvas.addEventListener('wheel', (event) => {
@@ -184,13 +222,21 @@ export function wireTimelinePointer(canvas, store, products, parts) {
     const { x0, x1, y0 } = scene.drag;
     scene.drag = null;
     if (Math.abs(x1 - x0) < 4) {
-      // A click on a frame: graphs and tables cover it.
+      // A click on a frame: graphs and tables cover it. On a group's heading: it opens or
+      // closes. On a thread's name: it is pinned or unpinned.
       const mark = markAt(x0, y0);
-      if (mark && mark.system && mark.system.toggle) {
-        system.toggleCounters();
-        paper.layout(store.get());
-        paper.draw();
-        refetch();
+      if (mark && mark.part === 'group') {
+        const key = mark.track.counters ? groupKey(null) + '-counters' : groupKey(mark.track.pid);
+        store.update({ timelineGroups: { ...store.get().timelineGroups, [key]: !mark.track.open } });
+        return;
+      }
+      if (mark && mark.part === 'head' && mark.track.chosen) {
+        if (mark.track.allDepths > mark.track.depths || store.get().timelineDeep) store.update({ timelineDeep: !store.get().timelineDeep });
+        return;
+      }
+      if (mark && mark.part === 'head' && !mark.track.chosen) {
+        const pins = store.get().pins || [];
+        store.update({ pins: mark.track.pinned ? pins.filter((tid) => tid !== mark.track.tid) : [...pins, mark.track.tid] });
         return;
       }
       if (mark && mark.frame !== undefined) {
@@ -212,10 +258,4 @@ export function wireTimelinePointer(canvas, store, products, parts) {
     store.update({ range: { from: paper.timeAt(Math.min(x0, x1)), to: paper.timeAt(Math.max(x0, x1)) }, frame: -1 });
   });
   $('timeline-whole').addEventListener('click', () => scene.view && setView({ from: 0, to: scene.facts.length_us }));
-  window.addEventListener('resize', () => {
-    if (!scene.view || store.get().tab !== 'timeline') return;
-    paper.layout(store.get());
-    paper.draw();
-    refetch();
-  });
 }

@@ -1,11 +1,13 @@
-// The timeline: each call where and when it ran, time to the right. One thread as a flame
-// chart, or every thread stacked in its own lane (as Traceview drew them). The worker
-// answers with boxes already merged to the pixels of the window, so a draw costs the same
-// however many calls the trace holds. Wheel and keys zoom and pan; a drag selects a range
-// that the flame graph and the tables then cover (timeline-pointer.js). The view's
-// transforms reach it: the worker draws, at each moment, the stack that ran there as the
-// view makes it. A click shows that call's details (timeline-call.js); a right click, the
-// Menu key or Shift+F10 its frame menu. The canvas lays out and paints (timeline-canvas.js).
+// The timeline: tracks of what ran when, time to the right. The chosen thread as a flame
+// chart, the threads pinned beside it (a chosen frame pins its app's main thread and
+// RenderThreads), the CPUs; with "All threads", every process's threads and counters in
+// groups (track-layout.js). A thread's track shows its calls, its scheduler states and its
+// CPU samples as ticks, whichever source each comes from. The worker answers with boxes
+// already merged to the pixels of the window, so a draw costs the same however many calls
+// the trace holds, and only tracks in view are asked for. Wheel and keys zoom and pan; a
+// drag selects a range that the flame graph and the tables then cover
+// (timeline-pointer.js). The view's transforms reach the calls. A click shows a call's
+// details (timeline-call.js); a right click, the Menu key or Shift+F10 its frame menu.
 
 import { $ } from '../shared/dom.js';
 import { changed } from '../shared/state.js';
@@ -16,16 +18,16 @@ import { tableViewJson } from '../shared/transforms.js';
 import { clampView } from '../shared/timespan.js';
 import { createFrameLanes, legendItems } from './timeline-marks.js';
 import { wireTimelinePointer } from './timeline-pointer.js';
-import { createSystemLanes } from './timeline-system.js';
 
 export function createTimeline({ store, products }) {
   const canvas = $('timeline-canvas');
   // What is shown, shared with the canvas and the pointer: the timeline's facts
-  // ({length_us, threads: [...], names: [...]}, null before they come), the names the
-  // view's transforms make (box names past facts.names), the window drawn (the store's
-  // `timelineView` kept inside the trace; null before facts), the lanes ([{thread, top,
-  // rowHeight, depths, boxes, strip: {top, height} | null, states}]) and a drag ({x0, x1, y0}).
-  const scene = { facts: null, made: [], view: null, lanes: [], drag: null };
+  // ({length_us, threads, names, ...}) and tracks (the core's catalog), null before they
+  // come; the names the view's transforms make (box names past facts.names); the window
+  // drawn (the store's `timelineView` kept inside the trace); the layout (track-layout.js);
+  // each track's data by key ({view, boxes, states, marks, cpus, steps}); the header's
+  // height; a drag ({x0, x1, y0}).
+  const scene = { facts: null, catalog: null, made: [], view: null, layout: { tracks: [], height: 0 }, data: new Map(), header: 0, drag: null };
   // App frames, a lane per layer, where the trace has them.
   const frameLanes = createFrameLanes();
   let fetching = false;
@@ -37,14 +39,25 @@ export function createTimeline({ store, products }) {
   // The view as the timeline takes it: its transforms (a timeline is never bottom-up).
   const viewOf = () => tableViewJson(store.get().view);
   const panel = createCallPanel(store, products, viewOf);
-  // CPU lanes and counter tracks, in the all-threads view.
-  const system = createSystemLanes(products);
-  const paper = createTimelineCanvas(canvas, store, scene, frameLanes, system);
+  const paper = createTimelineCanvas(canvas, store, scene, frameLanes);
 
-  // Boxes for every lane in the current window; one request round at a time, and one more
-  // if the window moved meanwhile.
+  // What a track needs for a window: one request per part it has.
+  function ask(track, want, pixels, shown) {
+    const { from, to } = want;
+    if (track.kind === 'cpus') return products.cpus(from, to, pixels).then((cpus) => ({ cpus }));
+    if (track.kind === 'counter') return products.counterSteps(track.counter.index, from, to, pixels).then((steps) => ({ steps }));
+    if (track.kind !== 'thread') return null;
+    return Promise.all([
+      track.depths > 0 ? products.boxes(track.thread, from, to, pixels, track.depths, shown) : null,
+      track.strip ? products.threadStates(track.tid, from, to, pixels) : null,
+      track.marks ? products.sampleMarks(track.tid, from, to, pixels) : null,
+    ]).then(([answer, states, marks]) => ({ boxes: answer && answer.boxes, made: answer && answer.made, states, marks }));
+  }
+
+  // Data for every track in view (and a screen each way) in the current window; one
+  // request round at a time, and one more if the window or the scroll moved meanwhile.
   async function fetchBoxes() {
-    // Until the window on show is drawn with its own boxes, the page says so (tests and
+    // Until the window on show is drawn with its own data, the page says so (tests and
     // benchmarks wait on `drawn`).
     document.body.dataset.timeline = 'drawing';
     if (fetching) {
@@ -55,19 +68,19 @@ export function createTimeline({ store, products }) {
     const want = scene.view;
     const summary = store.get().summary;
     const shown = viewOf();
-    const lanes = scene.lanes;
     const status = detail.status(want, store.get().thread, paper.width(), scene.facts);
+    const pixels = paper.width();
+    const stale = paper.shown().filter((t) => {
+      const had = scene.data.get(t.key);
+      return !had || had.view !== want || had.shown !== shown || had.pixels !== pixels;
+    });
     try {
-      const [answers, strips] = await Promise.all([
-        Promise.all(lanes.map((lane) => products.boxes(lane.thread, want.from, want.to, paper.width(), lane.depths, shown))),
-        Promise.all(lanes.map((lane) => (lane.strip ? products.states(lane.thread, want.from, want.to, paper.width()) : null))),
-        system.fetch(want, paper.width()),
-      ]);
+      const answers = await Promise.all(stale.map((t) => ask(t, want, pixels, shown)));
       if (store.get().summary !== summary) return;
-      answers.forEach((answer, i) => {
-        if (scene.lanes[i]) Object.assign(scene.lanes[i], { boxes: answer.boxes, states: strips[i] });
+      stale.forEach((t, i) => {
+        if (answers[i]) scene.data.set(t.key, { view: want, shown, pixels, ...answers[i] });
+        if (answers[i] && answers[i].made) scene.made = answers[i].made;
       });
-      scene.made = answers.length > 0 ? answers[0].made : [];
       $('timeline-empty').hidden = true;
       paper.draw();
       // While reading, the progress shows instead.
@@ -88,18 +101,37 @@ export function createTimeline({ store, products }) {
     }
   }
 
-  const windowOf = (state) => clampView(state.timelineView || { from: 0, to: scene.facts.length_us }, scene.facts.length_us);
+  // The window: the store's, else the span of the trace that has thread data.
+  const windowOf = (state) => {
+    const length = scene.facts.length_us;
+    const data = scene.catalog && scene.catalog.data_us;
+    const opening = data && data[1] > data[0] ? { from: data[0], to: data[1] } : { from: 0, to: length };
+    return clampView(state.timelineView || opening, length);
+  };
 
   // The window is the store's: its subscriber below draws it.
   function setView(next) {
     store.update({ timelineView: clampView(next, scene.facts.length_us) });
   }
 
-  wireTimelinePointer(canvas, store, products, { scene, paper, frameLanes, system, panel, viewOf, setView, refetch: () => fetchBoxes() });
+  wireTimelinePointer(canvas, store, products, { scene, paper, frameLanes, panel, viewOf, setView, refetch: () => fetchBoxes() });
+
+  // Scrolling draws what comes into view at once, then asks for what it lacks.
+  canvas.parentElement.addEventListener('scroll', () => {
+    if (!scene.view) return;
+    paper.draw();
+    fetchBoxes();
+  }, { passive: true });
+  new ResizeObserver(() => {
+    if (!scene.view || store.get().tab !== 'timeline') return;
+    paper.size();
+    paper.draw();
+    fetchBoxes();
+  }).observe(canvas.parentElement);
 
   // What the strips and frame lanes' colours say, where they are drawn.
-  function showLegend(state) {
-    const strips = scene.lanes.some((l) => l.strip) || scene.facts.threads.some((t) => t.states > 0);
+  function showLegend() {
+    const strips = scene.layout.tracks.some((t) => t.strip);
     const items = legendItems(strips ? scene.facts.state_legend : [], frameLanes.shown(), dark());
     $('timeline-legend').replaceChildren(...items);
     $('timeline-legend').hidden = items.length === 0;
@@ -108,19 +140,21 @@ export function createTimeline({ store, products }) {
   async function show(state) {
     if (!scene.facts) {
       document.body.dataset.timeline = 'loading';
-      scene.facts = await products.timeline();
-      const data = scene.facts.frames ? await products.frames() : null;
+      const [facts, catalog] = await Promise.all([products.timeline(), products.tracks()]);
+      const data = facts.frames ? await products.frames() : null;
       if (store.get().summary !== state.summary) return;
-      frameLanes.set(data, scene.facts.length_us);
+      Object.assign(scene, { facts, catalog });
+      frameLanes.set(data, facts.length_us);
     }
     const facts = scene.facts;
-    scene.view = windowOf(store.get());
-    showLegend(state);
+    state = store.get();
+    scene.view = windowOf(state);
     $('timeline-note').textContent = facts.left_out ? 'Note: ' + facts.left_out + '.' : '';
     $('timeline-note').hidden = !facts.left_out;
     $('timeline-range-keys').hidden = Boolean(facts.left_out);
     paper.layout(state);
-    if ((scene.lanes.length === 0 && !frameLanes.shown() && !(state.thread < 0 && facts.cpus > 0)) || !facts.calls_kept) {
+    showLegend();
+    if ((scene.layout.tracks.length === 0 && !frameLanes.shown()) || !facts.calls_kept) {
       $('timeline-empty').textContent = facts.calls_kept ? 'This trace has no calls to place in time.'
         : 'This trace has too many calls for the timeline; the notes above say more.';
       $('timeline-empty').hidden = false;
@@ -136,12 +170,21 @@ export function createTimeline({ store, products }) {
   store.subscribe((state, previous) => {
     if (state.phase !== 'done') return;
     if (changed(state, previous, 'summary')) {
-      Object.assign(scene, { facts: null, made: [], view: null, lanes: [] });
+      Object.assign(scene, { facts: null, catalog: null, made: [], view: null, layout: { tracks: [], height: 0 }, data: new Map() });
       frameLanes.set(null, 0);
       detail.reset();
     }
+    // Another thread chosen while the timeline shows: the one before stays, pinned.
+    if (previous && state.tab === 'timeline' && previous.tab === 'timeline' && changed(state, previous, 'thread') &&
+        !changed(state, previous, 'summary', 'pins') && state.thread >= 0 && previous.thread >= 0 && state.summary.threads[previous.thread]) {
+      const tid = state.summary.threads[previous.thread].tid;
+      if (!(state.pins || []).includes(tid)) {
+        store.update({ pins: [...(state.pins || []), tid] });
+        return;
+      }
+    }
     if (state.tab !== 'timeline') return;
-    if (changed(state, previous, 'summary', 'thread', 'tab', 'focus')) {
+    if (changed(state, previous, 'summary', 'thread', 'tab', 'focus', 'pins', 'timelineGroups', 'timelineDeep')) {
       show(state).catch((error) => {
         $('timeline-empty').hidden = false;
         $('timeline-empty').textContent = error.message;
@@ -154,7 +197,7 @@ export function createTimeline({ store, products }) {
       panel.show(null);
       fetchBoxes();
     } else if (changed(state, previous, 'range', 'theme', 'frame') && scene.view) {
-      if (changed(state, previous, 'theme')) showLegend(state);
+      if (changed(state, previous, 'theme')) showLegend();
       paper.draw();
     }
   });

@@ -83,7 +83,7 @@ pub fn cpu_at(system: &SystemTimeline, stacks: &StackProfile, cpu: u32, at_us: f
     })
 }
 
-/// `cpu_at` as JSON: `thread` (index), `label` (`name [tid]`), `process`, `pid`, and the
+/// `cpu_at` as JSON: `thread` (index), `tid`, `label` (`name [tid]`), `process`, `pid`, and the
 /// state as `state_json` gives it; `null` where the CPU ran no known thread.
 pub fn cpu_at_json(system: &SystemTimeline, stacks: &StackProfile, cpu: u32, at_us: f64) -> Value {
     let Some((index, span)) = cpu_at(system, stacks, cpu, at_us) else {
@@ -92,6 +92,7 @@ pub fn cpu_at_json(system: &SystemTimeline, stacks: &StackProfile, cpu: u32, at_
     let t = &stacks.threads[index];
     let mut value = state_json(system, stacks, &span);
     value["thread"] = json!(index);
+    value["tid"] = json!(t.tid);
     value["label"] = json!(t.label());
     value["process"] = json!(t.process);
     value["pid"] = json!(t.pid);

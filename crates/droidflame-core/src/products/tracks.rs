@@ -27,13 +27,14 @@ struct ThreadTrack<'a> {
 /// render, threads, counters}`, where `main` and `render` are the app's main thread and
 /// RenderThreads (`app_threads`), `counters` indexes the system's counters, and each
 /// thread is `{tid, label, shown (its index in the shown source, else null), depths,
-/// calls, states (entries), samples, first_us, last_us, running_us}`; also `counters`, the
-/// system's counters of no process.
+/// calls, states (entries), samples, first_us, last_us, running_us}` (a track of spans
+/// too, its tid 2^31 and up); also `counters`, the system's counters of no process.
 pub fn tracks_json(profile: &Profile) -> Value {
     let system = &profile.system;
     let mut tracks: Vec<ThreadTrack> = Vec::new();
     let mut at: FxHashMap<u32, usize> = FxHashMap::default();
-    for (index, t) in profile.stacks().threads.iter().enumerate().filter(|(_, t)| !t.track && !t.heap) {
+    // Tracks of spans (async slices) are drawn with their process, like its threads.
+    for (index, t) in profile.stacks().threads.iter().enumerate().filter(|(_, t)| !t.heap) {
         if let std::collections::hash_map::Entry::Vacant(entry) = at.entry(t.tid) {
             entry.insert(tracks.len());
             tracks.push(ThreadTrack { shown: Some((index, t)), states: None, samples: None, named: t });

@@ -71,7 +71,10 @@ export const TIMELINE_REQUESTS = {
     answer: (m, w) => w.session(m.key).stateAtJson(m.thread, m.at),
     read: json,
   },
-  /** What every CPU ran in a window: a Float64Array of `cpu, start_us, end_us, thread, mixed` fives. */
+  /**
+   * What every CPU ran in a window, whichever source is shown: a Float64Array of `cpu,
+   * start_us, end_us, pid, mixed` fives (pid -1: unknown).
+   */
   cpus: {
     calls: ['Session.cpuBoxes'],
     fresh: true,
@@ -84,6 +87,46 @@ export const TIMELINE_REQUESTS = {
     fresh: true,
     ask: (key, cpu, at) => ({ key, cpu, at }),
     answer: (m, w) => w.session(m.key).cpuAtJson(m.cpu, m.at),
+    read: json,
+  },
+  /**
+   * What the timeline can show as tracks, by process (threads by tid across sources, with
+   * what each has: calls, states, samples), the CPUs and the span with thread data.
+   */
+  tracks: {
+    calls: ['Session.tracksJson'],
+    ask: (key) => ({ key }),
+    answer: (m, w) => w.session(m.key).tracksJson(),
+    read: json,
+  },
+  /** Thread `tid`'s scheduler states in a window, as `states` gives a thread's. */
+  threadStates: {
+    calls: ['Session.threadStateBoxes'],
+    fresh: true,
+    ask: (key, tid, from, to, pixels) => ({ key, tid, from, to, pixels }),
+    answer: (m, w) => new Float64Array(w.session(m.key).threadStateBoxes(m.tid, m.from, m.to, m.pixels)),
+  },
+  /** Thread `tid`'s scheduler state at `at` µs, whole (null where unknown). */
+  threadStateAt: {
+    calls: ['Session.threadStateAtJson'],
+    fresh: true,
+    ask: (key, tid, at) => ({ key, tid, at }),
+    answer: (m, w) => w.session(m.key).threadStateAtJson(m.tid, m.at),
+    read: json,
+  },
+  /** Thread `tid`'s CPU samples in a window: a Float64Array of `start_us, end_us, count` threes. */
+  sampleMarks: {
+    calls: ['Session.sampleMarks'],
+    fresh: true,
+    ask: (key, tid, from, to, pixels) => ({ key, tid, from, to, pixels }),
+    answer: (m, w) => new Float64Array(w.session(m.key).sampleMarks(m.tid, m.from, m.to, m.pixels)),
+  },
+  /** Thread `tid`'s samples between `from` and `to` µs by its state: `{total, unknown, states}`. */
+  samplesInStates: {
+    calls: ['Session.samplesInStatesJson'],
+    fresh: true,
+    ask: (key, tid, from, to) => ({ key, tid, from, to }),
+    answer: (m, w) => w.session(m.key).samplesInStatesJson(m.tid, m.from, m.to),
     read: json,
   },
   /** A counter's steps in a window: a Float64Array of `start_us, end_us, min, max` fours. */

@@ -145,11 +145,14 @@ pub struct TraceClocks {
     offsets: FxHashMap<u32, i128>,
     /// The read delay of the snapshot in use, in ns; `None` before one.
     delay: Option<u64>,
-    /// Snapshots that showed a read delay, and the longest, in ns.
+    /// Snapshots that showed a read delay of `NOTABLE_DELAY` or more, and the longest, in ns.
     pub delayed: (u32, u64),
     /// The read delay of the snapshot in use, where it showed one, in ns.
     pub corrected: u64,
 }
+
+/// A read delay worth a note, in ns: two clock reads in a row take well under a µs.
+const NOTABLE_DELAY: u64 = 10_000;
 
 impl TraceClocks {
     /// Takes in a snapshot, for the trace and for the sequence it came on.
@@ -158,7 +161,7 @@ impl TraceClocks {
         let boot = reading(CLOCK_BOOTTIME);
         if let Some(boot) = boot {
             let delay = reading(CLOCK_MONOTONIC).map_or(0, |mono| mono.saturating_sub(boot));
-            if delay > 0 {
+            if delay >= NOTABLE_DELAY {
                 self.delayed = (self.delayed.0 + 1, self.delayed.1.max(delay));
             }
             if self.delay.is_none_or(|used| delay <= used) {
