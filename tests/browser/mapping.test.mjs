@@ -2,7 +2,7 @@
 // the mapping later), and every view shows the original names; a wrong file says why.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { corpus, drop, pick, shot, shownSvg, tempFile, useBrowser, checkedPage } from './support.mjs';
+import { corpus, drop, pick, rowPoint, shot, shownSvg, tempFile, useBrowser, checkedPage } from './support.mjs';
 import { MAPPING, OBFUSCATED } from './obfuscated.mjs';
 
 const context = useBrowser();
@@ -50,8 +50,8 @@ test('a trace dropped with its mapping shows the original names in every view', 
   // the way is `spiele(Track)` (0.1 to 9 ms of 20).
   await page.click('#tab-button-timeline');
   await page.waitForFunction(() => document.body.dataset.timeline === 'drawn', null, { timeout: 30000 });
-  const box = await page.locator('#timeline-canvas').boundingBox();
-  await page.mouse.move(box.x + box.width / 4, box.y + 22 + 17 + 8);
+  const point = await rowPoint(page, 1, 0.25);
+  await page.mouse.move(point.x, point.y);
   await page.waitForSelector('#timeline-tip:not([hidden])');
   assert.match(await page.textContent('#timeline-tip'), /com\.example\.Spieler\.spiele/);
   await shot(page, 'mapping-timeline');

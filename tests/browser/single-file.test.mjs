@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { dist, corpus, pick, drop, shot, shownSvg, tempFile, watchRequests, foreignRequests, useBrowser } from './support.mjs';
+import { dist, corpus, pick, drop, rowPoint, shot, shownSvg, tempFile, watchRequests, foreignRequests, useBrowser } from './support.mjs';
 import { MAPPING, OBFUSCATED } from './obfuscated.mjs';
 import { readPprof } from './pprof.mjs';
 
@@ -184,8 +184,8 @@ test('from file:// the call tree, a frame\'s menu, the timeline\'s call and a li
   await page.check('#tree-top-down');
   await page.click('#tab-button-timeline');
   await page.waitForFunction(() => document.body.dataset.timeline === 'drawn');
-  const box = await page.locator('#timeline-canvas').boundingBox();
-  await page.mouse.click(box.x + box.width * 0.316, box.y + 22 + 8);
+  const point = await rowPoint(page, 0, 0.316);
+  await page.mouse.click(point.x, point.y);
   await page.waitForFunction(() => Boolean(document.body.dataset.timelineCall));
   const call = await page.evaluate(() => document.body.dataset.timelineCall);
   await page.waitForFunction(() => /call=.*view=|view=.*call=/.test(location.hash), null, { timeout: 5000 });
