@@ -205,3 +205,102 @@ test('the Scheduling table follows the selected range', async (t) => {
   await page.waitForFunction(() => document.getElementById('sched-scope').textContent === '');
   assert.equal(await rowOf().textContent(), whole);
 });
+
+const ANDROID12 = 'perfetto/mstools-perfetto_android12_cpuschedstack.pftrace';
+
+test('the longest frame opens with its app\'s main thread, RenderThreads and the CPUs, and a link reopens it', async (t) => {
+  const page = await checkedPage(context, t, { viewport: { width: 1280, height: 1000 } });
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  assert.equal(await pick(page, [corpus(ANDROID12)]), 'done');
+  await page.click('#tab-button-frames');
+  await page.waitForFunction(() => document.body.dataset.frames === 'shown');
+  // The launcher's frame 12127, 365.8 ms: the capture's longest that ended.
+  await page.locator('#frame-rows tr[data-frame]', { hasText: '12127' }).first().click();
+  await page.waitForFunction(() => !document.getElementById('frame-chosen').hidden);
+  await page.click('[data-frame-go=timeline]');
+  await timelineSettled(page);
+  const layout = await layoutOf(page);
+  // The launcher (pid 1323): its main thread chosen, its two RenderThreads pinned (9664's
+  // process is known from its samples alone), then the four CPUs, all in one screen.
+  assert.deepEqual(layout.tracks.map((track) => track.key), ['t:1323', 't:2328', 't:9664', 'cpus']);
+  assert.equal(layout.system.cpus.length, 4);
+  const bottom = layout.tracks[3].top + layout.tracks[3].height;
+  assert.ok(bottom <= (await page.locator('#timeline-canvas').boundingBox()).height, 'the CPUs show without scrolling');
+  // Each thread's states run along its calls, right above them.
+  for (const tid of [1323, 2328]) {
+    const strip = layout.strips.find((s) => s.tid === tid);
+    const lane = layout.lanes.find((l) => l.tid === tid);
+    assert.ok(strip && lane && strip.top + strip.height < lane.top && lane.top - strip.top < 12, 'tid ' + tid);
+  }
+  // The window holds the frame, 33.93-34.30 s.
+  const view = await page.evaluate(() => [Number(document.getElementById('timeline-canvas').dataset.from), Number(document.getElementById('timeline-canvas').dataset.to)]);
+  assert.ok(view[0] < 33_934_000 && view[1] > 34_299_000 && view[1] - view[0] < 600_000, view.join('-'));
+  await shot(page, 'jank-longest-frame');
+  // Its link, opened with the same file, shows the same tracks over the same window.
+  await page.click('#copy-link');
+  await page.waitForFunction(() => document.getElementById('copy-link-status').textContent === 'Link copied');
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(link, /[#&]window=[\d.]+-[\d.]+&pins=2328\.9664/);
+  const again = await checkedPage(context, t, { viewport: { width: 1280, height: 1000 } });
+  await again.goto(link);
+  await again.waitForFunction(() => document.body.dataset.engine === 'ready');
+  assert.equal(await pick(again, [corpus(ANDROID12)]), 'done');
+  await timelineSettled(again);
+  const reopened = await layoutOf(again);
+  assert.deepEqual(reopened.tracks.map((track) => track.key), layout.tracks.map((track) => track.key));
+  assert.equal(await again.textContent('#timeline-span'), await page.textContent('#timeline-span'));
+});
+
+test('CPU samples are ticks over their thread\'s states: each taken while it ran', async (t) => {
+  const page = await checkedPage(context, t, { viewport: { width: 1280, height: 900 } });
+  assert.equal(await pick(page, [corpus(ANDROID12)]), 'done');
+  await page.click('#tab-button-timeline');
+  await timelineSettled(page);
+  // The busiest sampled thread, bluetooth@1.1-s [1451] (871 samples), zoomed around one
+  // of its ticks until a pixel holds some 20 µs.
+  const canvas = await page.locator('#timeline-canvas').boundingBox();
+  const layout = await layoutOf(page);
+  const marks = layout.marks.find((m) => m.tid === 1451);
+  const strip = layout.strips.find((s) => s.tid === 1451);
+  assert.ok(marks && strip && marks.top + marks.height <= strip.top, 'the ticks sit right above the states');
+  // Columns with a tick, read from the canvas, and the state colours under each and the
+  // column before it.
+  const columns = () => page.evaluate(({ marks, strip }) => {
+    const c = document.getElementById('timeline-canvas');
+    const ratio = c.width / c.getBoundingClientRect().width;
+    const ctx = c.getContext('2d');
+    const row = (y) => ctx.getImageData(0, Math.round(y * ratio), c.width, 1).data;
+    const ticks = row(marks.top + 1);
+    const states = row(strip.top + strip.height / 2);
+    const found = [];
+    for (let x = 1; x < c.width; x++) {
+      if (ticks[x * 4] < 90 && ticks[x * 4 + 1] < 90) found.push([x / ratio, [x - 1, x].map((at) => Array.from(states.slice(at * 4, at * 4 + 3)))]);
+    }
+    return found;
+  }, { marks, strip });
+  const span = () => page.evaluate(() => Number(document.getElementById('timeline-canvas').dataset.to) - Number(document.getElementById('timeline-canvas').dataset.from));
+  let ticks = await columns();
+  assert.ok(ticks.length > 50, ticks.length + ' ticks drawn over the whole capture');
+  while (await span() / canvas.width > 20) {
+    const [x] = ticks[Math.floor(ticks.length / 2)];
+    await page.mouse.move(canvas.x + x, canvas.y + strip.top);
+    const before = await span();
+    await page.mouse.wheel(0, -400);
+    await page.waitForFunction((was) => Number(document.getElementById('timeline-canvas').dataset.to) - Number(document.getElementById('timeline-canvas').dataset.from) < was, before);
+    await timelineSettled(page);
+    ticks = await columns();
+    assert.ok(ticks.length > 0, 'a tick stays in view');
+  }
+  // Running is #2e7d32 (light). A sample is taken as its thread leaves its CPU: the run
+  // fills the tick's pixel or the one before it.
+  const running = ([r, g, b]) => Math.abs(r - 0x2e) < 8 && Math.abs(g - 0x7d) < 8 && Math.abs(b - 0x32) < 8;
+  for (const [x, under] of ticks) assert.ok(under.some(running), 'the tick at ' + x + ' px is over Running: ' + JSON.stringify(under));
+  // A tick's tooltip counts its samples by their thread's state: Running, every one.
+  const [x] = ticks[0];
+  await hoverAt(page, canvas.x + x, canvas.y + marks.top + 2);
+  const tip = await page.textContent('#timeline-tip');
+  const counted = tip.match(/^(\d+) CPU samples? of bluetooth@1\.1-s \[1451\].*taken while Running (\d+)$/);
+  assert.ok(counted, tip);
+  assert.equal(counted[2], counted[1]);
+  await shot(page, 'jank-samples-over-states');
+});

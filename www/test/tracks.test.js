@@ -55,7 +55,13 @@ test('all threads: groups by process, open or closed, counters with their proces
   const pinned = layoutTracks(catalog, facts, { thread: -1, summary, pins: [1] }).tracks;
   assert.deepEqual(pinned.map((t) => t.key).slice(0, 2), ['t:1', 'cpus']);
   assert.ok(!pinned.slice(2).some((t) => t.key === 't:1'));
-  assert.equal(pinned[0].depths, 8, 'where threads are pinned, each shows its first 8 depths');
+  assert.equal(pinned[0].depths, 12, 'where threads are pinned, each shows its first 12 depths');
+  // With little room, as many as let the pinned threads and the CPUs fit, 3 at least.
+  const fitted = layoutTracks(catalog, facts, { thread: -1, summary, pins: [1] }, 200);
+  const cpus = fitted.tracks[1];
+  assert.equal(fitted.tracks[0].depths, 7);
+  assert.ok(cpus.top + cpus.height <= 200);
+  assert.equal(layoutTracks(catalog, facts, { thread: -1, summary, pins: [1] }, 50).tracks[0].depths, 3);
   // Only what shows is drawn.
   assert.deepEqual(tracksIn(tracks, tracks[2].top, tracks[3].top).map((t) => t.key), ['t:10']);
 });

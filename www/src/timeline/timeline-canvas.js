@@ -33,7 +33,7 @@ export function createTimelineCanvas(canvas, store, scene, frameLanes) {
     let header = frameLanes.layout(state.summary, state.thread, AXIS + 2);
     if (!frameLanes.shown()) header = AXIS;
     scene.header = header + 2;
-    scene.layout = layoutTracks(scene.catalog, scene.facts, state);
+    scene.layout = layoutTracks(scene.catalog, scene.facts, state, viewport() - scene.header);
     size();
   }
 
@@ -107,7 +107,9 @@ export function createTimelineCanvas(canvas, store, scene, frameLanes) {
     canvas.dataset.theme = state.theme;
     canvas.dataset.to = String(view.to);
     canvas.dataset.layout = JSON.stringify(positions(inView));
-    $('timeline-span').textContent = timeText(view.from) + ' – ' + timeText(view.to) + ' of ' + timeText(facts.length_us);
+    // Its ends to a hundredth of its width: a 16 ms window reads 32.5612–32.5772 s, not 32.6–32.6.
+    const step = (view.to - view.from) / 100;
+    $('timeline-span').textContent = timeText(view.from, step) + ' – ' + timeText(view.to, step) + ' of ' + timeText(facts.length_us);
   }
 
   // Where the header's lanes and the tracks in view are on the canvas, for what reads

@@ -79,7 +79,7 @@ export function wireTimelinePointer(canvas, store, products, parts) {
     const states = found.states.map((s) => s.words + ' ' + s.count);
     if (found.unknown > 0) states.push('state unknown ' + found.unknown);
     return [found.total + (found.total === 1 ? ' CPU sample' : ' CPU samples') + ' of ' + track.label,
-      'from ' + timeText(at - span) + ' to ' + timeText(at + span), 'taken while ' + states.join(' · ')];
+      'from ' + timeText(at - span, span / 4) + ' to ' + timeText(at + span, span / 4), 'taken while ' + states.join(' · ')];
   }
 
   // The tooltip for where the pointer rests; `body[data-timeline-hovered]` then counts it,

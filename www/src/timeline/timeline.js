@@ -124,7 +124,8 @@ export function createTimeline({ store, products }) {
   }, { passive: true });
   new ResizeObserver(() => {
     if (!scene.view || store.get().tab !== 'timeline') return;
-    paper.size();
+    // Pinned threads share the pane's height: a new height lays them out again.
+    paper.layout(store.get());
     paper.draw();
     fetchBoxes();
   }).observe(canvas.parentElement);

@@ -13,7 +13,8 @@ export const ROW = 17; // px per depth of the chosen and pinned threads
 export const LANE_ROW = 5; // px per depth of a thread in a group
 export const LANE_DEPTHS = 8; // depths drawn of a thread in a group
 export const BESIDE_DEPTHS = 40; // depths drawn of the chosen thread beside the CPUs
-export const PIN_DEPTHS = 8; // depths drawn of each thread where threads are pinned: they and the CPUs fit one screen
+export const PIN_DEPTHS = 12; // depths drawn at most of each thread where threads are pinned
+const FEWEST_DEPTHS = 3; // depths drawn at least of each, however little room there is
 export const MAX_DEPTHS = 256; // depths drawn of a thread shown alone
 export const MARKS = 4; // px: CPU samples' ticks
 export const STRIP = 8; // px: scheduler states of a chosen or pinned thread
@@ -44,15 +45,22 @@ export function threadsByTid(catalog) {
  * `height`; a thread's also `tid`, `thread` (its index in the summary, null where the
  * source shown lacks it), `label`, `pinned`, `chosen`, `rowHeight`, `depths` (drawn),
  * `allDepths`, and the tops of its parts: `marks`, `strip` (`{top, height}` or null) and
- * `rows`; a group's `pid`, `label`, `open`, `count`; a counter's `counter`.
+ * `rows`; a group's `pid`, `label`, `open`, `count`; a counter's `counter`. Where threads
+ * are pinned, each shows as many depths as let them and the CPUs fit `room` px.
  */
-export function layoutTracks(catalog, facts, state) {
+export function layoutTracks(catalog, facts, state, room = Infinity) {
   const byTid = threadsByTid(catalog);
   const tracks = [];
   let top = 0;
   const chosen = state.thread >= 0 ? state.summary.threads[state.thread] : null;
   const pins = (state.pins || []).filter((tid) => byTid.has(tid) && (!chosen || tid !== chosen.tid));
   const alone = chosen && ((pins.length === 0 && !(catalog.cpus > 0)) || state.timelineDeep);
+  // Where threads are pinned: the depths each can show with the others and the CPUs in view.
+  const pinned = [...(chosen ? [byTid.get(chosen.tid)] : []), ...pins.map((tid) => byTid.get(tid))].filter(Boolean);
+  const fixed = pinned.reduce((sum, e) => sum + HEAD + (e.thread.samples > 0 ? MARKS : 0) + (e.thread.states > 0 ? STRIP + 1 : 0) + GAP, 0) +
+    (catalog.cpus > 0 ? HEAD + catalog.cpus * CPU_ROW + GAP : 0);
+  const fit = Math.floor((room - fixed) / (ROW * Math.max(pinned.length, 1)));
+  const pinDepths = Math.max(FEWEST_DEPTHS, Math.min(PIN_DEPTHS, Number.isFinite(fit) ? fit : PIN_DEPTHS));
 
   function thread(entry, kind) {
     const { thread: t } = entry;
@@ -60,7 +68,7 @@ export function layoutTracks(catalog, facts, state) {
     // Pinned threads and the CPUs fit one screen with the chosen thread; a click on its
     // name shows all its depths (`timelineDeep`).
     const limit = kind === 'lane' ? LANE_DEPTHS : kind === 'chosen' && alone ? MAX_DEPTHS
-      : pins.length > 0 ? PIN_DEPTHS : BESIDE_DEPTHS;
+      : pins.length > 0 ? pinDepths : BESIDE_DEPTHS;
     const depths = t.shown === null ? 0 : Math.min(t.depths, limit);
     const rowHeight = full ? ROW : LANE_ROW;
     const marks = t.samples > 0 ? { top: top + HEAD, height: MARKS } : null;
