@@ -432,3 +432,28 @@ test('the methods table and Compare show the view: a method merged from its row\
   assert.equal(await page.isVisible('#view-bar'), true);
   await shot(page, 'transforms-compare-merged');
 });
+
+test('Hide kernel takes the kernel\'s frames out of the graph, as a step a link keeps', async (t) => {
+  const page = await checkedPage(context, t, { viewport: { width: 1280, height: 900 } });
+  assert.equal(await pick(page, [corpus('simpleperf/ffprof-simpleperf-cpu-clock.trace')]), 'done');
+  await page.waitForFunction(() => !document.getElementById('view-hide-kernel').hidden);
+  assert.equal(await page.isVisible('#view-hide-native'), true, 'its samples run in .so libraries too');
+  // Kernel frames are drawn in inferno's kernel colour: orange, rgb(2xx,1xx,…) with the
+  // `_[k]` left out of their names. The graph's total stays: their time is their callers'.
+  const kernelFrames = (svg) => (svg.match(/<title>[^<]*<\/title><rect[^>]*fill="rgb\(2\d\d,1\d\d,[0-9]+\)"/g) || []).length;
+  const total = (svg) => svg.match(/<title>all \(([\d,]+) /)[1];
+  const before = await shownSvg(page);
+  await redrawn(page, () => page.click('#view-hide-kernel'));
+  assert.equal(await page.getAttribute('#view-hide-kernel', 'aria-pressed'), 'true');
+  assert.match(await page.textContent('#view-crumbs'), /Hide kernel frames/);
+  const after = await shownSvg(page);
+  assert.equal(total(after), total(before));
+  assert.ok(after.length < before.length, 'fewer frames');
+  assert.ok(kernelFrames(before) > kernelFrames(after), kernelFrames(before) + ' → ' + kernelFrames(after));
+  assert.match(page.url(), /view=[^&]*hide[^&]*kernel/);
+  await shot(page, 'transforms-hide-kernel');
+  // Toggled off: the step goes, and the graph is as it was.
+  await redrawn(page, () => page.click('#view-hide-kernel'));
+  assert.equal(await page.getAttribute('#view-hide-kernel', 'aria-pressed'), 'false');
+  assert.equal(total(await shownSvg(page)), total(before));
+});

@@ -73,7 +73,7 @@ store.subscribe(layout);
 createTabs(store);
 
 createThreadList(store, products);
-createViewCrumbs(store);
+createViewCrumbs(store, products);
 // Each view, by its id: the flame graph and Compare are asked for more below.
 const views = Object.fromEntries(VIEWS.map((view) => [view.id, view.create(page)]));
 const graph = views.flame;

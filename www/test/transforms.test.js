@@ -166,3 +166,17 @@ test('a package is the lower-case words before a class, outermost first; other n
   }
   assert.equal(stepText({ collapse_package: 'android.' }), 'Collapse package android.*', 'named as the frame it makes');
 });
+
+test('hiding kernel or native code is a step of the view, toggled on and off', async () => {
+  const { withHidden, hides, stepText } = await import('../src/shared/transforms.js');
+  const state = { view: { transforms: [{ merge: 'a.B.c' }], invert: true }, viewHistory: [] };
+  const on = withHidden(state, 'kernel', true);
+  assert.deepEqual(on.view, { transforms: [{ merge: 'a.B.c' }, { hide: 'kernel' }], invert: true });
+  assert.equal(hides(on.view, 'kernel'), true);
+  assert.equal(hides(on.view, 'native'), false);
+  assert.deepEqual(withHidden({ ...state, ...on }, 'kernel', true), {}, 'already hidden: no change');
+  const off = withHidden({ ...state, ...on }, 'kernel', false);
+  assert.deepEqual(off.view, state.view);
+  assert.equal(off.viewHistory.length, 2, 'each toggle can be undone');
+  assert.equal(stepText({ hide: 'native' }), 'Hide native frames');
+});

@@ -3,7 +3,7 @@
 
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use droidflame_core::products::{
-    self, CallGraphOptions, CallQuery, ChangeOf, DiffGraphOptions, DiffOptions, ExportOptions, FoldedOptions,
+    self, CallGraphOptions, CallQuery, ChangeOf, Code, DiffGraphOptions, DiffOptions, ExportOptions, FoldedOptions,
     GroupTest, RunOptions, Stat, Transform, TreeFormat, TreeOptions, View, Widths,
 };
 use droidflame_core::{Clock, Options};
@@ -291,6 +291,10 @@ struct ViewArgs {
     /// wherever they call each other.
     #[arg(long, value_name = "FILE")]
     collapse_library: Vec<String>,
+    /// Take every frame of this kind of code out of every stack, its time going to its
+    /// caller: `kernel` (the `_[k]` frames) or `native` (frames of `*.so` libraries).
+    #[arg(long, value_name = "CODE", value_parser = ["kernel", "native"])]
+    hide: Vec<String>,
     /// Reverse each stack after the transforms, leaf first: the bottom-up tree.
     #[arg(long)]
     invert: bool,
@@ -311,6 +315,10 @@ fn view_of(matches: &ArgMatches) -> View {
     for (id, make) in kinds {
         let (Some(at), Some(names)) = (matches.indices_of(id), matches.get_many::<String>(id)) else { continue };
         given.extend(at.zip(names.cloned().map(make)));
+    }
+    if let (Some(at), Some(codes)) = (matches.indices_of("hide"), matches.get_many::<String>("hide")) {
+        let code = |name: &String| if name == "kernel" { Code::Kernel } else { Code::Native };
+        given.extend(at.zip(codes.map(|name| Transform::Hide(code(name)))));
     }
     given.sort_by_key(|(at, _)| *at);
     View { transforms: given.into_iter().map(|(_, t)| t).collect(), invert: matches.get_flag("invert") }

@@ -795,3 +795,37 @@ fn heap_commands_print_their_tables_and_refuse_what_is_no_dump() {
         assert!(stderr_line(&out).contains(says), "{args:?}");
     }
 }
+
+#[test]
+fn hide_takes_kernel_or_native_frames_out_of_every_stack() {
+    if !droidflame_testkit::corpus_present("cli::hide_takes_kernel_or_native_frames_out_of_every_stack") {
+        return;
+    }
+    let trace = corpus("simpleperf/ffprof-simpleperf-cpu-clock.trace");
+    let folded = |args: &[&str]| {
+        let out = droidflame(&[&["folded", trace.as_str()], args].concat());
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let total = |text: &str| text.lines().map(|l| l.rsplit_once(' ').unwrap().1.parse::<u64>().unwrap()).sum::<u64>();
+    let plain = folded(&[]);
+    let hidden = folded(&["--hide", "kernel"]);
+    assert!(plain.contains("_[k]") && !hidden.contains("_[k]"));
+    assert_eq!(total(&hidden), total(&plain));
+    // The same as the core's transform, in the order given with the others.
+    let view = droidflame_core::products::View {
+        transforms: vec![
+            droidflame_core::products::Transform::Hide(droidflame_core::products::Code::Native),
+            droidflame_core::products::Transform::Hide(droidflame_core::products::Code::Kernel),
+        ],
+        invert: false,
+    };
+    let profile = droidflame_core::analyze(&std::fs::read(&trace).unwrap()).unwrap();
+    let options = droidflame_core::products::FoldedOptions { view, ..Default::default() };
+    assert_eq!(
+        folded(&["--hide", "native", "--hide", "kernel"]),
+        droidflame_core::products::folded(&profile.profile, &options).unwrap()
+    );
+    let out = droidflame(&["folded", &trace, "--hide", "java"]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+}

@@ -3,7 +3,7 @@
 //! stacks merged after): on generated method traces with recursion, and on the corpus's
 //! CPU samples and system traces. The call tree's rows add up to the same stacks.
 
-use droidflame_core::products::{self, FoldedOptions, GraphScope, Transform, TreeFormat, TreeOptions, View};
+use droidflame_core::products::{self, Code, FoldedOptions, GraphScope, Transform, TreeFormat, TreeOptions, View};
 use droidflame_core::profile::{Call, ThreadCalls};
 use droidflame_core::{analyze, analyze_with, Analysis, Clock, Options};
 use droidflame_testkit::scenario::{generate, Config};
@@ -55,7 +55,9 @@ fn by_hand(transform: &Transform, mut frames: Vec<String>) -> Option<Vec<String>
             out.dedup_by(|b, a| *a == into && *b == into);
             Some(out)
         }
-        Transform::CollapseLibrary(_) => unreachable!("checked in its own test, which knows each frame's library"),
+        Transform::CollapseLibrary(_) | Transform::Hide(_) => {
+            unreachable!("checked in its own test, which knows each frame's library")
+        }
     }
 }
 
@@ -663,4 +665,55 @@ fn a_views_methods_table_counts_calls_and_recursion_as_worked_by_hand() {
             (Some("X.b"), Some("X.a"), 1, 1, 60),
         ]
     );
+}
+
+/// Hiding the kernel takes out every `_[k]` frame, its time going to its caller; hiding
+/// native code takes out every frame of a `*.so`: on the plain folded stacks by hand, from
+/// each frame's library as the file names it. Every sample stays.
+#[test]
+fn hidden_code_leaves_every_stack_without_it() {
+    if !droidflame_testkit::corpus_present("transforms::hidden_code_leaves_every_stack_without_it") {
+        return;
+    }
+    for name in
+        ["simpleperf/ffprof-simpleperf-cpu-clock.trace", "simpleperf/aosp-simpleperf-display_bitmaps.proto_data"]
+    {
+        let profile = analyze(&droidflame_testkit::corpus_file(name)).unwrap();
+        let plain = folded_with(&profile, &View::default());
+        let native: Vec<String> = profile
+            .profile
+            .frames
+            .iter()
+            .filter(|f| f.source.as_deref().is_some_and(|s| s.rsplit('/').next().unwrap_or(s).ends_with(".so")))
+            .map(|f| f.display_name().replace(';', ":"))
+            .collect();
+        let by_hand = |hidden: &dyn Fn(&str) -> bool| {
+            let mut out = Stacks::new();
+            for (stack, value) in &plain {
+                let mut kept = vec![stack[0].clone()];
+                kept.extend(stack[1..].iter().filter(|f| !hidden(f)).cloned());
+                *out.entry(kept).or_default() += value;
+            }
+            out
+        };
+        let hide = |code| View { transforms: vec![Transform::Hide(code)], invert: false };
+        let kernel = folded_with(&profile, &hide(Code::Kernel));
+        assert_eq!(kernel, by_hand(&|f: &str| f.ends_with("_[k]")), "{name}");
+        assert!(plain.keys().any(|s| s.iter().any(|f| f.ends_with("_[k]"))), "{name} has kernel frames");
+        assert_eq!(kernel.values().sum::<u64>(), plain.values().sum::<u64>(), "{name}: every sample stays");
+        assert_eq!(
+            folded_with(&profile, &hide(Code::Native)),
+            by_hand(&|f: &str| native.iter().any(|n| n == f)),
+            "{name}"
+        );
+        assert_eq!(products::hideable(&profile.profile), vec![Code::Kernel, Code::Native], "{name}");
+        // In JSON, as the page's view keeps it.
+        assert_eq!(View::from_json(r#"{"transforms":[{"hide":"kernel"}]}"#).unwrap(), hide(Code::Kernel));
+    }
+    // A method trace has neither: hiding it says so.
+    let methods = analyze(&droidflame_testkit::corpus_file("ffprof-art-regular.trace")).unwrap();
+    assert!(products::hideable(&methods.profile).is_empty());
+    let view = View { transforms: vec![Transform::Hide(Code::Kernel)], invert: false };
+    let error = products::folded(&methods.profile, &FoldedOptions { view, ..FoldedOptions::default() }).unwrap_err();
+    assert!(error.to_string().contains("no frame of this trace is kernel code"), "{error}");
 }

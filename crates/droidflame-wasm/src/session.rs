@@ -239,6 +239,14 @@ impl Session {
         Ok(serde_json::to_string(&products::libraries_of(&self.profile()?.profile, name)).unwrap_or_default())
     }
 
+    /// The kinds of code a view can hide in the source shown, as a JSON array of their
+    /// names (`["kernel", "native"]`): what the view bar offers to hide.
+    #[wasm_bindgen(js_name = hideableJson)]
+    pub fn hideable_json(&self) -> Result<String, JsError> {
+        let codes: Vec<&str> = products::hideable(&self.profile()?.profile).iter().map(|c| c.name()).collect();
+        Ok(serde_json::to_string(&codes).unwrap_or_default())
+    }
+
     /// The view as a file other viewers open (what the graphs cover: the range, else the
     /// whole trace): `speedscope` (JSON, weights on `clock_name`, the trace's default where
     /// not given), `pprof` (gzipped `profile.proto`, every clock) or `chrome` (the Chrome

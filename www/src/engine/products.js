@@ -114,6 +114,11 @@ export class Products {
     return this.once('shown-summary:' + this.generation, () => covered.then(() => this.engine.shownSummary(this.key)));
   }
 
+  /** The kinds of code the view can hide; none where the engine cannot say. */
+  hideable() {
+    return this.once('hideable:' + this.generation, () => this.engine.hideable(this.key).catch(() => []));
+  }
+
   /** The libraries of frames named `name`; none where the engine cannot say. */
   libraries(name) {
     return this.engine.libraries(this.key, name).catch(() => []);

@@ -2,7 +2,9 @@
 // functions and variables are globals there). The sandbox blocks inferno's search prompt,
 // so the page's search box drives the graph by messages instead, and Ctrl+F in the graph
 // goes to that box. It also gives the graph a keyboard: the arrow keys move a cursor from
-// frame to frame, Enter zooms to it, Escape zooms out; a right-click on a frame, or the
+// frame to frame, Enter or + zooms to it, - zooms out a level, Escape or 0 all the way;
+// Ctrl+wheel (a trackpad's pinch) zooms in to the frame under the pointer and out a level
+// at a time; a right-click on a frame, or the
 // Menu key or Shift+F10 at the cursor, asks the page for its menu of transforms (the
 // page draws it: a frame this small cannot hold it). The page's Content-Security-Policy
 // allows this script by its hash: it must not depend on the graph.
@@ -26,6 +28,19 @@
     if ((button && !button.classList.contains('hide')) || document.querySelector('#frames > g.hide, #frames > g.parent')) {
       unzoomZoomed();
     }
+  };
+
+  // The frame zoomed to, where one is: zooming out goes to its caller.
+  var zoomed = null;
+  var zoomInto = window.zoom;
+  window.zoom = function (node) {
+    zoomed = node;
+    zoomInto(node);
+  };
+  var unzoomAll = window.unzoom;
+  window.unzoom = function () {
+    zoomed = null;
+    unzoomAll();
   };
 
   function tell(message) {
@@ -217,9 +232,52 @@
     return reached;
   }
 
+  // Zooms to `g` (from a zoom elsewhere, the whole graph first: inferno zooms from it).
+  function zoomTo(g) {
+    if (!g) return;
+    if (zoomed) unzoom();
+    zoom(g);
+    show(g, true);
+  }
+
+  // Zooms out a level: to the caller of the frame zoomed to (its `parent` frame in the
+  // row below), or all the way from a root.
+  function zoomOut() {
+    if (!zoomed) return;
+    var at = geometry(zoomed);
+    var caller = null;
+    frames().forEach(function (g) {
+      var o = geometry(g);
+      if (g.classList.contains('parent') && o.y > at.y && (!caller || o.y < geometry(caller).y)) caller = g;
+    });
+    if (caller && geometry(caller).w < geometry(root()).w) {
+      zoomTo(caller);
+    } else {
+      unzoom();
+      tell({ type: 'unzoomed' });
+      if (cursor && !visible(cursor)) show(root());
+    }
+  }
+
+  window.addEventListener('wheel', function (event) {
+    if (!(event.ctrlKey || event.metaKey) || !document.getElementById('frames')) return;
+    event.preventDefault();
+    if (event.deltaY > 0) {
+      zoomOut();
+      return;
+    }
+    var g = event.target && event.target.closest ? event.target.closest('#frames > g') : null;
+    if (g && visible(g) && g !== zoomed) zoomTo(g);
+  }, { passive: false });
+
   window.addEventListener('keydown', function (event) {
     if (!document.getElementById('frames')) return;
     var key = event.key;
+    if (key === '-') {
+      zoomOut();
+      event.preventDefault();
+      return;
+    }
     if (key === 'ContextMenu' || (key === 'F10' && event.shiftKey)) {
       event.preventDefault();
       if (!cursor || !visible(cursor)) show(root());
@@ -228,14 +286,14 @@
       askMenu(cursor, box.left, box.bottom);
       return;
     }
-    if (key === 'Escape') {
+    if (key === 'Escape' || key === '0') {
       unzoom();
       tell({ type: 'unzoomed' });
       if (cursor && !visible(cursor)) show(root());
       event.preventDefault();
       return;
     }
-    if (key === 'Enter' || key === ' ') {
+    if (key === 'Enter' || key === ' ' || key === '+' || key === '=') {
       if (!cursor) return;
       if (cursor.classList.contains('parent')) unzoom();
       zoom(cursor);

@@ -1,16 +1,22 @@
 // The bar above the flame graph and the call tree that says which view they show: "Whole profile ›
-// Merge X › Focus on Y", each step with a × that takes it out, Undo, and the Invert toggle
-// (bottom-up). It renders from the store's view and changes it only through the patches
+// Merge X › Focus on Y", each step with a × that takes it out, Undo, the toggles that hide
+// the kernel's or native libraries' frames (where the source has any), and the Invert
+// toggle (bottom-up). It renders from the store's view and changes it only through the patches
 // of transforms.js, so every change can be undone. Steps name trace frames: text only.
 
 import { $, element } from '../shared/dom.js';
 import { changed } from '../shared/state.js';
-import { isPlain, stepParts, stepText, stepTitle, undone, withInvert, withoutStep, withoutSteps } from '../shared/transforms.js';
+import {
+  hides, isPlain, stepParts, stepText, stepTitle, undone, withHidden, withInvert, withoutStep, withoutSteps,
+} from '../shared/transforms.js';
 
-export function createViewCrumbs(store) {
+const CODES = ['kernel', 'native'];
+
+export function createViewCrumbs(store, products) {
   const list = $('view-crumbs');
   const undo = $('view-undo');
   const invert = $('view-invert');
+  const hide = Object.fromEntries(CODES.map((code) => [code, $('view-hide-' + code)]));
 
   function crumb(transform, index) {
     const text = stepText(transform);
@@ -47,6 +53,7 @@ export function createViewCrumbs(store) {
     list.replaceChildren(element('li', { class: 'crumb crumb-whole' }, whole), ...transforms.map(crumb));
     undo.disabled = state.viewHistory.length === 0;
     invert.setAttribute('aria-pressed', String(state.view.invert));
+    for (const code of CODES) hide[code].setAttribute('aria-pressed', String(hides(state.view, code)));
     $('view-hint').hidden = transforms.length > 0;
   }
 
@@ -56,9 +63,22 @@ export function createViewCrumbs(store) {
     if (undo.disabled) invert.focus();
   });
   invert.addEventListener('click', () => store.update(withInvert(store.get(), !store.get().view.invert)));
+  for (const code of CODES) {
+    hide[code].addEventListener('click', () => store.update(withHidden(store.get(), code, !hides(store.get().view, code))));
+  }
+
+  // The toggles show where the source shown has such frames.
+  let asked = 0;
+  async function offer() {
+    const mine = ++asked;
+    const codes = await products.hideable();
+    if (mine !== asked) return;
+    for (const code of CODES) hide[code].hidden = !codes.includes(code) && !hides(store.get().view, code);
+  }
 
   store.subscribe((state, previous) => {
     if (changed(state, previous, 'view', 'viewHistory')) render(state);
+    if (state.phase === 'done' && changed(state, previous, 'summary')) offer();
   });
   render(store.get());
 }

@@ -44,6 +44,18 @@ export function withTransform(state, transform, invert = state.view.invert) {
   return changeTo(state, { transforms: state.view.transforms.concat([transform]), invert });
 }
 
+/** Whether the view hides `code` (`kernel`, `native`). */
+export function hides(view, code) {
+  return view.transforms.some((t) => t.hide === code);
+}
+
+/** `code`'s frames hidden (added after the other steps) or shown again. */
+export function withHidden(state, code, hidden) {
+  if (hidden === hides(state.view, code)) return {};
+  if (hidden) return withTransform(state, { hide: code });
+  return changeTo(state, { transforms: state.view.transforms.filter((t) => t.hide !== code), invert: state.view.invert });
+}
+
 /** The step at `index` taken out; the later ones stay, in order. */
 export function withoutStep(state, index) {
   const transforms = state.view.transforms.filter((_, i) => i !== index);
@@ -97,6 +109,7 @@ const WORDS = {
   collapse_direct_recursion: 'Collapse direct recursion of',
   collapse_package: 'Collapse package',
   collapse_library: 'Collapse library',
+  hide: 'Hide',
 };
 
 /** The kinds of transform the core takes (`merge`, `focus`, …). */
@@ -106,8 +119,8 @@ export const TRANSFORM_KINDS = Object.freeze(Object.keys(WORDS));
 export function stepText(transform) {
   const { kind, subject } = partsOf(transform);
   const name = Array.isArray(subject) ? subject[subject.length - 1] : subject;
-  // A package collapses into the frame the core names `prefix*`.
-  return (WORDS[kind] || kind) + ' ' + name + (kind === 'collapse_package' ? '*' : '');
+  // A package collapses into the frame the core names `prefix*`; code is hidden by its kind.
+  return (WORDS[kind] || kind) + ' ' + name + (kind === 'collapse_package' ? '*' : kind === 'hide' ? ' frames' : '');
 }
 
 /**

@@ -5,9 +5,7 @@
 //! offset.
 
 use crate::profile::FrameInfo;
-
-/// The mark of a kernel function, as Linux perf's flame graph tools write it.
-pub const KERNEL_MARK: &str = "_[k]";
+pub use crate::profile::KERNEL_MARK;
 
 /// A file of code, by its path.
 #[derive(Debug, Clone, Copy)]

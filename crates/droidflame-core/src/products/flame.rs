@@ -116,6 +116,9 @@ pub(crate) fn inferno_options(options: &FlameOptions, kind: FrameKind, unit: Uni
     opts.image_width = options.image_width;
     opts.hash = true;
     opts.deterministic = true;
+    // A label too long for its frame keeps its start: `android.view.Choreographer.do…`
+    // says more than `…ssages`.
+    opts.text_truncate_direction = flamegraph::TextTruncateDirection::Right;
     if options.theme == Theme::Dark {
         opts.bgcolors = Some(BackgroundColor::Flat(Color { r: 0x16, g: 0x19, b: 0x1d }));
         opts.uicolor = Color { r: 0xe4, g: 0xe7, b: 0xea };

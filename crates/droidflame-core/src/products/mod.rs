@@ -73,7 +73,7 @@ pub use thread_states::{
 };
 pub use timeline::{call_at, callers_of, timeline_boxes, TimelineBox};
 pub use tracks::tracks_json;
-pub use transform::{libraries_of, Transform, View};
+pub use transform::{hideable, libraries_of, Code, Transform, View};
 pub use tree::{call_tree_table, write_tree, CallTreeTable, TreeFormat, TreeOptions};
 pub use view_calls::{made_names, viewed_calls, ViewedCalls, NO_CPU};
 pub use view_methods::methods_json_of_view;

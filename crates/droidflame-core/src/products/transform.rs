@@ -7,7 +7,7 @@
 
 use super::frames::{FrameNames, FrameNode, FrameTree};
 use crate::error::{Error, ErrorKind, Result};
-use crate::profile::{Clock, FrameKind, PerClock, Profile, NONE};
+use crate::profile::{Clock, FrameKind, PerClock, Profile, KERNEL_MARK, NONE};
 use rustc_hash::FxHashMap;
 
 /// One change to a view's stacks. Frames are named as folded stacks name them (or as a
@@ -41,6 +41,34 @@ pub enum Transform {
     /// frame named after it wherever they call each other in a run. Only sampled functions
     /// are in a library: a method's source is its Java source file.
     CollapseLibrary(String),
+    /// Every frame of this kind of code is taken out of every stack, its time going to its
+    /// caller (as `Merge` takes out one): `{"hide": "kernel"}`.
+    Hide(Code),
+}
+
+/// Kinds of code a view can hide.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Code {
+    /// The kernel's functions (a sampled stack's `_[k]` frames): every sample taken in a
+    /// system call or at a scheduler event ends in them.
+    Kernel,
+    /// Functions of native libraries (`*.so`): what is left is Java and Kotlin code (and the
+    /// kernel's, unless hidden too).
+    Native,
+}
+
+impl Code {
+    /// Every kind, in the order the page offers them.
+    pub const ALL: [Code; 2] = [Code::Kernel, Code::Native];
+
+    /// Its name in JSON and on the command line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Code::Kernel => "kernel",
+            Code::Native => "native",
+        }
+    }
 }
 
 impl Transform {
@@ -56,7 +84,7 @@ impl Transform {
     /// The frame names it refers to (none for a collapse, which names code, not frames).
     fn names(&self) -> &[String] {
         match self {
-            Transform::CollapsePackage(_) | Transform::CollapseLibrary(_) => &[],
+            Transform::CollapsePackage(_) | Transform::CollapseLibrary(_) | Transform::Hide(_) => &[],
             Transform::Merge(f)
             | Transform::Focus(f)
             | Transform::CallersOf(f)
@@ -101,6 +129,14 @@ impl View {
         // cap included.
         let names = FrameNames::of(profile, super::frames::DEFAULT_MAX_DEPTH);
         for transform in &self.transforms {
+            if let Transform::Hide(code) = transform {
+                if !in_code(profile, &names, *code).contains(&true) {
+                    return Err(Error::new(
+                        ErrorKind::Request,
+                        format!("no frame of this trace is {} code", code.name()),
+                    ));
+                }
+            }
             let collapses = match transform {
                 Transform::CollapsePackage(prefix) => Some(in_package(&names, prefix)),
                 Transform::CollapseLibrary(library) => Some(in_library(profile, &names, library)),
@@ -138,6 +174,7 @@ fn steps(profile: &Profile, names: &FrameNames, view: &View) -> Vec<Step> {
             Transform::CollapseDirectRecursion(f) => Step::CollapseDirectRecursion(id(f)),
             Transform::CollapsePackage(prefix) => Step::Collapse(in_package(names, prefix), made(transform)),
             Transform::CollapseLibrary(library) => Step::Collapse(in_library(profile, names, library), made(transform)),
+            Transform::Hide(code) => Step::MergeAll(in_code(profile, names, *code)),
         })
         .collect()
 }
@@ -168,6 +205,8 @@ enum Step {
     CollapseDirectRecursion(u32),
     /// Name ids in the package or library, and the id of the frame they become.
     Collapse(Vec<bool>, u32),
+    /// Name ids each merged as `Merge` merges one.
+    MergeAll(Vec<bool>),
 }
 
 /// Which name ids begin with `prefix`.
@@ -195,6 +234,29 @@ fn in_library(profile: &Profile, names: &FrameNames, library: &str) -> Vec<bool>
         }
     }
     inside
+}
+
+/// Which name ids are frames of `code`: the kernel's are named with its mark (`_[k]`);
+/// native ones are in a shared library (`*.so`).
+fn in_code(profile: &Profile, names: &FrameNames, code: Code) -> Vec<bool> {
+    match code {
+        Code::Kernel => (0..names.len() as u32).map(|id| names.name(id).ends_with(KERNEL_MARK)).collect(),
+        Code::Native => {
+            let mut inside = vec![false; names.len()];
+            for (frame, found) in frame_libraries(profile).enumerate() {
+                if found.is_some_and(|library| library.ends_with(".so") || library.contains(".so.")) {
+                    inside[names.of_frame[profile.frame_name_of[frame] as usize] as usize] = true;
+                }
+            }
+            inside
+        }
+    }
+}
+
+/// The kinds of code a view can hide in `profile`: those some frame of it is.
+pub fn hideable(profile: &Profile) -> Vec<Code> {
+    let names = FrameNames::of(profile, super::frames::DEFAULT_MAX_DEPTH);
+    Code::ALL.into_iter().filter(|&code| in_code(profile, &names, code).contains(&true)).collect()
 }
 
 /// The libraries frames named `name` (as the products print it) come from, sorted: what
@@ -371,6 +433,7 @@ impl FrameTree {
                 // Below the outermost frame: the stack ends there.
                 (Step::CallersOf(_), At::Node(new)) => At::Node(new),
                 (Step::Merge(f), At::Node(new)) if name == *f => At::Node(new),
+                (Step::MergeAll(hidden), At::Node(new)) if hidden.get(name as usize) == Some(&true) => At::Node(new),
                 (Step::Drop(f), At::Node(_)) if name == *f => At::Gone,
                 (Step::CollapseRecursion(f), At::Node(new)) if name == *f => match outermost[up] {
                     NONE => {

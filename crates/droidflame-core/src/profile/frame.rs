@@ -2,6 +2,9 @@
 
 use rustc_hash::FxHashMap;
 
+/// The mark a kernel function's name ends with, as Linux perf's flame graph tools write it.
+pub const KERNEL_MARK: &str = "_[k]";
+
 /// What a format's frames are, for naming them to the user.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FrameKind {

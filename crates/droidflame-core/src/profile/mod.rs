@@ -35,7 +35,7 @@ pub(crate) use dominators::adjacency;
 pub use facts::Facts;
 pub use format::{Detail, FormatInfo};
 pub(crate) use frame::{display_names, ClassRename};
-pub use frame::{Frame, FrameKind};
+pub use frame::{Frame, FrameKind, KERNEL_MARK};
 pub use heap::{Heap, HeapDump, HeapProcess, HeapProfiles, HeapRow};
 pub(crate) use heap_graph::{HeapGraph, ObjectKind, RootKind, Strength, Via};
 pub(crate) use heap_graph_stacks::graph_stacks;

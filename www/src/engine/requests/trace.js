@@ -198,6 +198,13 @@ export const TRACE_REQUESTS = {
     answer: (m, w) => w.session(m.key).librariesOfJson(m.name),
     read: json,
   },
+  /** The kinds of code the view can hide in the source shown (`["kernel", "native"]`). */
+  hideable: {
+    calls: ['Session.hideableJson'],
+    ask: (key) => ({ key }),
+    answer: (m, w) => w.session(m.key).hideableJson(),
+    read: json,
+  },
   /** The longest calls of the frame `name` (one thread by index, or all for -1). */
   slowest: {
     calls: ['Session.slowestCallsJson'],
