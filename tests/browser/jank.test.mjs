@@ -285,7 +285,9 @@ test('CPU samples are ticks over their thread\'s states: each taken while it ran
     const [x] = ticks[Math.floor(ticks.length / 2)];
     await page.mouse.move(canvas.x + x, canvas.y + strip.top);
     const before = await span();
+    await page.keyboard.down('Control');
     await page.mouse.wheel(0, -400);
+    await page.keyboard.up('Control');
     await page.waitForFunction((was) => Number(document.getElementById('timeline-canvas').dataset.to) - Number(document.getElementById('timeline-canvas').dataset.from) < was, before);
     await timelineSettled(page);
     ticks = await columns();
@@ -297,7 +299,9 @@ test('CPU samples are ticks over their thread\'s states: each taken while it ran
   for (const [x, under] of ticks) assert.ok(under.some(running), 'the tick at ' + x + ' px is over Running: ' + JSON.stringify(under));
   // A tick's tooltip counts its samples by their thread's state: Running, every one.
   const [x] = ticks[0];
-  await hoverAt(page, canvas.x + x, canvas.y + marks.top + 2);
+  const now = await page.locator('#timeline-canvas').boundingBox();
+  const band = (await layoutOf(page)).marks.find((m) => m.tid === 1451);
+  await hoverAt(page, now.x + x, now.y + band.top + 2);
   const tip = await page.textContent('#timeline-tip');
   const counted = tip.match(/^(\d+) CPU samples? of bluetooth@1\.1-s \[1451\].*taken while Running (\d+)$/);
   assert.ok(counted, tip);

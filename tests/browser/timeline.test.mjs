@@ -29,7 +29,7 @@ const inked = (page) => page.evaluate(() => {
   return ink / (data.length / 4);
 });
 
-test('the timeline draws the main thread, hover names a call, and the wheel zooms', async (t) => {
+test('the timeline draws the main thread, hover names a call, and Ctrl+wheel zooms', async (t) => {
   const page = await openTimeline(t);
   const whole = await span(page);
   assert.equal(whole.from, 0);
@@ -44,10 +44,13 @@ test('the timeline draws the main thread, hover names a call, and the wheel zoom
   assert.match(tip, /android\.os\.|dalvik|java\./);
   // Each clock in the core's words for a method trace.
   assert.match(tip, /wall time .* · thread CPU time /);
+  // The wheel scrolls the tracks; with Ctrl it zooms, around the pointer.
+  await page.keyboard.down('Control');
   await page.mouse.wheel(0, -500);
+  await page.keyboard.up('Control');
   await page.waitForFunction((before) => Number(document.getElementById('timeline-canvas').dataset.to) < before, whole.to);
   const zoomed = await span(page);
-  assert.ok(zoomed.to - zoomed.from < whole.to / 1.5, 'the wheel zooms in');
+  assert.ok(zoomed.to - zoomed.from < whole.to / 1.5, 'Ctrl+wheel zooms in');
   // Keys pan and reset.
   await page.focus('#timeline-canvas');
   await page.keyboard.press('d');

@@ -72,4 +72,10 @@ test('a thread shown alone keeps every depth; beside the CPUs, 40; asked, all', 
   assert.deepEqual(depths(lone), [['t:1', 50]]);
   assert.deepEqual(depths(catalog), [['t:1', 40], ['cpus', undefined]]);
   assert.deepEqual(depths(catalog, { timelineDeep: true }), [['t:1', 50], ['cpus', undefined]]);
+  // Where depths are left out, the outer ones every stack shares go first.
+  const shared = { ...catalog, processes: catalog.processes.map((p) => ({ ...p, threads: p.threads.map((t) => ({ ...t, shared: 20 })) })) };
+  const [top] = layoutTracks(shared, facts, { thread: 1, summary, pins: [] }).tracks;
+  assert.deepEqual([top.skip, top.depths], [10, 40]);
+  const [deep] = layoutTracks(shared, facts, { thread: 1, summary, pins: [], timelineDeep: true }).tracks;
+  assert.deepEqual([deep.skip, deep.depths], [0, 50]);
 });

@@ -356,6 +356,18 @@ fn tracks_group_threads_by_process_over_the_span_with_data() {
     for tid in perf_samples(&bytes).iter().map(|s| s.1).filter(|&t| t != u64::from(u32::MAX)) {
         assert!(unique.contains(&tid), "sampled thread {tid} has a track");
     }
+    // The launcher's main thread: the frames every one of its stacks begins with, as the
+    // folded stacks of the source shown give them.
+    let launcher = processes.iter().flat_map(|p| p["threads"].as_array().unwrap()).find(|t| t["tid"] == 1323).unwrap();
+    let folded = products::folded(&p, &products::FoldedOptions::default()).unwrap();
+    let stacks: Vec<Vec<&str>> = folded
+        .lines()
+        .filter(|l| l.starts_with("s.nexuslauncher [1323];"))
+        .map(|l| l.rsplit_once(' ').unwrap().0.split(';').skip(1).collect())
+        .collect();
+    let shared = (0..).take_while(|&d| stacks.iter().all(|s| s.len() > d && s[d] == stacks[0][d])).count();
+    assert!(shared > 10, "{shared}: __libc_init to Looper.loop at least");
+    assert_eq!(launcher["shared"].as_u64(), Some(shared as u64));
     // A sampled thread's track counts its samples: 1451 is the busiest.
     let t1451 = processes.iter().flat_map(|p| p["threads"].as_array().unwrap()).find(|t| t["tid"] == 1451).unwrap();
     assert_eq!(t1451["samples"], 871);

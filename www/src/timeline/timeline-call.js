@@ -10,7 +10,7 @@ import { createFrameMenu } from '../flame/frame-menu.js';
 import { methodKey } from '../shared/state.js';
 import { chosenPatch, pathMenuItems } from '../shared/transforms.js';
 import { timeText } from '../shared/timespan.js';
-import { schedulingLine, stateTimesLine } from '../shared/thread-states.js';
+import { schedulingLine, stateTimesLine, stateTipLines } from '../shared/thread-states.js';
 
 /** A box's time on each clock the trace has, in the core's words ('—' where it has none). */
 export function clockLine(call, summary) {
@@ -90,7 +90,39 @@ export function createCallPanel(store, products, viewOf) {
     });
   }
 
+  /**
+   * A thread's scheduler state in detail (`state`: the core's, of thread `track`), with a
+   * button that pins the thread that woke it, where the trace names one.
+   */
+  function showState(state, track) {
+    asked++;
+    shown = null;
+    box.hidden = false;
+    document.body.dataset.timelineCall = '';
+    const [head, ...lines] = stateTipLines(state);
+    const waker = state.waker && state.waker.tid > 0 ? state.waker : null;
+    const pins = store.get().pins || [];
+    const pin = element('button', {
+      type: 'button', text: waker && pins.includes(waker.tid) ? 'Its waker is pinned' : 'Pin its waker to the top',
+      ...(waker && !pins.includes(waker.tid) ? {} : { disabled: '' }),
+    });
+    pin.addEventListener('click', () => {
+      store.update({ pins: [...(store.get().pins || []), waker.tid] });
+      pin.disabled = true;
+      pin.textContent = 'Its waker is pinned';
+    });
+    box.replaceChildren(
+      element('h3', { class: 'call-name', text: track.label + ': ' + head }),
+      ...lines.map((text) => element('p', { text })),
+      element('div', { class: 'call-actions' }, ...(waker ? [pin] : []),
+        element('button', { type: 'button', class: 'link', text: 'Close', id: 'timeline-call-close' })),
+    );
+    document.body.dataset.timelineState = head;
+    $('timeline-call-close').addEventListener('click', () => render(null));
+  }
+
   return {
+    showState,
     async show(where) {
       const call = await callAt(where);
       if (call === undefined) return;

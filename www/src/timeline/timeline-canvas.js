@@ -122,7 +122,7 @@ export function createTimelineCanvas(canvas, store, scene, frameLanes) {
       header: scene.header,
       frames: frameLanes.positions(),
       tracks: inView.map((t) => ({ key: t.key, kind: t.kind, top: at(t.top), height: t.height, ...(t.tid !== undefined ? { tid: t.tid, thread: t.thread } : {}) })),
-      lanes: threads.filter((t) => t.depths > 0).map((t) => ({ thread: t.thread, tid: t.tid, top: at(t.rows), row: t.rowHeight })),
+      lanes: threads.filter((t) => t.depths > 0).map((t) => ({ thread: t.thread, tid: t.tid, top: at(t.rows), row: t.rowHeight, skip: t.skip })),
       strips: threads.filter((t) => t.strip).map((t) => ({ thread: t.thread, tid: t.tid, top: at(t.strip.top), height: t.strip.height })),
       marks: threads.filter((t) => t.marks).map((t) => ({ tid: t.tid, top: at(t.marks.top), height: t.marks.height })),
       system: {
@@ -161,8 +161,9 @@ export function createTimelineCanvas(canvas, store, scene, frameLanes) {
   function drawHead(ctx, track, w, palette) {
     ctx.fillStyle = palette.ink;
     ctx.font = (track.chosen ? '600 ' : '') + '11px system-ui, sans-serif';
-    const more = track.allDepths > track.depths && track.depths > 0 ? ' · ' + track.depths + ' of ' + track.allDepths + ' depths' +
-      (track.chosen ? ' (click for all)' : '') : '';
+    const shown = track.skip > 0 ? 'depths ' + (track.skip + 1) + '–' + (track.skip + track.depths) + ' of ' + track.allDepths + ' (outer ' + track.skip + ' shared by every stack left out)'
+      : track.depths + ' of ' + track.allDepths + ' depths';
+    const more = track.allDepths > track.depths && track.depths > 0 ? ' · ' + shown + (track.chosen ? ' · click for all' : '') : '';
     ctx.fillText(track.label + more, 4, track.top + HEAD / 2);
     const labelEnd = 4 + ctx.measureText(track.label + more).width;
     ctx.font = '11px system-ui, sans-serif';
@@ -214,8 +215,9 @@ export function createTimelineCanvas(canvas, store, scene, frameLanes) {
     // The canvas parses each colour it is given: one set per run of boxes of one colour.
     let fill = '';
     for (let i = 0; i < boxes.length; i += 4) {
-      const depth = boxes[i];
-      if (depth >= track.depths) continue;
+      // Rows from the first depth drawn (`skip`: outer frames every stack shares are not).
+      const depth = boxes[i] - track.skip;
+      if (depth < 0 || depth >= track.depths) continue;
       const left = x(boxes[i + 1]);
       const right = x(boxes[i + 2]);
       if (right < 0 || left > w) continue;
@@ -227,7 +229,7 @@ export function createTimelineCanvas(canvas, store, scene, frameLanes) {
       const from = Math.round(left);
       ctx.fillRect(from, y, Math.max(Math.round(right) - from, 1), track.rowHeight - 1);
       const labelled = track.rowHeight >= ROW && bw > 30 && boxes[i + 3] >= 0;
-      if (focus && focus.thread === track.thread && focus.depth === depth && Math.abs(boxes[i + 1] - focus.start_us) < 1e-6) {
+      if (focus && focus.thread === track.thread && focus.depth === boxes[i] && Math.abs(boxes[i + 1] - focus.start_us) < 1e-6) {
         ctx.strokeStyle = '#1a73e8';
         ctx.lineWidth = 2;
         ctx.strokeRect(left + 1, y + 1, Math.max(bw - 2, 1), track.rowHeight - 3);

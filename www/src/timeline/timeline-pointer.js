@@ -50,7 +50,8 @@ export function wireTimelinePointer(canvas, store, products, parts) {
   // The call under a point, if any: its track (a thread the source shown has), depth and time.
   function hit(px, py) {
     const found = pointAt(px, py);
-    return found && found.part === 'rows' && found.track.thread !== null ? { lane: found.track, depth: found.depth, at: found.at } : null;
+    return found && found.part === 'rows' && found.track.thread !== null
+      ? { lane: found.track, depth: found.depth + found.track.skip, at: found.at } : null;
   }
 
   // The hover lines of a mark.
@@ -140,29 +141,44 @@ export function wireTimelinePointer(canvas, store, products, parts) {
     tip.style.top = (event.clientY - rect.top + paper.scroll() + 16) + 'px';
   }
 
+  // The wheel scrolls the tracks, as a page's would; Ctrl (or ⌘) with it, or a trackpad's
+  // pinch, zooms around the pointer; Shift with it, or a sideways swipe, pans. Where there is
+  // nothing to scroll, the plain wheel says how to zoom.
   canvas.addEventListener('wheel', (event) => {
     const { view, facts } = scene;
     if (!view) return;
-    event.preventDefault();
     const rect = canvas.getBoundingClientRect();
     const sideways = event.shiftKey || Math.abs(event.deltaX) > Math.abs(event.deltaY);
     if (sideways) {
+      event.preventDefault();
       setView(panView(view, (event.deltaX || event.deltaY) / paper.width(), facts.length_us));
-    } else {
+    } else if (event.ctrlKey || event.metaKey) {
+      event.preventDefault();
       const factor = Math.pow(1.0015, event.deltaY);
       setView(zoomView(view, factor, (event.clientX - rect.left) / paper.width(), facts.length_us));
+    } else if (canvas.parentElement.scrollHeight <= canvas.parentElement.clientHeight) {
+      $('timeline-detail').textContent = 'Ctrl+wheel or W/S zooms';
     }
   }, { passive: false });
 
-  canvas.addEventListener('keydown', (event) => {
+  // Where the pointer is over the canvas, as a share of its width: W and S zoom around it.
+  let pointerShare = 0.5;
+  canvas.addEventListener('mousemove', (event) => {
+    pointerShare = Math.min(Math.max((event.clientX - canvas.getBoundingClientRect().left) / paper.width(), 0), 1);
+  });
+  canvas.addEventListener('mouseleave', () => { pointerShare = 0.5; });
+
+  // The keys zoom and pan wherever the keyboard is on the timeline's tab but in a field.
+  function timelineKeys(event) {
     const { view, facts } = scene;
     if (!view) return;
+    const at = pointerShare;
     const keys = {
-      '+': () => zoomView(view, 0.5, 0.5, facts.length_us),
-      '=': () => zoomView(view, 0.5, 0.5, facts.length_us),
-      w: () => zoomView(view, 0.5, 0.5, facts.length_us),
-      '-': () => zoomView(view, 2, 0.5, facts.length_us),
-      s: () => zoomView(view, 2, 0.5, facts.length_us),
+      '+': () => zoomView(view, 0.5, at, facts.length_us),
+      '=': () => zoomView(view, 0.5, at, facts.length_us),
+      w: () => zoomView(view, 0.5, at, facts.length_us),
+      '-': () => zoomView(view, 2, at, facts.length_us),
+      s: () => zoomView(view, 2, at, facts.length_us),
       ArrowLeft: () => panView(view, -0.2, facts.length_us),
       a: () => panView(view, -0.2, facts.length_us),
       ArrowRight: () => panView(view, 0.2, facts.length_us),
@@ -179,6 +195,15 @@ export function wireTimelinePointer(canvas, store, products, parts) {
     if (!move || event.ctrlKey || event.metaKey || event.altKey) return;
     event.preventDefault();
     setView(move());
+  }
+  canvas.addEventListener('keydown', timelineKeys);
+  document.addEventListener('keydown', (event) => {
+    const target = event.target;
+    if (store.get().tab !== 'timeline' || target === canvas || event.defaultPrevented) return;
+    // Not in a field, a list or a menu, which have keys of their own.
+    if (target.closest && target.closest('input, textarea, select, [contenteditable], [role=menu], table, tr')) return;
+    if (target !== document.body && !(target.closest && target.closest('#tab-timeline'))) return;
+    timelineKeys(event);
   });
 
   canvas.addEventListener('mousedown', (event) => {
@@ -241,6 +266,11 @@ export function wireTimelinePointer(canvas, store, products, parts) {
       }
       if (mark && mark.frame !== undefined) {
         store.update(frameLanes.patch(store.get().summary, mark.frame));
+        return;
+      }
+      // A click on a state strip: that state in detail, with who woke the thread.
+      if (mark && mark.part === 'strip') {
+        products.threadStateAt(mark.track.tid, mark.at).then((state) => state && panel.showState(state, mark.track));
         return;
       }
       // A click: the call there, in detail.

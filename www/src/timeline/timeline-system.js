@@ -59,7 +59,8 @@ export function drawCpus(ctx, track, boxes, x, w, dark, palette) {
  */
 export function drawCounter(ctx, track, steps, label, x, w, dark, palette) {
   const { counter, top } = track;
-  const floor = counter.min;
+  // The smallest value a fifth of the track high, so that it reads as a value, not as none.
+  const floor = counter.min - Math.max(counter.max - counter.min, 1) / 4;
   const span = Math.max(counter.max - floor, 1);
   const barTop = top + COUNTER_LABEL;
   const height = COUNTER_ROW - COUNTER_LABEL - 2;
@@ -84,7 +85,8 @@ export function drawCounter(ctx, track, steps, label, x, w, dark, palette) {
 export async function cpuTip(products, cpu, at) {
   const ran = await products.cpuAt(cpu, at);
   if (!ran) return ['CPU ' + cpu + ': idle'];
-  return [ran.label + ' on CPU ' + cpu, 'for ' + timeText(ran.dur_us) + ', from ' + timeText(ran.start_us),
+  const step = Math.max(ran.dur_us / 10, 0.001);
+  return [ran.label + ' on CPU ' + cpu, 'for ' + timeText(ran.dur_us) + ', from ' + timeText(ran.start_us, step) + ' to ' + timeText(ran.end_us, step),
     ran.process ? ran.process + ' (pid ' + ran.pid + ')' : ''].filter(Boolean);
 }
 

@@ -48,7 +48,7 @@ export function createTimeline({ store, products }) {
     if (track.kind === 'counter') return products.counterSteps(track.counter.index, from, to, pixels).then((steps) => ({ steps }));
     if (track.kind !== 'thread') return null;
     return Promise.all([
-      track.depths > 0 ? products.boxes(track.thread, from, to, pixels, track.depths, shown) : null,
+      track.depths > 0 ? products.boxes(track.thread, from, to, pixels, track.skip + track.depths, shown) : null,
       track.strip ? products.threadStates(track.tid, from, to, pixels) : null,
       track.marks ? products.sampleMarks(track.tid, from, to, pixels) : null,
     ]).then(([answer, states, marks]) => ({ boxes: answer && answer.boxes, made: answer && answer.made, states, marks }));
@@ -132,7 +132,9 @@ export function createTimeline({ store, products }) {
 
   // What the strips and frame lanes' colours say, where they are drawn.
   function showLegend() {
-    const strips = scene.layout.tracks.some((t) => t.strip);
+    // Every state's colour where any thread has states (not just those in view): opening a
+    // group then moves nothing.
+    const strips = scene.catalog.processes.some((p) => p.threads.some((t) => t.states > 0));
     const items = legendItems(strips ? scene.facts.state_legend : [], frameLanes.shown(), dark());
     $('timeline-legend').replaceChildren(...items);
     $('timeline-legend').hidden = items.length === 0;

@@ -44,7 +44,7 @@ export function threadsByTid(catalog) {
  * height}`. Each track has `key`, `kind` (`thread`, `cpus`, `group`, `counter`), `top` and
  * `height`; a thread's also `tid`, `thread` (its index in the summary, null where the
  * source shown lacks it), `label`, `pinned`, `chosen`, `rowHeight`, `depths` (drawn),
- * `allDepths`, and the tops of its parts: `marks`, `strip` (`{top, height}` or null) and
+ * `skip` (outer depths left out), `allDepths`, and the tops of its parts: `marks`, `strip` (`{top, height}` or null) and
  * `rows`; a group's `pid`, `label`, `open`, `count`; a counter's `counter`. Where threads
  * are pinned, each shows as many depths as let them and the CPUs fit `room` px.
  */
@@ -69,7 +69,11 @@ export function layoutTracks(catalog, facts, state, room = Infinity) {
     // name shows all its depths (`timelineDeep`).
     const limit = kind === 'lane' ? LANE_DEPTHS : kind === 'chosen' && alone ? MAX_DEPTHS
       : pins.length > 0 ? pinDepths : BESIDE_DEPTHS;
-    const depths = t.shown === null ? 0 : Math.min(t.depths, limit);
+    const all = t.shown === null ? 0 : t.depths;
+    // Fewer depths drawn than the thread has: the outer frames every one of its stacks
+    // shares (`__libc_init` to `Looper.loop`) are left out first.
+    const skip = all > limit ? Math.min(t.shared || 0, all - limit) : 0;
+    const depths = Math.min(all - skip, limit);
     const rowHeight = full ? ROW : LANE_ROW;
     const marks = t.samples > 0 ? { top: top + HEAD, height: MARKS } : null;
     const stripTop = top + HEAD + (marks ? MARKS : 0);
@@ -78,7 +82,7 @@ export function layoutTracks(catalog, facts, state, room = Infinity) {
     const height = rows - top + depths * rowHeight + GAP;
     tracks.push({
       key: 't:' + t.tid, kind: 'thread', top, height, tid: t.tid, thread: t.shown, label: t.label, pid: entry.process.pid,
-      pinned: kind === 'pin', chosen: kind === 'chosen', rowHeight, depths, allDepths: t.depths, marks, strip, rows,
+      pinned: kind === 'pin', chosen: kind === 'chosen', rowHeight, depths, skip, allDepths: t.depths, marks, strip, rows,
       first_us: t.first_us, last_us: t.last_us,
     });
     top += height;

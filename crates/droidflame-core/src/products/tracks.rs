@@ -27,7 +27,8 @@ struct ThreadTrack<'a> {
 /// render, threads, counters}`, where `main` and `render` are the app's main thread and
 /// RenderThreads (`app_threads`), `counters` indexes the system's counters, and each
 /// thread is `{tid, label, shown (its index in the shown source, else null), depths,
-/// calls, states (entries), samples, first_us, last_us, running_us}` (a track of spans
+/// shared (the outer frames every one of its stacks begins with), calls, states
+/// (entries), samples, first_us, last_us, running_us}` (a track of spans
 /// too, its tid 2^31 and up); also `counters`, the system's counters of no process.
 pub fn tracks_json(profile: &Profile) -> Value {
     let system = &profile.system;
@@ -123,6 +124,7 @@ pub fn tracks_json(profile: &Profile) -> Value {
                     json!({
                         "tid": t.named.tid, "label": t.named.label(), "shown": shown,
                         "depths": t.shown.map_or(0, |(_, s)| s.calls.depth_count()),
+                        "shared": t.shown.map_or(0, |(_, s)| s.tree.shared_depth()),
                         "calls": t.shown.map_or(0, |(_, s)| s.calls.len()),
                         "states": t.states.map_or(0, |s| s.states.len()),
                         "samples": t.samples.map_or(0, |s| s.sample_times.len()),

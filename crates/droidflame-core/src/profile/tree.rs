@@ -114,6 +114,24 @@ impl CallTree {
         }
     }
 
+    /// How many frames every stack of the tree begins with: the depth of the chain of
+    /// only children from the root (`__libc_init; main; …; Looper.loop` for an app's
+    /// sampled main thread).
+    pub fn shared_depth(&self) -> usize {
+        let mut depth = 0;
+        let mut at = Self::ROOT;
+        loop {
+            let mut children = self.children(at);
+            match (children.next(), children.next()) {
+                (Some(only), None) => {
+                    at = only;
+                    depth += 1;
+                }
+                _ => return depth,
+            }
+        }
+    }
+
     /// The thread's time on one clock: the sum of every node's self time.
     pub fn total_self(&self, clock: Clock) -> u64 {
         self.nodes.iter().fold(0u64, |sum, n| sum.saturating_add(n.self_time[clock]))
