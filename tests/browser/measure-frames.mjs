@@ -42,15 +42,27 @@ const draw = await page.evaluate(async () => {
   const times = [];
   for (let i = 0; i < 20; i++) {
     const s = performance.now();
-    c.dispatchEvent(new WheelEvent('wheel', { deltaY: i % 2 ? 100 : -100, clientX: 600, clientY: 300, bubbles: true, cancelable: true }));
+    c.dispatchEvent(new WheelEvent('wheel', { deltaY: i % 2 ? 100 : -100, ctrlKey: true, clientX: 600, clientY: 300, bubbles: true, cancelable: true }));
     times.push(performance.now() - s);
     await new Promise((r) => requestAnimationFrame(r));
   }
   return times.sort((a, b) => a - b)[10];
 });
 console.log('timeline redraw at a new zoom, median', draw.toFixed(1), 'ms · wasm heap', (await wasm()).toFixed(0), 'MiB');
+// A zoom step until the new window's data is drawn (every track in view asked again).
+const settled = [];
+for (let i = 0; i < 6; i++) {
+  await timelineSettled(page, 600000);
+  const s = Date.now();
+  await page.evaluate((i) => document.getElementById('timeline-canvas').dispatchEvent(new WheelEvent('wheel',
+    { deltaY: i % 2 ? 300 : -300, ctrlKey: true, clientX: 600, clientY: 300, bubbles: true, cancelable: true })), i);
+  await page.waitForFunction(() => document.body.dataset.timeline === 'drawing');
+  await timelineSettled(page, 600000);
+  settled.push(Date.now() - s);
+}
+console.log('a zoom step to its window drawn with its own data, median of', settled.length, settled.sort((a, b) => a - b)[3], 'ms:', settled.join(' '));
 const layout = await page.evaluate(() => JSON.parse(document.getElementById('timeline-canvas').dataset.layout));
-console.log('frame lanes', layout.frames.layers.length, '· CPU lanes', layout.system.cpus.length, '· state strips', layout.strips.length);
+console.log('frame lanes', layout.frames.layers.length, '· CPU lanes', layout.system.cpus.length, '· state strips', layout.strips.length, '· tracks in view', layout.tracks.length);
 await page.screenshot({ path: 'screenshots/measure-frames-timeline.png' });
 await browser.close();
 await server.close();

@@ -130,6 +130,13 @@ async function open(inputs, name) {
     products.opened();
     store.update(openedState(result.summary, name));
     await address.applyLink();
+    // The keyboard goes on from the view just opened (its tab), not from the open button or
+    // the drop zone, which the page has left behind.
+    const active = document.activeElement;
+    if (!active || active === document.body || active.matches('[data-open], #picker, .drop, .welcome *')) {
+      const tab = document.getElementById('tab-button-' + store.get().tab);
+      if (tab && !tab.hidden) tab.focus({ preventScroll: true });
+    }
     await graph.settled();
     document.body.dataset.firstGraphMs = String(Math.round(performance.now() - started));
     // The frames view's data, made while the person looks at the first graph.

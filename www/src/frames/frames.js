@@ -19,7 +19,7 @@ const time = (us) => (us === null || us === undefined ? '—' : timeText(us));
 export function frameColumns(layers) {
   const columns = [
     { id: 'jank', label: 'Jank', value: jankRank, cell: (f) => f.jank, tone: (f) => 'tone-' + frameTone(f),
-      hint: 'Janky frames first, the latest first' },
+      hint: 'Janky frames first, the latest first', title: (f) => f.jank },
     { id: 'start', label: 'Starts at', value: (f) => f.start_us, cell: (f) => timeText(f.start_us), className: 'n' },
     { id: 'duration', label: 'Duration', value: (f) => (f.end_us === null ? null : f.end_us - f.start_us),
       cell: (f) => (f.end_us === null ? 'never ended' : timeText(f.end_us - f.start_us)), className: 'n' },
@@ -31,8 +31,9 @@ export function frameColumns(layers) {
     { id: 'token', label: 'Token', value: (f) => f.token, cell: (f) => (f.token ? String(f.token) : '—'), className: 'n',
       hint: 'The vsync id the frame was drawn for' },
   ];
+  // Which app a frame is of comes right after its jank: a wide table scrolls it out of sight last.
   if (layers.length > 1) {
-    columns.push({ id: 'layer', label: 'Layer', value: (f) => f.layer_name, cell: (f) => shortLayer(f.layer_name), text: true, title: (f) => f.layer_name });
+    columns.splice(1, 0, { id: 'layer', label: 'Layer', value: (f) => f.layer_name, cell: (f) => shortLayer(f.layer_name), text: true, title: (f) => f.layer_name });
   }
   return columns;
 }
