@@ -29,6 +29,12 @@ const [framesMs, frames] = timed(() => session.framesJson());
 const [timelineMs, timeline] = timed(() => session.timelineJson());
 const length = JSON.parse(timeline).length_us;
 const [statesMs] = timed(() => session.stateBoxes(0, 0, length, 1280));
+// The whole trace's CPUs: the first window makes the CPUs' overview, the next read it;
+// a window of a hundredth of the trace reads the runs themselves.
 const [cpusMs] = timed(() => session.cpuBoxes(0, length, 1280));
+const [cpusAgainMs] = timed(() => session.cpuBoxes(length / 4, length, 1280));
+const [cpusNarrowMs] = timed(() => session.cpuBoxes(length / 2, length / 2 + length / 100, 1280));
+const [tracksMs] = timed(() => session.tracksJson());
 console.log(JSON.stringify({ frames_json_ms: framesMs, frames_json_bytes: frames.length, timeline_json_ms: timelineMs,
-  state_boxes_ms: statesMs, cpu_boxes_ms: cpusMs, wasm_bytes: exports.memory.buffer.byteLength }));
+  state_boxes_ms: statesMs, cpu_boxes_first_ms: cpusMs, cpu_boxes_wide_ms: cpusAgainMs, cpu_boxes_hundredth_ms: cpusNarrowMs,
+  tracks_json_ms: tracksMs, wasm_bytes: exports.memory.buffer.byteLength }));

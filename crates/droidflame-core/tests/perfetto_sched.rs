@@ -373,3 +373,59 @@ fn tracks_group_threads_by_process_over_the_span_with_data() {
     assert_eq!(t1451["samples"], 871);
     assert!(t1451["states"].as_u64().unwrap() > 0);
 }
+
+/// A whole capture's CPUs from the overview's buckets draw as the runs themselves do: each
+/// pixel busy where a run is, give or take the pixel beside it (a bucket counts for the
+/// pixel its middle is in), and its thread the one the runs name.
+#[test]
+fn the_cpu_overview_draws_the_runs_a_wide_window_has() {
+    if !droidflame_testkit::corpus_present("perfetto_sched::the_cpu_overview_draws_the_runs_a_wide_window_has") {
+        return;
+    }
+    let bytes = corpus_file("perfetto/mstools-perfetto_android12_cpuschedstack.pftrace");
+    let p = analyze_with(&bytes[..], Options { keep_calls: true, ..Options::default() }).unwrap().profile;
+    let stacks = p.states_stacks().unwrap();
+    let (from, to, pixels) = (27_000_000.0, p.system.micros_at(p.system.timeline.end), 1_280u32);
+    let exact = products::cpu_boxes(&p.system, stacks, None, from, to, pixels);
+    let fast = products::cpu_boxes(&p.system, stacks, p.cpu_overview(), from, to, pixels);
+    assert_ne!(exact, fast, "the overview answered");
+    let width = (to - from) / f64::from(pixels);
+    // Per CPU and pixel: the thread of the box that covers most of it, where one does.
+    let columns = |boxes: &[products::CpuBox]| {
+        let mut grid = vec![vec![(0.0f64, None); pixels as usize]; p.system.cpus as usize];
+        for b in boxes {
+            let (first, last) = (((b.start_us - from) / width) as usize, ((b.end_us - from) / width).ceil() as usize);
+            for px in first..last.min(pixels as usize) {
+                let (left, right) = (from + px as f64 * width, from + (px + 1) as f64 * width);
+                // More than a rounding error of the box's µs.
+                let covered = b.end_us.min(right) - b.start_us.max(left);
+                let cell = &mut grid[b.cpu as usize][px];
+                if covered > 0.01 && covered > cell.0 {
+                    *cell = (covered, Some((b.thread, b.mixed)));
+                }
+            }
+        }
+        grid
+    };
+    let (a, b) = (columns(&exact), columns(&fast));
+    let near = |grid: &[Vec<(f64, Option<(usize, bool)>)>], cpu: usize, px: usize| {
+        (px.saturating_sub(1)..=(px + 1).min(pixels as usize - 1)).any(|q| grid[cpu][q].1.is_some())
+    };
+    let (mut busy, mut agree, mut whole, mut same) = (0, 0, 0, 0);
+    for cpu in 0..p.system.cpus as usize {
+        for px in 0..pixels as usize {
+            let (x, y) = (a[cpu][px].1, b[cpu][px].1);
+            if x.is_some() || y.is_some() {
+                busy += 1;
+                agree += usize::from((x.is_none() || near(&b, cpu, px)) && (y.is_none() || near(&a, cpu, px)));
+            }
+            if let (Some((tx, false)), Some((ty, false))) = (x, y) {
+                whole += 1;
+                same += usize::from(tx == ty);
+            }
+        }
+    }
+    assert!(busy > 2_000, "{busy} busy pixels");
+    assert_eq!(agree, busy, "every busy pixel of one has a busy pixel at or beside it in the other");
+    assert!(same as f64 >= 0.95 * whole as f64, "one thread: {same} of {whole} agree");
+}

@@ -153,7 +153,7 @@ fn frames_and_states(p: &Profile) {
             assert_eq!(whole, sched, "a thread's states add up to other totals than its own");
         }
     }
-    for b in products::cpu_boxes(&p.system, p.stacks(), 0.0, length, 300) {
+    for b in products::cpu_boxes(&p.system, p.stacks(), p.cpu_overview(), 0.0, length, 300) {
         assert!(b.cpu < p.system.cpus && b.start_us <= b.end_us && b.thread < p.stacks().threads.len());
     }
     for cpu in 0..p.system.cpus.min(4) {

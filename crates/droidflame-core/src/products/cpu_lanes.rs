@@ -2,7 +2,7 @@
 //! to its pixels, and the thread on a CPU at a moment.
 
 use super::thread_states::state_json;
-use crate::profile::{SchedState, StackProfile, StateSpan, SystemTimeline};
+use crate::profile::{CpuOverview, SchedState, StackProfile, StateSpan, SystemTimeline};
 use serde_json::{json, Value};
 
 /// A run on one CPU: one thread's, or (`thread` None) several threads' each narrower than a
@@ -22,9 +22,22 @@ pub struct CpuBox {
     pub mixed: bool,
 }
 
-/// Every CPU's runs between `from_us` and `to_us`, drawn `pixels` wide, CPU by CPU.
-pub fn cpu_boxes(system: &SystemTimeline, stacks: &StackProfile, from_us: f64, to_us: f64, pixels: u32) -> Vec<CpuBox> {
+/// Every CPU's runs between `from_us` and `to_us`, drawn `pixels` wide, CPU by CPU. A
+/// window whose pixel holds two of `overview`'s buckets or more is read from them: a box a
+/// pixel wide (runs of one thread joined) wherever the CPU ran, the thread that ran longest
+/// in it, mixed where others ran too.
+pub fn cpu_boxes(
+    system: &SystemTimeline,
+    stacks: &StackProfile,
+    overview: Option<&CpuOverview>,
+    from_us: f64,
+    to_us: f64,
+    pixels: u32,
+) -> Vec<CpuBox> {
     let (from, to) = (system.ticks_at(from_us), system.ticks_at(to_us).saturating_add(1));
+    if let Some(overview) = overview.filter(|o| (to - from) / u64::from(pixels.max(1)) >= 2 * o.width) {
+        return overview_boxes(system, overview, from, to, pixels);
+    }
     let mut runs: Vec<Vec<(u64, u64, usize)>> = vec![Vec::new(); system.cpus as usize];
     for (index, t) in stacks.threads.iter().enumerate().filter(|(_, t)| !t.states.is_empty()) {
         for span in t.states.spans(from, to).filter(|s| s.entry.state == SchedState::Running) {
@@ -70,6 +83,45 @@ pub fn cpu_boxes(system: &SystemTimeline, stacks: &StackProfile, from_us: f64, t
             }
         }
         flush(&mut run);
+    }
+    boxes
+}
+
+/// `cpu_boxes` from the overview's buckets.
+fn overview_boxes(system: &SystemTimeline, overview: &CpuOverview, from: u64, to: u64, pixels: u32) -> Vec<CpuBox> {
+    let pixels = u64::from(pixels.max(1));
+    // Each bucket counts for the pixel its middle is in: one straddling two pixels is not
+    // drawn in both.
+    let bucket_of = |ticks: u64| {
+        let at = ticks.saturating_sub(overview.start) as f64 / overview.width as f64 - 0.5;
+        at.ceil().max(0.0) as usize
+    };
+    let mut boxes: Vec<CpuBox> = Vec::new();
+    for cpu in 0..system.cpus {
+        let buckets = overview.cpu(cpu);
+        for p in 0..pixels {
+            let (start, end) = (from + (to - from) * p / pixels, from + (to - from) * (p + 1) / pixels);
+            let range = bucket_of(start).min(buckets.len())..bucket_of(end).min(buckets.len());
+            let Some(cells) = buckets.get(range) else { continue };
+            let busy: u64 = cells.iter().map(|b| b.busy).sum();
+            let Some(top) = cells.iter().filter(|b| b.busy > 0).max_by_key(|b| b.longest) else { continue };
+            let mixed = cells.iter().any(|b| b.mixed || (b.busy > 0 && b.thread != top.thread));
+            let (start_us, end_us) = (system.micros_at(start), system.micros_at(end));
+            match boxes.last_mut() {
+                // A run of one thread, pixel after pixel, is one box.
+                Some(last)
+                    if last.cpu == cpu
+                        && !mixed
+                        && !last.mixed
+                        && last.thread == top.thread as usize
+                        && last.end_us == start_us =>
+                {
+                    last.end_us = end_us
+                }
+                _ if busy > 0 => boxes.push(CpuBox { cpu, start_us, end_us, thread: top.thread as usize, mixed }),
+                _ => {}
+            }
+        }
     }
     boxes
 }

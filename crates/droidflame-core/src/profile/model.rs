@@ -1,6 +1,7 @@
 //! The analysed trace: its stack profiles, system timeline, heap profiles and facts.
 
 use super::clock::Clock;
+use super::cpu_overview::CpuOverview;
 use super::facts::Facts;
 use super::frame::{ClassRename, Frame};
 use super::heap::HeapProfiles;
@@ -50,6 +51,8 @@ pub struct Profile {
     pub(crate) renames: Vec<ClassRename>,
     /// A time range of a profile (`Profile::within`): its timeline is the range.
     pub in_range: bool,
+    /// What each CPU ran, in buckets, made when a wide window first asks.
+    pub(crate) cpu_overview: OnceLock<CpuOverview>,
 }
 
 /// Which stack profile a profile shows.
@@ -82,6 +85,14 @@ impl Profile {
     /// source is shown; `None` where the trace has no states or they were not kept.
     pub fn states_stacks(&self) -> Option<&StackProfile> {
         self.stack_profiles.iter().find(|s| s.threads.iter().any(|t| !t.states.is_empty()))
+    }
+
+    /// What each CPU ran, in buckets of the timeline (made at the first call); `None` where
+    /// no thread has states.
+    pub fn cpu_overview(&self) -> Option<&CpuOverview> {
+        let stacks = self.states_stacks()?;
+        let timeline = &self.system.timeline;
+        Some(self.cpu_overview.get_or_init(|| CpuOverview::of(stacks, self.system.cpus, timeline.start, timeline.end)))
     }
 
     /// Whole microseconds for a tick count (truncating).

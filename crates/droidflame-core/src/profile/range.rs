@@ -176,6 +176,7 @@ impl Profile {
             dump: self.dump,
             renames: Vec::new(),
             in_range: true,
+            cpu_overview: Default::default(),
         }
     }
 }

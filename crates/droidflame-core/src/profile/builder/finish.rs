@@ -185,6 +185,7 @@ impl ProfileBuilder {
             dump: None,
             renames: frame_sink.renames,
             in_range: false,
+            cpu_overview: Default::default(),
         }
     }
 }
