@@ -374,6 +374,10 @@ fn tracks_group_threads_by_process_over_the_span_with_data() {
     assert!(t1451["states"].as_u64().unwrap() > 0);
 }
 
+/// Per CPU, per pixel: how much of it the box that covers most of it covers, and that box's
+/// thread and whether it is mixed.
+type Grid = Vec<Vec<(f64, Option<(usize, bool)>)>>;
+
 /// A whole capture's CPUs from the overview's buckets draw as the runs themselves do: each
 /// pixel busy where a run is, give or take the pixel beside it (a bucket counts for the
 /// pixel its middle is in), and its thread the one the runs name.
@@ -391,15 +395,15 @@ fn the_cpu_overview_draws_the_runs_a_wide_window_has() {
     assert_ne!(exact, fast, "the overview answered");
     let width = (to - from) / f64::from(pixels);
     // Per CPU and pixel: the thread of the box that covers most of it, where one does.
-    let columns = |boxes: &[products::CpuBox]| {
+    let columns = |boxes: &[products::CpuBox]| -> Grid {
         let mut grid = vec![vec![(0.0f64, None); pixels as usize]; p.system.cpus as usize];
         for b in boxes {
             let (first, last) = (((b.start_us - from) / width) as usize, ((b.end_us - from) / width).ceil() as usize);
-            for px in first..last.min(pixels as usize) {
+            let row = &mut grid[b.cpu as usize];
+            for (px, cell) in row.iter_mut().enumerate().take(last.min(pixels as usize)).skip(first) {
                 let (left, right) = (from + px as f64 * width, from + (px + 1) as f64 * width);
                 // More than a rounding error of the box's µs.
                 let covered = b.end_us.min(right) - b.start_us.max(left);
-                let cell = &mut grid[b.cpu as usize][px];
                 if covered > 0.01 && covered > cell.0 {
                     *cell = (covered, Some((b.thread, b.mixed)));
                 }
@@ -408,7 +412,7 @@ fn the_cpu_overview_draws_the_runs_a_wide_window_has() {
         grid
     };
     let (a, b) = (columns(&exact), columns(&fast));
-    let near = |grid: &[Vec<(f64, Option<(usize, bool)>)>], cpu: usize, px: usize| {
+    let near = |grid: &Grid, cpu: usize, px: usize| {
         (px.saturating_sub(1)..=(px + 1).min(pixels as usize - 1)).any(|q| grid[cpu][q].1.is_some())
     };
     let (mut busy, mut agree, mut whole, mut same) = (0, 0, 0, 0);
