@@ -167,6 +167,35 @@ test('7. lists are one Tab stop with arrow keys inside, and the graph works from
   await page.frameLocator('#flame').locator('#unzoom:not(.hide)').waitFor();
   await page.keyboard.press('Escape');
   await page.frameLocator('#flame').locator('#unzoom.hide').waitFor({ state: 'attached' });
+  // + zooms to the cursor's frame, - a level out (to its caller), then all the way.
+  const shownFrames = () => page.frameLocator('#flame').locator('#frames > g:not(.hide)').count();
+  const all = await shownFrames();
+  await page.keyboard.press('+');
+  await page.frameLocator('#flame').locator('#unzoom:not(.hide)').waitFor();
+  const zoomed = await shownFrames();
+  assert.ok(zoomed < all, zoomed + ' of ' + all + ' frames in the zoomed graph');
+  await page.keyboard.press('-');
+  const out = await shownFrames();
+  assert.ok(out >= zoomed, 'a level out shows as many frames or more: ' + out);
+  await page.keyboard.press('0');
+  await page.frameLocator('#flame').locator('#unzoom.hide').waitFor({ state: 'attached' });
+  assert.equal(await shownFrames(), all);
+  // Ctrl+wheel over a frame zooms to it; Ctrl+wheel down zooms back out.
+  const frame = page.frameLocator('#flame').locator('#frames > g').nth(Math.floor(all / 2));
+  await frame.hover();
+  await page.keyboard.down('Control');
+  await page.mouse.wheel(0, -200);
+  await page.keyboard.up('Control');
+  await page.frameLocator('#flame').locator('#unzoom:not(.hide)').waitFor();
+  await page.keyboard.down('Control');
+  for (let i = 0; i < 40 && !(await page.frameLocator('#flame').locator('#unzoom.hide').count()); i++) await page.mouse.wheel(0, 200);
+  await page.keyboard.up('Control');
+  await page.frameLocator('#flame').locator('#unzoom.hide').waitFor({ state: 'attached' });
+  // A label too long for its frame keeps the start of its name.
+  const cut = await page.frameLocator('#flame').locator('#frames > g').evaluateAll((gs) => gs.map((g) => [g.querySelector('title').textContent, g.querySelector('text').textContent])
+    .filter(([, label]) => label.endsWith('..') && label.length > 4));
+  assert.ok(cut.length > 0, 'some labels are cut');
+  for (const [title, label] of cut) assert.ok(title.startsWith(label.slice(0, -2)), label + ' is the start of ' + title);
 });
 
 test('8. long thread names keep their distinguishing end; narrow windows keep lists usable; notes fit', async (t) => {
@@ -314,4 +343,21 @@ test('another method\'s detail opens at its top, not where the last one was scro
   await page.locator('#method-rows tr[data-method]').nth(1).click();
   await page.waitForFunction(() => document.body.dataset.methodDetail === 'shown');
   assert.equal(await page.evaluate(() => document.getElementById('method-detail').scrollTop), 0);
+});
+
+test('a narrow window shows the graph in its first screen, under a header of one line', async (t) => {
+  const page = await checkedPage(context, t, { viewport: { width: 760, height: 900 } });
+  assert.equal(await pick(page, [corpus('ffprof-art-regular.trace')]), 'done');
+  await graphReady(page);
+  const header = await page.locator('header.bar').boundingBox();
+  assert.ok(header.height < 50, 'one line of header: ' + header.height + ' px');
+  for (const button of ['#copy-link', '[data-open]']) {
+    const box = await page.locator(button).boundingBox();
+    assert.ok(box.y + box.height <= header.y + header.height, button + ' in the header\'s line');
+  }
+  const graph = await page.locator('#flame').boundingBox();
+  assert.ok(graph.y < 900 - 200, 'the graph starts at ' + graph.y + ' px, with 200 px of it in the first screen');
+  // The keyboard went on from the view opened, not from the open button.
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-button-flame');
+  await shot(page, 'views-narrow-first-screen');
 });

@@ -390,8 +390,8 @@ fn the_cpu_overview_draws_the_runs_a_wide_window_has() {
     let p = analyze_with(&bytes[..], Options { keep_calls: true, ..Options::default() }).unwrap().profile;
     let stacks = p.states_stacks().unwrap();
     let (from, to, pixels) = (27_000_000.0, p.system.micros_at(p.system.timeline.end), 1_280u32);
-    let exact = products::cpu_boxes(&p.system, stacks, None, from, to, pixels);
-    let fast = products::cpu_boxes(&p.system, stacks, p.cpu_overview(), from, to, pixels);
+    let exact = products::cpu_runs(&p.system, stacks, from, to, pixels);
+    let fast = products::cpu_boxes(&p, from, to, pixels);
     assert_ne!(exact, fast, "the overview answered");
     let width = (to - from) / f64::from(pixels);
     // Per CPU and pixel: the thread of the box that covers most of it, where one does.

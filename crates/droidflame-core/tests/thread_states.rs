@@ -135,7 +135,7 @@ fn each_cpu_shows_the_threads_it_ran() {
     let p = kept(&c.text());
     assert_eq!(p.system.cpus, 3);
     let tid = |i: usize| p.stacks().threads[i].tid;
-    let boxes: Vec<(u32, u64, u64, u32)> = products::cpu_boxes(&p.system, p.stacks(), None, 0.0, 10_000.0, 1000)
+    let boxes: Vec<(u32, u64, u64, u32)> = products::cpu_runs(&p.system, p.stacks(), 0.0, 10_000.0, 1000)
         .iter()
         .map(|b| (b.cpu, b.start_us as u64, b.end_us as u64, tid(b.thread)))
         .collect();
@@ -188,7 +188,7 @@ fn a_device_captures_cpu_frequencies_are_counters() {
     // What each CPU ran adds up to the threads' running time in the window drawn.
     let running: u64 = p.stacks().threads.iter().filter_map(|t| t.sched).map(|s| s.running).sum();
     let drawn: f64 =
-        products::cpu_boxes(&p.system, p.stacks(), None, 0.0, p.system.micros_at(p.system.timeline.end), 1_000_000)
+        products::cpu_runs(&p.system, p.stacks(), 0.0, p.system.micros_at(p.system.timeline.end), 1_000_000)
             .iter()
             .map(|b| b.end_us - b.start_us)
             .sum();

@@ -153,8 +153,14 @@ fn frames_and_states(p: &Profile) {
             assert_eq!(whole, sched, "a thread's states add up to other totals than its own");
         }
     }
-    for b in products::cpu_boxes(&p.system, p.stacks(), p.cpu_overview(), 0.0, length, 300) {
-        assert!(b.cpu < p.system.cpus && b.start_us <= b.end_us && b.thread < p.stacks().threads.len());
+    let with_states = p.states_stacks().map_or(0, |s| s.threads.len());
+    for b in products::cpu_boxes(p, 0.0, length, 300).into_iter().chain(products::cpu_boxes(
+        p,
+        length / 3.0,
+        length / 2.0,
+        300,
+    )) {
+        assert!(b.cpu < p.system.cpus && b.start_us <= b.end_us && b.thread < with_states);
     }
     for cpu in 0..p.system.cpus.min(4) {
         let _ = products::cpu_at_json(&p.system, p.stacks(), cpu, length / 2.0);

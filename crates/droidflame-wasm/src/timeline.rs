@@ -132,7 +132,7 @@ impl Session {
     pub fn cpu_boxes(&self, from_us: f64, to_us: f64, pixels: u32) -> Result<Vec<f64>, JsError> {
         let p = &self.profile()?.profile;
         let Some(stacks) = p.states_stacks() else { return Ok(Vec::new()) };
-        let boxes = products::cpu_boxes(&p.system, stacks, p.cpu_overview(), from_us, to_us, pixels);
+        let boxes = products::cpu_boxes(p, from_us, to_us, pixels);
         Ok(boxes
             .iter()
             .flat_map(|b| {

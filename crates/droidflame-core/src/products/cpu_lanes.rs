@@ -2,7 +2,7 @@
 //! to its pixels, and the thread on a CPU at a moment.
 
 use super::thread_states::state_json;
-use crate::profile::{CpuOverview, SchedState, StackProfile, StateSpan, SystemTimeline};
+use crate::profile::{CpuOverview, Profile, SchedState, StackProfile, StateSpan, SystemTimeline};
 use serde_json::{json, Value};
 
 /// A run on one CPU: one thread's, or (`thread` None) several threads' each narrower than a
@@ -22,22 +22,27 @@ pub struct CpuBox {
     pub mixed: bool,
 }
 
-/// Every CPU's runs between `from_us` and `to_us`, drawn `pixels` wide, CPU by CPU. A
-/// window whose pixel holds two of `overview`'s buckets or more is read from them: a box a
-/// pixel wide (runs of one thread joined) wherever the CPU ran, the thread that ran longest
-/// in it, mixed where others ran too.
-pub fn cpu_boxes(
-    system: &SystemTimeline,
-    stacks: &StackProfile,
-    overview: Option<&CpuOverview>,
-    from_us: f64,
-    to_us: f64,
-    pixels: u32,
-) -> Vec<CpuBox> {
+/// Every CPU's runs between `from_us` and `to_us`, drawn `pixels` wide, CPU by CPU, from the
+/// threads with scheduler states (`Profile::states_stacks`: a box's thread indexes them),
+/// whichever source is shown. A window whose pixel holds two of the CPUs' overview buckets
+/// or more is read from them: a box a pixel wide (runs of one thread joined) wherever the
+/// CPU ran, the thread that ran longest in it, mixed where others ran too.
+pub fn cpu_boxes(profile: &Profile, from_us: f64, to_us: f64, pixels: u32) -> Vec<CpuBox> {
+    let (Some(stacks), Some(overview)) = (profile.states_stacks(), profile.cpu_overview()) else {
+        return Vec::new();
+    };
+    let system = &profile.system;
     let (from, to) = (system.ticks_at(from_us), system.ticks_at(to_us).saturating_add(1));
-    if let Some(overview) = overview.filter(|o| (to - from) / u64::from(pixels.max(1)) >= 2 * o.width) {
+    if (to - from) / u64::from(pixels.max(1)) >= 2 * overview.width {
         return overview_boxes(system, overview, from, to, pixels);
     }
+    cpu_runs(system, stacks, from_us, to_us, pixels)
+}
+
+/// Every CPU's runs between `from_us` and `to_us`, drawn `pixels` wide, CPU by CPU, read
+/// from `stacks`' threads' states.
+pub fn cpu_runs(system: &SystemTimeline, stacks: &StackProfile, from_us: f64, to_us: f64, pixels: u32) -> Vec<CpuBox> {
+    let (from, to) = (system.ticks_at(from_us), system.ticks_at(to_us).saturating_add(1));
     let mut runs: Vec<Vec<(u64, u64, usize)>> = vec![Vec::new(); system.cpus as usize];
     for (index, t) in stacks.threads.iter().enumerate().filter(|(_, t)| !t.states.is_empty()) {
         for span in t.states.spans(from, to).filter(|s| s.entry.state == SchedState::Running) {

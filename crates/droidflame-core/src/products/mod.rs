@@ -42,7 +42,7 @@ pub use callgraph::{write_callgraph_dot, CallGraphOptions, DEFAULT_THRESHOLD_PER
 pub use calls::{select_calls, write_calls, CallQuery, ListedCall};
 pub use chrome::write_chrome_trace;
 pub use counter_track::{counter_at, counter_steps, CounterStep};
-pub use cpu_lanes::{cpu_at, cpu_at_json, cpu_boxes, CpuBox};
+pub use cpu_lanes::{cpu_at, cpu_at_json, cpu_boxes, cpu_runs, CpuBox};
 pub use delta::{change_percent, method_deltas, write_method_deltas, MethodDelta, MethodTotals, METHOD_DELTA_COLUMNS};
 pub use diff::{compare, write_diff_folded, Comparison, DiffOptions, DiffStack, ThreadTotals};
 pub use diff_colour::{ChangeOf, DEAD_BAND};

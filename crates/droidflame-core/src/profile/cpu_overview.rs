@@ -3,8 +3,9 @@
 //! thread's states again. Each bucket keeps how long the CPU was busy, the thread that ran
 //! longest in it and whether others ran too.
 
+use super::stacks::StackProfile;
 use super::states::SchedState;
-use super::{StackProfile, NONE};
+use super::tree::NONE;
 
 /// Buckets across the timeline: a window down to a sixth of a 1,280-pixel trace reads them
 /// at a pixel to two buckets or more.
