@@ -170,6 +170,8 @@ test('7. lists are one Tab stop with arrow keys inside, and the graph works from
   // + zooms to the cursor's frame, - a level out (to its caller), then all the way.
   const shownFrames = () => page.frameLocator('#flame').locator('#frames > g:not(.hide)').count();
   const all = await shownFrames();
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
   await page.keyboard.press('+');
   await page.frameLocator('#flame').locator('#unzoom:not(.hide)').waitFor();
   const zoomed = await shownFrames();
@@ -351,7 +353,7 @@ test('a narrow window shows the graph in its first screen, under a header of one
   await graphReady(page);
   const header = await page.locator('header.bar').boundingBox();
   assert.ok(header.height < 50, 'one line of header: ' + header.height + ' px');
-  for (const button of ['#copy-link', '[data-open]']) {
+  for (const button of ['#copy-link', 'header [data-open]']) {
     const box = await page.locator(button).boundingBox();
     assert.ok(box.y + box.height <= header.y + header.height, button + ' in the header\'s line');
   }
