@@ -281,7 +281,8 @@ fn samples_fall_in_their_threads_running_spans() {
 /// Samples on the raw monotonic clock, related to the boot clock by snapshots whose reads
 /// were delayed, land in the runs they were taken in: the snapshot read closest together is
 /// used, less the delay it shows. (Taken as the latest snapshot says, each would land 0.7 ms
-/// early, outside its 100 µs run.)
+/// early, outside its 100 µs run.) One sample before the thread's first state and one while
+/// it slept count as such; marks join samples closer than a pixel.
 #[test]
 fn samples_on_a_delayed_snapshots_clock_land_in_their_runs() {
     use droidflame_testkit::atrace::Capture;
@@ -307,7 +308,11 @@ fn samples_on_a_delayed_snapshots_clock_land_in_their_runs() {
     packets.push(samples_start(2, Timebase::Tracepoint));
     let mut code = CodeInterner::new(1);
     let stack = code.stack(&[CodeFrame::function("main", "/app")]);
-    for &start in &runs {
+    // Before the thread's first state (unknown), then asleep after its first run.
+    for at in [500_000, 1_500_000] {
+        packets.push(perf_sample(2, &mut code, at + RAW_AHEAD, (5, 5, 0), stack).varint(58, 5).clone());
+    }
+    for &start in &runs[1..] {
         // 10 µs before the switch out, on the raw clock.
         let mut sample = perf_sample(2, &mut code, start + 90_000 + RAW_AHEAD, (5, 5, 0), stack);
         packets.push(sample.varint(58, 5).clone());
@@ -315,9 +320,32 @@ fn samples_on_a_delayed_snapshots_clock_land_in_their_runs() {
     let bytes = Trace::of(&packets).bytes;
     let p = analyze_with(&bytes[..], Options { keep_calls: true, ..Options::default() }).unwrap().profile;
     let times: Vec<u64> = products::sampled_thread(&p, 5).unwrap().sample_times.from(0).collect();
-    assert_eq!(times, runs.iter().map(|s| s + 90_000).collect::<Vec<_>>());
+    let mut expected = vec![500_000, 1_500_000];
+    expected.extend(runs[1..].iter().map(|s| s + 90_000));
+    assert_eq!(times, expected);
     let (counts, unknown) = products::samples_in_states(&p, 5, 0, u64::MAX);
-    assert_eq!((counts.of(SchedState::Running), unknown), (20, 0));
+    assert_eq!((counts.of(SchedState::Running), counts.of(SchedState::Sleeping), unknown), (19, 1, 1));
+    let json = products::samples_in_states_json(&p, 5, 0, u64::MAX);
+    assert_eq!(
+        json,
+        serde_json::json!({ "total": 21, "unknown": 1, "states": [
+            { "state": "running", "words": "Running", "count": 19 },
+            { "state": "sleeping", "words": "Sleeping", "count": 1 },
+        ] })
+    );
+    // Marks join the samples less than a pixel after a mark's first: pixels of 10.5 ms make
+    // two (0.5 to 10.09 ms: 11 samples; then 11.09 to 20.09: 10).
+    let us = |ns: u64| p.system.micros_at(ns);
+    // At 1 ms a pixel the samples at 1.5 and 2.09 ms share a mark; every other is alone.
+    let fine: Vec<(f64, f64, u32)> =
+        products::sample_marks(&p, 5, 0.0, 21_000.0, 21).iter().map(|m| (m.start_us, m.end_us, m.count)).collect();
+    let mut alone: Vec<(f64, f64, u32)> = times.iter().map(|&t| (us(t), us(t), 1)).collect();
+    alone.splice(1..3, [(us(1_500_000), us(2_090_000), 2)]);
+    assert_eq!(fine, alone);
+    let coarse: Vec<(f64, f64, u32)> =
+        products::sample_marks(&p, 5, 0.0, 21_000.0, 2).iter().map(|m| (m.start_us, m.end_us, m.count)).collect();
+    assert_eq!(coarse, vec![(us(500_000), us(10_090_000), 11), (us(11_090_000), us(20_090_000), 10)]);
+    assert!(products::sample_marks(&p, 6, 0.0, 21_000.0, 21).is_empty(), "thread 6 has no samples");
     assert!(
         p.facts.warnings.iter().any(|w| w.text.contains("2 clock snapshots read their clocks as much as 700 µs apart")
             && w.text.contains("less the 300 µs it shows")),

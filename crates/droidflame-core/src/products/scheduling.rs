@@ -171,6 +171,11 @@ mod tests {
         line(&mut t, "<idle>-0", 2, 5_000, &switch(("swapper", 0, "R"), ("app", 5)));
         line(&mut t, "app-5", 2, 6_000, &switch(("app", 5, "S"), ("swapper", 0)));
         line(&mut t, "waker-7", 1, 7_000, &switch(("waker", 7, "S"), ("swapper", 0)));
+        // Another thread in D, not waiting for I/O: uninterruptible sleep, none of it I/O.
+        line(&mut t, "<idle>-0", 3, 6_000, &switch(("swapper", 0, "R"), ("disk", 9)));
+        line(&mut t, "disk-9", 3, 6_500, &switch(("disk", 9, "D"), ("swapper", 0)));
+        line(&mut t, "disk-9", 3, 6_500, "sched_blocked_reason: pid=9 iowait=0 caller=mutex_lock+0x10/0x40");
+        line(&mut t, "<idle>-0", 3, 7_500, &switch(("swapper", 0, "R"), ("disk", 9)));
         let p = analyze_with(t.as_bytes(), Options { keep_calls: true, ..Options::default() }).unwrap().profile;
         let rows = scheduling_json(&p, 0.0, 7_000.0);
         let app = rows.as_array().unwrap().iter().find(|r| r["tid"] == 5).unwrap();
@@ -186,6 +191,9 @@ mod tests {
         assert_eq!(app["label"], "app [5]");
         // The most running first: the waker ran from its CPU's first event (3 ms) to 7 ms.
         assert_eq!((&rows[0]["tid"], &rows[0]["running_us"], &rows[1]["tid"]), (&json!(7), &json!(4_000.0), &json!(5)));
+        let disk = rows.as_array().unwrap().iter().find(|r| r["tid"] == 9).unwrap();
+        // Its D from 6.5 ms, within the window to 7 ms.
+        assert_eq!((&disk["uninterruptible_us"], &disk["io_wait_us"]), (&json!(500.0), &json!(0.0)));
         // Within 3.2–5.2 ms: runnable to 3.5, running to 4.5, preempted to 5.0, running on.
         let part = scheduling_json(&p, 3_200.0, 5_200.0);
         let app = part.as_array().unwrap().iter().find(|r| r["tid"] == 5).unwrap();
