@@ -41,6 +41,8 @@ test('a scheduling capture with one SDK track event: the event on its thread, th
   assert.match(await page.locator('#facts').textContent(), /elapsed 15\.\d+ s/);
   await page.fill('#thread-filter', '');
   await page.click('#tab-button-scheduling');
+  // The rows come from the worker: the tab says when they are shown.
+  await page.waitForFunction(() => document.body.dataset.scheduling === 'shown');
   assert.ok(await page.locator('#sched-rows tr').count() > 100, 'every scheduled thread has a row');
   await shot(page, 'perfetto-scheduling-dark');
 });
