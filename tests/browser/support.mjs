@@ -239,9 +239,14 @@ export async function checkedPage(context, t, { query = '', ...options } = {}) {
   const requests = watchRequests(page);
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
+  // The browser reports what the page got wrong, such as an SVG attribute of a negative
+  // width, as console errors without throwing: they count as failures too.
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
   t.after(async () => {
     assert.deepEqual(foreignRequests(requests, context.server.origin), [], 'no request leaves the page');
-    assert.deepEqual(errors, [], 'no script error in the page');
+    assert.deepEqual(errors, [], 'no script error or console error in the page');
     await page.close();
   });
   await page.goto(context.server.url + query);
