@@ -287,13 +287,14 @@ test('done when: the single file opens tracereader-test1 on main [1], follows th
   await shot(page, 'done-when-single-file-dark');
 });
 
-test('Tab reaches the flame graph from its controls, and its keys work there', async (t) => {
+test('Tab reaches the flame graph from its controls, one stop per group, and its keys work there', async (t) => {
   const page = await open(t, 'ffprof-art-regular.trace');
-  await page.focus('#graph-reset-zoom');
-  // The controls between: the "deeper frames above" button where the graph is taller than its pane.
+  await page.focus('#tab-button-flame');
+  // One stop per group of controls: the stack view's buttons (Undo is disabled, the Hide
+  // buttons hidden for a method trace), the clock, the Save buttons, search, Reset zoom.
   const stops = [];
   const focused = () => document.activeElement.id || document.activeElement.tagName;
-  for (let i = 0; i < 3 && stops[stops.length - 1] !== 'flame'; i++) {
+  for (let i = 0; i < 8 && stops[stops.length - 1] !== 'flame'; i++) {
     const from = await page.evaluate(focused);
     await page.keyboard.press('Tab');
     // Focus moves on after the key; into the graph's frame, across frames. On its way it
@@ -304,7 +305,7 @@ test('Tab reaches the flame graph from its controls, and its keys work there', a
     }, from);
     stops.push(await page.evaluate(focused));
   }
-  assert.equal(stops[stops.length - 1], 'flame', 'the graph is a Tab stop: ' + stops.join(' › '));
+  assert.deepEqual(stops, ['view-invert', 'clock-wall', 'save-svg', 'graph-search', 'graph-reset-zoom', 'flame']);
   const graph = await (await page.$('#flame')).contentFrame();
   await graph.waitForFunction(() => document.activeElement === document.querySelector('svg'));
   assert.equal(await page.frameLocator('#flame').locator('svg').first().evaluate((svg) => document.activeElement === svg), true);
@@ -312,6 +313,33 @@ test('Tab reaches the flame graph from its controls, and its keys work there', a
   await page.waitForFunction(() => /^all \(/.test(document.getElementById('graph-cursor').textContent));
   await page.keyboard.press('ArrowUp');
   await page.waitForFunction(() => /^com\.android\.internal\.os\.ZygoteInit\.main \(/.test(document.getElementById('graph-cursor').textContent));
+});
+
+test('arrows move inside a group of buttons, and Tab comes back to the one last used', async (t) => {
+  const page = await open(t, 'ffprof-art-regular.trace');
+  const at = () => page.evaluate(() => document.activeElement.id || document.activeElement.tagName);
+  await page.focus('#save-svg');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await at(), 'save-folded');
+  await page.keyboard.press('End');
+  assert.equal(await at(), 'SUMMARY');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await at(), 'save-svg', 'round from the last to the first');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await at(), 'save-summary');
+  await page.keyboard.press('Shift+Tab');
+  assert.equal(await at(), 'clock-wall');
+  await page.keyboard.press('Tab');
+  assert.equal(await at(), 'save-summary', "the group's stop is the button last used");
+  assert.deepEqual(await page.locator('#save-tools [tabindex="0"]').evaluateAll((all) => all.map((b) => b.id)), ['save-summary']);
+  // The header's buttons are one stop too: those on show, from the first.
+  await page.focus('#compare-open');
+  assert.equal(await page.locator('#bar-tools [tabindex="0"]').count(), 1);
+  await page.keyboard.press('End');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Open trace…');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await at(), 'mapping-open');
 });
 
 test('the tabs are the list of views: Left and Right move between those on show', async (t) => {

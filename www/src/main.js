@@ -23,6 +23,7 @@ import { createAddress } from './link/address.js';
 import { createViewCrumbs } from './flame/view-crumbs.js';
 import { VIEWS } from './views/list.js';
 import { createTabs } from './views/tabs.js';
+import { bindToolbar } from './shared/toolbar-keys.js';
 
 const engine = new Engine(window.DROIDFLAME_BOOT);
 // `?calls=N`: the timeline keeps at most N calls before only the longest stay (fewer for a
@@ -74,6 +75,9 @@ createTabs(store);
 
 createThreadList(store, products);
 createViewCrumbs(store, products);
+bindToolbar($('bar-tools'), 'Trace');
+bindToolbar(document.querySelector('#view-bar .view-tools'), 'Stack view');
+bindToolbar($('save-tools'), 'Save the graph');
 // Each view, by its id: the flame graph and Compare are asked for more below.
 const views = Object.fromEntries(VIEWS.map((view) => [view.id, view.create(page)]));
 const graph = views.flame;

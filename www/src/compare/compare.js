@@ -6,6 +6,7 @@
 import { $, element } from '../shared/dom.js';
 import { createProgress } from '../shared/progress.js';
 import { changed } from '../shared/state.js';
+import { bindToolbar } from '../shared/toolbar-keys.js';
 import { sideBySide } from './compare-table.js';
 import { createCompareGraph } from './compare-graph.js';
 import { createCompareMethods } from './compare-methods.js';
@@ -192,6 +193,7 @@ export function createCompare({ store, engine, products, frameScript }) {
   $('compare-normalize').addEventListener('change', (event) => store.update({ compareNormalize: event.target.checked }));
   $('compare-colour').addEventListener('change', (event) => store.update({ compareColour: event.target.value }));
   $('compare-changed').addEventListener('change', (event) => store.update({ compareChanged: event.target.checked }));
+  bindToolbar($('compare-tools'), 'Save or stop comparing');
   $('compare-close').addEventListener('click', close);
 
   return { withFiles, renamed, resourced, settled: () => graph.settled() };

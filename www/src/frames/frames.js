@@ -8,6 +8,7 @@ import { count, percent } from '../shared/format.js';
 import { frameName, framePatch, frameTone, jankRank, shortLayer, TONE_WORDS } from './frame-marks.js';
 import { createSortTable } from '../shared/sort-table.js';
 import { changed } from '../shared/state.js';
+import { bindToolbar } from '../shared/toolbar-keys.js';
 import { rangeText, timeText, viewAround } from '../shared/timespan.js';
 
 /** Frames listed at most; the filter and the layer choice reach the others. */
@@ -75,6 +76,7 @@ export function createFrames({ store, products }) {
     activate: (i) => rows[i] && choose(rows[i].index),
   });
   $('frame-layer').addEventListener('change', () => store.update({ frameLayer: Number($('frame-layer').value) }));
+  bindToolbar($('frame-go'), 'Open the frame in');
   for (const go of document.querySelectorAll('[data-frame-go]')) {
     go.addEventListener('click', () => store.update({ tab: go.dataset.frameGo }));
   }
