@@ -114,17 +114,29 @@ test('4. each trace opens on the app\'s main thread, not on the idle thread with
   }
 });
 
-test('5. the graph opens with its controls in sight and says when deeper frames are above', async (t) => {
+test('5. the graph opens with its controls in sight and says how many levels of deeper frames are above', async (t) => {
   const page = await open(t, 'tracereader-test1.trace');
   for (const id of ['#graph-search', '#graph-reset-zoom', '#clock-wall', '#save-svg']) {
     const box = await page.locator(id).boundingBox();
     assert.ok(box && box.y >= 0 && box.y + box.height <= 900, id + ' is in sight');
   }
-  // main's graph is taller than its pane: it opens at its roots, with a way up.
+  // main's graph is taller than its pane: it opens at its roots, saying how many rows of
+  // frames are out of sight above (counted here from the rows' boxes on the screen).
   await page.waitForFunction(() => !document.getElementById('graph-hint').hidden);
-  await page.click('#graph-hint');
+  const paneTop = (await page.locator('.graph-scroll').boundingBox()).y;
+  const rowTops = await page.frameLocator('#flame').locator('#frames rect').evaluateAll((rects) =>
+    [...new Set(rects.map((r) => Math.round(r.getBoundingClientRect().top)))]);
+  const frameTop = (await page.locator('#flame').boundingBox()).y;
+  const above = rowTops.filter((top) => frameTop + top < paneTop).length;
+  assert.ok(above > 3, above + ' rows above');
+  assert.equal(await page.textContent('#graph-hint'), '▲ ' + above + ' levels of deeper frames above: scroll up');
+  // The wheel reaches them; the hint takes no clicks from the graph under it.
+  const pane = await page.locator('.graph-scroll').boundingBox();
+  await page.mouse.move(pane.x + pane.width / 2, pane.y + 40);
+  await page.mouse.wheel(0, -100000);
   await page.waitForFunction(() => document.querySelector('.graph-scroll').scrollTop === 0);
   await page.waitForFunction(() => document.getElementById('graph-hint').hidden);
+  assert.equal(await page.evaluate(() => getComputedStyle(document.getElementById('graph-hint')).pointerEvents), 'none');
   // Reset zoom from the page undoes a zoom made in the graph.
   await page.frameLocator('#flame').locator('#frames g').nth(5).click();
   await page.frameLocator('#flame').locator('#unzoom:not(.hide)').waitFor();

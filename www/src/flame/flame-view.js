@@ -73,8 +73,8 @@ export function setFrameDocument(frame, html, onSet = () => {}) {
 
 /**
  * A flame view over existing elements: `frame` (in the element that scrolls it), `search`,
- * `matched`, `cursor`, `resetZoom`, `error`, optionally `hint` (a "deeper frames above"
- * button). `searchKey`: the store's key for its search term; `progressKey`: the
+ * `matched`, `cursor`, `resetZoom`, `error`, optionally `hint` (where it says how many
+ * levels of deeper frames are scrolled out of sight above). `searchKey`: the store's key for its search term; `progressKey`: the
  * `body.dataset` key that says `loading`, `ready`, `empty` or `error` (tests and benchmarks
  * wait on it); `minHeight`: px; `openAtRoots`: a graph that fills its pane opens scrolled
  * to its roots (one inside a page that scrolls opens at its title, as the page does).
@@ -94,6 +94,8 @@ export function createFlameView(store, options) {
   let loaded = true;
   // The graph loaded while its tab was hidden: it opens at its roots when the tab shows.
   let rootsPending = false;
+  // The rows of the graph on show: the top of the deepest, their pitch and number (px).
+  let rows = { top: 0, pitch: 0, count: 0 };
 
   const term = () => store.get()[searchKey];
 
@@ -118,10 +120,14 @@ export function createFlameView(store, options) {
     updateHint();
   }
 
-  // Only a graph taller than its pane has frames out of sight above; a short one scrolled
-  // down hides just its title.
+  // How many rows of frames are scrolled out of sight above, from the rows the graph's
+  // document reported: a short graph scrolled down hides just its title.
   function updateHint() {
-    if (hint) hint.hidden = frame.hidden || scroller.scrollTop < 4 || height <= scroller.clientHeight;
+    if (!hint) return;
+    const above = frame.hidden || !rows.pitch ? 0
+      : Math.min(rows.count, Math.max(0, Math.ceil((scroller.scrollTop - frameTop() - rows.top) / rows.pitch)));
+    hint.hidden = above === 0;
+    hint.textContent = '▲ ' + above + (above === 1 ? ' level' : ' levels') + ' of deeper frames above: scroll up';
   }
 
   frame.addEventListener('load', () => {
@@ -133,7 +139,6 @@ export function createFlameView(store, options) {
     else showRoots();
   });
   scroller.addEventListener('scroll', updateHint);
-  if (hint) hint.addEventListener('click', () => { scroller.scrollTop = 0; });
 
   window.addEventListener('message', (event) => {
     const message = event.data;
@@ -141,6 +146,8 @@ export function createFlameView(store, options) {
     if (message.type === 'ready') {
       if (!loaded) return;
       progress('ready');
+      rows = message.rows || rows;
+      updateHint();
       document.body.dataset[progressKey + 'ReadyAt'] = String(performance.now());
       // A message posted to the frame while it loaded went to the old document.
       if (term()) post({ type: 'search', term: term() });

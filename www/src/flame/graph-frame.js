@@ -381,9 +381,20 @@
 
   // The page takes `ready` from a document once its frame's load event has come: after
   // this window's load, then, and after inferno's first drawing.
+  // With it, where its rows are: the page counts the levels scrolled out of sight above.
   window.addEventListener('load', function () {
     setTimeout(function () {
-      tell({ type: 'ready', frames: frames().length });
+      tell({ type: 'ready', frames: frames().length, rows: rowsOf() });
     }, 0);
   });
+
+  // The top of the deepest row, the rows' pitch and their number (inferno draws every row
+  // the same height, roots lowest).
+  function rowsOf() {
+    var tops = frames().map(function (g) { return geometry(g).y; }).sort(function (a, b) { return a - b; });
+    var pitch = 0;
+    for (var i = 1; i < tops.length && !pitch; i++) pitch = tops[i] - tops[0];
+    if (!pitch) return { top: tops.length ? tops[0] : 0, pitch: 0, count: tops.length ? 1 : 0 };
+    return { top: tops[0], pitch: pitch, count: Math.round((tops[tops.length - 1] - tops[0]) / pitch) + 1 };
+  }
 })();
