@@ -2,7 +2,7 @@
 // systrace HTML report picked from disk, as a person would open them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { corpus, pick, drop, hoverAt, shot, shownSvg, useBrowser, checkedPage } from './support.mjs';
+import { corpus, pick, drop, hoverAt, shot, shownSvg, useBrowser, checkedPage, timelineSettled } from './support.mjs';
 
 const context = useBrowser();
 
@@ -91,8 +91,27 @@ test('a capture of kernel events alone draws thread states; counters and schedul
   await page.click('#tab-button-counters');
   assert.equal(await page.locator('#counter-rows tr').count(), 45);
   const vsync = page.locator('#counter-rows tr', { hasText: 'VSYNC-sf' });
-  assert.deepEqual(await vsync.locator('td').allTextContents(), ['surfaceflinger (pid 1371)', 'VSYNC-sf', '244', '0', '1', '1']);
+  assert.deepEqual(await vsync.locator('td').allTextContents(), ['surfaceflinger (pid 1371)', 'VSYNC-sf', '', '244', '0', '1', '1']);
   await shot(page, 'atrace-counters');
+  // Over a range (the first fifth, dragged on the timeline) the table counts the values
+  // written in it: VSYNC-sf starts 2.6 s in, after most of it.
+  await page.click('#tab-button-timeline');
+  await timelineSettled(page);
+  const canvas = await page.locator('#timeline-canvas').boundingBox();
+  await page.mouse.move(canvas.x + 2, canvas.y + 60);
+  await page.mouse.down();
+  await page.mouse.move(canvas.x + canvas.width / 4, canvas.y + 60, { steps: 5 });
+  await page.mouse.up();
+  await page.waitForFunction(() => !document.getElementById('range-bar').hidden);
+  await page.click('#tab-button-counters');
+  await page.waitForFunction(() => document.body.dataset.counters === 'shown' && / in /.test(document.getElementById('counters-scope').textContent));
+  const inRange = await page.locator('#counter-rows tr', { hasText: 'VSYNC-sf' }).locator('td').allTextContents();
+  const written = Number(inRange[3].replace(/,/g, ''));
+  assert.ok(written > 0 && written < 244, inRange.join(' | '));
+  assert.ok((await page.locator('#counter-rows tr').count()) < 45, 'counters with no value yet in the range are left out');
+  await page.click('#range-clear');
+  await page.waitForFunction(() => document.getElementById('counters-scope').textContent === '');
+  await page.waitForFunction(() => document.querySelectorAll('#counter-rows tr').length === 45);
 });
 
 test('a systrace HTML report picked from disk', async (t) => {

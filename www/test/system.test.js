@@ -31,21 +31,23 @@ test('scheduling rows are the core rows, in its order, with shares of known and 
   assert.equal(schedulingLine(null), '');
 });
 
-test('counters are named by their process where a thread of it names it', () => {
+test('counters are named by their process where a thread of it names it, with their unit', () => {
   // A system trace's counters, as the core summarises them.
   const written = counterRows(golden.system());
   assert.equal(written.length, golden.system().counters.length);
-  assert.deepEqual(written[0], { process: 'process (pid 18926)', name: 'hwui_Layer', samples: '14', min: '0', max: '0', last: '0' });
+  assert.deepEqual(written[0], { process: 'process (pid 18926)', name: 'hwui_Layer', unit: '', samples: '14', min: '0', max: '0', last: '0' });
   const summary = {
     threads: [{ tid: 10, name: 'surfaceflinger', pid: 10, process: 'surfaceflinger' }],
     counters: [
       { pid: 10, name: 'VSYNC-sf', samples: 1200, min: 0, max: 1, last: 1 },
-      { pid: 77, name: 'bytes', samples: 3, min: -5, max: 123456, last: 7 },
+      { pid: 77, name: 'bytes', unit: 'bytes', samples: 3, min: -5, max: 123456, last: 7 },
+      { pid: 0, name: 'CPU 2 frequency', unit: 'kHz', samples: 9, min: 300000, max: 1900800, last: 300000 },
     ],
   };
   assert.deepEqual(counterRows(summary), [
-    { process: 'surfaceflinger (pid 10)', name: 'VSYNC-sf', samples: '1,200', min: '0', max: '1', last: '1' },
-    { process: 'process (pid 77)', name: 'bytes', samples: '3', min: '-5', max: '123,456', last: '7' },
+    { process: 'surfaceflinger (pid 10)', name: 'VSYNC-sf', unit: '', samples: '1,200', min: '0', max: '1', last: '1' },
+    { process: 'process (pid 77)', name: 'bytes', unit: 'bytes', samples: '3', min: '-5', max: '123,456', last: '7' },
+    { process: 'no process (the system\'s)', name: 'CPU 2 frequency', unit: 'kHz', samples: '9', min: '300,000', max: '1,900,800', last: '300,000' },
   ]);
   assert.deepEqual(counterRows({ threads: [] }), []);
 });

@@ -75,6 +75,41 @@ fn toolsbase_ctrace_ten_zlib_chunks() {
     assert_eq!(busy.process.as_deref(), Some("hwservicemanage"));
 }
 
+/// Counters over ranges that cut the trace in pieces: the values written in the pieces add
+/// up to those of the whole (SOURCES.md: C 3414), and the values in force in them span
+/// the whole trace's range, each piece starting from the value in force at its start.
+#[test]
+fn ctrace_counters_over_ranges_add_up_to_the_whole() {
+    if !droidflame_testkit::corpus_present("atrace::ctrace_counters_over_ranges_add_up_to_the_whole") {
+        return;
+    }
+    let p = analyze_with(&corpus_file("toolsbase-atrace.ctrace"), Options { keep_calls: true, ..Options::default() })
+        .unwrap()
+        .profile;
+    let timeline = p.system.timeline;
+    let cuts = [timeline.start, timeline.start + 1_000_000_000, timeline.start + 6_500_000_000, timeline.end + 1];
+    let pieces: Vec<Profile> = cuts.windows(2).map(|w| p.within(w[0], w[1]).unwrap()).collect();
+    let written: u64 = pieces.iter().flat_map(|piece| &piece.system.counters).map(|c| c.samples).sum();
+    assert_eq!(written, 3_414);
+    for whole in &p.system.counters {
+        let parts: Vec<_> = pieces
+            .iter()
+            .filter_map(|piece| piece.system.counters.iter().find(|c| (c.pid, &c.name) == (whole.pid, &whole.name)))
+            .collect();
+        let name = &whole.name;
+        assert_eq!(parts.iter().map(|c| c.samples).sum::<u64>(), whole.samples, "{name}");
+        assert_eq!(parts.iter().map(|c| c.min).min(), Some(whole.min), "{name}");
+        assert_eq!(parts.iter().map(|c| c.max).max(), Some(whole.max), "{name}");
+        assert_eq!(parts.last().map(|c| c.last), Some(whole.last), "{name}");
+    }
+    // VSYNC-sf starts 2.6 s in: the first piece has no value of it, not a value of 0; it
+    // flips between 0 and 1 in the others.
+    let vsync: Vec<_> = pieces.iter().map(|piece| piece.system.counters.iter().find(|c| c.name == "VSYNC-sf")).collect();
+    assert!(vsync[0].is_none());
+    assert!(vsync[1..].iter().flatten().all(|c| (c.min, c.max) == (0, 1) && c.samples > 0), "{vsync:?}");
+    assert_eq!(vsync[1..].iter().flatten().count(), 2);
+}
+
 #[test]
 fn tracecompass_text_and_its_html_excerpt() {
     if !droidflame_testkit::corpus_present("atrace::tracecompass_text_and_its_html_excerpt") {

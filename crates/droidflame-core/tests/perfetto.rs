@@ -55,7 +55,10 @@ fn perflib_device_trace_has_slices_scheduling_and_names() {
     // 308 (counters of no process).
     assert_eq!(thread_calls(&p.profile), 5_985);
     let (frequency, markers): (Vec<_>, Vec<_>) =
-        p.profile.system.counters.iter().partition(|c| c.name.ends_with("frequency (kHz)"));
+        p.profile.system.counters.iter().partition(|c| c.unit == "kHz");
+    assert!(frequency.iter().all(|c| c.name.starts_with("CPU ") && c.name.ends_with(" frequency")));
+    // atrace's counters say no unit.
+    assert!(markers.iter().all(|c| c.unit.is_empty()));
     assert_eq!(markers.iter().map(|c| c.samples).sum::<u64>(), 1_505);
     assert_eq!(frequency.iter().map(|c| c.samples).sum::<u64>(), 308);
     assert_eq!(p.profile.stacks().clocks, ClockSet::Dual);

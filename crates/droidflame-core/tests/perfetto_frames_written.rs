@@ -177,7 +177,7 @@ fn thread_states_read_alike_from_text_and_from_full_and_compact_scheduling() {
     assert_eq!(states(&full), expected);
     assert_eq!(states(&compact), expected);
     for p in [&text, &full, &compact] {
-        let freq = p.system.counters.iter().find(|c| c.name == "CPU 1 frequency (kHz)").unwrap();
+        let freq = p.system.counters.iter().find(|c| c.name == "CPU 1 frequency").unwrap();
         assert_eq!((freq.last, freq.series.len()), (1_800_000, 1));
     }
 }

@@ -249,3 +249,65 @@ fn zstd_compressed_packets_are_read_within_the_limit_and_damage_is_counted() {
     assert!(p.profile.facts.repairs.damaged_parts >= 1, "{:?}", p.profile.facts.repairs);
     assert!(p.profile.facts.warnings.iter().any(|w| w.contains("damaged")), "{:?}", p.profile.facts.warnings);
 }
+
+/// Counter tracks say their unit, scale their values and may write only changes: a value
+/// of an incremental counter is the sum of the changes since its sequence last cleared its
+/// state. A range summarises the values in force in it.
+#[test]
+fn counter_tracks_keep_their_units_multipliers_and_increments() {
+    use droidflame_core::Options;
+    use pf::{CounterSpec, TrackOf};
+    let bytes = CounterSpec { unit: 3, ..CounterSpec::default() };
+    let time = CounterSpec { builtin: 1, multiplier: 1_000, incremental: true, ..CounterSpec::default() };
+    let power = CounterSpec { unit: 2, unit_name: "mW", ..CounterSpec::default() };
+    let mut packets = vec![
+        pf::track_descriptor(3, 10, TrackOf::Process(400, "com.example.power")),
+        pf::track_descriptor(3, 11, TrackOf::ShapedCounter(10, "heap", bytes)),
+        pf::track_descriptor(3, 12, TrackOf::ShapedCounter(10, "thread time", time)),
+        pf::track_descriptor(3, 13, TrackOf::ShapedCounter(0, "rail", power)),
+    ];
+    let value = |ms: u64, track, value| {
+        TrackEventSpec { ts: ms * MS, clock: None, kind: 4, track: Some(track), name: Name::None, value: Some(value) }
+    };
+    let cleared = pf::SEQ_INCREMENTAL_STATE_CLEARED;
+    for (flags, e) in [
+        (0, value(1, 11, 100)),
+        (0, value(2, 12, 5)),
+        (0, value(3, 12, 7)),
+        (0, value(4, 11, 300)),
+        (0, value(4, 13, 250)),
+        (cleared, value(5, 12, 2)),
+        (0, value(6, 12, 3)),
+        (0, value(7, 11, 50)),
+    ] {
+        let mut packet = pf::on_sequence(3, flags);
+        pf::track_event(&mut packet, &e);
+        packets.push(packet);
+    }
+    let bytes_of_trace = Trace::of(&packets).bytes;
+    let p = droidflame_core::analyze_with(&bytes_of_trace, Options { keep_calls: true, ..Options::default() }).unwrap();
+    let counter = |p: &Profile, name: &str| p.system.counters.iter().find(|c| c.name == name).cloned().unwrap();
+    let heap = counter(&p.profile, "heap");
+    assert_eq!((heap.pid, heap.unit.as_str(), heap.min, heap.max, heap.last), (400, "bytes", 50, 300, 50));
+    // 5 and 7 µs of thread time, then after the clear 2 and 3 more: in ns.
+    let time = counter(&p.profile, "thread time");
+    assert_eq!((time.unit.as_str(), time.samples, time.min, time.max, time.last), ("ns", 4, 2_000, 12_000, 5_000));
+    assert_eq!(time.series.iter().map(|s| s.1).collect::<Vec<_>>(), [5_000, 12_000, 2_000, 5_000]);
+    let rail = counter(&p.profile, "rail");
+    assert_eq!((rail.pid, rail.unit.as_str(), rail.last), (0, "mW", 250));
+    // From 3.5 to 6.5 ms: heap was 100 at its start and became 300; thread time was 12,000,
+    // then 2,000 and 5,000; the rail wrote its one value.
+    let cut = p.profile.within(3_500_000, 6_500_000).unwrap();
+    let heap = counter(&cut, "heap");
+    assert_eq!((heap.samples, heap.min, heap.max, heap.last), (1, 100, 300, 300));
+    let time = counter(&cut, "thread time");
+    assert_eq!((time.samples, time.min, time.max, time.last), (2, 2_000, 12_000, 5_000));
+    assert_eq!((time.unit.as_str(), time.series.len()), ("ns", 0));
+    // Before any value: nothing written, nothing in force, no counter.
+    let early = p.profile.within(0, 500_000).unwrap();
+    assert!(early.system.counters.is_empty(), "{:?}", early.system.counters);
+    // After the last: the value in force, nothing written.
+    let late = p.profile.within(8_000_000, 9_000_000).unwrap();
+    let heap = counter(&late, "heap");
+    assert_eq!((heap.samples, heap.min, heap.max, heap.last), (0, 50, 50, 50));
+}

@@ -430,6 +430,20 @@ pub enum TrackOf<'a> {
     Named(u64, &'a str),
     /// A counter track under `parent`.
     Counter(u64, &'a str),
+    /// A counter track under `parent` that says how its values are written.
+    ShapedCounter(u64, &'a str, CounterSpec<'a>),
+}
+
+/// A `CounterDescriptor`'s fields (0 or empty: not written).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CounterSpec<'a> {
+    /// 1 thread time, 2 instructions.
+    pub builtin: u64,
+    /// 1 ns, 2 a count, 3 bytes.
+    pub unit: u64,
+    pub unit_name: &'a str,
+    pub multiplier: i64,
+    pub incremental: bool,
 }
 
 /// A `track_descriptor` packet.
@@ -447,13 +461,35 @@ pub fn track_descriptor(sequence: u32, uuid: u64, of: TrackOf) -> Message {
             t.varint(1, u64::from(pid)).varint(2, u64::from(tid)).bytes(5, name.as_bytes());
             d.message(4, &t);
         }
-        TrackOf::Named(parent, name) | TrackOf::Counter(parent, name) => {
+        TrackOf::Named(parent, name) | TrackOf::Counter(parent, name) | TrackOf::ShapedCounter(parent, name, _) => {
             if parent != 0 {
                 d.varint(5, parent);
             }
             d.bytes(2, name.as_bytes());
-            if matches!(of, TrackOf::Counter(..)) {
-                d.message(8, &Message::new());
+            match of {
+                TrackOf::Counter(..) => {
+                    d.message(8, &Message::new());
+                }
+                TrackOf::ShapedCounter(_, _, spec) => {
+                    let mut c = Message::new();
+                    if spec.builtin != 0 {
+                        c.varint(1, spec.builtin);
+                    }
+                    if spec.unit != 0 {
+                        c.varint(3, spec.unit);
+                    }
+                    if spec.multiplier != 0 {
+                        c.varint(4, spec.multiplier as u64);
+                    }
+                    if spec.incremental {
+                        c.varint(5, 1);
+                    }
+                    if !spec.unit_name.is_empty() {
+                        c.bytes(6, spec.unit_name.as_bytes());
+                    }
+                    d.message(8, &c);
+                }
+                _ => {}
             }
         }
     }

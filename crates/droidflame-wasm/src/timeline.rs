@@ -40,7 +40,7 @@ impl Session {
             .iter()
             .map(|&(from, to)| [p.profile.system.micros_at(from), p.profile.system.micros_at(to)])
             .collect();
-        // Counters with values over time, as tracks: index, process, name, range.
+        // Counters with values over time, as tracks: index, process, name, unit, range.
         let counters: Vec<_> = p
             .profile
             .system
@@ -48,7 +48,7 @@ impl Session {
             .iter()
             .enumerate()
             .filter(|(_, c)| !c.series.is_empty())
-            .map(|(index, c)| json!({ "index": index, "pid": c.pid, "name": c.name, "min": c.min, "max": c.max }))
+            .map(|(index, c)| json!({ "index": index, "pid": c.pid, "name": c.name, "unit": c.unit, "min": c.min, "max": c.max }))
             .collect();
         Ok(json!({ "length_us": p.profile.system.micros_at(p.profile.system.timeline.end), "gaps": gaps, "calls_kept": p.profile.facts.limits.keep_calls,
                    "state_legend": products::state_legend(), "frames": !p.profile.system.app_frames.is_empty(),

@@ -24,7 +24,7 @@
  *   incl_cpu_us: number | null, excl_cpu_us: number | null, obfuscated?: string,
  * }} Method
  * @typedef {{key: string, count: number, text: string}} Note
- * @typedef {{pid: number, name: string, samples: number, min: number, max: number, last: number}} Counter
+ * @typedef {{pid: number, name: string, unit: string, samples: number, min: number, max: number, last: number}} Counter
  * @typedef {{
  *   compiler: string | null, compiler_version: string | null, map_id: string | null,
  *   classes: {mapped: number, not_found: number}, methods: {mapped: number, ambiguous: number, not_found: number},
@@ -120,7 +120,7 @@ export const SUMMARY_SHAPE = {
     duplicate_objects: optional(count),
   },
   warnings: listOf('string'),
-  counters: optional(listOf({ pid: count, name: 'string', samples: count, min: count, max: count, last: count })),
+  counters: optional(listOf({ pid: count, name: 'string', unit: 'string', samples: count, min: count, max: count, last: count })),
   pid: nullable(count),
   elapsed_us: nullable(count),
   default_thread: nullable(count),

@@ -15,6 +15,11 @@ export function processColour(pid, dark) {
   return 'hsl(' + hue.toFixed(0) + ', ' + (dark ? '45%, 55%' : '55%, 55%') + ')';
 }
 
+/** A counter's value with its unit, where the trace says one: `1,900,800 kHz`. */
+export function counterValue(value, unit) {
+  return count(value) + (unit ? ' ' + unit : '');
+}
+
 /** A counter's label: its name, and its process where it has one. */
 export function counterLabel(counter, summary) {
   if (!counter.pid) return counter.name;
@@ -65,7 +70,7 @@ export function drawCounter(ctx, track, steps, label, x, w, dark, palette) {
   const barTop = top + COUNTER_LABEL;
   const height = COUNTER_ROW - COUNTER_LABEL - 2;
   ctx.fillStyle = palette.muted;
-  ctx.fillText(label + '  ' + count(counter.min) + ' – ' + count(counter.max), 4, top + COUNTER_LABEL / 2);
+  ctx.fillText(label + '  ' + count(counter.min) + ' – ' + counterValue(counter.max, counter.unit), 4, top + COUNTER_LABEL / 2);
   ctx.fillStyle = dark ? 'rgba(255,255,255,0.04)' : 'rgba(0,0,0,0.03)';
   ctx.fillRect(0, barTop, w, height);
   if (!steps) return;
@@ -94,5 +99,5 @@ export async function cpuTip(products, cpu, at) {
 export async function counterTip(products, counter, at, summary) {
   const value = await products.counterAt(counter.index, at);
   const label = counterLabel(counter, summary);
-  return value ? [label + ': ' + count(value.value), 'since ' + timeText(value.since_us)] : [label + ': no value yet'];
+  return value ? [label + ': ' + counterValue(value.value, counter.unit), 'since ' + timeText(value.since_us)] : [label + ': no value yet'];
 }

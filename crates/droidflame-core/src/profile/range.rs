@@ -92,6 +92,8 @@ impl Profile {
         cut.system.timeline =
             Timeline { start: from.max(self.system.timeline.start), end: to.min(self.system.timeline.end) };
         let Timeline { start, end } = cut.system.timeline;
+        // Counters summarised over the range: those with a value in force in it.
+        cut.system.counters = self.system.counters.iter().filter_map(|c| c.within(from, to)).collect();
         cut.system.gaps =
             self.system.gaps.iter().map(|&(s, e)| (s.max(start), e.min(end))).filter(|(s, e)| s < e).collect();
         Ok(cut)
@@ -147,12 +149,7 @@ impl Profile {
                 timeline: self.system.timeline,
                 gaps: self.system.gaps.clone(),
                 // Their values over time stay with the whole profile, which the timeline reads.
-                counters: self
-                    .system
-                    .counters
-                    .iter()
-                    .map(|c| super::system::Counter { series: Vec::new(), name: c.name.clone(), ..*c })
-                    .collect(),
+                counters: self.system.counters.iter().filter_map(|c| c.within(0, u64::MAX)).collect(),
                 app_frames: self.system.app_frames.clone(),
                 display_frames: self.system.display_frames.clone(),
                 blocked_functions: self.system.blocked_functions.clone(),

@@ -26,6 +26,9 @@ pub struct Counter {
     pub pid: u32,
     /// Its name.
     pub name: String,
+    /// What one of its values counts (`kHz`, `ns`, `bytes`, or the writer's own name);
+    /// empty for a plain count, or where the trace does not say.
+    pub unit: String,
     /// Values written.
     pub samples: u64,
     /// The smallest value.
@@ -37,6 +40,29 @@ pub struct Counter {
     /// Each value with its time (ticks), in time order; empty unless calls were kept.
     #[serde(skip)]
     pub series: Vec<(u64, i64)>,
+}
+
+impl Counter {
+    /// Its summary over `[from, to)` (ticks), without its series: the values written in
+    /// that span, the range of the values in force in it (the one in force at `from`
+    /// included) and the one in force at its end; `None` where it had no value yet at the
+    /// span's end. Without a series (calls not kept) the whole trace's summary is all
+    /// there is.
+    pub fn within(&self, from: u64, to: u64) -> Option<Counter> {
+        let mut cut = Counter { series: Vec::new(), name: self.name.clone(), unit: self.unit.clone(), ..*self };
+        if self.series.is_empty() {
+            return Some(cut);
+        }
+        let first = self.series.partition_point(|&(ts, _)| ts < from);
+        let end = self.series.partition_point(|&(ts, _)| ts < to);
+        let before = first.checked_sub(1).map(|i| self.series[i].1);
+        let mut values = before.into_iter().chain(self.series[first..end].iter().map(|&(_, v)| v));
+        let start = values.next()?;
+        (cut.min, cut.max) = values.fold((start, start), |(lo, hi), v| (lo.min(v), hi.max(v)));
+        cut.samples = (end - first) as u64;
+        cut.last = self.series[end - 1].1;
+        Some(cut)
+    }
 }
 
 /// What a trace says happened over time beside its stacks: its span and the gaps in it,

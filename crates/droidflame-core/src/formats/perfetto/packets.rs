@@ -102,7 +102,7 @@ impl PacketReader {
                 }),
                 (None, None) => None,
             };
-            self.track_event(event, ts, track, name.as_deref().unwrap_or_default(), b);
+            self.track_event(event, ts, track, name.as_deref().unwrap_or_default(), id, b);
             used = true;
         }
         if let Some(bundle) = &packet.ftrace_events {
@@ -176,6 +176,7 @@ impl PacketReader {
         ts: Option<u64>,
         track: std::result::Result<u64, Option<u32>>,
         name: &[u8],
+        sequence: u32,
         b: &mut ProfileBuilder,
     ) {
         self.stats.track_events += 1;
@@ -193,9 +194,19 @@ impl PacketReader {
             Target::Lane(index) => (NO_THREAD, Lane::Track(index)),
             Target::Counter(counter) => {
                 let value = event.counter_value.or(event.double_counter_value.map(|v| v.round() as i64));
-                if let (Some(value), Some(TYPE_COUNTER)) = (value, event.r#type) {
-                    self.push(ts, 0, NO_THREAD, Event::Count { counter, value }, b);
+                let (Some(value), Some(TYPE_COUNTER)) = (value, event.r#type) else {
+                    return;
+                };
+                let shape = &self.tracks.counters[counter as usize].shape;
+                let mut value = value.saturating_mul(shape.multiplier);
+                if shape.incremental {
+                    // Deltas in sequence order, which is the order packets of one sequence
+                    // come in: the sorter sees the values they add up to.
+                    let total = self.sequences.entry(sequence).or_default().counter_totals.entry(counter).or_insert(0);
+                    *total = total.saturating_add(value);
+                    value = *total;
                 }
+                self.push(ts, 0, NO_THREAD, Event::Count { counter, value }, b);
                 return;
             }
         };

@@ -206,9 +206,26 @@ pub struct ThreadDescriptor {
     pub thread_name: Option<Bytes>,
 }
 
-/// `CounterDescriptor` (its fields are not read: values are shown as they are).
+/// `CounterDescriptor`: what a counter track's values measure, and how they are written.
 #[derive(Clone, PartialEq, prost::Message)]
-pub struct CounterDescriptor {}
+pub struct CounterDescriptor {
+    /// A built-in counter: 1 thread time (ns), 2 instructions.
+    #[prost(int32, optional, tag = "1")]
+    pub r#type: Option<i32>,
+    /// 1 ns, 2 a count, 3 bytes.
+    #[prost(int32, optional, tag = "3")]
+    pub unit: Option<i32>,
+    /// Each value written is this many of the unit.
+    #[prost(int64, optional, tag = "4")]
+    pub unit_multiplier: Option<i64>,
+    /// Values are changes from the sequence's last value of the counter (0 after its
+    /// incremental state is cleared).
+    #[prost(bool, optional, tag = "5")]
+    pub is_incremental: Option<bool>,
+    /// A unit of the writer's own naming, in place of `unit`.
+    #[prost(string, optional, tag = "6")]
+    pub unit_name: Option<String>,
+}
 
 /// `FtraceEventBundle`: one CPU's events read in one pass.
 #[derive(Clone, PartialEq, prost::Message)]

@@ -43,6 +43,8 @@ pub struct Sequence {
     pub timebase: Option<Timebase>,
     /// Kernel function names by the ids its blocked reasons use.
     kernel_symbols: FxHashMap<u64, Bytes>,
+    /// The values incremental counters (by index in the track table) have reached on it.
+    pub counter_totals: FxHashMap<u32, i64>,
 }
 
 /// How a packet stands with its sequence.
@@ -71,6 +73,7 @@ impl Sequence {
             self.default_clock = None;
             self.clocks.clear();
             self.code.clear();
+            self.counter_totals.clear();
             self.lost_state = false;
         }
         if self.lost_state && flags & SEQ_NEEDS_INCREMENTAL_STATE != 0 {

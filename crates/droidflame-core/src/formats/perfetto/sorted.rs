@@ -108,8 +108,8 @@ fn on_track(system: &mut SystemTrace, tracks: &TrackTable, s: &TimeSorter, h: &H
             }
         }
         Event::Count { counter, value } => {
-            if let Some((pid, name)) = tracks.counters.get(counter as usize) {
-                system.count(*pid, name, value, h.ts, b);
+            if let Some(c) = tracks.counters.get(counter as usize) {
+                system.count(c.pid, &c.name, &c.shape.unit, value, h.ts, b);
             }
         }
         Event::Loss => system.dump_end(),

@@ -3,7 +3,7 @@
 //! markers do; any other track (a process's, or a named one) nests its slices on a track
 //! of its own; a counter track gives a counter.
 
-use super::proto::{ProcessDescriptor, ThreadDescriptor, TrackDescriptor};
+use super::proto::{CounterDescriptor, ProcessDescriptor, ThreadDescriptor, TrackDescriptor};
 use crate::formats::system::{SystemTrace, TrackKey, TrackKind};
 use bytes::Bytes;
 use rustc_hash::FxHashMap;
@@ -18,7 +18,45 @@ struct Descriptor {
     name: Bytes,
     pid: Option<u32>,
     tid: Option<u32>,
-    counter: bool,
+    counter: Option<CounterShape>,
+}
+
+/// How a counter track's values are written and what they measure.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CounterShape {
+    /// What one of its values counts (`ns`, `bytes`, or the writer's own name); empty for
+    /// a plain count or where it is not said.
+    pub unit: Box<str>,
+    /// Each value written is this many of `unit`.
+    pub multiplier: i64,
+    /// Values are changes from the sequence's last value.
+    pub incremental: bool,
+}
+
+impl CounterShape {
+    fn of(d: &CounterDescriptor) -> CounterShape {
+        let unit = match (d.unit_name.as_deref().filter(|n| !n.is_empty()), d.unit, d.r#type) {
+            (Some(name), _, _) => name,
+            (None, Some(1), _) | (None, None, Some(1)) => "ns",
+            (None, Some(3), _) => "bytes",
+            (None, None, Some(2)) => "instructions",
+            _ => "",
+        };
+        CounterShape {
+            unit: unit.into(),
+            multiplier: d.unit_multiplier.filter(|&m| m != 0).unwrap_or(1),
+            incremental: d.is_incremental == Some(true),
+        }
+    }
+}
+
+/// A counter events have gone to.
+#[derive(Debug, Clone)]
+pub struct CounterTrack {
+    /// Its process (0: none).
+    pub pid: u32,
+    pub name: Box<[u8]>,
+    pub shape: CounterShape,
 }
 
 /// Where a track's events go.
@@ -39,8 +77,8 @@ pub struct TrackTable {
     targets: FxHashMap<u64, Target>,
     /// Tracks of their own: key and name.
     pub lanes: Vec<(TrackKey, Box<[u8]>)>,
-    /// Counters: process and name.
-    pub counters: Vec<(u32, Box<[u8]>)>,
+    /// Counters, with their process, name and shape.
+    pub counters: Vec<CounterTrack>,
 }
 
 impl TrackTable {
@@ -52,7 +90,7 @@ impl TrackTable {
         let mut descriptor = Descriptor {
             parent: d.parent_uuid.filter(|&p| p != 0 && p != uuid),
             name: d.name.clone().or_else(|| d.static_name.clone()).unwrap_or_default(),
-            counter: d.counter.is_some(),
+            counter: d.counter.as_ref().map(CounterShape::of),
             ..Descriptor::default()
         };
         if let Some(process) = &d.process {
@@ -85,9 +123,9 @@ impl TrackTable {
             let name = format!("track {uuid}").into_bytes();
             return self.lane(TrackKey { pid: 0, kind: TrackKind::Nested(uuid), name: name.clone().into() }, &name);
         };
-        if d.counter {
+        if let Some(shape) = &d.counter {
             let name = if d.name.is_empty() { format!("counter {uuid}").into_bytes() } else { d.name.to_vec() };
-            self.counters.push((pid, name.into()));
+            self.counters.push(CounterTrack { pid, name: name.into(), shape: shape.clone() });
             return Target::Counter(self.counters.len() as u32 - 1);
         }
         if let Some(tid) = d.tid {

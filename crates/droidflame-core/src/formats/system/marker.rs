@@ -44,7 +44,7 @@ pub(crate) fn apply(sys: &mut SystemTrace, p: &[u8], ts: u64, t: usize, b: &mut 
             let Some(value) = parse_i64(trim(value)) else {
                 return false;
             };
-            sys.count(pid, name, value, ts, b);
+            sys.count(pid, name, "", value, ts, b);
         }
         b'S' | b'F' => {
             let (name, cookie) = rsplit_cookie(rest);

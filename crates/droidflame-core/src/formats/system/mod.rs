@@ -344,18 +344,19 @@ impl SystemTrace {
         }
     }
 
-    /// A counter's value at `ts`; with calls kept, its values over time too.
-    pub fn count(&mut self, pid: u32, name: &[u8], value: i64, ts: u64, b: &ProfileBuilder) {
+    /// A counter's value at `ts`, in `unit` (empty: a plain count, or not said); with calls
+    /// kept, its values over time too.
+    pub fn count(&mut self, pid: u32, name: &[u8], unit: &str, value: i64, ts: u64, b: &ProfileBuilder) {
         if name == b"VSYNC-app" {
             self.frame_slices.vsync(ts);
         }
-        self.tracks.count(pid, name, value, b.stacks.keeps_calls().then_some(ts));
+        self.tracks.count(pid, name, unit, value, b.stacks.keeps_calls().then_some(ts));
     }
 
     /// CPU `cpu` runs at `khz` from `ts` on: a counter of no process.
     pub fn cpu_frequency(&mut self, cpu: u32, khz: i64, ts: u64, b: &ProfileBuilder) {
-        let name = format!("CPU {cpu} frequency (kHz)");
-        self.tracks.count(0, name.as_bytes(), khz, b.stacks.keeps_calls().then_some(ts));
+        let name = format!("CPU {cpu} frequency");
+        self.tracks.count(0, name.as_bytes(), "kHz", khz, b.stacks.keeps_calls().then_some(ts));
     }
 
     /// Events stop here until the next one (a dump of a capture made of several ended, or

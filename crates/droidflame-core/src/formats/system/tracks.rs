@@ -85,10 +85,11 @@ impl Tracks {
         open.len() as u64
     }
 
-    pub fn count(&mut self, pid: u32, name: &[u8], value: i64, at: Option<u64>) {
+    pub fn count(&mut self, pid: u32, name: &[u8], unit: &str, value: i64, at: Option<u64>) {
         let counter = self.counters.entry((pid, name.into())).or_insert_with(|| Counter {
             pid,
             name: String::from_utf8_lossy(name).into_owned(),
+            unit: unit.to_owned(),
             samples: 0,
             min: value,
             max: value,
