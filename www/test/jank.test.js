@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  frameAt, frameName, framePatch, framesByLayer, frameTipLines, frameTone, jankRank, shortLayer, shownLayers,
+  frameAt, frameName, framePatch, framesByLayer, frameTipLines, frameTone, jankRank, linkedFrames, shortLayer, shownLayers,
 } from '../src/frames/frame-marks.js';
 import { frameColumns, frameRows, jankTypesLine } from '../src/frames/frames.js';
 import { tableOrder } from '../src/shared/sort-table.js';
@@ -97,4 +97,31 @@ test('a call\'s states and a state\'s hover read as words', () => {
 test('a frame is named by its token, or by its start where it has none', () => {
   assert.equal(frameName({ token: 4021, start_us: 1500 }), 'Frame 4021');
   assert.equal(frameName({ token: 0, start_us: 1500 }), 'Frame at 1.50 ms');
+});
+
+test('an app frame links to the display frame that presented it, and a display frame to the app frames it presented', () => {
+  const linked = {
+    layers: [data.layers[0], { pid: 50, layer: 'Display frames', display: true, frames: 2 }],
+    frames: [
+      frame({ token: 1, display_frame: 3 }),
+      frame({ token: 2, start_us: 20_000, display_frame: 3 }),
+      frame({ token: 6, start_us: 40_000, display_frame: null }),
+      frame({ token: 10, layer: 1, start_us: 30_000 }),
+      frame({ token: 11, layer: 1, start_us: 60_000 }),
+    ],
+  };
+  assert.deepEqual(linkedFrames(linked, 0), [0, 3]);
+  assert.deepEqual(linkedFrames(linked, 2), [2], 'no display frame known');
+  assert.deepEqual(linkedFrames(linked, 3), [3, 0, 1]);
+  assert.deepEqual(linkedFrames(linked, 4), [4], 'presented none of these');
+  assert.deepEqual(linkedFrames(linked, 9), []);
+  assert.equal(frameTipLines(linked.frames[0], linked.layers[0], linked, 0).at(-1), 'presented by display frame 10');
+  assert.equal(frameTipLines(linked.frames[3], linked.layers[1], linked, 3).at(-1), 'presented Frame 1 of MainActivity#7, Frame 2 of MainActivity#7');
+  assert.equal(frameTipLines(linked.frames[2], linked.layers[0], linked, 2).at(-1), 'MainActivity#7 (pid 7)');
+  // One app's thread shows its lanes and the display's under them; the compositor's thread
+  // shows the display's alone.
+  const threads = { threads: [{ tid: 7, pid: 7 }, { tid: 50, pid: 50 }, { tid: 9, pid: 9 }] };
+  assert.deepEqual(shownLayers(linked, threads, 0), [0, 1]);
+  assert.deepEqual(shownLayers(linked, threads, 1), [1]);
+  assert.deepEqual(shownLayers(linked, threads, 2), []);
 });

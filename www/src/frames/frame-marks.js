@@ -77,8 +77,24 @@ export function frameName(frame) {
   return frame.token ? 'Frame ' + frame.token : 'Frame at ' + timeText(frame.start_us);
 }
 
-/** A frame's hover lines. */
-export function frameTipLines(frame, layer) {
+/**
+ * The frames linked to frame `index`, itself first: an app frame and the display frame that
+ * presented it; a display frame and the app frames it presented.
+ */
+export function linkedFrames(data, index) {
+  const frame = data.frames[index];
+  if (!frame) return [];
+  const linked = [index];
+  if (frame.display_frame !== null && frame.display_frame !== undefined) linked.push(frame.display_frame);
+  const layer = data.layers[frame.layer];
+  if (layer && layer.display) {
+    data.frames.forEach((f, i) => { if (f.display_frame === index) linked.push(i); });
+  }
+  return linked;
+}
+
+/** A frame's hover lines; with `data` (the core's frames), the frames linked to it too. */
+export function frameTipLines(frame, layer, data = null, index = -1) {
   const lines = [];
   const duration = frame.end_us === null ? 'never ended' : timeText(frame.end_us - frame.start_us);
   lines.push(frameName(frame) + ' · ' + duration);
@@ -88,6 +104,15 @@ export function frameTipLines(frame, layer) {
   }
   lines.push('jank: ' + frame.jank + ' · ' + frame.present);
   lines.push(shortLayer(layer.layer) + ' (pid ' + layer.pid + ')');
+  if (data) {
+    const linked = linkedFrames(data, index).slice(1).map((i) => data.frames[i]);
+    if (layer.display && linked.length > 0) {
+      const names = linked.slice(0, 3).map((f) => frameName(f) + ' of ' + shortLayer(data.layers[f.layer].layer));
+      lines.push('presented ' + names.join(', ') + (linked.length > 3 ? ' and ' + (linked.length - 3) + ' more' : ''));
+    } else if (linked.length > 0) {
+      lines.push('presented by display ' + frameName(linked[0]).toLowerCase());
+    }
+  }
   return lines;
 }
 
@@ -105,14 +130,17 @@ export function shortLayer(layer) {
 }
 
 /**
- * The layers the timeline shows lanes of: with one thread shown, its process's (none where
- * it drew no frames); with all threads, every layer.
+ * The layers the timeline shows lanes of: with one thread shown, its process's, then the
+ * display's frames that presented them (none where it drew no frames); with all threads,
+ * every layer.
  */
 export function shownLayers(data, summary, thread) {
   const all = data.layers.map((_, i) => i);
   if (thread < 0) return all;
   const pid = summary.threads[thread] && summary.threads[thread].pid;
-  return all.filter((i) => data.layers[i].pid === pid);
+  const own = all.filter((i) => data.layers[i].pid === pid && !data.layers[i].display);
+  if (own.length === 0) return all.filter((i) => data.layers[i].pid === pid);
+  return own.concat(all.filter((i) => data.layers[i].display));
 }
 
 /** The time a frame selects: the frame itself (to the trace's end for one never ended). */

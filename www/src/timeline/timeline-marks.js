@@ -3,7 +3,8 @@
 
 import { element } from '../shared/dom.js';
 import {
-  frameAt, frameColour, frameEnd, framePatch, framesByLayer, frameTipLines, shortLayer, shownLayers, TONE_WORDS, toneColour,
+  frameAt, frameColour, frameEnd, framePatch, framesByLayer, frameTipLines, linkedFrames, shortLayer, shownLayers, TONE_WORDS,
+  toneColour,
 } from '../frames/frame-marks.js';
 import { stateColour } from '../shared/thread-states.js';
 
@@ -14,12 +15,15 @@ export const FRAME_GAP = 2; // px between two layers' lanes
  * The timeline's lanes of app frames: `set(data, length)` with the core's frames (null for
  * none), `layout(summary, thread, top)` lays out the lanes shown (its process's layers for
  * one thread, every layer for all) and gives the top after them; `draw`, `at` (the frame
- * under a point, -1 for none), `tip` and `patch` (what choosing a frame makes the store).
+ * under a point, -1 for none), `tip`, `patch` (what choosing a frame makes the store) and
+ * `hover(index)` (the frame under the pointer, -1 for none: true where that changed what
+ * is outlined).
  */
 export function createFrameLanes() {
   let marks = null; // {data, lanes: indices by layer, length}
   let layers = []; // the layers with a lane
   let top = 0;
+  let hovered = -1;
   const row = FRAME_ROW + FRAME_GAP;
   return {
     set(data, length) {
@@ -33,7 +37,16 @@ export function createFrameLanes() {
     shown: () => layers.length > 0,
     positions: () => ({ top, row, layers }),
     draw(ctx, x, w, dark, palette, selected) {
-      if (layers.length > 0) drawFrameLanes(ctx, marks, layers, x, w, top, dark, palette, selected);
+      if (layers.length === 0) return;
+      // The frame under the pointer, else the one selected, and the frames linked to it.
+      const focus = hovered >= 0 ? hovered : selected;
+      const outlined = focus >= 0 ? linkedFrames(marks.data, focus) : [];
+      drawFrameLanes(ctx, marks, layers, x, w, top, dark, palette, outlined);
+    },
+    hover(index) {
+      if (index === hovered) return false;
+      hovered = index;
+      return marks !== null && layers.length > 0;
     },
     at(at, py) {
       if (layers.length === 0 || py < top || py >= top + layers.length * row) return -1;
@@ -42,7 +55,7 @@ export function createFrameLanes() {
     },
     tip(index) {
       const frame = marks.data.frames[index];
-      return frameTipLines(frame, marks.data.layers[frame.layer]);
+      return frameTipLines(frame, marks.data.layers[frame.layer], marks.data, index);
     },
     patch: (summary, index) => framePatch(summary, marks.data, index, marks.length),
   };
@@ -50,9 +63,10 @@ export function createFrameLanes() {
 
 /**
  * Draws the frames of each layer in `layers` (indices into the core's) in its lane from `top`. `x(us)` places a time; `w` is the
- * width drawn; `selected` the frame index selected (-1 for none).
+ * width drawn; `outlined` the frames outlined: the first solid, the frames linked to it
+ * dashed.
  */
-function drawFrameLanes(ctx, marks, layers, x, w, top, dark, palette, selected) {
+function drawFrameLanes(ctx, marks, layers, x, w, top, dark, palette, outlined) {
   const { data, lanes, length } = marks;
   layers.forEach((layer, row) => {
     const indices = lanes[layer];
@@ -82,10 +96,13 @@ function drawFrameLanes(ctx, marks, layers, x, w, top, dark, palette, selected) 
           ctx.fillRect(deadline, y, 1, FRAME_ROW);
         }
       }
-      if (i === selected) {
+      const outline = outlined.indexOf(i);
+      if (outline >= 0) {
         ctx.strokeStyle = '#1a73e8';
         ctx.lineWidth = 2;
+        ctx.setLineDash(outline === 0 ? [] : [3, 2]);
         ctx.strokeRect(from - 1, y + 1, width + 2, FRAME_ROW - 2);
+        ctx.setLineDash([]);
       }
     }
     // The layer's name over its lane's start, on a backing that keeps it readable.

@@ -101,6 +101,9 @@ export function wireTimelinePointer(canvas, store, products, parts) {
       tip.append(p);
     };
     const at = paper.timeAt(px);
+    // The frame under the pointer is outlined with the frames linked to it.
+    const under = markAt(px, event.clientY - rect.top);
+    if (frameLanes.hover(under && under.frame !== undefined ? under.frame : -1)) paper.draw();
     const gap = (scene.facts.gaps || []).find(([from, to]) => at >= from && at <= to);
     if (gap) {
       tip.replaceChildren();
@@ -241,6 +244,7 @@ export function wireTimelinePointer(canvas, store, products, parts) {
   canvas.addEventListener('mouseleave', () => {
     clearTimeout(hoverTimer);
     tip.hidden = true;
+    if (frameLanes.hover(-1)) paper.draw();
   });
   window.addEventListener('mouseup', () => {
     if (!scene.drag) return;
