@@ -185,6 +185,22 @@ fn every_capture_in_the_corpus_parses() {
         let p = analyze(&corpus_file(&name)).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(p.profile.facts.format.family, "atrace", "{name}");
         products::summary_json(&p);
+        no_track_outlasts_the_trace(&p.profile, &name);
+    }
+    for name in ["perfetto/toolsbase-perflib-perfetto.trace", "perfetto/mstools-perfetto_android12_cpuschedstack.pftrace"] {
+        let p = analyze(&corpus_file(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        no_track_outlasts_the_trace(&p.profile, name);
+    }
+}
+
+/// A track's spans lie on rows where none overlaps another, so none holds more wall time
+/// than the trace lasts (the perflib capture's `animator` spans overlapped 2.0 s in its
+/// 0.69 s on one row).
+fn no_track_outlasts_the_trace(p: &Profile, name: &str) {
+    let length = p.system.timeline.length();
+    for t in p.stacks().threads.iter().filter(|t| t.track) {
+        let wall: u64 = t.tree.children(droidflame_core::profile::CallTree::ROOT).map(|n| t.tree.node(n).incl.wall).sum();
+        assert!(wall <= length, "{name}: track {} holds {wall} ticks in a trace of {length}", t.name);
     }
 }
 
@@ -436,6 +452,8 @@ fn async_slices_and_android_13_tracks() {
     c.mark("t", 1, 10, MS, "S|10|load|1")
         .mark("t", 1, 10, 2 * MS, "S|10|load|2")
         .mark("u", 2, 10, 4 * MS, "F|10|load|1") // ends on another thread
+        .mark("t", 1, 10, 5 * MS, "S|10|load|3")
+        .mark("t", 1, 10, 6 * MS, "F|10|load|3")
         .mark("t", 1, 10, 7 * MS, "F|10|load|2")
         .mark("t", 1, 10, 8 * MS, "G|10|Network|fetch|5")
         .mark("t", 1, 10, 9 * MS, "H|10|Network|5")
@@ -447,10 +465,15 @@ fn async_slices_and_android_13_tracks() {
     let p = analyze(&c.text()).unwrap();
     let tracks: Vec<(&str, Option<u32>)> =
         p.profile.stacks().threads.iter().filter(|t| t.track).map(|t| (t.name.as_str(), t.pid)).collect();
-    assert_eq!(tracks, [("load", Some(10)), ("Network", Some(10))]);
-    let load = p.profile.stacks().threads.iter().find(|t| t.name == "load").unwrap();
-    assert_eq!(p.profile.micros(load.tree.nodes()[1].incl.wall), 3_000 + 5_000);
-    assert_eq!(load.tree.nodes()[1].calls, 2);
+    // Spans of one name that overlap go on rows of their own, each on the first free when it
+    // begins: load 1 (1-4 ms) and then load 3 (5-6 ms) on the first, load 2 (2-7 ms) beside.
+    assert_eq!(tracks, [("load", Some(10)), ("load (row 2)", Some(10)), ("Network", Some(10))]);
+    let row = |name: &str| {
+        let t = p.profile.stacks().threads.iter().find(|t| t.name == name).unwrap();
+        (p.profile.micros(t.tree.nodes()[1].incl.wall), t.tree.nodes()[1].calls)
+    };
+    assert_eq!(row("load"), (3_000 + 1_000, 2));
+    assert_eq!(row("load (row 2)"), (5_000, 1));
     let network = products::folded(
         &p.profile,
         &FoldedOptions { clock: None, thread: Some(network_tid(&p.profile)), ..Default::default() },
@@ -460,7 +483,7 @@ fn async_slices_and_android_13_tracks() {
     // The instant and the named-track instant count as calls of zero length.
     let calls: u64 =
         p.profile.stacks().threads.iter().flat_map(|t| t.tree.nodes().iter().skip(1)).map(|n| n.calls).sum();
-    assert_eq!(calls, 2 + 2 + 1 + 1);
+    assert_eq!(calls, 3 + 2 + 1 + 1);
     assert_eq!(p.profile.facts.repairs.unmatched_ends, 1);
 }
 
