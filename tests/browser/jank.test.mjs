@@ -308,3 +308,20 @@ test('CPU samples are ticks over their thread\'s states: each taken while it ran
   assert.equal(counted[2], counted[1]);
   await shot(page, 'jank-samples-over-states');
 });
+
+test('a Scheduling row of a thread the stacks shown lack pins it in the timeline', async (t) => {
+  const page = await checkedPage(context, t, { viewport: { width: 1280, height: 900 } });
+  assert.equal(await pick(page, [corpus(ANDROID12)]), 'done');
+  assert.equal(await page.inputValue('#source'), 'cpu-samples', 'CPU samples are shown: threads that were never sampled are not among them');
+  await page.click('#tab-button-scheduling');
+  await page.waitForFunction(() => document.body.dataset.scheduling === 'shown');
+  const row = page.locator('#sched-rows tr[data-tid]').first();
+  const tid = Number(await row.getAttribute('data-tid'));
+  assert.match(await row.locator('td.name').textContent(), new RegExp('\\[' + tid + '\\]$'));
+  await row.click();
+  await page.waitForFunction(() => document.getElementById('tab-button-timeline').getAttribute('aria-selected') === 'true');
+  await timelineSettled(page);
+  await page.waitForFunction((key) => JSON.parse(document.getElementById('timeline-canvas').dataset.layout).tracks.some((track) => track.key === key), 't:' + tid);
+  // The link keeps it.
+  await page.waitForFunction((tid) => new URLSearchParams(location.hash.slice(1)).get('pins')?.split('.').includes(String(tid)), tid);
+});

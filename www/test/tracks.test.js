@@ -79,3 +79,13 @@ test('a thread shown alone keeps every depth; beside the CPUs, 40; asked, all', 
   const [deep] = layoutTracks(shared, facts, { thread: 1, summary, pins: [], timelineDeep: true }).tracks;
   assert.deepEqual([deep.skip, deep.depths], [0, 50]);
 });
+
+test('an idle CPU says for how long, between the runs around it; a counter\'s value has its unit', async () => {
+  const { idleLine, counterValue } = await import('../src/timeline/timeline-system.js');
+  assert.equal(idleLine({ start_us: 6000, end_us: 9000 }), 'for 3.00 ms, from 6.0 ms to 9.0 ms');
+  assert.equal(idleLine({ start_us: null, end_us: 7000 }), 'from the start of the trace to 7.00 ms');
+  assert.equal(idleLine({ start_us: 1500000, end_us: null }), 'from 1.50 s to the end of the trace');
+  assert.equal(idleLine({ start_us: null, end_us: null }), 'ran no thread in the whole trace');
+  assert.equal(counterValue(1900800, 'kHz'), '1,900,800 kHz');
+  assert.equal(counterValue(-3, ''), '-3');
+});

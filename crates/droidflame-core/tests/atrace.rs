@@ -104,7 +104,8 @@ fn ctrace_counters_over_ranges_add_up_to_the_whole() {
     }
     // VSYNC-sf starts 2.6 s in: the first piece has no value of it, not a value of 0; it
     // flips between 0 and 1 in the others.
-    let vsync: Vec<_> = pieces.iter().map(|piece| piece.system.counters.iter().find(|c| c.name == "VSYNC-sf")).collect();
+    let vsync: Vec<_> =
+        pieces.iter().map(|piece| piece.system.counters.iter().find(|c| c.name == "VSYNC-sf")).collect();
     assert!(vsync[0].is_none());
     assert!(vsync[1..].iter().flatten().all(|c| (c.min, c.max) == (0, 1) && c.samples > 0), "{vsync:?}");
     assert_eq!(vsync[1..].iter().flatten().count(), 2);
@@ -187,7 +188,9 @@ fn every_capture_in_the_corpus_parses() {
         products::summary_json(&p);
         no_track_outlasts_the_trace(&p.profile, &name);
     }
-    for name in ["perfetto/toolsbase-perflib-perfetto.trace", "perfetto/mstools-perfetto_android12_cpuschedstack.pftrace"] {
+    for name in
+        ["perfetto/toolsbase-perflib-perfetto.trace", "perfetto/mstools-perfetto_android12_cpuschedstack.pftrace"]
+    {
         let p = analyze(&corpus_file(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
         no_track_outlasts_the_trace(&p.profile, name);
     }
@@ -199,7 +202,8 @@ fn every_capture_in_the_corpus_parses() {
 fn no_track_outlasts_the_trace(p: &Profile, name: &str) {
     let length = p.system.timeline.length();
     for t in p.stacks().threads.iter().filter(|t| t.track) {
-        let wall: u64 = t.tree.children(droidflame_core::profile::CallTree::ROOT).map(|n| t.tree.node(n).incl.wall).sum();
+        let wall: u64 =
+            t.tree.children(droidflame_core::profile::CallTree::ROOT).map(|n| t.tree.node(n).incl.wall).sum();
         assert!(wall <= length, "{name}: track {} holds {wall} ticks in a trace of {length}", t.name);
     }
 }

@@ -54,8 +54,7 @@ fn perflib_device_trace_has_slices_scheduling_and_names() {
     // SOURCES.md: B 5,985 / E 5,976, C 1,505, S 66 / F 50; sched_switch 8,445; cpu_frequency
     // 308 (counters of no process).
     assert_eq!(thread_calls(&p.profile), 5_985);
-    let (frequency, markers): (Vec<_>, Vec<_>) =
-        p.profile.system.counters.iter().partition(|c| c.unit == "kHz");
+    let (frequency, markers): (Vec<_>, Vec<_>) = p.profile.system.counters.iter().partition(|c| c.unit == "kHz");
     assert!(frequency.iter().all(|c| c.name.starts_with("CPU ") && c.name.ends_with(" frequency")));
     // atrace's counters say no unit.
     assert!(markers.iter().all(|c| c.unit.is_empty()));

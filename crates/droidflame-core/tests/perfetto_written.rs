@@ -266,8 +266,13 @@ fn counter_tracks_keep_their_units_multipliers_and_increments() {
         pf::track_descriptor(3, 12, TrackOf::ShapedCounter(10, "thread time", time)),
         pf::track_descriptor(3, 13, TrackOf::ShapedCounter(0, "rail", power)),
     ];
-    let value = |ms: u64, track, value| {
-        TrackEventSpec { ts: ms * MS, clock: None, kind: 4, track: Some(track), name: Name::None, value: Some(value) }
+    let value = |ms: u64, track, value| TrackEventSpec {
+        ts: ms * MS,
+        clock: None,
+        kind: 4,
+        track: Some(track),
+        name: Name::None,
+        value: Some(value),
     };
     let cleared = pf::SEQ_INCREMENTAL_STATE_CLEARED;
     for (flags, e) in [

@@ -145,7 +145,16 @@ fn each_cpu_shows_the_threads_it_ran() {
     );
     let at = products::cpu_at_json(&p.system, p.stacks(), 1, 2_500.0);
     assert_eq!((at["label"].as_str(), at["words"].as_str()), (Some("other [6]"), Some("Running")));
-    assert!(products::cpu_at_json(&p.system, p.stacks(), 1, 7_000.0).is_null(), "CPU 1 was idle");
+    // CPU 1 was idle from 6 to 9 ms; CPU 2 from the start to 7 ms, and CPU 0 all along.
+    let idle = |cpu, at| {
+        let json = products::cpu_at_json(&p.system, p.stacks(), cpu, at);
+        (json["idle"].as_bool(), json["start_us"].as_f64(), json["end_us"].as_f64())
+    };
+    assert_eq!(idle(1, 7_000.0), (Some(true), Some(6_000.0), Some(9_000.0)));
+    assert_eq!(idle(1, 6_000.0), (Some(true), Some(6_000.0), Some(9_000.0)), "from the moment the run ended");
+    assert_eq!(idle(2, 3_000.0), (Some(true), None, Some(7_000.0)));
+    assert_eq!(idle(0, 5_000.0), (Some(true), None, None));
+    assert_eq!(products::cpu_at_json(&p.system, p.stacks(), 1, 9_500.0)["idle"], serde_json::Value::Null);
     // CPU frequency is a counter of no process, in kHz.
     let freq = p.system.counters.iter().find(|c| c.name == "CPU 1 frequency").unwrap();
     assert_eq!((freq.pid, freq.last, freq.series.len(), freq.unit.as_str()), (0, 1_900_800, 1, "kHz"));

@@ -23,6 +23,7 @@ export function schedulingRows(scheduling) {
     const cpuTotal = r.cpus.reduce((sum, c) => sum + c.us, 0);
     return {
       index: r.shown,
+      tid: r.tid,
       thread: r.label,
       process: r.process || (r.pid !== null && r.pid !== undefined ? 'pid ' + r.pid : ''),
       running: r.running_us,
@@ -43,7 +44,12 @@ export function schedulingRows(scheduling) {
 export function createScheduling({ store, products }) {
   const body = $('sched-rows');
   const button = $('tab-button-scheduling');
-  bindList(body, 'tr[data-thread]', (row) => store.update({ thread: Number(row.dataset.thread) }));
+  // A thread of the stacks shown becomes the chosen thread; one they lack (a thread the
+  // scheduler saw that wrote no slices, with CPU samples shown) is pinned in the timeline.
+  bindList(body, 'tr[data-row]', (row) => {
+    if (row.dataset.thread !== undefined) store.update({ thread: Number(row.dataset.thread) });
+    else store.update({ pins: [...new Set([...store.get().pins, Number(row.dataset.tid)])], tab: 'timeline' });
+  });
   let asked = 0;
 
   // The rows of what graphs and tables cover: the range's where one is selected.
@@ -62,7 +68,9 @@ export function createScheduling({ store, products }) {
     if (mine !== asked) return;
     const now = store.get();
     $('sched-scope').textContent = now.range ? ' in ' + rangeText(now.range) + ' of the trace' : '';
-    body.replaceChildren(...rows.map((r) => element('tr', r.index === null ? { 'aria-disabled': 'true' } : { 'data-thread': String(r.index), 'aria-selected': String(now.thread === r.index) },
+    body.replaceChildren(...rows.map((r) => element('tr', r.index === null
+      ? { 'data-row': '', 'data-tid': String(r.tid), title: 'Not in the stacks shown: Enter or a click pins it in the timeline' }
+      : { 'data-row': '', 'data-thread': String(r.index), 'aria-selected': String(now.thread === r.index) },
         element('td', { class: 'name', text: r.thread, title: r.thread }),
         element('td', { text: r.process, title: r.process }),
         element('td', { class: 'n', text: millis(r.running) }),
@@ -74,7 +82,7 @@ export function createScheduling({ store, products }) {
         element('td', { class: 'n', text: r.share }),
         element('td', { class: 'waker', text: r.waker, title: r.wakers }),
         element('td', { class: 'cpus', text: r.cpus, title: r.cpuTimes }))));
-    settle(body, 'tr[data-thread]');
+    settle(body, 'tr[data-row]');
     document.body.dataset.scheduling = 'shown';
   }
 

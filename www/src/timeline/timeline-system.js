@@ -86,10 +86,23 @@ export function drawCounter(ctx, track, steps, label, x, w, dark, palette) {
   }
 }
 
+/**
+ * How long a CPU was idle, from the core's `start_us` and `end_us` (null: no run before or
+ * after it in the trace).
+ */
+export function idleLine({ start_us: start, end_us: end }) {
+  if (start === null && end === null) return 'ran no thread in the whole trace';
+  if (start === null) return 'from the start of the trace to ' + timeText(end);
+  if (end === null) return 'from ' + timeText(start) + ' to the end of the trace';
+  const step = Math.max((end - start) / 10, 0.001);
+  return 'for ' + timeText(end - start) + ', from ' + timeText(start, step) + ' to ' + timeText(end, step);
+}
+
 /** The hover lines of CPU `cpu` at `at` µs. */
 export async function cpuTip(products, cpu, at) {
   const ran = await products.cpuAt(cpu, at);
   if (!ran) return ['CPU ' + cpu + ': idle'];
+  if (ran.idle) return ['CPU ' + cpu + ': idle', idleLine(ran)];
   const step = Math.max(ran.dur_us / 10, 0.001);
   return [ran.label + ' on CPU ' + cpu, 'for ' + timeText(ran.dur_us) + ', from ' + timeText(ran.start_us, step) + ' to ' + timeText(ran.end_us, step),
     ran.process ? ran.process + ' (pid ' + ran.pid + ')' : ''].filter(Boolean);

@@ -140,11 +140,42 @@ pub fn cpu_at(system: &SystemTimeline, stacks: &StackProfile, cpu: u32, at_us: f
     })
 }
 
+/// The span around `at` (ticks) in which CPU `cpu` ran no known thread: from the end of the
+/// run before it to the start of the run after it, each `None` where there is none (the
+/// trace's start or end bounds it). Windows around `at` widen until both runs are found.
+pub fn cpu_idle(system: &SystemTimeline, stacks: &StackProfile, cpu: u32, at: u64) -> (Option<u64>, Option<u64>) {
+    let (start, end) = (system.timeline.start, system.timeline.end.saturating_add(1));
+    let (mut before, mut after): (Option<u64>, Option<u64>) = (None, None);
+    let mut reach = system.timeline.length() / 4096 + 1;
+    loop {
+        let (from, to) = (at.saturating_sub(reach).max(start), at.saturating_add(reach).min(end));
+        for t in stacks.threads.iter().filter(|t| !t.states.is_empty()) {
+            let runs =
+                t.states.spans(from, to).filter(|s| s.entry.state == SchedState::Running && s.entry.cpu == Some(cpu));
+            for span in runs {
+                if span.end <= at {
+                    before = before.max(Some(span.end));
+                } else if span.entry.start > at {
+                    after = Some(after.map_or(span.entry.start, |a| a.min(span.entry.start)));
+                }
+            }
+        }
+        if (before.is_some() || from == start) && (after.is_some() || to == end) {
+            return (before, after);
+        }
+        reach = reach.saturating_mul(4);
+    }
+}
+
 /// `cpu_at` as JSON: `thread` (index), `tid`, `label` (`name [tid]`), `process`, `pid`, and the
-/// state as `state_json` gives it; `null` where the CPU ran no known thread.
+/// state as `state_json` gives it. Where the CPU ran no known thread: `idle` true, with
+/// `start_us` and `end_us` where the runs around it end and start (null: the trace's start
+/// or end, no run before or after).
 pub fn cpu_at_json(system: &SystemTimeline, stacks: &StackProfile, cpu: u32, at_us: f64) -> Value {
     let Some((index, span)) = cpu_at(system, stacks, cpu, at_us) else {
-        return Value::Null;
+        let (before, after) = cpu_idle(system, stacks, cpu, system.ticks_at(at_us));
+        let micros = |t: Option<u64>| t.map(|t| system.micros_at(t));
+        return json!({ "idle": true, "cpu": cpu, "start_us": micros(before), "end_us": micros(after) });
     };
     let t = &stacks.threads[index];
     let mut value = state_json(system, stacks, &span);

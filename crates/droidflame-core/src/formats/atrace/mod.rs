@@ -262,7 +262,7 @@ impl AtraceDecoder {
         let stats = &self.events.stats;
         if self.events.system.stats.slices == 0 {
             let instead = if end.scheduled {
-                "only kernel events: each thread's frames are its scheduler states (Running, Runnable, Sleeping)"
+                "only kernel events: each thread's frames are its scheduler states (running, runnable, sleeping and so on)"
             } else {
                 "and no scheduler events: there is nothing to draw"
             };

@@ -119,7 +119,7 @@ pub fn warn(reader: &PacketReader, slices: u64, end: &SystemEnd, builder: &mut P
     }
     if reader.frames.events > 0 {
         read.push(format!(
-            "{} (`droidflame frames` lists the app frames)",
+            "{} (the app frames: the page's Frames tab, `droidflame frames` on the command line)",
             counted(reader.frames.events, "frame timeline event", "frame timeline events")
         ));
     }
@@ -128,8 +128,8 @@ pub fn warn(reader: &PacketReader, slices: u64, end: &SystemEnd, builder: &mut P
     if slices == 0 && !read.is_empty() && !java_only {
         let held = held(stats);
         let states = if end.scheduled {
-            "; its scheduler events are the calls source, each thread's frames its scheduler states (Running, \
-             Runnable, Sleeping)"
+            "; its scheduler events are the calls source, each thread's frames its scheduler states (running, \
+             runnable, sleeping and so on)"
         } else {
             ""
         };
@@ -146,12 +146,13 @@ pub fn warn(reader: &PacketReader, slices: u64, end: &SystemEnd, builder: &mut P
         let held = held(stats);
         // What was read, then what else the trace holds: never "only" where there is more.
         let instead = if end.scheduled && held.is_empty() {
-            "only scheduler events: each thread's frames are its scheduler states (Running, Runnable, Sleeping)"
-                .to_owned()
+            "only scheduler events: each thread's frames are its scheduler states (running, runnable, sleeping and so \
+             on)"
+            .to_owned()
         } else if end.scheduled {
             format!(
-                "but scheduler events, so each thread's frames are its scheduler states (Running, Runnable, \
-                 Sleeping); it also holds {}, which droidflame does not draw yet",
+                "but scheduler events, so each thread's frames are its scheduler states (running, runnable, \
+                 sleeping and so on); it also holds {}, which droidflame does not draw yet",
                 held.join(", ")
             )
         } else {
