@@ -236,19 +236,30 @@ test('the longest frame opens with its app\'s main thread, RenderThreads and the
   const view = await page.evaluate(() => [Number(document.getElementById('timeline-canvas').dataset.from), Number(document.getElementById('timeline-canvas').dataset.to)]);
   assert.ok(view[0] < 33_934_000 && view[1] > 34_299_000 && view[1] - view[0] < 600_000, view.join('-'));
   await shot(page, 'jank-longest-frame');
-  // Its link, opened with the same file, shows the same tracks over the same window.
+  // A click on the chosen thread's name shows all its depths.
+  const box = await page.locator('#timeline-canvas').boundingBox();
+  await page.mouse.click(box.x + 30, box.y + layout.tracks[0].top + 7);
+  await page.waitForFunction(() => /deep=on/.test(location.hash));
+  await timelineSettled(page);
+  const deep = await layoutOf(page);
+  assert.ok(deep.tracks[0].height > layout.tracks[0].height, 'its track grew: ' + deep.tracks[0].height + ' px');
+  // Its link, opened with the same file, shows the same tracks over the same window, the
+  // deep view and the frame chosen.
   await page.click('#copy-link');
   await page.waitForFunction(() => document.getElementById('copy-link-status').textContent === 'Link copied');
   const link = await page.evaluate(() => navigator.clipboard.readText());
-  assert.match(link, /[#&]window=[\d.]+-[\d.]+&pins=2328\.9664/);
+  assert.match(link, /[#&]window=[\d.]+-[\d.]+&pins=2328\.9664&deep=on&frame=\d+/);
   const again = await checkedPage(context, t, { viewport: { width: 1280, height: 1000 } });
   await again.goto(link);
   await again.waitForFunction(() => document.body.dataset.engine === 'ready');
   assert.equal(await pick(again, [corpus(ANDROID12)]), 'done');
   await timelineSettled(again);
   const reopened = await layoutOf(again);
-  assert.deepEqual(reopened.tracks.map((track) => track.key), layout.tracks.map((track) => track.key));
+  const shape = (l) => l.tracks.map((track) => track.key + ' ' + track.height);
+  assert.deepEqual(shape(reopened), shape(deep));
   assert.equal(await again.textContent('#timeline-span'), await page.textContent('#timeline-span'));
+  await again.click('#tab-button-frames');
+  await again.waitForFunction(() => /12127/.test(document.getElementById('frame-chosen-text').textContent));
 });
 
 test('CPU samples are ticks over their thread\'s states: each taken while it ran', async (t) => {

@@ -21,7 +21,8 @@ test('a view goes into the hash and comes back from it, whole', () => {
     tab: 'tree', thread: 0, clock: 'cpu', range: { from: 12.5, to }, search: 'a;b c&d=e#f',
     treeSearch: 'Löoper', treeFunction: 'java.lang.Thread.run',
     view: { transforms: [{ merge: 'x.Y.z' }, { focus_subtree: ['a', 'b'] }, { collapse_package: 'android.' }], invert: true },
-    timelineView: { from: 10, to: 20.25 }, pins: [2328, 9664],
+    timelineView: { from: 10, to: 20.25 }, pins: [2328, 9664], timelineGroups: { 1323: true, none: false, 'none-counters': true },
+    timelineDeep: true,
   });
   const hash = hashOf(state);
   assert.doesNotMatch(hash, /[#\s]/, 'one hash, no spaces');
@@ -30,8 +31,12 @@ test('a view goes into the hash and comes back from it, whole', () => {
   assert.deepEqual(patch, {
     tab: 'tree', thread: 0, clock: 'cpu', range: { from: 12.5, to }, search: 'a;b c&d=e#f', treeSearch: 'Löoper',
     treeFunction: 'java.lang.Thread.run', view: state.view, timelineView: { from: 10, to: 20.25 }, pins: [2328, 9664],
+    timelineGroups: state.timelineGroups, timelineDeep: true,
   });
-  assert.match(hash, /&window=10-20\.25&pins=2328\.9664&/);
+  assert.match(hash, /&window=10-20\.25&pins=2328\.9664&groups=1323\.-none\.none-counters&deep=on&/);
+  // The frame chosen, in a trace with app frames.
+  const frames = Object.assign(initialState(), openedState(Object.assign(golden.method(), { app_frames: 3 }), 'a.trace'));
+  assert.equal(restored('#' + hashOf(Object.assign(frames, { frame: 2 })), frames).patch.frame, 2);
   assert.equal(hashOf(initialState()), '', 'nothing open: no hash');
   assert.match(hashOf(opened()), /^file=a\.trace&tab=flame&thread=/);
 });
@@ -100,6 +105,9 @@ test('a hostile hash: unknown keys, bad values and markup are left out with a no
   assert.equal('timelineView' in restored('window=5-2').patch, false);
   assert.match(restored('pins=12.x').notes[0], /pinned threads was left out/);
   assert.equal('pins' in restored('pins=-1').patch, false);
+  assert.match(restored('groups=12.-x').notes[0], /process groups opened or closed was left out/);
+  assert.equal('timelineDeep' in restored('deep=yes').patch, false);
+  assert.match(restored('frame=1').notes[0], /frame chosen was left out/, 'this trace has no app frames');
   assert.equal('tab' in restored('tab=compare').patch, false);
   assert.match(restored('compare=on').notes[0], /Compare with/);
   // Too long to read at all.

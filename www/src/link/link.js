@@ -37,6 +37,12 @@ export function hashOf(state) {
   // The timeline's window and the threads pinned in it.
   if (state.timelineView) params.set('window', round(state.timelineView.from) + '-' + round(state.timelineView.to));
   if (state.pins && state.pins.length > 0) params.set('pins', state.pins.join('.'));
+  // The process groups opened (by key) or closed (`-key`) by hand, the chosen thread's every
+  // depth, the frame chosen.
+  const groups = Object.entries(state.timelineGroups || {}).map(([key, open]) => (open ? key : '-' + key));
+  if (groups.length > 0) params.set('groups', groups.join('.'));
+  if (state.timelineDeep) params.set('deep', 'on');
+  if (state.frame >= 0) params.set('frame', String(state.frame));
   if (!isPlain(state.view)) params.set('view', JSON.stringify({ transforms: state.view.transforms, invert: state.view.invert }));
   if (state.search) params.set('search', state.search);
   if (state.treeSearch) params.set('tree_search', state.treeSearch);
@@ -155,8 +161,8 @@ export function linkPatch(params, state) {
   const notes = [];
   if (!params) return { patch, notes };
   const summary = state.summary;
-  const known = ['file', 'tab', 'source', 'dump', 'thread', 'clock', 'range', 'window', 'pins', 'view', 'search', 'tree_search', 'function', 'compare', 'call',
-    'heap', 'packages', 'class', 'object'];
+  const known = ['file', 'tab', 'source', 'dump', 'thread', 'clock', 'range', 'window', 'pins', 'groups', 'deep', 'frame', 'view', 'search', 'tree_search',
+    'function', 'compare', 'call', 'heap', 'packages', 'class', 'object'];
   const unknown = [...new Set([...params.keys()].filter((k) => !known.includes(k)))];
   if (unknown.length) notes.push('The link has ' + (unknown.length === 1 ? 'a part' : 'parts') + ' this page does not know, left out: ' + unknown.map((k) => '"' + k.slice(0, 40) + '"').join(', ') + '.');
   const bad = (what) => notes.push('The link\'s ' + what + ' was left out.');
@@ -200,6 +206,25 @@ export function linkPatch(params, state) {
     const tids = pins.split('.').slice(0, MAX_STEPS).map(Number);
     if (pins.length <= MAX_TEXT && tids.every((tid) => Number.isInteger(tid) && tid >= 0 && tid < 2 ** 32)) patch.pins = tids;
     else bad('pinned threads');
+  }
+  const groups = get('groups');
+  if (groups !== null) {
+    // Process ids, or `none` (threads of no process) and `none-counters`; `-` for closed.
+    const items = groups.split('.').slice(0, MAX_STEPS).map((item) => /^(-?)(\d{1,10}|none|none-counters)$/.exec(item));
+    if (groups.length <= MAX_TEXT && items.every(Boolean)) patch.timelineGroups = Object.fromEntries(items.map((m) => [m[2], m[1] !== '-']));
+    else bad('process groups opened or closed');
+  }
+  const deep = get('deep');
+  if (deep !== null) {
+    if (deep === 'on') patch.timelineDeep = true;
+    else bad('deep view');
+  }
+  const frame = get('frame');
+  if (frame !== null) {
+    // An index into the frames the core lists: apps' then the display's.
+    const index = /^\d{1,7}$/.test(frame) ? Number(frame) : -1;
+    if (index >= 0 && summary.app_frames) patch.frame = index;
+    else bad('frame chosen');
   }
   const view = get('view');
   if (view !== null) {
