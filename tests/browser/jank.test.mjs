@@ -314,10 +314,20 @@ test('CPU samples are ticks over their thread\'s states: each taken while it ran
   const band = (await layoutOf(page)).marks.find((m) => m.tid === 1451);
   await hoverAt(page, now.x + x, now.y + band.top + 2);
   const tip = await page.textContent('#timeline-tip');
-  const counted = tip.match(/^(\d+) CPU samples? of bluetooth@1\.1-s \[1451\].*taken while Running (\d+)$/);
+  const counted = tip.match(/^(\d+) CPU samples? of bluetooth@1\.1-s \[1451\].*taken while Running (\d+)click: the nearest sample's stack$/);
   assert.ok(counted, tip);
   assert.equal(counted[2], counted[1]);
   await shot(page, 'jank-samples-over-states');
+  // A click on it: the nearest sample's stack, innermost first.
+  await page.mouse.click(now.x + x, now.y + band.top + 2);
+  await page.waitForFunction(() => document.body.dataset.timelineSample);
+  assert.match(await page.textContent('#timeline-call h3'), /^CPU sample of bluetooth@1\.1-s \[1451\] at [\d.]+ s/);
+  // SOURCES.md: every sample is taken at sched_switch, in the kernel; its leaf is always
+  // `__traceiter_sched_switch`.
+  const stack = await page.locator('#timeline-call .sample-stack li').allTextContents();
+  assert.ok(stack.length > 3, stack.join(' < '));
+  assert.equal(stack[0], '__traceiter_sched_switch (kernel)');
+  assert.ok(stack.includes('__schedule (kernel)'), stack.join(' < '));
 });
 
 test('a Scheduling row of a thread the stacks shown lack pins it in the timeline', async (t) => {

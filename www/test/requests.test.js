@@ -84,7 +84,7 @@ test('every request is a method of the engine, and the fresh ones of the product
   for (const type of Object.keys(REQUESTS)) assert.equal(typeof Engine.prototype[type], 'function', type);
   const fresh = Object.keys(REQUESTS).filter((type) => REQUESTS[type].fresh);
   assert.deepEqual(fresh, ['boxes', 'callAt', 'states', 'scheduling', 'stateAt', 'cpus', 'cpuAt', 'threadStates', 'threadStateAt', 'sampleMarks',
-    'samplesInStates', 'counterSteps', 'counterAt', 'detail',
+    'samplesInStates', 'sampleAt', 'counterSteps', 'counterAt', 'detail',
     'heapClasses', 'heapObjects', 'heapObject', 'heapLeaks', 'heapDuplicates', 'heapDiff', 'heapSeries']);
   const asked = [];
   const engine = Object.fromEntries(fresh.map((type) => [type, (...args) => asked.push([type, ...args])]));

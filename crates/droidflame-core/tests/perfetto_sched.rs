@@ -461,3 +461,47 @@ fn the_cpu_overview_draws_the_runs_a_wide_window_has() {
     assert_eq!(agree, busy, "every busy pixel of one has a busy pixel at or beside it in the other");
     assert!(same as f64 >= 0.95 * whole as f64, "one thread: {same} of {whole} agree");
 }
+
+/// A CPU sample's stack at a tick: the sample nearest the middle of the span asked about,
+/// with the frames its stack had, root first; none where the span has no sample.
+#[test]
+fn a_sample_at_a_tick_gives_its_stack() {
+    use droidflame_testkit::perfetto::{Message, Trace};
+    use droidflame_testkit::perfetto_profiling::{perf_sample, samples_start, CodeFrame, CodeInterner, Timebase};
+    let mut snapshot = Message::new();
+    for (clock, value) in [(6, 500_000), (3, 500_000), (5, 500_000)] {
+        snapshot.message(1, Message::new().varint(1, clock).varint(2, value));
+    }
+    let mut packets = vec![Message::new().message(6, &snapshot).clone(), samples_start(2, Timebase::Tracepoint)];
+    let mut code = CodeInterner::new(1);
+    let work = code.stack(&[CodeFrame::function("main", "/app"), CodeFrame::function("work", "/app")]);
+    let poll = code.stack(&[
+        CodeFrame::function("main", "/app"),
+        CodeFrame::function("idle", "/app"),
+        CodeFrame::function("poll", "/libc.so"),
+    ]);
+    // Every ms from 1 to 6 ms: work, work, poll, work, poll, poll.
+    for (ms, stack) in [(1, work), (2, work), (3, poll), (4, work), (5, poll), (6, poll)] {
+        packets.push(perf_sample(2, &mut code, ms * 1_000_000, (5, 5, 0), stack).varint(58, 6).clone());
+    }
+    let p = analyze_with(&Trace::of(&packets).bytes[..], Options { keep_calls: true, ..Options::default() })
+        .unwrap()
+        .profile;
+    let first = p.system.micros_at(1_000_000);
+    let at = |from: f64, to: f64| products::sample_at_json(&p, 5, first + from, first + to);
+    let frames = |json: &serde_json::Value| {
+        json["frames"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap().to_owned()).collect::<Vec<_>>()
+    };
+    // Around 3 ms: the poll sample, alone in the span.
+    let third = at(1_900.0, 2_100.0);
+    assert_eq!((third["time_us"].as_f64(), third["count"].as_u64()), (Some(first + 2_000.0), Some(1)));
+    assert_eq!(frames(&third), ["main", "idle", "poll"]);
+    // A span over two samples gives the one nearest its middle: 4 ms, work.
+    let middle = at(1_700.0, 3_400.0);
+    assert_eq!((middle["time_us"].as_f64(), middle["count"].as_u64()), (Some(first + 3_000.0), Some(2)));
+    assert_eq!(frames(&middle), ["main", "work"]);
+    assert_eq!(frames(&at(-100.0, 100.0)), ["main", "work"]);
+    assert_eq!(frames(&at(4_900.0, 5_100.0)), ["main", "idle", "poll"], "the last sample");
+    assert!(at(300.0, 700.0).is_null(), "no sample between 1 and 2 ms");
+    assert!(products::sample_at_json(&p, 6, 0.0, 1e9).is_null(), "thread 6 has no samples");
+}

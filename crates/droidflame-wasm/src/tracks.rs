@@ -46,6 +46,13 @@ impl Session {
         Ok(marks.iter().flat_map(|m| [m.start_us, m.end_us, f64::from(m.count)]).collect())
     }
 
+    /// Thread `tid`'s CPU sample nearest the middle of a span, with its stack
+    /// (`products::sample_at_json`).
+    #[wasm_bindgen(js_name = sampleAtJson)]
+    pub fn sample_at_json(&self, tid: u32, from_us: f64, to_us: f64) -> Result<String, JsError> {
+        Ok(products::sample_at_json(&self.profile()?.profile, tid, from_us, to_us).to_string())
+    }
+
     /// Thread `tid`'s samples between `from_us` and `to_us` by the scheduler state it was in
     /// (`products::samples_in_states_json`).
     #[wasm_bindgen(js_name = samplesInStatesJson)]

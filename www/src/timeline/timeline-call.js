@@ -121,8 +121,30 @@ export function createCallPanel(store, products, viewOf) {
     $('timeline-call-close').addEventListener('click', () => render(null));
   }
 
+  /**
+   * A CPU sample in detail (`sample`: the core's `sampleAt`, of thread `track`): when it was
+   * taken and its stack, innermost frame first.
+   */
+  function showSample(sample, track) {
+    asked++;
+    shown = null;
+    box.hidden = false;
+    document.body.dataset.timelineCall = '';
+    const others = sample.count > 1 ? ' (the nearest of ' + sample.count + ' here)' : '';
+    box.replaceChildren(
+      element('h3', { class: 'call-name', text: 'CPU sample of ' + track.label + ' at ' + timeText(sample.time_us) + others }),
+      element('ol', { class: 'sample-stack', 'aria-label': 'Its stack, innermost frame first' },
+        ...[...sample.frames].reverse().map((f) => element('li', { text: f.name + (f.kernel ? ' (kernel)' : ''), title: f.name }))),
+      element('div', { class: 'call-actions' },
+        element('button', { type: 'button', class: 'link', text: 'Close', id: 'timeline-call-close' })),
+    );
+    document.body.dataset.timelineSample = String(sample.time_us);
+    $('timeline-call-close').addEventListener('click', () => render(null));
+  }
+
   return {
     showState,
+    showSample,
     async show(where) {
       const call = await callAt(where);
       if (call === undefined) return;

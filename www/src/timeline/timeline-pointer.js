@@ -80,7 +80,7 @@ export function wireTimelinePointer(canvas, store, products, parts) {
     const states = found.states.map((s) => s.words + ' ' + s.count);
     if (found.unknown > 0) states.push('state unknown ' + found.unknown);
     return [found.total + (found.total === 1 ? ' CPU sample' : ' CPU samples') + ' of ' + track.label,
-      'from ' + timeText(at - span, span / 4) + ' to ' + timeText(at + span, span / 4), 'taken while ' + states.join(' · ')];
+      'from ' + timeText(at - span, span / 4) + ' to ' + timeText(at + span, span / 4), 'taken while ' + states.join(' · '), 'click: the nearest sample\'s stack'];
   }
 
   // The tooltip for where the pointer rests; `body[data-timeline-hovered]` then counts it,
@@ -270,6 +270,12 @@ export function wireTimelinePointer(canvas, store, products, parts) {
       }
       if (mark && mark.frame !== undefined) {
         store.update(frameLanes.patch(store.get().summary, mark.frame));
+        return;
+      }
+      // A click on a sample tick: the sample nearest it, with its stack.
+      if (mark && mark.part === 'marks') {
+        const span = (4 * (scene.view.to - scene.view.from)) / paper.width();
+        products.sampleAt(mark.track.tid, mark.at - span, mark.at + span).then((sample) => sample && panel.showSample(sample, mark.track));
         return;
       }
       // A click on a state strip: that state in detail, with who woke the thread.

@@ -64,7 +64,9 @@ pub use runs::{
     Cell, Evidence, Group, GroupTest, MethodComparison, MethodName, Run, RunOptions, Runs, SideFigures, Stat, Verdict,
     DEFAULT_ALPHA, GROUP_METHOD_COLUMN_NAMES, MIN_CHANGE,
 };
-pub use sample_marks::{sample_marks, sampled_thread, samples_in_states, samples_in_states_json, SampleMark};
+pub use sample_marks::{
+    sample_at_json, sample_marks, sampled_thread, samples_in_states, samples_in_states_json, SampleMark,
+};
 pub use scheduling::{scheduling_json, thread_scheduling, thread_scheduling_json, ThreadScheduling, TOP_WAKERS};
 pub use summary::{methods_json, summary, summary_json};
 pub use table::{frame_rows, frame_table, frame_table_of, Edge, FrameRow, FrameTable};

@@ -82,3 +82,38 @@ pub fn samples_in_states_json(profile: &Profile, tid: u32, from: u64, to: u64) -
     let total = counts.0.iter().sum::<u64>() + unknown;
     serde_json::json!({ "total": total, "unknown": unknown, "states": states })
 }
+
+/// Thread `tid`'s CPU sample nearest to the middle of `from_us..to_us`, with its stack: the
+/// frames of the calls its samples make at that moment, from the root (a sample's stack
+/// opens at its time and stays until a later sample changes it). JSON: `time_us`, `count`
+/// (its samples in the span), `frames` (root first, each `{name, kernel}`: the kernel's
+/// without their mark); null where it has none there.
+pub fn sample_at_json(profile: &Profile, tid: u32, from_us: f64, to_us: f64) -> serde_json::Value {
+    let Some(t) = sampled_thread(profile, tid) else {
+        return serde_json::Value::Null;
+    };
+    let system = &profile.system;
+    let middle = system.ticks_at((from_us + to_us) / 2.0);
+    let (mut nearest, mut count) = (None::<u64>, 0u64);
+    for time in t.sample_times.within(system.ticks_at(from_us), system.ticks_at(to_us).saturating_add(1)) {
+        count += 1;
+        if nearest.is_none_or(|n| time.abs_diff(middle) < n.abs_diff(middle)) {
+            nearest = Some(time);
+        }
+    }
+    let Some(time) = nearest else {
+        return serde_json::Value::Null;
+    };
+    // The calls open at the sample: begun by it or before, ending after it (a stack the next
+    // sample changes ends at that sample; the last sample's calls end as the thread does).
+    let open = |call: &&crate::profile::Call| call.start <= time && (time < call.end || time == t.last.wall);
+    let frames: Vec<serde_json::Value> = (0..)
+        .map_while(|depth| t.calls.overlapping_at(depth, time, time).iter().find(open))
+        .map(|call| {
+            let name = profile.frames[t.tree.node(call.node).frame as usize].name.as_str();
+            let plain = name.strip_suffix(crate::profile::KERNEL_MARK);
+            serde_json::json!({ "name": plain.unwrap_or(name), "kernel": plain.is_some() })
+        })
+        .collect();
+    serde_json::json!({ "time_us": system.micros_at(time), "count": count, "frames": frames })
+}

@@ -129,6 +129,17 @@ export const TIMELINE_REQUESTS = {
     answer: (m, w) => w.session(m.key).samplesInStatesJson(m.tid, m.from, m.to),
     read: json,
   },
+  /**
+   * Thread `tid`'s CPU sample nearest the middle of `from..to` µs, with its stack:
+   * `{time_us, count, frames}` (root first), or null.
+   */
+  sampleAt: {
+    calls: ['Session.sampleAtJson'],
+    fresh: true,
+    ask: (key, tid, from, to) => ({ key, tid, from, to }),
+    answer: (m, w) => w.session(m.key).sampleAtJson(m.tid, m.from, m.to),
+    read: json,
+  },
   /** A counter's steps in a window: a Float64Array of `start_us, end_us, min, max` fours. */
   counterSteps: {
     calls: ['Session.counterSteps'],
