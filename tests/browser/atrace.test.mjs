@@ -17,8 +17,10 @@ test('an Android Studio .ctrace (10 zlib chunks) dropped on the page', async (t)
   assert.match(await page.locator('#facts').textContent(), /System trace \(atrace\), ctrace/);
   // Threads are grouped under their processes; slices have a CPU clock from sched_switch.
   assert.ok(await page.locator('#thread-rows tr.process').count() >= 10);
-  // 168 threads with slices, 255 known only from the scheduler, 14 async tracks, All threads.
-  assert.equal(await page.locator('#thread-rows tr[data-thread]').count(), 168 + 255 + 14 + 1);
+  // 168 threads with slices, 255 known only from the scheduler, 14 async tracks and 6 rows
+  // more where their spans overlap, All threads.
+  assert.equal(await page.locator('#thread-rows tr[data-thread]').count(), 168 + 255 + 14 + 6 + 1);
+  assert.equal(await page.locator('#thread-rows tr[data-thread]', { hasText: '(row ' }).count(), 6);
   assert.equal(await page.locator('#clock-cpu').isDisabled(), false);
   assert.ok(await page.locator('#thread-rows .badge').count() >= 1, 'async tracks are marked');
   const svg = await shownSvg(page);

@@ -20,7 +20,7 @@ test('the worst janky frame, chosen in the Frames tab, gives that frame\'s flame
   // The main activity's layer first: 739 frames (SOURCES.md), 61 of them janky.
   const top = page.locator('#frame-layer-rows tr').first();
   assert.match(await top.textContent(), /MainActivity#50010.*739 \(1 never ended\)61 \(8\.3%\)/);
-  // Janky frames first, the latest first: the first row is the one 108 ms late (the trace's
+  // Janky frames first, the most late first: the first row is the one 108 ms late (the trace's
   // frame timeline begins 1.52 s before its ftrace, so it starts at 1.83 s).
   const first = page.locator('#frame-rows tr[data-frame]').first();
   assert.match(await first.textContent(), /^App Deadline Missed, Buffer StuffingMainActivity#500101\.83 s45\.3 ms16\.6 ms108 msLate Present154408141$/);
@@ -44,7 +44,7 @@ test('the worst janky frame, chosen in the Frames tab, gives that frame\'s flame
   await page.click('#tab-button-timeline');
   await timelineSettled(page);
   const layout = await layoutOf(page);
-  assert.equal(layout.frames.layers.length, 1, 'one lane: the app\'s own layer');
+  assert.equal(layout.frames.layers.length, 2, 'two lanes: the app\'s own layer and the display\'s frames');
   const canvas = await page.locator('#timeline-canvas').boundingBox();
   const view = await page.evaluate(() => [Number(document.getElementById('timeline-canvas').dataset.from), Number(document.getElementById('timeline-canvas').dataset.to)]);
   const xOf = (us) => canvas.x + ((us - view[0]) / (view[1] - view[0])) * canvas.width;

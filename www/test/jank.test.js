@@ -43,7 +43,7 @@ test('the frame under a time is found per layer; a frame never ended runs to the
   assert.equal(frameAt(data.frames, lanes[1], 26_000, 100_000), 2);
 });
 
-test('janky frames open first, the latest first; then the longest', () => {
+test('janky frames open first, the most late first; then the longest', () => {
   const rows = frameRows(data, -1);
   const columns = frameColumns(data.layers);
   const order = tableOrder(rows, '', { column: 'jank', descending: true }, columns, 'jank');

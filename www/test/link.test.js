@@ -82,6 +82,9 @@ test('the timeline\'s chosen call goes into the hash by its thread, and comes ba
   assert.deepEqual(notes, []);
   assert.deepEqual(patch.focus, state.focus);
   assert.ok(patch.timelineView.from < 120.5 && patch.timelineView.to > 250, 'the window shows the call with a margin');
+  // A window the link keeps as well wins: the timeline reopens as it was left.
+  const kept = restored(hashOf(Object.assign(state, { timelineView: { from: 110, to: 260 } }))).patch;
+  assert.deepEqual(kept.timelineView, { from: 110, to: 260 });
   for (const bad of ['3~1~2', 'x~1~2~main [1]', '3~9~2~' + encodeURIComponent(hash.slice(0, 4)), '3~1~1e99~main', '3~1~2~<img src=x>', '999999~1~2~main [1]']) {
     const { patch: none, notes: said } = restored('call=' + encodeURIComponent(bad));
     assert.equal('focus' in none, false, bad);

@@ -89,3 +89,14 @@ test('an idle CPU says for how long, between the runs around it; a counter\'s va
   assert.equal(counterValue(1900800, 'kHz'), '1,900,800 kHz');
   assert.equal(counterValue(-3, ''), '-3');
 });
+
+test('a box\'s clocks: time in µs, a count of samples in the singular where it is one; its ends to a hundredth of it', async () => {
+  const { clockLine, edgeStep } = await import('../src/timeline/timeline-call.js');
+  const summary = { format: { clocks: ['wall', 'cpu'], clock_words: { wall: 'samples', cpu: 'CPU time' } }, units: { wall: 'samples', cpu: 'us' } };
+  assert.equal(clockLine({ wall_us: 8, cpu_us: 1500 }, summary), '8 samples · CPU time 1.50 ms');
+  assert.equal(clockLine({ wall_us: 1, cpu_us: null }, summary), '1 sample · CPU time —');
+  const named = { format: { clocks: ['wall'], clock_words: { wall: 'cycles sampled' } }, units: { wall: 'samples' } };
+  assert.equal(clockLine({ wall_us: 3 }, named), '3 samples (cycles sampled)');
+  assert.equal(edgeStep({ start_us: 33_979_600, end_us: 34_345_400 }), 3_658);
+  assert.equal(edgeStep({ start_us: 10, end_us: 20 }), 1);
+});

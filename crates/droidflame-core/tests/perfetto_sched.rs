@@ -500,6 +500,9 @@ fn a_sample_at_a_tick_gives_its_stack() {
     let middle = at(1_700.0, 3_400.0);
     assert_eq!((middle["time_us"].as_f64(), middle["count"].as_u64()), (Some(first + 3_000.0), Some(2)));
     assert_eq!(frames(&middle), ["main", "work"]);
+    // The nearest to the middle, not the last: 3 ms, poll; of two as near, the earlier.
+    assert_eq!(at(1_100.0, 3_300.0)["time_us"].as_f64(), Some(first + 2_000.0));
+    assert_eq!(at(1_500.0, 3_500.0)["time_us"].as_f64(), Some(first + 2_000.0));
     assert_eq!(frames(&at(-100.0, 100.0)), ["main", "work"]);
     assert_eq!(frames(&at(4_900.0, 5_100.0)), ["main", "idle", "poll"], "the last sample");
     assert!(at(300.0, 700.0).is_null(), "no sample between 1 and 2 ms");

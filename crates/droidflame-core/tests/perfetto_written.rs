@@ -260,11 +260,13 @@ fn counter_tracks_keep_their_units_multipliers_and_increments() {
     let bytes = CounterSpec { unit: 3, ..CounterSpec::default() };
     let time = CounterSpec { builtin: 1, multiplier: 1_000, incremental: true, ..CounterSpec::default() };
     let power = CounterSpec { unit: 2, unit_name: "mW", ..CounterSpec::default() };
+    let instructions = CounterSpec { builtin: 2, ..CounterSpec::default() };
     let mut packets = vec![
         pf::track_descriptor(3, 10, TrackOf::Process(400, "com.example.power")),
         pf::track_descriptor(3, 11, TrackOf::ShapedCounter(10, "heap", bytes)),
         pf::track_descriptor(3, 12, TrackOf::ShapedCounter(10, "thread time", time)),
         pf::track_descriptor(3, 13, TrackOf::ShapedCounter(0, "rail", power)),
+        pf::track_descriptor(3, 14, TrackOf::ShapedCounter(10, "retired", instructions)),
     ];
     let value = |ms: u64, track, value| TrackEventSpec {
         ts: ms * MS,
@@ -284,6 +286,7 @@ fn counter_tracks_keep_their_units_multipliers_and_increments() {
         (cleared, value(5, 12, 2)),
         (0, value(6, 12, 3)),
         (0, value(7, 11, 50)),
+        (0, value(7, 14, 1_000_000)),
     ] {
         let mut packet = pf::on_sequence(3, flags);
         pf::track_event(&mut packet, &e);
@@ -300,6 +303,8 @@ fn counter_tracks_keep_their_units_multipliers_and_increments() {
     assert_eq!(time.series.iter().map(|s| s.1).collect::<Vec<_>>(), [5_000, 12_000, 2_000, 5_000]);
     let rail = counter(&p.profile, "rail");
     assert_eq!((rail.pid, rail.unit.as_str(), rail.last), (0, "mW", 250));
+    // A built-in instruction counter counts instructions.
+    assert_eq!(counter(&p.profile, "retired").unit, "instructions");
     // From 3.5 to 6.5 ms: heap was 100 at its start and became 300; thread time was 12,000,
     // then 2,000 and 5,000; the rail wrote its one value.
     let cut = p.profile.within(3_500_000, 6_500_000).unwrap();
@@ -308,6 +313,14 @@ fn counter_tracks_keep_their_units_multipliers_and_increments() {
     let time = counter(&cut, "thread time");
     assert_eq!((time.samples, time.min, time.max, time.last), (2, 2_000, 12_000, 5_000));
     assert_eq!((time.unit.as_str(), time.series.len()), ("ns", 0));
+    // From exactly 4 ms, when heap was written 300: 100 was never in force in it.
+    let at_write = p.profile.within(4_000_000, 6_000_000).unwrap();
+    let heap = counter(&at_write, "heap");
+    assert_eq!((heap.samples, heap.min, heap.max, heap.last), (1, 300, 300, 300));
+    // To exactly 7 ms, when heap was written 50: that value is the next span's.
+    let to_write = p.profile.within(3_500_000, 7_000_000).unwrap();
+    let heap = counter(&to_write, "heap");
+    assert_eq!((heap.samples, heap.min, heap.max, heap.last), (1, 100, 300, 300));
     // Before any value: nothing written, nothing in force, no counter.
     let early = p.profile.within(0, 500_000).unwrap();
     assert!(early.system.counters.is_empty(), "{:?}", early.system.counters);
@@ -315,4 +328,29 @@ fn counter_tracks_keep_their_units_multipliers_and_increments() {
     let late = p.profile.within(8_000_000, 9_000_000).unwrap();
     let heap = counter(&late, "heap");
     assert_eq!((heap.samples, heap.min, heap.max, heap.last), (0, 50, 50, 50));
+}
+
+/// A trace with scheduler events and no slices says its frames are scheduler states, and
+/// names what else it holds instead of saying "only".
+#[test]
+fn a_scheduler_only_trace_says_what_else_it_holds() {
+    let mut c = Capture::new();
+    c.switch(0, 1_000 * MS, ("swapper/0", 0), "R", ("app", 5)).switch(0, 1_002 * MS, ("app", 5), "S", ("swapper/0", 0));
+    let packets = pf::from_capture(&c, FromCapture::default());
+    let warnings = |packets: &[pf::Message]| analyze(&Trace::of(packets).bytes).unwrap().profile.facts.warnings;
+    let alone = warnings(&packets);
+    assert!(
+        alone.iter().any(|w| w.contains("no slices (atrace markers or track events), only scheduler events")),
+        "{alone:?}"
+    );
+    let mut more = packets.clone();
+    // A battery counters packet (TracePacket field 38), which droidflame does not draw.
+    more.push(pf::Message::new().message(38, &pf::Message::new()).clone());
+    let held = warnings(&more);
+    assert!(held.iter().all(|w| !w.contains("only scheduler events")), "{held:?}");
+    assert!(
+        held.iter().any(|w| w.contains("but scheduler events, so each thread's frames are its scheduler states")
+            && w.contains("it also holds battery counters (1 packet)")),
+        "{held:?}"
+    );
 }

@@ -20,7 +20,7 @@ const time = (us) => (us === null || us === undefined ? '—' : timeText(us));
 export function frameColumns(layers) {
   const columns = [
     { id: 'jank', label: 'Jank', value: jankRank, cell: (f) => f.jank, tone: (f) => 'tone-' + frameTone(f),
-      hint: 'Janky frames first, the latest first', title: (f) => f.jank },
+      hint: 'Janky frames first, the most late first', title: (f) => f.jank },
     { id: 'start', label: 'Starts at', value: (f) => f.start_us, cell: (f) => timeText(f.start_us), className: 'n' },
     { id: 'duration', label: 'Duration', value: (f) => (f.end_us === null ? null : f.end_us - f.start_us),
       cell: (f) => (f.end_us === null ? 'never ended' : timeText(f.end_us - f.start_us)), className: 'n' },

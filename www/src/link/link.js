@@ -241,7 +241,8 @@ export function linkPatch(params, state) {
   const call = get('call');
   if (call !== null) {
     const focus = call.length <= MAX_TEXT ? callFromText(call, summary) : null;
-    if (focus) Object.assign(patch, { focus, timelineView: viewAround(focus.start_us, focus.end_us, Infinity) });
+    // The timeline opens around the call, unless the link keeps a window of its own.
+    if (focus) Object.assign(patch, { focus, timelineView: patch.timelineView || viewAround(focus.start_us, focus.end_us, Infinity) });
     else bad('chosen call');
   }
   const compare = get('compare');

@@ -12,14 +12,22 @@ import { chosenPatch, pathMenuItems } from '../shared/transforms.js';
 import { timeText } from '../shared/timespan.js';
 import { schedulingLine, stateTimesLine, stateTipLines } from '../shared/thread-states.js';
 
+/** The step a call's start and end are written to: a hundredth of it, at least 1 µs. */
+export function edgeStep(call) {
+  return Math.max((call.end_us - call.start_us) / 100, 1);
+}
+
 /** A box's time on each clock the trace has, in the core's words ('—' where it has none). */
 export function clockLine(call, summary) {
   return summary.format.clocks.map((clock) => {
     const us = call[clock + '_us'];
     const unit = unitOf(summary, clock);
-    // A count of samples is no time.
-    const value = unit === 'us' ? timeText(us) : amount(us, unit) + (unit === 'samples' ? ' samples' : '');
-    return clockWords(clock, summary) + ' ' + (us === null || us === undefined ? '—' : value);
+    const words = clockWords(clock, summary);
+    if (us === null || us === undefined) return words + ' —';
+    if (unit === 'us') return words + ' ' + timeText(us);
+    // A count of samples is no time, and says what it counts itself.
+    if (unit === 'samples') return amount(us, unit) + (us === 1 ? ' sample' : ' samples') + (words === 'samples' ? '' : ' (' + words + ')');
+    return words + ' ' + amount(us, unit);
   }).join(' · ');
 }
 
@@ -60,7 +68,8 @@ export function createCallPanel(store, products, viewOf) {
     };
     box.replaceChildren(
       element('h3', { class: 'call-name', text: call.name }),
-      element('p', { text: 'starts at ' + timeText(call.start_us) + ' · ends at ' + timeText(call.end_us) + ' · depth ' + call.depth }),
+      // Its ends to a hundredth of its length (at least a µs): 33.9796 s, not 34.0 s.
+      element('p', { text: 'starts at ' + timeText(call.start_us, edgeStep(call)) + ' · ends at ' + timeText(call.end_us, edgeStep(call)) + ' · depth ' + call.depth }),
       element('p', { text: clockLine(call, summary) }),
       ...(stateTimesLine(call.states) ? [element('p', { class: 'call-states', text: 'Its thread was: ' + stateTimesLine(call.states) })] : []),
       ...(schedulingLine(call.scheduling) ? [element('p', { class: 'call-scheduling', text: schedulingLine(call.scheduling) })] : []),
@@ -103,7 +112,7 @@ export function createCallPanel(store, products, viewOf) {
     const waker = state.waker && state.waker.tid > 0 ? state.waker : null;
     const pins = store.get().pins || [];
     const pin = element('button', {
-      type: 'button', text: waker && pins.includes(waker.tid) ? 'Its waker is pinned' : 'Pin its waker to the top',
+      type: 'button', text: waker && pins.includes(waker.tid) ? 'Its waker is pinned' : 'Pin its waker',
       ...(waker && !pins.includes(waker.tid) ? {} : { disabled: '' }),
     });
     pin.addEventListener('click', () => {
@@ -132,7 +141,7 @@ export function createCallPanel(store, products, viewOf) {
     document.body.dataset.timelineCall = '';
     const others = sample.count > 1 ? ' (the nearest of ' + sample.count + ' here)' : '';
     box.replaceChildren(
-      element('h3', { class: 'call-name', text: 'CPU sample of ' + track.label + ' at ' + timeText(sample.time_us) + others }),
+      element('h3', { class: 'call-name', text: 'CPU sample of ' + track.label + ' at ' + timeText(sample.time_us, 10) + others }),
       element('ol', { class: 'sample-stack', 'aria-label': 'Its stack, innermost frame first' },
         ...[...sample.frames].reverse().map((f) => element('li', { text: f.name + (f.kernel ? ' (kernel)' : ''), title: f.name }))),
       element('div', { class: 'call-actions' },

@@ -9,7 +9,7 @@ import { $ } from '../shared/dom.js';
 import { frameNameParts } from '../shared/format.js';
 import { axisTicks, frameColour, labelColour, timeText } from '../shared/timespan.js';
 import { drawStateStrip } from './timeline-marks.js';
-import { counterLabel, drawCounter, drawCpus } from './timeline-system.js';
+import { counterLabel, drawCounter, drawCpus, ringedText } from './timeline-system.js';
 import { AXIS, HEAD, ROW, layoutTracks, tracksIn } from './track-layout.js';
 
 export { AXIS };
@@ -92,8 +92,9 @@ export function createTimelineCanvas(canvas, store, scene, frameLanes) {
     ctx.clip();
     ctx.translate(0, scene.header - scroll());
     const inView = shown(false);
-    for (const track of inView) drawTrack(ctx, track, w, palette, state);
+    // Gaps first: the tracks' names and headings are drawn over their stripes.
     drawGaps(ctx, w, scroll(), scroll() + h, palette);
+    for (const track of inView) drawTrack(ctx, track, w, palette, state);
     ctx.restore();
     // The header over everything: the frame lanes, then the axis.
     ctx.fillStyle = palette.bg;
@@ -164,13 +165,13 @@ export function createTimelineCanvas(canvas, store, scene, frameLanes) {
     const shown = track.skip > 0 ? 'depths ' + (track.skip + 1) + '–' + (track.skip + track.depths) + ' of ' + track.allDepths + ' (outer ' + track.skip + ' shared by every stack left out)'
       : track.depths + ' of ' + track.allDepths + ' depths';
     const more = track.allDepths > track.depths && track.depths > 0 ? ' · ' + shown + (track.chosen ? ' · click for all' : '') : '';
-    ctx.fillText(track.label + more, 4, track.top + HEAD / 2);
+    ringedText(ctx, track.label + more, 4, track.top + HEAD / 2, palette.bg);
     const labelEnd = 4 + ctx.measureText(track.label + more).width;
     ctx.font = '11px system-ui, sans-serif';
     // A click on the name row pins or unpins the thread (timeline-pointer.js).
     if (!track.chosen) {
       ctx.fillStyle = palette.muted;
-      ctx.fillText(track.pinned ? '✕ unpin' : 'pin to the top', labelEnd + 10, track.top + HEAD / 2);
+      ringedText(ctx, track.pinned ? '✕ unpin' : 'pin to the top', labelEnd + 10, track.top + HEAD / 2, palette.bg);
     }
   }
 
@@ -238,9 +239,14 @@ export function createTimelineCanvas(canvas, store, scene, frameLanes) {
         const name = nameOf(boxes[i + 3]);
         fill = '';
         ctx.fillStyle = labelColour(name, isDark);
-        // Where the whole name does not fit, its end (class and method) says more than its
-        // package's first letters.
-        const text = bw - 6 >= labelWidth(ctx, boxes[i + 3]) ? name : frameNameParts(name).tail;
+        // Where the whole name does not fit: a Java name's class and method say more than its
+        // package's first letters; any other keeps its start, cut with an ellipsis.
+        const room = Math.min(bw, w) - 6;
+        let text = name;
+        if (room < labelWidth(ctx, boxes[i + 3])) {
+          const parts = frameNameParts(name);
+          text = fitText(ctx, parts.head.endsWith('.') ? parts.tail : name, room);
+        }
         ctx.save();
         ctx.beginPath();
         ctx.rect(Math.max(left, 0), y, Math.min(bw, w), track.rowHeight);
@@ -249,6 +255,18 @@ export function createTimelineCanvas(canvas, store, scene, frameLanes) {
         ctx.restore();
       }
     }
+  }
+
+  // `text`, or its start and an ellipsis, in `room` px (at least its first letter).
+  function fitText(ctx, text, room) {
+    if (ctx.measureText(text).width <= room) return text;
+    let [short, long] = [1, text.length];
+    while (long - short > 1) {
+      const mid = (short + long) >> 1;
+      if (ctx.measureText(text.slice(0, mid) + '…').width <= room) short = mid;
+      else long = mid;
+    }
+    return text.slice(0, short) + '…';
   }
 
   // Where the trace lost every event: striped across the tracks in view, labelled where it fits.

@@ -7,6 +7,7 @@ import {
   toneColour,
 } from '../frames/frame-marks.js';
 import { stateColour } from '../shared/thread-states.js';
+import { ringedText } from './timeline-system.js';
 
 export const FRAME_ROW = 14; // px per layer's lane of frames
 export const FRAME_GAP = 2; // px between two layers' lanes
@@ -105,13 +106,11 @@ function drawFrameLanes(ctx, marks, layers, x, w, top, dark, palette, outlined) 
         ctx.setLineDash([]);
       }
     }
-    // The layer's name over its lane's start, on a backing that keeps it readable.
+    // The layer's name over its lane's start, its letters ringed in the background's colour
+    // so that it reads over frames and the frames show between its letters.
     const name = 'Frames · ' + shortLayer(data.layers[layers[row]].layer);
-    const textWidth = Math.min(ctx.measureText(name).width + 8, w);
-    ctx.fillStyle = dark ? 'rgba(30,30,30,0.65)' : 'rgba(255,255,255,0.65)';
-    ctx.fillRect(0, y, textWidth, FRAME_ROW);
-    ctx.fillStyle = palette.muted;
-    ctx.fillText(name, 4, y + FRAME_ROW / 2);
+    ctx.fillStyle = palette.ink;
+    ringedText(ctx, name, 4, y + FRAME_ROW / 2, palette.bg);
   });
 }
 

@@ -13,6 +13,9 @@ import { clockLine } from './timeline-call.js';
 import { counterTip, cpuTip } from './timeline-system.js';
 import { groupKey, partAt, trackAt } from './track-layout.js';
 
+// px the Up and Down keys scroll the tracks by.
+const KEY_SCROLL = 40;
+
 /**
  * Wires the pointer and keys of the timeline's canvas. `parts`: its `scene` and `paper`
  * (timeline-canvas.js), `frameLanes`, the call `panel`, `viewOf()` (the view's transforms
@@ -140,8 +143,11 @@ export function wireTimelinePointer(canvas, store, products, parts) {
     tip.hidden = false;
     const left = Math.min(event.clientX - rect.left + 14, paper.width() - tip.offsetWidth - 4);
     tip.style.left = Math.max(0, left) + 'px';
-    // The tip sits in the pane's content, which has scrolled by the pane's scroll.
-    tip.style.top = (event.clientY - rect.top + paper.scroll() + 16) + 'px';
+    // The tip sits in the pane's content, which has scrolled by the pane's scroll; below
+    // the pointer, or above it where the window ends before the tip would.
+    const below = event.clientY + 16 + tip.offsetHeight <= window.innerHeight - 4;
+    const y = below ? event.clientY - rect.top + 16 : Math.max(-rect.top, event.clientY - rect.top - 12 - tip.offsetHeight);
+    tip.style.top = (y + paper.scroll()) + 'px';
   }
 
   // The wheel scrolls the tracks, as a page's would; Ctrl (or ⌘) with it, or a trackpad's
@@ -192,6 +198,12 @@ export function wireTimelinePointer(canvas, store, products, parts) {
     if (event.key === 'Escape' && store.get().range) {
       event.preventDefault();
       store.update({ range: null, frame: -1 });
+      return;
+    }
+    // Up and Down scroll the tracks, as the wheel does.
+    if ((event.key === 'ArrowUp' || event.key === 'ArrowDown') && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      event.preventDefault();
+      canvas.parentElement.scrollBy(0, event.key === 'ArrowUp' ? -KEY_SCROLL : KEY_SCROLL);
       return;
     }
     const move = keys[event.key];

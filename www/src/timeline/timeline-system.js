@@ -15,6 +15,20 @@ export function processColour(pid, dark) {
   return 'hsl(' + hue.toFixed(0) + ', ' + (dark ? '45%, 55%' : '55%, 55%') + ')';
 }
 
+/**
+ * Text in the fill style, its letters ringed in `ring` (the background's colour): it reads
+ * over a gap's stripes or boxes, which still show between its letters.
+ */
+export function ringedText(ctx, text, x, y, ring) {
+  ctx.save();
+  ctx.lineWidth = 3;
+  ctx.lineJoin = 'round';
+  ctx.strokeStyle = ring;
+  ctx.strokeText(text, x, y);
+  ctx.restore();
+  ctx.fillText(text, x, y);
+}
+
 /** A counter's value with its unit, where the trace says one: `1,900,800 kHz`. */
 export function counterValue(value, unit) {
   return count(value) + (unit ? ' ' + unit : '');
@@ -70,7 +84,7 @@ export function drawCounter(ctx, track, steps, label, x, w, dark, palette) {
   const barTop = top + COUNTER_LABEL;
   const height = COUNTER_ROW - COUNTER_LABEL - 2;
   ctx.fillStyle = palette.muted;
-  ctx.fillText(label + '  ' + count(counter.min) + ' – ' + counterValue(counter.max, counter.unit), 4, top + COUNTER_LABEL / 2);
+  ringedText(ctx, label + '  ' + count(counter.min) + ' – ' + counterValue(counter.max, counter.unit), 4, top + COUNTER_LABEL / 2, palette.bg);
   ctx.fillStyle = dark ? 'rgba(255,255,255,0.04)' : 'rgba(0,0,0,0.03)';
   ctx.fillRect(0, barTop, w, height);
   if (!steps) return;

@@ -146,7 +146,7 @@ pub fn cpu_at(system: &SystemTimeline, stacks: &StackProfile, cpu: u32, at_us: f
 pub fn cpu_idle(system: &SystemTimeline, stacks: &StackProfile, cpu: u32, at: u64) -> (Option<u64>, Option<u64>) {
     let (start, end) = (system.timeline.start, system.timeline.end.saturating_add(1));
     let (mut before, mut after): (Option<u64>, Option<u64>) = (None, None);
-    let mut reach = system.timeline.length() / 4096 + 1;
+    let mut reach = (system.timeline.length() / 4096).max(1);
     loop {
         let (from, to) = (at.saturating_sub(reach).max(start), at.saturating_add(reach).min(end));
         for t in stacks.threads.iter().filter(|t| !t.states.is_empty()) {

@@ -93,12 +93,18 @@ pub(crate) fn measured(profile: &Profile, clock: Clock) -> String {
 }
 
 /// `N µs in all on the wall clock`, or in a source counted in another unit, `N samples in
-/// all (samples)`, `N bytes in all (bytes not freed)`.
+/// all (cycles sampled)`, `N bytes in all (bytes not freed)`; no words in brackets where
+/// they are the unit's own (`N samples in all`).
 pub(crate) fn in_all(profile: &Profile, clock: Clock, total: u64) -> String {
     match profile.unit_of(clock) {
         Unit::Micros => format!("{} µs in all on the {clock} clock", group_digits(total)),
         unit => {
-            format!("{} {} in all ({})", group_digits(total), unit.symbol(), profile.stacks().clock_words.of(clock))
+            let words = profile.stacks().clock_words.of(clock);
+            if words == unit.symbol() {
+                format!("{} {} in all", group_digits(total), unit.symbol())
+            } else {
+                format!("{} {} in all ({words})", group_digits(total), unit.symbol())
+            }
         }
     }
 }

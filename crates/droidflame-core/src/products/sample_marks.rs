@@ -110,9 +110,9 @@ pub fn sample_at_json(profile: &Profile, tid: u32, from_us: f64, to_us: f64) -> 
     let frames: Vec<serde_json::Value> = (0..)
         .map_while(|depth| t.calls.overlapping_at(depth, time, time).iter().find(open))
         .map(|call| {
-            let name = profile.frames[t.tree.node(call.node).frame as usize].name.as_str();
+            let name = profile.frames[t.tree.node(call.node).frame as usize].display_name();
             let plain = name.strip_suffix(crate::profile::KERNEL_MARK);
-            serde_json::json!({ "name": plain.unwrap_or(name), "kernel": plain.is_some() })
+            serde_json::json!({ "name": plain.unwrap_or(&name), "kernel": plain.is_some() })
         })
         .collect();
     serde_json::json!({ "time_us": system.micros_at(time), "count": count, "frames": frames })

@@ -53,13 +53,16 @@ impl Counter {
         if self.series.is_empty() {
             return Some(cut);
         }
-        let first = self.series.partition_point(|&(ts, _)| ts < from);
-        let end = self.series.partition_point(|&(ts, _)| ts < to);
-        let before = first.checked_sub(1).map(|i| self.series[i].1);
-        let mut values = before.into_iter().chain(self.series[first..end].iter().map(|&(_, v)| v));
+        // Written in the span: from the first at `from` or later. In force at `from`: the last
+        // written at `from` or before; then the ones written after it.
+        let written = self.series.partition_point(|&(ts, _)| ts < from);
+        let after = self.series.partition_point(|&(ts, _)| ts <= from);
+        let end = self.series.partition_point(|&(ts, _)| ts < to).max(written);
+        let at_from = after.checked_sub(1).map(|i| self.series[i].1);
+        let mut values = at_from.into_iter().chain(self.series[after.min(end)..end].iter().map(|&(_, v)| v));
         let start = values.next()?;
         (cut.min, cut.max) = values.fold((start, start), |(lo, hi), v| (lo.min(v), hi.max(v)));
-        cut.samples = (end - first) as u64;
+        cut.samples = (end - written) as u64;
         cut.last = self.series[end - 1].1;
         Some(cut)
     }
