@@ -11,8 +11,15 @@
 //! moves a run by a few per cent with no change in the code: one binary measured 1.02
 //! against a copy of itself, pair after pair. New copies each pair spread that over the
 //! pairs, for both builds alike, instead of giving one build a lucky placement for good.
+//!
+//! Wall times on a shared machine spread by 30% from pair to pair, more than most changes
+//! move them. Each case's instructions are counted too (cachegrind, `instructions.rs`), for
+//! both builds, on the suite's inputs a tenth of the size (the same inputs with `--quick`):
+//! a count does not move with the machine's load. A measure below `SLOWER` whose pairs
+//! spread more than its slowdown is judged by the count instead.
 
 use crate::files::{write_mapping_file, write_shape};
+use crate::instructions;
 use crate::measure::{child_with_env, root};
 use droidflame_testkit::large::{LargeLayout, Shape};
 use serde_json::Value;
@@ -60,6 +67,7 @@ fn inputs(quick: bool) -> Vec<Input> {
 
 /// One probe of one case: the binary's arguments, and what it measures as `(measure,
 /// JSON field that holds its seconds)`.
+#[derive(Clone)]
 struct Measure {
     case: String,
     args: Vec<String>,
@@ -78,6 +86,9 @@ pub struct Row {
     pub ratios: Vec<f64>,
     /// Why the other build measured nothing, if it did not.
     pub failed: Option<String>,
+    /// Instructions the case's probe executed (all its measures together) in the other
+    /// build and in this one, or why they were not counted.
+    pub counts: Result<(u64, u64), String>,
 }
 
 impl Row {
@@ -88,8 +99,29 @@ impl Row {
         r.get(r.len() / 2).copied()
     }
 
+    /// The other build's instructions over today's: above 1, today executes fewer.
+    pub fn count_ratio(&self) -> Option<f64> {
+        let &(before, today) = self.counts.as_ref().ok()?;
+        (today > 0).then(|| before as f64 / today as f64)
+    }
+
+    /// The pairs' ratios spread wider than the slowdown their median shows: the wall time
+    /// cannot tell it from the machine's noise.
+    pub fn noisy(&self) -> bool {
+        let Some(ratio) = self.ratio() else { return false };
+        let (low, high) = self.ratios.iter().fold((f64::INFINITY, 0f64), |(l, h), &r| (l.min(r), h.max(r)));
+        high - low > 1.0 - ratio
+    }
+
+    /// Slower by more than 3%: by the wall time, or, where its pairs spread more than that
+    /// and the instructions were counted, by the count.
     pub fn is_slower(&self) -> bool {
-        self.ratio().is_some_and(|r| r < SLOWER)
+        match (self.ratio(), self.count_ratio()) {
+            (Some(r), _) if r >= SLOWER => false,
+            (Some(_), Some(count)) if self.noisy() => count < SLOWER,
+            (Some(_), _) => true,
+            (None, _) => false,
+        }
     }
 }
 
@@ -111,9 +143,21 @@ pub fn against(args: &[&str]) -> Result<(), String> {
         me_copy: dir.join("guard/b/droidflame-bench"),
     };
     let measures = measures(&dir, quick)?;
+    // The same cases a tenth of the size, for counting.
+    let counted = if quick { measures.clone() } else { self::measures(&dir, true)? };
+    let counting = instructions::available();
     let mut rows = Vec::new();
-    for measure in &measures {
-        rows.extend(pair_up(measure, &builds, pairs));
+    for (measure, small) in measures.iter().zip(&counted) {
+        let mut made = pair_up(measure, &builds, pairs);
+        let counts = if counting {
+            count_both(small, &builds)
+        } else {
+            Err("valgrind is not installed: instructions not counted".into())
+        };
+        for row in &mut made {
+            row.counts = counts.clone();
+        }
+        rows.extend(made);
     }
     let table = table(&rows, label, pairs);
     let out = dir.join(format!("against-{}.md", label.replace(['/', ' '], "_")));
@@ -236,6 +280,13 @@ fn ensure(path: &Path, write: impl FnOnce(&Path) -> Result<(), String>) -> Resul
     Ok(())
 }
 
+/// Instructions of `measure`'s probe in the other build and in this one.
+fn count_both(measure: &Measure, builds: &Builds) -> Result<(u64, u64), String> {
+    let args: Vec<&str> = measure.args.iter().map(String::as_str).collect();
+    let (old, me) = builds.fresh()?;
+    Ok((instructions::count(&old, &args)?, instructions::count(&me, &args)?))
+}
+
 /// `pairs` runs of each build, alternating which goes first, so that a machine growing
 /// busier or quieter hits both alike: a row for each of the probe's measures.
 fn pair_up(measure: &Measure, builds: &Builds, pairs: usize) -> Vec<Row> {
@@ -286,6 +337,7 @@ fn pair_up(measure: &Measure, builds: &Builds, pairs: usize) -> Vec<Row> {
             today: median(runs.iter().map(|(_, t)| t[k]).collect()),
             ratios: runs.iter().filter(|(_, t)| t[k] > 0.0).map(|(b, t)| b[k] / t[k]).collect(),
             failed: failed.clone(),
+            counts: Err("not counted".into()),
         })
         .collect()
 }
@@ -293,6 +345,21 @@ fn pair_up(measure: &Measure, builds: &Builds, pairs: usize) -> Vec<Row> {
 fn median(mut v: Vec<f64>) -> Option<f64> {
     v.sort_by(f64::total_cmp);
     v.get(v.len() / 2).copied()
+}
+
+/// A count in millions, digits grouped: `9,597.2 M`.
+fn millions(n: u64) -> String {
+    let whole = n / 1_000_000;
+    let tenth = (n % 1_000_000) / 100_000;
+    let digits = whole.to_string();
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    format!("{grouped}.{tenth} M")
 }
 
 fn seconds(s: Option<f64>) -> String {
@@ -311,22 +378,34 @@ pub fn table(rows: &[Row], label: &str, pairs: usize) -> String {
         "Today's build against {label}: {pairs} pairs of runs per measure, alternating which build goes first, each \
          run a fresh process on the same file (read from the page cache). Times are medians of each build's runs; \
          the ratio is {label}'s time over today's for each pair, and the median of those: above 1 today is faster, \
-         below {SLOWER} is a slowdown to fix or explain.\n"
+         below {SLOWER} is a slowdown to fix or explain. Instructions are each case's probe (all its measures) \
+         counted by cachegrind on the case's input a tenth of the size (the same input with --quick), in millions; \
+         their ratio is {label}'s count over today's. A measure below {SLOWER} whose pairs spread wider than its \
+         slowdown is judged by the count (\"noise\" where the count is not below {SLOWER}).\n"
     );
-    let _ = writeln!(s, "| case | measure | {label} | today | ratio | pairs' ratios |");
-    let _ = writeln!(s, "|---|---|---|---|---|---|");
+    let _ = writeln!(
+        s,
+        "| case | measure | {label} | today | ratio | pairs' ratios | instructions {label} | today | ratio |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
     for row in rows {
         let ratio = match (row.ratio(), &row.failed) {
             (Some(r), _) if row.is_slower() => format!("**{r:.3} SLOWER**"),
+            (Some(r), _) if r < SLOWER => format!("{r:.3} (noise: the count)"),
             (Some(r), _) => format!("{r:.3}"),
             (None, Some(why)) => format!("not measured: {}", why.lines().next().unwrap_or("")),
             (None, None) => "—".into(),
         };
         let (low, high) = row.ratios.iter().fold((f64::INFINITY, 0f64), |(l, h), &r| (l.min(r), h.max(r)));
         let spread = if row.ratios.is_empty() { "—".into() } else { format!("{low:.2}–{high:.2}") };
+        let counts = match (&row.counts, row.count_ratio()) {
+            (Ok((before, today)), Some(r)) => format!("{} | {} | {r:.4}", millions(*before), millions(*today)),
+            (Ok(_), None) => "— | — | —".into(),
+            (Err(why), _) => format!("{} | — | —", why.lines().next().unwrap_or("")),
+        };
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {ratio} | {spread} |",
+            "| {} | {} | {} | {} | {ratio} | {spread} | {counts} |",
             row.case,
             row.what,
             seconds(row.before),
@@ -354,7 +433,44 @@ mod tests {
     use super::*;
 
     fn row(what: &'static str, ratios: &[f64]) -> Row {
-        Row { case: "case".into(), what, before: Some(0.1), today: Some(0.1), ratios: ratios.to_vec(), failed: None }
+        Row {
+            case: "case".into(),
+            what,
+            before: Some(0.1),
+            today: Some(0.1),
+            ratios: ratios.to_vec(),
+            failed: None,
+            counts: Err("not counted".into()),
+        }
+    }
+
+    #[test]
+    fn a_slowdown_the_pairs_cannot_tell_from_noise_is_judged_by_the_instructions() {
+        // A median of 0.961 whose pairs spread from 0.80 to 1.10: noise covers the 4%.
+        let mut noisy = row("analysis", &[0.80, 0.961, 1.10, 0.95, 0.99]);
+        noisy.counts = Ok((9_597_238_663, 9_599_356_951));
+        assert!(noisy.noisy());
+        assert!(!noisy.is_slower(), "the count moved by 0.02%");
+        noisy.counts = Ok((9_000_000_000, 9_600_000_000));
+        assert!(noisy.is_slower(), "6% more instructions");
+        // Pairs that agree: the wall time is believed, whatever the count.
+        let mut steady = row("analysis", &[0.95, 0.955, 0.96]);
+        steady.counts = Ok((1_000, 1_000));
+        assert!(!steady.noisy() && steady.is_slower());
+        // No count: the wall time is all there is.
+        assert!(row("analysis", &[0.80, 0.961, 1.10]).is_slower());
+        let text = table(
+            &[noisy.clone(), {
+                noisy.counts = Ok((9_597_238_663, 9_599_356_951));
+                noisy
+            }],
+            "c1518f1",
+            5,
+        );
+        assert!(text.contains("| **0.961 SLOWER** | 0.80–1.10 | 9,000.0 M | 9,600.0 M | 0.9375 |"), "{text}");
+        assert!(text.contains("| 0.961 (noise: the count) | 0.80–1.10 | 9,597.2 M | 9,599.3 M | 0.9998 |"), "{text}");
+        assert_eq!(millions(840_815_946), "840.8 M");
+        assert_eq!(millions(999_999), "0.9 M");
     }
 
     #[test]
@@ -365,7 +481,10 @@ mod tests {
         assert_eq!(slow.ratio(), Some(0.95));
         assert!(slow.is_slower() && !fast.is_slower());
         let text = table(&[fast, slow], "412c041", 3);
-        assert!(text.contains("| case | analysis | 100.0 ms | 100.0 ms | 1.400 | 1.30–1.50 |"), "{text}");
+        assert!(
+            text.contains("| case | analysis | 100.0 ms | 100.0 ms | 1.400 | 1.30–1.50 | not counted | — | — |"),
+            "{text}"
+        );
         assert!(text.contains("| **0.950 SLOWER** | 0.90–0.99 |"), "{text}");
         assert!(text.contains("1 measure is below 0.97."), "{text}");
     }

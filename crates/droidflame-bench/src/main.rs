@@ -14,6 +14,7 @@
 mod against;
 mod files;
 mod heap_probe;
+mod instructions;
 mod measure;
 mod probe;
 mod tree_runs;
