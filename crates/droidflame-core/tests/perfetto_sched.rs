@@ -507,4 +507,8 @@ fn a_sample_at_a_tick_gives_its_stack() {
     assert_eq!(frames(&at(4_900.0, 5_100.0)), ["main", "idle", "poll"], "the last sample");
     assert!(at(300.0, 700.0).is_null(), "no sample between 1 and 2 ms");
     assert!(products::sample_at_json(&p, 6, 0.0, 1e9).is_null(), "thread 6 has no samples");
+    // The graph counts its samples once: "6 samples in all", not "(samples)" after it.
+    let index = p.stacks().threads.iter().position(|t| t.tid == 5).unwrap();
+    let svg = products::flame_svg(&p, products::GraphScope::Thread(index), &products::FlameOptions::default()).unwrap();
+    assert!(svg.contains(">6 samples in all<"), "{}", &svg[..svg.len().min(3000)]);
 }
