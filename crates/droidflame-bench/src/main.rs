@@ -17,6 +17,7 @@ mod heap_probe;
 mod instructions;
 mod measure;
 mod probe;
+mod scaling;
 mod tree_runs;
 
 use droidflame_testkit::adversarial::Adversary;
@@ -33,12 +34,16 @@ fn main() {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let result = match args.as_slice() {
         ["probe", "mapping", trace, mapping] => probe::mapping(trace, mapping, 5).map(|v| println!("{v}")),
+        ["probe", "pieces", file, most, runs] => match (most.parse(), runs.parse()) {
+            (Ok(most), Ok(runs)) => scaling::pieces(file, most, runs).map(|v| println!("{v}")),
+            _ => Err(format!("not numbers: {most} {runs}")),
+        },
         ["probe", kind, file] => probe(kind, file).map(|v| println!("{v}")),
         ["generate", layout, records, file] => generate(layout, records, file),
         ["report", rest @ ..] => report(rest),
         ["against", rest @ ..] => against::against(rest),
         _ => Err("usage: droidflame-bench report [--quick] [--out FILE] | generate regular|streaming|v2|atrace|ctrace|perfetto|perfetto-sched|perfetto-samples|simpleperf|small|interleaved RECORDS FILE | generate deep DEPTH FILE | generate fresh STACKS FILE | \
-                  generate mapping MB FILE | generate heap OBJECTS FILE | probe analyze|stream|calls|baseline|render|adversarial|heap FILE | probe mapping TRACE MAPPING | \
+                  generate mapping MB FILE | generate heap OBJECTS FILE | probe analyze|stream|calls|baseline|render|adversarial|heap FILE | probe mapping TRACE MAPPING | probe pieces FILE MOST RUNS | \
                   against OLD_BENCH [--label REV] [--quick] [--pairs N]"
             .into()),
     };

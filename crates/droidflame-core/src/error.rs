@@ -59,6 +59,13 @@ impl Error {
     }
 }
 
+impl From<std::io::Error> for Error {
+    /// The input could not be read (a file that went away or a disk that failed).
+    fn from(error: std::io::Error) -> Self {
+        Error::new(ErrorKind::Truncated, format!("the input could not be read ({error})"))
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let prefix = match self.kind {

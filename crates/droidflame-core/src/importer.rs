@@ -19,10 +19,13 @@
 //!   (exits of frames not on top, frames open at the end) and counts it itself.
 //! - **Finish**: say what the input was (`FinishSpec`), and optionally how to read parts
 //!   of it again (`ReadAgain`), for inputs that can resume mid-way.
+//! - Optionally, **split**: read an input that can be read at any offset in pieces at once
+//!   (`Split`), giving exactly what pushing it whole gives, or decline.
 
 use crate::error::Result;
 use crate::options::Options;
 use crate::profile::{FinishSpec, ProfileBuilder, ThreadMark};
+use crate::source::ReadAt;
 
 /// What the first bytes say of an input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,7 +69,38 @@ pub(crate) struct Format {
     /// For formats written as two files: which of two files (by their first bytes) comes
     /// first, `Ok(true)` when it is the second; an error says why they are no pair.
     pub pair: Option<PairOrder>,
+    /// For formats that can read one input in pieces at once: the pieces of `source`, or
+    /// `Ok(None)` where this input cannot be split (`parallel.rs` reads it once).
+    pub split: Option<SplitInput>,
 }
+
+/// Splits `source` into at most `pieces` pieces, within `options`.
+pub(crate) type SplitInput =
+    fn(source: &dyn ReadAt, options: &Options, pieces: usize) -> Result<Option<Box<dyn Split>>>;
+
+/// One input cut into pieces, each read on its own (at once, on as many cores), then joined
+/// in order.
+///
+/// What a split must do: cut only where its format makes the rest readable without what
+/// came before; read the first piece as one reading from the start does, and each other
+/// piece into a builder made for a piece (`ProfileBuilder::piece`); join them so that the
+/// profile is the one reading once gives, byte for byte, or answer `Ok(None)` where that
+/// is in doubt (a limit reached, a clock that wrapped, a frame made in a later piece).
+pub(crate) trait Split: Send + Sync {
+    /// How many pieces.
+    fn pieces(&self) -> usize;
+
+    /// Reads piece `at`.
+    fn read(&self, source: &dyn ReadAt, at: usize) -> Result<PieceRead>;
+
+    /// Joins every piece, in order, and finishes as `Importer::finish` does; `Ok(None)`
+    /// where the joined profile could differ from reading once.
+    fn join(self: Box<Self>, source: &dyn ReadAt, pieces: Vec<PieceRead>)
+        -> Result<Option<(ProfileBuilder, Imported)>>;
+}
+
+/// What reading one piece gave, for its split's `join` alone.
+pub(crate) type PieceRead = Box<dyn std::any::Any + Send>;
 
 /// Given the first bytes of two files, whether the second is the first part of the pair.
 pub(crate) type PairOrder = fn(first_head: &[u8], second_head: &[u8]) -> Result<bool>;

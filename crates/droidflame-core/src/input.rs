@@ -236,44 +236,51 @@ impl Analyzer {
             self.start(&head, true)?;
         }
         let importer = self.inner.importer.take().expect("started above");
-        let Imported { spec, read_again } = importer.finish(&mut self.builder)?;
-        debug_assert_eq!(spec.format.family, self.inner.family, "an importer names its own family");
-        self.builder.stacks.check_calls();
-        if let Some(error) = self.builder.limit_error() {
-            return Err(error);
-        }
-        let (threads, frames) = (self.builder.stacks.thread_slots(), self.builder.frames.slot_ids());
-        self.builder.facts.rereadable = read_again.is_some();
-        let mut profile = self.builder.finish(spec);
-        let mut reread = None;
-        if let Some(source) = read_again.filter(|_| profile.stacks().shortest_call > 0) {
-            profile.facts.rereadable = true;
-            reread = Some(Arc::new(Rereading {
-                source,
-                threads,
-                frames,
-                options: self.options,
-                lost_at_end: profile.facts.repairs.truncated || profile.facts.repairs.overflow,
-                cpu_only: profile.stacks().clocks == ClockSet::Cpu,
-            }));
-        }
-        let renames = std::mem::take(&mut profile.renames);
-        let mut analysis = Analysis::new(profile, reread);
-        if !renames.is_empty() {
-            // The trace carries its own mapping: applied as a mapping file would be.
-            let mut reader = MappingReader::new(&[&analysis.profile]);
-            reader.renames(&renames);
-            if let Ok(mapping) = reader.finish() {
-                let mapped = analysis.deobfuscate(&mapping).methods.mapped;
-                let text = format!(
-                    "the trace gives the original names of its obfuscated code (a deobfuscation mapping of {}): {} \
-                     renamed",
-                    counted(renames.len() as u64, "class", "classes"),
-                    counted(mapped, "method was", "methods were")
-                );
-                analysis.profile.facts.warnings.push(Warning { text, repair: None });
-            }
-        }
-        Ok(analysis)
+        let imported = importer.finish(&mut self.builder)?;
+        debug_assert_eq!(imported.spec.format.family, self.inner.family, "an importer names its own family");
+        finish_analysis(self.builder, imported, self.options)
     }
+}
+
+/// The analysis of what `builder` read, once its importer finished: the profile, what
+/// reading again needs, and the trace's own mapping applied.
+pub(crate) fn finish_analysis(mut builder: ProfileBuilder, imported: Imported, options: Options) -> Result<Analysis> {
+    let Imported { spec, read_again } = imported;
+    builder.stacks.check_calls();
+    if let Some(error) = builder.limit_error() {
+        return Err(error);
+    }
+    let (threads, frames) = (builder.stacks.thread_slots(), builder.frames.slot_ids());
+    builder.facts.rereadable = read_again.is_some();
+    let mut profile = builder.finish(spec);
+    let mut reread = None;
+    if let Some(source) = read_again.filter(|_| profile.stacks().shortest_call > 0) {
+        profile.facts.rereadable = true;
+        reread = Some(Arc::new(Rereading {
+            source,
+            threads,
+            frames,
+            options,
+            lost_at_end: profile.facts.repairs.truncated || profile.facts.repairs.overflow,
+            cpu_only: profile.stacks().clocks == ClockSet::Cpu,
+        }));
+    }
+    let renames = std::mem::take(&mut profile.renames);
+    let mut analysis = Analysis::new(profile, reread);
+    if !renames.is_empty() {
+        // The trace carries its own mapping: applied as a mapping file would be.
+        let mut reader = MappingReader::new(&[&analysis.profile]);
+        reader.renames(&renames);
+        if let Ok(mapping) = reader.finish() {
+            let mapped = analysis.deobfuscate(&mapping).methods.mapped;
+            let text = format!(
+                "the trace gives the original names of its obfuscated code (a deobfuscation mapping of {}): {} \
+                 renamed",
+                counted(renames.len() as u64, "class", "classes"),
+                counted(mapped, "method was", "methods were")
+            );
+            analysis.profile.facts.warnings.push(Warning { text, repair: None });
+        }
+    }
+    Ok(analysis)
 }

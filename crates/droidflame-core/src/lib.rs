@@ -24,9 +24,11 @@ mod input;
 mod lines;
 pub mod mapping;
 mod options;
+mod parallel;
 pub mod products;
 pub mod profile;
 mod reread;
+mod source;
 pub mod stats;
 mod text;
 #[cfg(target_arch = "wasm32")]
@@ -36,8 +38,10 @@ pub use analysis::Analysis;
 pub use error::{Error, ErrorKind, Result};
 pub use input::Analyzer;
 pub use options::Options;
+pub use parallel::{analyze_in_pieces, analyze_source, cores, PIECES_FROM_BYTES};
 pub use profile::{Clock, ClockSet, Count, Profile, Source, SourceKind, Unit};
 pub use reread::Reread;
+pub use source::ReadAt;
 
 /// Analyses a whole trace held in memory.
 pub fn analyze(bytes: &[u8]) -> Result<Analysis> {

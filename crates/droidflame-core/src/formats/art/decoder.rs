@@ -11,7 +11,7 @@ use super::{v1, v2};
 use crate::error::{Error, ErrorKind, Result};
 use crate::profile::Repair;
 use crate::profile::{ClockSet, ClockWords, Detail, FormatInfo, FrameKind, ProfileBuilder, TimeUnit};
-use crate::profile::{FinishSpec, SourceKind, SourceSpec, Unit};
+use crate::profile::{Doubt, FinishSpec, Piece, SourceKind, SourceSpec, Unit};
 use crate::text::{counted, were};
 
 use super::v1::MAGIC;
@@ -59,6 +59,8 @@ pub struct ArtDecoder {
     pub split: bool,
     /// Where the fixed-size records (or the stream) begin in the input.
     records_start: Option<u64>,
+    /// Reads the key and header only, stopping before the first fixed-size record.
+    head_only: bool,
 }
 
 impl ArtDecoder {
@@ -89,6 +91,7 @@ impl ArtDecoder {
             damage: None,
             split: false,
             records_start: None,
+            head_only: false,
         }
     }
 
@@ -165,6 +168,7 @@ impl ArtDecoder {
                         }
                     }
                 }
+                Stage::Records if self.head_only => return Ok(at),
                 Stage::Records => {
                     let layout = self.layout.expect("layout is set with the Records stage");
                     return Ok(at + v1::decode_records(rest, layout, &mut self.art, builder));
@@ -516,6 +520,37 @@ fn description(layout: &str, version: u32, gzip: bool, split: bool) -> String {
         text.push_str(", split .key + .data");
     }
     text
+}
+
+/// Reading in pieces at once (`pieces.rs`).
+impl ArtDecoder {
+    /// Stops (or no longer stops) before the first fixed-size record.
+    pub(super) fn read_head_only(&mut self, on: bool) {
+        self.head_only = on;
+    }
+
+    /// Where the fixed-size records begin and their layout, once the header is read;
+    /// `None` before, and for streaming and V2 files, whose items differ in size.
+    pub(super) fn fixed_records(&self) -> Option<(u64, RecordLayout)> {
+        (self.stage == Stage::Records).then_some((self.records_start?, self.layout?))
+    }
+
+    /// Whether the decoder is past the key and header.
+    pub(super) fn past_head(&self) -> bool {
+        !matches!(self.stage, Stage::Key | Stage::DataHeader | Stage::SlowHeader)
+    }
+
+    /// Puts a piece read apart by `later` (a copy of this decoder as it stood after the
+    /// header) after what this one read; see `ArtRecords::join_piece`.
+    pub(super) fn join_piece(
+        &mut self,
+        later: ArtDecoder,
+        piece: Piece,
+        first_wall: u32,
+        b: &mut ProfileBuilder,
+    ) -> std::result::Result<(), Doubt> {
+        self.art.join_piece(later.art, piece, first_wall, b)
+    }
 }
 
 /// Reading again from the middle (`resume.rs`).

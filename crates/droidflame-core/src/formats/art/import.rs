@@ -10,8 +10,13 @@ use crate::importer::{Checkpoint, Format, Imported, Importer, Input, ReadAgain, 
 use crate::profile::ProfileBuilder;
 
 /// The registry's entry: method traces in every layout, whole or split in two files.
-pub(crate) const FORMAT: Format =
-    Format { family: "art", sniff, start, pair: Some(super::decoder::split_key_is_second) };
+pub(crate) const FORMAT: Format = Format {
+    family: "art",
+    sniff,
+    start,
+    pair: Some(super::decoder::split_key_is_second),
+    split: Some(super::pieces::split),
+};
 
 /// Needs the first 8 bytes: a text key (`*version`) or a binary header (`SLOW`).
 fn sniff(head: &[u8], complete: bool) -> Sniff {

@@ -5,13 +5,14 @@
 //! streaming and V2 files), `v1` the `SLOW` header and fixed-size records or the escape
 //! stream, `v2` the typed packets; `names` parses method and thread lines; `records`
 //! turns ids, actions and 32-bit times into builder events, with `ids` for the id maps
-//! and `threads` for naming threads.
+//! and `threads` for naming threads. `pieces` cuts regular files to read on every core.
 
 mod decoder;
 mod ids;
 mod import;
 mod key;
 mod names;
+mod pieces;
 mod records;
 mod resume;
 mod threads;

@@ -4,7 +4,7 @@
 //! the first records of each thread are watched for the rhythm of a sampling trace.
 
 use super::ids::IdIndex;
-use crate::profile::{FrameInfo, PerClock, ProfileBuilder, TimeUnit};
+use crate::profile::{Doubt, FrameInfo, PerClock, Piece, ProfileBuilder, TimeUnit};
 use rustc_hash::FxHashMap;
 
 /// A record's action (its low two bits): a method is entered...
@@ -48,31 +48,57 @@ impl Unwrap {
         self.last = raw;
         self.high + u64::from(raw)
     }
+
+    /// Whether `raw`, read next, gives what a fresh unwrap gives it and leaves the state a
+    /// fresh one would: no wrap before and none at `raw`. A piece read apart unwraps from
+    /// fresh.
+    pub fn joins(&self, raw: u32) -> bool {
+        self.high == 0 && !(raw.wrapping_sub(self.last) < 1 << 31 && raw < self.last)
+    }
 }
 
-/// The gaps between a thread's first records on its first clock.
+/// A thread's first records on its first clock: when each valid one was, for the gaps
+/// between them. Kept as read, not as gaps, so that a piece read apart joins on exactly.
 #[derive(Debug, Clone, Default)]
 struct GapProbe {
     /// Records seen, valid or not.
     seen: u64,
-    /// The time of the last valid record.
-    last: Option<u64>,
-    /// Non-zero gaps between valid records.
-    gaps: Vec<u64>,
+    /// The time of each record seen, `INVALID` for one that is not valid.
+    times: Vec<u64>,
+    /// The first record's raw clock values: where a piece read apart began this thread.
+    first_raw: [u32; 2],
 }
+
+/// A record that is not valid, among a probe's times (an unwrapped time would need 2^32
+/// wraps to reach it).
+const INVALID: u64 = u64::MAX;
 
 impl GapProbe {
     #[inline(never)]
-    fn observe(&mut self, valid: bool, time: u64) {
-        self.seen += 1;
-        if valid {
-            if let Some(last) = self.last {
-                if time > last {
-                    self.gaps.push(time - last);
-                }
-            }
-            self.last = Some(time);
+    fn observe(&mut self, valid: bool, time: u64, raw: [u32; 2]) {
+        if self.seen == 0 {
+            self.first_raw = raw;
         }
+        self.seen += 1;
+        self.times.push(if valid { time } else { INVALID });
+    }
+
+    /// The non-zero forward gaps between valid records.
+    fn gaps(&self) -> impl Iterator<Item = u64> + '_ {
+        let mut last = None;
+        self.times.iter().filter(|&&t| t != INVALID).filter_map(move |&t| {
+            let gap = last.filter(|&l| t > l).map(|l| t - l);
+            last = Some(t);
+            gap
+        })
+    }
+
+    /// The records of `later`, read after these, as far as the window goes.
+    fn join(&mut self, later: &GapProbe) {
+        let room = SAMPLING_WINDOW.saturating_sub(self.seen) as usize;
+        let taken = later.times.len().min(room);
+        self.times.extend_from_slice(&later.times[..taken]);
+        self.seen += taken as u64;
     }
 }
 
@@ -131,7 +157,7 @@ impl ThreadBlock<'_> {
         let frame = frame_of(self.frames, id, b);
         let probe = &mut self.state.probe;
         if probe.seen < SAMPLING_WINDOW {
-            probe.observe(action <= UNWIND, t.wall);
+            probe.observe(action <= UNWIND, t.wall, [0, 0]);
         }
         act(self.thread, frame, action, t, b);
     }
@@ -233,7 +259,7 @@ impl ArtRecords {
         let cpu = if DUAL { state.unwrap[1].next(raw[1], wraps) } else { 0 };
         let t = PerClock::new(first, cpu);
         if state.probe.seen < SAMPLING_WINDOW {
-            state.probe.observe(action <= UNWIND, t.wall);
+            state.probe.observe(action <= UNWIND, t.wall, raw);
         }
         act(thread, frame, action, t, b);
     }
@@ -244,6 +270,55 @@ impl ArtRecords {
     #[inline(always)]
     pub fn block(&mut self, thread: u32) -> ThreadBlock<'_> {
         ThreadBlock { frames: &mut self.frames, state: &mut self.per_thread[thread as usize], thread }
+    }
+
+    // ---- pieces --------------------------------------------------------------------
+
+    /// Puts a piece read apart after the records read here: `later` is its state, read
+    /// from fresh clocks starting with a record whose raw wall time is `first_wall`. The
+    /// piece's new threads become this reading's, in the order the piece met them. A
+    /// clock that wrapped, here, in the piece or between them, is a doubt: the piece's
+    /// times would differ.
+    pub(super) fn join_piece(
+        &mut self,
+        later: ArtRecords,
+        piece: Piece,
+        first_wall: u32,
+        b: &mut ProfileBuilder,
+    ) -> Result<(), Doubt> {
+        let wrapped = b.facts.repairs.time_wraps > 0 || piece.builder.facts.repairs.time_wraps > 0;
+        if wrapped || !(self.cpu_only || self.wall.joins(first_wall)) {
+            return Err(Doubt);
+        }
+        let threads = piece.builder.stacks.thread_count();
+        let mut slots = Vec::with_capacity(threads);
+        for slot in 0..threads {
+            let tid = piece.builder.stacks.tid(slot as u32);
+            let here = match self.threads.get(u64::from(tid)) {
+                Some(thread) => thread,
+                None => self.new_thread(tid, None, b),
+            };
+            if self.per_thread.len() <= here as usize {
+                self.per_thread.resize_with(here as usize + 1, ThreadRecords::default);
+            }
+            let state = &mut self.per_thread[here as usize];
+            if let Some(records) = later.per_thread.get(slot).filter(|r| r.probe.seen > 0) {
+                let raw = records.probe.first_raw;
+                if !(state.unwrap[0].joins(raw[0]) && state.unwrap[1].joins(raw[1])) {
+                    return Err(Doubt);
+                }
+                state.unwrap = records.unwrap;
+                state.probe.join(&records.probe);
+            }
+            slots.push(here);
+        }
+        if b.limit_error().is_some() {
+            return Err(Doubt);
+        }
+        if !self.cpu_only {
+            self.wall = later.wall;
+        }
+        b.join_piece(piece, &slots)
     }
 
     // ---- the end -------------------------------------------------------------------
@@ -257,7 +332,7 @@ impl ArtRecords {
     /// rule: the mean of the smallest 20% of non-zero gaps between a thread's first 500
     /// records is at least 100 µs. Returns that mean, in ticks, for a sampling trace.
     pub fn sampling_interval(&self, unit: TimeUnit) -> Option<u64> {
-        let mut gaps: Vec<u64> = self.per_thread.iter().flat_map(|t| t.probe.gaps.iter().copied()).collect();
+        let mut gaps: Vec<u64> = self.per_thread.iter().flat_map(|t| t.probe.gaps()).collect();
         if gaps.len() < 20 {
             return None;
         }

@@ -154,6 +154,12 @@ fn records<const TID: usize, const DUAL: bool>(
     data.len() - chunks.remainder().len()
 }
 
+/// A record's raw wall time (or its only clock's).
+pub fn raw_wall(record: &[u8], layout: RecordLayout) -> u32 {
+    let tid = if layout.wide_tid { 2 } else { 1 };
+    u32_at(record, if layout.dual { tid + 8 } else { tid + 4 })
+}
+
 #[inline(always)]
 fn u32_at(b: &[u8], at: usize) -> u32 {
     u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])

@@ -45,6 +45,7 @@ pub(crate) const FORMAT: Format = Format {
     sniff: |head, complete| Sniff::from_answer(sniff(head, complete)),
     start: |_head, input| Box::new(HprofDecoder { gzip: input.gzip, ..HprofDecoder::default() }),
     pair: None,
+    split: None,
 };
 
 /// What the header says.

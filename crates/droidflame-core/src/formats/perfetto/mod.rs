@@ -90,8 +90,13 @@ pub struct PerfettoDecoder {
 }
 
 /// The registry's entry: protobuf traces (a stream of `TracePacket`s).
-pub(crate) const FORMAT: Format =
-    Format { family: "perfetto", sniff: |head, complete| Sniff::from_answer(sniff(head, complete)), start, pair: None };
+pub(crate) const FORMAT: Format = Format {
+    family: "perfetto",
+    sniff: |head, complete| Sniff::from_answer(sniff(head, complete)),
+    start,
+    pair: None,
+    split: None,
+};
 
 fn start(_head: &[u8], input: &Input) -> Box<dyn Importer> {
     let mut decoder = PerfettoDecoder::new(input.options.max_decompressed_bytes);

@@ -51,6 +51,7 @@ pub(crate) const FORMAT: Format = Format {
     sniff: |head, complete| Sniff::from_answer(sniff(head, complete)),
     start: |_head, input| Box::new(SimpleperfDecoder { gzip: input.gzip, ..SimpleperfDecoder::default() }),
     pair: None,
+    split: None,
 };
 
 impl Importer for SimpleperfDecoder {

@@ -14,7 +14,6 @@ impl ProfileBuilder {
     /// A builder that reads on from where this one stands, sink by sink. Fed the events
     /// after this point and merged back (`merge`), it gives what this builder fed them too
     /// would.
-    #[cfg_attr(not(test), expect(dead_code, reason = "reading in parts is tested here before a reader uses it"))]
     pub(crate) fn continuing(&self) -> ProfileBuilder {
         ProfileBuilder {
             facts: self.facts.continuing(),

@@ -29,6 +29,7 @@ mod merge;
 #[cfg(test)]
 mod merge_tests;
 mod names;
+mod piece;
 pub(crate) mod seed;
 #[cfg(test)]
 mod sink_tests;
@@ -41,6 +42,7 @@ mod thread_state;
 
 pub use frames::FrameInfo;
 pub(crate) use heap_graph_sink::HeapGraphSink;
+pub(crate) use piece::{Doubt, Piece};
 pub(crate) use spec::{FinishSpec, SourceSpec};
 
 use crate::error::Error;

@@ -65,6 +65,8 @@ pub(crate) struct StackSink {
     pub(super) only_thread: Option<u32>,
     /// The source of each thread slot put in one other than the main (`set_source`).
     pub(super) sources: Vec<SourceKind>,
+    /// Reads a piece of the input whose stacks are not known at its start (`piece.rs`).
+    pub(super) piece: bool,
 }
 
 impl StackSink {
@@ -80,6 +82,7 @@ impl StackSink {
             keep: KeepCalls { on: options.keep_calls, shortest: 0 },
             only_thread: None,
             sources: Vec::new(),
+            piece: false,
         }
     }
 
@@ -292,6 +295,9 @@ impl StackSink {
             }
         }
         state.count_at(t, true);
+        if self.piece {
+            return exit_below_piece(state, &mut self.repairs, &mut self.budget, frame, t);
+        }
         exit_below_top(state, &mut self.repairs, &mut self.budget, frame, t, keep);
     }
 
@@ -337,6 +343,16 @@ impl StackSink {
             state.last = t;
         }
     }
+}
+
+/// In a piece: an exit whose frame is not on top, and may be below the piece's own frames.
+#[cold]
+fn exit_below_piece(state: &mut ThreadState, repairs: &mut Repairs, budget: &mut NodeBudget, frame: u32, t: PerClock) {
+    if state.stack.iter().any(|open| open.frame == frame) {
+        let off = KeepCalls { on: false, shortest: 0 };
+        return exit_below_top(state, repairs, budget, frame, t, off);
+    }
+    state.exit_prefix(budget, frame, t);
 }
 
 /// An exit whose frame is not on top: either deeper in the stack (close the frames above

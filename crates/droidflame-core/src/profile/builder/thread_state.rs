@@ -6,6 +6,22 @@ use crate::profile::clock::PerClock;
 use crate::profile::time_log::TimeLog;
 use crate::profile::tree::{CallTree, NodeBudget, TreeBuilder};
 
+/// The frame of an anchor node, in a piece (`piece.rs`): no real frame has it (nor `NONE`,
+/// which a node's hint of its last child starts with).
+pub(super) const ANCHOR: u32 = u32::MAX - 1;
+
+/// In a piece: an exit of a frame the thread had not entered in the piece, as the piece
+/// met it (`piece.rs`).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct PrefixExit {
+    pub frame: u32,
+    pub t: PerClock,
+    /// The piece had frames of its own open above it, which it closed.
+    pub above: bool,
+    /// The anchor made after it; every node before it was made before the exit.
+    pub anchor: u32,
+}
+
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Open {
     pub(super) node: u32,
@@ -41,6 +57,8 @@ pub(super) struct ThreadState {
     pub(super) samples: Vec<u64>,
     /// When each sample was taken, where calls are kept.
     pub(super) sample_times: TimeLog,
+    /// In a piece: exits of frames entered before it, in order (`piece.rs`).
+    pub(super) prefix_exits: Vec<PrefixExit>,
 }
 
 impl ThreadState {
@@ -62,6 +80,7 @@ impl ThreadState {
             calls_from_before: Vec::new(),
             samples: Vec::new(),
             sample_times: TimeLog::default(),
+            prefix_exits: Vec::new(),
         }
     }
 
@@ -118,5 +137,24 @@ impl ThreadState {
             self.first = t;
         }
         self.last = t;
+    }
+
+    /// In a piece: `frame` returns at `t` and is not on the piece's own stack. The piece's
+    /// frames above the anchor close, and reading goes on under a new anchor.
+    #[cold]
+    pub(super) fn exit_prefix(&mut self, budget: &mut NodeBudget, frame: u32, t: PerClock) {
+        let off = KeepCalls { on: false, shortest: 0 };
+        let mut above = false;
+        while let Some(open) = self.stack.pop() {
+            if open.frame == ANCHOR {
+                break;
+            }
+            above = true;
+            self.close(open, t, off);
+        }
+        let parent = self.prefix_exits.last().map_or(CallTree::ROOT, |exit| exit.anchor);
+        let anchor = self.tree.child(parent, ANCHOR, budget);
+        self.stack.push(Open { node: anchor, frame: ANCHOR, enter: t });
+        self.prefix_exits.push(PrefixExit { frame, t, above, anchor });
     }
 }

@@ -1,0 +1,193 @@
+//! Reading in pieces at once: a builder that reads a later part of the input before the
+//! parts ahead of it are read, and the join that puts it after them, sink by sink, so that
+//! the whole gives what one builder fed every event gives.
+//!
+//! A piece's thread starts on a stack it does not know, its prefix. Its tree's root stands
+//! for the prefix: frames entered on an empty stack go under it. An exit of a frame that
+//! is not on the piece's own stack returns a frame of the prefix, or one that was running
+//! before tracing began where the prefix turns out not to hold it either. The piece closes
+//! its own frames at that time, logs the exit, and reads on under an anchor, a node that
+//! stands for what is left of the prefix. The join replays each logged exit against the
+//! real stack as the stack sink would have met it, and places each of the piece's nodes
+//! under the node its anchor turned out to be, in the order the piece made them, so the
+//! joined tree numbers its nodes as one reading does.
+//!
+//! A piece reads enters, exits and skipped events only (samples, `exit_top`, `close_open`
+//! and `touch` need the stack they change), keeps no calls, and makes no frames: a join
+//! that could differ from reading once says so ([`Doubt`]) and the input is read once.
+
+use super::keep::KeepCalls;
+use super::stack_sink::StackSink;
+use super::thread_state::{Open, PrefixExit, ThreadState, ANCHOR};
+use super::ProfileBuilder;
+use crate::profile::repairs::Repairs;
+use crate::profile::tree::{CallTree, NodeBudget, NONE};
+
+/// A join could give what one reading does not: read the input once instead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Doubt;
+
+/// A builder reading one piece, and what it started from.
+#[derive(Debug)]
+pub(crate) struct Piece {
+    pub builder: ProfileBuilder,
+    frames: usize,
+}
+
+impl ProfileBuilder {
+    /// A builder for a later piece of the input, made where this one stands before any
+    /// event (after a header): the same threads and frames, no stack known, nothing
+    /// counted.
+    pub(crate) fn piece(&self) -> Piece {
+        let mut builder = self.continuing();
+        builder.stacks.piece = true;
+        for state in &mut builder.stacks.threads {
+            let mut fresh = ThreadState::new(state.tid, state.name.take());
+            (fresh.pid, fresh.track, fresh.listed) = (state.pid, state.track, state.listed);
+            *state = fresh;
+        }
+        Piece { frames: self.frames.slots.len(), builder }
+    }
+
+    /// Puts `piece`, read from the part of the input right after what this builder read,
+    /// after it. `slots[i]` is this builder's slot for the piece's thread `i`.
+    pub(crate) fn join_piece(&mut self, piece: Piece, slots: &[u32]) -> Result<(), Doubt> {
+        let Piece { builder: later, frames } = piece;
+        let quiet = later.heap.processes.is_empty() && later.graph.is_empty();
+        if later.frames.slots.len() != frames || later.frames.refused.is_some() || !quiet {
+            return Err(Doubt);
+        }
+        self.stacks.join_piece(later.stacks, slots)?;
+        self.facts.merge(later.facts);
+        self.frames.names.cut += later.frames.names.cut;
+        self.frames.renames.extend(later.frames.renames);
+        self.system.merge(later.system);
+        Ok(())
+    }
+}
+
+impl StackSink {
+    fn join_piece(&mut self, piece: StackSink, slots: &[u32]) -> Result<(), Doubt> {
+        if piece.refused.is_some() || piece.keep.on || self.keep.on || piece.threads.len() != slots.len() {
+            return Err(Doubt);
+        }
+        for (thread, &slot) in piece.threads.into_iter().zip(slots) {
+            if thread.tid != self.threads[slot as usize].tid || !thread.samples.is_empty() {
+                return Err(Doubt);
+            }
+            join_thread(&mut self.threads[slot as usize], thread, &mut self.repairs);
+        }
+        self.repairs.add(&piece.repairs);
+        self.names.cut += piece.names.cut;
+        self.processes.extend(piece.processes);
+        // One reading would have stopped at a limit the pieces, unlimited, read past.
+        let stacks: u64 = self.threads.iter().map(|t| t.tree.nodes().len() as u64 - 1).sum();
+        if self.budget.exhausted || stacks > self.limits.max_call_stacks {
+            return Err(Doubt);
+        }
+        self.budget.left = self.limits.max_call_stacks - stacks;
+        if self.threads.iter().any(|t| too_deep(t, self.limits.max_stack_depth)) {
+            return Err(Doubt);
+        }
+        Ok(())
+    }
+}
+
+/// Whether a stack of a thread reached `max` frames, where one reading would have refused
+/// the next frame entered.
+fn too_deep(state: &ThreadState, max: usize) -> bool {
+    let nodes = state.tree.nodes();
+    // A stack of n frames takes n nodes besides the root.
+    if nodes.len() <= max {
+        return false;
+    }
+    let mut depth = vec![usize::MAX; nodes.len()];
+    depth[CallTree::ROOT as usize] = 0;
+    for start in 1..nodes.len() {
+        let mut chain = Vec::new();
+        let mut at = start;
+        while depth[at] == usize::MAX {
+            chain.push(at);
+            at = nodes[at].parent as usize;
+        }
+        for &node in chain.iter().rev() {
+            depth[node] = depth[nodes[node].parent as usize] + 1;
+            if depth[node] >= max {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// One thread of a piece after the same thread as read so far.
+fn join_thread(into: &mut ThreadState, piece: ThreadState, repairs: &mut Repairs) {
+    if !into.started && piece.started {
+        into.started = true;
+        into.first = piece.first;
+    }
+    let nodes = piece.tree.nodes();
+    let mut placed = vec![NONE; nodes.len()];
+    placed[CallTree::ROOT as usize] = top(into);
+    let mut budget = NodeBudget { left: u64::MAX, exhausted: false };
+    let mut next = 1;
+    let mut place_before = |into: &mut ThreadState, placed: &mut Vec<u32>, end: usize| {
+        for node in next..end {
+            let parent = placed[nodes[node].parent as usize];
+            placed[node] = into.tree.child(parent, nodes[node].frame, &mut budget);
+        }
+        next = end + 1;
+    };
+    for exit in &piece.prefix_exits {
+        place_before(into, &mut placed, exit.anchor as usize);
+        replay(into, exit, repairs);
+        placed[exit.anchor as usize] = top(into);
+    }
+    place_before(into, &mut placed, nodes.len());
+    for (node, counted) in nodes.iter().enumerate().skip(1).filter(|(_, n)| n.frame != ANCHOR) {
+        let to = into.tree.node_mut(placed[node]);
+        to.calls += counted.calls;
+        to.incl.add(counted.incl);
+    }
+    let own = piece.stack.iter().filter(|open| open.frame != ANCHOR);
+    into.stack.extend(own.map(|open| Open { node: placed[open.node as usize], ..*open }));
+    into.events += piece.events;
+    if piece.started {
+        into.last = piece.last;
+    }
+    if piece.name.is_some() {
+        into.name = piece.name;
+    }
+    into.pid = piece.pid.or(into.pid);
+    into.track |= piece.track;
+    into.listed |= piece.listed;
+}
+
+/// The node on top of a thread's stack (its root when none is open).
+fn top(state: &ThreadState) -> u32 {
+    state.stack.last().map_or(CallTree::ROOT, |open| open.node)
+}
+
+/// An exit a piece logged, met by the real stack as the stack sink meets an exit.
+fn replay(state: &mut ThreadState, exit: &PrefixExit, repairs: &mut Repairs) {
+    let off = KeepCalls { on: false, shortest: 0 };
+    let t = exit.t;
+    if !exit.above && state.stack.last().is_some_and(|open| open.frame == exit.frame) {
+        let open = state.stack.pop().expect("a frame is open");
+        state.close(open, t, off);
+    } else if let Some(at) = state.stack.iter().rposition(|open| open.frame == exit.frame) {
+        repairs.mismatched_exits += 1;
+        while state.stack.len() > at {
+            let open = state.stack.pop().expect("stack is longer than `at`");
+            state.close(open, t, off);
+        }
+    } else {
+        repairs.unmatched_exits += 1;
+        let node = state.tree.adopt_top_level(exit.frame);
+        state.from_before.push(node);
+        state.stack.insert(0, Open { node, frame: exit.frame, enter: state.first });
+        while let Some(open) = state.stack.pop() {
+            state.close(open, t, off);
+        }
+    }
+}

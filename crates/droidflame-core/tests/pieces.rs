@@ -1,0 +1,133 @@
+//! Reading in pieces at once gives what reading once gives, byte for byte: every corpus
+//! file and every written scenario, read in 1, 2, 3 and 7 pieces, has the same summary,
+//! folded stacks, method table, facts, frames, and every thread's call tree node for node
+//! (numbering, parents, siblings, counts and times). Inputs a format cannot split are read
+//! once, which gives the same too; the scenarios that can be split are checked to have
+//! been.
+
+use droidflame_core::products::{self, FoldedOptions};
+use droidflame_core::{analyze_in_pieces, Analysis, Options};
+use droidflame_testkit::large::{write_large, LargeLayout, Shape};
+use droidflame_testkit::scenario::{generate, Config};
+use droidflame_testkit::{Clocks, Layout};
+use std::fmt::Write;
+
+/// Everything a profile says, node by node.
+fn said(analysis: &Analysis) -> String {
+    let p = &analysis.profile;
+    let mut out = products::summary_json(analysis);
+    out += &products::folded(p, &FoldedOptions::default()).unwrap_or_else(|e| e.to_string());
+    out += &products::methods_json(p, None).unwrap_or_else(|e| e.to_string());
+    writeln!(out, "{:?}\n{:?}", p.facts, p.frames).unwrap();
+    for t in &p.stacks().threads {
+        writeln!(out, "thread {} {:?} {} {:?} {:?} {:?}", t.tid, t.name, t.records, t.first, t.last, t.pid).unwrap();
+        for (i, n) in t.tree.nodes().iter().enumerate() {
+            let links = (n.parent, n.frame, n.first_child, n.next_sibling);
+            writeln!(out, "{i} {links:?} {} {:?} {:?}", n.calls, n.incl, n.self_time).unwrap();
+        }
+    }
+    out
+}
+
+/// Reads `bytes` once and in 2, 3 and 7 pieces; each must say the same. Returns the pieces
+/// each reading used.
+fn same_in_pieces(bytes: &[u8], options: &Options, what: &str) -> Vec<usize> {
+    let once = analyze_in_pieces(&bytes, options.clone(), 1).map(|(a, used)| (said(&a), used));
+    let once = once.map_err(|e| e.to_string());
+    assert!(once.as_ref().is_err() || once.as_ref().unwrap().1 == 1, "{what}: read once in one piece");
+    let mut used = Vec::new();
+    for pieces in [2, 3, 7] {
+        let read = analyze_in_pieces(&bytes, options.clone(), pieces).map_err(|e| e.to_string());
+        match (&once, read) {
+            (Ok((want, _)), Ok((analysis, n))) => {
+                let got = said(&analysis);
+                if got != *want {
+                    let line = want.lines().zip(got.lines()).position(|(a, b)| a != b);
+                    let at = line.map(|l| (want.lines().nth(l), got.lines().nth(l)));
+                    panic!("{what} in {pieces} pieces ({n} read) differs from reading once: first at {at:?}");
+                }
+                used.push(n);
+            }
+            (Err(want), Err(got)) => assert_eq!(&got, want, "{what} in {pieces} pieces: the same error"),
+            (once, read) => {
+                panic!("{what} in {pieces} pieces: {:?} read once, {:?} in pieces", once.is_ok(), read.is_ok())
+            }
+        }
+    }
+    used
+}
+
+#[test]
+fn every_corpus_file_reads_the_same_in_pieces() {
+    if !droidflame_testkit::corpus_present("pieces") {
+        return;
+    }
+    let mut split = 0;
+    for path in droidflame_testkit::corpus_traces() {
+        let bytes = std::fs::read(&path).unwrap();
+        let used = same_in_pieces(&bytes, &Options::default(), &path.display().to_string());
+        split += usize::from(used.iter().any(|&n| n > 1));
+    }
+    // The regular method traces among them.
+    assert!(split >= 5, "only {split} corpus files were read in pieces");
+}
+
+/// The scenario's layouts that a split reads in pieces, and one it does not.
+fn layouts() -> Vec<Layout> {
+    vec![
+        Layout::Regular { version: 1, data_offset: 32, record_size: None },
+        Layout::Regular { version: 2, data_offset: 16, record_size: None },
+        Layout::Regular { version: 3, data_offset: 32, record_size: None },
+        Layout::Regular { version: 3, data_offset: 32, record_size: Some(20) },
+        Layout::Streaming { summary: true, summary_threads: false },
+    ]
+}
+
+#[test]
+fn written_scenarios_read_the_same_in_pieces() {
+    for seed in 0..40u64 {
+        let clocks = [Clocks::Dual, Clocks::Wall, Clocks::Cpu][seed as usize % 3];
+        let config = Config {
+            threads: 1 + seed as usize % 5,
+            events_per_thread: 50 + (seed as usize * 37) % 400,
+            clocks,
+            chunked: seed % 2 == 1,
+            narrow_tids: true,
+            unknown_methods: seed % 4 == 0,
+            wrap: seed % 10 == 9,
+            ..Config::default()
+        };
+        let scenario = generate(seed, &config);
+        for layout in layouts() {
+            let bytes = scenario.trace.write(&layout);
+            let what = format!("seed {seed}, {layout:?}");
+            let used = same_in_pieces(&bytes, &Options::default(), &what);
+            let splits = matches!(layout, Layout::Regular { .. }) && !config.unknown_methods && !config.wrap;
+            if splits {
+                assert!(used.iter().all(|&n| n > 1), "{what}: read in pieces {used:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_large_written_trace_reads_the_same_in_pieces() {
+    for shape in [Shape::app_start(60_000), Shape::interleaved(60_000)] {
+        let mut bytes = Vec::new();
+        write_large(&mut bytes, &shape, LargeLayout::Regular).unwrap();
+        let used = same_in_pieces(&bytes, &Options::default(), "a large trace");
+        assert_eq!(used, [2, 3, 7]);
+    }
+}
+
+#[test]
+fn calls_kept_or_a_limit_reached_read_once() {
+    let mut bytes = Vec::new();
+    write_large(&mut bytes, &Shape::app_start(20_000), LargeLayout::Regular).unwrap();
+    let keep = Options { keep_calls: true, ..Options::default() };
+    assert_eq!(same_in_pieces(&bytes, &keep, "calls kept"), [1, 1, 1]);
+    let few = Options { max_call_stacks: 50, ..Options::default() };
+    same_in_pieces(&bytes, &few, "few stacks allowed");
+    let shallow = Options { max_stack_depth: 4, ..Options::default() };
+    same_in_pieces(&bytes, &shallow, "shallow stacks allowed");
+}
