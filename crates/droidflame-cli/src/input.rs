@@ -71,6 +71,15 @@ pub(crate) fn deobfuscate(profiles: &mut [Analysis], path: &Path) -> Result<(), 
 }
 
 pub(crate) fn analyze(paths: &[PathBuf], options: Options) -> Result<Analysis, String> {
+    if let [one] = paths {
+        let file = open(one)?;
+        let size = file.metadata().map_err(|e| format!("cannot read {}: {e}", one.display()))?.len();
+        // Large enough to read on every core where its format can split it.
+        if size >= droidflame_core::PIECES_FROM_BYTES {
+            let source = FileAt { file, size };
+            return droidflame_core::analyze_source(&source, options).map_err(|e| format!("{}: {e}", one.display()));
+        }
+    }
     let mut analyzer = Analyzer::new(options);
     match paths {
         [one] => stream(&mut analyzer, one)?,
@@ -89,6 +98,40 @@ pub(crate) fn analyze(paths: &[PathBuf], options: Options) -> Result<Analysis, S
     }
     let name = paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" + ");
     analyzer.finish().map_err(|e| format!("{name}: {e}"))
+}
+
+/// A file that several threads read at any offset at once.
+struct FileAt {
+    file: File,
+    size: u64,
+}
+
+impl droidflame_core::ReadAt for FileAt {
+    fn size(&self) -> u64 {
+        self.size
+    }
+
+    #[cfg(unix)]
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+        std::os::unix::fs::FileExt::read_exact_at(&self.file, buf, offset)
+    }
+
+    #[cfg(windows)]
+    fn read_at(&self, offset: u64, mut buf: &mut [u8]) -> io::Result<()> {
+        let mut offset = offset;
+        while !buf.is_empty() {
+            match std::os::windows::fs::FileExt::seek_read(&self.file, buf, offset) {
+                Ok(0) => return Err(io::ErrorKind::UnexpectedEof.into()),
+                Ok(n) => {
+                    buf = &mut buf[n..];
+                    offset += n as u64;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
 }
 
 pub(crate) fn open(path: &Path) -> Result<File, String> {

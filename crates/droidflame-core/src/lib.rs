@@ -48,11 +48,10 @@ pub fn analyze(bytes: &[u8]) -> Result<Analysis> {
     analyze_with(bytes, Options::default())
 }
 
-/// Analyses a whole trace held in memory, within `options`' limits.
+/// Analyses a whole trace held in memory, within `options`' limits; on every core where
+/// it is large enough and its format can split it (`analyze_source`).
 pub fn analyze_with(bytes: &[u8], options: Options) -> Result<Analysis> {
-    let mut analyzer = Analyzer::new(options);
-    analyzer.push(bytes)?;
-    analyzer.finish()
+    analyze_source(&bytes, options)
 }
 
 /// Analyses a split trace (`.key` + `.data`), given in either order.
