@@ -34,9 +34,11 @@ fn main() {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let result = match args.as_slice() {
         ["probe", "mapping", trace, mapping] => probe::mapping(trace, mapping, 5).map(|v| println!("{v}")),
-        ["probe", "pieces", file, most, runs] => match (most.parse(), runs.parse()) {
-            (Ok(most), Ok(runs)) => scaling::pieces(file, most, runs).map(|v| println!("{v}")),
-            _ => Err(format!("not numbers: {most} {runs}")),
+        ["probe", "pieces", file, most, runs, calls @ ..] => match (most.parse(), runs.parse(), calls) {
+            (Ok(most), Ok(runs), [] | ["calls"]) => {
+                scaling::pieces(file, most, runs, !calls.is_empty()).map(|v| println!("{v}"))
+            }
+            _ => Err(format!("usage: probe pieces FILE MOST RUNS [calls], not {most} {runs} {calls:?}")),
         },
         ["probe", kind, file] => probe(kind, file).map(|v| println!("{v}")),
         ["generate", layout, records, file] => generate(layout, records, file),

@@ -7,8 +7,9 @@ use droidflame_core::{analyze_in_pieces, Options};
 use serde_json::json;
 use std::time::Instant;
 
-/// Medians of `runs` rounds of reading `path` (in memory) in 1 to `most` pieces.
-pub fn pieces(path: &str, most: usize, runs: usize) -> Result<serde_json::Value, String> {
+/// Medians of `runs` rounds of reading `path` (in memory) in 1 to `most` pieces, with
+/// every call kept where `keep_calls`.
+pub fn pieces(path: &str, most: usize, runs: usize, keep_calls: bool) -> Result<serde_json::Value, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
     let mut times = vec![Vec::new(); most];
     let mut used = vec![0; most];
@@ -16,7 +17,8 @@ pub fn pieces(path: &str, most: usize, runs: usize) -> Result<serde_json::Value,
     for _ in 0..runs {
         for n in 1..=most {
             let start = Instant::now();
-            let (analysis, read) = analyze_in_pieces(&bytes, Options::default(), n).map_err(|e| e.to_string())?;
+            let (analysis, read) = analyze_in_pieces(&bytes, Options { keep_calls, ..Options::default() }, n)
+                .map_err(|e| e.to_string())?;
             times[n - 1].push(start.elapsed().as_secs_f64());
             used[n - 1] = read;
             let summary = summary_json(&analysis);

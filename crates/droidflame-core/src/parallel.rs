@@ -85,9 +85,11 @@ fn read_all(split: &dyn Split, source: &dyn ReadAt) -> Result<Vec<PieceRead>> {
     (0..split.pieces()).map(|at| split.read(source, at)).collect()
 }
 
-/// The analysis of `source` read once, from its start.
+/// The analysis of `source` read once, from its start: in memory, pushed whole (as
+/// `analyze_with` always did: where calls are let go, when depends on the pushes).
 fn read_once(source: &dyn ReadAt, options: Options) -> Result<Analysis> {
     let mut analyzer = Analyzer::new(options);
-    read_steps(source, 0, source.size(), READ_STEP, |bytes, _| analyzer.push(bytes))?;
+    let step = if source.as_slice().is_some() { source.size() } else { READ_STEP };
+    read_steps(source, 0, source.size(), step, |bytes, _| analyzer.push(bytes))?;
     analyzer.finish()
 }

@@ -58,8 +58,8 @@ pub(crate) fn read_vec(source: &dyn ReadAt, offset: u64, len: u64) -> io::Result
 }
 
 /// Hands `decode` the bytes of `source` from `from` to `to`, in steps of at most `step`
-/// bytes (a multiple of the items they hold), with each step's offset; borrowed where the
-/// input is in memory.
+/// bytes (a multiple of the items they hold), with each step's offset; borrowed, not
+/// copied, where the input is in memory.
 pub(crate) fn read_steps<E: From<io::Error>>(
     source: &dyn ReadAt,
     from: u64,
@@ -67,17 +67,22 @@ pub(crate) fn read_steps<E: From<io::Error>>(
     step: u64,
     mut decode: impl FnMut(&[u8], u64) -> Result<(), E>,
 ) -> Result<(), E> {
-    if let Some(all) = source.as_slice() {
-        let all = all.get(from as usize..to as usize).ok_or_else(|| io::Error::from(io::ErrorKind::UnexpectedEof))?;
-        return decode(all, from);
-    }
+    let all = source.as_slice();
     let mut buf = Vec::new();
     let mut at = from;
     while at < to {
-        let len = step.min(to - at);
-        buf.resize(len as usize, 0);
-        source.read_at(at, &mut buf)?;
-        decode(&buf, at)?;
+        let len = step.max(1).min(to - at);
+        let bytes = match all {
+            Some(all) => {
+                all.get(at as usize..(at + len) as usize).ok_or(io::Error::from(io::ErrorKind::UnexpectedEof))?
+            }
+            None => {
+                buf.resize(len as usize, 0);
+                source.read_at(at, &mut buf)?;
+                &buf
+            }
+        };
+        decode(bytes, at)?;
         at += len;
     }
     Ok(())

@@ -1,7 +1,8 @@
 //! Reading in pieces at once gives what reading once gives, byte for byte: every corpus
 //! file and every written scenario, read in 1, 2, 3 and 7 pieces, has the same summary,
-//! folded stacks, method table, facts, frames, and every thread's call tree node for node
-//! (numbering, parents, siblings, counts and times). Inputs a format cannot split are read
+//! folded stacks, method table, facts, frames, every thread's call tree node for node
+//! (numbering, parents, siblings, counts and times) and, where calls are kept, every call
+//! at its depth in order. Inputs a format cannot split are read
 //! once, which gives the same too; the scenarios that can be split are checked to have
 //! been.
 
@@ -18,12 +19,18 @@ fn said(analysis: &Analysis) -> String {
     let mut out = products::summary_json(analysis);
     out += &products::folded(p, &FoldedOptions::default()).unwrap_or_else(|e| e.to_string());
     out += &products::methods_json(p, None).unwrap_or_else(|e| e.to_string());
-    writeln!(out, "{:?}\n{:?}", p.facts, p.frames).unwrap();
+    // Whether the calls left out could be read again: only asked once calls were let go,
+    // which a reading in pieces never does.
+    let facts = format!("{:?}", p.facts).replace("rereadable: true", "rereadable: false");
+    writeln!(out, "{facts}\n{:?}", p.frames).unwrap();
     for t in &p.stacks().threads {
         writeln!(out, "thread {} {:?} {} {:?} {:?} {:?}", t.tid, t.name, t.records, t.first, t.last, t.pid).unwrap();
         for (i, n) in t.tree.nodes().iter().enumerate() {
             let links = (n.parent, n.frame, n.first_child, n.next_sibling);
             writeln!(out, "{i} {links:?} {} {:?} {:?}", n.calls, n.incl, n.self_time).unwrap();
+        }
+        for (depth, call) in t.calls.iter() {
+            writeln!(out, "call {depth} {call:?}").unwrap();
         }
     }
     out
@@ -121,11 +128,49 @@ fn a_large_written_trace_reads_the_same_in_pieces() {
 }
 
 #[test]
-fn calls_kept_or_a_limit_reached_read_once() {
+fn calls_kept_read_the_same_in_pieces() {
+    let keep = Options { keep_calls: true, ..Options::default() };
+    for shape in [Shape::app_start(30_000), Shape::interleaved(30_000)] {
+        let mut bytes = Vec::new();
+        write_large(&mut bytes, &shape, LargeLayout::Regular).unwrap();
+        assert_eq!(same_in_pieces(&bytes, &keep, "calls kept"), [2, 3, 7]);
+    }
+    for seed in 0..40u64 {
+        let config =
+            Config { threads: 1 + seed as usize % 4, chunked: seed % 2 == 0, narrow_tids: true, ..Config::default() };
+        let config = Config { unknown_methods: false, ..config };
+        let bytes =
+            generate(seed, &config).trace.write(&Layout::Regular { version: 2, data_offset: 16, record_size: None });
+        let used = same_in_pieces(&bytes, &keep, &format!("seed {seed} with calls kept"));
+        assert!(used.iter().all(|&n| n > 1), "seed {seed}: read in pieces {used:?}");
+    }
+}
+
+#[test]
+fn a_limit_reached_reads_once() {
     let mut bytes = Vec::new();
     write_large(&mut bytes, &Shape::app_start(20_000), LargeLayout::Regular).unwrap();
+    let few_calls = Options { keep_calls: true, max_calls: 2_000, ..Options::default() };
+    assert_eq!(same_in_pieces(&bytes, &few_calls, "calls let go"), [1, 1, 1]);
+    // An exit of a frame below the top closes the frames above it too, so a trace can
+    // return more calls than half its records: with one call fewer allowed, the pieces
+    // are read, and the join finds them past the limit. (Frames still open at the end
+    // close after the join, as after one reading's last push.)
     let keep = Options { keep_calls: true, ..Options::default() };
-    assert_eq!(same_in_pieces(&bytes, &keep, "calls kept"), [1, 1, 1]);
+    let mut found = 0;
+    for seed in 0..20u64 {
+        let config = Config { unknown_methods: false, narrow_tids: true, events_per_thread: 400, ..Config::default() };
+        let bytes = generate(seed, &config).trace.write(&Layout::Regular { version: 2, data_offset: 16, record_size: None });
+        let once = droidflame_core::analyze_with(&bytes, keep.clone()).unwrap();
+        let calls: usize = once.profile.stacks().threads.iter().map(|t| t.calls.len()).sum();
+        let returned = calls as u64 - once.profile.facts.repairs.open_at_end;
+        if returned > once.profile.facts.records / 2 + 1 {
+            let edge = Options { keep_calls: true, max_calls: returned - 1, ..Options::default() };
+            assert_eq!(same_in_pieces(&bytes, &edge, &format!("seed {seed}, one call past the limit")), [1, 1, 1]);
+            found += 1;
+        }
+    }
+    assert!(found > 0, "no scenario returns more calls than half its records");
     let few = Options { max_call_stacks: 50, ..Options::default() };
     same_in_pieces(&bytes, &few, "few stacks allowed");
     let shallow = Options { max_stack_depth: 4, ..Options::default() };

@@ -83,6 +83,18 @@ impl ThreadCalls {
         }
     }
 
+    /// Files `later`'s calls after these, each `by` levels deeper than it was filed
+    /// (shallower where `by` is negative; no call may end above depth 0). `node`
+    /// renumbers their call-tree nodes.
+    pub(crate) fn append_moved(&mut self, later: ThreadCalls, by: isize, node: impl Fn(u32) -> u32) {
+        for (depth, calls) in later.depths.into_iter().enumerate().filter(|(_, calls)| !calls.is_empty()) {
+            let depth = depth.checked_add_signed(by).expect("a call moves to depth 0 or deeper");
+            for call in calls {
+                self.push(depth, Call { node: node(call.node), ..call });
+            }
+        }
+    }
+
     /// Lets go of the calls shorter than `shortest`, except the ones at `kept` (depth and
     /// place, each depth at most once), whose places are updated.
     pub(crate) fn retain_longer(&mut self, shortest: u64, kept: &mut [(usize, usize)]) {

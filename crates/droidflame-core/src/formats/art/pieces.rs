@@ -20,11 +20,10 @@ const HEAD_STEP: u64 = 64 << 10;
 const RECORD_STEP: u64 = 4 << 20;
 
 /// Cuts a regular method trace's records into `pieces`; `Ok(None)` for any other input,
-/// for one whose key or header does not read, and where calls are kept (their limit is
-/// applied as the records come, which pieces cannot do alike).
+/// and for one whose key or header does not read (reading once reports it).
 pub(crate) fn split(source: &dyn ReadAt, options: &Options, pieces: usize) -> Result<Option<Box<dyn Split>>> {
     let size = source.size();
-    if options.keep_calls || pieces < 2 || size < 8 {
+    if pieces < 2 || size < 8 {
         return Ok(None);
     }
     let Some(mut decoder) = ArtDecoder::sniff(&read_vec(source, 0, 8)?) else {
@@ -53,7 +52,10 @@ pub(crate) fn split(source: &dyn ReadAt, options: &Options, pieces: usize) -> Re
     let record = layout.size as u64;
     let records = (size - start) / record;
     let pieces = (pieces as u64).min(records);
-    if pieces < 2 || builder.limit_error().is_some() {
+    // A call takes two records: past twice the calls kept, one reading lets the shortest
+    // go as it reads, which pieces cannot do alike, and the join would be in doubt.
+    let calls_let_go = options.keep_calls && records / 2 > options.max_calls;
+    if pieces < 2 || calls_let_go || builder.limit_error().is_some() {
         return Ok(None);
     }
     let bounds: Vec<u64> = (0..=pieces).map(|i| start + records * i / pieces * record).collect();
@@ -98,6 +100,10 @@ impl ArtSplit {
         b: &mut ProfileBuilder,
     ) -> Result<()> {
         read_steps(source, self.bounds[at], self.bounds[at + 1], self.step, |data, offset| {
+            // A piece past the calls kept puts the join in doubt: reading on is waste.
+            if b.stacks.past_max_calls() {
+                return Ok(());
+            }
             decoder.decode(data, offset, b).map(|_| ())
         })
     }

@@ -12,12 +12,19 @@
 //! under the node its anchor turned out to be, in the order the piece made them, so the
 //! joined tree numbers its nodes as one reading does.
 //!
+//! Calls kept in a piece are filed at their depth in the piece, in one list per stretch
+//! between two logged exits; the join files each stretch as deep as its prefix then was,
+//! before replaying the exit that ends it, so each depth stays in the order one reading
+//! files it.
+//!
 //! A piece reads enters, exits and skipped events only (samples, `exit_top`, `close_open`
-//! and `touch` need the stack they change), keeps no calls, and makes no frames: a join
-//! that could differ from reading once says so ([`Doubt`]) and the input is read once.
+//! and `touch` need the stack they change), never lets calls go, and makes no frames: a
+//! join that could differ from reading once says so ([`Doubt`]) and the input is read
+//! once. One reading lets the shortest calls go only past `Options::max_calls`, so a join
+//! past it is in doubt too.
 
 use super::keep::KeepCalls;
-use super::stack_sink::StackSink;
+use super::stack_sink::{exit_below_top, StackSink};
 use super::thread_state::{Open, PrefixExit, ThreadState, ANCHOR};
 use super::ProfileBuilder;
 use crate::profile::repairs::Repairs;
@@ -68,14 +75,16 @@ impl ProfileBuilder {
 
 impl StackSink {
     fn join_piece(&mut self, piece: StackSink, slots: &[u32]) -> Result<(), Doubt> {
-        if piece.refused.is_some() || piece.keep.on || self.keep.on || piece.threads.len() != slots.len() {
+        let never_let_go = self.keep.shortest == 0 && piece.keep.shortest == 0;
+        if piece.refused.is_some() || piece.threads.len() != slots.len() || !never_let_go {
             return Err(Doubt);
         }
+        let keep = KeepCalls { on: self.keep.on, shortest: 0 };
         for (thread, &slot) in piece.threads.into_iter().zip(slots) {
             if thread.tid != self.threads[slot as usize].tid || !thread.samples.is_empty() {
                 return Err(Doubt);
             }
-            join_thread(&mut self.threads[slot as usize], thread, &mut self.repairs);
+            join_thread(&mut self.threads[slot as usize], thread, &mut self.repairs, keep);
         }
         self.repairs.add(&piece.repairs);
         self.names.cut += piece.names.cut;
@@ -87,6 +96,9 @@ impl StackSink {
         }
         self.budget.left = self.limits.max_call_stacks - stacks;
         if self.threads.iter().any(|t| too_deep(t, self.limits.max_stack_depth)) {
+            return Err(Doubt);
+        }
+        if self.past_max_calls() {
             return Err(Doubt);
         }
         Ok(())
@@ -121,7 +133,7 @@ fn too_deep(state: &ThreadState, max: usize) -> bool {
 }
 
 /// One thread of a piece after the same thread as read so far.
-fn join_thread(into: &mut ThreadState, piece: ThreadState, repairs: &mut Repairs) {
+fn join_thread(into: &mut ThreadState, piece: ThreadState, repairs: &mut Repairs, keep: KeepCalls) {
     if !into.started && piece.started {
         into.started = true;
         into.first = piece.first;
@@ -138,12 +150,21 @@ fn join_thread(into: &mut ThreadState, piece: ThreadState, repairs: &mut Repairs
         }
         next = end + 1;
     };
+    // Calls kept in the piece are as deep as the prefix under them: all of it before the
+    // first exit, all but the anchor after.
+    let mut stretches = piece.calls_before_exits.into_iter();
+    let mut below = into.stack.len() as isize;
     for exit in &piece.prefix_exits {
         place_before(into, &mut placed, exit.anchor as usize);
-        replay(into, exit, repairs);
+        if let Some(calls) = stretches.next() {
+            into.calls.append_moved(calls, below, |node| placed[node as usize]);
+        }
+        replay(into, exit, repairs, keep);
         placed[exit.anchor as usize] = top(into);
+        below = into.stack.len() as isize - 1;
     }
     place_before(into, &mut placed, nodes.len());
+    into.calls.append_moved(piece.calls, below, |node| placed[node as usize]);
     for (node, counted) in nodes.iter().enumerate().skip(1).filter(|(_, n)| n.frame != ANCHOR) {
         let to = into.tree.node_mut(placed[node]);
         to.calls += counted.calls;
@@ -168,26 +189,15 @@ fn top(state: &ThreadState) -> u32 {
     state.stack.last().map_or(CallTree::ROOT, |open| open.node)
 }
 
-/// An exit a piece logged, met by the real stack as the stack sink meets an exit.
-fn replay(state: &mut ThreadState, exit: &PrefixExit, repairs: &mut Repairs) {
-    let off = KeepCalls { on: false, shortest: 0 };
-    let t = exit.t;
+/// An exit a piece logged, met by the real stack as the stack sink meets an exit: the
+/// frames a piece closed above it were its own, so an exit of the frame on top is a plain
+/// one only where there were none.
+fn replay(state: &mut ThreadState, exit: &PrefixExit, repairs: &mut Repairs, keep: KeepCalls) {
     if !exit.above && state.stack.last().is_some_and(|open| open.frame == exit.frame) {
         let open = state.stack.pop().expect("a frame is open");
-        state.close(open, t, off);
-    } else if let Some(at) = state.stack.iter().rposition(|open| open.frame == exit.frame) {
-        repairs.mismatched_exits += 1;
-        while state.stack.len() > at {
-            let open = state.stack.pop().expect("stack is longer than `at`");
-            state.close(open, t, off);
-        }
-    } else {
-        repairs.unmatched_exits += 1;
-        let node = state.tree.adopt_top_level(exit.frame);
-        state.from_before.push(node);
-        state.stack.insert(0, Open { node, frame: exit.frame, enter: state.first });
-        while let Some(open) = state.stack.pop() {
-            state.close(open, t, off);
-        }
+        state.close(open, exit.t, keep);
+        return;
     }
+    let mut budget = NodeBudget { left: u64::MAX, exhausted: false };
+    exit_below_top(state, repairs, &mut budget, exit.frame, exit.t, keep);
 }

@@ -111,8 +111,7 @@ impl StackSink {
         if !self.keep.on {
             return;
         }
-        let kept: u64 = self.threads.iter().map(|t| t.calls.len() as u64).sum();
-        if kept <= self.limits.max_calls {
+        if self.kept_calls() <= self.limits.max_calls {
             return;
         }
         let mut lengths = CallLengths::default();
@@ -224,6 +223,17 @@ impl StackSink {
         self.sources[thread as usize] = kind;
     }
 
+    /// Calls kept so far, all threads together.
+    pub fn kept_calls(&self) -> u64 {
+        self.threads.iter().map(|t| t.calls.len() as u64).sum()
+    }
+
+    /// Whether more calls are kept than `Options::max_calls` (the next `check_calls` lets
+    /// the shortest go).
+    pub fn past_max_calls(&self) -> bool {
+        self.keep.on && self.kept_calls() > self.limits.max_calls
+    }
+
     /// Whether calls (and with them scheduler states) are kept.
     pub fn keeps_calls(&self) -> bool {
         self.keep.on
@@ -296,7 +306,7 @@ impl StackSink {
         }
         state.count_at(t, true);
         if self.piece {
-            return exit_below_piece(state, &mut self.repairs, &mut self.budget, frame, t);
+            return exit_below_piece(state, &mut self.repairs, &mut self.budget, frame, t, keep);
         }
         exit_below_top(state, &mut self.repairs, &mut self.budget, frame, t, keep);
     }
@@ -347,18 +357,24 @@ impl StackSink {
 
 /// In a piece: an exit whose frame is not on top, and may be below the piece's own frames.
 #[cold]
-fn exit_below_piece(state: &mut ThreadState, repairs: &mut Repairs, budget: &mut NodeBudget, frame: u32, t: PerClock) {
+fn exit_below_piece(
+    state: &mut ThreadState,
+    repairs: &mut Repairs,
+    budget: &mut NodeBudget,
+    frame: u32,
+    t: PerClock,
+    keep: KeepCalls,
+) {
     if state.stack.iter().any(|open| open.frame == frame) {
-        let off = KeepCalls { on: false, shortest: 0 };
-        return exit_below_top(state, repairs, budget, frame, t, off);
+        return exit_below_top(state, repairs, budget, frame, t, keep);
     }
-    state.exit_prefix(budget, frame, t);
+    state.exit_prefix(budget, frame, t, keep);
 }
 
 /// An exit whose frame is not on top: either deeper in the stack (close the frames above
 /// it at this time) or not on the stack at all (it was running before tracing began).
 #[cold]
-fn exit_below_top(
+pub(super) fn exit_below_top(
     state: &mut ThreadState,
     repairs: &mut Repairs,
     budget: &mut NodeBudget,

@@ -59,6 +59,9 @@ pub(super) struct ThreadState {
     pub(super) sample_times: TimeLog,
     /// In a piece: exits of frames entered before it, in order (`piece.rs`).
     pub(super) prefix_exits: Vec<PrefixExit>,
+    /// In a piece, where calls are kept: the calls that returned before each of those
+    /// exits and after the one before (`calls` holds those after the last).
+    pub(super) calls_before_exits: Vec<ThreadCalls>,
 }
 
 impl ThreadState {
@@ -81,6 +84,7 @@ impl ThreadState {
             samples: Vec::new(),
             sample_times: TimeLog::default(),
             prefix_exits: Vec::new(),
+            calls_before_exits: Vec::new(),
         }
     }
 
@@ -142,15 +146,17 @@ impl ThreadState {
     /// In a piece: `frame` returns at `t` and is not on the piece's own stack. The piece's
     /// frames above the anchor close, and reading goes on under a new anchor.
     #[cold]
-    pub(super) fn exit_prefix(&mut self, budget: &mut NodeBudget, frame: u32, t: PerClock) {
-        let off = KeepCalls { on: false, shortest: 0 };
+    pub(super) fn exit_prefix(&mut self, budget: &mut NodeBudget, frame: u32, t: PerClock, keep: KeepCalls) {
         let mut above = false;
         while let Some(open) = self.stack.pop() {
             if open.frame == ANCHOR {
                 break;
             }
             above = true;
-            self.close(open, t, off);
+            self.close(open, t, keep);
+        }
+        if keep.on {
+            self.calls_before_exits.push(std::mem::take(&mut self.calls));
         }
         let parent = self.prefix_exits.last().map_or(CallTree::ROOT, |exit| exit.anchor);
         let anchor = self.tree.child(parent, ANCHOR, budget);
