@@ -6,63 +6,11 @@
 //! once, which gives the same too; the scenarios that can be split are checked to have
 //! been.
 
-use droidflame_core::products::{self, FoldedOptions};
-use droidflame_core::{analyze_in_pieces, Analysis, Options};
+use droidflame_core::Options;
 use droidflame_testkit::large::{write_large, LargeLayout, Shape};
+use droidflame_testkit::pieces::same_in_pieces;
 use droidflame_testkit::scenario::{generate, Config};
 use droidflame_testkit::{Clocks, Layout};
-use std::fmt::Write;
-
-/// Everything a profile says, node by node.
-fn said(analysis: &Analysis) -> String {
-    let p = &analysis.profile;
-    let mut out = products::summary_json(analysis);
-    out += &products::folded(p, &FoldedOptions::default()).unwrap_or_else(|e| e.to_string());
-    out += &products::methods_json(p, None).unwrap_or_else(|e| e.to_string());
-    // Whether the calls left out could be read again: only asked once calls were let go,
-    // which a reading in pieces never does.
-    let facts = format!("{:?}", p.facts).replace("rereadable: true", "rereadable: false");
-    writeln!(out, "{facts}\n{:?}", p.frames).unwrap();
-    for t in &p.stacks().threads {
-        writeln!(out, "thread {} {:?} {} {:?} {:?} {:?}", t.tid, t.name, t.records, t.first, t.last, t.pid).unwrap();
-        for (i, n) in t.tree.nodes().iter().enumerate() {
-            let links = (n.parent, n.frame, n.first_child, n.next_sibling);
-            writeln!(out, "{i} {links:?} {} {:?} {:?}", n.calls, n.incl, n.self_time).unwrap();
-        }
-        for (depth, call) in t.calls.iter() {
-            writeln!(out, "call {depth} {call:?}").unwrap();
-        }
-    }
-    out
-}
-
-/// Reads `bytes` once and in 2, 3 and 7 pieces; each must say the same. Returns the pieces
-/// each reading used.
-fn same_in_pieces(bytes: &[u8], options: &Options, what: &str) -> Vec<usize> {
-    let once = analyze_in_pieces(&bytes, options.clone(), 1).map(|(a, used)| (said(&a), used));
-    let once = once.map_err(|e| e.to_string());
-    assert!(once.as_ref().is_err() || once.as_ref().unwrap().1 == 1, "{what}: read once in one piece");
-    let mut used = Vec::new();
-    for pieces in [2, 3, 7] {
-        let read = analyze_in_pieces(&bytes, options.clone(), pieces).map_err(|e| e.to_string());
-        match (&once, read) {
-            (Ok((want, _)), Ok((analysis, n))) => {
-                let got = said(&analysis);
-                if got != *want {
-                    let line = want.lines().zip(got.lines()).position(|(a, b)| a != b);
-                    let at = line.map(|l| (want.lines().nth(l), got.lines().nth(l)));
-                    panic!("{what} in {pieces} pieces ({n} read) differs from reading once: first at {at:?}");
-                }
-                used.push(n);
-            }
-            (Err(want), Err(got)) => assert_eq!(&got, want, "{what} in {pieces} pieces: the same error"),
-            (once, read) => {
-                panic!("{what} in {pieces} pieces: {:?} read once, {:?} in pieces", once.is_ok(), read.is_ok())
-            }
-        }
-    }
-    used
-}
 
 #[test]
 fn every_corpus_file_reads_the_same_in_pieces() {
@@ -160,7 +108,8 @@ fn a_limit_reached_reads_once() {
     let mut found = 0;
     for seed in 0..20u64 {
         let config = Config { unknown_methods: false, narrow_tids: true, events_per_thread: 400, ..Config::default() };
-        let bytes = generate(seed, &config).trace.write(&Layout::Regular { version: 2, data_offset: 16, record_size: None });
+        let bytes =
+            generate(seed, &config).trace.write(&Layout::Regular { version: 2, data_offset: 16, record_size: None });
         let once = droidflame_core::analyze_with(&bytes, keep.clone()).unwrap();
         let calls: usize = once.profile.stacks().threads.iter().map(|t| t.calls.len()).sum();
         let returned = calls as u64 - once.profile.facts.repairs.open_at_end;

@@ -10,6 +10,16 @@ pub fn exercise(bytes: &[u8], chunk: usize) {
     }
 }
 
+/// Read in pieces, with and without calls kept, the input must say what it says read
+/// once (the chunk size picks how many pieces).
+pub fn in_pieces(bytes: &[u8], chunk: usize) {
+    let pieces = 2 + chunk % 6;
+    for keep_calls in [false, true] {
+        let options = Options { keep_calls, ..Options::default() };
+        droidflame_testkit::pieces::same_in(bytes, &options, pieces, "a mutated method trace");
+    }
+}
+
 /// With so few calls kept that short ones are let go, each thread's first half is read
 /// again from its checkpoints: it must end, and give calls that end after they start.
 fn reread_a_window(bytes: &[u8], chunk: usize) {

@@ -280,6 +280,16 @@ pub fn all() -> Vec<Target> {
             exercise: crate::exercise::exercise,
         },
         Target {
+            name: "art-pieces",
+            seeds: [
+                vec![trace.write(&Layout::Regular { version: 2, data_offset: 16, record_size: None })],
+                corpus(|n| n.starts_with("perflib"), 1 << 20),
+            ]
+            .concat(),
+            wrap: same,
+            exercise: crate::exercise::in_pieces,
+        },
+        Target {
             name: "art-streaming",
             seeds: [vec![trace.write(&Layout::ART_STREAMING)], corpus(|n| n.ends_with("streaming.trace"), 1 << 20)]
                 .concat(),

@@ -14,6 +14,7 @@ pub mod perfetto;
 pub mod perfetto_frames;
 pub mod perfetto_heap;
 pub mod perfetto_profiling;
+pub mod pieces;
 pub mod proto_fields;
 pub mod runs;
 pub mod scenario;
