@@ -32,7 +32,7 @@ pub(crate) use builder::seed::{ReadCalls, ThreadMark};
 pub(crate) use builder::{Doubt, FinishSpec, FrameInfo, HeapGraphSink, Limit, Piece, ProfileBuilder, SourceSpec};
 pub use calls::{Call, ThreadCalls};
 pub use clock::{Clock, ClockSet, ClockWords, PerClock, TimeUnit};
-pub use cpu_overview::{Bucket, CpuOverview};
+pub use cpu_overview::{Bucket, CpuOverview, BUCKETS};
 pub(crate) use dominators::adjacency;
 pub use facts::Facts;
 pub use format::{Detail, FormatInfo};
