@@ -108,7 +108,7 @@ fn overview_boxes(system: &SystemTimeline, overview: &CpuOverview, from: u64, to
             let (start, end) = (from + (to - from) * p / pixels, from + (to - from) * (p + 1) / pixels);
             let range = bucket_of(start).min(buckets.len())..bucket_of(end).min(buckets.len());
             let Some(cells) = buckets.get(range) else { continue };
-            let busy: u64 = cells.iter().map(|b| b.busy).sum();
+            // No bucket busy: nothing drawn.
             let Some(top) = cells.iter().filter(|b| b.busy > 0).max_by_key(|b| b.longest) else { continue };
             let mixed = cells.iter().any(|b| b.mixed || (b.busy > 0 && b.thread != top.thread));
             let (start_us, end_us) = (system.micros_at(start), system.micros_at(end));
@@ -123,8 +123,7 @@ fn overview_boxes(system: &SystemTimeline, overview: &CpuOverview, from: u64, to
                 {
                     last.end_us = end_us
                 }
-                _ if busy > 0 => boxes.push(CpuBox { cpu, start_us, end_us, thread: top.thread as usize, mixed }),
-                _ => {}
+                _ => boxes.push(CpuBox { cpu, start_us, end_us, thread: top.thread as usize, mixed }),
             }
         }
     }

@@ -85,12 +85,19 @@ impl ThreadCalls {
 
     /// Files `later`'s calls after these, each `by` levels deeper than it was filed
     /// (shallower where `by` is negative; no call may end above depth 0). `node`
-    /// renumbers their call-tree nodes.
+    /// renumbers their call-tree nodes. Each depth moves whole, not call by call.
     pub(crate) fn append_moved(&mut self, later: ThreadCalls, by: isize, node: impl Fn(u32) -> u32) {
-        for (depth, calls) in later.depths.into_iter().enumerate().filter(|(_, calls)| !calls.is_empty()) {
+        for (depth, mut calls) in later.depths.into_iter().enumerate().filter(|(_, calls)| !calls.is_empty()) {
             let depth = depth.checked_add_signed(by).expect("a call moves to depth 0 or deeper");
-            for call in calls {
-                self.push(depth, Call { node: node(call.node), ..call });
+            calls.iter_mut().for_each(|call| call.node = node(call.node));
+            if depth >= self.depths.len() {
+                self.depths.resize_with(depth + 1, Vec::new);
+            }
+            let into = &mut self.depths[depth];
+            if into.is_empty() {
+                *into = calls;
+            } else {
+                into.append(&mut calls);
             }
         }
     }
