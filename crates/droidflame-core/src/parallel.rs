@@ -29,9 +29,10 @@ pub fn analyze_source(source: &dyn ReadAt, options: Options) -> Result<Analysis>
     analyze_in_pieces(source, options, pieces).map(|(analysis, _)| analysis)
 }
 
-/// Analyses `source` in at most `pieces` pieces read at once, whatever its size, and says
-/// how many it was read in (1 where it was read once).
+/// Analyses `source` in at most `pieces` pieces (and at most `MAX_PIECES`) read at once,
+/// whatever its size, and says how many it was read in (1 where it was read once).
 pub fn analyze_in_pieces(source: &dyn ReadAt, options: Options, pieces: usize) -> Result<(Analysis, usize)> {
+    let pieces = pieces.min(MAX_PIECES);
     if pieces > 1 {
         if let Some(read) = read_in_pieces(source, &options, pieces) {
             return Ok(read);

@@ -125,3 +125,34 @@ fn a_limit_reached_reads_once() {
     let shallow = Options { max_stack_depth: 4, ..Options::default() };
     same_in_pieces(&bytes, &shallow, "shallow stacks allowed");
 }
+
+/// A sampling trace is told by the gaps between each thread's first 500 records, which the
+/// pieces see only in part. The worker's gaps grow by a µs each, so the smallest fifth of
+/// them, whose mean the warning gives, are its first ones only when all of them are seen;
+/// an invalid record comes first.
+#[test]
+fn a_sampling_traces_rhythm_reads_the_same_in_pieces() {
+    use droidflame_testkit::{MethodDef, Record, ThreadDef, Trace};
+    let mut trace = Trace {
+        threads: vec![ThreadDef { tid: 1, name: "main".into() }, ThreadDef { tid: 2, name: "worker".into() }],
+        methods: vec![MethodDef::new(4, "a.B", "run", "()V"), MethodDef::new(8, "a.B", "step", "()V")],
+        ..Trace::default()
+    };
+    let record = |tid, method, action, us: u64| Record { tid, method, action, wall: us, cpu: us / 2 };
+    for i in 0..30u64 {
+        trace.records.push(record(1, 8, (i % 2) as u8, i * 5_000));
+    }
+    let mut us = 200_000;
+    trace.records.push(record(2, 8, 3, us));
+    for i in 0..499u64 {
+        us += 1_000 + i;
+        trace.records.push(record(2, 4, (i % 2) as u8, us));
+    }
+    let bytes = trace.write(&Layout::Regular { version: 3, data_offset: 32, record_size: None });
+    let once = droidflame_core::analyze(&bytes).unwrap();
+    // 29 gaps of 5 ms and 498 of 1,001 to 1,498 µs: the smallest fifth, 105 of them, are
+    // 1,001 to 1,105 µs, a mean of 1,053.
+    let warned = once.profile.facts.warnings.iter().any(|w| w.text.contains("records about every 1053 µs"));
+    assert!(warned, "{:?}", once.profile.facts.warnings);
+    assert_eq!(same_in_pieces(&bytes, &Options::default(), "a sampling trace"), [2, 3, 7]);
+}

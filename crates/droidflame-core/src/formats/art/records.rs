@@ -63,15 +63,13 @@ impl Unwrap {
 struct GapProbe {
     /// Records seen, valid or not.
     seen: u64,
-    /// The time of each record seen, `INVALID` for one that is not valid.
+    /// The time of each valid record seen.
     times: Vec<u64>,
+    /// Where among the records seen each one that is not valid was.
+    invalid: Vec<u64>,
     /// The first record's raw clock values: where a piece read apart began this thread.
     first_raw: [u32; 2],
 }
-
-/// A record that is not valid, among a probe's times (an unwrapped time would need 2^32
-/// wraps to reach it).
-const INVALID: u64 = u64::MAX;
 
 impl GapProbe {
     #[inline(never)]
@@ -79,26 +77,27 @@ impl GapProbe {
         if self.seen == 0 {
             self.first_raw = raw;
         }
+        if valid {
+            self.times.push(time);
+        } else {
+            self.invalid.push(self.seen);
+        }
         self.seen += 1;
-        self.times.push(if valid { time } else { INVALID });
     }
 
     /// The non-zero forward gaps between valid records.
     fn gaps(&self) -> impl Iterator<Item = u64> + '_ {
-        let mut last = None;
-        self.times.iter().filter(|&&t| t != INVALID).filter_map(move |&t| {
-            let gap = last.filter(|&l| t > l).map(|l| t - l);
-            last = Some(t);
-            gap
-        })
+        self.times.windows(2).filter(|w| w[1] > w[0]).map(|w| w[1] - w[0])
     }
 
     /// The records of `later`, read after these, as far as the window goes.
     fn join(&mut self, later: &GapProbe) {
-        let room = SAMPLING_WINDOW.saturating_sub(self.seen) as usize;
-        let taken = later.times.len().min(room);
-        self.times.extend_from_slice(&later.times[..taken]);
-        self.seen += taken as u64;
+        let taken = later.seen.min(SAMPLING_WINDOW.saturating_sub(self.seen));
+        let invalid = later.invalid.iter().filter(|&&at| at < taken);
+        let valid = taken - invalid.clone().count() as u64;
+        self.times.extend_from_slice(&later.times[..valid as usize]);
+        self.invalid.extend(invalid.map(|at| at + self.seen));
+        self.seen += taken;
     }
 }
 
