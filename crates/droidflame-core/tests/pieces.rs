@@ -147,12 +147,45 @@ fn a_sampling_traces_rhythm_reads_the_same_in_pieces() {
     for i in 0..499u64 {
         us += 1_000 + i;
         trace.records.push(record(2, 4, (i % 2) as u8, us));
+        if i == 10 {
+            // Two more records at the same time: no gaps.
+            trace.records.push(record(2, 4, 1, us));
+            trace.records.push(record(2, 4, 0, us));
+        }
     }
     let bytes = trace.write(&Layout::Regular { version: 3, data_offset: 32, record_size: None });
     let once = droidflame_core::analyze(&bytes).unwrap();
-    // 29 gaps of 5 ms and 498 of 1,001 to 1,498 µs: the smallest fifth, 105 of them, are
-    // 1,001 to 1,105 µs, a mean of 1,053.
+    // 29 gaps of 5 ms and, in the worker's first 500 records, 496 of 1,001 to 1,496 µs
+    // (three records at one time make no gap): the smallest fifth, 105 of them, are 1,001
+    // to 1,105 µs, a mean of 1,053.
     let warned = once.profile.facts.warnings.iter().any(|w| w.text.contains("records about every 1053 µs"));
     assert!(warned, "{:?}", once.profile.facts.warnings);
     assert_eq!(same_in_pieces(&bytes, &Options::default(), "a sampling trace"), [2, 3, 7]);
+}
+
+/// A 32-bit clock that wraps exactly where the pieces meet: each piece alone sees no wrap,
+/// one reading does, so the join must notice it at the seam and read once. First the wall
+/// clock, then only one thread's CPU clock.
+#[test]
+fn a_clock_wrapping_where_the_pieces_meet_is_read_once() {
+    use droidflame_testkit::{MethodDef, Record, ThreadDef, Trace};
+    for wall_wraps in [true, false] {
+        let mut trace = Trace {
+            threads: vec![ThreadDef { tid: 1, name: "main".into() }],
+            methods: vec![MethodDef::new(4, "a.B", "run", "()V")],
+            ..Trace::default()
+        };
+        // 200 records; two pieces meet at the 101st, where the clock passes 2^32.
+        let base: u64 = (1 << 32) - 100 * 10;
+        for i in 0..200u64 {
+            let t = base + i * 10;
+            let (wall, cpu) = if wall_wraps { (t, i * 5) } else { (i * 10, t) };
+            trace.records.push(Record { tid: 1, method: 4, action: (i % 2) as u8, wall, cpu });
+        }
+        let bytes = trace.write(&Layout::Regular { version: 3, data_offset: 32, record_size: None });
+        let once = droidflame_core::analyze(&bytes).unwrap();
+        assert_eq!(once.profile.facts.repairs.time_wraps, 1, "one reading unwraps it once");
+        let what = if wall_wraps { "the wall clock wrapping at the seam" } else { "a CPU clock wrapping at the seam" };
+        assert_eq!(same_in_pieces(&bytes, &Options::default(), what), [1, 1, 1]);
+    }
 }
