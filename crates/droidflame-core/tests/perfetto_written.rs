@@ -250,6 +250,47 @@ fn zstd_compressed_packets_are_read_within_the_limit_and_damage_is_counted() {
     assert!(p.profile.facts.warnings.iter().any(|w| w.contains("damaged")), "{:?}", p.profile.facts.warnings);
 }
 
+/// Perfetto compresses packets by the hundreds of kilobytes: a zlib or zstd packet that
+/// inflates to a megabyte reads as its packets do plain, and a zlib stream cut short is a
+/// damaged packet.
+#[test]
+fn compressed_packets_of_a_megabyte_read_as_plain() {
+    use droidflame_testkit::large::{write_large, LargeLayout, Shape};
+    let mut bytes = Vec::new();
+    write_large(&mut bytes, &Shape::app_start(12_000), LargeLayout::PerfettoSched).unwrap();
+    assert!(bytes.len() > 1 << 20, "{} bytes", bytes.len());
+    let plain = analyze(&bytes).unwrap();
+    let trace = Trace { bytes };
+    for (form, packed) in [("zlib", trace.compressed()), ("zstd", trace.zstd_compressed(1 << 30, 1))] {
+        let p = analyze(&packed.bytes).unwrap();
+        assert_eq!(p.profile.facts.repairs, plain.profile.facts.repairs, "{form}");
+        for clock in Clock::ALL {
+            assert_eq!(folded(&p.profile, clock), folded(&plain.profile, clock), "{form}, {clock:?}");
+        }
+        assert_eq!(format!("{:?}", p.profile.system), format!("{:?}", plain.profile.system), "{form}");
+    }
+    // The zlib stream cut short inside its packet: what it inflated to is not read.
+    let packed = trace.compressed().bytes;
+    let stream = &packed[packed.len() - zlib_len(&packed)..];
+    let mut cut = pf::Message::new();
+    cut.bytes(50, &stream[..stream.len() / 2]);
+    let p = analyze(&Trace::of(&[cut]).bytes).unwrap();
+    assert_eq!(p.profile.facts.repairs.damaged_parts, 1);
+    assert!(p.profile.facts.warnings.iter().any(|w| w.contains("damaged")), "{:?}", p.profile.facts.warnings);
+}
+
+/// The length of the zlib stream of a trace of one `compressed_packets` packet (the
+/// packet's last field, after its key and length).
+fn zlib_len(trace: &[u8]) -> usize {
+    let varint = |bytes: &[u8]| {
+        let n = bytes.iter().position(|&b| b < 0x80).unwrap() + 1;
+        (bytes[..n].iter().rev().fold(0usize, |v, &b| (v << 7) | usize::from(b & 0x7F)), n)
+    };
+    let (_, n) = varint(&trace[1..]);
+    let at = 1 + n + 2;
+    varint(&trace[at..]).0
+}
+
 /// Counter tracks say their unit, scale their values and may write only changes: a value
 /// of an incremental counter is the sum of the changes since its sequence last cleared its
 /// state. A range summarises the values in force in it.

@@ -15,11 +15,14 @@ pub fn inflate(bytes: &[u8], budget: &mut InflateBudget) -> Result<Option<Vec<u8
         out.reserve(64 << 10);
         let before = out.len();
         let read = inflater.total_in() as usize;
-        let status = inflater.decompress_vec(&bytes[read..], &mut out, FlushDecompress::Finish);
+        // Not `Finish`: the Rust backend then wants the whole output in the space given to
+        // its first call, and fails any stream that inflates to more.
+        let status = inflater.decompress_vec(&bytes[read..], &mut out, FlushDecompress::None);
         budget.spend(out.len() - before)?;
         match status {
             Ok(Status::StreamEnd) => return Ok(Some(out)),
-            Ok(_) if out.len() > before || (inflater.total_in() as usize) < bytes.len() => {}
+            // Progress made; a stream that stops making it ended early.
+            Ok(_) if out.len() > before || inflater.total_in() as usize > read => {}
             _ => return Ok(None),
         }
     }
