@@ -28,6 +28,8 @@ pub struct PacketFraming {
     pub other_fields: u64,
     /// Set when the framing broke; later bytes are ignored.
     pub broken: Option<Broken>,
+    /// Input bytes pushed, those after the break too.
+    pushed: u64,
 }
 
 /// A varint at the start of `bytes`: its value and length; `None` while incomplete, and
@@ -50,6 +52,7 @@ pub(super) fn varint(bytes: &[u8]) -> Option<Option<(u64, usize)>> {
 impl PacketFraming {
     /// Reads the next bytes; `on_packet` gets each whole packet and its input offset.
     pub fn push(&mut self, input: &[u8], on_packet: &mut dyn FnMut(Bytes, u64)) {
+        self.pushed += input.len() as u64;
         if self.broken.is_some() {
             return;
         }
@@ -113,9 +116,9 @@ impl PacketFraming {
         (self.broken.is_none() && rest > 0).then(|| (self.offset + self.start as u64, rest as u64))
     }
 
-    /// Input bytes read so far.
+    /// Input bytes pushed so far, however they were cut into chunks.
     pub fn read(&self) -> u64 {
-        self.offset + self.held.len() as u64
+        self.pushed
     }
 }
 
@@ -148,7 +151,10 @@ mod tests {
         let (out, framing) = packets(&trace[..10], 4);
         assert_eq!(out.len(), 2);
         assert_eq!(framing.unfinished(), Some((6, 4)));
-        let (_, framing) = packets(&[0x0A, 1, 0, 0x0B], 1);
-        assert_eq!(framing.broken, Some(Broken::Damaged { at: 3 }));
+        // Every byte is counted, those after the break too, in chunks of any size.
+        for chunk in [1, 2, 5] {
+            let (_, framing) = packets(&[0x0A, 1, 0, 0x0B, 1, 2, 3], chunk);
+            assert_eq!((framing.broken, framing.read()), (Some(Broken::Damaged { at: 3 }), 7), "chunks of {chunk}");
+        }
     }
 }
