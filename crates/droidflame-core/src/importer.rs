@@ -21,6 +21,10 @@
 //!   of it again (`ReadAgain`), for inputs that can resume mid-way.
 //! - Optionally, **split**: read an input that can be read at any offset in pieces at once
 //!   (`Split`), giving exactly what pushing it whole gives, or decline.
+//! - Optionally, **stage**: read in two halves (`Stages`), a front that cuts and decodes
+//!   records and needs no builder, and a back that writes them through the sinks, so the
+//!   front can run on another core ahead of the back. The importer must be exactly its
+//!   front and back composed, so both ways give the same profile.
 
 use crate::error::Result;
 use crate::options::Options;
@@ -72,6 +76,43 @@ pub(crate) struct Format {
     /// For formats that can read one input in pieces at once: the pieces of `source`, or
     /// `Ok(None)` where this input cannot be split (`parallel.rs` reads it once).
     pub split: Option<SplitInput>,
+    /// For formats whose reading has a front and a back: the two halves of an importer for
+    /// an input this format said `Yes` to, as `start` would make it whole.
+    pub stages: Option<StagesOf>,
+}
+
+/// The front and back of an importer for `head`'s input.
+pub(crate) type StagesOf = fn(head: &[u8], input: &Input) -> Stages;
+
+/// An importer in two halves: `back.take(front.push(bytes))` for each chunk, then
+/// `back.finish(front.finish())`, does what the importer's `push` and `finish` do.
+pub(crate) struct Stages {
+    pub front: Box<dyn Front>,
+    pub back: Box<dyn Back>,
+}
+
+/// What a front hands its back: one chunk's records, cut and decoded (the format's own
+/// type, which only its back reads).
+pub(crate) type Decoded = Box<dyn std::any::Any + Send>;
+
+/// The half of an importer that cuts and decodes; it needs no builder, so it may run on
+/// a thread of its own.
+pub(crate) trait Front: Send {
+    /// Cuts and decodes the next bytes of the input.
+    fn push(&mut self, bytes: &[u8]) -> Decoded;
+
+    /// The input has ended: what is left, and what the back must know of the end.
+    fn finish(self: Box<Self>) -> Decoded;
+}
+
+/// The half of an importer that writes what its front decoded through the sinks.
+pub(crate) trait Back {
+    /// Reads one of the front's batches, in the order the front made them.
+    fn take(&mut self, decoded: Decoded, builder: &mut ProfileBuilder) -> Result<()>;
+
+    /// Reads the front's last batch (from `Front::finish`) and finishes as
+    /// `Importer::finish` does.
+    fn finish(self: Box<Self>, last: Decoded, builder: &mut ProfileBuilder) -> Result<Imported>;
 }
 
 /// Splits `source` into at most `pieces` pieces, within `options`.

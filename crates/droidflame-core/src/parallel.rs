@@ -1,15 +1,18 @@
 //! Reading one input on every core. The format's split (`importer::Split`) cuts the input
 //! into pieces, each piece is read on a thread of its own, and the pieces are joined in
-//! order into what reading once gives. Where the format cannot split the input, or the
-//! join is in doubt, the input is read once, as `Analyzer` reads it; the answer is the
-//! same either way, only the time differs.
+//! order into what reading once gives. A format that cannot split but reads in two halves
+//! (`importer::Stages`) runs its front on a second thread, ahead of its back. Where
+//! neither applies, or the join is in doubt, the input is read once, as `Analyzer` reads
+//! it; the answer is the same every way, only the time differs.
 
 use crate::analysis::Analysis;
 use crate::error::Result;
+use crate::error::{Error, ErrorKind};
 use crate::formats;
-use crate::importer::{PieceRead, Split};
+use crate::importer::{Decoded, Input, PieceRead, Split, Stages, StagesOf};
 use crate::input::{finish_analysis, Analyzer};
 use crate::options::Options;
+use crate::profile::ProfileBuilder;
 use crate::source::{read_steps, read_vec, ReadAt};
 
 /// Inputs smaller than this are read once: splitting a smaller one saves less than the
@@ -19,8 +22,10 @@ pub const PIECES_FROM_BYTES: u64 = 16 << 20;
 pub const MAX_PIECES: usize = 16;
 /// Bytes sniffed before a format is chosen.
 const SNIFF_BYTES: u64 = 64 << 10;
-/// Bytes read at a time when the input is read once.
+/// Bytes read at a time when the input is read once or by a front.
 const READ_STEP: u64 = 1 << 20;
+/// A front's batches decoded ahead of its back, at most (each of `READ_STEP` bytes).
+const AHEAD: usize = 4;
 
 /// Analyses `source`: in pieces on every core where it is large enough and its format can
 /// split it, else read once. The same analysis either way.
@@ -29,13 +34,16 @@ pub fn analyze_source(source: &dyn ReadAt, options: Options) -> Result<Analysis>
     analyze_in_pieces(source, options, pieces).map(|(analysis, _)| analysis)
 }
 
-/// Analyses `source` in at most `pieces` pieces (and at most `MAX_PIECES`) read at once,
-/// whatever its size, and says how many it was read in (1 where it was read once).
+/// Analyses `source` on at most `pieces` threads (and at most `MAX_PIECES`), whatever its
+/// size, and says how many read it: the pieces it was split into, 2 where a front read
+/// ahead of its back, 1 where it was read once.
 pub fn analyze_in_pieces(source: &dyn ReadAt, options: Options, pieces: usize) -> Result<(Analysis, usize)> {
     let pieces = pieces.min(MAX_PIECES);
     if pieces > 1 {
-        if let Some(read) = read_in_pieces(source, &options, pieces) {
-            return Ok(read);
+        match plan(source, &options, pieces) {
+            Plan::Split(read) => return Ok(*read),
+            Plan::Staged(stages, head) => return Ok((read_in_stages(source, options, stages, &head)?, 2)),
+            Plan::Once => {}
         }
     }
     Ok((read_once(source, options)?, 1))
@@ -46,17 +54,42 @@ pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_PIECES)
 }
 
-/// The analysis in pieces; `None` where the input is to be read once (any error included:
-/// reading once reports it where it is).
-fn read_in_pieces(source: &dyn ReadAt, options: &Options, pieces: usize) -> Option<(Analysis, usize)> {
-    let head = read_vec(source, 0, SNIFF_BYTES.min(source.size())).ok()?;
+/// How an input is read.
+enum Plan {
+    /// In pieces: the analysis and the count of pieces.
+    Split(Box<(Analysis, usize)>),
+    /// In two halves, by the format's stages; the input's first bytes.
+    Staged(StagesOf, Vec<u8>),
+    Once,
+}
+
+/// The analysis in pieces, or how else to read the input (any error reading in pieces
+/// included: reading once reports it where it is).
+fn plan(source: &dyn ReadAt, options: &Options, pieces: usize) -> Plan {
+    let Ok(head) = read_vec(source, 0, SNIFF_BYTES.min(source.size())) else { return Plan::Once };
     let complete = head.len() as u64 == source.size();
     // Compressed input reads only from its start.
     if head.starts_with(&[0x1F, 0x8B]) {
-        return None;
+        return Plan::Once;
     }
-    let format = formats::recognise(&head, complete).ok()??;
-    let split = (format.split?)(source, options, pieces).ok()??;
+    let Ok(Some(format)) = formats::recognise(&head, complete) else { return Plan::Once };
+    if let Some(split) = format.split {
+        return read_in_pieces(source, options, pieces, split).map_or(Plan::Once, |read| Plan::Split(Box::new(read)));
+    }
+    match format.stages {
+        Some(stages) if cfg!(not(target_arch = "wasm32")) => Plan::Staged(stages, head),
+        _ => Plan::Once,
+    }
+}
+
+/// The analysis in pieces; `None` where the input is to be read once.
+fn read_in_pieces(
+    source: &dyn ReadAt,
+    options: &Options,
+    pieces: usize,
+    split: crate::importer::SplitInput,
+) -> Option<(Analysis, usize)> {
+    let split = split(source, options, pieces).ok()??;
     let count = split.pieces();
     let reads = read_all(&*split, source).ok()?;
     let (builder, imported) = split.join(source, reads).ok()??;
@@ -84,6 +117,54 @@ fn read_all(split: &dyn Split, source: &dyn ReadAt) -> Result<Vec<PieceRead>> {
 #[cfg(target_arch = "wasm32")]
 fn read_all(split: &dyn Split, source: &dyn ReadAt) -> Result<Vec<PieceRead>> {
     (0..split.pieces()).map(|at| split.read(source, at)).collect()
+}
+
+/// What a front sends its back.
+enum Step {
+    Batch(Decoded),
+    /// The front's last batch: the input has ended.
+    End(Decoded),
+}
+
+/// The analysis of `source` with the format's front reading ahead on a thread of its own
+/// and its back on this one: what reading once gives, as the importer is the two composed.
+fn read_in_stages(source: &dyn ReadAt, options: Options, stages: StagesOf, head: &[u8]) -> Result<Analysis> {
+    let mut builder = ProfileBuilder::new(&options);
+    let Stages { mut front, mut back } = stages(head, &Input { gzip: false, options: &options });
+    let (to_back, from_front) = std::sync::mpsc::sync_channel::<Step>(AHEAD);
+    let imported = std::thread::scope(|scope| {
+        let reading = scope.spawn(move || -> Result<()> {
+            read_steps(source, 0, source.size(), READ_STEP, |bytes, _| {
+                // A back that stopped (at an error of its own, which it reports) takes no more.
+                let stopped = |_| Error::from(std::io::Error::from(std::io::ErrorKind::BrokenPipe));
+                to_back.send(Step::Batch(front.push(bytes))).map_err(stopped)
+            })?;
+            let _ = to_back.send(Step::End(front.finish()));
+            Ok(())
+        });
+        let mut last = None;
+        // The receiver goes with this closure: a front still sending then stops.
+        for step in from_front {
+            match step {
+                Step::Batch(decoded) => {
+                    back.take(decoded, &mut builder)?;
+                    builder.stacks.check_calls();
+                    if let Some(error) = builder.limit_error() {
+                        return Err(error);
+                    }
+                }
+                Step::End(decoded) => last = Some(decoded),
+            }
+        }
+        // The front ends with its last batch, or with an error reading the input.
+        let read = reading.join().expect("a front does not panic");
+        match (last, read) {
+            (Some(last), _) => back.finish(last, &mut builder),
+            (None, Err(error)) => Err(error),
+            (None, Ok(())) => Err(Error::new(ErrorKind::Truncated, "the input could not be read to its end")),
+        }
+    })?;
+    finish_analysis(builder, imported, options)
 }
 
 /// The analysis of `source` read once, from its start: in memory, pushed whole (as

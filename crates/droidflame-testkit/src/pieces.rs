@@ -16,6 +16,15 @@ pub fn said(analysis: &Analysis) -> String {
     // which a reading in pieces never does.
     let facts = format!("{:?}", p.facts).replace("rereadable: true", "rereadable: false");
     writeln!(out, "{facts}\n{:?}", p.frames).unwrap();
+    // The timeline beside the stacks (states, counters, app frames, CPUs), every source's
+    // stacks and the heap.
+    writeln!(out, "{:?}\n{:?}", p.system, p.heap).unwrap();
+    for source in p.sources() {
+        let mut other = p.clone();
+        other.select_source(source.kind).unwrap();
+        let stacks = products::folded(&other, &FoldedOptions::default()).unwrap_or_else(|e| e.to_string());
+        writeln!(out, "source {:?}: {stacks}", source.kind).unwrap();
+    }
     for t in &p.stacks().threads {
         writeln!(out, "thread {} {:?} {} {:?} {:?} {:?}", t.tid, t.name, t.records, t.first, t.last, t.pid).unwrap();
         for (i, n) in t.tree.nodes().iter().enumerate() {

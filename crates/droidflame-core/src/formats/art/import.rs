@@ -16,6 +16,7 @@ pub(crate) const FORMAT: Format = Format {
     start,
     pair: Some(super::decoder::split_key_is_second),
     split: Some(super::pieces::split),
+    stages: None,
 };
 
 /// Needs the first 8 bytes: a text key (`*version`) or a binary header (`SLOW`).

@@ -133,7 +133,8 @@ pub struct AtraceDecoder {
 
 /// The registry's entry: captures in every container (ftrace text, `.ctrace`, systrace
 /// HTML and JSON).
-pub(crate) const FORMAT: Format = Format { family: "atrace", sniff: sniff_input, start, pair: None, split: None };
+pub(crate) const FORMAT: Format =
+    Format { family: "atrace", sniff: sniff_input, start, pair: None, split: None, stages: None };
 
 /// A capture says so in its first bytes, or its first line is an event line; control bytes
 /// say it is none.

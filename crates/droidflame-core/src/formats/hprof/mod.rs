@@ -46,6 +46,7 @@ pub(crate) const FORMAT: Format = Format {
     start: |_head, input| Box::new(HprofDecoder { gzip: input.gzip, ..HprofDecoder::default() }),
     pair: None,
     split: None,
+    stages: None,
 };
 
 /// What the header says.

@@ -18,18 +18,16 @@ mod proto;
 mod sequence;
 mod sorted;
 mod sorter;
+mod stages;
 mod stats;
 mod track_events;
 mod unpack;
 
-use crate::error::{Error, ErrorKind, Result};
-use crate::formats::system::InflateBudget;
-use crate::importer::{Format, Imported, Importer, Input, Sniff};
+use crate::error::Result;
+use crate::importer::{Format, Imported, Importer, Input, Sniff, Stages};
 use crate::profile::ProfileBuilder;
-use crate::profile::Repair;
-use crate::text::group_digits;
-use framing::{Broken, PacketFraming, MAX_PACKET};
-use packets::PacketReader;
+use framing::MAX_PACKET;
+use stages::{PacketBack, PacketFront};
 
 /// Recognises a Perfetto trace from its first bytes: field 1 (a packet) whose first fields
 /// are well formed. `None`: not sure yet.
@@ -81,12 +79,11 @@ fn read_varint(bytes: &[u8]) -> Option<(u64, usize)> {
     framing::varint(bytes).flatten()
 }
 
-/// Reads one Perfetto trace, in chunks, into a `ProfileBuilder`.
+/// Reads one Perfetto trace, in chunks, into a `ProfileBuilder`: its front and back
+/// (`stages`) composed on one thread.
 pub struct PerfettoDecoder {
-    framing: PacketFraming,
-    reader: PacketReader,
-    budget: InflateBudget,
-    gzip: bool,
+    front: PacketFront,
+    back: PacketBack,
 }
 
 /// The registry's entry: protobuf traces (a stream of `TracePacket`s).
@@ -96,102 +93,34 @@ pub(crate) const FORMAT: Format = Format {
     start,
     pair: None,
     split: None,
+    stages: Some(stages_of),
 };
 
-fn start(_head: &[u8], input: &Input) -> Box<dyn Importer> {
-    let mut decoder = PerfettoDecoder::new(input.options.max_decompressed_bytes);
-    decoder.gzip = input.gzip;
-    Box::new(decoder)
+fn start(head: &[u8], input: &Input) -> Box<dyn Importer> {
+    let _ = head;
+    Box::new(PerfettoDecoder { front: PacketFront::default(), back: PacketBack::new(input) })
 }
 
-impl PerfettoDecoder {
-    /// A decoder whose compressed packets may inflate to at most `max_decompressed_bytes`.
-    pub fn new(max_decompressed_bytes: u64) -> Self {
-        PerfettoDecoder {
-            framing: PacketFraming::default(),
-            reader: PacketReader::default(),
-            budget: InflateBudget { inflated: 0, limit: max_decompressed_bytes },
-            gzip: false,
-        }
-    }
+fn stages_of(head: &[u8], input: &Input) -> Stages {
+    let _ = head;
+    Stages { front: Box::new(PacketFront::default()), back: Box::new(PacketBack::new(input)) }
 }
 
 impl Importer for PerfettoDecoder {
     fn push(&mut self, bytes: &[u8], builder: &mut ProfileBuilder) -> Result<()> {
-        let (reader, budget) = (&mut self.reader, &mut self.budget);
-        let mut failed = None;
-        self.framing.push(bytes, &mut |packet, at| {
+        // Each packet is read as soon as it is cut: an input pushed whole is never held
+        // decoded whole.
+        let (back, mut failed) = (&mut self.back, None);
+        self.front.each(bytes, &mut |packet, at, decoded| {
             if failed.is_none() {
-                failed = reader.packet(packet, at, budget, builder).err();
+                failed = back.read(packet, at, decoded, builder).err();
             }
         });
         failed.map_or(Ok(()), Err)
     }
 
-    fn finish(mut self: Box<Self>, builder: &mut ProfileBuilder) -> Result<Imported> {
-        let gzip = self.gzip;
-        self.reader.finish(builder);
-        let java_heap = self.reader.java_heaps.dump_read();
-        if let Some((at, bytes)) = self.framing.unfinished() {
-            builder.facts.repairs.truncated = true;
-            builder.facts.warn_about(
-                Repair::Truncated,
-                format!(
-                    "the input ends inside the packet that begins at byte {} ({} bytes of it are there): every \
-                     packet before it was read",
-                    group_digits(at),
-                    group_digits(bytes)
-                ),
-            );
-        }
-        if let Some(Broken::Damaged { at }) = self.framing.broken {
-            builder.facts.repairs.damaged_parts += 1;
-            builder.facts.warn_about(
-                Repair::DamagedParts,
-                format!(
-                    "the trace's packet framing is damaged at byte {}: the {} bytes from there on could not be cut \
-                     into packets and were not read",
-                    group_digits(at),
-                    group_digits(self.framing.read() - at)
-                ),
-            );
-        }
-        let stats = &self.reader.stats;
-        if stats.packets == 0 {
-            return Err(Error::at(ErrorKind::NotATrace, 0, "the Perfetto trace holds no packets"));
-        }
-        let end = self.reader.system.finish(builder);
-        let samples = self.reader.samples.finish(&self.reader.system, builder);
-        let unfinished = self.reader.frames.finish(builder);
-        if unfinished > 0 {
-            builder.facts.warn(format!(
-                "{} of the frame timeline never ended in the trace: kept, with no end",
-                crate::text::counted(unfinished, "app frame", "app frames")
-            ));
-        }
-        let unmatched = self.reader.frames.unmatched_ends;
-        if unmatched > 0 {
-            builder.facts.warn(format!(
-                "{} of the frame timeline named no frame the trace started, and {} skipped",
-                crate::text::counted(unmatched, "frame end", "frame ends"),
-                if unmatched == 1 { "was" } else { "were" }
-            ));
-        }
-        let slices = self.reader.system.stats.slices;
-        notes::warn(&self.reader, slices, &end, builder);
-        let header = vec![
-            ("packets".to_owned(), stats.packets.to_string()),
-            ("ftrace_events".to_owned(), stats.ftrace_events.to_string()),
-        ];
-        let mut spec =
-            end.finish_spec(("perfetto", "protobuf", "System trace (Perfetto)".to_owned()), (gzip, false), header);
-        spec.more.extend(samples);
-        // A capture whose only calls are scheduler states opens on its samples or heap.
-        spec.main_first = slices > 0;
-        if let (Some((pid, _)), 0, 0) = (java_heap, slices, self.reader.samples.stats.samples) {
-            spec.format.kind = "heap dump";
-            spec.format.description = format!("Java heap dump of pid {pid} (Perfetto heap graph)");
-        }
-        Ok(spec.into())
+    fn finish(self: Box<Self>, builder: &mut ProfileBuilder) -> Result<Imported> {
+        let end = self.front.end();
+        self.back.finish_with(end, builder)
     }
 }

@@ -48,13 +48,23 @@ pub struct PacketReader {
 impl PacketReader {
     /// Reads one packet (`at`: its input offset, for the notes).
     pub fn packet(&mut self, bytes: Bytes, at: u64, budget: &mut InflateBudget, b: &mut ProfileBuilder) -> Result<()> {
+        let decoded = TracePacket::decode(bytes.clone()).ok();
+        self.decoded(bytes, decoded, at, budget, b)
+    }
+
+    /// Reads one packet, decoded (`None`: damaged).
+    pub fn decoded(
+        &mut self,
+        bytes: Bytes,
+        decoded: Option<TracePacket>,
+        at: u64,
+        budget: &mut InflateBudget,
+        b: &mut ProfileBuilder,
+    ) -> Result<()> {
         self.stats.packets += 1;
-        let packet = match TracePacket::decode(bytes.clone()) {
-            Ok(packet) => packet,
-            Err(_) => {
-                self.damaged(at, b);
-                return Ok(());
-            }
+        let Some(packet) = decoded else {
+            self.damaged(at, b);
+            return Ok(());
         };
         let id = packet.trusted_packet_sequence_id.unwrap_or(0);
         match self.sequences.entry(id).or_default().start(&packet) {

@@ -52,6 +52,7 @@ pub(crate) const FORMAT: Format = Format {
     start: |_head, input| Box::new(SimpleperfDecoder { gzip: input.gzip, ..SimpleperfDecoder::default() }),
     pair: None,
     split: None,
+    stages: None,
 };
 
 impl Importer for SimpleperfDecoder {
