@@ -25,7 +25,7 @@ const SNIFF_BYTES: u64 = 64 << 10;
 /// Bytes read at a time when the input is read once or by a front.
 const READ_STEP: u64 = 1 << 20;
 /// A front's batches decoded ahead of its back, at most (each of `READ_STEP` bytes).
-const AHEAD: usize = 4;
+const AHEAD: usize = 32;
 
 /// Analyses `source`: in pieces on every core where it is large enough and its format can
 /// split it, else read once. The same analysis either way.

@@ -76,6 +76,17 @@ pub enum Read {
     Sample { tid: u32, cpu: u32, callstack: Option<u64> },
 }
 
+impl Read {
+    /// What a `perf_sample` packet asks, from the packet alone: a report of records lost
+    /// and a skipped sample are no samples.
+    pub fn of(sample: &PerfSample) -> Read {
+        if sample.kernel_records_lost.is_some() || sample.sample_skipped_reason.is_some() {
+            return Read::Nothing;
+        }
+        Read::Sample { tid: sample.tid.unwrap_or(0), cpu: sample.cpu.unwrap_or(0), callstack: sample.callstack_iid }
+    }
+}
+
 impl CpuSamples {
     /// Reads a `perf_sample` packet of a sequence whose samples weigh per `timebase`.
     pub fn packet(&mut self, sample: &PerfSample, timebase: Option<&Timebase>) -> Read {
@@ -106,7 +117,7 @@ impl CpuSamples {
         if let Some(pid) = sample.pid.filter(|&p| p != 0) {
             self.pids.insert(tid, pid);
         }
-        Read::Sample { tid, cpu: sample.cpu.unwrap_or(0), callstack: sample.callstack_iid }
+        Read::of(sample)
     }
 
     /// A sample of `tid` running `stack` at `ts`, in time order.

@@ -6,6 +6,7 @@
 
 mod code;
 mod cpu_samples;
+mod events;
 mod frame_timeline;
 mod framing;
 mod heap_dumps;
@@ -23,7 +24,7 @@ mod stats;
 mod track_events;
 mod unpack;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::importer::{Format, Imported, Importer, Input, Sniff, Stages};
 use crate::profile::ProfileBuilder;
 use framing::MAX_PACKET;
@@ -84,6 +85,8 @@ fn read_varint(bytes: &[u8]) -> Option<(u64, usize)> {
 pub struct PerfettoDecoder {
     front: PacketFront,
     back: PacketBack,
+    /// The error that stopped the reading, if one did.
+    failed: Option<Error>,
 }
 
 /// The registry's entry: protobuf traces (a stream of `TracePacket`s).
@@ -98,29 +101,34 @@ pub(crate) const FORMAT: Format = Format {
 
 fn start(head: &[u8], input: &Input) -> Box<dyn Importer> {
     let _ = head;
-    Box::new(PerfettoDecoder { front: PacketFront::default(), back: PacketBack::new(input) })
+    Box::new(PerfettoDecoder { front: PacketFront::new(input), back: PacketBack::new(input), failed: None })
 }
 
 fn stages_of(head: &[u8], input: &Input) -> Stages {
     let _ = head;
-    Stages { front: Box::new(PacketFront::default()), back: Box::new(PacketBack::new(input)) }
+    Stages { front: Box::new(PacketFront::new(input)), back: Box::new(PacketBack::new(input)) }
 }
 
 impl Importer for PerfettoDecoder {
     fn push(&mut self, bytes: &[u8], builder: &mut ProfileBuilder) -> Result<()> {
-        // Each packet is read as soon as it is cut: an input pushed whole is never held
-        // decoded whole.
-        let (back, mut failed) = (&mut self.back, None);
-        self.front.each(bytes, &mut |packet, at, decoded| {
+        // Each packet is read by the back as soon as the front has cut it: an input pushed
+        // whole is never held decoded whole.
+        let (back, failed) = (&mut self.back, &mut self.failed);
+        self.front.each(bytes, &mut |steps| {
             if failed.is_none() {
-                failed = back.read(packet, at, decoded, builder).err();
+                *failed = back.read(steps, builder).err();
             }
+            steps.clear();
+            back.spent()
         });
-        failed.map_or(Ok(()), Err)
+        self.failed.clone().map_or(Ok(()), Err)
     }
 
-    fn finish(self: Box<Self>, builder: &mut ProfileBuilder) -> Result<Imported> {
-        let end = self.front.end();
-        self.back.finish_with(end, builder)
+    fn finish(mut self: Box<Self>, builder: &mut ProfileBuilder) -> Result<Imported> {
+        if let Some(error) = self.failed {
+            return Err(error);
+        }
+        let last = self.front.end();
+        self.back.finish_with(last, builder)
     }
 }

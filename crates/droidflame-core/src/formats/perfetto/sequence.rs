@@ -154,6 +154,20 @@ pub struct TraceClocks {
     pub corrected: u64,
 }
 
+/// One trace-wide clock as it relates to the boot clock, for times read on it later.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BootClock {
+    /// Boot time minus the clock's time; `None` where no snapshot related the two.
+    offset: Option<i128>,
+}
+
+impl BootClock {
+    /// Time `ts` of this clock on the boot clock.
+    pub fn to_boot(self, ts: u64) -> Option<u64> {
+        u64::try_from(ts as i128 + self.offset?).ok()
+    }
+}
+
 /// A read delay worth a note, in ns: two clock reads in a row take well under a µs.
 const NOTABLE_DELAY: u64 = 10_000;
 
@@ -185,13 +199,9 @@ impl TraceClocks {
         sequence.snapshot(snapshot, boot);
     }
 
-    /// Time `ts` of the trace-wide clock `id` on the boot clock, where a snapshot related
-    /// the two.
-    pub fn to_boot(&self, id: u32, ts: u64) -> Option<u64> {
-        if id == CLOCK_BOOTTIME {
-            return Some(ts);
-        }
-        u64::try_from(ts as i128 + self.offsets.get(&id)?).ok()
+    /// The trace-wide clock `id` as it now relates to the boot clock.
+    pub fn clock(&self, id: u32) -> BootClock {
+        BootClock { offset: if id == CLOCK_BOOTTIME { Some(0) } else { self.offsets.get(&id).copied() } }
     }
 
     /// A packet's time on the boot clock, or `None` when its clock cannot be converted.

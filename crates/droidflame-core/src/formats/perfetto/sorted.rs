@@ -3,12 +3,13 @@
 
 use super::code::CodeFrames;
 use super::cpu_samples::CpuSamples;
-use super::sorter::{Event, Held, Lane, TimeSorter, NO_THREAD, ON_CPU};
+use super::sorter::{text_of, Event, Held, Lane, NO_THREAD, ON_CPU};
 use super::stats::PacketStats;
 use super::track_events::TrackTable;
 use crate::formats::system::marker;
 use crate::formats::system::SystemTrace;
 use crate::profile::ProfileBuilder;
+use rustc_hash::FxHashMap;
 
 /// Where sorted events go, and what they need.
 pub struct Sorted<'a> {
@@ -17,18 +18,30 @@ pub struct Sorted<'a> {
     pub tracks: &'a TrackTable,
     pub samples: &'a mut CpuSamples,
     pub code: &'a CodeFrames,
+    /// The stack of each CPU sample held, by its number.
+    pub sample_stacks: &'a mut FxHashMap<u32, u32>,
 }
 
 impl Sorted<'_> {
-    /// One event, in time order.
-    pub fn apply(&mut self, s: &TimeSorter, h: &Held, b: &mut ProfileBuilder) {
+    /// One event, in time order (`texts`: the arena its texts are in).
+    pub fn apply(&mut self, texts: &[u8], h: &Held, b: &mut ProfileBuilder) {
         let (system, stats, tracks) = (&mut *self.system, &mut *self.stats, self.tracks);
-        if let Event::Sample { stack } = h.event {
+        if let Event::Sample { stack: sample } = h.event {
             system.tick(h.ts, b);
+            let stack = self.sample_stacks.remove(&sample).expect("a sample's stack is resolved before it is let go");
             self.samples.apply(h.tid, self.code.stack(stack), h.ts, b);
             return;
         }
-        apply(system, stats, tracks, s, h, b);
+        apply(system, stats, tracks, &Texts(texts), h, b);
+    }
+}
+
+/// The arena an event's texts are in.
+struct Texts<'a>(&'a [u8]);
+
+impl Texts<'_> {
+    fn bytes(&self, text: super::sorter::Text) -> &[u8] {
+        text_of(self.0, text)
     }
 }
 
@@ -37,7 +50,7 @@ fn apply(
     system: &mut SystemTrace,
     stats: &mut PacketStats,
     tracks: &TrackTable,
-    s: &TimeSorter,
+    s: &Texts,
     h: &Held,
     b: &mut ProfileBuilder,
 ) {
@@ -85,7 +98,7 @@ fn apply(
 }
 
 /// An event of no thread: on a track of its own, a counter, or a loss.
-fn on_track(system: &mut SystemTrace, tracks: &TrackTable, s: &TimeSorter, h: &Held, b: &mut ProfileBuilder) {
+fn on_track(system: &mut SystemTrace, tracks: &TrackTable, s: &Texts, h: &Held, b: &mut ProfileBuilder) {
     let lane = |lane: Lane| match lane {
         Lane::Track(index) => tracks.lanes.get(index as usize),
         Lane::Thread => None,

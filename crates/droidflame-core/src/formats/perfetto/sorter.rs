@@ -105,12 +105,30 @@ pub struct Held {
     seq: u64,
 }
 
+/// Events let go together, in time order, and the arena their texts are in.
+#[derive(Debug, Default)]
+pub struct Released {
+    pub events: Vec<Held>,
+    pub texts: Vec<u8>,
+}
+
+/// The bytes of `text` in `texts` (a `Released` batch's arena).
+pub fn text_of(texts: &[u8], text: Text) -> &[u8] {
+    &texts[text.start as usize..(text.start + text.len) as usize]
+}
+
+/// Holds events and lets the older half go in order whenever the window is full. The
+/// events let go wait in `released` for whoever reads them in order.
 #[derive(Debug)]
 pub struct TimeSorter {
     held: Vec<Held>,
     arena: Vec<u8>,
     seq: u64,
     window: usize,
+    pub released: Vec<Released>,
+    /// A batch already read, its space kept for the next (fresh pages cost more than
+    /// the events themselves).
+    spare: Option<Released>,
 }
 
 impl Default for TimeSorter {
@@ -121,7 +139,14 @@ impl Default for TimeSorter {
 
 impl TimeSorter {
     pub fn with_window(window: usize) -> Self {
-        TimeSorter { held: Vec::new(), arena: Vec::new(), seq: 0, window: window.max(2) }
+        TimeSorter {
+            held: Vec::new(),
+            arena: Vec::new(),
+            seq: 0,
+            window: window.max(2),
+            released: Vec::new(),
+            spare: None,
+        }
     }
 
     /// Keeps `bytes` for an event about to be pushed.
@@ -134,39 +159,44 @@ impl TimeSorter {
         Text { start, len: len as u32 }
     }
 
-    /// The bytes of `text`.
-    pub fn bytes(&self, text: Text) -> &[u8] {
-        &self.arena[text.start as usize..(text.start + text.len) as usize]
-    }
-
-    /// Holds an event; when the window is full, the older half goes to `on_event` in order.
-    pub fn push(&mut self, ts: u64, cpu: u32, tid: u32, event: Event, on_event: &mut dyn FnMut(&Self, &Held)) {
+    /// Holds an event; when the window is full, the older half goes to `released` in order.
+    pub fn push(&mut self, ts: u64, cpu: u32, tid: u32, event: Event) {
         self.held.push(Held { ts, cpu, tid, event, seq: self.seq });
         self.seq += 1;
         if self.held.len() >= self.window {
-            self.release(self.window / 2, on_event);
+            self.release(self.window / 2);
         }
     }
 
     /// Lets every held event go, in order.
-    pub fn finish(&mut self, on_event: &mut dyn FnMut(&Self, &Held)) {
-        self.release(self.held.len(), on_event);
+    pub fn finish(&mut self) {
+        self.release(self.held.len());
     }
 
-    fn release(&mut self, count: usize, on_event: &mut dyn FnMut(&Self, &Held)) {
+    /// Keeps the space of a batch that was read, for the next.
+    pub fn recycle(&mut self, mut spent: Released) {
+        spent.events.clear();
+        spent.texts.clear();
+        self.spare = Some(spent);
+    }
+
+    fn release(&mut self, count: usize) {
         // A stable sort finds runs: the half kept from the last release is one sorted run
         // and each bundle's events another, so this merges runs more than it sorts.
         self.held.sort_by_key(|h| (h.ts, h.seq));
         let count = count.min(self.held.len());
-        for held in &self.held[..count] {
-            on_event(self, held);
-        }
-        self.held.drain(..count);
-        // The texts of the events still held move to a fresh arena.
-        let old = std::mem::take(&mut self.arena);
+        // The events let go leave in the window's own vector; those still held move to
+        // another, as many as moved down within one vector before.
+        let Released { events: mut kept, texts: arena } = self.spare.take().unwrap_or_default();
+        kept.extend_from_slice(&self.held[count..]);
+        self.held.truncate(count);
+        let events = std::mem::replace(&mut self.held, kept);
+        // The arena goes with the events let go; the texts of the events still held move
+        // to another.
+        let texts = std::mem::replace(&mut self.arena, arena);
         for held in &mut self.held {
             let mut keep = |text: &mut Text| {
-                let bytes = &old[text.start as usize..(text.start + text.len) as usize];
+                let bytes = text_of(&texts, *text);
                 text.start = self.arena.len() as u32;
                 self.arena.extend_from_slice(bytes);
             };
@@ -188,6 +218,9 @@ impl TimeSorter {
                 | Event::Sample { .. } => {}
             }
         }
+        if !events.is_empty() {
+            self.released.push(Released { events, texts });
+        }
     }
 }
 
@@ -198,16 +231,18 @@ mod tests {
     #[test]
     fn events_come_out_in_time_order_with_their_text() {
         let mut sorter = TimeSorter::with_window(4);
-        let mut out = Vec::new();
-        let mut collect = |s: &TimeSorter, h: &Held| {
-            let Event::Print { text } = h.event else { unreachable!() };
-            out.push((h.ts, String::from_utf8(s.bytes(text).to_vec()).unwrap()));
-        };
         for (ts, word) in [(30, "c"), (10, "a"), (20, "b"), (25, "b2"), (40, "d"), (35, "c2"), (5, "late")] {
             let text = sorter.text(word.as_bytes());
-            sorter.push(ts, 0, 1, Event::Print { text }, &mut collect);
+            sorter.push(ts, 0, 1, Event::Print { text });
         }
-        sorter.finish(&mut collect);
+        sorter.finish();
+        let mut out = Vec::new();
+        for batch in &sorter.released {
+            for h in &batch.events {
+                let Event::Print { text } = h.event else { unreachable!() };
+                out.push((h.ts, String::from_utf8(text_of(&batch.texts, text).to_vec()).unwrap()));
+            }
+        }
         let times: Vec<u64> = out.iter().map(|(ts, _)| *ts).collect();
         // The window of 4 let 10 and 20 go before 5 arrived: 5 comes late, out of order.
         assert_eq!(times, vec![10, 20, 25, 30, 5, 35, 40]);

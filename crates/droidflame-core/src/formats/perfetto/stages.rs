@@ -1,33 +1,36 @@
-//! A Perfetto trace read in two halves: the front cuts packets out of the bytes and
-//! decodes them (`framing`, `proto`), which needs nothing but the bytes; the back gives
-//! them meaning in order (`packets`). One thread composes them (`PerfettoDecoder`); a
-//! large input runs the front on a core of its own, ahead of the back.
+//! A Perfetto trace read in two halves. The front cuts packets out of the bytes
+//! (`framing`), decodes them (`proto`) and puts what they say happened in time order
+//! (`events`, `sorter`); the back gives the rest of each packet its meaning and reads the
+//! events the front let go, each where one reading lets it go (`packets`). One thread
+//! composes them (`PerfettoDecoder`); a large input runs the front on a core of its own,
+//! ahead of the back.
 
+use super::events::{EventFront, Step};
 use super::framing::{Broken, PacketFraming};
 use super::notes;
-use super::packets::PacketReader;
+use super::packets::{FrontEnd, PacketReader};
 use super::proto::TracePacket;
+use super::sorter::Released;
 use crate::error::{Error, ErrorKind, Result};
 use crate::formats::system::InflateBudget;
 use crate::importer::{Back, Decoded, Front, Imported, Input};
 use crate::profile::{ProfileBuilder, Repair};
 use crate::text::group_digits;
-use bytes::Bytes;
 use prost::Message;
 
-/// Cuts and decodes packets.
-#[derive(Debug, Default)]
+/// Cuts, decodes and sorts.
+#[derive(Debug)]
 pub struct PacketFront {
     framing: PacketFraming,
+    events: EventFront,
+    budget: InflateBudget,
 }
 
-/// One chunk's packets, in input order: each one's bytes, input offset, and decoded
-/// message (`None`: damaged).
+/// A batch of the front's steps, and at the end how the input ended.
 #[derive(Debug, Default)]
-pub struct Packets {
-    pub packets: Vec<(Bytes, u64, Option<TracePacket>)>,
-    /// Set in the last batch: how the input ended.
-    pub end: Option<FramingEnd>,
+pub struct Steps {
+    pub steps: Vec<Step>,
+    pub end: Option<(FramingEnd, FrontEnd)>,
 }
 
 /// How the framing ended, for the notes.
@@ -41,66 +44,89 @@ pub struct FramingEnd {
 }
 
 impl PacketFront {
-    /// Each packet the next bytes complete, decoded, to `on_packet` with its offset.
-    pub fn each(&mut self, bytes: &[u8], on_packet: &mut dyn FnMut(Bytes, u64, Option<TracePacket>)) {
+    pub fn new(input: &Input) -> Self {
+        PacketFront {
+            framing: PacketFraming::default(),
+            events: EventFront::default(),
+            budget: InflateBudget { inflated: 0, limit: input.options.max_decompressed_bytes },
+        }
+    }
+
+    /// Reads the next bytes: each packet they complete gives its steps to `on_steps`,
+    /// which may hand back a batch of events it read, its space to fill again.
+    pub fn each(&mut self, bytes: &[u8], on_steps: &mut dyn FnMut(&mut Vec<Step>) -> Option<Released>) {
+        let (events, budget) = (&mut self.events, &mut self.budget);
+        let mut steps = Vec::new();
         self.framing.push(bytes, &mut |packet, at| {
             let decoded = TracePacket::decode(packet.clone()).ok();
-            on_packet(packet, at, decoded);
+            events.packet(packet, decoded, at, budget, &mut steps);
+            if let Some(spent) = on_steps(&mut steps) {
+                events.recycle(spent);
+            }
         });
     }
 
-    /// How the input ended.
-    pub fn end(&self) -> FramingEnd {
-        FramingEnd { unfinished: self.framing.unfinished(), broken: self.framing.broken, read: self.framing.read() }
+    /// The input has ended: the last events, and how it ended.
+    pub fn end(&mut self) -> Steps {
+        let mut steps = Vec::new();
+        self.events.finish(&mut steps);
+        let framing = FramingEnd {
+            unfinished: self.framing.unfinished(),
+            broken: self.framing.broken,
+            read: self.framing.read(),
+        };
+        let front =
+            FrontEnd { stats: std::mem::take(&mut self.events.stats), clocks: std::mem::take(&mut self.events.clocks) };
+        Steps { steps, end: Some((framing, front)) }
     }
 }
 
 impl Front for PacketFront {
     fn push(&mut self, bytes: &[u8]) -> Decoded {
-        let mut packets = Vec::new();
-        self.each(bytes, &mut |packet, at, decoded| packets.push((packet, at, decoded)));
-        Box::new(Packets { packets, end: None })
+        let mut all = Vec::new();
+        self.each(bytes, &mut |steps| {
+            all.append(steps);
+            None
+        });
+        Box::new(Steps { steps: all, end: None })
     }
 
-    fn finish(self: Box<Self>) -> Decoded {
-        Box::new(Packets { packets: Vec::new(), end: Some(self.end()) })
+    fn finish(mut self: Box<Self>) -> Decoded {
+        Box::new(self.end())
     }
 }
 
-/// Gives decoded packets their meaning, in order.
+/// Gives packets their meaning and reads the events the front let go, in order.
 #[derive(Debug)]
 pub struct PacketBack {
     reader: PacketReader,
-    budget: InflateBudget,
     gzip: bool,
 }
 
 impl PacketBack {
     pub fn new(input: &Input) -> Self {
-        PacketBack {
-            reader: PacketReader::default(),
-            budget: InflateBudget { inflated: 0, limit: input.options.max_decompressed_bytes },
-            gzip: input.gzip,
-        }
+        PacketBack { reader: PacketReader::default(), gzip: input.gzip }
     }
 
-    /// Reads one packet (`at`: its input offset), decoded (`None`: damaged).
-    pub fn read(&mut self, bytes: Bytes, at: u64, decoded: Option<TracePacket>, b: &mut ProfileBuilder) -> Result<()> {
-        self.reader.decoded(bytes, decoded, at, &mut self.budget, b)
+    /// The last batch of events read, its space for the front to fill again.
+    pub fn spent(&mut self) -> Option<Released> {
+        self.reader.spent.take()
     }
 
-    /// Reads one batch of packets; the first error ends it.
-    fn read_all(&mut self, packets: Packets, builder: &mut ProfileBuilder) -> Result<()> {
-        for (bytes, at, decoded) in packets.packets {
-            self.read(bytes, at, decoded, builder)?;
+    /// Reads steps in order; the first error ends them.
+    pub fn read(&mut self, steps: &mut Vec<Step>, builder: &mut ProfileBuilder) -> Result<()> {
+        for step in steps.drain(..) {
+            self.reader.step(step, builder)?;
         }
         Ok(())
     }
 
     /// The input has ended as `end` says.
-    pub fn finish_with(mut self, end: FramingEnd, builder: &mut ProfileBuilder) -> Result<Imported> {
+    pub fn finish_with(mut self, mut last: Steps, builder: &mut ProfileBuilder) -> Result<Imported> {
+        self.read(&mut last.steps, builder)?;
+        let (end, front) = last.end.expect("the front's last steps say how the input ended");
         let gzip = self.gzip;
-        self.reader.finish(builder);
+        self.reader.finish(front, builder);
         let java_heap = self.reader.java_heaps.dump_read();
         if let Some((at, bytes)) = end.unfinished {
             builder.facts.repairs.truncated = true;
@@ -167,19 +193,16 @@ impl PacketBack {
 }
 
 /// Only a `PacketFront`'s batches reach a `PacketBack`.
-fn packets(decoded: Decoded) -> Packets {
-    *decoded.downcast::<Packets>().expect("a Perfetto back takes its own front's packets")
+fn steps(decoded: Decoded) -> Steps {
+    *decoded.downcast::<Steps>().expect("a Perfetto back takes its own front's steps")
 }
 
 impl Back for PacketBack {
     fn take(&mut self, decoded: Decoded, builder: &mut ProfileBuilder) -> Result<()> {
-        self.read_all(packets(decoded), builder)
+        self.read(&mut steps(decoded).steps, builder)
     }
 
-    fn finish(mut self: Box<Self>, last: Decoded, builder: &mut ProfileBuilder) -> Result<Imported> {
-        let mut last = packets(last);
-        let end = last.end.take().expect("a front's last batch says how the input ended");
-        self.read_all(last, builder)?;
-        self.finish_with(end, builder)
+    fn finish(self: Box<Self>, last: Decoded, builder: &mut ProfileBuilder) -> Result<Imported> {
+        self.finish_with(steps(last), builder)
     }
 }

@@ -31,3 +31,19 @@ pub struct PacketStats {
     /// by their field number in `TracePacket`.
     pub other_kinds: FxHashMap<u32, u64>,
 }
+
+impl PacketStats {
+    /// Adds what only the front counts (the packets' events, their names and times, and
+    /// the kinds of packet nothing reads) to these, the back's.
+    pub fn add_front(&mut self, front: &PacketStats) {
+        self.ftrace_events += front.ftrace_events;
+        self.read_events += front.read_events;
+        self.lost_bundles += front.lost_bundles;
+        self.track_events += front.track_events;
+        self.unknown_names += front.unknown_names;
+        self.unconvertible_times += front.unconvertible_times;
+        for (&kind, &count) in &front.other_kinds {
+            *self.other_kinds.entry(kind).or_default() += count;
+        }
+    }
+}

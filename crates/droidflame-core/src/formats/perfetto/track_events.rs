@@ -82,8 +82,8 @@ pub struct TrackTable {
 }
 
 impl TrackTable {
-    /// Takes in a track descriptor; its process and thread are named at once.
-    pub fn declare(&mut self, d: &TrackDescriptor, system: &mut SystemTrace) {
+    /// Takes in a track descriptor (`name_owners` names its process and thread).
+    pub fn declare(&mut self, d: &TrackDescriptor) {
         let Some(uuid) = d.uuid else {
             return;
         };
@@ -94,10 +94,10 @@ impl TrackTable {
             ..Descriptor::default()
         };
         if let Some(process) = &d.process {
-            descriptor.pid = name_process(process, system);
+            descriptor.pid = pid_of(process);
         }
         if let Some(thread) = &d.thread {
-            let (pid, tid) = name_thread(thread, system);
+            let (pid, tid) = thread_of(thread);
             descriptor.pid = descriptor.pid.or(pid);
             descriptor.tid = tid;
         }
@@ -165,23 +165,43 @@ impl TrackTable {
     }
 }
 
-/// Names a process from its descriptor; its pid.
-pub fn name_process(process: &ProcessDescriptor, system: &mut SystemTrace) -> Option<u32> {
-    let pid = process.pid.filter(|&p| p > 0)? as u32;
+/// Names a track descriptor's process and thread, where it has them.
+pub fn name_owners(d: &TrackDescriptor, system: &mut SystemTrace) {
+    if d.uuid.is_none() {
+        return;
+    }
+    if let Some(process) = &d.process {
+        name_process(process, system);
+    }
+    if let Some(thread) = &d.thread {
+        name_thread(thread, system);
+    }
+}
+
+/// A process descriptor's pid, where it gives a valid one.
+fn pid_of(process: &ProcessDescriptor) -> Option<u32> {
+    process.pid.filter(|&p| p > 0).map(|p| p as u32)
+}
+
+/// Names a process from its descriptor.
+pub fn name_process(process: &ProcessDescriptor, system: &mut SystemTrace) {
+    let Some(pid) = pid_of(process) else { return };
     let name = process.process_name.as_ref().or(process.cmdline.first()).filter(|n| !n.is_empty());
     if let Some(name) = name {
         system.name_process(pid, name);
     }
-    Some(pid)
 }
 
-/// Names a thread from its descriptor; its pid and tid.
-pub fn name_thread(thread: &ThreadDescriptor, system: &mut SystemTrace) -> (Option<u32>, Option<u32>) {
+/// A thread descriptor's pid and tid, where it gives valid ones.
+pub fn thread_of(thread: &ThreadDescriptor) -> (Option<u32>, Option<u32>) {
     let pid = thread.pid.filter(|&p| p > 0).map(|p| p as u32);
-    let Some(tid) = thread.tid.filter(|&t| t > 0 && t < crate::formats::system::TRACK_ID_BASE as i64).map(|t| t as u32)
-    else {
-        return (pid, None);
-    };
+    let tid = thread.tid.filter(|&t| t > 0 && t < crate::formats::system::TRACK_ID_BASE as i64).map(|t| t as u32);
+    (pid, tid)
+}
+
+/// Names a thread from its descriptor.
+pub fn name_thread(thread: &ThreadDescriptor, system: &mut SystemTrace) {
+    let (pid, Some(tid)) = thread_of(thread) else { return };
     let t = system.thread(tid);
     if let Some(pid) = pid {
         system.set_pid(t, pid);
@@ -189,5 +209,4 @@ pub fn name_thread(thread: &ThreadDescriptor, system: &mut SystemTrace) -> (Opti
     if let Some(name) = &thread.thread_name {
         system.name_thread(t, name);
     }
-    (pid, Some(tid))
 }
