@@ -103,6 +103,11 @@ pub(crate) trait Front: Send {
 
     /// The input has ended: what is left, and what the back must know of the end.
     fn finish(self: Box<Self>) -> Decoded;
+
+    /// Takes back what the back has read (`Back::spent`), its space to fill again.
+    fn recycle(&mut self, spent: Decoded) {
+        let _ = spent;
+    }
 }
 
 /// The half of an importer that writes what its front decoded through the sinks.
@@ -113,6 +118,12 @@ pub(crate) trait Back {
     /// Reads the front's last batch (from `Front::finish`) and finishes as
     /// `Importer::finish` does.
     fn finish(self: Box<Self>, last: Decoded, builder: &mut ProfileBuilder) -> Result<Imported>;
+
+    /// What it has read that the front may fill again (fresh memory costs more than
+    /// reusing it); nothing by default.
+    fn spent(&mut self) -> Option<Decoded> {
+        None
+    }
 }
 
 /// Splits `source` into at most `pieces` pieces, within `options`.

@@ -132,9 +132,14 @@ fn read_in_stages(source: &dyn ReadAt, options: Options, stages: StagesOf, head:
     let mut builder = ProfileBuilder::new(&options);
     let Stages { mut front, mut back } = stages(head, &Input { gzip: false, options: &options });
     let (to_back, from_front) = std::sync::mpsc::sync_channel::<Step>(AHEAD);
+    // What the back has read goes back for the front to fill again.
+    let (to_front, from_back) = std::sync::mpsc::channel::<Decoded>();
     let imported = std::thread::scope(|scope| {
         let reading = scope.spawn(move || -> Result<()> {
             read_steps(source, 0, source.size(), READ_STEP, |bytes, _| {
+                while let Ok(spent) = from_back.try_recv() {
+                    front.recycle(spent);
+                }
                 // A back that stopped (at an error of its own, which it reports) takes no more.
                 let stopped = |_| Error::from(std::io::Error::from(std::io::ErrorKind::BrokenPipe));
                 to_back.send(Step::Batch(front.push(bytes))).map_err(stopped)
@@ -148,6 +153,10 @@ fn read_in_stages(source: &dyn ReadAt, options: Options, stages: StagesOf, head:
             match step {
                 Step::Batch(decoded) => {
                     back.take(decoded, &mut builder)?;
+                    if let Some(spent) = back.spent() {
+                        // A front that has ended takes nothing back.
+                        let _ = to_front.send(spent);
+                    }
                     builder.stacks.check_calls();
                     if let Some(error) = builder.limit_error() {
                         return Err(error);

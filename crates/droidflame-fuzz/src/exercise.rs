@@ -20,6 +20,13 @@ pub fn in_pieces(bytes: &[u8], chunk: usize) {
     }
 }
 
+/// Read with the format's front on a thread of its own ahead of its back, with and
+/// without calls kept, the input must say what it says read once.
+pub fn in_stages(bytes: &[u8], chunk: usize) {
+    let options = Options { keep_calls: chunk % 2 == 1, ..Options::default() };
+    droidflame_testkit::pieces::same_in(bytes, &options, 2, "a mutated Perfetto capture");
+}
+
 /// With so few calls kept that short ones are let go, each thread's first half is read
 /// again from its checkpoints: it must end, and give calls that end after they start.
 fn reread_a_window(bytes: &[u8], chunk: usize) {

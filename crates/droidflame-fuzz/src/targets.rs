@@ -352,6 +352,13 @@ pub fn all() -> Vec<Target> {
             wrap: same,
             exercise: crate::exercise::exercise,
         },
+        // The front (framing, decoding, sorting) on a thread of its own, ahead of the back.
+        Target {
+            name: "perfetto-stages",
+            seeds: [vec![full.clone(), compact.clone(), sdk.clone()], profiling_seeds(), frame_seeds()].concat(),
+            wrap: same,
+            exercise: crate::exercise::in_stages,
+        },
         // CPU samples and heap dumps: interned code, callstacks, dumps over packets.
         Target {
             name: "perfetto-profiling",

@@ -19,9 +19,8 @@ pub enum Broken {
 /// Cuts packets out of the bytes of a `Trace`, in chunks of any size.
 #[derive(Debug, Default)]
 pub struct PacketFraming {
+    /// The bytes of a packet begun and not yet whole.
     held: Vec<u8>,
-    /// Where in `held` the next field starts.
-    start: usize,
     /// Input offset of `held[0]`.
     offset: u64,
     /// Fields of `Trace` other than packets, skipped.
@@ -56,23 +55,23 @@ impl PacketFraming {
         if self.broken.is_some() {
             return;
         }
+        // The bytes are copied once, into a buffer the packets share; what the last packet
+        // begun needs of them is kept for the next push.
         self.held.extend_from_slice(input);
-        while let Some(step) = self.next(on_packet) {
-            self.start += step;
+        let held = Bytes::from(std::mem::take(&mut self.held));
+        let mut start = 0;
+        while let Some(step) = self.next(&held, start, on_packet) {
+            start += step;
         }
-        // Keep the held bytes small: drop what was read once it is most of them.
-        if self.start > 0 && self.start * 2 >= self.held.len() {
-            self.held.drain(..self.start);
-            self.offset += self.start as u64;
-            self.start = 0;
-        }
+        self.offset += start as u64;
+        self.held = held[start..].to_vec();
     }
 
-    /// One field from `start`: the bytes it took, `None` when more bytes are needed or the
-    /// framing broke.
-    fn next(&mut self, on_packet: &mut dyn FnMut(Bytes, u64)) -> Option<usize> {
-        let rest = &self.held[self.start..];
-        let at = self.offset + self.start as u64;
+    /// One field from `start` of `held`: the bytes it took, `None` when more bytes are
+    /// needed or the framing broke.
+    fn next(&mut self, held: &Bytes, start: usize, on_packet: &mut dyn FnMut(Bytes, u64)) -> Option<usize> {
+        let rest = &held[start..];
+        let at = self.offset + start as u64;
         let (key, key_len) = match varint(rest)? {
             Some(found) => found,
             None => return self.broke(at),
@@ -97,8 +96,8 @@ impl PacketFraming {
             return None;
         }
         if field == 1 && wire == 2 {
-            let packet = Bytes::copy_from_slice(&body[head..head + size]);
-            on_packet(packet, at);
+            let from = start + key_len + head;
+            on_packet(held.slice(from..from + size), at);
         } else {
             self.other_fields += 1;
         }
@@ -112,8 +111,8 @@ impl PacketFraming {
 
     /// Bytes of a packet the input ended inside (the file was cut short), and where it began.
     pub fn unfinished(&self) -> Option<(u64, u64)> {
-        let rest = self.held.len() - self.start;
-        (self.broken.is_none() && rest > 0).then(|| (self.offset + self.start as u64, rest as u64))
+        let rest = self.held.len();
+        (self.broken.is_none() && rest > 0).then_some((self.offset, rest as u64))
     }
 
     /// Input bytes pushed so far, however they were cut into chunks.

@@ -187,7 +187,9 @@ impl TimeSorter {
         let count = count.min(self.held.len());
         // The events let go leave in the window's own vector; those still held move to
         // another, as many as moved down within one vector before.
-        let Released { events: mut kept, texts: arena } = self.spare.take().unwrap_or_default();
+        let spare = self.spare.take();
+        let Released { events: mut kept, texts: arena } =
+            spare.unwrap_or_else(|| Released { events: Vec::with_capacity(self.window), texts: Vec::new() });
         kept.extend_from_slice(&self.held[count..]);
         self.held.truncate(count);
         let events = std::mem::replace(&mut self.held, kept);

@@ -94,6 +94,12 @@ impl Front for PacketFront {
     fn finish(mut self: Box<Self>) -> Decoded {
         Box::new(self.end())
     }
+
+    fn recycle(&mut self, spent: Decoded) {
+        if let Ok(spent) = spent.downcast::<Released>() {
+            self.events.recycle(*spent);
+        }
+    }
 }
 
 /// Gives packets their meaning and reads the events the front let go, in order.
@@ -204,5 +210,9 @@ impl Back for PacketBack {
 
     fn finish(self: Box<Self>, last: Decoded, builder: &mut ProfileBuilder) -> Result<Imported> {
         self.finish_with(steps(last), builder)
+    }
+
+    fn spent(&mut self) -> Option<Decoded> {
+        PacketBack::spent(self).map(|spent| Box::new(spent) as Decoded)
     }
 }
