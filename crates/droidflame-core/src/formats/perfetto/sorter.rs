@@ -101,8 +101,6 @@ pub struct Held {
     pub cpu: u32,
     pub tid: u32,
     pub event: Event,
-    /// Arrival order, so that events at one time keep it.
-    seq: u64,
 }
 
 /// Events let go together, in time order, and the arena their texts are in.
@@ -123,7 +121,6 @@ pub fn text_of(texts: &[u8], text: Text) -> &[u8] {
 pub struct TimeSorter {
     held: Vec<Held>,
     arena: Vec<u8>,
-    seq: u64,
     window: usize,
     pub released: Vec<Released>,
     /// A batch already read, its space kept for the next (fresh pages cost more than
@@ -139,14 +136,7 @@ impl Default for TimeSorter {
 
 impl TimeSorter {
     pub fn with_window(window: usize) -> Self {
-        TimeSorter {
-            held: Vec::new(),
-            arena: Vec::new(),
-            seq: 0,
-            window: window.max(2),
-            released: Vec::new(),
-            spare: None,
-        }
+        TimeSorter { held: Vec::new(), arena: Vec::new(), window: window.max(2), released: Vec::new(), spare: None }
     }
 
     /// Keeps `bytes` for an event about to be pushed.
@@ -161,8 +151,7 @@ impl TimeSorter {
 
     /// Holds an event; when the window is full, the older half goes to `released` in order.
     pub fn push(&mut self, ts: u64, cpu: u32, tid: u32, event: Event) {
-        self.held.push(Held { ts, cpu, tid, event, seq: self.seq });
-        self.seq += 1;
+        self.held.push(Held { ts, cpu, tid, event });
         if self.held.len() >= self.window {
             self.release(self.window / 2);
         }
@@ -182,8 +171,10 @@ impl TimeSorter {
 
     fn release(&mut self, count: usize) {
         // A stable sort finds runs: the half kept from the last release is one sorted run
-        // and each bundle's events another, so this merges runs more than it sorts.
-        self.held.sort_by_key(|h| (h.ts, h.seq));
+        // and each bundle's events another, so this merges runs more than it sorts. Being
+        // stable, it keeps events at one time in the order they came: the half kept, all
+        // earlier, lies before every later event.
+        self.held.sort_by_key(|h| h.ts);
         let count = count.min(self.held.len());
         // The events let go leave in the window's own vector; those still held move to
         // another, as many as moved down within one vector before.
@@ -250,5 +241,28 @@ mod tests {
         assert_eq!(times, vec![10, 20, 25, 30, 5, 35, 40]);
         assert_eq!(out[4].1, "late");
         assert_eq!(out[6].1, "d");
+    }
+
+    #[test]
+    fn events_at_one_time_keep_the_order_they_came_in_across_releases() {
+        let mut sorter = TimeSorter::with_window(4);
+        for (ts, word) in [(10, "a"), (10, "b"), (5, "c"), (10, "d"), (10, "e"), (7, "late"), (10, "f")] {
+            let text = sorter.text(word.as_bytes());
+            sorter.push(ts, 0, 1, Event::Print { text });
+        }
+        sorter.finish();
+        let words: Vec<String> = sorter
+            .released
+            .iter()
+            .flat_map(|batch| {
+                batch.events.iter().map(|h| {
+                    let Event::Print { text } = h.event else { unreachable!() };
+                    String::from_utf8(text_of(&batch.texts, text).to_vec()).unwrap()
+                })
+            })
+            .collect();
+        // c and a go at the first release; late (7) and b at the second, the rest at the
+        // end: b, d, e and f at 10 in the order they came, whichever release they left in.
+        assert_eq!(words, ["c", "a", "late", "b", "d", "e", "f"]);
     }
 }
