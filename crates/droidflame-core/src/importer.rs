@@ -108,6 +108,12 @@ pub(crate) trait Front: Send {
     fn recycle(&mut self, spent: Decoded) {
         let _ = spent;
     }
+
+    /// How many of its large batches (a format's own measure) the back has not handed
+    /// back yet: the caller lets the back catch up before pushing more where they are many.
+    fn ahead(&self) -> usize {
+        0
+    }
 }
 
 /// The half of an importer that writes what its front decoded through the sinks.

@@ -26,6 +26,8 @@ const SNIFF_BYTES: u64 = 64 << 10;
 const READ_STEP: u64 = 1 << 20;
 /// A front's batches decoded ahead of its back, at most (each of `READ_STEP` bytes).
 const AHEAD: usize = 32;
+/// A front's large batches (`Front::ahead`) the back may not have handed back, at most.
+const LARGE_AHEAD: usize = 8;
 
 /// Analyses `source`: in pieces on every core where it is large enough and its format can
 /// split it, else read once. The same analysis either way.
@@ -131,6 +133,11 @@ enum Step {
 fn read_in_stages(source: &dyn ReadAt, options: Options, stages: StagesOf, head: &[u8]) -> Result<Analysis> {
     let mut builder = ProfileBuilder::new(&options);
     let Stages { mut front, mut back } = stages(head, &Input { gzip: false, options: &options });
+    let whole = source.as_slice().is_some();
+    let check = |builder: &mut ProfileBuilder| {
+        builder.stacks.check_calls();
+        builder.limit_error().map_or(Ok(()), Err)
+    };
     let (to_back, from_front) = std::sync::mpsc::sync_channel::<Step>(AHEAD);
     // What the back has read goes back for the front to fill again.
     let (to_front, from_back) = std::sync::mpsc::channel::<Decoded>();
@@ -140,6 +147,14 @@ fn read_in_stages(source: &dyn ReadAt, options: Options, stages: StagesOf, head:
                 while let Ok(spent) = from_back.try_recv() {
                     front.recycle(spent);
                 }
+                // Far enough ahead: the back hands batches back as it reads them (or has
+                // stopped, and the next send fails).
+                while front.ahead() > LARGE_AHEAD {
+                    match from_back.recv() {
+                        Ok(spent) => front.recycle(spent),
+                        Err(_) => break,
+                    }
+                }
                 // A back that stopped (at an error of its own, which it reports) takes no more.
                 let stopped = |_| Error::from(std::io::Error::from(std::io::ErrorKind::BrokenPipe));
                 to_back.send(Step::Batch(front.push(bytes))).map_err(stopped)
@@ -147,8 +162,9 @@ fn read_in_stages(source: &dyn ReadAt, options: Options, stages: StagesOf, head:
             let _ = to_back.send(Step::End(front.finish()));
             Ok(())
         });
+        // The channels go with this closure: a front still sending or waiting then stops.
+        let to_front = to_front;
         let mut last = None;
-        // The receiver goes with this closure: a front still sending then stops.
         for step in from_front {
             match step {
                 Step::Batch(decoded) => {
@@ -157,12 +173,18 @@ fn read_in_stages(source: &dyn ReadAt, options: Options, stages: StagesOf, head:
                         // A front that has ended takes nothing back.
                         let _ = to_front.send(spent);
                     }
-                    builder.stacks.check_calls();
-                    if let Some(error) = builder.limit_error() {
-                        return Err(error);
+                    // Where reading once pushes the input in steps, calls are let go and
+                    // limits checked after each; an input in memory it pushes whole.
+                    if !whole {
+                        check(&mut builder)?;
                     }
                 }
-                Step::End(decoded) => last = Some(decoded),
+                Step::End(decoded) => {
+                    if whole {
+                        check(&mut builder)?;
+                    }
+                    last = Some(decoded);
+                }
             }
         }
         // The front ends with its last batch, or with an error reading the input.

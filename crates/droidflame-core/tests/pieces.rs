@@ -163,6 +163,52 @@ fn a_sampling_traces_rhythm_reads_the_same_in_pieces() {
     assert_eq!(same_in_pieces(&bytes, &Options::default(), "a sampling trace"), [2, 3, 7]);
 }
 
+/// A sampling trace whose records are now and then not valid (an action no method has),
+/// in every piece and past a thread's first 500: the rhythm is measured on the valid ones
+/// among the first 500, however the pieces cut them.
+#[test]
+fn invalid_records_in_a_sampling_traces_first_500_read_the_same_in_pieces() {
+    use droidflame_testkit::{MethodDef, Record, ThreadDef, Trace};
+    let mut trace = Trace {
+        threads: vec![ThreadDef { tid: 2, name: "worker".into() }],
+        methods: vec![MethodDef::new(4, "a.B", "run", "()V")],
+        ..Trace::default()
+    };
+    let mut us = 200_000;
+    for i in 0..800u64 {
+        us += 1_000 + i * 3;
+        let action = if i % 23 == 11 || i == 500 { 3 } else { (i % 2) as u8 };
+        trace.records.push(Record { tid: 2, method: 4, action, wall: us, cpu: us / 2 });
+    }
+    let bytes = trace.write(&Layout::Regular { version: 3, data_offset: 32, record_size: None });
+    let once = droidflame_core::analyze(&bytes).unwrap();
+    assert!(once.profile.facts.repairs.invalid_records > 30, "{:?}", once.profile.facts.repairs);
+    let warned = once.profile.facts.warnings.iter().any(|w| w.text.contains("records about every"));
+    assert!(warned, "{:?}", once.profile.facts.warnings);
+    assert_eq!(same_in_pieces(&bytes, &Options::default(), "invalid records in the window"), [2, 3, 7]);
+}
+
+/// A thread's CPU clock that wraps inside the first piece, the wall clock not at all: the
+/// later pieces read that clock from fresh, so the input is read once.
+#[test]
+fn a_cpu_clock_wrapping_inside_a_piece_is_read_once() {
+    use droidflame_testkit::{MethodDef, Record, ThreadDef, Trace};
+    let mut trace = Trace {
+        threads: vec![ThreadDef { tid: 1, name: "main".into() }],
+        methods: vec![MethodDef::new(4, "a.B", "run", "()V")],
+        ..Trace::default()
+    };
+    // 200 records; the CPU clock passes 2^32 at the 21st, inside the first of 2, 3 or 7.
+    for i in 0..200u64 {
+        let cpu = (1 << 32) - 100 + i * 5;
+        trace.records.push(Record { tid: 1, method: 4, action: (i % 2) as u8, wall: 1000 + i * 10, cpu });
+    }
+    let bytes = trace.write(&Layout::Regular { version: 3, data_offset: 32, record_size: None });
+    let once = droidflame_core::analyze(&bytes).unwrap();
+    assert_eq!(once.profile.facts.repairs.time_wraps, 1, "one reading unwraps it once");
+    assert_eq!(same_in_pieces(&bytes, &Options::default(), "a CPU clock wrapping in a piece"), [1, 1, 1]);
+}
+
 /// A 32-bit clock that wraps exactly where the pieces meet: each piece alone sees no wrap,
 /// one reading does, so the join must notice it at the seam and read once. First the wall
 /// clock, then only one thread's CPU clock.

@@ -5,7 +5,7 @@
 //! several of the front's 1 MiB batches long, so packets straddle the batches; damage,
 //! limits and a source that fails mid-way end alike.
 
-use droidflame_core::{analyze_in_pieces, Options};
+use droidflame_core::{analyze_in_pieces, Options, ReadAt};
 use droidflame_testkit::large::{write_large, LargeLayout, Shape};
 use droidflame_testkit::perfetto::Trace;
 use droidflame_testkit::pieces::{said, same_in};
@@ -95,14 +95,35 @@ fn varint(bytes: &[u8]) -> (usize, usize) {
 #[test]
 fn a_limit_reached_stops_both_ways_alike() {
     let bytes = capture(100_000, LargeLayout::PerfettoSched);
+    // In memory, reading once pushes the input whole; from a file, a mebibyte at a time:
+    // calls are let go, and limits checked, at the same points both ways.
+    let file = Failing { bytes: &bytes, fails_at: u64::MAX };
     for options in [
         Options { max_threads: 5, ..Options::default() },
         Options { max_call_stacks: 500, ..Options::default() },
         Options { keep_calls: true, max_calls: 1000, ..Options::default() },
     ] {
-        let once = analyze_in_pieces(&bytes.as_slice(), options.clone(), 1).map(|(a, _)| said(&a));
-        let staged = analyze_in_pieces(&bytes.as_slice(), options.clone(), 2).map(|(a, _)| said(&a));
-        assert_eq!(staged, once, "{options:?}");
+        for (source, what) in [(&bytes.as_slice() as &dyn ReadAt, "in memory"), (&file, "from a file")] {
+            let once = analyze_in_pieces(source, options.clone(), 1).map(|(a, _)| said(&a));
+            let staged = analyze_in_pieces(source, options.clone(), 2).map(|(a, _)| said(&a));
+            assert_eq!(staged, once, "{options:?}, {what}");
+        }
+    }
+}
+
+/// Past the sorter's window of a million events, slices end (and calls are kept) while the
+/// input is read: where reading once lets calls go, reading in two stages must too.
+#[test]
+fn calls_let_go_while_reading_go_alike() {
+    let bytes = capture(600_000, LargeLayout::PerfettoSched);
+    let file = Failing { bytes: &bytes, fails_at: u64::MAX };
+    let keep = Options { keep_calls: true, max_calls: 20_000, ..Options::default() };
+    for (source, what) in [(&bytes.as_slice() as &dyn ReadAt, "in memory"), (&file, "from a file")] {
+        let (once, _) = analyze_in_pieces(source, keep.clone(), 1).unwrap();
+        let (staged, threads) = analyze_in_pieces(source, keep.clone(), 2).unwrap();
+        assert_eq!(threads, 2);
+        assert!(once.profile.stacks().shortest_call > 0, "{what}: calls were let go");
+        assert_eq!(said(&staged), said(&once), "{what}");
     }
 }
 
@@ -112,7 +133,7 @@ struct Failing<'a> {
     fails_at: u64,
 }
 
-impl droidflame_core::ReadAt for Failing<'_> {
+impl ReadAt for Failing<'_> {
     fn size(&self) -> u64 {
         self.bytes.len() as u64
     }

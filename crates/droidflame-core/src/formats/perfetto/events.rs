@@ -49,7 +49,7 @@ pub struct BackPacket {
     pub after_sample: Vec<Released>,
     /// The CPU sample's number where it went to the sorter (none where its time could
     /// not be read on the boot clock).
-    pub sample: Option<u32>,
+    pub sample: Option<u64>,
     /// The packet's time on the boot clock, as its profile and its frame timeline event
     /// read it, and the coarse monotonic clock's relation to the boot clock.
     pub profile_time: Option<u64>,
@@ -68,7 +68,7 @@ pub struct EventFront {
     /// The latest ftrace event time read from each sequence (where a loss begins).
     ftrace_last: FxHashMap<u32, u64>,
     /// CPU samples sent to the sorter so far.
-    samples: u32,
+    samples: u64,
     lanes_sent: usize,
     counters_sent: usize,
     /// Set when a step failed: nothing more is read.
@@ -147,7 +147,7 @@ impl EventFront {
             if let Read::Sample { tid, cpu, .. } = Read::of(perf) {
                 if let Some(ts) = self.clocks.boot_time(&packet, sequence) {
                     sample = Some(self.samples);
-                    self.sorter.push(ts, cpu, tid, Event::Sample { stack: self.samples });
+                    self.sorter.push(ts, cpu, tid, Event::Sample { number: self.samples });
                     self.samples += 1;
                 }
             }
@@ -198,6 +198,11 @@ impl EventFront {
     /// Keeps the space of a batch of events that was read, for the next.
     pub fn recycle(&mut self, spent: Released) {
         self.sorter.recycle(spent);
+    }
+
+    /// Batches of events let go and not taken back yet.
+    pub fn ahead(&self) -> usize {
+        self.sorter.ahead()
     }
 
     /// The input ended: every held event goes.

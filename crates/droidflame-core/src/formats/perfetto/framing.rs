@@ -21,7 +21,7 @@ pub enum Broken {
 pub struct PacketFraming {
     /// The bytes of a packet begun and not yet whole.
     held: Vec<u8>,
-    /// Input offset of `held[0]`.
+    /// Input offset of the next field (`held[0]` where one is begun).
     offset: u64,
     /// Fields of `Trace` other than packets, skipped.
     pub other_fields: u64,
@@ -48,65 +48,108 @@ pub(super) fn varint(bytes: &[u8]) -> Option<Option<(u64, usize)>> {
     }
 }
 
+/// What the bytes at a field's start hold.
+enum Field {
+    /// A whole field of `len` bytes; where it is a packet, the packet's bytes in it.
+    Whole { len: usize, packet: Option<std::ops::Range<usize>> },
+    /// Not all of it: at least this many more bytes are needed.
+    Short(usize),
+    /// A field header that no `Trace` holds.
+    Broken,
+}
+
+/// The field at the start of `bytes`.
+fn field(bytes: &[u8]) -> Field {
+    let header = |v: Option<Option<(u64, usize)>>| match v {
+        None => Err(Field::Short(1)),
+        Some(None) => Err(Field::Broken),
+        Some(Some(found)) => Ok(found),
+    };
+    let (key, key_len) = match header(varint(bytes)) {
+        Ok(found) => found,
+        Err(field) => return field,
+    };
+    let (number, wire) = (key >> 3, key & 7);
+    let body = &bytes[key_len..];
+    let (head, size) = match wire {
+        0 => match header(varint(body)) {
+            Ok((_, len)) => (len, 0),
+            Err(field) => return field,
+        },
+        1 => (0, 8),
+        5 => (0, 4),
+        2 => match header(varint(body)) {
+            Ok((len, _)) if len > MAX_PACKET => return Field::Broken,
+            Ok((len, n)) => (n, len as usize),
+            Err(field) => return field,
+        },
+        _ => return Field::Broken,
+    };
+    let len = key_len + head + size;
+    if bytes.len() < len {
+        return Field::Short(len - bytes.len());
+    }
+    let packet = (number == 1 && wire == 2).then_some(key_len + head..len);
+    Field::Whole { len, packet }
+}
+
 impl PacketFraming {
     /// Reads the next bytes; `on_packet` gets each whole packet and its input offset.
-    pub fn push(&mut self, input: &[u8], on_packet: &mut dyn FnMut(Bytes, u64)) {
+    /// Each packet's bytes are copied once, into a buffer of its own (a packet's parts
+    /// may outlive it, and must not keep a whole chunk alive).
+    pub fn push(&mut self, mut input: &[u8], on_packet: &mut dyn FnMut(Bytes, u64)) {
         self.pushed += input.len() as u64;
         if self.broken.is_some() {
             return;
         }
-        // The bytes are copied once, into a buffer the packets share; what the last packet
-        // begun needs of them is kept for the next push.
-        self.held.extend_from_slice(input);
-        let held = Bytes::from(std::mem::take(&mut self.held));
+        // A field begun in an earlier push is completed first, from as many bytes as it
+        // still needs.
+        while !self.held.is_empty() {
+            match field(&self.held) {
+                Field::Short(need) => {
+                    let take = need.min(input.len());
+                    self.held.extend_from_slice(&input[..take]);
+                    input = &input[take..];
+                    if take < need {
+                        return;
+                    }
+                }
+                Field::Broken => return self.broke(self.offset),
+                Field::Whole { len, packet } => {
+                    let held = Bytes::from(std::mem::take(&mut self.held));
+                    self.take(len, packet.map(|p| held.slice(p)), on_packet);
+                }
+            }
+        }
         let mut start = 0;
-        while let Some(step) = self.next(&held, start, on_packet) {
-            start += step;
+        loop {
+            match field(&input[start..]) {
+                Field::Whole { len, packet } => {
+                    let packet = packet.map(|p| Bytes::copy_from_slice(&input[start + p.start..start + p.end]));
+                    self.take(len, packet, on_packet);
+                    start += len;
+                }
+                Field::Short(_) => {
+                    self.held.extend_from_slice(&input[start..]);
+                    return;
+                }
+                Field::Broken => return self.broke(self.offset),
+            }
         }
-        self.offset += start as u64;
-        self.held = held[start..].to_vec();
     }
 
-    /// One field from `start` of `held`: the bytes it took, `None` when more bytes are
-    /// needed or the framing broke.
-    fn next(&mut self, held: &Bytes, start: usize, on_packet: &mut dyn FnMut(Bytes, u64)) -> Option<usize> {
-        let rest = &held[start..];
-        let at = self.offset + start as u64;
-        let (key, key_len) = match varint(rest)? {
-            Some(found) => found,
-            None => return self.broke(at),
-        };
-        let (field, wire) = (key >> 3, key & 7);
-        let body = &rest[key_len..];
-        let (head, size) = match wire {
-            0 => match varint(body)? {
-                Some((_, len)) => (len, 0),
-                None => return self.broke(at),
-            },
-            1 => (0, 8),
-            5 => (0, 4),
-            2 => match varint(body)? {
-                Some((len, _)) if len > MAX_PACKET => return self.broke(at),
-                Some((len, n)) => (n, len as usize),
-                None => return self.broke(at),
-            },
-            _ => return self.broke(at),
-        };
-        if body.len() < head + size {
-            return None;
+    /// A whole field of `len` bytes at `offset`: a packet to `on_packet`, any other field
+    /// counted.
+    fn take(&mut self, len: usize, packet: Option<Bytes>, on_packet: &mut dyn FnMut(Bytes, u64)) {
+        match packet {
+            Some(packet) => on_packet(packet, self.offset),
+            None => self.other_fields += 1,
         }
-        if field == 1 && wire == 2 {
-            let from = start + key_len + head;
-            on_packet(held.slice(from..from + size), at);
-        } else {
-            self.other_fields += 1;
-        }
-        Some(key_len + head + size)
+        self.offset += len as u64;
     }
 
-    fn broke(&mut self, at: u64) -> Option<usize> {
+    fn broke(&mut self, at: u64) {
         self.broken = Some(Broken::Damaged { at });
-        None
     }
 
     /// Bytes of a packet the input ended inside (the file was cut short), and where it began.

@@ -34,10 +34,9 @@ pub struct PacketReader {
     /// The tracks and counters events went to (the front decides which).
     tracks: TrackTable,
     /// The stack of each CPU sample the front holds, by its number.
-    sample_stacks: FxHashMap<u32, u32>,
-    /// The last batch of events read, for the front to fill again where it runs on this
-    /// thread.
-    pub spent: Option<Released>,
+    sample_stacks: FxHashMap<u64, u32>,
+    /// The batches of events read, for the front to fill again.
+    pub spent: Vec<Released>,
     /// The code profiling packets name, resolved to frames and stacks.
     pub code: CodeFrames,
     pub samples: CpuSamples,
@@ -149,7 +148,7 @@ impl PacketReader {
         for held in &released.events {
             to.apply(&released.texts, held, b);
         }
-        self.spent = Some(released);
+        self.spent.push(released);
     }
 
     fn process_tree(&mut self, tree: &ProcessTree) {

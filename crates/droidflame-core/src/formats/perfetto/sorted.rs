@@ -19,16 +19,16 @@ pub struct Sorted<'a> {
     pub samples: &'a mut CpuSamples,
     pub code: &'a CodeFrames,
     /// The stack of each CPU sample held, by its number.
-    pub sample_stacks: &'a mut FxHashMap<u32, u32>,
+    pub sample_stacks: &'a mut FxHashMap<u64, u32>,
 }
 
 impl Sorted<'_> {
     /// One event, in time order (`texts`: the arena its texts are in).
     pub fn apply(&mut self, texts: &[u8], h: &Held, b: &mut ProfileBuilder) {
         let (system, stats, tracks) = (&mut *self.system, &mut *self.stats, self.tracks);
-        if let Event::Sample { stack: sample } = h.event {
+        if let Event::Sample { number } = h.event {
             system.tick(h.ts, b);
-            let stack = self.sample_stacks.remove(&sample).expect("a sample's stack is resolved before it is let go");
+            let stack = self.sample_stacks.remove(&number).expect("a sample's stack is resolved before it is let go");
             self.samples.apply(h.tid, self.code.stack(stack), h.ts, b);
             return;
         }

@@ -88,9 +88,10 @@ pub enum Event {
     },
     /// The recorder lost whole packets after this event.
     Loss,
-    /// A CPU sample of `Held::tid`: its stack, an index for `CodeFrames::stack`.
+    /// A CPU sample of `Held::tid`, numbered in the order samples came: the back resolves
+    /// its stack when it reads the sample's packet, and keeps it by that number.
     Sample {
-        stack: u32,
+        number: u64,
     },
 }
 
@@ -123,6 +124,9 @@ pub struct TimeSorter {
     arena: Vec<u8>,
     window: usize,
     pub released: Vec<Released>,
+    /// Batches let go so far, and taken back (`recycle`) so far.
+    made: usize,
+    recycled: usize,
     /// A batch already read, its space kept for the next (fresh pages cost more than
     /// the events themselves).
     spare: Option<Released>,
@@ -136,7 +140,15 @@ impl Default for TimeSorter {
 
 impl TimeSorter {
     pub fn with_window(window: usize) -> Self {
-        TimeSorter { held: Vec::new(), arena: Vec::new(), window: window.max(2), released: Vec::new(), spare: None }
+        TimeSorter {
+            held: Vec::new(),
+            arena: Vec::new(),
+            window: window.max(2),
+            released: Vec::new(),
+            made: 0,
+            recycled: 0,
+            spare: None,
+        }
     }
 
     /// Keeps `bytes` for an event about to be pushed.
@@ -167,6 +179,12 @@ impl TimeSorter {
         spent.events.clear();
         spent.texts.clear();
         self.spare = Some(spent);
+        self.recycled += 1;
+    }
+
+    /// Batches let go and not taken back yet.
+    pub fn ahead(&self) -> usize {
+        self.made - self.recycled
     }
 
     fn release(&mut self, count: usize) {
@@ -213,6 +231,7 @@ impl TimeSorter {
         }
         if !events.is_empty() {
             self.released.push(Released { events, texts });
+            self.made += 1;
         }
     }
 }

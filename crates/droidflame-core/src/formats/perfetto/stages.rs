@@ -53,16 +53,14 @@ impl PacketFront {
     }
 
     /// Reads the next bytes: each packet they complete gives its steps to `on_steps`,
-    /// which may hand back a batch of events it read, its space to fill again.
-    pub fn each(&mut self, bytes: &[u8], on_steps: &mut dyn FnMut(&mut Vec<Step>) -> Option<Released>) {
+    /// which hands back the batches of events it read, their space to fill again.
+    pub fn each(&mut self, bytes: &[u8], on_steps: &mut dyn FnMut(&mut Vec<Step>) -> Vec<Released>) {
         let (events, budget) = (&mut self.events, &mut self.budget);
         let mut steps = Vec::new();
         self.framing.push(bytes, &mut |packet, at| {
             let decoded = TracePacket::decode(packet.clone()).ok();
             events.packet(packet, decoded, at, budget, &mut steps);
-            if let Some(spent) = on_steps(&mut steps) {
-                events.recycle(spent);
-            }
+            on_steps(&mut steps).into_iter().for_each(|spent| events.recycle(spent));
         });
     }
 
@@ -86,7 +84,7 @@ impl Front for PacketFront {
         let mut all = Vec::new();
         self.each(bytes, &mut |steps| {
             all.append(steps);
-            None
+            Vec::new()
         });
         Box::new(Steps { steps: all, end: None })
     }
@@ -96,9 +94,13 @@ impl Front for PacketFront {
     }
 
     fn recycle(&mut self, spent: Decoded) {
-        if let Ok(spent) = spent.downcast::<Released>() {
-            self.events.recycle(*spent);
+        if let Ok(spent) = spent.downcast::<Vec<Released>>() {
+            spent.into_iter().for_each(|spent| self.events.recycle(spent));
         }
+    }
+
+    fn ahead(&self) -> usize {
+        self.events.ahead()
     }
 }
 
@@ -114,9 +116,9 @@ impl PacketBack {
         PacketBack { reader: PacketReader::default(), gzip: input.gzip }
     }
 
-    /// The last batch of events read, its space for the front to fill again.
-    pub fn spent(&mut self) -> Option<Released> {
-        self.reader.spent.take()
+    /// The batches of events read, their space for the front to fill again.
+    pub fn spent(&mut self) -> Vec<Released> {
+        std::mem::take(&mut self.reader.spent)
     }
 
     /// Reads steps in order; the first error ends them.
@@ -213,6 +215,7 @@ impl Back for PacketBack {
     }
 
     fn spent(&mut self) -> Option<Decoded> {
-        PacketBack::spent(self).map(|spent| Box::new(spent) as Decoded)
+        let spent = PacketBack::spent(self);
+        (!spent.is_empty()).then(|| Box::new(spent) as Decoded)
     }
 }
