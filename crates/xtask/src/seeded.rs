@@ -88,7 +88,7 @@ pub const SEEDED_BUGS: &[SeededBug] = &[
     SeededBug {
         kind: "thread states",
         wrong: "a Perfetto switch's prev_state reads bit 0 (interruptible) as uninterruptible sleep",
-        file: "formats/perfetto/packets.rs",
+        file: "formats/perfetto/events.rs",
         find: "} else if prev_state & 2 != 0 {",
         put: "} else if prev_state & 1 != 0 {",
     },
