@@ -188,6 +188,28 @@ fn invalid_records_in_a_sampling_traces_first_500_read_the_same_in_pieces() {
     assert_eq!(same_in_pieces(&bytes, &Options::default(), "invalid records in the window"), [2, 3, 7]);
 }
 
+/// A thread the key does not name, met first in the last part of the records: each piece
+/// that meets it makes it a thread of its own, and the join gives it the slot one reading
+/// gives it.
+#[test]
+fn a_thread_first_met_in_a_later_piece_reads_the_same_in_pieces() {
+    use droidflame_testkit::{MethodDef, Record, ThreadDef, Trace};
+    let mut trace = Trace {
+        threads: vec![ThreadDef { tid: 1, name: "main".into() }],
+        methods: vec![MethodDef::new(4, "a.B", "run", "()V")],
+        ..Trace::default()
+    };
+    for i in 0..400u64 {
+        // The last eighth of the records alternate with thread 9, which the key never names.
+        let tid = if i >= 350 && i % 2 == 1 { 9 } else { 1 };
+        trace.records.push(Record { tid, method: 4, action: ((i / 2) % 2) as u8, wall: 1000 + i * 10, cpu: i * 5 });
+    }
+    let bytes = trace.write(&Layout::Regular { version: 3, data_offset: 32, record_size: None });
+    let once = droidflame_core::analyze(&bytes).unwrap();
+    assert!(once.profile.stacks().threads.iter().any(|t| t.tid == 9), "thread 9 is read");
+    assert_eq!(same_in_pieces(&bytes, &Options::default(), "a thread met late"), [2, 3, 7]);
+}
+
 /// A thread's CPU clock that wraps inside the first piece, the wall clock not at all: the
 /// later pieces read that clock from fresh, so the input is read once.
 #[test]
