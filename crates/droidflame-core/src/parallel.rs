@@ -173,8 +173,8 @@ fn read_in_stages(source: &dyn ReadAt, options: Options, stages: StagesOf, head:
                         // A front that has ended takes nothing back.
                         let _ = to_front.send(spent);
                     }
-                    // Where reading once pushes the input in steps, calls are let go and
-                    // limits checked after each; an input in memory it pushes whole.
+                    // Where reading once pushes the input in steps, limits are checked (and
+                    // calls let go) after each; an input in memory it pushes whole.
                     if !whole {
                         check(&mut builder)?;
                     }
@@ -199,7 +199,7 @@ fn read_in_stages(source: &dyn ReadAt, options: Options, stages: StagesOf, head:
 }
 
 /// The analysis of `source` read once, from its start: in memory, pushed whole (as
-/// `analyze_with` always did: where calls are let go, when depends on the pushes).
+/// `analyze_with` always did: where a limit stops the reading depends on the pushes).
 fn read_once(source: &dyn ReadAt, options: Options) -> Result<Analysis> {
     let mut analyzer = Analyzer::new(options);
     let step = if source.as_slice().is_some() { source.size() } else { READ_STEP };

@@ -320,11 +320,32 @@ fn past_the_call_limit_the_longest_calls_stay_and_the_rest_is_unchanged() {
     for seed in [4, 5, 6] {
         let bytes = scenario(seed, Clocks::Dual).trace.write(&Layout::ART_REGULAR);
         let every = listing(&analyze_with(&bytes, with_calls()).unwrap().profile, &CallQuery::default());
+        let every_profile = analyze_with(&bytes, with_calls()).unwrap().profile;
+        let lengths: Vec<u64> =
+            every_profile.stacks().threads.iter().flat_map(|t| t.calls.iter().map(|(_, c)| c.duration())).collect();
         for max_calls in [0, 10, 100, 400] {
+            let read_in = |chunk: usize| {
+                let mut analyzer = Analyzer::new(Options { keep_calls: true, max_calls, ..Options::default() });
+                bytes.chunks(chunk).for_each(|chunk| analyzer.push(chunk).unwrap());
+                analyzer.finish().unwrap()
+            };
             // Small chunks: the limit is checked after each, so it is passed more than once.
-            let mut analyzer = Analyzer::new(Options { keep_calls: true, max_calls, ..Options::default() });
-            bytes.chunks(97).for_each(|chunk| analyzer.push(chunk).unwrap());
-            let profile = analyzer.finish().unwrap();
+            let profile = read_in(97);
+            // Whatever the chunks, the same calls: those at least as long as the shortest
+            // length that at most half the limit reach, counting every call.
+            for chunk in [1 << 12, bytes.len()] {
+                let other = read_in(chunk);
+                assert_eq!(
+                    listing(&other.profile, &CallQuery::default()),
+                    listing(&profile.profile, &CallQuery::default())
+                );
+                assert_eq!(other.profile.stacks().shortest_call, profile.profile.stacks().shortest_call);
+            }
+            let ticks = profile.profile.stacks().shortest_call;
+            let reach = |from: u64| lengths.iter().filter(|&&d| d >= from).count() as u64;
+            assert!(reach(ticks) <= max_calls / 2, "seed {seed}, limit {max_calls}: {} reach {ticks}", reach(ticks));
+            // Its buckets are four to an octave: the one below starts above three quarters of it.
+            assert!(reach(ticks * 3 / 4) > max_calls / 2, "seed {seed}, limit {max_calls}: threshold {ticks} too high");
             let shortest = profile.profile.micros(profile.profile.stacks().shortest_call);
             assert!(shortest > 0, "seed {seed}: {} calls, limit {max_calls}", every.len());
             let kept = listing(&profile.profile, &CallQuery::default());
@@ -334,9 +355,11 @@ fn past_the_call_limit_the_longest_calls_stay_and_the_rest_is_unchanged() {
             assert!(missing.is_empty(), "seed {seed}, limit {max_calls}: {missing:?} {kept:?} shortest {shortest}");
             // Beside them, only calls from before tracing, kept whatever their length.
             assert!(also.iter().all(|(_, c)| c.start == 0 && every.iter().any(|(_, e)| e == c)), "{also:?}");
-            // The limit is checked between chunks; frames still open at the end close after.
-            let bound = max_calls + profile.profile.facts.repairs.open_at_end;
-            assert!(long.len() as u64 <= bound, "seed {seed}, limit {max_calls}: {} long calls kept", long.len());
+            assert!(
+                long.len() as u64 <= max_calls / 2,
+                "seed {seed}, limit {max_calls}: {} long calls kept",
+                long.len()
+            );
             let note = profile.profile.calls_left_out().unwrap();
             assert!(profile.profile.facts.warnings.iter().any(|w| w.text == note));
             assert!(

@@ -43,6 +43,7 @@ impl ProfileBuilder {
         let (start, end) = spec.timeline.unwrap_or_else(|| event_span(&stacks, &heap_sink));
         let lost_at_end = facts.repairs.truncated || facts.repairs.overflow;
         stacks.close_at_end_of_trace(wall, lost_at_end, start, end);
+        stacks.let_go_at_end();
         if stacks.keep.shortest > 0 {
             let shortest_us = spec.time_unit.micros(stacks.keep.shortest);
             let text = calls_left_out(facts.limits.max_calls, shortest_us, facts.rereadable);

@@ -103,22 +103,39 @@ impl StackSink {
     }
 
     /// Between chunks: past `Options::max_calls`, the shortest calls are let go and
-    /// shorter ones are no longer kept, so that about half the limit remains: what a
-    /// timeline of the whole trace can draw stays, and memory stays bounded. Counting here
-    /// rather than per call keeps the record loop as it is; memory overshoots by one
-    /// chunk's calls.
+    /// shorter ones are no longer kept, so that about half the limit remains and memory
+    /// stays bounded. Counting here rather than per call keeps the record loop as it is;
+    /// memory overshoots by one chunk's calls. What the profile keeps does not depend on
+    /// when this runs: the finish lets go once more, by every call (`let_go_at_end`).
     pub fn check_calls(&mut self) {
-        if !self.keep.on {
-            return;
+        if self.past_max_calls() {
+            self.let_go_shortest();
         }
-        if self.kept_calls() <= self.limits.max_calls {
-            return;
+    }
+
+    /// At the end: if calls were let go or there are more than `Options::max_calls`,
+    /// keeps exactly the calls at least as long as the shortest length that at most half
+    /// the limit reach, counting every call the trace made. Every earlier threshold was at
+    /// most that one (each counted fewer calls, none of them longer than it ended), so the
+    /// calls it let go are all below it: the calls kept are the same however the input
+    /// was pushed or cut into pieces.
+    pub(super) fn let_go_at_end(&mut self) {
+        if self.keep.on && (self.keep.shortest > 0 || self.kept_calls() > self.limits.max_calls) {
+            self.let_go_shortest();
         }
+    }
+
+    /// Raises the shortest length kept to where at most half of `Options::max_calls` calls
+    /// reach, by the calls kept now, and lets go of the shorter ones. Never lowers it:
+    /// shorter calls than the last threshold are already gone.
+    fn let_go_shortest(&mut self) {
         let mut lengths = CallLengths::default();
         for state in &self.threads {
             state.calls.iter().for_each(|(_, call)| lengths.add(call.duration()));
+            for calls in &state.calls_before_exits {
+                calls.iter().for_each(|(_, call)| lengths.add(call.duration()));
+            }
         }
-        // Never lower: shorter calls than the last threshold are already gone.
         self.keep.shortest = self.keep.shortest.max(lengths.shortest_within(self.limits.max_calls / 2));
         for state in &mut self.threads {
             let rebases = state.from_before.len();
@@ -127,6 +144,11 @@ impl StackSink {
             state.calls.retain_longer(self.keep.shortest, &mut places);
             for (entry, (_, place)) in state.calls_from_before.iter_mut().zip(places) {
                 entry.1 = place;
+            }
+            // A piece's calls before each exit of its prefix (a piece keeps no calls from
+            // before tracing: those return in the join).
+            for calls in &mut state.calls_before_exits {
+                calls.retain_longer(self.keep.shortest, &mut []);
             }
         }
     }
@@ -225,7 +247,8 @@ impl StackSink {
 
     /// Calls kept so far, all threads together.
     pub fn kept_calls(&self) -> u64 {
-        self.threads.iter().map(|t| t.calls.len() as u64).sum()
+        let before_exits = |t: &ThreadState| t.calls_before_exits.iter().map(|c| c.len() as u64).sum::<u64>();
+        self.threads.iter().map(|t| t.calls.len() as u64 + before_exits(t)).sum()
     }
 
     /// Whether more calls are kept than `Options::max_calls` (the next `check_calls` lets
