@@ -30,12 +30,20 @@ fn window(profile: &Analysis, thread: usize, from: u64, to: u64, chunk: usize, b
     reread.calls(&profile.profile, thread)
 }
 
+/// Some calls kept, a checkpoint every 512 bytes.
+fn some_calls() -> Options {
+    Options { keep_calls: true, max_calls: 60, checkpoint_bytes: 512, ..Options::default() }
+}
+
 fn check(bytes: &[u8], what: &str) {
-    let full = analyze_with(bytes, every_call()).unwrap();
-    let mut analyzer =
-        Analyzer::new(Options { keep_calls: true, max_calls: 60, checkpoint_bytes: 512, ..Options::default() });
+    let mut analyzer = Analyzer::new(some_calls());
     bytes.chunks(300).for_each(|chunk| analyzer.push(chunk).unwrap());
-    let partial = analyzer.finish().unwrap();
+    check_reread(bytes, &analyzer.finish().unwrap(), what);
+}
+
+/// Every window `partial` reads again holds the calls that a reading keeping every call has.
+fn check_reread(bytes: &[u8], partial: &Analysis, what: &str) {
+    let full = analyze_with(bytes, every_call()).unwrap();
     assert!(
         partial.profile.stacks().shortest_call > 0 && partial.profile.can_reread(),
         "{what}: short calls were let go and can be read again"
@@ -53,7 +61,7 @@ fn check(bytes: &[u8], what: &str) {
             let kept_here = kept.calls.overlapping(from, to).count();
             read_again += want.len() - kept_here;
             for chunk in [64, 4096] {
-                let got = window(&partial, thread, from, to, chunk, bytes);
+                let got = window(partial, thread, from, to, chunk, bytes);
                 assert_eq!(shown(&got), shown(&want), "{what}: thread {} window {from}..={to}", kept.tid);
             }
         }
@@ -112,4 +120,79 @@ fn only_plain_method_traces_with_calls_let_go_can_be_read_again() {
         gzipped.profile.stacks().shortest_call > 0 && !gzipped.profile.can_reread(),
         "a gzip copy cannot be read again"
     );
+}
+
+/// Read in pieces, the checkpoints of a later piece are known only above its prefix until
+/// the join: each window read again from them must still hold every call.
+#[test]
+fn a_window_read_again_after_reading_in_pieces_holds_every_call() {
+    for seed in 0..6u64 {
+        // An unknown method makes a frame, which a piece cannot: such a trace is read once.
+        let config =
+            Config { events_per_thread: 600, chunked: seed % 3 == 0, unknown_methods: false, ..Config::default() };
+        let bytes = generate(seed, &config).trace.write(&Layout::ART_REGULAR);
+        for pieces in [2, 3, 7] {
+            let (partial, used) = droidflame_core::analyze_in_pieces(&bytes, some_calls(), pieces).unwrap();
+            assert_eq!(used, pieces, "seed {seed}: read in pieces");
+            check_reread(&bytes, &partial, &format!("seed {seed} in {pieces} pieces"));
+        }
+    }
+}
+
+/// Threads that fall silent for stretches (a mark then stands where the pieces before left
+/// the thread) and exits of a method never entered, met in later pieces (each puts a frame
+/// from before tracing under the stack, which moves the calls filed so far one level deeper).
+#[test]
+fn silent_threads_and_frames_from_before_read_again_the_same_after_pieces() {
+    use droidflame_testkit::{MethodDef, Record, ThreadDef, Trace};
+    let mut trace = Trace {
+        threads: (1..=3).map(|tid| ThreadDef { tid, name: format!("t{tid}") }).collect(),
+        methods: [(4, "run"), (8, "step"), (12, "loop"), (16, "outer")]
+            .iter()
+            .map(|&(id, name)| MethodDef::new(id, "a.B", name, "()V"))
+            .collect(),
+        ..Trace::default()
+    };
+    let mut seed = 7u64;
+    let mut next = move |n: u64| {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (seed >> 33) % n
+    };
+    let mut stacks: [Vec<u64>; 3] = Default::default();
+    let mut wall = 1000;
+    for i in 0..6000u64 {
+        // Thread 1 always, thread 3 rarely, thread 2 in two stretches of 950 records: the
+        // second ends just before the middle, inside the window from 37/80 of the trace
+        // on, and the thread is silent from there to the end.
+        let thread = match next(10) {
+            0..=4 => 0,
+            5..=8 if i < 950 || (1900..2850).contains(&i) => 1,
+            9 => 2,
+            _ => 0,
+        };
+        wall += 1 + next(3) + if next(40) == 0 { 200 } else { 0 };
+        let stack = &mut stacks[thread];
+        let (method, action) = if next(60) == 0 {
+            (16, 1)
+        } else if !stack.is_empty() && (stack.len() > 6 || next(2) == 0) {
+            (stack.pop().unwrap(), 1)
+        } else {
+            let method = [4, 8, 12][next(3) as usize];
+            stack.push(method);
+            (method, 0)
+        };
+        trace.records.push(Record { tid: thread as u32 + 1, method, action, wall, cpu: wall / 2 });
+    }
+    let bytes = trace.write(&Layout::Regular { version: 3, data_offset: 32, record_size: None });
+    let mut analyzer = Analyzer::new(some_calls());
+    analyzer.push(&bytes).unwrap();
+    let once = analyzer.finish().unwrap();
+    assert!(once.profile.facts.repairs.unmatched_exits > 20, "frames from before tracing");
+    check_reread(&bytes, &once, "read once");
+
+    for pieces in [2, 3, 7] {
+        let (partial, used) = droidflame_core::analyze_in_pieces(&bytes, some_calls(), pieces).unwrap();
+        assert_eq!(used, pieces, "read in pieces");
+        check_reread(&bytes, &partial, &format!("in {pieces} pieces"));
+    }
 }

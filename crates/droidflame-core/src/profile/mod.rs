@@ -29,7 +29,9 @@ mod tree;
 
 pub use app_frames::{AppFrame, RENDER_THREAD};
 pub(crate) use builder::seed::{ReadCalls, ThreadMark};
-pub(crate) use builder::{Doubt, FinishSpec, FrameInfo, HeapGraphSink, Limit, Piece, ProfileBuilder, SourceSpec};
+pub(crate) use builder::{
+    Doubt, FinishSpec, FrameInfo, HeapGraphSink, Limit, Piece, PieceMark, ProfileBuilder, SourceSpec,
+};
 pub use calls::{Call, ThreadCalls};
 pub use clock::{Clock, ClockSet, ClockWords, PerClock, TimeUnit};
 pub use cpu_overview::{Bucket, CpuOverview, BUCKETS};

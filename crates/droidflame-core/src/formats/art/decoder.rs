@@ -3,7 +3,7 @@
 //! it ends with.
 
 use super::key::KeyParser;
-use super::records::ArtRecords;
+use super::records::{ArtRecords, PieceResume};
 use super::resume::ArtResume;
 use super::v1::{RecordLayout, StreamEnd};
 use super::v2::{V2Decoder, V2Step};
@@ -11,7 +11,7 @@ use super::{v1, v2};
 use crate::error::{Error, ErrorKind, Result};
 use crate::profile::Repair;
 use crate::profile::{ClockSet, ClockWords, Detail, FormatInfo, FrameKind, ProfileBuilder, TimeUnit};
-use crate::profile::{Doubt, FinishSpec, Piece, SourceKind, SourceSpec, Unit};
+use crate::profile::{Doubt, FinishSpec, Piece, PieceMark, SourceKind, SourceSpec, ThreadMark, Unit};
 use crate::text::{counted, were};
 
 use super::v1::MAGIC;
@@ -547,9 +547,19 @@ impl ArtDecoder {
         later: ArtDecoder,
         piece: Piece,
         first_wall: u32,
+        marked: &[(Vec<PieceMark>, PieceResume)],
         b: &mut ProfileBuilder,
-    ) -> std::result::Result<(), Doubt> {
-        self.art.join_piece(later.art, piece, first_wall, b)
+    ) -> std::result::Result<Vec<(Vec<ThreadMark>, ArtResume)>, Doubt> {
+        let joined = self.art.join_piece(later.art, piece, first_wall, marked, b)?;
+        Ok(joined
+            .into_iter()
+            .map(|(marks, clocks)| (marks, ArtResume { wall: clocks.wall, threads: clocks.threads }))
+            .collect())
+    }
+
+    /// Where a piece's clocks stand now, for a checkpoint of the piece.
+    pub(super) fn piece_resume(&self) -> PieceResume {
+        self.art.piece_resume()
     }
 }
 

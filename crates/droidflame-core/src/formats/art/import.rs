@@ -6,21 +6,11 @@ use super::decoder::ArtDecoder;
 use super::resume::ArtResume;
 use crate::error::Result;
 use crate::feed::ChunkFeeder;
-use crate::importer::{Checkpoint, Format, Imported, Importer, Input, ReadAgain, Sniff};
+use crate::importer::{Checkpoint, Imported, Importer, Input, ReadAgain, Sniff};
 use crate::profile::ProfileBuilder;
 
-/// The registry's entry: method traces in every layout, whole or split in two files.
-pub(crate) const FORMAT: Format = Format {
-    family: "art",
-    sniff,
-    start,
-    pair: Some(super::decoder::split_key_is_second),
-    split: Some(super::pieces::split),
-    stages: None,
-};
-
 /// Needs the first 8 bytes: a text key (`*version`) or a binary header (`SLOW`).
-fn sniff(head: &[u8], complete: bool) -> Sniff {
+pub(super) fn sniff(head: &[u8], complete: bool) -> Sniff {
     if ArtDecoder::sniff(head).is_some() {
         Sniff::Yes
     } else if !complete && head.len() < 8 && [&b"*version"[..], super::v1::MAGIC].iter().any(|m| m.starts_with(head)) {
@@ -30,7 +20,7 @@ fn sniff(head: &[u8], complete: bool) -> Sniff {
     }
 }
 
-fn start(head: &[u8], input: &Input) -> Box<dyn Importer> {
+pub(super) fn start(head: &[u8], input: &Input) -> Box<dyn Importer> {
     let decoder = ArtDecoder::sniff(head).expect("started on input it recognised");
     // Re-reading seeks in the input, which compressed input cannot.
     let checkpoints = (input.options.keep_calls && !input.gzip).then(Checkpoints::default);
@@ -45,9 +35,21 @@ fn start(head: &[u8], input: &Input) -> Box<dyn Importer> {
 
 /// Where reading can start again, and the decoder's state at each place.
 #[derive(Debug, Default)]
-struct Checkpoints {
-    places: Vec<Checkpoint>,
-    resumes: Vec<ArtResume>,
+pub(super) struct Checkpoints {
+    pub(super) places: Vec<Checkpoint>,
+    pub(super) resumes: Vec<ArtResume>,
+}
+
+impl Checkpoints {
+    /// Before the first record, at `offset`: nothing open, no clock started.
+    pub(super) fn starting_at(offset: u64) -> Checkpoints {
+        Checkpoints { places: vec![Checkpoint { offset, marks: Vec::new() }], resumes: vec![ArtResume::initial()] }
+    }
+
+    /// What re-reading needs, `decoder` being the decoder at the end of the input.
+    pub(super) fn read_again(self, decoder: &ArtDecoder) -> Box<dyn ReadAgain> {
+        Box::new(ArtReadAgain { checkpoints: self, decoder: decoder.clone() })
+    }
 }
 
 struct ArtImporter {
@@ -72,8 +74,7 @@ impl ArtImporter {
             let Some(offset) = self.decoder.records_start() else {
                 return;
             };
-            checkpoints.places.push(Checkpoint { offset, marks: Vec::new() });
-            checkpoints.resumes.push(ArtResume::initial());
+            *checkpoints = Checkpoints::starting_at(offset);
         }
         let offset = self.feeder.rest().1;
         if checkpoints.places.last().is_some_and(|c| offset - c.offset >= self.checkpoint_bytes) {
@@ -104,9 +105,8 @@ impl Importer for ArtImporter {
 
     fn finish(self: Box<Self>, builder: &mut ProfileBuilder) -> Result<Imported> {
         let ArtImporter { decoder, feeder, gzip, checkpoints, .. } = *self;
-        let read_again = checkpoints
-            .filter(|c| !c.places.is_empty())
-            .map(|checkpoints| Box::new(ArtReadAgain { checkpoints, decoder: decoder.clone() }) as Box<dyn ReadAgain>);
+        let read_again =
+            checkpoints.filter(|c| !c.places.is_empty()).map(|checkpoints| checkpoints.read_again(&decoder));
         let (rest, offset) = feeder.rest();
         let spec = decoder.finish(rest, offset, gzip, builder)?;
         Ok(Imported { spec, read_again })

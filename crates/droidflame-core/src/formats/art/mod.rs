@@ -19,4 +19,14 @@ mod threads;
 mod v1;
 mod v2;
 
-pub(crate) use import::FORMAT;
+use crate::importer::Format;
+
+/// The registry's entry: method traces in every layout, whole or split in two files.
+pub(crate) const FORMAT: Format = Format {
+    family: "art",
+    sniff: import::sniff,
+    start: import::start,
+    pair: Some(decoder::split_key_is_second),
+    split: Some(pieces::split),
+    stages: None,
+};

@@ -4,7 +4,7 @@
 //! the first records of each thread are watched for the rhythm of a sampling trace.
 
 use super::ids::IdIndex;
-use crate::profile::{Doubt, FrameInfo, PerClock, Piece, ProfileBuilder, TimeUnit};
+use crate::profile::{Doubt, FrameInfo, PerClock, Piece, PieceMark, ProfileBuilder, ThreadMark, TimeUnit};
 use rustc_hash::FxHashMap;
 
 /// A record's action (its low two bits): a method is entered...
@@ -20,6 +20,22 @@ const DENSE_METHODS: u64 = 1 << 20;
 pub const DENSE_THREADS: u64 = 1 << 16;
 /// Records per thread looked at to tell a sampling trace from a tracing one.
 const SAMPLING_WINDOW: u64 = 500;
+
+/// Where a piece's clocks stood at one of its checkpoints, by the piece's thread slots:
+/// each thread's only where it had a record in the piece (else it stands where the pieces
+/// before left it, known at the join).
+#[derive(Debug, Clone)]
+pub(super) struct PieceResume {
+    pub(super) wall: Unwrap,
+    pub(super) threads: Vec<Option<[Unwrap; 2]>>,
+}
+
+/// Where the clocks stood at a piece's checkpoint, once joined: as `PieceResume`, by the
+/// joined threads' slots, every thread's.
+pub(super) struct JoinedClocks {
+    pub(super) wall: Unwrap,
+    pub(super) threads: Vec<[Unwrap; 2]>,
+}
 
 /// Unwraps a u32 tick counter that wraps every 2^32 ticks (71.6 min in µs).
 #[derive(Debug, Clone, Copy, Default)]
@@ -283,8 +299,11 @@ impl ArtRecords {
         later: ArtRecords,
         piece: Piece,
         first_wall: u32,
+        marked: &[(Vec<PieceMark>, PieceResume)],
         b: &mut ProfileBuilder,
-    ) -> Result<(), Doubt> {
+    ) -> Result<Vec<(Vec<ThreadMark>, JoinedClocks)>, Doubt> {
+        let before: Vec<[Unwrap; 2]> = self.per_thread.iter().map(|t| t.unwrap).collect();
+        let wall_before = self.wall;
         let wrapped = b.facts.repairs.time_wraps > 0 || piece.builder.facts.repairs.time_wraps > 0;
         if wrapped || !(self.cpu_only || self.wall.joins(first_wall)) {
             return Err(Doubt);
@@ -317,7 +336,25 @@ impl ArtRecords {
         if !self.cpu_only {
             self.wall = later.wall;
         }
-        b.join_piece(piece, &slots)
+        let marks: Vec<Vec<PieceMark>> = marked.iter().map(|(marks, _)| marks.clone()).collect();
+        let joined = b.join_piece(piece, &slots, &marks)?;
+        let resumes = marked.iter().map(|(_, resume)| {
+            let mut threads = before.clone();
+            threads.resize(self.per_thread.len(), Default::default());
+            for (&slot, unwrap) in slots.iter().zip(&resume.threads) {
+                if let Some(unwrap) = unwrap {
+                    threads[slot as usize] = *unwrap;
+                }
+            }
+            JoinedClocks { wall: if self.cpu_only { wall_before } else { resume.wall }, threads }
+        });
+        Ok(joined.into_iter().zip(resumes).collect())
+    }
+
+    /// Where this piece's clocks stand now (`PieceResume`).
+    pub(super) fn piece_resume(&self) -> PieceResume {
+        let threads = self.per_thread.iter().map(|t| (t.probe.seen > 0).then_some(t.unwrap)).collect();
+        PieceResume { wall: self.wall, threads }
     }
 
     // ---- the end -------------------------------------------------------------------

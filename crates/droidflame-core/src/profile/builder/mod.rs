@@ -42,7 +42,7 @@ mod thread_state;
 
 pub use frames::FrameInfo;
 pub(crate) use heap_graph_sink::HeapGraphSink;
-pub(crate) use piece::{Doubt, Piece};
+pub(crate) use piece::{Doubt, Piece, PieceMark};
 pub(crate) use spec::{FinishSpec, SourceSpec};
 
 use crate::error::Error;

@@ -18,15 +18,25 @@
 //! files it.
 //!
 //! A piece reads enters, exits and skipped events only (samples, `exit_top`, `close_open`
-//! and `touch` need the stack they change), never lets calls go, and makes no frames: a
-//! join that could differ from reading once says so ([`Doubt`]) and the input is read
-//! once. One reading lets the shortest calls go only past `Options::max_calls`, so a join
-//! past it is in doubt too.
+//! and `touch` need the stack they change) and makes no frames: a join that could differ
+//! from reading once says so ([`Doubt`]) and the input is read once.
+//!
+//! A piece past `Options::max_calls` lets its shortest calls go as one reading does. Its
+//! threshold counts only its own calls, so it is at most the one the whole trace ends
+//! with, and the finish lets go again by every call kept (`StackSink::let_go_at_end`):
+//! pieces and one reading keep the same calls. Calls the join closes (frames of a
+//! prefix) are kept whatever their length until then.
+//!
+//! A piece's checkpoints, for reading calls again, know where each thread stood only above
+//! its prefix ([`PieceMark`]): how many of the prefix's exits it had met, and its own open
+//! frames. The join puts the prefix's frames that were still open then under them.
 
 use super::keep::KeepCalls;
+use super::seed::ThreadMark;
 use super::stack_sink::{exit_below_top, StackSink};
 use super::thread_state::{Open, PrefixExit, ThreadState, ANCHOR};
 use super::ProfileBuilder;
+use crate::profile::clock::PerClock;
 use crate::profile::repairs::Repairs;
 use crate::profile::tree::{CallTree, NodeBudget, NONE};
 
@@ -57,34 +67,102 @@ impl ProfileBuilder {
     }
 
     /// Puts `piece`, read from the part of the input right after what this builder read,
-    /// after it. `slots[i]` is this builder's slot for the piece's thread `i`.
-    pub(crate) fn join_piece(&mut self, piece: Piece, slots: &[u32]) -> Result<(), Doubt> {
+    /// after it. `slots[i]` is this builder's slot for the piece's thread `i`. `marks` are
+    /// the piece's checkpoints' marks (`StackSink::piece_marks`); returns each as one
+    /// reading would have marked it, by this builder's thread slots.
+    pub(crate) fn join_piece(
+        &mut self,
+        piece: Piece,
+        slots: &[u32],
+        marks: &[Vec<PieceMark>],
+    ) -> Result<Vec<Vec<ThreadMark>>, Doubt> {
         let Piece { builder: later, frames } = piece;
         let quiet = later.heap.processes.is_empty() && later.graph.is_empty();
         if later.frames.slots.len() != frames || later.frames.refused.is_some() || !quiet {
             return Err(Doubt);
         }
-        self.stacks.join_piece(later.stacks, slots)?;
+        let marks = self.stacks.join_piece(later.stacks, slots, marks)?;
         self.facts.merge(later.facts);
         self.frames.names.cut += later.frames.names.cut;
         self.frames.renames.extend(later.frames.renames);
         self.system.merge(later.system);
-        Ok(())
+        Ok(marks)
+    }
+}
+
+/// Where a piece's thread stood at one of the piece's checkpoints.
+#[derive(Debug, Clone)]
+pub(crate) struct PieceMark {
+    /// Exits of the prefix met so far.
+    exits: usize,
+    started: bool,
+    /// Its latest time on the timeline clock, where it had an event.
+    last: u64,
+    /// Its own open frames, outermost first: frame slot and when it was entered.
+    own: Vec<(u32, PerClock)>,
+}
+
+/// A thread of the joined builder after some of a piece's exits of its prefix were met:
+/// its open frames and its frames from before tracing so far.
+struct PrefixLeft {
+    exits: usize,
+    stack: Vec<(u32, PerClock)>,
+    rebases: usize,
+}
+
+impl PieceMark {
+    /// The mark one reading would have made: `before` the piece, `left` of the prefix.
+    fn joined(&self, before: &ThreadMark, left: &PrefixLeft) -> ThreadMark {
+        ThreadMark {
+            started: before.started || self.started,
+            last: if self.started { self.last } else { before.last },
+            rebases: left.rebases,
+            stack: left.stack.iter().chain(&self.own).copied().collect(),
+        }
     }
 }
 
 impl StackSink {
-    fn join_piece(&mut self, piece: StackSink, slots: &[u32]) -> Result<(), Doubt> {
-        let never_let_go = self.keep.shortest == 0 && piece.keep.shortest == 0;
-        if piece.refused.is_some() || piece.threads.len() != slots.len() || !never_let_go {
+    /// Each thread of this piece where it stands now, above its prefix.
+    pub(crate) fn piece_marks(&self) -> Vec<PieceMark> {
+        self.threads
+            .iter()
+            .map(|t| PieceMark {
+                exits: t.prefix_exits.len(),
+                started: t.started,
+                last: t.last.wall,
+                own: t.stack.iter().filter(|open| open.frame != ANCHOR).map(|open| (open.frame, open.enter)).collect(),
+            })
+            .collect()
+    }
+
+    fn join_piece(
+        &mut self,
+        piece: StackSink,
+        slots: &[u32],
+        marks: &[Vec<PieceMark>],
+    ) -> Result<Vec<Vec<ThreadMark>>, Doubt> {
+        if piece.refused.is_some() || piece.threads.len() != slots.len() {
             return Err(Doubt);
         }
         let keep = KeepCalls { on: self.keep.on, shortest: 0 };
-        for (thread, &slot) in piece.threads.into_iter().zip(slots) {
+        // A thread without events in the piece stands all through it where it stood before.
+        let before = self.marks();
+        let mut joined = vec![before.clone(); marks.len()];
+        for (at, (thread, &slot)) in piece.threads.into_iter().zip(slots).enumerate() {
             if thread.tid != self.threads[slot as usize].tid || !thread.samples.is_empty() {
                 return Err(Doubt);
             }
-            join_thread(&mut self.threads[slot as usize], thread, &mut self.repairs, keep);
+            let mut wanted: Vec<usize> = marks.iter().filter_map(|m| m.get(at)).map(|m| m.exits).collect();
+            wanted.sort_unstable();
+            wanted.dedup();
+            let left = join_thread(&mut self.threads[slot as usize], thread, &mut self.repairs, keep, &wanted);
+            for (marks, joined) in marks.iter().zip(&mut joined) {
+                if let Some(mark) = marks.get(at) {
+                    let left = left.iter().find(|l| l.exits == mark.exits).expect("each wanted count is met");
+                    joined[slot as usize] = mark.joined(&before[slot as usize], left);
+                }
+            }
         }
         self.repairs.add(&piece.repairs);
         self.names.cut += piece.names.cut;
@@ -98,10 +176,10 @@ impl StackSink {
         if self.threads.iter().any(|t| too_deep(t, self.limits.max_stack_depth)) {
             return Err(Doubt);
         }
-        if self.past_max_calls() {
-            return Err(Doubt);
-        }
-        Ok(())
+        // Every call either side kept at least as long as the higher threshold is kept.
+        self.keep.shortest = self.keep.shortest.max(piece.keep.shortest);
+        self.check_calls();
+        Ok(joined)
     }
 }
 
@@ -132,8 +210,23 @@ fn too_deep(state: &ThreadState, max: usize) -> bool {
     false
 }
 
-/// One thread of a piece after the same thread as read so far.
-fn join_thread(into: &mut ThreadState, piece: ThreadState, repairs: &mut Repairs, keep: KeepCalls) {
+/// One thread of a piece after the same thread as read so far; what was left of the prefix
+/// after each count of its exits in `wanted` (ascending).
+fn join_thread(
+    into: &mut ThreadState,
+    piece: ThreadState,
+    repairs: &mut Repairs,
+    keep: KeepCalls,
+    wanted: &[usize],
+) -> Vec<PrefixLeft> {
+    let mut left = Vec::with_capacity(wanted.len());
+    let mut note = |into: &ThreadState, exits: usize| {
+        if wanted.binary_search(&exits).is_ok() {
+            let stack = into.stack.iter().map(|open| (open.frame, open.enter)).collect();
+            left.push(PrefixLeft { exits, stack, rebases: into.from_before.len() });
+        }
+    };
+    note(into, 0);
     if !into.started && piece.started {
         into.started = true;
         into.first = piece.first;
@@ -154,7 +247,7 @@ fn join_thread(into: &mut ThreadState, piece: ThreadState, repairs: &mut Repairs
     // first exit, all but the anchor after.
     let mut stretches = piece.calls_before_exits.into_iter();
     let mut below = into.stack.len() as isize;
-    for exit in &piece.prefix_exits {
+    for (met, exit) in piece.prefix_exits.iter().enumerate() {
         place_before(into, &mut placed, exit.anchor as usize);
         if let Some(calls) = stretches.next() {
             into.calls.append_moved(calls, below, |node| placed[node as usize]);
@@ -162,6 +255,7 @@ fn join_thread(into: &mut ThreadState, piece: ThreadState, repairs: &mut Repairs
         replay(into, exit, repairs, keep);
         placed[exit.anchor as usize] = top(into);
         below = into.stack.len() as isize - 1;
+        note(into, met + 1);
     }
     place_before(into, &mut placed, nodes.len());
     into.calls.append_moved(piece.calls, below, |node| placed[node as usize]);
@@ -182,6 +276,7 @@ fn join_thread(into: &mut ThreadState, piece: ThreadState, repairs: &mut Repairs
     into.pid = piece.pid.or(into.pid);
     into.track |= piece.track;
     into.listed |= piece.listed;
+    left
 }
 
 /// The node on top of a thread's stack (its root when none is open).
