@@ -65,7 +65,9 @@ impl Reread {
         }
         // The last checkpoint where the thread had not reached the window: no call of it
         // that ended before is in the window, and those still open are in the mark.
-        let before = |c: &Checkpoint| c.marks.get(slot as usize).is_none_or(|m| !m.started || m.last < from);
+        let before = |c: &Checkpoint| {
+            c.marks.get(slot as usize).is_none_or(|m| !m.started || (m.last < from && m.latest_end < from))
+        };
         let checkpoints = source.source.checkpoints();
         let at = checkpoints.iter().rposition(before).unwrap_or(0);
         let checkpoint = &checkpoints[at];

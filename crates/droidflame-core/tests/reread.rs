@@ -196,3 +196,50 @@ fn silent_threads_and_frames_from_before_read_again_the_same_after_pieces() {
         check_reread(&bytes, &partial, &format!("in {pieces} pieces"));
     }
 }
+
+/// A damaged trace whose times run backwards: a checkpoint after the step back finds the
+/// thread's last event before a window its earlier calls ended in. Reading again from
+/// there would miss them; the mark's latest call end does not run backwards.
+#[test]
+fn a_window_before_times_ran_backwards_is_read_again_whole() {
+    use droidflame_testkit::{MethodDef, Record, ThreadDef, Trace};
+    let mut trace = Trace {
+        threads: vec![ThreadDef { tid: 1, name: "main".into() }],
+        methods: vec![MethodDef::new(4, "a.B", "run", "()V"), MethodDef::new(8, "a.B", "step", "()V")],
+        ..Trace::default()
+    };
+    let mut push = |method, action, wall: u64| trace.records.push(Record { tid: 1, method, action, wall, cpu: wall });
+    // `run` open throughout; short `step` calls under it, 3 ticks apart, then the clock
+    // steps back 5,000 ticks for 200 calls, then on again.
+    push(4, 0, 10_000);
+    let mut wall = 10_000;
+    for i in 0..600u64 {
+        wall = match i {
+            200 => wall - 5_000,
+            400 => wall + 5_000,
+            _ => wall + 3,
+        };
+        push(8, 0, wall);
+        push(8, 1, wall + 1);
+    }
+    push(4, 1, wall + 10);
+    let bytes = trace.write(&Layout::Regular { version: 3, data_offset: 32, record_size: None });
+    let full = analyze_with(&bytes, every_call()).unwrap();
+    let mut analyzer = Analyzer::new(some_calls());
+    bytes.chunks(300).for_each(|chunk| analyzer.push(chunk).unwrap());
+    let partial = analyzer.finish().unwrap();
+    assert!(partial.profile.can_reread(), "short calls were let go");
+    // The last 50 calls before the step back.
+    let (from, to) = (10_000 + 150 * 3, 10_000 + 200 * 3);
+    // Calls are out of time order here: every one is looked at.
+    let every = full.profile.stacks().threads[0].calls.iter();
+    let want = ThreadCalls::from_calls(every.filter(|(_, c)| c.overlaps(from, to)).map(|(d, c)| (d, *c)));
+    assert!(want.len() > 50, "{} calls in the window", want.len());
+    for chunk in [64, 4096] {
+        assert_eq!(
+            shown(&window(&partial, 0, from, to, chunk, &bytes)),
+            shown(&want),
+            "read again in chunks of {chunk}"
+        );
+    }
+}

@@ -59,6 +59,7 @@ impl StackSink {
             state.started = earlier.started;
             state.first = earlier.first;
             state.last = earlier.last;
+            state.latest_end = earlier.latest_end;
             for open in &earlier.stack {
                 let parent = state.stack.last().map_or(CallTree::ROOT, |o| o.node);
                 let node = state.tree.child(parent, open.frame, &mut later.budget);
@@ -145,6 +146,7 @@ fn merge_thread(earlier: &mut ThreadState, later: ThreadState, keep_calls: bool)
     earlier.started = later.started;
     earlier.first = later.first;
     earlier.last = later.last;
+    earlier.latest_end = later.latest_end;
     earlier.name = later.name;
     earlier.pid = later.pid;
     earlier.track = later.track;

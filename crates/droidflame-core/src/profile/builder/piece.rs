@@ -96,8 +96,10 @@ pub(crate) struct PieceMark {
     /// Exits of the prefix met so far.
     exits: usize,
     started: bool,
-    /// Its latest time on the timeline clock, where it had an event.
+    /// Its last event's time on the timeline clock, where it had an event.
     last: u64,
+    /// The latest end of its own calls (`ThreadState::latest_end`).
+    latest_end: u64,
     /// Its own open frames, outermost first: frame slot and when it was entered.
     own: Vec<(u32, PerClock)>,
 }
@@ -108,6 +110,8 @@ struct PrefixLeft {
     exits: usize,
     stack: Vec<(u32, PerClock)>,
     rebases: usize,
+    /// The latest end of its calls: before the piece, or closed by those exits.
+    latest_end: u64,
 }
 
 impl PieceMark {
@@ -117,6 +121,7 @@ impl PieceMark {
             started: before.started || self.started,
             last: if self.started { self.last } else { before.last },
             rebases: left.rebases,
+            latest_end: left.latest_end.max(self.latest_end),
             stack: left.stack.iter().chain(&self.own).copied().collect(),
         }
     }
@@ -131,6 +136,7 @@ impl StackSink {
                 exits: t.prefix_exits.len(),
                 started: t.started,
                 last: t.last.wall,
+                latest_end: t.latest_end,
                 own: t.stack.iter().filter(|open| open.frame != ANCHOR).map(|open| (open.frame, open.enter)).collect(),
             })
             .collect()
@@ -223,7 +229,7 @@ fn join_thread(
     let mut note = |into: &ThreadState, exits: usize| {
         if wanted.binary_search(&exits).is_ok() {
             let stack = into.stack.iter().map(|open| (open.frame, open.enter)).collect();
-            left.push(PrefixLeft { exits, stack, rebases: into.from_before.len() });
+            left.push(PrefixLeft { exits, stack, rebases: into.from_before.len(), latest_end: into.latest_end });
         }
     };
     note(into, 0);
@@ -270,6 +276,7 @@ fn join_thread(
     if piece.started {
         into.last = piece.last;
     }
+    into.latest_end = into.latest_end.max(piece.latest_end);
     if piece.name.is_some() {
         into.name = piece.name;
     }

@@ -14,8 +14,10 @@ use crate::profile::clock::PerClock;
 pub(crate) struct ThreadMark {
     /// Whether it had an event yet.
     pub started: bool,
-    /// Its latest time on the timeline clock so far (no call of it ends later).
+    /// Its last event's time on the timeline clock.
     pub last: u64,
+    /// The latest end of its calls so far: no call of it that returned ends later.
+    pub latest_end: u64,
     /// Frames from before tracing put under its stack so far.
     pub rebases: usize,
     /// Its open frames, outermost first: frame slot and when it was entered.
@@ -39,6 +41,7 @@ impl StackSink {
             .map(|t| ThreadMark {
                 started: t.started,
                 last: t.last.wall,
+                latest_end: t.latest_end,
                 rebases: t.from_before.len(),
                 stack: t.stack.iter().map(|open| (open.frame, open.enter)).collect(),
             })

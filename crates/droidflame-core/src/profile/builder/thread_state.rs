@@ -39,6 +39,10 @@ pub(super) struct ThreadState {
     pub(super) tree: TreeBuilder,
     pub(super) first: PerClock,
     pub(super) last: PerClock,
+    /// With calls kept: the latest end of any call that returned so far, on the timeline
+    /// clock. Times can run backwards in a damaged trace, so the last event's time does
+    /// not bound the calls that ended before it.
+    pub(super) latest_end: u64,
     pub(super) pid: Option<u32>,
     pub(super) track: bool,
     /// Kept in the profile even without events (a thread known only from its scheduling).
@@ -75,6 +79,7 @@ impl ThreadState {
             tree: TreeBuilder::new(),
             first: PerClock::ZERO,
             last: PerClock::ZERO,
+            latest_end: 0,
             pid: None,
             track: false,
             listed: false,
@@ -111,9 +116,12 @@ impl ThreadState {
         node.incl.add(took);
         // Damaged times can run backwards; a call never ends before it starts.
         let end = t.wall.max(open.enter.wall);
-        if keep.on && end - open.enter.wall >= keep.shortest {
-            let call = Call { start: open.enter.wall, end, cpu: took.cpu, frame: open.frame, node: open.node };
-            self.calls.push(self.stack.len(), call);
+        if keep.on {
+            self.latest_end = self.latest_end.max(end);
+            if end - open.enter.wall >= keep.shortest {
+                let call = Call { start: open.enter.wall, end, cpu: took.cpu, frame: open.frame, node: open.node };
+                self.calls.push(self.stack.len(), call);
+            }
         }
     }
 
