@@ -130,7 +130,7 @@ enum Step {
 
 /// The analysis of `source` with the format's front reading ahead on a thread of its own
 /// and its back on this one: what reading once gives, as the importer is the two composed.
-fn read_in_stages(source: &dyn ReadAt, options: Options, stages: StagesOf, head: &[u8]) -> Result<Analysis> {
+pub(crate) fn read_in_stages(source: &dyn ReadAt, options: Options, stages: StagesOf, head: &[u8]) -> Result<Analysis> {
     let mut builder = ProfileBuilder::new(&options);
     let Stages { mut front, mut back } = stages(head, &Input { gzip: false, options: &options });
     let whole = source.as_slice().is_some();

@@ -12,10 +12,7 @@ pub fn said(analysis: &Analysis) -> String {
     let mut out = products::summary_json(analysis);
     out += &products::folded(p, &FoldedOptions::default()).unwrap_or_else(|e| e.to_string());
     out += &products::methods_json(p, None).unwrap_or_else(|e| e.to_string());
-    // Whether the calls left out could be read again: only asked once calls were let go,
-    // which a reading in pieces never does.
-    let facts = format!("{:?}", p.facts).replace("rereadable: true", "rereadable: false");
-    writeln!(out, "{facts}\n{:?}", p.frames).unwrap();
+    writeln!(out, "{:?}\n{:?}", p.facts, p.frames).unwrap();
     // The timeline beside the stacks (states, counters, app frames, CPUs), every source's
     // stacks and the heap.
     writeln!(out, "{:?}\n{:?}", p.system, p.heap).unwrap();

@@ -76,6 +76,12 @@ pub struct EventFront {
 }
 
 impl EventFront {
+    /// A front whose sorter holds `window` events at most (tests: many small batches).
+    #[cfg(test)]
+    pub fn with_window(window: usize) -> Self {
+        EventFront { sorter: TimeSorter::with_window(window), ..EventFront::default() }
+    }
+
     /// Reads one packet (`at`: its input offset), decoded (`None`: damaged), into `steps`.
     pub fn packet(
         &mut self,

@@ -284,4 +284,28 @@ mod tests {
         // end: b, d, e and f at 10 in the order they came, whichever release they left in.
         assert_eq!(words, ["c", "a", "late", "b", "d", "e", "f"]);
     }
+
+    #[test]
+    fn a_batch_handed_back_is_filled_again_and_ahead_counts_those_not_handed_back() {
+        let mut sorter = TimeSorter::with_window(4);
+        let push = |sorter: &mut TimeSorter, n: u64| {
+            for ts in 0..n {
+                let text = sorter.text(b"x");
+                sorter.push(ts, 0, 1, Event::Print { text });
+            }
+        };
+        // The window fills at 4 events and lets 2 go, then at every 2 more.
+        push(&mut sorter, 4);
+        assert_eq!(sorter.ahead(), 1);
+        push(&mut sorter, 2);
+        assert_eq!(sorter.ahead(), 2);
+        let spent = sorter.released.remove(0);
+        let space = spent.events.as_ptr();
+        sorter.recycle(spent);
+        assert_eq!(sorter.ahead(), 1);
+        // The next release keeps the held events in the handed-back vector.
+        push(&mut sorter, 2);
+        assert_eq!(sorter.ahead(), 2);
+        assert_eq!(sorter.held.as_ptr(), space, "the spent batch's space holds the events kept");
+    }
 }

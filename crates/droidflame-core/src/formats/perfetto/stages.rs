@@ -219,3 +219,88 @@ impl Back for PacketBack {
         (!spent.is_empty()).then(|| Box::new(spent) as Decoded)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::importer::Stages;
+    use crate::input::finish_analysis;
+    use crate::options::Options;
+    use crate::source::ReadAt;
+    use crate::Analysis;
+    use droidflame_testkit::large::{write_large, LargeLayout, Shape};
+
+    /// The halves with a sorter of 64 events: a batch every 32, so the front runs far
+    /// ahead of the back unless it waits for the batches handed back.
+    fn small_window(_head: &[u8], input: &Input) -> Stages {
+        let front = PacketFront { events: EventFront::with_window(64), ..PacketFront::new(input) };
+        Stages { front: Box::new(front), back: Box::new(PacketBack::new(input)) }
+    }
+
+    /// The two halves composed on one thread, as one reading composes them: pushed `step`
+    /// bytes at a time, calls let go and limits checked after each push.
+    fn composed(bytes: &[u8], options: &Options, step: usize) -> crate::error::Result<Analysis> {
+        let Stages { mut front, mut back } = small_window(bytes, &Input { gzip: false, options });
+        let mut builder = ProfileBuilder::new(options);
+        for chunk in bytes.chunks(step) {
+            back.take(front.push(chunk), &mut builder)?;
+            if let Some(spent) = back.spent() {
+                front.recycle(spent);
+            }
+            builder.stacks.check_calls();
+            if let Some(error) = builder.limit_error() {
+                return Err(error);
+            }
+        }
+        let imported = back.finish(front.finish(), &mut builder)?;
+        finish_analysis(builder, imported, options.clone())
+    }
+
+    /// Bytes read as from a file: not in memory as a whole.
+    struct File<'a>(&'a [u8]);
+
+    impl ReadAt for File<'_> {
+        fn size(&self) -> u64 {
+            self.0.len() as u64
+        }
+
+        fn read_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+            buf.copy_from_slice(&self.0[offset as usize..offset as usize + buf.len()]);
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_front_far_ahead_waits_for_the_batches_handed_back_and_says_the_same() {
+        let mut bytes = Vec::new();
+        write_large(&mut bytes, &Shape::app_start(100_000), LargeLayout::PerfettoSched).unwrap();
+        for options in [Options::default(), Options { keep_calls: true, ..Options::default() }] {
+            let once = composed(&bytes, &options, 1 << 20).unwrap();
+            let staged = crate::parallel::read_in_stages(&bytes.as_slice(), options, small_window, &bytes).unwrap();
+            assert!(once.profile.facts.records >= 100_000, "{} records", once.profile.facts.records);
+            assert_eq!(format!("{:?}", staged.profile), format!("{:?}", once.profile));
+        }
+    }
+
+    /// A limit reached at the first releases and a compressed packet past the
+    /// decompressed-size limit near the end: read from a file, one reading checks the
+    /// limit after the first mebibyte and stops there; in memory it pushes the input whole
+    /// and meets the packet first. Two stages stop with the same error each way.
+    #[test]
+    fn a_limit_and_a_later_error_stop_where_reading_once_stops() {
+        let mut plain = Vec::new();
+        write_large(&mut plain, &Shape::app_start(200_000), LargeLayout::PerfettoSched).unwrap();
+        let options =
+            Options { max_threads: 2, max_decompressed_bytes: plain.len() as u64 * 19 / 20, ..Options::default() };
+        let bytes = droidflame_testkit::perfetto::Trace { bytes: plain }.zstd_compressed(256 << 10, 1).bytes;
+        assert!(bytes.len() > 2 << 20, "{} bytes", bytes.len());
+        let whole = composed(&bytes, &options, usize::MAX).unwrap_err();
+        let stepped = composed(&bytes, &options, 1 << 20).unwrap_err();
+        assert!(whole.to_string().contains("decompressed-size limit"), "{whole}");
+        assert!(stepped.to_string().contains("thread limit"), "{stepped}");
+        let in_memory = crate::parallel::read_in_stages(&bytes.as_slice(), options.clone(), small_window, &bytes);
+        assert_eq!(in_memory.unwrap_err(), whole);
+        let from_file = crate::parallel::read_in_stages(&File(&bytes), options, small_window, &bytes);
+        assert_eq!(from_file.unwrap_err(), stepped);
+    }
+}
