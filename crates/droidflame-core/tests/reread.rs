@@ -242,4 +242,11 @@ fn a_window_before_times_ran_backwards_is_read_again_whole() {
             "read again in chunks of {chunk}"
         );
     }
+    // It starts at the last checkpoint before the window, not further back: records of 14
+    // bytes after the data header's 32, the window's first (an enter at 10,450) the 300th,
+    // and a checkpoint at most every 512 bytes plus a 300-byte push.
+    let records = bytes.windows(4).position(|w| w == b"SLOW").unwrap() + 32;
+    let first = records + 299 * 14;
+    let offset = partial.reread(0, from, to).unwrap().offset() as usize;
+    assert!((first - 812..=first).contains(&offset), "read again from {offset}, the window's first record at {first}");
 }
