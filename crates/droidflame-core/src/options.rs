@@ -29,7 +29,9 @@ pub struct Options {
     /// (`StackProfile::shortest_call` says how short a call may now be). The timeline of the
     /// whole trace loses nothing it could draw; ranges, which need every call, are refused.
     /// The default, about 4 million calls, is 128 MB (up to twice that while vectors grow),
-    /// which keeps a browser's wasm heap far from its limit.
+    /// which keeps a browser's wasm heap far from its limit. A method trace read in pieces
+    /// on several cores keeps up to this many in each piece until they are joined, in at
+    /// most 4 pieces where calls will be let go.
     pub max_calls: u64,
     /// With `keep_calls`: input bytes between two checkpoints, from which the calls too
     /// short to keep are read again (`Profile::reread`). Smaller reads less again per

@@ -524,3 +524,40 @@ fn a_range_of_a_cpu_clock_trace_counts_cpu_time_inside_it() {
     // A 15..22, the first B 15..20 and the second 20..22, C 20..22.
     assert_eq!(incl, [("X.a", 7), ("X.b", 7), ("X.c", 2)]);
 }
+
+/// Before a capture's first slice its threads show their scheduler states as calls; at the
+/// first slice those are let go with their threads. Past the call limit they still count
+/// towards which calls are kept, as they did while they were there: the same calls
+/// whether the capture is pushed whole or its states first.
+#[test]
+fn scheduler_states_let_go_at_the_first_slice_count_however_the_capture_is_pushed() {
+    let mut capture = Capture::new();
+    let ms = 1_000_000;
+    // 24 switches a millisecond apart between two threads: states of about a millisecond.
+    for i in 0..24u64 {
+        let (prev, next) = if i % 2 == 0 { (("a", 10), ("b", 11)) } else { (("b", 11), ("a", 10)) };
+        capture.switch(0, 1_000 * ms + i * ms, prev, "S", next);
+    }
+    // Then slices of 100 µs and of 5 ms.
+    for (i, length) in [100_000, 100_000, 5 * ms, 100_000].into_iter().enumerate() {
+        let at = 1_030 * ms + i as u64 * 10 * ms;
+        capture.mark("a", 10, 10, at, "B|10|work").mark("a", 10, 10, at + length, "E|10");
+    }
+    let text = capture.text();
+    let slices = text.windows(18).position(|w| w == b"tracing_mark_write").unwrap();
+    let slices = text[..slices].iter().rposition(|&b| b == b'\n').unwrap() + 1;
+    let options = Options { keep_calls: true, max_calls: 8, ..Options::default() };
+    let read = |chunks: &[&[u8]]| {
+        let mut analyzer = Analyzer::new(options.clone());
+        chunks.iter().for_each(|chunk| analyzer.push(chunk).unwrap());
+        let profile = analyzer.finish().unwrap();
+        (listing(&profile.profile, &CallQuery::default()), profile.profile.stacks().shortest_call)
+    };
+    let whole = read(&[&text]);
+    assert_eq!(read(&[&text[..slices], &text[slices..]]), whole, "the states pushed first");
+    let small: Vec<&[u8]> = text.chunks(97).collect();
+    assert_eq!(read(&small), whole, "in chunks of 97 bytes");
+    // About 46 states of a millisecond and four slices: at most 4 calls reach the
+    // threshold, so it lies above a millisecond and only the 5 ms slice stays.
+    assert_eq!(whole.0.iter().map(|(_, c)| c.end - c.start).collect::<Vec<_>>(), [5000], "{whole:?}");
+}

@@ -131,7 +131,7 @@ fn a_window_read_again_after_reading_in_pieces_holds_every_call() {
         let config =
             Config { events_per_thread: 600, chunked: seed % 3 == 0, unknown_methods: false, ..Config::default() };
         let bytes = generate(seed, &config).trace.write(&Layout::ART_REGULAR);
-        for pieces in [2, 3, 7] {
+        for pieces in [2, 3, 4] {
             let (partial, used) = droidflame_core::analyze_in_pieces(&bytes, some_calls(), pieces).unwrap();
             assert_eq!(used, pieces, "seed {seed}: read in pieces");
             check_reread(&bytes, &partial, &format!("seed {seed} in {pieces} pieces"));
@@ -190,7 +190,7 @@ fn silent_threads_and_frames_from_before_read_again_the_same_after_pieces() {
     assert!(once.profile.facts.repairs.unmatched_exits > 20, "frames from before tracing");
     check_reread(&bytes, &once, "read once");
 
-    for pieces in [2, 3, 7] {
+    for pieces in [2, 3, 4] {
         let (partial, used) = droidflame_core::analyze_in_pieces(&bytes, some_calls(), pieces).unwrap();
         assert_eq!(used, pieces, "read in pieces");
         check_reread(&bytes, &partial, &format!("in {pieces} pieces"));

@@ -20,6 +20,10 @@ use std::sync::Mutex;
 const HEAD_STEP: u64 = 64 << 10;
 /// Records are read this much at a time (rounded down to whole records).
 const RECORD_STEP: u64 = 4 << 20;
+/// Pieces at most where calls are kept and will be let go: each piece keeps up to
+/// `Options::max_calls` of its own until the join, so memory stays within four times one
+/// reading's.
+const PIECES_LETTING_CALLS_GO: u64 = 4;
 
 /// Cuts a regular method trace's records into `pieces`; `Ok(None)` for any other input,
 /// and for one whose key or header does not read (reading once reports it).
@@ -53,7 +57,11 @@ pub(crate) fn split(source: &dyn ReadAt, options: &Options, pieces: usize) -> Re
     decoder.read_head_only(false);
     let record = layout.size as u64;
     let records = (size - start) / record;
-    let pieces = (pieces as u64).min(records);
+    let mut pieces = (pieces as u64).min(records);
+    // A call takes two records.
+    if options.keep_calls && records / 2 > options.max_calls {
+        pieces = pieces.min(PIECES_LETTING_CALLS_GO);
+    }
     if pieces < 2 || builder.limit_error().is_some() {
         return Ok(None);
     }

@@ -18,6 +18,7 @@ impl KeepCalls {
 
 /// How many calls have each length, in buckets four to an octave (exact below 8 ticks), to
 /// choose how short a call may be and still be kept.
+#[derive(Debug, Clone)]
 pub(super) struct CallLengths {
     pub(super) buckets: [u64; CallLengths::BUCKETS],
 }
@@ -52,6 +53,16 @@ impl CallLengths {
 
     pub(super) fn add(&mut self, length: u64) {
         self.buckets[Self::bucket(length)] += 1;
+    }
+
+    /// Counts `other`'s calls too.
+    pub(super) fn add_all(&mut self, other: &CallLengths) {
+        self.buckets.iter_mut().zip(&other.buckets).for_each(|(count, more)| *count += more);
+    }
+
+    /// Calls counted.
+    pub(super) fn total(&self) -> u64 {
+        self.buckets.iter().sum()
     }
 
     /// The shortest length that at most `count` calls reach.

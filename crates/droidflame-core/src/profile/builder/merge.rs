@@ -90,6 +90,7 @@ impl StackSink {
         self.refused = self.refused.or(later.refused);
         self.names.cut += later.names.cut;
         self.keep.shortest = self.keep.shortest.max(later.keep.shortest);
+        self.discarded.add_all(&later.discarded);
     }
 }
 

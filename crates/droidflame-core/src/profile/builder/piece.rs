@@ -184,6 +184,7 @@ impl StackSink {
         }
         // Every call either side kept at least as long as the higher threshold is kept.
         self.keep.shortest = self.keep.shortest.max(piece.keep.shortest);
+        self.discarded.add_all(&piece.discarded);
         self.check_calls();
         Ok(joined)
     }

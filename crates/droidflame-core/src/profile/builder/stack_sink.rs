@@ -61,6 +61,10 @@ pub(crate) struct StackSink {
     pub(super) processes: FxHashMap<u32, String>,
     /// Which calls are kept, where the event methods read it.
     pub(super) keep: KeepCalls,
+    /// The lengths of the calls kept when their thread was discarded (a capture's
+    /// scheduler states before its first slice): they count towards which calls are kept,
+    /// as they did before they went.
+    pub(super) discarded: CallLengths,
     /// Re-reading for one thread: the other threads' calls are not kept.
     pub(super) only_thread: Option<u32>,
     /// The source of each thread slot put in one other than the main (`set_source`).
@@ -80,6 +84,7 @@ impl StackSink {
             names: NameLimit::new(options.max_name_bytes),
             processes: FxHashMap::default(),
             keep: KeepCalls { on: options.keep_calls, shortest: 0 },
+            discarded: CallLengths::default(),
             only_thread: None,
             sources: Vec::new(),
             piece: false,
@@ -113,14 +118,15 @@ impl StackSink {
         }
     }
 
-    /// At the end: if calls were let go or there are more than `Options::max_calls`,
-    /// keeps exactly the calls at least as long as the shortest length that at most half
-    /// the limit reach, counting every call the trace made. Every earlier threshold was at
-    /// most that one (each counted fewer calls, none of them longer than it ended), so the
-    /// calls it let go are all below it: the calls kept are the same however the input
-    /// was pushed or cut into pieces.
+    /// At the end: if calls were let go or the trace made more than `Options::max_calls`
+    /// (those discarded with their thread included), keeps exactly the calls at least as
+    /// long as the shortest length that at most half the limit reach, counting every call
+    /// the trace made. Every earlier threshold was at most that one (each counted fewer
+    /// calls, none of them longer than it ended), so the calls it let go are all below it:
+    /// the calls kept are the same however the input was pushed or cut into pieces.
     pub(super) fn let_go_at_end(&mut self) {
-        if self.keep.on && (self.keep.shortest > 0 || self.kept_calls() > self.limits.max_calls) {
+        let made = self.kept_calls() + self.discarded.total();
+        if self.keep.on && (self.keep.shortest > 0 || made > self.limits.max_calls) {
             self.let_go_shortest();
         }
     }
@@ -129,7 +135,7 @@ impl StackSink {
     /// reach, by the calls kept now, and lets go of the shorter ones. Never lowers it:
     /// shorter calls than the last threshold are already gone.
     fn let_go_shortest(&mut self) {
-        let mut lengths = CallLengths::default();
+        let mut lengths = self.discarded.clone();
         for state in &self.threads {
             state.calls.iter().for_each(|(_, call)| lengths.add(call.duration()));
             for calls in &state.calls_before_exits {
@@ -233,6 +239,7 @@ impl StackSink {
     /// events again).
     pub fn discard(&mut self, thread: u32) {
         let state = &mut self.threads[thread as usize];
+        state.calls.iter().for_each(|(_, call)| self.discarded.add(call.duration()));
         *state = ThreadState::new(state.tid, None);
     }
 
