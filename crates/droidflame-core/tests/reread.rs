@@ -190,10 +190,26 @@ fn silent_threads_and_frames_from_before_read_again_the_same_after_pieces() {
     assert!(once.profile.facts.repairs.unmatched_exits > 20, "frames from before tracing");
     check_reread(&bytes, &once, "read once");
 
+    // Records of 14 bytes after the data header's 32.
+    let records = bytes.windows(4).position(|w| w == b"SLOW").unwrap() + 32;
+    let (start, end) = (once.profile.system.timeline.start, once.profile.system.timeline.end);
     for pieces in [2, 3, 4] {
         let (partial, used) = droidflame_core::analyze_in_pieces(&bytes, some_calls(), pieces).unwrap();
         assert_eq!(used, pieces, "read in pieces");
         check_reread(&bytes, &partial, &format!("in {pieces} pieces"));
+        // Thread 1 (always busy) is read again from the last checkpoint before its first
+        // exit in the window: checkpoints lie at most 512 bytes and a 504-byte step apart.
+        let slot = partial.profile.stacks().threads.iter().position(|t| t.tid == 1).unwrap();
+        for tenth in 1..10 {
+            let from = start + (end - start) * tenth / 10;
+            let exit = trace.records.iter().position(|r| r.tid == 1 && r.action == 1 && r.wall >= from).unwrap();
+            let exit = records + exit * 14;
+            let offset = partial.reread(slot, from, end).unwrap().offset() as usize;
+            assert!(
+                (exit - 1030..=exit).contains(&offset),
+                "{pieces} pieces: read again from {offset}, exit at {exit}"
+            );
+        }
     }
 }
 
@@ -242,6 +258,13 @@ fn a_window_before_times_ran_backwards_is_read_again_whole() {
             "read again in chunks of {chunk}"
         );
     }
+    // A window from the very end of the last call before the step back: that call is in
+    // it, so no checkpoint after it will do.
+    let (edge, after) = (10_000 + 200 * 3 + 1, 10_700);
+    let every = full.profile.stacks().threads[0].calls.iter();
+    let at_edge = ThreadCalls::from_calls(every.filter(|(_, c)| c.overlaps(edge, after)).map(|(d, c)| (d, *c)));
+    assert!(at_edge.iter().any(|(_, c)| c.end == edge), "a call ends where the window starts");
+    assert_eq!(shown(&window(&partial, 0, edge, after, 4096, &bytes)), shown(&at_edge), "from a call's end");
     // It starts at the last checkpoint before the window, not further back: records of 14
     // bytes after the data header's 32, the window's first (an enter at 10,450) the 300th,
     // and a checkpoint at most every 512 bytes plus a 300-byte push.
