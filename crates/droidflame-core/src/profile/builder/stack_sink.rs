@@ -64,7 +64,7 @@ pub(crate) struct StackSink {
     /// The lengths of the calls kept when their thread was discarded (a capture's
     /// scheduler states before its first slice): they count towards which calls are kept,
     /// as they did before they went.
-    pub(super) discarded: CallLengths,
+    pub(super) discarded: Box<CallLengths>,
     /// Re-reading for one thread: the other threads' calls are not kept.
     pub(super) only_thread: Option<u32>,
     /// The source of each thread slot put in one other than the main (`set_source`).
@@ -84,7 +84,7 @@ impl StackSink {
             names: NameLimit::new(options.max_name_bytes),
             processes: FxHashMap::default(),
             keep: KeepCalls { on: options.keep_calls, shortest: 0 },
-            discarded: CallLengths::default(),
+            discarded: Box::default(),
             only_thread: None,
             sources: Vec::new(),
             piece: false,
@@ -135,7 +135,7 @@ impl StackSink {
     /// reach, by the calls kept now, and lets go of the shorter ones. Never lowers it:
     /// shorter calls than the last threshold are already gone.
     fn let_go_shortest(&mut self) {
-        let mut lengths = self.discarded.clone();
+        let mut lengths = (*self.discarded).clone();
         for state in &self.threads {
             state.calls.iter().for_each(|(_, call)| lengths.add(call.duration()));
             for calls in &state.calls_before_exits {
