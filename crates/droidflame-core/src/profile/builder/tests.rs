@@ -207,3 +207,19 @@ fn past_the_frame_limit_a_frame_is_slot_0_and_the_reading_stops() {
     let error = b.limit_error().expect("the frame limit was reached");
     assert!(error.to_string().contains("more than 1 distinct methods"), "{error}");
 }
+
+#[test]
+fn call_lengths_added_together_count_both() {
+    let mut a = CallLengths::default();
+    a.add(5);
+    a.add(100);
+    let mut b = CallLengths::default();
+    b.add(5);
+    b.add(1000);
+    a.add_all(&b);
+    assert_eq!(a.total(), 4);
+    // From the longest down: 1000, then 100 (two reached), then both 5s (four).
+    assert_eq!(a.shortest_within(1), CallLengths::lower_bound(CallLengths::bucket(100) + 1));
+    assert_eq!(a.shortest_within(2), 6);
+    assert_eq!(a.shortest_within(4), 0);
+}
