@@ -561,3 +561,22 @@ fn scheduler_states_let_go_at_the_first_slice_count_however_the_capture_is_pushe
     // threshold, so it lies above a millisecond and only the 5 ms slice stays.
     assert_eq!(whole.0.iter().map(|(_, c)| c.end - c.start).collect::<Vec<_>>(), [5000], "{whole:?}");
 }
+
+/// At the limit every call is kept; one past it, counting the frames still open at the end
+/// (which close after the last chunk's check), the shortest are let go.
+#[test]
+fn calls_up_to_the_limit_are_all_kept_and_one_more_lets_go() {
+    let bytes = scenario(4, Clocks::Dual).trace.write(&Layout::ART_REGULAR);
+    let every = analyze_with(&bytes, with_calls()).unwrap();
+    let all = listing(&every.profile, &CallQuery::default());
+    let made: usize = every.profile.stacks().threads.iter().map(|t| t.calls.len()).sum();
+    assert!(every.profile.facts.repairs.open_at_end > 0, "frames open at the end");
+    let at =
+        |max_calls: u64| analyze_with(&bytes, Options { keep_calls: true, max_calls, ..Options::default() }).unwrap();
+    let limit = at(made as u64);
+    assert_eq!(limit.profile.stacks().shortest_call, 0);
+    assert_eq!(listing(&limit.profile, &CallQuery::default()), all);
+    let past = at(made as u64 - 1);
+    assert!(past.profile.stacks().shortest_call > 0, "one call past the limit");
+    assert!(listing(&past.profile, &CallQuery::default()).len() <= made / 2 + 1);
+}
