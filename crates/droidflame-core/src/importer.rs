@@ -148,13 +148,42 @@ pub(crate) trait Split: Send + Sync {
     /// How many pieces.
     fn pieces(&self) -> usize;
 
-    /// Reads piece `at`.
-    fn read(&self, source: &dyn ReadAt, at: usize) -> Result<PieceRead>;
+    /// The bytes piece `at` reads.
+    fn piece_bytes(&self, at: usize) -> u64;
+
+    /// Starts reading piece `at` (each piece once).
+    fn start(&self, at: usize) -> Box<dyn PieceReading>;
+
+    /// A later piece's reading as bytes, to be joined where it was not read (the page's
+    /// workers share no memory); `None` where it cannot go so (its join would refuse it).
+    fn to_bytes(&self, read: PieceRead) -> Option<Vec<u8>>;
+
+    /// Later piece `at` as `to_bytes` gave it from the same split of the same input (this
+    /// split has not read that piece); an error where the bytes are not such a piece.
+    fn read_from_bytes(&self, at: usize, bytes: &[u8]) -> Result<PieceRead>;
 
     /// Joins every piece, in order, and finishes as `Importer::finish` does; `Ok(None)`
     /// where the joined profile could differ from reading once.
     fn join(self: Box<Self>, source: &dyn ReadAt, pieces: Vec<PieceRead>)
         -> Result<Option<(ProfileBuilder, Imported)>>;
+}
+
+/// One piece being read, in steps: between steps a caller can do other work (the page's
+/// worker hears from the others). However it is stepped, the piece reads the same.
+pub(crate) trait PieceReading: Send {
+    /// Reads about `bytes` more (at least one step of the format's own); `true` once the
+    /// piece is read.
+    fn step(&mut self, source: &dyn ReadAt, bytes: u64) -> Result<bool>;
+
+    /// What was read, for the split's `join` or `to_bytes`.
+    fn done(self: Box<Self>) -> PieceRead;
+}
+
+/// Reads piece `at` of `split` whole.
+pub(crate) fn read_piece(split: &dyn Split, source: &dyn ReadAt, at: usize) -> Result<PieceRead> {
+    let mut reading = split.start(at);
+    while !reading.step(source, u64::MAX)? {}
+    Ok(reading.done())
 }
 
 /// What reading one piece gave, for its split's `join` alone.

@@ -9,7 +9,7 @@ use crate::analysis::Analysis;
 use crate::error::Result;
 use crate::error::{Error, ErrorKind};
 use crate::formats;
-use crate::importer::{Decoded, Input, PieceRead, Split, Stages, StagesOf};
+use crate::importer::{read_piece, Decoded, Format, Input, PieceRead, Split, Stages, StagesOf};
 use crate::input::{finish_analysis, Analyzer};
 use crate::options::Options;
 use crate::profile::ProfileBuilder;
@@ -68,13 +68,7 @@ enum Plan {
 /// The analysis in pieces, or how else to read the input (any error reading in pieces
 /// included: reading once reports it where it is).
 fn plan(source: &dyn ReadAt, options: &Options, pieces: usize) -> Plan {
-    let Ok(head) = read_vec(source, 0, SNIFF_BYTES.min(source.size())) else { return Plan::Once };
-    let complete = head.len() as u64 == source.size();
-    // Compressed input reads only from its start.
-    if head.starts_with(&[0x1F, 0x8B]) {
-        return Plan::Once;
-    }
-    let Ok(Some(format)) = formats::recognise(&head, complete) else { return Plan::Once };
+    let Some((format, head)) = format_of(source) else { return Plan::Once };
     if let Some(split) = format.split {
         return read_in_pieces(source, options, pieces, split).map_or(Plan::Once, |read| Plan::Split(Box::new(read)));
     }
@@ -82,6 +76,17 @@ fn plan(source: &dyn ReadAt, options: &Options, pieces: usize) -> Plan {
         Some(stages) if cfg!(not(target_arch = "wasm32")) => Plan::Staged(stages, head),
         _ => Plan::Once,
     }
+}
+
+/// The input's format and first bytes, where it can be read from anywhere: not compressed
+/// (that reads only from its start), and recognised.
+pub(crate) fn format_of(source: &dyn ReadAt) -> Option<(&'static Format, Vec<u8>)> {
+    let head = read_vec(source, 0, SNIFF_BYTES.min(source.size())).ok()?;
+    let complete = head.len() as u64 == source.size();
+    if head.starts_with(&[0x1F, 0x8B]) {
+        return None;
+    }
+    Some((formats::recognise(&head, complete).ok()??, head))
 }
 
 /// The analysis in pieces; `None` where the input is to be read once.
@@ -93,6 +98,9 @@ fn read_in_pieces(
 ) -> Option<(Analysis, usize)> {
     let split = split(source, options, pieces).ok()??;
     let count = split.pieces();
+    if count < 2 {
+        return None;
+    }
     let reads = read_all(&*split, source).ok()?;
     let (builder, imported) = split.join(source, reads).ok()??;
     if builder.limit_error().is_some() {
@@ -105,8 +113,8 @@ fn read_in_pieces(
 #[cfg(not(target_arch = "wasm32"))]
 fn read_all(split: &dyn Split, source: &dyn ReadAt) -> Result<Vec<PieceRead>> {
     std::thread::scope(|scope| {
-        let later: Vec<_> = (1..split.pieces()).map(|at| scope.spawn(move || split.read(source, at))).collect();
-        let mut reads = vec![split.read(source, 0)?];
+        let later: Vec<_> = (1..split.pieces()).map(|at| scope.spawn(move || read_piece(split, source, at))).collect();
+        let mut reads = vec![read_piece(split, source, 0)?];
         for handle in later {
             reads.push(handle.join().expect("a piece's reader does not panic")?);
         }
@@ -118,7 +126,7 @@ fn read_all(split: &dyn Split, source: &dyn ReadAt) -> Result<Vec<PieceRead>> {
 /// each read a piece).
 #[cfg(target_arch = "wasm32")]
 fn read_all(split: &dyn Split, source: &dyn ReadAt) -> Result<Vec<PieceRead>> {
-    (0..split.pieces()).map(|at| split.read(source, at)).collect()
+    (0..split.pieces()).map(|at| read_piece(split, source, at)).collect()
 }
 
 /// What a front sends its back.

@@ -5,6 +5,7 @@
 
 use droidflame_core::profile::{Call, ThreadCalls};
 use droidflame_core::{analyze_with, Analysis, Analyzer, Options};
+use droidflame_testkit::pieces::apart;
 use droidflame_testkit::scenario::{generate, Config};
 use droidflame_testkit::{Clocks, Layout};
 
@@ -135,6 +136,9 @@ fn a_window_read_again_after_reading_in_pieces_holds_every_call() {
             let (partial, used) = droidflame_core::analyze_in_pieces(&bytes, some_calls(), pieces).unwrap();
             assert_eq!(used, pieces, "seed {seed}: read in pieces");
             check_reread(&bytes, &partial, &format!("seed {seed} in {pieces} pieces"));
+            // As the page's workers read it: its checkpoints sent as bytes with each piece.
+            let apart = apart(&bytes, &some_calls(), pieces).expect("read apart").unwrap();
+            check_reread(&bytes, &apart, &format!("seed {seed} in {pieces} pieces read apart"));
         }
     }
 }
@@ -197,18 +201,22 @@ fn silent_threads_and_frames_from_before_read_again_the_same_after_pieces() {
         let (partial, used) = droidflame_core::analyze_in_pieces(&bytes, some_calls(), pieces).unwrap();
         assert_eq!(used, pieces, "read in pieces");
         check_reread(&bytes, &partial, &format!("in {pieces} pieces"));
+        let apart = apart(&bytes, &some_calls(), pieces).expect("read apart").unwrap();
+        check_reread(&bytes, &apart, &format!("in {pieces} pieces read apart"));
         // Thread 1 (always busy) is read again from the last checkpoint before its first
         // exit in the window: checkpoints lie at most 512 bytes and a 504-byte step apart.
-        let slot = partial.profile.stacks().threads.iter().position(|t| t.tid == 1).unwrap();
-        for tenth in 1..10 {
-            let from = start + (end - start) * tenth / 10;
-            let exit = trace.records.iter().position(|r| r.tid == 1 && r.action == 1 && r.wall >= from).unwrap();
-            let exit = records + exit * 14;
-            let offset = partial.reread(slot, from, end).unwrap().offset() as usize;
-            assert!(
-                (exit - 1030..=exit).contains(&offset),
-                "{pieces} pieces: read again from {offset}, exit at {exit}"
-            );
+        for (read, how) in [(&partial, "on threads"), (&apart, "apart")] {
+            let slot = read.profile.stacks().threads.iter().position(|t| t.tid == 1).unwrap();
+            for tenth in 1..10 {
+                let from = start + (end - start) * tenth / 10;
+                let exit = trace.records.iter().position(|r| r.tid == 1 && r.action == 1 && r.wall >= from).unwrap();
+                let exit = records + exit * 14;
+                let offset = read.reread(slot, from, end).unwrap().offset() as usize;
+                assert!(
+                    (exit - 1030..=exit).contains(&offset),
+                    "{pieces} pieces {how}: read again from {offset}, exit at {exit}"
+                );
+            }
         }
     }
 }

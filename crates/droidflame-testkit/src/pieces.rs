@@ -3,7 +3,7 @@
 //! Shared by the core's tests and the fuzzer.
 
 use droidflame_core::products::{self, FoldedOptions};
-use droidflame_core::{analyze_in_pieces, Analysis, Options};
+use droidflame_core::{analyze_in_pieces, Analysis, Options, Pieces};
 use std::fmt::Write;
 
 /// Everything a profile says, node by node.
@@ -50,11 +50,17 @@ pub fn same_in(bytes: &[u8], options: &Options, pieces: usize, what: &str) -> us
     let read = analyze_in_pieces(&bytes, options.clone(), pieces).map_err(|e| e.to_string());
     match (&once, read) {
         (Ok((want, _)), Ok((analysis, n))) => {
-            let got = said(&analysis);
-            if got != *want {
-                let line = want.lines().zip(got.lines()).position(|(a, b)| a != b);
-                let at = line.map(|l| (want.lines().nth(l), got.lines().nth(l)));
-                panic!("{what} in {pieces} pieces ({n} read) differs from reading once: first at {at:?}");
+            same_said(want, &said(&analysis), &format!("{what} in {pieces} pieces ({n} read)"));
+            match apart(bytes, options, pieces) {
+                Some(apart) => {
+                    let apart = apart.unwrap_or_else(|e| panic!("{what} in {pieces} pieces apart: {e}"));
+                    same_said(want, &said(&apart), &format!("{what} in {pieces} pieces read apart"));
+                }
+                // A format read in two stages on threads has no pieces to read apart.
+                None => assert!(
+                    n == 1 || Pieces::cut(&bytes, options.clone(), pieces).is_none(),
+                    "{what}: read in pieces on threads, but apart the join declined"
+                ),
             }
             n
         }
@@ -64,4 +70,49 @@ pub fn same_in(bytes: &[u8], options: &Options, pieces: usize, what: &str) -> us
         }
         (once, read) => panic!("{what} in {pieces} pieces: {:?} read once, {:?} in pieces", once.is_ok(), read.is_ok()),
     }
+}
+
+fn same_said(want: &str, got: &str, what: &str) {
+    if got != want {
+        let line = want.lines().zip(got.lines()).position(|(a, b)| a != b);
+        let at = line.map(|l| (want.lines().nth(l), got.lines().nth(l)));
+        panic!("{what} differs from reading once: first at {at:?}");
+    }
+}
+
+/// Reads `bytes` in `pieces` pieces as the page's workers do: each later piece on its own,
+/// in small steps, sent as bytes and joined with the first; `None` where it is not read in
+/// pieces or the join declines (then read once).
+pub fn apart(bytes: &[u8], options: &Options, pieces: usize) -> Option<droidflame_core::Result<Analysis>> {
+    let mut joined = Pieces::cut(&bytes, options.clone(), pieces)?;
+    let count = joined.count();
+    // Read in small steps: where the steps fall must not matter.
+    let read = |at: usize, step: u64| -> droidflame_core::Result<_> {
+        let elsewhere = Pieces::cut(&bytes, options.clone(), pieces).expect("cut alike every time");
+        assert_eq!(elsewhere.count(), count, "cut alike every time");
+        let mut reader = elsewhere.reader(at)?;
+        while !reader.step(&bytes, step)? {}
+        elsewhere.to_bytes(reader)
+    };
+    for at in 1..count {
+        match read(at, 1 + at as u64 * 97) {
+            Ok(Some(sent)) => {
+                if let Err(e) = joined.add_bytes(at, &sent) {
+                    return Some(Err(e));
+                }
+            }
+            Ok(None) => return None,
+            Err(e) => return Some(Err(e)),
+        }
+    }
+    let mut first = joined.reader(0).ok()?;
+    loop {
+        match first.step(&bytes, 4096) {
+            Ok(true) => break,
+            Ok(false) => {}
+            Err(e) => return Some(Err(e)),
+        }
+    }
+    joined.add(first).ok()?;
+    joined.join(&bytes).transpose()
 }

@@ -2,8 +2,10 @@
 //! what "which call was slow" needs. Kept only when `Options::keep_calls` asks, because
 //! they grow with the trace (32 bytes a call) where the call trees do not.
 
+use serde::{Deserialize, Serialize};
+
 /// One call of one thread. Its depth is where it is kept ([`ThreadCalls::at_depth`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Call {
     /// When it began, in ticks on the profile's timeline clock: the wall clock where the
     /// trace has it, else the thread's CPU clock.
@@ -35,7 +37,7 @@ impl Call {
 /// thread never overlap, so each depth is sorted by start and by end at once, and a time
 /// window is two binary searches per depth. The builder files each call under its depth
 /// as it returns, so nothing is sorted afterwards.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ThreadCalls {
     depths: Vec<Vec<Call>>,
 }

@@ -1,5 +1,6 @@
 //! Clocks: which ones a trace has, how long its ticks are, and one value per clock.
 
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::Index;
 
@@ -100,7 +101,7 @@ impl ClockWords {
 
 /// One value per clock, in a trace's ticks. A clock the trace lacks holds 0; sums saturate
 /// instead of wrapping, so damaged times can never wrap into small ones.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PerClock {
     /// On the wall clock.
     pub wall: u64,

@@ -80,7 +80,7 @@ impl Frame {
 }
 
 /// An obfuscated class's original name and its methods', as a trace may carry them.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct ClassRename {
     pub obfuscated: String,
     pub original: String,

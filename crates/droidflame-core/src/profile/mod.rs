@@ -30,7 +30,7 @@ mod tree;
 pub use app_frames::{AppFrame, RENDER_THREAD};
 pub(crate) use builder::seed::{ReadCalls, ThreadMark};
 pub(crate) use builder::{
-    Doubt, FinishSpec, FrameInfo, HeapGraphSink, Limit, Piece, PieceMark, ProfileBuilder, SourceSpec,
+    Doubt, FinishSpec, FrameInfo, HeapGraphSink, Limit, Piece, PieceMark, PieceParts, ProfileBuilder, SourceSpec,
 };
 pub use calls::{Call, ThreadCalls};
 pub use clock::{Clock, ClockSet, ClockWords, PerClock, TimeUnit};

@@ -33,13 +33,14 @@ macro_rules! repairs {
     ($($(#[doc = $doc:literal])* $field:ident: $ty:ident $(($skip:literal))? => $variant:ident,)*) => {
         /// Every repair the builder made; non-zero counters mean the numbers were
         /// reconstructed. Serialised as is into the summary's `repairs`.
-        #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+        #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+        #[serde(default)]
         pub struct Repairs {
             $($(#[doc = $doc])* $(#[serde(skip_serializing_if = $skip)])? pub $field: $ty,)*
         }
 
         /// One kind of repair.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
         pub enum Repair {
             $($(#[doc = $doc])* $variant,)*
         }
@@ -269,7 +270,7 @@ impl Repair {
 }
 
 /// A plain-language note about what was repaired or guessed, for the user.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Warning {
     /// What happened, in words.
     pub text: String,
@@ -391,5 +392,20 @@ mod tests {
         assert_eq!(object.len(), 10 + 1, "the ten always-shown counters and too_deep");
         let text = serde_json::to_string(&repairs).unwrap();
         assert!(text.starts_with("{\"unmatched_exits\":0,"), "{text}");
+    }
+}
+
+/// Repairs sent elsewhere (a piece read on another worker) as the summary writes them:
+/// the summary leaves zero counters out, which a format without names cannot follow.
+pub(crate) mod as_text {
+    use super::Repairs;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub(crate) fn serialize<S: Serializer>(repairs: &Repairs, s: S) -> Result<S::Ok, S::Error> {
+        serde_json::to_string(repairs).map_err(serde::ser::Error::custom)?.serialize(s)
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Repairs, D::Error> {
+        serde_json::from_str(&String::deserialize(d)?).map_err(serde::de::Error::custom)
     }
 }

@@ -8,7 +8,7 @@ use super::repairs::counted;
 use crate::error::{Error, ErrorKind, Result};
 
 /// A kind of stack data.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum SourceKind {
     /// Method-trace calls and system-trace slices.
     Calls,

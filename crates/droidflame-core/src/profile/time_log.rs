@@ -4,6 +4,8 @@
 //! decoding from the start. A thread's CPU samples keep their times here; the scheduler
 //! states' log (`StateLog`) writes its numbers the same way.
 
+use serde::{Deserialize, Serialize};
+
 /// Times between two marks.
 pub(crate) const MARK_EVERY: u32 = 64;
 
@@ -32,7 +34,7 @@ pub(crate) fn get(bytes: &[u8], at: &mut usize) -> u64 {
 }
 
 /// Times in order (ticks).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TimeLog {
     bytes: Vec<u8>,
     /// `(time, byte offset, time before)` of every `MARK_EVERY`th time.

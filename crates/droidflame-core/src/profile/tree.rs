@@ -4,13 +4,14 @@
 
 use super::clock::{Clock, PerClock};
 use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
 use std::collections::hash_map::Entry;
 
 /// Marks "no node" in the intrusive child/sibling links.
 pub const NONE: u32 = u32::MAX;
 
 /// One unique stack. Times are raw trace ticks; `Profile` knows the unit.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Node {
     /// The node of the stack one frame shorter (`NONE` for the root).
     pub parent: u32,
@@ -49,7 +50,7 @@ impl Node {
 }
 
 /// One thread's calls, merged by stack: the root stands for the thread.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CallTree {
     nodes: Vec<Node>,
 }
@@ -195,7 +196,7 @@ impl Iterator for Children<'_> {
 
 /// How many more call-tree nodes may be made, across all threads; `exhausted` once one
 /// more was needed.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub(crate) struct NodeBudget {
     pub left: u64,
     pub exhausted: bool,
@@ -291,6 +292,25 @@ impl TreeBuilder {
 
     pub fn into_tree(self) -> CallTree {
         self.tree
+    }
+}
+
+/// A tree sent elsewhere (a piece read on another worker) goes as its nodes; the index is
+/// made again from them: it holds every node but the root by its parent and frame.
+impl Serialize for TreeBuilder {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.tree.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for TreeBuilder {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let tree = CallTree::deserialize(deserializer)?;
+        if tree.nodes.is_empty() {
+            return Err(serde::de::Error::custom("a call tree without its root"));
+        }
+        let index = tree.nodes.iter().enumerate().skip(1).map(|(i, n)| (key(n.parent, n.frame), i as u32)).collect();
+        Ok(TreeBuilder { tree, index })
     }
 }
 

@@ -41,7 +41,7 @@ pub struct ArtDecoder {
     /// The key of a regular file, or the summary of a streaming/V2 file.
     key: KeyParser,
     /// Ids, actions and times to builder events.
-    art: ArtRecords,
+    pub(super) art: ArtRecords,
     summary_seen: bool,
     /// The V1 record layout, once the data header was read.
     layout: Option<RecordLayout>,

@@ -6,14 +6,15 @@
 
 use super::decoder::ArtDecoder;
 use super::import::Checkpoints;
-use super::records::PieceResume;
+use super::records::{PieceClocks, PieceResume};
 use super::v1::{raw_wall, RecordLayout};
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 use crate::feed::ChunkFeeder;
-use crate::importer::{Checkpoint, Imported, PieceRead, Split};
+use crate::importer::{Checkpoint, Imported, PieceRead, PieceReading, Split};
 use crate::options::Options;
-use crate::profile::{Piece, PieceMark, ProfileBuilder};
+use crate::profile::{Piece, PieceMark, PieceParts, ProfileBuilder};
 use crate::source::{read_steps, read_vec, ReadAt};
+use serde::{Deserialize, Serialize};
 use std::sync::Mutex;
 
 /// The key and header are read this much at a time.
@@ -99,34 +100,84 @@ struct ArtSplit {
     checkpoint_bytes: Option<u64>,
 }
 
-/// The first piece: read as one reading from the start reads it, checkpoints included.
-struct FirstPiece(ArtDecoder, ProfileBuilder, Option<Checkpoints>);
-/// A later piece, and its checkpoints: where each is, and where the piece stood there.
-struct LaterPiece(ArtDecoder, Piece, Vec<u64>, Vec<(Vec<PieceMark>, PieceResume)>);
+/// What a piece is read into.
+enum Target {
+    /// The first piece: read as one reading from the start reads it, checkpoints included.
+    First(ProfileBuilder, Option<Checkpoints>),
+    /// A later piece, and its checkpoints: where each is, and where the piece stood there.
+    Later(Piece, Vec<u64>, Vec<(Vec<PieceMark>, PieceResume)>),
+}
 
-impl ArtSplit {
-    /// Reads piece `at`'s records, calling `checkpoint` with the offset of the next record
-    /// every `checkpoint_bytes` or so (not at the piece's end: the next piece starts there).
-    fn read_records(
-        &self,
-        source: &dyn ReadAt,
-        at: usize,
-        decoder: &mut ArtDecoder,
-        b: &mut ProfileBuilder,
-        mut checkpoint: impl FnMut(u64, &ArtDecoder, &ProfileBuilder),
-    ) -> Result<()> {
-        let (mut marked, end) = (self.bounds[at], self.bounds[at + 1]);
-        read_steps(source, marked, end, self.step, |data, offset| {
+/// A piece read: its decoder at its end and what it read into.
+struct ArtPiece(ArtDecoder, Target);
+
+/// A later piece as bytes: what its join reads.
+#[derive(Serialize, Deserialize)]
+struct LaterPieceParts {
+    clocks: PieceClocks,
+    piece: PieceParts,
+    offsets: Vec<u64>,
+    marked: Vec<(Vec<PieceMark>, PieceResume)>,
+}
+
+/// One piece being read, step by step.
+struct ArtReading {
+    decoder: ArtDecoder,
+    target: Target,
+    /// The next record's offset, and where the piece ends.
+    next: u64,
+    end: u64,
+    step: u64,
+    checkpoint_bytes: Option<u64>,
+    /// The last checkpoint's offset.
+    marked: u64,
+}
+
+impl PieceReading for ArtReading {
+    fn step(&mut self, source: &dyn ReadAt, bytes: u64) -> Result<bool> {
+        // Whole steps, so chunks (and so checkpoints) fall where reading at once puts them.
+        let steps = bytes.div_ceil(self.step).max(1);
+        let until = self.end.min(self.next.saturating_add(steps.saturating_mul(self.step)));
+        let ArtReading { decoder, target, end, checkpoint_bytes, marked, .. } = self;
+        read_steps(source, self.next, until, self.step, |data, offset| -> Result<()> {
+            let b = match target {
+                Target::First(builder, _) => &mut *builder,
+                Target::Later(piece, ..) => &mut piece.builder,
+            };
             decoder.decode(data, offset, b)?;
             // As one reading does between chunks; what is kept in the end is the same.
             b.stacks.check_calls();
             let next = offset + data.len() as u64;
-            if self.checkpoint_bytes.is_some_and(|every| next - marked >= every && next < end) {
-                checkpoint(next, decoder, b);
-                marked = next;
+            // Not at the piece's end: the next piece starts there.
+            if checkpoint_bytes.is_some_and(|every| next - *marked >= every && next < *end) {
+                checkpoint(target, next, decoder);
+                *marked = next;
             }
             Ok(())
-        })
+        })?;
+        self.next = until;
+        Ok(self.next >= self.end)
+    }
+
+    fn done(self: Box<Self>) -> PieceRead {
+        Box::new(ArtPiece(self.decoder, self.target))
+    }
+}
+
+/// Notes a checkpoint at `offset`: where the piece's threads and clocks stand.
+fn checkpoint(target: &mut Target, offset: u64, decoder: &ArtDecoder) {
+    match target {
+        Target::First(b, Some(checkpoints)) => {
+            if let Some(resume) = decoder.resume_point() {
+                checkpoints.places.push(Checkpoint { offset, marks: b.stacks.marks() });
+                checkpoints.resumes.push(resume);
+            }
+        }
+        Target::First(_, None) => {}
+        Target::Later(piece, offsets, marked) => {
+            offsets.push(offset);
+            marked.push((piece.builder.stacks.piece_marks(), decoder.piece_resume()));
+        }
     }
 }
 
@@ -135,32 +186,53 @@ impl Split for ArtSplit {
         self.bounds.len() - 1
     }
 
-    fn read(&self, source: &dyn ReadAt, at: usize) -> Result<PieceRead> {
-        let mut decoder = self.decoder.clone();
-        if at == 0 {
-            let mut builder = self.first.lock().expect("no reader panicked").take().expect("read once");
-            let mut checkpoints = self.checkpoint_bytes.map(|_| Checkpoints::starting_at(self.bounds[0]));
-            self.read_records(source, at, &mut decoder, &mut builder, |offset, decoder, b| {
-                if let (Some(checkpoints), Some(resume)) = (&mut checkpoints, decoder.resume_point()) {
-                    checkpoints.places.push(Checkpoint { offset, marks: b.stacks.marks() });
-                    checkpoints.resumes.push(resume);
-                }
-            })?;
-            return Ok(Box::new(FirstPiece(decoder, builder, checkpoints)));
-        }
-        let mut piece = self.later.lock().expect("no reader panicked")[at - 1].take().expect("read once");
-        // The piece's start is a checkpoint too: every thread stands where the pieces
-        // before left it.
-        let (mut offsets, mut marked) = (Vec::new(), Vec::new());
-        let mut checkpoint = |offset, decoder: &ArtDecoder, b: &ProfileBuilder| {
-            offsets.push(offset);
-            marked.push((b.stacks.piece_marks(), decoder.piece_resume()));
+    fn piece_bytes(&self, at: usize) -> u64 {
+        self.bounds[at + 1] - self.bounds[at]
+    }
+
+    fn start(&self, at: usize) -> Box<dyn PieceReading> {
+        let mut target = if at == 0 {
+            let builder = self.first.lock().expect("no reader panicked").take().expect("read once");
+            Target::First(builder, self.checkpoint_bytes.map(|_| Checkpoints::starting_at(self.bounds[0])))
+        } else {
+            let piece = self.later.lock().expect("no reader panicked")[at - 1].take().expect("read once");
+            Target::Later(piece, Vec::new(), Vec::new())
         };
-        if self.checkpoint_bytes.is_some() {
-            checkpoint(self.bounds[at], &decoder, &piece.builder);
+        // A later piece's start is a checkpoint too: every thread stands where the pieces
+        // before left it.
+        if at > 0 && self.checkpoint_bytes.is_some() {
+            checkpoint(&mut target, self.bounds[at], &self.decoder);
         }
-        self.read_records(source, at, &mut decoder, &mut piece.builder, checkpoint)?;
-        Ok(Box::new(LaterPiece(decoder, piece, offsets, marked)))
+        Box::new(ArtReading {
+            decoder: self.decoder.clone(),
+            target,
+            next: self.bounds[at],
+            end: self.bounds[at + 1],
+            step: self.step,
+            checkpoint_bytes: self.checkpoint_bytes,
+            marked: self.bounds[at],
+        })
+    }
+
+    fn to_bytes(&self, read: PieceRead) -> Option<Vec<u8>> {
+        let ArtPiece(decoder, Target::Later(piece, offsets, marked)) = *read.downcast::<ArtPiece>().ok()? else {
+            return None;
+        };
+        let parts =
+            LaterPieceParts { clocks: decoder.art.piece_clocks(), piece: piece.into_parts().ok()?, offsets, marked };
+        postcard::to_allocvec(&parts).ok()
+    }
+
+    fn read_from_bytes(&self, at: usize, bytes: &[u8]) -> Result<PieceRead> {
+        let parts: LaterPieceParts = postcard::from_bytes(bytes).map_err(|error| {
+            Error::new(ErrorKind::Request, format!("piece {at} read elsewhere does not decode: {error}"))
+        })?;
+        let fresh = self.later.lock().expect("no reader panicked").get_mut(at.wrapping_sub(1)).and_then(Option::take);
+        let fresh = fresh.ok_or_else(|| Error::new(ErrorKind::Request, format!("there is no piece {at} to join")))?;
+        let mut decoder = self.decoder.clone();
+        decoder.art.set_piece_clocks(parts.clocks);
+        let target = Target::Later(fresh.with_parts(parts.piece), parts.offsets, parts.marked);
+        Ok(Box::new(ArtPiece(decoder, target)))
     }
 
     fn join(
@@ -169,11 +241,15 @@ impl Split for ArtSplit {
         pieces: Vec<PieceRead>,
     ) -> Result<Option<(ProfileBuilder, Imported)>> {
         let mut pieces = pieces.into_iter();
-        let first = pieces.next().and_then(|p| p.downcast::<FirstPiece>().ok()).expect("the first piece first");
-        let FirstPiece(mut decoder, mut builder, mut checkpoints) = *first;
+        let first = pieces.next().and_then(|p| p.downcast::<ArtPiece>().ok()).expect("the first piece first");
+        let ArtPiece(mut decoder, Target::First(mut builder, mut checkpoints)) = *first else {
+            unreachable!("the first piece first")
+        };
         for (at, read) in pieces.enumerate() {
-            let LaterPiece(later, piece, offsets, marked) =
-                *read.downcast::<LaterPiece>().unwrap_or_else(|_| unreachable!("later pieces follow the first"));
+            let Ok(ArtPiece(later, Target::Later(piece, offsets, marked))) = read.downcast::<ArtPiece>().map(|p| *p)
+            else {
+                unreachable!("later pieces follow the first")
+            };
             let record = read_vec(source, self.bounds[at + 1], self.layout.size as u64)?;
             let Ok(joined) = decoder.join_piece(later, piece, raw_wall(&record, self.layout), &marked, &mut builder)
             else {

@@ -6,6 +6,7 @@
 use super::ids::IdIndex;
 use crate::profile::{Doubt, FrameInfo, PerClock, Piece, PieceMark, ProfileBuilder, ThreadMark, TimeUnit};
 use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
 
 /// A record's action (its low two bits): a method is entered...
 pub const ENTER: u8 = 0;
@@ -24,10 +25,18 @@ const SAMPLING_WINDOW: u64 = 500;
 /// Where a piece's clocks stood at one of its checkpoints, by the piece's thread slots:
 /// each thread's only where it had a record in the piece (else it stands where the pieces
 /// before left it, known at the join).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(super) struct PieceResume {
     pub(super) wall: Unwrap,
     pub(super) threads: Vec<Option<[Unwrap; 2]>>,
+}
+
+/// All a join reads of a later piece's records: where its clocks stand at its end, and
+/// what each thread's first records were. Sent with a piece read on another worker.
+#[derive(Debug, Serialize, Deserialize)]
+pub(super) struct PieceClocks {
+    wall: Unwrap,
+    per_thread: Vec<ThreadRecords>,
 }
 
 /// Where the clocks stood at a piece's checkpoint, once joined: as `PieceResume`, by the
@@ -38,7 +47,7 @@ pub(super) struct JoinedClocks {
 }
 
 /// Unwraps a u32 tick counter that wraps every 2^32 ticks (71.6 min in µs).
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
 pub struct Unwrap {
     last: u32,
     high: u64,
@@ -75,7 +84,7 @@ impl Unwrap {
 
 /// A thread's first records on its first clock: when each valid one was, for the gaps
 /// between them. Kept as read, not as gaps, so that a piece read apart joins on exactly.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 struct GapProbe {
     /// Records seen, valid or not.
     seen: u64,
@@ -118,7 +127,7 @@ impl GapProbe {
 }
 
 /// What ART keeps per thread between records.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub(super) struct ThreadRecords {
     /// The thread's own unwrap of each clock; the wall clock uses it only when the trace's
     /// single clock is a thread-CPU clock.
@@ -349,6 +358,17 @@ impl ArtRecords {
             JoinedClocks { wall: if self.cpu_only { wall_before } else { resume.wall }, threads }
         });
         Ok(joined.into_iter().zip(resumes).collect())
+    }
+
+    /// What a join reads of this piece's records (`PieceClocks`).
+    pub(super) fn piece_clocks(&self) -> PieceClocks {
+        PieceClocks { wall: self.wall, per_thread: self.per_thread.clone() }
+    }
+
+    /// These records (a piece's, fresh after the header) as `clocks` were taken from the
+    /// same piece read elsewhere.
+    pub(super) fn set_piece_clocks(&mut self, clocks: PieceClocks) {
+        (self.wall, self.per_thread) = (clocks.wall, clocks.per_thread);
     }
 
     /// Where this piece's clocks stand now (`PieceResume`).

@@ -10,12 +10,15 @@ use crate::profile::repairs::{group_digits, Repair, Repairs, Warning};
 /// At most this many warnings are kept; the rest are counted.
 pub(super) const MAX_WARNINGS: usize = 50;
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub(crate) struct FactsSink {
     /// The repairs the decoder counted (the other sinks count their own).
+    #[serde(with = "crate::profile::repairs::as_text")]
     pub repairs: Repairs,
     pub(super) warnings: Vec<Warning>,
     pub(super) dropped_warnings: usize,
+    /// Not sent with a piece: the receiver's own.
+    #[serde(skip)]
     pub(super) limits: Options,
     /// Calls left out for being short can be read again from the input (the warning says
     /// so).

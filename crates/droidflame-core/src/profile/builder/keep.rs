@@ -1,9 +1,11 @@
 //! Which calls are kept, with `Options::keep_calls`: every one, until there are more than
 //! `Options::max_calls`; then the longest, by a count of calls by length.
 
+use serde::{Deserialize, Serialize};
+
 /// Which returning calls are kept: with `Options::keep_calls`, those at least `shortest`
 /// ticks long on the timeline clock (0 until there were more than `Options::max_calls`).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub(super) struct KeepCalls {
     pub(super) on: bool,
     pub(super) shortest: u64,
@@ -18,8 +20,9 @@ impl KeepCalls {
 
 /// How many calls have each length, in buckets four to an octave (exact below 8 ticks), to
 /// choose how short a call may be and still be kept.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(super) struct CallLengths {
+    #[serde(with = "buckets")]
     pub(super) buckets: [u64; CallLengths::BUCKETS],
 }
 
@@ -75,5 +78,21 @@ impl CallLengths {
             }
         }
         0
+    }
+}
+
+/// The buckets sent elsewhere (a piece read on another worker) as a list: serde takes
+/// arrays of at most 32.
+mod buckets {
+    use super::CallLengths;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(buckets: &[u64; CallLengths::BUCKETS], s: S) -> Result<S::Ok, S::Error> {
+        buckets.as_slice().serialize(s)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[u64; CallLengths::BUCKETS], D::Error> {
+        let list = Vec::<u64>::deserialize(d)?;
+        list.try_into().map_err(|_| serde::de::Error::custom("a histogram of call lengths of another size"))
     }
 }

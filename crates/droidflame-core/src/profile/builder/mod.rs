@@ -30,6 +30,7 @@ mod merge;
 mod merge_tests;
 mod names;
 mod piece;
+mod piece_wire;
 pub(crate) mod seed;
 #[cfg(test)]
 mod sink_tests;
@@ -43,6 +44,7 @@ mod thread_state;
 pub use frames::FrameInfo;
 pub(crate) use heap_graph_sink::HeapGraphSink;
 pub(crate) use piece::{Doubt, Piece, PieceMark};
+pub(crate) use piece_wire::PieceParts;
 pub(crate) use spec::{FinishSpec, SourceSpec};
 
 use crate::error::Error;
@@ -54,7 +56,7 @@ use stack_sink::StackSink;
 use system_sink::SystemSink;
 
 /// A limit of `Options` that the trace went beyond.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) enum Limit {
     Depth,
     CallStacks,

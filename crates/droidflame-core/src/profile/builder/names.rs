@@ -2,7 +2,7 @@
 //! sink that made it (the profile's `long_names` repair is their sum).
 
 /// The name-length limit of one sink, and how many names it cut.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, serde::Serialize, serde::Deserialize)]
 pub(crate) struct NameLimit {
     max_bytes: usize,
     /// Names cut so far.

@@ -48,7 +48,7 @@ pub(crate) struct Doubt;
 #[derive(Debug)]
 pub(crate) struct Piece {
     pub builder: ProfileBuilder,
-    frames: usize,
+    pub(super) frames: usize,
 }
 
 impl ProfileBuilder {
@@ -91,7 +91,7 @@ impl ProfileBuilder {
 }
 
 /// Where a piece's thread stood at one of the piece's checkpoints.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub(crate) struct PieceMark {
     /// Exits of the prefix met so far.
     exits: usize,

@@ -47,11 +47,14 @@ use crate::profile::source::SourceKind;
 use crate::profile::tree::NodeBudget;
 use rustc_hash::FxHashMap;
 
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct StackSink {
     pub(super) threads: Vec<ThreadState>,
     /// The stack repairs it made (the profile's repairs are every sink's summed).
+    #[serde(with = "crate::profile::repairs::as_text")]
     pub(super) repairs: Repairs,
+    /// Not sent with a piece: the receiver's own.
+    #[serde(skip)]
     pub(super) limits: Options,
     pub(super) budget: NodeBudget,
     /// The first limit reached, if any: the analysis stops with an error.

@@ -5,6 +5,7 @@ use crate::profile::calls::{Call, ThreadCalls};
 use crate::profile::clock::PerClock;
 use crate::profile::time_log::TimeLog;
 use crate::profile::tree::{CallTree, NodeBudget, TreeBuilder};
+use serde::{Deserialize, Serialize};
 
 /// The frame of an anchor node, in a piece (`piece.rs`): no real frame has it (nor `NONE`,
 /// which a node's hint of its last child starts with).
@@ -12,7 +13,7 @@ pub(super) const ANCHOR: u32 = u32::MAX - 1;
 
 /// In a piece: an exit of a frame the thread had not entered in the piece, as the piece
 /// met it (`piece.rs`).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub(super) struct PrefixExit {
     pub frame: u32,
     pub t: PerClock,
@@ -22,14 +23,14 @@ pub(super) struct PrefixExit {
     pub anchor: u32,
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub(super) struct Open {
     pub(super) node: u32,
     pub(super) frame: u32,
     pub(super) enter: PerClock,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(super) struct ThreadState {
     pub(super) tid: u32,
     pub(super) name: Option<String>,

@@ -1,0 +1,58 @@
+//! A piece read on another worker (the page's, which share no memory) is sent as bytes:
+//! what its join reads of it, and nothing a join would refuse. The receiver makes the
+//! same fresh piece from its own reading of the header and puts the parts in it.
+
+use super::facts_sink::FactsSink;
+use super::piece::{Doubt, Piece};
+use super::stack_sink::StackSink;
+use super::system_sink::SystemSink;
+use crate::profile::frame::ClassRename;
+use serde::{Deserialize, Serialize};
+
+/// What a join reads of a later piece's builder.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct PieceParts {
+    facts: FactsSink,
+    stacks: StackSink,
+    renames: Vec<ClassRename>,
+    names_cut: u64,
+}
+
+impl Piece {
+    /// The parts of this piece a join reads; `Doubt` where the join would refuse the piece
+    /// (frames made in it, a limit reached, heap or system events), as it then would.
+    pub(crate) fn into_parts(self) -> Result<PieceParts, Doubt> {
+        let (frames, b) = (self.frames, self.builder);
+        let quiet = b.heap.processes.is_empty() && b.graph.is_empty() && b.system.is_empty();
+        if b.frames.slots.len() != frames || b.frames.refused.is_some() || b.stacks.refused.is_some() || !quiet {
+            return Err(Doubt);
+        }
+        Ok(PieceParts { facts: b.facts, stacks: b.stacks, renames: b.frames.renames, names_cut: b.frames.names.cut })
+    }
+
+    /// This fresh piece (`ProfileBuilder::piece`, made where the piece's sender made its
+    /// own) as the sender's stood when it gave `parts`.
+    pub(crate) fn with_parts(mut self, parts: PieceParts) -> Piece {
+        let b = &mut self.builder;
+        let (facts_limits, stack_limits) = (b.facts.limits.clone(), b.stacks.limits.clone());
+        b.facts = FactsSink { limits: facts_limits, ..parts.facts };
+        b.stacks = StackSink { limits: stack_limits, ..parts.stacks };
+        b.frames.renames = parts.renames;
+        b.frames.names.cut = parts.names_cut;
+        self
+    }
+}
+
+impl SystemSink {
+    /// Nothing written to it.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.app_frames.is_empty()
+            && self.display_frames.is_empty()
+            && self.derived_frames.is_none()
+            && self.states.is_empty()
+            && self.sched.is_empty()
+            && self.blocked_functions.is_empty()
+            && self.cpus == 0
+            && self.names.cut == 0
+    }
+}
