@@ -4,11 +4,22 @@
 // so the same text runs as worker.js (hosted) and from a Blob URL (single file).
 
 /* global wasm_bindgen */
+import { readPiece } from './src/engine/pieces.js';
 import { REQUESTS, transferOf } from './src/engine/requests.js';
 import { Sessions } from './src/engine/sessions.js';
 
 // The sessions, once the wasm core is ready.
 let ready = null;
+
+// A helper started by an analysis worker reads one piece of a file and ends.
+async function answerPiece(task) {
+  try {
+    await wasm_bindgen({ module_or_path: task.module });
+    readPiece(wasm_bindgen, task, (message, transfer) => self.postMessage(message, transfer));
+  } catch (error) {
+    self.postMessage({ type: 'piece-error', message: error && error.message ? error.message : String(error) });
+  }
+}
 
 function reply(message) {
   self.postMessage(message);
@@ -16,8 +27,20 @@ function reply(message) {
 
 self.onmessage = async (event) => {
   const message = event.data;
+  if (message.type === 'piece') {
+    await answerPiece(message);
+    return;
+  }
   if (message.type === 'init') {
-    ready = wasm_bindgen({ module_or_path: message.module }).then((wasm) => new Sessions(wasm_bindgen, wasm.memory, reply));
+    ready = wasm_bindgen({ module_or_path: message.module }).then((wasm) => {
+      const sessions = new Sessions(wasm_bindgen, wasm.memory, reply);
+      // Helpers run this same script; a worker started from a Blob URL has it there too.
+      if (typeof Worker !== 'undefined' && typeof FileReaderSync !== 'undefined') {
+        const cores = self.navigator && self.navigator.hardwareConcurrency;
+        sessions.helpers = { spawn: () => new Worker(self.location.href), module: message.module, cores };
+      }
+      return sessions;
+    });
     await ready;
     reply({ type: 'started' });
     return;

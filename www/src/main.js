@@ -29,6 +29,8 @@ const engine = new Engine(window.DROIDFLAME_BOOT);
 // `?calls=N`: the timeline keeps at most N calls before only the longest stay (fewer for a
 // machine short of memory); the engine's default otherwise.
 const maxCalls = Number(new URLSearchParams(window.location.search).get('calls')) || undefined;
+// `?workers=N`: how many workers read one large file at once (the machine's cores otherwise).
+const workers = Number(new URLSearchParams(window.location.search).get('workers')) || undefined;
 const store = createStore();
 const products = new Products(engine, 'ui', () => store.get().range, () => viewJson(store.get().view));
 const page = { store, engine, products, frameScript };
@@ -129,7 +131,7 @@ async function open(inputs, name) {
   document.body.dataset.openedAt = String(started);
   try {
     const result = await engine.analyze(products.key, inputs, (done, total) => progress.read(name, done, total),
-      true, maxCalls, store.get().theme);
+      true, maxCalls, store.get().theme, workers);
     document.body.dataset.wasmBytes = String(result.wasmBytes);
     products.opened();
     store.update(openedState(result.summary, name));

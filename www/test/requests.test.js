@@ -8,6 +8,7 @@ import { Products } from '../src/engine/products.js';
 import { Sessions, treeColumns } from '../src/engine/sessions.js';
 import { analyzeInto, feed, readAgain } from '../src/engine/feed.js';
 import { mapRun } from '../src/engine/requests/runs.js';
+import { analyzeInPieces } from '../src/engine/pieces.js';
 
 // wasm-bindgen's types of the wasm module, as `cargo xtask dist` writes them. `cargo xtask
 // test` builds them first and names them in DROIDFLAME_WASM_TYPES: there, missing is a failure.
@@ -30,7 +31,7 @@ function exportsOf(text) {
 }
 
 // The text an answer runs: its own and that of the helpers it calls, for what it calls of the module.
-const HELPERS = { viewed: Sessions.prototype.viewed, drawFirst: Sessions.prototype.drawFirst, analyzeInto, feed, readAgain, treeColumns, mapRun };
+const HELPERS = { viewed: Sessions.prototype.viewed, drawFirst: Sessions.prototype.drawFirst, analyzeInto, analyzeInPieces, feed, readAgain, treeColumns, mapRun };
 function reachOf(answer) {
   let text = answer.toString();
   const seen = new Set();

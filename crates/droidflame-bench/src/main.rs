@@ -40,12 +40,16 @@ fn main() {
             }
             _ => Err(format!("usage: probe pieces FILE MOST RUNS [calls], not {most} {runs} {calls:?}")),
         },
+        ["probe", "apart", file, pieces, calls @ ..] => match (pieces.parse(), calls) {
+            (Ok(pieces), [] | ["calls"]) => scaling::apart(file, pieces, !calls.is_empty()).map(|v| println!("{v}")),
+            _ => Err(format!("usage: probe apart FILE PIECES [calls], not {pieces} {calls:?}")),
+        },
         ["probe", kind, file] => probe(kind, file).map(|v| println!("{v}")),
         ["generate", layout, records, file] => generate(layout, records, file),
         ["report", rest @ ..] => report(rest),
         ["against", rest @ ..] => against::against(rest),
         _ => Err("usage: droidflame-bench report [--quick] [--out FILE] | generate regular|streaming|v2|atrace|ctrace|perfetto|perfetto-sched|perfetto-samples|simpleperf|small|interleaved RECORDS FILE | generate deep DEPTH FILE | generate fresh STACKS FILE | \
-                  generate mapping MB FILE | generate heap OBJECTS FILE | probe analyze|stream|calls|baseline|render|adversarial|heap FILE | probe mapping TRACE MAPPING | probe pieces FILE MOST RUNS | \
+                  generate mapping MB FILE | generate heap OBJECTS FILE | probe analyze|stream|calls|baseline|render|adversarial|heap FILE | probe mapping TRACE MAPPING | probe pieces FILE MOST RUNS | probe apart FILE PIECES [calls] | \
                   against OLD_BENCH [--label REV] [--quick] [--pairs N]"
             .into()),
     };

@@ -41,3 +41,41 @@ pub fn pieces(path: &str, most: usize, runs: usize, keep_calls: bool) -> Result<
         .collect();
     Ok(json!({ "bytes": bytes.len(), "cores": droidflame_core::cores(), "rows": rows }))
 }
+
+/// Reading `path` (in memory) in `pieces` pieces apart, as the page's workers do, one
+/// stage at a time: each later piece read and made bytes, the bytes taken back, the first
+/// piece read, the join. Seconds for each, and the bytes each piece sends.
+pub fn apart(path: &str, pieces: usize, keep_calls: bool) -> Result<serde_json::Value, String> {
+    use droidflame_core::Pieces;
+    use std::time::Instant;
+    let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+    let options = Options { keep_calls, ..Options::default() };
+    let source: &[u8] = &bytes;
+    let clock = Instant::now();
+    let mut joined = Pieces::cut(&source, options.clone(), pieces).ok_or("the file is read once")?;
+    let cut_s = clock.elapsed().as_secs_f64();
+    let mut later = Vec::new();
+    for at in 1..joined.count() {
+        let clock = Instant::now();
+        let elsewhere = Pieces::cut(&source, options.clone(), pieces).ok_or("cut differs")?;
+        let mut reader = elsewhere.reader(at).map_err(|e| e.to_string())?;
+        while !reader.step(&source, u64::MAX).map_err(|e| e.to_string())? {}
+        let read_s = clock.elapsed().as_secs_f64();
+        let clock = Instant::now();
+        let sent = elsewhere.to_bytes(reader).map_err(|e| e.to_string())?.ok_or("not joinable")?;
+        let encode_s = clock.elapsed().as_secs_f64();
+        let clock = Instant::now();
+        joined.add_bytes(at, &sent).map_err(|e| e.to_string())?;
+        let decode_s = clock.elapsed().as_secs_f64();
+        later.push(json!({ "at": at, "read_s": read_s, "to_bytes_s": encode_s, "from_bytes_s": decode_s, "bytes": sent.len() }));
+    }
+    let clock = Instant::now();
+    let mut first = joined.reader(0).map_err(|e| e.to_string())?;
+    while !first.step(&source, u64::MAX).map_err(|e| e.to_string())? {}
+    joined.add(first).map_err(|e| e.to_string())?;
+    let first_s = clock.elapsed().as_secs_f64();
+    let clock = Instant::now();
+    joined.join(&source).map_err(|e| e.to_string())?.ok_or("the join declined")?;
+    let join_s = clock.elapsed().as_secs_f64();
+    Ok(json!({ "cut_s": cut_s, "first_s": first_s, "later": later, "join_and_finish_s": join_s }))
+}

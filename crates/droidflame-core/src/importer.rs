@@ -175,6 +175,9 @@ pub(crate) trait PieceReading: Send {
     /// piece is read.
     fn step(&mut self, source: &dyn ReadAt, bytes: u64) -> Result<bool>;
 
+    /// The bytes of the piece read so far.
+    fn position(&self) -> u64;
+
     /// What was read, for the split's `join` or `to_bytes`.
     fn done(self: Box<Self>) -> PieceRead;
 }

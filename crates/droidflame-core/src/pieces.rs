@@ -104,6 +104,16 @@ impl PieceReader {
         }
         Ok(self.done)
     }
+
+    /// Whether the piece is read to its end.
+    pub fn done(&self) -> bool {
+        self.done
+    }
+
+    /// The bytes of the piece read so far.
+    pub fn position(&self) -> u64 {
+        self.reading.position()
+    }
 }
 
 /// The split of `source` into at most `pieces`, where its format has one; `None` for any

@@ -16,6 +16,7 @@ mod compare;
 mod convert;
 mod heap;
 mod mapping;
+mod pieces;
 mod runs;
 mod session;
 mod timeline;
@@ -23,6 +24,7 @@ mod tracks;
 mod viewed;
 
 pub use columns::CallTreeColumns;
+pub use pieces::{PieceJoin, PieceRead};
 pub use session::Session;
 
 #[wasm_bindgen(start)]

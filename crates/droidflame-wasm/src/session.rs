@@ -30,6 +30,14 @@ pub struct Session {
     pub(crate) viewed: RefCell<Vec<Viewed>>,
 }
 
+/// The options of a session that keeps calls (at most `max_calls`, else the core's
+/// default) or not.
+pub(crate) fn options(calls: bool, max_calls: Option<f64>) -> Options {
+    let defaults = Options::default();
+    let max_calls = max_calls.filter(|n| *n >= 0.0).map_or(defaults.max_calls, |n| n as u64);
+    Options { keep_calls: calls, max_calls, ..defaults }
+}
+
 /// One thread (summary index) from `from_us` to `to_us`.
 #[derive(Clone, Copy)]
 pub(crate) struct Window {
@@ -62,9 +70,12 @@ impl Session {
     /// past it the longest.
     #[wasm_bindgen(js_name = withCalls)]
     pub fn with_calls(max_calls: Option<f64>) -> Session {
-        let defaults = Options::default();
-        let max_calls = max_calls.filter(|n| *n >= 0.0).map_or(defaults.max_calls, |n| n as u64);
-        Session::with(Options { keep_calls: true, max_calls, ..defaults })
+        Session::with(options(true, max_calls))
+    }
+
+    /// A session of an analysis made elsewhere (read in pieces).
+    pub(crate) fn of(analysis: Analysis) -> Session {
+        Session { analyzer: None, profile: Some(analysis), ..Session::new() }
     }
 
     fn analyzer(&mut self) -> Result<&mut Analyzer, JsError> {

@@ -12,7 +12,8 @@ export function toBytes(input) {
   throw new TypeError('a trace is given as a Uint8Array, an ArrayBuffer or a Blob');
 }
 
-function isBlob(input) {
+/** Whether `input` is a Blob (a File), not bytes. */
+export function isBlob(input) {
   return typeof Blob !== 'undefined' && input instanceof Blob;
 }
 

@@ -51,6 +51,12 @@ export class Sessions {
     this.viewOf = new Map();
     // Work answers do not wait for, by request id, done once each is posted (see `later`).
     this.tasks = new Map();
+    /**
+     * Where this worker can start helpers to read a file in pieces (pieces.js): `spawn()`
+     * starts one, `module` is the compiled wasm they run, `cores` the machine's.
+     * @type {{spawn: () => Worker, module: WebAssembly.Module, cores: number} | null}
+     */
+    this.helpers = null;
   }
 
   /** `done` of `total` bytes read for the request `id`. */

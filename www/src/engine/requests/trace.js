@@ -2,7 +2,8 @@
 // source, its range, and what is drawn of it in the view a request names. Entries of the
 // request table (../requests.js says what an entry holds).
 
-import { analyzeInto, feed, head, sizeOf } from '../feed.js';
+import { analyzeInto, feed, head, isBlob, sizeOf } from '../feed.js';
+import { analyzeInPieces, workersFor } from '../pieces.js';
 import { treeColumns } from '../sessions.js';
 
 /** @typedef {import('../requests.js').Request} Request */
@@ -16,22 +17,34 @@ export const TRACE_REQUESTS = {
    * calls, for the timeline and range selections, at most `maxCalls` (else the engine's
    * default) before only the longest stay. `theme`: draw the graph a viewer opens on (the
    * summary's default thread and clock) in this theme right away, for `svg` to answer.
+   * `workers`: how many workers read one large file at once (the machine's cores when not
+   * given), where the worker can start helpers.
    */
   analyze: {
     calls: ['Session.constructor', 'Session.withCalls', 'Session.push', 'Session.endOfKeyFile', 'Session.finish',
       'splitKeyIsSecond', 'Session.summaryJson', 'Session.isHeapDump', 'Session.defaultThread', 'Session.defaultClock',
-      'Session.flameSvg'],
-    ask: (key, inputs, progress, calls = false, maxCalls = undefined, theme = undefined) =>
-      ({ key, inputs, progress, calls, maxCalls, theme }),
+      'Session.flameSvg', 'PieceJoin.constructor', 'PieceJoin.count', 'PieceJoin.pieceBytes', 'PieceJoin.readFirst',
+      'PieceJoin.addPiece', 'PieceJoin.finish'],
+    ask: (key, inputs, progress, calls = false, maxCalls = undefined, theme = undefined, workers = undefined) =>
+      ({ key, inputs, progress, calls, maxCalls, theme, workers }),
     async answer(m, w) {
       w.forget(m.key);
-      // The page's own analysis keeps calls for its timeline; embedders' analyses do not.
-      const session = m.calls ? w.wasm.Session.withCalls(m.maxCalls) : new w.wasm.Session();
-      try {
-        await analyzeInto(session, m.inputs, w.wasm.splitKeyIsSecond, (done, total) => w.progress(m.id, done, total));
-      } catch (error) {
-        session.free();
-        throw error;
+      const progress = (done, total) => w.progress(m.id, done, total);
+      const pool = w.helpers;
+      // One large file, where this worker can start helpers: read in pieces if it splits.
+      let session = pool && m.inputs.length === 1 && isBlob(m.inputs[0])
+        ? await analyzeInPieces(w, { file: m.inputs[0], calls: m.calls, maxCalls: m.maxCalls,
+          workers: workersFor(m.workers, pool.cores), spawn: pool.spawn, module: pool.module, progress })
+        : null;
+      if (!session) {
+        // The page's own analysis keeps calls for its timeline; embedders' analyses do not.
+        session = m.calls ? w.wasm.Session.withCalls(m.maxCalls) : new w.wasm.Session();
+        try {
+          await analyzeInto(session, m.inputs, w.wasm.splitKeyIsSecond, progress);
+        } catch (error) {
+          session.free();
+          throw error;
+        }
       }
       w.opened(m.key, session, m.calls && m.inputs.length === 1 ? m.inputs[0] : null);
       // The graph the page opens on is drawn once the summary is on its way: the page lays

@@ -124,7 +124,8 @@ struct LaterPieceParts {
 struct ArtReading {
     decoder: ArtDecoder,
     target: Target,
-    /// The next record's offset, and where the piece ends.
+    /// Where the piece starts, the next record's offset, and where the piece ends.
+    start: u64,
     next: u64,
     end: u64,
     step: u64,
@@ -157,6 +158,10 @@ impl PieceReading for ArtReading {
         })?;
         self.next = until;
         Ok(self.next >= self.end)
+    }
+
+    fn position(&self) -> u64 {
+        self.next - self.start
     }
 
     fn done(self: Box<Self>) -> PieceRead {
@@ -206,6 +211,7 @@ impl Split for ArtSplit {
         Box::new(ArtReading {
             decoder: self.decoder.clone(),
             target,
+            start: self.bounds[at],
             next: self.bounds[at],
             end: self.bounds[at + 1],
             step: self.step,
