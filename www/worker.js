@@ -15,7 +15,7 @@ let ready = null;
 async function answerPiece(task) {
   try {
     await wasm_bindgen({ module_or_path: task.module });
-    readPiece(wasm_bindgen, task, (message, transfer) => self.postMessage(message, transfer));
+    await readPiece(wasm_bindgen, task, (message, transfer) => self.postMessage(message, transfer));
   } catch (error) {
     self.postMessage({ type: 'piece-error', message: error && error.message ? error.message : String(error) });
   }

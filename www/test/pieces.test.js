@@ -1,43 +1,55 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeInPieces, FIRST_STEP, MAX_WORKERS, PIECE_STEP, readPiece, workersFor } from '../src/engine/pieces.js';
+import { analyzeInPieces, BLOCK, MAX_WORKERS, readAhead, readPiece, workersFor } from '../src/engine/pieces.js';
 
-// A core that cuts a file of `sizes` bytes into pieces of those sizes, and joins what it was given.
+// A piece that reads as far as the blocks given to it hold, from `from` to `to`.
+function fakePiece(from, to) {
+  return {
+    blocks: [], at: from, freed: false,
+    give(at, bytes) { this.blocks.push([at, bytes.length]); },
+    read(all) {
+      for (const [at, length] of this.blocks) if (at <= this.at && at + length > this.at) this.at = Math.min(to, at + length);
+      if (all) this.at = to;
+      return this.at - from;
+    },
+    done() { return this.at === to; },
+  };
+}
+
+// A core that cuts a file into pieces of `sizes` bytes, and joins what it was given.
 function fakeWasm(sizes, { joins = true } = {}) {
   const made = { joins: [], reads: [] };
+  const range = (at) => {
+    const from = sizes.slice(0, at).reduce((a, b) => a + b, 0);
+    return [from, from + sizes[at]];
+  };
   class PieceJoin {
     constructor(file, calls, maxCalls, wanted) {
-      Object.assign(this, { file, calls, maxCalls, wanted, read: 0, added: [], freed: false });
+      Object.assign(this, { wanted, added: [], freed: false, first: fakePiece(...range(0)) });
       made.joins.push(this);
     }
     count() { return this.wanted < 2 ? 0 : Math.min(this.wanted, sizes.length); }
-    pieceBytes(at) { return sizes[at]; }
-    readFirst(bytes) {
-      this.read = Math.min(sizes[0], this.read + bytes);
-      return this.read;
-    }
+    range(at) { return range(at); }
+    give(at, bytes) { this.first.give(at, bytes); }
+    readFirst(all) { return this.first.read(all); }
     addPiece(at, bytes) { this.added.push([at, Array.from(bytes)]); }
-    finish() { return joins ? { session: this.added } : undefined; }
+    finish() { return joins ? { session: this.added, first: this.first.done() } : undefined; }
     free() { this.freed = true; }
   }
   class PieceRead {
     constructor(file, calls, maxCalls, wanted, count, at) {
-      Object.assign(this, { at, read: 0, freed: false, args: [calls, maxCalls, wanted, count] });
+      Object.assign(this, fakePiece(...range(at)), { at: range(at)[0], piece: at, args: [calls, maxCalls, wanted, count] });
       made.reads.push(this);
     }
-    done() { return this.read >= sizes[this.at]; }
-    step(bytes) {
-      this.read = Math.min(sizes[this.at], this.read + bytes);
-      return this.read;
-    }
-    bytes() { return new Uint8Array([this.at, this.at]); }
+    range() { return range(this.piece); }
+    bytes() { return new Uint8Array([this.piece, this.piece]); }
     free() { this.freed = true; }
   }
   return { wasm: { PieceJoin, PieceRead }, made };
 }
 
-// A helper worker that runs `readPiece` on the task it is sent, as worker.js does, answering
-// on the next turn (or failing, where told to).
+// A helper worker that runs `readPiece` on the task it is sent, as worker.js does (or
+// fails, where told to).
 function fakeHelper(wasm, helpers, fail = () => false) {
   const helper = {
     terminated: false,
@@ -53,37 +65,39 @@ function fakeHelper(wasm, helpers, fail = () => false) {
   return helper;
 }
 
-const MB = 1 << 20;
+const fileOf = (size) => new Blob([new Uint8Array(size)]);
 
 test('a file read in pieces: helpers read the later pieces, the first is read here, and every piece is joined in order', async () => {
-  const sizes = [3 * FIRST_STEP + 5, 2 * PIECE_STEP + 1, PIECE_STEP - 7];
+  const sizes = [2 * BLOCK + 5, BLOCK + 1, 7];
   const { wasm, made } = fakeWasm(sizes);
   const helpers = [];
   const progress = [];
-  const file = { size: sizes.reduce((a, b) => a + b, 0) };
+  const file = fileOf(sizes.reduce((a, b) => a + b, 0));
   const session = await analyzeInPieces({ wasm }, { file, calls: true, maxCalls: 9, workers: 3, module: 'M',
     spawn: () => fakeHelper(wasm, helpers), progress: (done, total) => progress.push([done, total]) });
-  assert.deepEqual(session, { session: [[1, [1, 1]], [2, [2, 2]]] });
+  assert.deepEqual(session, { session: [[1, [1, 1]], [2, [2, 2]]], first: true });
   assert.equal(helpers.length, 2);
   assert.ok(helpers.every((h) => h.terminated), 'helpers end with the analysis');
   assert.ok(made.joins[0].freed, 'the join is freed');
-  assert.deepEqual(made.reads.map((r) => [r.at, r.args, r.freed]), [[1, [true, 9, 3, 3], true], [2, [true, 9, 3, 3], true]]);
-  // Progress counts every worker's bytes, and ends with the first piece read (the helpers'
-  // last reports may come later).
+  assert.deepEqual(made.reads.map((r) => [r.piece, r.args, r.freed]), [[1, [true, 9, 3, 3], true], [2, [true, 9, 3, 3], true]]);
+  // The first piece was handed over in three blocks, at their places.
+  assert.deepEqual(made.joins[0].first.blocks, [[0, BLOCK], [BLOCK, BLOCK], [2 * BLOCK, 5]]);
+  assert.deepEqual(made.reads[0].blocks, [[2 * BLOCK + 5, BLOCK], [3 * BLOCK + 5, 1]]);
+  // Progress counts every worker's bytes, never runs backwards, and reaches the whole file.
   assert.ok(progress.every(([, total]) => total === file.size));
-  assert.ok(progress.some(([done]) => done > FIRST_STEP && done < sizes[0]), 'helpers heard between steps: ' + JSON.stringify(progress));
-  assert.ok(progress.some(([done], i) => i > 0 && done < progress[i - 1][0]) === false, 'never backwards');
-  assert.equal(progress.at(-1)[0] >= sizes[0], true);
+  assert.ok(progress.every(([done], i) => i === 0 || done >= progress[i - 1][0]), JSON.stringify(progress));
+  assert.equal(progress.at(-1)[0], file.size);
+  assert.ok(progress.some(([done]) => done > sizes[0] - 5 && done < file.size), 'helpers heard while the first piece is read');
 });
 
 test('one worker, a file that does not split, a failed helper or a declined join: read once', async () => {
-  const sizes = [10 * MB, 10 * MB];
-  const options = (wasm, helpers, fail) => ({ file: { size: 20 * MB }, calls: false, maxCalls: undefined, workers: 2, module: 'M',
+  const sizes = [10, 10];
+  const options = (wasm, helpers, fail) => ({ file: fileOf(20), calls: false, maxCalls: undefined, workers: 2, module: 'M',
     spawn: () => fakeHelper(wasm, helpers, fail), progress: () => {} });
   const one = fakeWasm(sizes);
   assert.equal(await analyzeInPieces({ wasm: one.wasm }, { ...options(one.wasm, []), workers: 1 }), null);
   assert.equal(one.made.joins.length, 0, 'one worker does not ask the core');
-  const single = fakeWasm([20 * MB]);
+  const single = fakeWasm([20]);
   const none = [];
   assert.equal(await analyzeInPieces({ wasm: single.wasm }, options(single.wasm, none)), null);
   assert.equal(none.length, 0, 'no helper for a file read once');
@@ -96,18 +110,28 @@ test('one worker, a file that does not split, a failed helper or a declined join
   assert.equal(await analyzeInPieces({ wasm: declined.wasm }, options(declined.wasm, [])), null);
 });
 
-test('a helper hands its piece over, not copied, and says where it cannot be joined', () => {
+test('a helper hands its piece over, not copied, and says where it cannot be joined', async () => {
   const { wasm } = fakeWasm([5, 5]);
   const posted = [];
-  readPiece(wasm, { file: {}, calls: true, maxCalls: 1, wanted: 2, count: 2, at: 1 }, (message, transfer) => posted.push([message, transfer]));
+  await readPiece(wasm, { file: fileOf(10), calls: true, maxCalls: 1, wanted: 2, count: 2, at: 1 }, (message, transfer) => posted.push([message, transfer]));
   const [message, transfer] = posted.at(-1);
   assert.equal(message.type, 'piece');
   assert.deepEqual(transfer, [message.bytes]);
   assert.deepEqual(posted[0][0], { type: 'piece-progress', read: 5 });
   class Unjoinable extends wasm.PieceRead { bytes() { return undefined; } }
   const unjoinable = [];
-  readPiece({ PieceRead: Unjoinable }, { at: 1, count: 2 }, (m, t) => unjoinable.push([m, t]));
+  await readPiece({ PieceRead: Unjoinable }, { file: fileOf(10), at: 1, count: 2 }, (m, t) => unjoinable.push([m, t]));
   assert.deepEqual(unjoinable.at(-1), [{ type: 'piece', bytes: null }, []]);
+});
+
+test('reading ahead hands over each block once, in order, and reads the rest at the end', async () => {
+  const given = [];
+  const reads = [];
+  const file = new Blob([new Uint8Array(2 * BLOCK + 3).map((_, i) => i % 251)]);
+  await readAhead(file, [BLOCK - 2, 2 * BLOCK + 3], (at, bytes) => given.push([at, bytes.length, bytes[0]]),
+    (all) => reads.push(all) && reads.length, () => {});
+  assert.deepEqual(given, [[BLOCK - 2, BLOCK, (BLOCK - 2) % 251], [2 * BLOCK - 2, 5, (2 * BLOCK - 2) % 251]]);
+  assert.deepEqual(reads, [false, false, true]);
 });
 
 test('workers: as asked, else the machine\'s cores, at most the cap', () => {

@@ -148,8 +148,8 @@ pub(crate) trait Split: Send + Sync {
     /// How many pieces.
     fn pieces(&self) -> usize;
 
-    /// The bytes piece `at` reads.
-    fn piece_bytes(&self, at: usize) -> u64;
+    /// Where piece `at` starts and ends in the input.
+    fn piece_range(&self, at: usize) -> (u64, u64);
 
     /// Starts reading piece `at` (each piece once).
     fn start(&self, at: usize) -> Box<dyn PieceReading>;
@@ -175,8 +175,12 @@ pub(crate) trait PieceReading: Send {
     /// piece is read.
     fn step(&mut self, source: &dyn ReadAt, bytes: u64) -> Result<bool>;
 
-    /// The bytes of the piece read so far.
+    /// Where in the input the piece is read to so far.
     fn position(&self) -> u64;
+
+    /// Where in the input the next step of the format's own ends: reading on from
+    /// `position()` to there needs those bytes and no more.
+    fn next_end(&self) -> u64;
 
     /// What was read, for the split's `join` or `to_bytes`.
     fn done(self: Box<Self>) -> PieceRead;

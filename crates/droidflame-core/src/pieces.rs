@@ -42,9 +42,9 @@ impl Pieces {
         self.read.len()
     }
 
-    /// The bytes piece `at` reads.
-    pub fn bytes(&self, at: usize) -> u64 {
-        self.split.piece_bytes(at)
+    /// Where piece `at` starts and ends in the input.
+    pub fn range(&self, at: usize) -> (u64, u64) {
+        self.split.piece_range(at)
     }
 
     /// Starts reading piece `at` (each once, and not one given as bytes).
@@ -110,9 +110,15 @@ impl PieceReader {
         self.done
     }
 
-    /// The bytes of the piece read so far.
+    /// Where in the input the piece is read to so far.
     pub fn position(&self) -> u64 {
         self.reading.position()
+    }
+
+    /// Where in the input the next step ends (at least one record past `position()`):
+    /// a caller that hands the input over in blocks steps on while it holds that far.
+    pub fn next_end(&self) -> u64 {
+        self.reading.next_end()
     }
 }
 

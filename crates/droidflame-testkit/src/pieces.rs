@@ -105,12 +105,19 @@ pub fn apart(bytes: &[u8], options: &Options, pieces: usize) -> Option<droidflam
             Err(e) => return Some(Err(e)),
         }
     }
+    // The first piece one step of the format's own at a time, each ending where
+    // `next_end` said it would (as the page hands the file over in blocks).
     let mut first = joined.reader(0).ok()?;
+    assert_eq!(first.position(), joined.range(0).0, "the first piece starts at its range");
     loop {
-        match first.step(&bytes, 4096) {
-            Ok(true) => break,
-            Ok(false) => {}
+        let to = first.next_end();
+        match first.step(&bytes, 1) {
+            Ok(_) => assert_eq!(first.position(), to, "a step ends where next_end said"),
             Err(e) => return Some(Err(e)),
+        }
+        if first.done() {
+            assert_eq!(first.position(), joined.range(0).1, "the first piece ends at its range");
+            break;
         }
     }
     joined.add(first).ok()?;

@@ -1,7 +1,11 @@
 //! One file read in pieces by the page's workers, which share no memory: each reads its
-//! piece straight from the file (`Blob`) and sends it as bytes to the worker that joins
-//! them into a session. Where the file does not split, or the join declines, the joining
-//! worker reads the file once as a `Session`; the answer is the same either way.
+//! piece of the file (`Blob`) and sends it as bytes to the worker that joins them into a
+//! session. Where the file does not split, or the join declines, the joining worker reads
+//! the file once as a `Session`; the answer is the same either way.
+//!
+//! A worker hands its piece over in blocks it read ahead (`give`), so the file is read
+//! while the core decodes; what no block holds is read where the core asks
+//! (`BlobSource`).
 
 use crate::convert::js_error;
 use crate::session::{options, Session};
@@ -44,20 +48,27 @@ impl PieceJoin {
         self.pieces.as_ref().map_or(0, |p| p.count() as u32)
     }
 
-    /// The bytes piece `at` reads.
-    #[wasm_bindgen(js_name = pieceBytes)]
-    pub fn piece_bytes(&self, at: u32) -> f64 {
-        self.pieces.as_ref().map_or(0.0, |p| p.bytes(at as usize) as f64)
+    /// Where piece `at` starts and ends in the file: `[start, end]`.
+    pub fn range(&self, at: u32) -> Vec<f64> {
+        self.pieces.as_ref().map_or(vec![0.0, 0.0], |p| {
+            let (start, end) = p.range(at as usize);
+            vec![start as f64, end as f64]
+        })
     }
 
-    /// Reads about `bytes` more of the first piece; answers the bytes of it read so far
-    /// (all of `pieceBytes(0)` once it is read).
+    /// The file's bytes from `at`, read ahead for the first piece (kept until read).
+    pub fn give(&self, at: f64, bytes: Uint8Array) {
+        self.file.give(at as u64, bytes);
+    }
+
+    /// Reads on in the first piece as far as the blocks given hold (`all`: to its end,
+    /// reading the rest where no block holds it); answers the bytes of it read so far.
     #[wasm_bindgen(js_name = readFirst)]
-    pub fn read_first(&mut self, bytes: f64) -> Result<f64, JsError> {
+    pub fn read_first(&mut self, all: bool) -> Result<f64, JsError> {
         let pieces = self.pieces.as_mut().ok_or_else(|| JsError::new("this file is read once, not in pieces"))?;
         if let Some(mut reader) = self.first.take() {
-            let done = reader.step(&self.file, bytes.max(1.0) as u64).map_err(js_error)?;
-            self.first_read = reader.position();
+            let done = read_held(&mut reader, &self.file, all)?;
+            self.first_read = reader.position() - pieces.range(0).0;
             if done {
                 pieces.add(reader).map_err(js_error)?;
             } else {
@@ -78,6 +89,7 @@ impl PieceJoin {
     /// file once: that reports any error where it is).
     pub fn finish(&mut self) -> Result<Option<Session>, JsError> {
         let pieces = self.pieces.take().ok_or_else(|| JsError::new("this join is finished"))?;
+        self.file.forget();
         Ok(pieces.join(&self.file).map_err(js_error)?.map(Session::of))
     }
 }
@@ -88,6 +100,7 @@ pub struct PieceRead {
     file: BlobSource,
     pieces: Pieces,
     reader: Option<PieceReader>,
+    at: usize,
 }
 
 #[wasm_bindgen]
@@ -108,14 +121,26 @@ impl PieceRead {
             .filter(|p| p.count() == count as usize)
             .ok_or_else(|| JsError::new(&format!("the file does not cut into {count} pieces here")))?;
         let reader = pieces.reader(at as usize).map_err(js_error)?;
-        Ok(PieceRead { file, pieces, reader: Some(reader) })
+        Ok(PieceRead { file, pieces, reader: Some(reader), at: at as usize })
     }
 
-    /// Reads about `bytes` more; answers the bytes of the piece read so far.
-    pub fn step(&mut self, bytes: f64) -> Result<f64, JsError> {
+    /// Where the piece starts and ends in the file: `[start, end]`.
+    pub fn range(&self) -> Vec<f64> {
+        let (start, end) = self.pieces.range(self.at);
+        vec![start as f64, end as f64]
+    }
+
+    /// The file's bytes from `at`, read ahead for this piece (kept until read).
+    pub fn give(&self, at: f64, bytes: Uint8Array) {
+        self.file.give(at as u64, bytes);
+    }
+
+    /// Reads on as far as the blocks given hold (`all`: to the piece's end, reading the
+    /// rest where no block holds it); answers the bytes of the piece read so far.
+    pub fn read(&mut self, all: bool) -> Result<f64, JsError> {
         let reader = self.reader.as_mut().ok_or_else(|| JsError::new("this piece was sent"))?;
-        reader.step(&self.file, bytes.max(1.0) as u64).map_err(js_error)?;
-        Ok(reader.position() as f64)
+        read_held(reader, &self.file, all)?;
+        Ok((reader.position() - self.pieces.range(self.at).0) as f64)
     }
 
     /// Whether the piece is read to its end.
@@ -127,24 +152,35 @@ impl PieceRead {
     /// it cannot be joined (the file is then read once).
     pub fn bytes(&mut self) -> Result<Option<Vec<u8>>, JsError> {
         let reader = self.reader.take().ok_or_else(|| JsError::new("this piece was sent"))?;
+        self.file.forget();
         self.pieces.to_bytes(reader).map_err(js_error)
     }
 }
 
-/// A `Blob` read where the core asks, synchronously: only a worker has `FileReaderSync`,
-/// and a worker is where the core runs. Each read of a `Blob` costs a round trip to the
-/// browser, so it is read a block at a time, kept in the JS heap (the wasm heap never
-/// shrinks) and copied from as the core asks.
+/// Steps `reader` on while the blocks given hold its next step (`all`: to its end);
+/// whether it is read to its end. Blocks read past are let go.
+fn read_held(reader: &mut PieceReader, file: &BlobSource, all: bool) -> Result<bool, JsError> {
+    while !reader.done() && (all || file.holds(reader.position(), reader.next_end())) {
+        reader.step(file, 1).map_err(js_error)?;
+    }
+    file.let_go_before(reader.position());
+    Ok(reader.done())
+}
+
+/// A `Blob` read where the core asks: from the blocks the worker gave, else synchronously
+/// (only a worker has `FileReaderSync`, and a worker is where the core runs). Blocks stay
+/// in the JS heap, copied from as the core asks: the wasm heap never shrinks.
 struct BlobSource {
     blob: Blob,
     reader: FileReaderSync,
     size: u64,
-    /// The last block read, and where it starts.
-    block: RefCell<Option<(u64, Uint8Array)>>,
+    /// Blocks of the file and where each starts, in the order given or read.
+    blocks: RefCell<Vec<(u64, Uint8Array)>>,
 }
 
-/// Bytes a `Blob` is read in: reading 500 MB in 4 MiB slices took 1.66 s in Chromium
-/// here, in 16 MiB 0.83 s, in 64 MiB 0.70 s.
+/// Bytes a `Blob` is read in where no block holds what the core asks, at most: each read
+/// costs a round trip to the browser (500 MB in 4 MiB slices took 1.66 s in Chromium
+/// here, in 16 MiB 0.83 s, in 64 MiB 0.70 s).
 const BLOCK: u64 = 32 << 20;
 
 // wasm32 here has no threads: the core's `Sync` bound (for reading on threads natively)
@@ -154,10 +190,43 @@ unsafe impl Sync for BlobSource {}
 impl BlobSource {
     fn new(blob: Blob) -> Result<BlobSource, JsError> {
         let reader = FileReaderSync::new().map_err(|_| JsError::new("files are read in pieces only in a worker"))?;
-        Ok(BlobSource { size: blob.size() as u64, blob, reader, block: RefCell::new(None) })
+        Ok(BlobSource { size: blob.size() as u64, blob, reader, blocks: RefCell::new(Vec::new()) })
     }
 
-    /// Bytes `from..to` of the file.
+    fn give(&self, at: u64, bytes: Uint8Array) {
+        self.blocks.borrow_mut().push((at, bytes));
+    }
+
+    /// Whether the blocks hold every byte of `from..to`.
+    fn holds(&self, mut from: u64, to: u64) -> bool {
+        while from < to {
+            match self.block_at(from) {
+                Some(end) => from = end,
+                None => return false,
+            }
+        }
+        true
+    }
+
+    /// The end of a block that holds the byte at `at`.
+    fn block_at(&self, at: u64) -> Option<u64> {
+        let blocks = self.blocks.borrow();
+        blocks
+            .iter()
+            .map(|(start, b)| (*start, start + u64::from(b.length())))
+            .find(|(s, e)| *s <= at && at < *e)
+            .map(|b| b.1)
+    }
+
+    fn let_go_before(&self, at: u64) {
+        self.blocks.borrow_mut().retain(|(start, b)| start + u64::from(b.length()) > at);
+    }
+
+    fn forget(&self) {
+        self.blocks.borrow_mut().clear();
+    }
+
+    /// Bytes `from..to` of the file, read now.
     fn read(&self, from: u64, to: u64) -> io::Result<Uint8Array> {
         let failed = |what: &str| io::Error::other(format!("the file could not be read ({what})"));
         let part = self.blob.slice_with_f64_and_f64(from as f64, to as f64).map_err(|_| failed("slice"))?;
@@ -179,17 +248,22 @@ impl ReadAt for BlobSource {
         if end > self.size {
             return Err(io::Error::from(io::ErrorKind::UnexpectedEof));
         }
-        if buf.len() as u64 >= BLOCK {
-            self.read(offset, end)?.copy_to(buf);
-            return Ok(());
+        let mut at = offset;
+        while at < end {
+            if self.block_at(at).is_none() {
+                // Read ahead of a small read (a header) only a little.
+                let ahead = (buf.len() as u64 * 8).clamp(1 << 20, BLOCK);
+                let block = self.read(at, self.size.min(at + ahead))?;
+                self.blocks.borrow_mut().push((at, block));
+            }
+            let blocks = self.blocks.borrow();
+            let (start, bytes) =
+                blocks.iter().find(|(s, b)| *s <= at && at < s + u64::from(b.length())).expect("a block holds it now");
+            let to = end.min(start + u64::from(bytes.length()));
+            let into = &mut buf[(at - offset) as usize..(to - offset) as usize];
+            bytes.subarray((at - start) as u32, (to - start) as u32).copy_to(into);
+            at = to;
         }
-        let mut block = self.block.borrow_mut();
-        let held = block.as_ref().is_some_and(|(at, bytes)| *at <= offset && end <= at + u64::from(bytes.length()));
-        if !held {
-            *block = Some((offset, self.read(offset, self.size.min(offset + BLOCK))?));
-        }
-        let (at, bytes) = block.as_ref().expect("a block was just read");
-        bytes.subarray((offset - at) as u32, (end - at) as u32).copy_to(buf);
         Ok(())
     }
 }

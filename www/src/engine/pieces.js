@@ -1,15 +1,13 @@
 // One file read in pieces by several workers at once. Workers share no memory, so each
-// helper reads its piece straight from the file (a Blob) and hands it back as bytes; the
-// analysis worker reads the first piece itself, in steps, hearing the helpers' progress
-// between them, and joins the pieces into a session. The core decides whether a file
-// splits (and how); where it does not, or any piece fails, the file is read once.
+// helper reads its piece of the file (a Blob) and hands it back as bytes; the analysis
+// worker reads the first piece itself, hearing the helpers' progress as it goes, and joins
+// the pieces into a session. The core decides whether a file splits (and how); where it
+// does not, or any piece fails, the file is read once.
 
 /** Workers at most, whatever the machine has. */
 export const MAX_WORKERS = 8;
-/** Bytes the analysis worker reads of its own piece between hearing from the helpers. */
-export const FIRST_STEP = 8 << 20;
-/** Bytes a helper reads between two progress reports. */
-export const PIECE_STEP = 8 << 20;
+/** Bytes of a piece read ahead at a time, while the core decodes the block before. */
+export const BLOCK = 16 << 20;
 
 /** How many workers read a file: `asked` where it is a positive count, else the machine's `cores`; at most MAX_WORKERS. */
 export function workersFor(asked, cores) {
@@ -17,16 +15,24 @@ export function workersFor(asked, cores) {
   return Math.max(1, Math.min(MAX_WORKERS, count));
 }
 
-/** Lets waiting messages (the helpers' progress) in before going on, without a timer's delay. */
-function messagesIn() {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
+/**
+ * Reads bytes `from..to` of `file` into a piece: each block is read while the core decodes
+ * the one before (`give(at, bytes)` hands a block over; `read(all)` reads on as far as the
+ * blocks hold, or to the end, and answers the bytes read so far, for `progress`). Waiting
+ * for a block lets other messages in.
+ */
+export async function readAhead(file, [from, to], give, read, progress) {
+  const fetch = (at) => file.slice(at, Math.min(to, at + BLOCK)).arrayBuffer().then((buffer) => new Uint8Array(buffer));
+  let next = from < to ? fetch(from) : null;
+  for (let at = from; next;) {
+    const bytes = await next;
+    const after = at + bytes.length;
+    next = after < to && bytes.length > 0 ? fetch(after) : null;
+    give(at, bytes);
+    progress(read(false));
+    at = after;
+  }
+  progress(read(true));
 }
 
 /** Errors that leave the wasm instance unusable: they are not a reason to read once, they end the worker. */
@@ -59,12 +65,10 @@ export async function analyzeInPieces(w, { file, calls, maxCalls, workers, spawn
         report();
       }));
     }
-    const first = join.pieceBytes(0);
-    while (read[0] < first) {
-      read[0] = join.readFirst(FIRST_STEP);
+    await readAhead(file, join.range(0), (at, bytes) => join.give(at, bytes), (all) => join.readFirst(all), (n) => {
+      read[0] = n;
       report();
-      await messagesIn();
-    }
+    });
     const pieces = await Promise.all(later);
     if (pieces.some((bytes) => bytes === null)) return null;
     pieces.forEach((bytes, i) => join.addPiece(i + 1, bytes));
@@ -99,10 +103,12 @@ function pieceFrom(helper, task, progress) {
  * A helper's side: reads the piece `task` names (its `PieceRead`) and posts its progress,
  * then its bytes, handed over, not copied (`bytes: null` where it cannot be joined).
  */
-export function readPiece(wasm, task, post) {
+export async function readPiece(wasm, task, post) {
   const piece = new wasm.PieceRead(task.file, task.calls, task.maxCalls, task.wanted, task.count, task.at);
   try {
-    while (!piece.done()) post({ type: 'piece-progress', read: piece.step(PIECE_STEP) }, []);
+    await readAhead(task.file, piece.range(), (at, bytes) => piece.give(at, bytes), (all) => piece.read(all),
+      (read) => post({ type: 'piece-progress', read }, []));
+    if (!piece.done()) throw new Error('the piece was not read to its end');
     const bytes = piece.bytes();
     post({ type: 'piece', bytes: bytes ? bytes.buffer : null }, bytes ? [bytes.buffer] : []);
   } finally {

@@ -35,10 +35,8 @@ export const REQUESTS = Object.freeze({
 /** The wasm module's exports no request calls, each with why. */
 export const NOT_ASKED = Object.freeze({
   start: 'runs by itself as the module starts: it installs the panic hook',
-  'PieceRead.constructor': 'a helper worker reading one piece of a file calls it (pieces.js, readPiece), not a request',
-  'PieceRead.step': 'a helper worker reading one piece of a file calls it (pieces.js, readPiece), not a request',
-  'PieceRead.done': 'a helper worker reading one piece of a file calls it (pieces.js, readPiece), not a request',
-  'PieceRead.bytes': 'a helper worker reading one piece of a file calls it (pieces.js, readPiece), not a request',
+  ...Object.fromEntries(['constructor', 'range', 'give', 'read', 'done', 'bytes'].map((member) => ['PieceRead.' + member,
+    'a helper worker reading one piece of a file calls it (pieces.js, readPiece), not a request'])),
 });
 
 /** The buffers of the typed arrays in an answer (or among its fields), to hand over with it. */

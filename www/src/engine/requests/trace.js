@@ -23,8 +23,8 @@ export const TRACE_REQUESTS = {
   analyze: {
     calls: ['Session.constructor', 'Session.withCalls', 'Session.push', 'Session.endOfKeyFile', 'Session.finish',
       'splitKeyIsSecond', 'Session.summaryJson', 'Session.isHeapDump', 'Session.defaultThread', 'Session.defaultClock',
-      'Session.flameSvg', 'PieceJoin.constructor', 'PieceJoin.count', 'PieceJoin.pieceBytes', 'PieceJoin.readFirst',
-      'PieceJoin.addPiece', 'PieceJoin.finish'],
+      'Session.flameSvg', 'PieceJoin.constructor', 'PieceJoin.count', 'PieceJoin.range', 'PieceJoin.give',
+      'PieceJoin.readFirst', 'PieceJoin.addPiece', 'PieceJoin.finish'],
     ask: (key, inputs, progress, calls = false, maxCalls = undefined, theme = undefined, workers = undefined) =>
       ({ key, inputs, progress, calls, maxCalls, theme, workers }),
     async answer(m, w) {

@@ -124,8 +124,7 @@ struct LaterPieceParts {
 struct ArtReading {
     decoder: ArtDecoder,
     target: Target,
-    /// Where the piece starts, the next record's offset, and where the piece ends.
-    start: u64,
+    /// The next record's offset, and where the piece ends.
     next: u64,
     end: u64,
     step: u64,
@@ -161,7 +160,11 @@ impl PieceReading for ArtReading {
     }
 
     fn position(&self) -> u64 {
-        self.next - self.start
+        self.next
+    }
+
+    fn next_end(&self) -> u64 {
+        self.end.min(self.next + self.step)
     }
 
     fn done(self: Box<Self>) -> PieceRead {
@@ -191,8 +194,8 @@ impl Split for ArtSplit {
         self.bounds.len() - 1
     }
 
-    fn piece_bytes(&self, at: usize) -> u64 {
-        self.bounds[at + 1] - self.bounds[at]
+    fn piece_range(&self, at: usize) -> (u64, u64) {
+        (self.bounds[at], self.bounds[at + 1])
     }
 
     fn start(&self, at: usize) -> Box<dyn PieceReading> {
@@ -211,7 +214,6 @@ impl Split for ArtSplit {
         Box::new(ArtReading {
             decoder: self.decoder.clone(),
             target,
-            start: self.bounds[at],
             next: self.bounds[at],
             end: self.bounds[at + 1],
             step: self.step,
