@@ -4,7 +4,7 @@
 // so the same text runs as worker.js (hosted) and from a Blob URL (single file).
 
 /* global wasm_bindgen */
-import { readPiece } from './src/engine/pieces.js';
+import { Helpers, readPiece } from './src/engine/pieces.js';
 import { REQUESTS, transferOf } from './src/engine/requests.js';
 import { Sessions } from './src/engine/sessions.js';
 
@@ -34,10 +34,15 @@ self.onmessage = async (event) => {
   if (message.type === 'init') {
     ready = wasm_bindgen({ module_or_path: message.module }).then((wasm) => {
       const sessions = new Sessions(wasm_bindgen, wasm.memory, reply);
-      // Helpers run this same script; a worker started from a Blob URL has it there too.
+      // Helpers run this same script. A worker of a page from file:// runs from a Blob
+      // URL that Chromium does not let it start workers from: it reads files once.
       if (typeof Worker !== 'undefined' && typeof FileReaderSync !== 'undefined') {
         const cores = self.navigator && self.navigator.hardwareConcurrency;
-        sessions.helpers = { spawn: () => new Worker(self.location.href), module: message.module, cores };
+        try {
+          sessions.helpers = new Helpers(() => new Worker(self.location.href), message.module, cores);
+        } catch {
+          sessions.helpers = null;
+        }
       }
       return sessions;
     });

@@ -28,9 +28,12 @@ import { bindToolbar } from './shared/toolbar-keys.js';
 const engine = new Engine(window.DROIDFLAME_BOOT);
 // `?calls=N`: the timeline keeps at most N calls before only the longest stay (fewer for a
 // machine short of memory); the engine's default otherwise.
-const maxCalls = Number(new URLSearchParams(window.location.search).get('calls')) || undefined;
-// `?workers=N`: how many workers read one large file at once (the machine's cores otherwise).
-const workers = Number(new URLSearchParams(window.location.search).get('workers')) || undefined;
+const asked = new URLSearchParams(window.location.search);
+const maxCalls = Number(asked.get('calls')) || undefined;
+// `?workers=N`: how many workers read one large file at once (the machine's cores
+// otherwise); `?piecesFrom=BYTES`: from what size (the engine's choice otherwise).
+const workers = Number(asked.get('workers')) || undefined;
+const piecesFrom = asked.has('piecesFrom') ? Number(asked.get('piecesFrom')) : undefined;
 const store = createStore();
 const products = new Products(engine, 'ui', () => store.get().range, () => viewJson(store.get().view));
 const page = { store, engine, products, frameScript };
@@ -131,8 +134,9 @@ async function open(inputs, name) {
   document.body.dataset.openedAt = String(started);
   try {
     const result = await engine.analyze(products.key, inputs, (done, total) => progress.read(name, done, total),
-      true, maxCalls, store.get().theme, workers);
+      true, maxCalls, store.get().theme, workers, piecesFrom);
     document.body.dataset.wasmBytes = String(result.wasmBytes);
+    document.body.dataset.pieces = String(result.pieces);
     products.opened();
     store.update(openedState(result.summary, name));
     await address.applyLink();

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeInPieces, BLOCK, MAX_WORKERS, readAhead, readPiece, workersFor } from '../src/engine/pieces.js';
+import { analyzeInPieces, BLOCK, Helpers, MAX_WORKERS, readAhead, readPiece, WARM_HELPERS, workersFor } from '../src/engine/pieces.js';
 
 // A piece that reads as far as the blocks given to it hold, from `from` to `to`.
 function fakePiece(from, to) {
@@ -24,8 +24,8 @@ function fakeWasm(sizes, { joins = true } = {}) {
     return [from, from + sizes[at]];
   };
   class PieceJoin {
-    constructor(file, calls, maxCalls, wanted) {
-      Object.assign(this, { wanted, added: [], freed: false, first: fakePiece(...range(0)) });
+    constructor(file, calls, maxCalls, wanted, piecesFrom) {
+      Object.assign(this, { wanted, piecesFrom, added: [], freed: false, first: fakePiece(...range(0)) });
       made.joins.push(this);
     }
     count() { return this.wanted < 2 ? 0 : Math.min(this.wanted, sizes.length); }
@@ -73,12 +73,16 @@ test('a file read in pieces: helpers read the later pieces, the first is read he
   const helpers = [];
   const progress = [];
   const file = fileOf(sizes.reduce((a, b) => a + b, 0));
-  const session = await analyzeInPieces({ wasm }, { file, calls: true, maxCalls: 9, workers: 3, module: 'M',
-    spawn: () => fakeHelper(wasm, helpers), progress: (done, total) => progress.push([done, total]) });
-  assert.deepEqual(session, { session: [[1, [1, 1]], [2, [2, 2]]], first: true });
-  assert.equal(helpers.length, 2);
-  assert.ok(helpers.every((h) => h.terminated), 'helpers end with the analysis');
+  const pool = new Helpers(() => fakeHelper(wasm, helpers), 'M', 2);
+  assert.equal(helpers.length, 1, 'one helper waits on a machine of two cores');
+  const session = await analyzeInPieces({ wasm }, { file, calls: true, maxCalls: 9, workers: 3, piecesFrom: 12, helpers: pool,
+    progress: (done, total) => progress.push([done, total]) });
+  assert.deepEqual(session, { session: { session: [[1, [1, 1]], [2, [2, 2]]], first: true }, pieces: 3 });
+  assert.equal(helpers.length, 4, 'the waiting one and one more read, two start to wait');
+  assert.ok(helpers.slice(0, 2).every((h) => h.terminated), 'helpers end with the analysis');
+  assert.deepEqual(pool.waiting, helpers.slice(2));
   assert.ok(made.joins[0].freed, 'the join is freed');
+  assert.equal(made.joins[0].piecesFrom, 12);
   assert.deepEqual(made.reads.map((r) => [r.piece, r.args, r.freed]), [[1, [true, 9, 3, 3], true], [2, [true, 9, 3, 3], true]]);
   // The first piece was handed over in three blocks, at their places.
   assert.deepEqual(made.joins[0].first.blocks, [[0, BLOCK], [BLOCK, BLOCK], [2 * BLOCK, 5]]);
@@ -92,8 +96,8 @@ test('a file read in pieces: helpers read the later pieces, the first is read he
 
 test('one worker, a file that does not split, a failed helper or a declined join: read once', async () => {
   const sizes = [10, 10];
-  const options = (wasm, helpers, fail) => ({ file: fileOf(20), calls: false, maxCalls: undefined, workers: 2, module: 'M',
-    spawn: () => fakeHelper(wasm, helpers, fail), progress: () => {} });
+  const options = (wasm, helpers, fail) => ({ file: fileOf(20), calls: false, maxCalls: undefined, workers: 2,
+    helpers: new Helpers(() => fakeHelper(wasm, helpers, fail), 'M', 1), progress: () => {} });
   const one = fakeWasm(sizes);
   assert.equal(await analyzeInPieces({ wasm: one.wasm }, { ...options(one.wasm, []), workers: 1 }), null);
   assert.equal(one.made.joins.length, 0, 'one worker does not ask the core');
@@ -132,6 +136,41 @@ test('reading ahead hands over each block once, in order, and reads the rest at 
     (all) => reads.push(all) && reads.length, () => {});
   assert.deepEqual(given, [[BLOCK - 2, BLOCK, (BLOCK - 2) % 251], [2 * BLOCK - 2, 5, (2 * BLOCK - 2) % 251]]);
   assert.deepEqual(reads, [false, false, true]);
+});
+
+test('helpers: as many wait as the machine has other cores, at most WARM_HELPERS; those used end and others take their place', () => {
+  const started = [];
+  const spawn = () => {
+    const helper = { terminated: false, terminate() { this.terminated = true; } };
+    started.push(helper);
+    return helper;
+  };
+  assert.equal(new Helpers(spawn, 'M', 1).waiting.length, 0);
+  assert.equal(new Helpers(spawn, 'M', 3).waiting.length, 2);
+  started.length = 0;
+  const pool = new Helpers(spawn, 'M', 64);
+  assert.equal(pool.waiting.length, WARM_HELPERS);
+  const used = pool.take(5);
+  assert.equal(used.length, 5);
+  assert.deepEqual(used.slice(0, WARM_HELPERS), started.slice(0, WARM_HELPERS), 'the waiting ones first');
+  pool.done(used);
+  assert.ok(used.every((h) => h.terminated));
+  assert.equal(pool.waiting.length, WARM_HELPERS);
+  assert.ok(pool.waiting.every((h) => !h.terminated && !used.includes(h)));
+});
+
+test('helpers that cannot start: the file is read once, and the helpers taken end', async () => {
+  const { wasm } = fakeWasm([10, 10, 10]);
+  const started = [];
+  const pool = new Helpers(() => {
+    if (started.length === 1) throw new Error('no more workers');
+    const helper = fakeHelper(wasm, started);
+    return helper;
+  }, 'M', 2);
+  assert.equal(await analyzeInPieces({ wasm }, { file: fileOf(30), calls: true, workers: 3, helpers: pool, progress: () => {} }), null);
+  assert.equal(started.length, 1, 'one started to wait, then no more could');
+  assert.ok(started[0].terminated, 'the helper taken ends');
+  assert.deepEqual(pool.waiting, []);
 });
 
 test('workers: as asked, else the machine\'s cores, at most the cap', () => {

@@ -169,7 +169,7 @@ test('the worker draws the first graph once the summary is posted, and answers t
   const w = new Sessions(wasm, { buffer: { byteLength: 1 << 20 } }, (message) => posted.push(message));
   const asked = REQUESTS.analyze.ask('ui', [new Uint8Array(10)], () => {}, true, 5, 'dark');
   const answer = await REQUESTS.analyze.answer(Object.assign({ id: 7 }, asked), w);
-  assert.deepEqual(REQUESTS.analyze.read(answer), { summary: { bytes: 10, max: 5 }, wasmBytes: 1 << 20 });
+  assert.deepEqual(REQUESTS.analyze.read(answer), { summary: { bytes: 10, max: 5 }, wasmBytes: 1 << 20, pieces: 1 });
   assert.deepEqual(posted, [{ type: 'progress', id: 7, done: 10, total: 10 }]);
   assert.deepEqual(drawn, [], 'nothing is drawn before the answer is posted');
   assert.deepEqual(w.takeTasks(8), [], 'another request has no work left after it');

@@ -9,6 +9,50 @@ export const MAX_WORKERS = 8;
 /** Bytes of a piece read ahead at a time, while the core decodes the block before. */
 export const BLOCK = 16 << 20;
 
+/** Helpers kept started and waiting, at most: a worker takes about 150 ms to start. */
+export const WARM_HELPERS = 3;
+
+/**
+ * Helpers to read pieces: some started ahead and waiting, so that a file's pieces start
+ * at once; each used helper ends with its analysis (its wasm heap has grown to its piece)
+ * and a fresh one is started in its place.
+ */
+export class Helpers {
+  /** `spawn()` starts one; `module`: the compiled wasm they run; `cores`: the machine's. */
+  constructor(spawn, module, cores) {
+    Object.assign(this, { spawn, module, cores });
+    this.waiting = [];
+    this.warm(workersFor(undefined, cores) - 1);
+  }
+
+  /** Starts helpers until `count` wait (at most WARM_HELPERS). */
+  warm(count) {
+    while (this.waiting.length < Math.min(count, WARM_HELPERS)) this.waiting.push(this.spawn());
+  }
+
+  /** `count` helpers, those waiting first; an error where one cannot start. */
+  take(count) {
+    const taken = this.waiting.splice(0, count);
+    try {
+      while (taken.length < count) taken.push(this.spawn());
+    } catch (error) {
+      this.done(taken);
+      throw error;
+    }
+    return taken;
+  }
+
+  /** Ends `used` helpers and starts as many to wait (none where they cannot start). */
+  done(used) {
+    for (const helper of used) helper.terminate();
+    try {
+      this.warm(used.length);
+    } catch {
+      // Then they start when taken, or the file is read once.
+    }
+  }
+}
+
 /** How many workers read a file: `asked` where it is a positive count, else the machine's `cores`; at most MAX_WORKERS. */
 export function workersFor(asked, cores) {
   const count = Number.isInteger(asked) && asked > 0 ? asked : Number(cores) || 1;
@@ -41,25 +85,26 @@ function fatal(error) {
 }
 
 /**
- * Analyses `file` in pieces on `workers` workers: this one and helpers from `spawn()`
- * (each given the compiled wasm `module`), `progress(done, total)` in bytes over all of
- * them. Resolves to the joined session, or null where the file is to be read once.
+ * Analyses `file` in pieces on `workers` workers: this one and `helpers` (a `Helpers`),
+ * `progress(done, total)` in bytes over all of them; files smaller than `piecesFrom`
+ * bytes (the core's choice when not given) are read once. Resolves to the joined session
+ * and how many pieces it was read in, or null where the file is to be read once.
  * @param {import('./sessions.js').Sessions} w
  */
-export async function analyzeInPieces(w, { file, calls, maxCalls, workers, spawn, module, progress }) {
+export async function analyzeInPieces(w, { file, calls, maxCalls, workers, piecesFrom, helpers, progress }) {
   if (workers < 2) return null;
-  const join = new w.wasm.PieceJoin(file, calls, maxCalls, workers);
-  const helpers = [];
+  const join = new w.wasm.PieceJoin(file, calls, maxCalls, workers, piecesFrom);
+  const count = join.count();
+  const used = [];
   try {
-    const count = join.count();
     if (count < 2) return null;
+    used.push(...helpers.take(count - 1));
     const read = new Array(count).fill(0);
     const report = () => progress(read.reduce((sum, n) => sum + n, 0), file.size);
     const later = [];
     for (let at = 1; at < count; at++) {
-      const helper = spawn();
-      helpers.push(helper);
-      const task = { type: 'piece', module, file, calls, maxCalls, wanted: workers, count, at };
+      const helper = used[at - 1];
+      const task = { type: 'piece', module: helpers.module, file, calls, maxCalls, wanted: workers, count, at };
       later.push(pieceFrom(helper, task, (n) => {
         read[at] = n;
         report();
@@ -72,13 +117,14 @@ export async function analyzeInPieces(w, { file, calls, maxCalls, workers, spawn
     const pieces = await Promise.all(later);
     if (pieces.some((bytes) => bytes === null)) return null;
     pieces.forEach((bytes, i) => join.addPiece(i + 1, bytes));
-    return join.finish() || null;
+    const session = join.finish();
+    return session ? { session, pieces: count } : null;
   } catch (error) {
     if (fatal(error)) throw error;
     // Reading once reports what is wrong with the file, where it is.
     return null;
   } finally {
-    for (const helper of helpers) helper.terminate();
+    helpers.done(used);
     join.free();
   }
 }

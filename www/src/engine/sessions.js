@@ -52,9 +52,8 @@ export class Sessions {
     // Work answers do not wait for, by request id, done once each is posted (see `later`).
     this.tasks = new Map();
     /**
-     * Where this worker can start helpers to read a file in pieces (pieces.js): `spawn()`
-     * starts one, `module` is the compiled wasm they run, `cores` the machine's.
-     * @type {{spawn: () => Worker, module: WebAssembly.Module, cores: number} | null}
+     * Helpers to read a file in pieces (pieces.js), where this worker can start them.
+     * @type {import('./pieces.js').Helpers | null}
      */
     this.helpers = null;
   }

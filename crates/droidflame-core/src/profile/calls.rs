@@ -39,6 +39,7 @@ impl Call {
 /// as it returns, so nothing is sorted afterwards.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ThreadCalls {
+    #[serde(with = "packed")]
     depths: Vec<Vec<Call>>,
 }
 
@@ -191,6 +192,30 @@ mod tests {
     }
 
     #[test]
+    fn calls_sent_as_bytes_read_back_the_same_whatever_their_numbers() {
+        let odd = [
+            Call { start: 5, end: 9, cpu: 3, frame: 7, node: 1 },
+            // Times that ran backwards, and a call that ends before it starts.
+            Call { start: 2, end: 1, cpu: u64::MAX, frame: u32::MAX, node: u32::MAX },
+            Call { start: u64::MAX, end: u64::MAX, cpu: 0, frame: 0, node: 0 },
+            Call { start: 0, end: u64::MAX, cpu: 1 << 63, frame: 1, node: 2 },
+        ];
+        let calls = ThreadCalls { depths: vec![odd.to_vec(), Vec::new(), vec![call(1, 2)]] };
+        let bytes = postcard::to_allocvec(&calls).unwrap();
+        assert_eq!(postcard::from_bytes::<ThreadCalls>(&bytes).unwrap(), calls);
+        // Cut short, or with a number too large for a frame: an error, not other calls.
+        assert!(postcard::from_bytes::<ThreadCalls>(&bytes[..bytes.len() - 1]).is_err());
+        let mut wide = ThreadCalls { depths: vec![vec![call(1, 2)]] };
+        let mut bytes = postcard::to_allocvec(&wide).unwrap();
+        assert_eq!(bytes, [1, 5, 1, 1, 0, 0, 0]);
+        bytes.splice(5..6, [0xFF, 0xFF, 0xFF, 0xFF, 0x7F]);
+        bytes[1] = 9;
+        assert!(postcard::from_bytes::<ThreadCalls>(&bytes).is_err());
+        wide.depths.clear();
+        assert_eq!(postcard::from_bytes::<ThreadCalls>(&postcard::to_allocvec(&wide).unwrap()).unwrap(), wide);
+    }
+
+    #[test]
     fn calls_are_filed_by_depth_and_rebased() {
         // b (depth 1) and a (depth 0) return; then a frame from before tracing is put
         // under the stack (b and a were inside it all along); c and that frame return.
@@ -236,5 +261,124 @@ mod tests {
             let want: Vec<Call> = calls.at_depth(0).iter().filter(|c| c.overlaps(from, to)).copied().collect();
             assert_eq!(got, want, "{from}..={to}");
         }
+    }
+}
+
+/// Calls sent elsewhere (a piece read on another worker): each depth's as one run of
+/// bytes, each call's numbers as variable-length integers, its start as the step from the
+/// call before. Written and read in one tight loop, several times faster than field by
+/// field, and a third the size of the calls in memory.
+mod packed {
+    use super::Call;
+    use serde::de::{Error, SeqAccess, Visitor};
+    use serde::{Deserializer, Serialize, Serializer};
+    use std::fmt;
+
+    struct Depth<'a>(&'a [Call]);
+
+    fn put(bytes: &mut Vec<u8>, mut v: u64) {
+        while v >= 0x80 {
+            bytes.push(v as u8 | 0x80);
+            v >>= 7;
+        }
+        bytes.push(v as u8);
+    }
+
+    fn take(bytes: &[u8], at: &mut usize) -> Option<u64> {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let byte = *bytes.get(*at)?;
+            *at += 1;
+            v |= u64::from(byte & 0x7F) << shift;
+            if byte < 0x80 {
+                return Some(v);
+            }
+        }
+        None
+    }
+
+    impl Serialize for Depth<'_> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let mut bytes = Vec::with_capacity(self.0.len() * 12);
+            let mut before = 0u64;
+            for call in self.0 {
+                // Wrapping: a damaged trace's times may run backwards.
+                put(&mut bytes, call.start.wrapping_sub(before));
+                put(&mut bytes, call.end.wrapping_sub(call.start));
+                put(&mut bytes, call.cpu);
+                put(&mut bytes, u64::from(call.frame));
+                put(&mut bytes, u64::from(call.node));
+                before = call.start;
+            }
+            s.serialize_bytes(&bytes)
+        }
+    }
+
+    pub(super) fn serialize<S: Serializer>(depths: &[Vec<Call>], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(depths.iter().map(|calls| Depth(calls)))
+    }
+
+    fn calls_of<E: Error>(bytes: &[u8]) -> Result<Vec<Call>, E> {
+        let broken = || E::custom("calls that do not read back");
+        // Each number's last byte is below 0x80; a call is five numbers.
+        let count = bytes.iter().filter(|&&b| b < 0x80).count() / 5;
+        let (mut calls, mut at, mut before) = (Vec::with_capacity(count), 0, 0u64);
+        while at < bytes.len() {
+            let mut next = || take(bytes, &mut at).ok_or_else(broken);
+            let start = before.wrapping_add(next()?);
+            let end = start.wrapping_add(next()?);
+            let cpu = next()?;
+            let frame = u32::try_from(next()?).map_err(|_| broken())?;
+            let node = u32::try_from(next()?).map_err(|_| broken())?;
+            calls.push(Call { start, end, cpu, frame, node });
+            before = start;
+        }
+        Ok(calls)
+    }
+
+    struct DepthVisitor;
+
+    impl<'de> Visitor<'de> for DepthVisitor {
+        type Value = Vec<Call>;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("one depth's calls as bytes")
+        }
+
+        fn visit_bytes<E: Error>(self, bytes: &[u8]) -> Result<Vec<Call>, E> {
+            calls_of(bytes)
+        }
+    }
+
+    struct Depths;
+
+    impl<'de> Visitor<'de> for Depths {
+        type Value = Vec<Vec<Call>>;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("calls by depth")
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            let mut depths = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 16));
+            while let Some(calls) = seq.next_element_seed(DepthSeed)? {
+                depths.push(calls);
+            }
+            Ok(depths)
+        }
+    }
+
+    struct DepthSeed;
+
+    impl<'de> serde::de::DeserializeSeed<'de> for DepthSeed {
+        type Value = Vec<Call>;
+
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Vec<Call>, D::Error> {
+            d.deserialize_bytes(DepthVisitor)
+        }
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Vec<Call>>, D::Error> {
+        d.deserialize_seq(Depths)
     }
 }

@@ -13,29 +13,32 @@ const json = (text) => JSON.parse(text);
 /** @type {Record<string, Request>} */
 export const TRACE_REQUESTS = {
   /**
-   * Analyses files or bytes under `key`; resolves to `{summary, wasmBytes}`. `calls`: keep
+   * Analyses files or bytes under `key`; resolves to `{summary, wasmBytes, pieces}` (the
+   * pieces it was read in, 1 where read once). `calls`: keep
    * calls, for the timeline and range selections, at most `maxCalls` (else the engine's
    * default) before only the longest stay. `theme`: draw the graph a viewer opens on (the
    * summary's default thread and clock) in this theme right away, for `svg` to answer.
    * `workers`: how many workers read one large file at once (the machine's cores when not
-   * given), where the worker can start helpers.
+   * given), where the worker can start helpers; `piecesFrom`: from what size in bytes
+   * (the core's choice when not given).
    */
   analyze: {
     calls: ['Session.constructor', 'Session.withCalls', 'Session.push', 'Session.endOfKeyFile', 'Session.finish',
       'splitKeyIsSecond', 'Session.summaryJson', 'Session.isHeapDump', 'Session.defaultThread', 'Session.defaultClock',
       'Session.flameSvg', 'PieceJoin.constructor', 'PieceJoin.count', 'PieceJoin.range', 'PieceJoin.give',
       'PieceJoin.readFirst', 'PieceJoin.addPiece', 'PieceJoin.finish'],
-    ask: (key, inputs, progress, calls = false, maxCalls = undefined, theme = undefined, workers = undefined) =>
-      ({ key, inputs, progress, calls, maxCalls, theme, workers }),
+    ask: (key, inputs, progress, calls = false, maxCalls = undefined, theme = undefined, workers = undefined,
+      piecesFrom = undefined) => ({ key, inputs, progress, calls, maxCalls, theme, workers, piecesFrom }),
     async answer(m, w) {
       w.forget(m.key);
       const progress = (done, total) => w.progress(m.id, done, total);
-      const pool = w.helpers;
+      const helpers = w.helpers;
       // One large file, where this worker can start helpers: read in pieces if it splits.
-      let session = pool && m.inputs.length === 1 && isBlob(m.inputs[0])
+      const read = helpers && m.inputs.length === 1 && isBlob(m.inputs[0])
         ? await analyzeInPieces(w, { file: m.inputs[0], calls: m.calls, maxCalls: m.maxCalls,
-          workers: workersFor(m.workers, pool.cores), spawn: pool.spawn, module: pool.module, progress })
+          workers: workersFor(m.workers, helpers.cores), piecesFrom: m.piecesFrom, helpers, progress })
         : null;
+      let session = read && read.session;
       if (!session) {
         // The page's own analysis keeps calls for its timeline; embedders' analyses do not.
         session = m.calls ? w.wasm.Session.withCalls(m.maxCalls) : new w.wasm.Session();
@@ -51,9 +54,10 @@ export const TRACE_REQUESTS = {
       // out the summary meanwhile, and its request for the graph then finds it drawn.
       if (m.theme) w.later(m.id, () => w.drawFirst(m.key, session, m.theme));
       // The wasm heap's size: what a trace costs in memory (it only grows).
-      return { summary: session.summaryJson(), wasmBytes: w.memory.buffer.byteLength };
+      // How many pieces it was read in (1: once), for benchmarks and tests.
+      return { summary: session.summaryJson(), wasmBytes: w.memory.buffer.byteLength, pieces: read ? read.pieces : 1 };
     },
-    read: (answer) => ({ summary: json(answer.summary), wasmBytes: answer.wasmBytes }),
+    read: (answer) => ({ summary: json(answer.summary), wasmBytes: answer.wasmBytes, pieces: answer.pieces }),
   },
   /** Whether two files are one split trace's halves (else two traces). */
   splitPair: {
