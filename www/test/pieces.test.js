@@ -54,6 +54,7 @@ function fakeHelper(wasm, helpers, fail = () => false) {
   const helper = {
     terminated: false,
     postMessage(task) {
+      if (fail(task.at) === 'now') return Promise.resolve().then(() => helper.onerror({ message: 'broken' }));
       setTimeout(() => {
         if (fail(task.at)) return helper.onerror({ message: 'broken' });
         readPiece(wasm, task, (message) => helper.onmessage({ data: message }));
@@ -171,6 +172,22 @@ test('helpers that cannot start: the file is read once, and the helpers taken en
   assert.equal(started.length, 1, 'one started to wait, then no more could');
   assert.ok(started[0].terminated, 'the helper taken ends');
   assert.deepEqual(pool.waiting, []);
+});
+
+test('a helper that fails stops the first piece early; one whose script failed to load is not taken', async () => {
+  const sizes = [3 * BLOCK, 10];
+  const { wasm, made } = fakeWasm(sizes);
+  const helpers = [];
+  const pool = new Helpers(() => fakeHelper(wasm, helpers, () => 'now'), 'M', 1);
+  assert.equal(await analyzeInPieces({ wasm }, { file: fileOf(3 * BLOCK + 10), calls: true, workers: 2, helpers: pool, progress: () => {} }), null);
+  assert.ok(made.joins[0].first.blocks.length < 3, 'the first piece was not read to its end: ' + made.joins[0].first.blocks.length);
+  const started = [];
+  const warm = new Helpers(() => fakeHelper(wasm, started), 'M', 3);
+  assert.equal(started.length, 2);
+  started[0].onerror({ message: 'worker.js: 404' });
+  const taken = warm.take(2);
+  assert.ok(started[0].terminated, 'the failed one ends');
+  assert.deepEqual(taken, [started[1], started[2]]);
 });
 
 test('workers: as asked, else the machine\'s cores, at most the cap', () => {

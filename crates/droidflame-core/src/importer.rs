@@ -148,11 +148,11 @@ pub(crate) trait Split: Send + Sync {
     /// How many pieces.
     fn pieces(&self) -> usize;
 
-    /// Where piece `at` starts and ends in the input.
-    fn piece_range(&self, at: usize) -> (u64, u64);
+    /// Where piece `at` starts and ends in the input; `None` past the last.
+    fn piece_range(&self, at: usize) -> Option<(u64, u64)>;
 
-    /// Starts reading piece `at` (each piece once).
-    fn start(&self, at: usize) -> Box<dyn PieceReading>;
+    /// Starts reading piece `at`; an error for a piece started (or taken as bytes) before.
+    fn start(&self, at: usize) -> Result<Box<dyn PieceReading>>;
 
     /// A later piece's reading as bytes, to be joined where it was not read (the page's
     /// workers share no memory); `None` where it cannot go so (its join would refuse it).
@@ -188,7 +188,7 @@ pub(crate) trait PieceReading: Send {
 
 /// Reads piece `at` of `split` whole.
 pub(crate) fn read_piece(split: &dyn Split, source: &dyn ReadAt, at: usize) -> Result<PieceRead> {
-    let mut reading = split.start(at);
+    let mut reading = split.start(at)?;
     while !reading.step(source, u64::MAX)? {}
     Ok(reading.done())
 }

@@ -42,8 +42,8 @@ impl Pieces {
         self.read.len()
     }
 
-    /// Where piece `at` starts and ends in the input.
-    pub fn range(&self, at: usize) -> (u64, u64) {
+    /// Where piece `at` starts and ends in the input; `None` past the last.
+    pub fn range(&self, at: usize) -> Option<(u64, u64)> {
         self.split.piece_range(at)
     }
 
@@ -52,7 +52,7 @@ impl Pieces {
         if at >= self.count() {
             return Err(Error::new(ErrorKind::Request, format!("there is no piece {at}: there are {}", self.count())));
         }
-        Ok(PieceReader { at, reading: self.split.start(at), done: false })
+        Ok(PieceReader { at, reading: self.split.start(at)?, done: false })
     }
 
     /// Later piece `reader`, read to its end, as bytes for `add_bytes` where the pieces

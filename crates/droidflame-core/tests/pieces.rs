@@ -265,3 +265,46 @@ fn a_clock_wrapping_where_the_pieces_meet_is_read_once() {
         assert_eq!(same_in_pieces(&bytes, &Options::default(), what), [1, 1, 1]);
     }
 }
+
+/// Bytes of a piece go only where they came from: another piece's, another reading's (other
+/// options) or another file's are refused with an error, as is a piece read twice or one
+/// past the last; never a panic, never a wrong join.
+#[test]
+fn a_piece_sent_as_bytes_joins_only_where_it_came_from() {
+    use droidflame_core::Pieces;
+    let bytes = generate(3, &Config { events_per_thread: 600, unknown_methods: false, ..Config::default() })
+        .trace
+        .write(&Layout::ART_REGULAR);
+    let source: &[u8] = &bytes;
+    let options = Options::default();
+    let sent = |options: &Options, at: usize, input: &[u8]| {
+        let pieces = Pieces::cut(&input, options.clone(), 3).expect("cut");
+        let mut reader = pieces.reader(at).unwrap();
+        while !reader.step(&input, u64::MAX).unwrap() {}
+        pieces.to_bytes(reader).unwrap().expect("joinable")
+    };
+    let mut joined = Pieces::cut(&source, options.clone(), 3).unwrap();
+    assert_eq!(joined.count(), 3);
+    let refused = |r: droidflame_core::Result<()>| r.unwrap_err().to_string();
+    assert!(refused(joined.add_bytes(1, &sent(&options, 2, source))).contains("another piece"));
+    let calls = Options { keep_calls: true, ..options.clone() };
+    assert!(refused(joined.add_bytes(1, &sent(&calls, 1, source))).contains("another piece, file or reading"));
+    let mut longer = bytes.clone();
+    longer.extend_from_slice(&bytes[bytes.len() - 14 * 30..]);
+    assert!(refused(joined.add_bytes(1, &sent(&options, 1, &longer))).contains("another piece"));
+    assert!(refused(joined.add_bytes(1, &[1, 2, 3])).contains("does not decode"));
+    assert!(refused(joined.add_bytes(3, &sent(&options, 2, source))).contains("cannot be added"));
+    assert!(joined.range(3).is_none());
+    // The right bytes still join after all that was refused.
+    joined.add_bytes(1, &sent(&options, 1, source)).unwrap();
+    assert!(refused(joined.add_bytes(1, &sent(&options, 1, source))).contains("cannot be added"));
+    joined.add_bytes(2, &sent(&options, 2, source)).unwrap();
+    assert!(joined.reader(1).is_err(), "a piece taken as bytes is not read again");
+    let mut first = joined.reader(0).unwrap();
+    assert!(joined.reader(0).is_err(), "nor is one being read");
+    while !first.step(&source, u64::MAX).unwrap() {}
+    joined.add(first).unwrap();
+    let apart = joined.join(&source).unwrap().expect("joined");
+    let once = droidflame_core::analyze_in_pieces(&source, options, 1).unwrap().0;
+    assert_eq!(droidflame_testkit::pieces::said(&apart), droidflame_testkit::pieces::said(&once));
+}

@@ -108,7 +108,8 @@ pub fn apart(bytes: &[u8], options: &Options, pieces: usize) -> Option<droidflam
     // The first piece one step of the format's own at a time, each ending where
     // `next_end` said it would (as the page hands the file over in blocks).
     let mut first = joined.reader(0).ok()?;
-    assert_eq!(first.position(), joined.range(0).0, "the first piece starts at its range");
+    let (from, end) = joined.range(0).expect("a first piece");
+    assert_eq!(first.position(), from, "the first piece starts at its range");
     loop {
         let to = first.next_end();
         match first.step(&bytes, 1) {
@@ -116,7 +117,7 @@ pub fn apart(bytes: &[u8], options: &Options, pieces: usize) -> Option<droidflam
             Err(e) => return Some(Err(e)),
         }
         if first.done() {
-            assert_eq!(first.position(), joined.range(0).1, "the first piece ends at its range");
+            assert_eq!(first.position(), end, "the first piece ends at its range");
             break;
         }
     }

@@ -64,11 +64,10 @@ impl PieceJoin {
     }
 
     /// Where piece `at` starts and ends in the file: `[start, end]`.
-    pub fn range(&self, at: u32) -> Vec<f64> {
-        self.pieces.as_ref().map_or(vec![0.0, 0.0], |p| {
-            let (start, end) = p.range(at as usize);
-            vec![start as f64, end as f64]
-        })
+    pub fn range(&self, at: u32) -> Result<Vec<f64>, JsError> {
+        let range = self.pieces.as_ref().and_then(|p| p.range(at as usize));
+        let (start, end) = range.ok_or_else(|| JsError::new(&format!("there is no piece {at}")))?;
+        Ok(vec![start as f64, end as f64])
     }
 
     /// The file's bytes from `at`, read ahead for the first piece (kept until read).
@@ -83,7 +82,7 @@ impl PieceJoin {
         let pieces = self.pieces.as_mut().ok_or_else(|| JsError::new("this file is read once, not in pieces"))?;
         if let Some(mut reader) = self.first.take() {
             let done = read_held(&mut reader, &self.file, all)?;
-            self.first_read = reader.position() - pieces.range(0).0;
+            self.first_read = reader.position() - pieces.range(0).map_or(0, |r| r.0);
             if done {
                 pieces.add(reader).map_err(js_error)?;
             } else {
@@ -141,7 +140,7 @@ impl PieceRead {
 
     /// Where the piece starts and ends in the file: `[start, end]`.
     pub fn range(&self) -> Vec<f64> {
-        let (start, end) = self.pieces.range(self.at);
+        let (start, end) = self.pieces.range(self.at).expect("a piece that was started");
         vec![start as f64, end as f64]
     }
 
@@ -155,7 +154,7 @@ impl PieceRead {
     pub fn read(&mut self, all: bool) -> Result<f64, JsError> {
         let reader = self.reader.as_mut().ok_or_else(|| JsError::new("this piece was sent"))?;
         read_held(reader, &self.file, all)?;
-        Ok((reader.position() - self.pieces.range(self.at).0) as f64)
+        Ok((reader.position() - self.pieces.range(self.at).map_or(0, |r| r.0)) as f64)
     }
 
     /// Whether the piece is read to its end.

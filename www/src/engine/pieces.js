@@ -11,6 +11,8 @@ export const BLOCK = 16 << 20;
 
 /** Helpers kept started and waiting, at most: a worker takes about 150 ms to start. */
 export const WARM_HELPERS = 3;
+/** A helper that says nothing for this long (its script never loaded, say) has failed. */
+export const SILENCE_MS = 30000;
 
 /**
  * Helpers to read pieces: some started ahead and waiting, so that a file's pieces start
@@ -27,11 +29,22 @@ export class Helpers {
 
   /** Starts helpers until `count` wait (at most WARM_HELPERS). */
   warm(count) {
-    while (this.waiting.length < Math.min(count, WARM_HELPERS)) this.waiting.push(this.spawn());
+    while (this.waiting.length < Math.min(count, WARM_HELPERS)) {
+      const helper = this.spawn();
+      // A script that does not load says so only now: such a helper is not taken.
+      helper.onerror = (event) => {
+        if (event && event.preventDefault) event.preventDefault();
+        helper.failed = true;
+      };
+      this.waiting.push(helper);
+    }
   }
 
   /** `count` helpers, those waiting first; an error where one cannot start. */
   take(count) {
+    const failed = this.waiting.filter((helper) => helper.failed);
+    for (const helper of failed) helper.terminate();
+    this.waiting = this.waiting.filter((helper) => !helper.failed);
     const taken = this.waiting.splice(0, count);
     try {
       while (taken.length < count) taken.push(this.spawn());
@@ -65,11 +78,13 @@ export function workersFor(asked, cores) {
  * blocks hold, or to the end, and answers the bytes read so far, for `progress`). Waiting
  * for a block lets other messages in.
  */
-export async function readAhead(file, [from, to], give, read, progress) {
+export async function readAhead(file, [from, to], give, read, progress, stopped = () => false) {
   const fetch = (at) => file.slice(at, Math.min(to, at + BLOCK)).arrayBuffer().then((buffer) => new Uint8Array(buffer));
   let next = from < to ? fetch(from) : null;
   for (let at = from; next;) {
     const bytes = await next;
+    // Once another piece failed, this one is not needed.
+    if (stopped()) return false;
     const after = at + bytes.length;
     next = after < to && bytes.length > 0 ? fetch(after) : null;
     give(at, bytes);
@@ -77,6 +92,7 @@ export async function readAhead(file, [from, to], give, read, progress) {
     at = after;
   }
   progress(read(true));
+  return true;
 }
 
 /** Errors that leave the wasm instance unusable: they are not a reason to read once, they end the worker. */
@@ -93,27 +109,34 @@ function fatal(error) {
  */
 export async function analyzeInPieces(w, { file, calls, maxCalls, workers, piecesFrom, helpers, progress }) {
   if (workers < 2) return null;
-  const join = new w.wasm.PieceJoin(file, calls, maxCalls, workers, piecesFrom);
-  const count = join.count();
+  let join = null;
   const used = [];
   try {
+    join = new w.wasm.PieceJoin(file, calls, maxCalls, workers, piecesFrom);
+    const count = join.count();
     if (count < 2) return null;
     used.push(...helpers.take(count - 1));
     const read = new Array(count).fill(0);
     const report = () => progress(read.reduce((sum, n) => sum + n, 0), file.size);
     const later = [];
+    let failed = false;
     for (let at = 1; at < count; at++) {
       const helper = used[at - 1];
       const task = { type: 'piece', module: helpers.module, file, calls, maxCalls, wanted: workers, count, at };
       later.push(pieceFrom(helper, task, (n) => {
         read[at] = n;
         report();
+      }).then((bytes) => {
+        failed ||= bytes === null;
+        return bytes;
       }));
     }
-    await readAhead(file, join.range(0), (at, bytes) => join.give(at, bytes), (all) => join.readFirst(all), (n) => {
-      read[0] = n;
-      report();
-    });
+    const first = await readAhead(file, join.range(0), (at, bytes) => join.give(at, bytes), (all) => join.readFirst(all),
+      (n) => {
+        read[0] = n;
+        report();
+      }, () => failed);
+    if (!first) return null;
     const pieces = await Promise.all(later);
     if (pieces.some((bytes) => bytes === null)) return null;
     pieces.forEach((bytes, i) => join.addPiece(i + 1, bytes));
@@ -125,22 +148,39 @@ export async function analyzeInPieces(w, { file, calls, maxCalls, workers, piece
     return null;
   } finally {
     helpers.done(used);
-    join.free();
+    if (join) join.free();
   }
 }
 
-/** Resolves to the bytes of a helper's piece, or null where it failed (the file is then read once). */
+/**
+ * Resolves to the bytes of a helper's piece, or null where it failed, or said nothing for
+ * SILENCE_MS (the file is then read once).
+ */
 function pieceFrom(helper, task, progress) {
   return new Promise((resolve) => {
+    let silence = null;
+    const heard = () => {
+      clearTimeout(silence);
+      silence = setTimeout(() => settle(null), SILENCE_MS);
+    };
+    const settle = (bytes) => {
+      clearTimeout(silence);
+      helper.onmessage = helper.onerror = helper.onmessageerror = null;
+      resolve(bytes);
+    };
     helper.onmessage = (event) => {
       const message = event.data;
+      heard();
       if (message.type === 'piece-progress') progress(message.read);
-      else resolve(message.type === 'piece' && message.bytes ? new Uint8Array(message.bytes) : null);
+      else settle(message.type === 'piece' && message.bytes ? new Uint8Array(message.bytes) : null);
     };
     helper.onerror = (event) => {
-      if (event.preventDefault) event.preventDefault();
-      resolve(null);
+      if (event && event.preventDefault) event.preventDefault();
+      settle(null);
     };
+    helper.onmessageerror = () => settle(null);
+    if (helper.failed) return settle(null);
+    heard();
     helper.postMessage(task);
   });
 }

@@ -289,6 +289,10 @@ mod packed {
         for shift in (0..64).step_by(7) {
             let byte = *bytes.get(*at)?;
             *at += 1;
+            // The tenth byte holds the last bit: more does not fit.
+            if shift == 63 && byte > 1 {
+                return None;
+            }
             v |= u64::from(byte & 0x7F) << shift;
             if byte < 0x80 {
                 return Some(v);

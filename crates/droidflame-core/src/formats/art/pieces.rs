@@ -80,6 +80,7 @@ pub(crate) fn split(source: &dyn ReadAt, options: &Options, pieces: usize) -> Re
         step: (step / record).max(1) * record,
         layout,
         checkpoint_bytes,
+        options: format!("{options:?}"),
     })))
 }
 
@@ -98,6 +99,8 @@ struct ArtSplit {
     layout: RecordLayout,
     /// Bytes between checkpoints, where calls are kept (and may be read again).
     checkpoint_bytes: Option<u64>,
+    /// The options, as `Debug` writes them: a piece read elsewhere says it was read so.
+    options: String,
 }
 
 /// What a piece is read into.
@@ -108,12 +111,16 @@ enum Target {
     Later(Piece, Vec<u64>, Vec<(Vec<PieceMark>, PieceResume)>),
 }
 
-/// A piece read: its decoder at its end and what it read into.
-struct ArtPiece(ArtDecoder, Target);
+/// A piece read: its decoder at its end, what it read into, and where it lies.
+struct ArtPiece(ArtDecoder, Target, (u64, u64));
 
-/// A later piece as bytes: what its join reads.
+/// A later piece as bytes: what its join reads, and which piece of which reading it is.
 #[derive(Serialize, Deserialize)]
 struct LaterPieceParts {
+    range: (u64, u64),
+    size: u64,
+    /// The options it was read with, as `Debug` writes them.
+    options: String,
     clocks: PieceClocks,
     piece: PieceParts,
     offsets: Vec<u64>,
@@ -124,7 +131,8 @@ struct LaterPieceParts {
 struct ArtReading {
     decoder: ArtDecoder,
     target: Target,
-    /// The next record's offset, and where the piece ends.
+    /// Where the piece starts, the next record's offset, and where the piece ends.
+    start: u64,
     next: u64,
     end: u64,
     step: u64,
@@ -168,7 +176,7 @@ impl PieceReading for ArtReading {
     }
 
     fn done(self: Box<Self>) -> PieceRead {
-        Box::new(ArtPiece(self.decoder, self.target))
+        Box::new(ArtPiece(self.decoder, self.target, (self.start, self.end)))
     }
 }
 
@@ -194,16 +202,18 @@ impl Split for ArtSplit {
         self.bounds.len() - 1
     }
 
-    fn piece_range(&self, at: usize) -> (u64, u64) {
-        (self.bounds[at], self.bounds[at + 1])
+    fn piece_range(&self, at: usize) -> Option<(u64, u64)> {
+        Some((*self.bounds.get(at)?, *self.bounds.get(at + 1)?))
     }
 
-    fn start(&self, at: usize) -> Box<dyn PieceReading> {
+    fn start(&self, at: usize) -> Result<Box<dyn PieceReading>> {
+        let taken = || Error::new(ErrorKind::Request, format!("piece {at} is being read already, or there is none"));
         let mut target = if at == 0 {
-            let builder = self.first.lock().expect("no reader panicked").take().expect("read once");
+            let builder = self.first.lock().expect("no reader panicked").take().ok_or_else(taken)?;
             Target::First(builder, self.checkpoint_bytes.map(|_| Checkpoints::starting_at(self.bounds[0])))
         } else {
-            let piece = self.later.lock().expect("no reader panicked")[at - 1].take().expect("read once");
+            let mut later = self.later.lock().expect("no reader panicked");
+            let piece = later.get_mut(at.wrapping_sub(1)).and_then(Option::take).ok_or_else(taken)?;
             Target::Later(piece, Vec::new(), Vec::new())
         };
         // A later piece's start is a checkpoint too: every thread stands where the pieces
@@ -211,36 +221,41 @@ impl Split for ArtSplit {
         if at > 0 && self.checkpoint_bytes.is_some() {
             checkpoint(&mut target, self.bounds[at], &self.decoder);
         }
-        Box::new(ArtReading {
+        Ok(Box::new(ArtReading {
             decoder: self.decoder.clone(),
             target,
+            start: self.bounds[at],
             next: self.bounds[at],
             end: self.bounds[at + 1],
             step: self.step,
             checkpoint_bytes: self.checkpoint_bytes,
             marked: self.bounds[at],
-        })
+        }))
     }
 
     fn to_bytes(&self, read: PieceRead) -> Option<Vec<u8>> {
-        let ArtPiece(decoder, Target::Later(piece, offsets, marked)) = *read.downcast::<ArtPiece>().ok()? else {
+        let ArtPiece(decoder, Target::Later(piece, offsets, marked), range) = *read.downcast::<ArtPiece>().ok()? else {
             return None;
         };
-        let parts =
-            LaterPieceParts { clocks: decoder.art.piece_clocks(), piece: piece.into_parts().ok()?, offsets, marked };
-        postcard::to_allocvec(&parts).ok()
+        let clocks = decoder.art.piece_clocks();
+        let (piece, options) = (piece.into_parts().ok()?, self.options.clone());
+        postcard::to_allocvec(&LaterPieceParts { range, size: self.size, options, clocks, piece, offsets, marked }).ok()
     }
 
     fn read_from_bytes(&self, at: usize, bytes: &[u8]) -> Result<PieceRead> {
-        let parts: LaterPieceParts = postcard::from_bytes(bytes).map_err(|error| {
-            Error::new(ErrorKind::Request, format!("piece {at} read elsewhere does not decode: {error}"))
-        })?;
+        let refused = |why: String| Error::new(ErrorKind::Request, format!("piece {at} read elsewhere {why}"));
+        let parts: LaterPieceParts =
+            postcard::from_bytes(bytes).map_err(|error| refused(format!("does not decode: {error}")))?;
+        // Bytes of another piece, file or reading join into a wrong profile, or none.
+        if Some(parts.range) != self.piece_range(at) || parts.size != self.size || parts.options != self.options {
+            return Err(refused("is of another piece, file or reading".into()));
+        }
         let fresh = self.later.lock().expect("no reader panicked").get_mut(at.wrapping_sub(1)).and_then(Option::take);
         let fresh = fresh.ok_or_else(|| Error::new(ErrorKind::Request, format!("there is no piece {at} to join")))?;
         let mut decoder = self.decoder.clone();
         decoder.art.set_piece_clocks(parts.clocks);
         let target = Target::Later(fresh.with_parts(parts.piece), parts.offsets, parts.marked);
-        Ok(Box::new(ArtPiece(decoder, target)))
+        Ok(Box::new(ArtPiece(decoder, target, parts.range)))
     }
 
     fn join(
@@ -250,11 +265,11 @@ impl Split for ArtSplit {
     ) -> Result<Option<(ProfileBuilder, Imported)>> {
         let mut pieces = pieces.into_iter();
         let first = pieces.next().and_then(|p| p.downcast::<ArtPiece>().ok()).expect("the first piece first");
-        let ArtPiece(mut decoder, Target::First(mut builder, mut checkpoints)) = *first else {
+        let ArtPiece(mut decoder, Target::First(mut builder, mut checkpoints), _) = *first else {
             unreachable!("the first piece first")
         };
         for (at, read) in pieces.enumerate() {
-            let Ok(ArtPiece(later, Target::Later(piece, offsets, marked))) = read.downcast::<ArtPiece>().map(|p| *p)
+            let Ok(ArtPiece(later, Target::Later(piece, offsets, marked), _)) = read.downcast::<ArtPiece>().map(|p| *p)
             else {
                 unreachable!("later pieces follow the first")
             };
