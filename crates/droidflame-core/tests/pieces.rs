@@ -302,6 +302,18 @@ fn a_piece_sent_as_bytes_joins_only_where_it_came_from() {
     assert!(joined.reader(1).is_err(), "a piece taken as bytes is not read again");
     let mut first = joined.reader(0).unwrap();
     assert!(joined.reader(0).is_err(), "nor is one being read");
+    // Only a later piece read to its end goes as bytes, and only a piece read to its end
+    // is added.
+    let elsewhere = Pieces::cut(&source, options.clone(), 3).unwrap();
+    let unfinished = elsewhere.reader(1).unwrap();
+    assert!(elsewhere.to_bytes(unfinished).unwrap_err().to_string().contains("read to its end"));
+    let mut whole_first = elsewhere.reader(0).unwrap();
+    while !whole_first.step(&source, u64::MAX).unwrap() {}
+    assert!(elsewhere.to_bytes(whole_first).is_err(), "the first piece is joined where it is read");
+    let mut other = Pieces::cut(&source, options.clone(), 3).unwrap();
+    let mut begun = other.reader(0).unwrap();
+    assert!(!begun.step(&source, 1).unwrap() && !begun.done());
+    assert!(other.add(begun).unwrap_err().to_string().contains("read to its end"));
     while !first.step(&source, u64::MAX).unwrap() {}
     joined.add(first).unwrap();
     let apart = joined.join(&source).unwrap().expect("joined");

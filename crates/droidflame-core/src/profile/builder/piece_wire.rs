@@ -56,3 +56,59 @@ impl SystemSink {
             && self.names.cut == 0
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::Options;
+    use crate::profile::builder::ProfileBuilder;
+    use crate::profile::states::StateLog;
+    use crate::profile::AppFrame;
+
+    fn frame() -> AppFrame {
+        AppFrame {
+            pid: 1,
+            layer: String::new(),
+            token: 1,
+            display_token: None,
+            start: 0,
+            end: None,
+            expected: None,
+            jank: String::new(),
+            janky: false,
+            present: String::new(),
+            on_time_finish: true,
+            gpu_composition: false,
+            prediction: String::new(),
+            derived: false,
+        }
+    }
+
+    /// A piece that wrote anything but stacks and facts is not sent: its join would refuse
+    /// it (system events are joined only where pieces are read on threads, and a method
+    /// trace's pieces write none), and the receiver reads once.
+    #[test]
+    fn a_piece_with_any_system_heap_or_frame_writes_is_not_sent() {
+        let header = ProfileBuilder::new(&Options::default());
+        assert!(header.piece().into_parts().is_ok(), "a piece of stacks alone is sent");
+        let writes: [fn(&mut ProfileBuilder); 10] = [
+            |b| b.system.app_frames.push(frame()),
+            |b| b.system.display_frames.push(frame()),
+            |b| b.system.derived_frames = Some((Vec::new(), String::new())),
+            |b| b.system.states.push(StateLog::default()),
+            |b| b.system.sched.push(None),
+            |b| b.system.blocked_functions.push("f".into()),
+            |b| b.system.cpus = 1,
+            |b| b.system.names.cut = 1,
+            |b| b.stacks.refuse(super::super::Limit::Depth),
+            |b| {
+                b.frames.add_frame(7, None);
+            },
+        ];
+        for (i, write) in writes.iter().enumerate() {
+            let mut piece = header.piece();
+            write(&mut piece.builder);
+            assert!(piece.into_parts().is_err(), "write {i} is refused");
+        }
+    }
+}
