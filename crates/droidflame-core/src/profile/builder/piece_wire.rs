@@ -59,7 +59,6 @@ impl SystemSink {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::options::Options;
     use crate::profile::builder::ProfileBuilder;
     use crate::profile::states::StateLog;
