@@ -75,7 +75,8 @@ test('a file read in pieces: helpers read the later pieces, the first is read he
   const progress = [];
   const file = fileOf(sizes.reduce((a, b) => a + b, 0));
   const pool = new Helpers(() => fakeHelper(wasm, helpers), 'M', 2);
-  assert.equal(helpers.length, 1, 'one helper waits on a machine of two cores');
+  assert.equal(helpers.length, 0, 'none is started before a file needs it');
+  pool.warm(1);
   const session = await analyzeInPieces({ wasm }, { file, calls: true, maxCalls: 9, workers: 3, piecesFrom: 12, helpers: pool,
     progress: (done, total) => progress.push([done, total]) });
   assert.deepEqual(session, { session: { session: [[1, [1, 1]], [2, [2, 2]]], first: true }, pieces: 3 });
@@ -139,21 +140,20 @@ test('reading ahead hands over each block once, in order, and reads the rest at 
   assert.deepEqual(reads, [false, false, true]);
 });
 
-test('helpers: as many wait as the machine has other cores, at most WARM_HELPERS; those used end and others take their place', () => {
+test('helpers: none waits at first; those used end and as many take their place, at most WARM_HELPERS', () => {
   const started = [];
   const spawn = () => {
     const helper = { terminated: false, terminate() { this.terminated = true; } };
     started.push(helper);
     return helper;
   };
-  assert.equal(new Helpers(spawn, 'M', 1).waiting.length, 0);
-  assert.equal(new Helpers(spawn, 'M', 3).waiting.length, 2);
-  started.length = 0;
+  assert.equal(new Helpers(spawn, 'M', 3).waiting.length, 0);
+  assert.equal(started.length, 0);
   const pool = new Helpers(spawn, 'M', 64);
-  assert.equal(pool.waiting.length, WARM_HELPERS);
+  pool.warm(2);
   const used = pool.take(5);
   assert.equal(used.length, 5);
-  assert.deepEqual(used.slice(0, WARM_HELPERS), started.slice(0, WARM_HELPERS), 'the waiting ones first');
+  assert.deepEqual(used.slice(0, 2), started.slice(0, 2), 'the waiting ones first');
   pool.done(used);
   assert.ok(used.every((h) => h.terminated));
   assert.equal(pool.waiting.length, WARM_HELPERS);
@@ -168,6 +168,7 @@ test('helpers that cannot start: the file is read once, and the helpers taken en
     const helper = fakeHelper(wasm, started);
     return helper;
   }, 'M', 2);
+  pool.warm(1);
   assert.equal(await analyzeInPieces({ wasm }, { file: fileOf(30), calls: true, workers: 3, helpers: pool, progress: () => {} }), null);
   assert.equal(started.length, 1, 'one started to wait, then no more could');
   assert.ok(started[0].terminated, 'the helper taken ends');
@@ -183,6 +184,7 @@ test('a helper that fails stops the first piece early; one whose script failed t
   assert.ok(made.joins[0].first.blocks.length < 3, 'the first piece was not read to its end: ' + made.joins[0].first.blocks.length);
   const started = [];
   const warm = new Helpers(() => fakeHelper(wasm, started), 'M', 3);
+  warm.warm(2);
   assert.equal(started.length, 2);
   started[0].onerror({ message: 'worker.js: 404' });
   const taken = warm.take(2);

@@ -9,22 +9,25 @@ export const MAX_WORKERS = 8;
 /** Bytes of a piece read ahead at a time, while the core decodes the block before. */
 export const BLOCK = 16 << 20;
 
-/** Helpers kept started and waiting, at most: a worker takes about 150 ms to start. */
+/**
+ * Helpers kept started and waiting after a file was read in pieces, at most: a worker
+ * takes about 150 ms to start. None wait before: starting them with every page would cost
+ * every page load a worker's start-up.
+ */
 export const WARM_HELPERS = 3;
 /** A helper that says nothing for this long (its script never loaded, say) has failed. */
 export const SILENCE_MS = 30000;
 
 /**
- * Helpers to read pieces: some started ahead and waiting, so that a file's pieces start
- * at once; each used helper ends with its analysis (its wasm heap has grown to its piece)
- * and a fresh one is started in its place.
+ * Helpers to read pieces, started as a file needs them. Each used helper ends with its
+ * analysis (its wasm heap has grown to its piece) and a fresh one is started in its place,
+ * so that the next large file's pieces start at once.
  */
 export class Helpers {
   /** `spawn()` starts one; `module`: the compiled wasm they run; `cores`: the machine's. */
   constructor(spawn, module, cores) {
     Object.assign(this, { spawn, module, cores });
     this.waiting = [];
-    this.warm(workersFor(undefined, cores) - 1);
   }
 
   /** Starts helpers until `count` wait (at most WARM_HELPERS). */

@@ -60,28 +60,9 @@ impl SystemSink {
 #[cfg(test)]
 mod tests {
     use crate::options::Options;
+    use crate::profile::builder::merge_tests::app_frame;
     use crate::profile::builder::ProfileBuilder;
     use crate::profile::states::StateLog;
-    use crate::profile::AppFrame;
-
-    fn frame() -> AppFrame {
-        AppFrame {
-            pid: 1,
-            layer: String::new(),
-            token: 1,
-            display_token: None,
-            start: 0,
-            end: None,
-            expected: None,
-            jank: String::new(),
-            janky: false,
-            present: String::new(),
-            on_time_finish: true,
-            gpu_composition: false,
-            prediction: String::new(),
-            derived: false,
-        }
-    }
 
     /// A piece that wrote anything but stacks and facts is not sent: its join would refuse
     /// it (system events are joined only where pieces are read on threads, and a method
@@ -91,8 +72,8 @@ mod tests {
         let header = ProfileBuilder::new(&Options::default());
         assert!(header.piece().into_parts().is_ok(), "a piece of stacks alone is sent");
         let writes: [fn(&mut ProfileBuilder); 10] = [
-            |b| b.system.app_frames.push(frame()),
-            |b| b.system.display_frames.push(frame()),
+            |b| b.system.app_frames.push(app_frame(1)),
+            |b| b.system.display_frames.push(app_frame(1)),
             |b| b.system.derived_frames = Some((Vec::new(), String::new())),
             |b| b.system.states.push(StateLog::default()),
             |b| b.system.sched.push(None),
